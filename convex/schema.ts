@@ -1,0 +1,249 @@
+import { authTables } from "@convex-dev/auth/server";
+import { defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+
+/** Kinds of scene item: the wizards create open mics and shows; admins may also
+ * mark a show as booked or bringer. */
+export const sceneItemType = v.union(
+  v.literal("open_mic"),
+  v.literal("show"),
+  v.literal("booked_show"),
+  v.literal("bringer_show"),
+);
+
+export const recurrence = v.union(
+  v.literal("weekly"),
+  v.literal("bi-weekly"),
+  v.literal("monthly"),
+  v.literal("one-time"),
+  v.literal("custom"),
+);
+
+export const signupMethod = v.union(v.literal("in_person"), v.literal("online"));
+
+export const sceneItemStatus = v.union(v.literal("active"), v.literal("inactive"));
+
+/** Cost of an open mic: free, a cover (mic fee), a drink minimum, or both. */
+export const costInfo = v.object({
+  type: v.union(
+    v.literal("free"),
+    v.literal("cover"),
+    v.literal("minimum"),
+    v.literal("combo"),
+  ),
+  coverAmount: v.optional(v.number()),
+  minimumItems: v.optional(v.number()),
+});
+
+export const claimStatus = v.union(
+  v.literal("pending"),
+  v.literal("approved"),
+  v.literal("denied"),
+);
+
+export const reportKind = v.union(
+  v.literal("no_longer_runs"),
+  v.literal("wrong_time"),
+  v.literal("other"),
+);
+
+export const reportStatus = v.union(
+  v.literal("open"),
+  v.literal("resolved"),
+  v.literal("dismissed"),
+);
+
+/** The editable description of a mic or show (everything but counters and
+ * verification), shared by the wizards, onboarding, admin and claimant edits. */
+export const sceneItemFields = {
+  title: v.string(),
+  venueName: v.string(),
+  city: v.string(),
+  address: v.optional(v.string()),
+  type: sceneItemType,
+  googlePlaceId: v.optional(v.string()),
+  latitude: v.optional(v.number()),
+  longitude: v.optional(v.number()),
+  /** 0 = Sunday .. 6 = Saturday; null when unknown. */
+  dayOfWeek: v.optional(v.union(v.number(), v.null())),
+  /** Wall-clock "HH:MM" in `timeZone`. */
+  startTimeLocal: v.optional(v.string()),
+  listTimeLocal: v.optional(v.string()),
+  recurrence: recurrence,
+  customRecurrenceDescription: v.optional(v.string()),
+  /** For monthly items: the generated rule text, e.g. "Monthly on the 15th". */
+  monthlyRule: v.optional(v.string()),
+  signupMethod: v.optional(signupMethod),
+  signupLink: v.optional(v.string()),
+  showLink: v.optional(v.string()),
+  hostName: v.optional(v.string()),
+  notes: v.optional(v.string()),
+  costInfo: v.optional(v.union(costInfo, v.null())),
+  performanceMinutes: v.optional(v.number()),
+  /** IANA time zone of the venue; America/New_York when not known. */
+  timeZone: v.string(),
+};
+
+export default defineSchema({
+  ...authTables,
+
+  profiles: defineTable({
+    userId: v.id("users"),
+    displayName: v.string(),
+    photoStorageId: v.optional(v.id("_storage")),
+    onboardingCompleted: v.boolean(),
+    needsOnboarding: v.boolean(),
+    weeklyGoalMinutes: v.number(),
+    defaultCity: v.optional(v.string()),
+    /** IANA time zone the comedian's days are counted in. */
+    timeZone: v.optional(v.string()),
+    isAdmin: v.boolean(),
+  }).index("by_userId", ["userId"]),
+
+  /** Per-comedian totals, kept in the same transaction as each set change. */
+  userStats: defineTable({
+    userId: v.id("users"),
+    totalMinutes: v.number(),
+    totalSets: v.number(),
+    uniqueVenues: v.number(),
+    currentStreak: v.number(),
+    longestStreak: v.number(),
+    lastSetDate: v.optional(v.string()),
+    venuesAdded: v.number(),
+  }).index("by_userId", ["userId"]),
+
+  /** One row per comedian per local day with at least one set (streaks). */
+  performanceDays: defineTable({
+    userId: v.id("users"),
+    date: v.string(),
+    sets: v.number(),
+  }).index("by_user_and_date", ["userId", "date"]),
+
+  /** One row per comedian per mic they have logged sets at (unique venues). */
+  venueVisits: defineTable({
+    userId: v.id("users"),
+    sceneItemId: v.id("sceneItems"),
+    sets: v.number(),
+  })
+    .index("by_user_and_item", ["userId", "sceneItemId"])
+    .index("by_item", ["sceneItemId"]),
+
+  performances: defineTable({
+    userId: v.id("users"),
+    minutes: v.number(),
+    /** Epoch ms of the set. */
+    performedAt: v.number(),
+    /** "YYYY-MM-DD" in the comedian's time zone. */
+    performanceDate: v.string(),
+    sceneItemId: v.optional(v.id("sceneItems")),
+    /** Venue name kept for sets not linked to a scene item (one-time shows). */
+    venueName: v.optional(v.string()),
+    notes: v.optional(v.string()),
+    tags: v.array(v.string()),
+  })
+    .index("by_user_and_performedAt", ["userId", "performedAt"])
+    .index("by_user_and_date", ["userId", "performanceDate"])
+    .index("by_sceneItem", ["sceneItemId"]),
+
+  sceneItems: defineTable({
+    ...sceneItemFields,
+    status: sceneItemStatus,
+    createdBy: v.optional(v.id("users")),
+    checkInCount: v.number(),
+    verifiedCheckIns30d: v.number(),
+    verificationExpiresAt: v.optional(v.number()),
+    lastVerifiedAt: v.optional(v.number()),
+    /** Epoch ms of the latest check-in ("Confirmed 3 days ago"). */
+    lastCheckInAt: v.optional(v.number()),
+    /** Local dates ("YYYY-MM-DD") the claimant marked cancelled. */
+    cancelledDates: v.optional(v.array(v.string())),
+    /** Geohash of the venue (precision 6) for area reads; absent without coordinates. */
+    geohash: v.optional(v.string()),
+    /** title + venue + city, lower-cased, for the search index. */
+    searchText: v.string(),
+  })
+    .index("by_status_and_day", ["status", "dayOfWeek", "startTimeLocal"])
+    .index("by_status_and_geohash", ["status", "geohash"])
+    .index("by_googlePlaceId", ["googlePlaceId"])
+    .index("by_venueName", ["venueName"])
+    .index("by_createdBy", ["createdBy"])
+    .index("by_verificationExpiresAt", ["verificationExpiresAt"])
+    .searchIndex("search_text", { searchField: "searchText", filterFields: ["status"] })
+    .searchIndex("search_venue", { searchField: "venueName", filterFields: ["status"] }),
+
+  checkIns: defineTable({
+    userId: v.id("users"),
+    sceneItemId: v.id("sceneItems"),
+    checkedInAt: v.number(),
+    /** "YYYY-MM-DD" in the item's time zone: one check-in per comedian per item per day. */
+    localDate: v.string(),
+  })
+    .index("by_user_item_and_date", ["userId", "sceneItemId", "localDate"])
+    .index("by_item_and_time", ["sceneItemId", "checkedInAt"])
+    .index("by_user_and_time", ["userId", "checkedInAt"]),
+
+  favorites: defineTable({
+    userId: v.id("users"),
+    sceneItemId: v.id("sceneItems"),
+  })
+    .index("by_user_and_item", ["userId", "sceneItemId"])
+    .index("by_item", ["sceneItemId"]),
+
+  scheduleEntries: defineTable({
+    userId: v.id("users"),
+    sceneItemId: v.id("sceneItems"),
+    addedAt: v.number(),
+    /** Set by the cleanup once the performance it was added for is over. */
+    completedAt: v.optional(v.number()),
+  })
+    .index("by_user_and_item", ["userId", "sceneItemId"])
+    .index("by_item", ["sceneItemId"])
+    .index("by_completedAt", ["completedAt"]),
+
+  userBadges: defineTable({
+    userId: v.id("users"),
+    badgeCode: v.string(),
+    awardedAt: v.number(),
+    metadata: v.optional(v.any()),
+  }).index("by_user_and_code", ["userId", "badgeCode"]),
+
+  micClaims: defineTable({
+    micId: v.id("sceneItems"),
+    claimantId: v.id("users"),
+    message: v.optional(v.string()),
+    status: claimStatus,
+    reviewedAt: v.optional(v.number()),
+    reviewedBy: v.optional(v.id("users")),
+  })
+    .index("by_mic_and_claimant", ["micId", "claimantId"])
+    .index("by_claimant", ["claimantId"])
+    .index("by_status", ["status"]),
+
+  problemReports: defineTable({
+    micId: v.id("sceneItems"),
+    reporterId: v.id("users"),
+    kind: reportKind,
+    note: v.optional(v.string()),
+    status: reportStatus,
+    resolvedAt: v.optional(v.number()),
+    resolvedBy: v.optional(v.id("users")),
+  })
+    .index("by_status", ["status"])
+    .index("by_mic", ["micId"])
+    .index("by_reporter", ["reporterId"]),
+
+  /** Community figures for the landing page, kept up to date by the mutations
+   * that change them (one row, key "global"). */
+  siteStats: defineTable({
+    key: v.literal("global"),
+    venues: v.number(),
+    minutesLogged: v.number(),
+    comedians: v.number(),
+  }).index("by_key", ["key"]),
+
+  /** Distinct cities of active scene items with a count, for the landing stats. */
+  cities: defineTable({
+    name: v.string(),
+    items: v.number(),
+  }).index("by_name", ["name"]),
+});

@@ -1,0 +1,33 @@
+import js from "@eslint/js";
+import convexPlugin from "@convex-dev/eslint-plugin";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist", "node_modules", "convex/_generated", "test-results", "playwright-report", ".convex-local*", "coverage"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "off",
+    },
+  },
+  {
+    files: ["convex/**/*.ts"],
+    ignores: ["convex/**/*.test.ts", "convex/test.setup.ts"],
+    languageOptions: { parserOptions: { project: "./convex/tsconfig.json", tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/no-floating-promises": "error" },
+  },
+  ...convexPlugin.configs.recommended,
+  // Environment variables are set per deployment (and by the local backend's `env set`).
+  { files: ["convex/**/*.ts"], rules: { "@convex-dev/no-process-env": "off" } },
+  {
+    files: ["src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
+  },
+);

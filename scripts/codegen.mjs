@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Writes convex/_generated/ offline with the Convex CLI's own templates
+// (`npx convex codegen` needs a deployment to talk to; these files do not).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// The templates are not in the package's exports map, so import them by file.
+const templates = path.join(root, "node_modules/convex/dist/esm/cli/codegen_templates");
+const load = (name) => import(pathToFileURL(path.join(templates, name)).href);
+const { apiCodegen } = await load("api.js");
+const { serverCodegen } = await load("server.js");
+const { header } = await load("common.js");
+
+/** The CLI's "dynamic" data model (types inferred from schema.ts); its template
+ * module pulls in CLI-only packages, so its text is reproduced here. */
+const dataModelDTS = `${header("Generated data model types.")}
+import type { DataModelFromSchemaDefinition, DocumentByName, TableNamesInDataModel, SystemTableNames } from "convex/server";
+import type { GenericId } from "convex/values";
+import schema from "../schema.js";
+
+/** The names of all of your Convex tables. */
+export type TableNames = TableNamesInDataModel<DataModel>;
+
+/** The type of a document stored in Convex. */
+export type Doc<TableName extends TableNames> = DocumentByName<DataModel, TableName>;
+
+/** An identifier for a document in Convex. */
+export type Id<TableName extends TableNames | SystemTableNames> = GenericId<TableName>;
+
+/** A type describing your Convex data model. */
+export type DataModel = DataModelFromSchemaDefinition<typeof schema>;
+`;
+const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, "convex");
+const out = path.join(dir, "_generated");
+
+/** The same files `convex deploy` treats as function modules. */
+function modulePaths(base, rel = "") {
+  const found = [];
+  for (const entry of fs.readdirSync(path.join(base, rel), { withFileTypes: true })) {
+    const relPath = path.join(rel, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === "_generated" || entry.name === "node_modules") continue;
+      if (fs.existsSync(path.join(base, relPath, "convex.config.ts"))) continue;
+      found.push(...modulePaths(base, relPath));
+      continue;
+    }
+    const name = entry.name;
+    if (!/\.(ts|tsx|js|jsx|mjs|cjs)$/.test(name) || name.endsWith(".d.ts")) continue;
+    if (name.startsWith(".") || name.startsWith("#")) continue;
+    if (name === "schema.ts" || name === "schema.js") continue;
+    if ((name.match(/\./g) || []).length > 1) continue;
+    if (relPath.includes(" ")) continue;
+    found.push(relPath.split(path.sep).join("/"));
+  }
+  return found;
+}
+
+const mods = modulePaths(dir).sort();
+fs.mkdirSync(out, { recursive: true });
+const api = apiCodegen(mods, { useTypeScript: false });
+const server = serverCodegen({ useTypeScript: false });
+const files = {
+  "api.js": api.JS,
+  "api.d.ts": api.DTS,
+  "server.js": server.JS,
+  "server.d.ts": server.DTS,
+  "dataModel.d.ts": dataModelDTS,
+};
+for (const [name, content] of Object.entries(files)) {
+  fs.writeFileSync(path.join(out, name), content.replace(/^\s+$/gm, "").trimStart() + "\n");
+}
+console.log(`codegen: ${mods.length} modules -> ${path.relative(root, out)}`);
+
+// Format like the CLI does.
+import { execFileSync } from "node:child_process";
+execFileSync(path.join(root, "node_modules/.bin/prettier"), ["--write", "--log-level", "warn", out], { stdio: "inherit" });
