@@ -1,0 +1,98 @@
+import { haversineMeters, METERS_PER_MILE, type LatLng } from "../../../convex/lib/geo";
+import type { SceneItem } from "./types";
+
+export type TypeFilter = "all" | "open_mic" | "show";
+
+/** The scene page's filters; `day` is 0 (Sunday) .. 6 (Saturday) or null for all days. */
+export type SceneFilters = {
+  search: string;
+  type: TypeFilter;
+  day: number | null;
+  distanceEnabled: boolean;
+  radiusMiles: number;
+};
+
+export const DISTANCE_MIN_MILES = 5;
+export const DISTANCE_MAX_MILES = 50;
+export const DISTANCE_STEP_MILES = 5;
+export const DEFAULT_RADIUS_MILES = 25;
+
+export const DEFAULT_FILTERS: SceneFilters = {
+  search: "",
+  type: "all",
+  day: null,
+  distanceEnabled: false,
+  radiusMiles: DEFAULT_RADIUS_MILES,
+};
+
+export const TYPE_CHIPS: { value: TypeFilter; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "open_mic", label: "Open Mic" },
+  { value: "show", label: "Show" },
+];
+
+/** Day chips run Monday to Sunday, as comedians plan their week. */
+export const DAY_CHIPS: { value: number | null; label: string }[] = [
+  { value: null, label: "All" },
+  { value: 1, label: "Mon" },
+  { value: 2, label: "Tue" },
+  { value: 3, label: "Wed" },
+  { value: 4, label: "Thu" },
+  { value: 5, label: "Fri" },
+  { value: 6, label: "Sat" },
+  { value: 0, label: "Sun" },
+];
+
+export function hasActiveFilters(filters: SceneFilters): boolean {
+  return (
+    filters.search.trim() !== "" ||
+    filters.type !== "all" ||
+    filters.day !== null ||
+    filters.distanceEnabled
+  );
+}
+
+function matchesType(item: Pick<SceneItem, "type">, type: TypeFilter): boolean {
+  if (type === "all") return true;
+  if (type === "open_mic") return item.type === "open_mic";
+  // "Show" covers every kind of show: plain, booked and bringer.
+  return item.type !== "open_mic";
+}
+
+type FilterableItem = Pick<
+  SceneItem,
+  "title" | "venueName" | "city" | "type" | "dayOfWeek" | "latitude" | "longitude"
+>;
+
+/**
+ * Applies the scene page's filters on the client. Search matches the title,
+ * venue or city, case-insensitively. While the distance filter is on, items
+ * without coordinates drop out, and once the comedian's location is known only
+ * items within the radius stay.
+ */
+export function filterSceneItems<T extends FilterableItem>(
+  items: readonly T[],
+  filters: SceneFilters,
+  location: LatLng | null,
+): T[] {
+  const needle = filters.search.trim().toLowerCase();
+  const radiusM = filters.radiusMiles * METERS_PER_MILE;
+  return items.filter((item) => {
+    if (needle) {
+      const haystack = `${item.title}\n${item.venueName}\n${item.city}`.toLowerCase();
+      if (!haystack.includes(needle)) return false;
+    }
+    if (!matchesType(item, filters.type)) return false;
+    if (filters.day !== null && item.dayOfWeek !== filters.day) return false;
+    if (filters.distanceEnabled) {
+      if (item.latitude === undefined || item.longitude === undefined) return false;
+      if (
+        location &&
+        haversineMeters(location, { lat: item.latitude, lng: item.longitude }) > radiusM
+      ) {
+        return false;
+      }
+    }
+    return true;
+  });
+}
