@@ -13,8 +13,28 @@ import type {
   FilterApi,
   FunctionReference,
 } from "convex/server";
+import type * as admin from "../admin.js";
 import type * as auth from "../auth.js";
+import type * as checkIns from "../checkIns.js";
+import type * as community from "../community.js";
+import type * as crons from "../crons.js";
+import type * as errors from "../errors.js";
+import type * as favorites from "../favorites.js";
+import type * as functions from "../functions.js";
 import type * as http from "../http.js";
+import type * as lib_checkInWindow from "../lib/checkInWindow.js";
+import type * as lib_geo from "../lib/geo.js";
+import type * as lib_time from "../lib/time.js";
+import type * as model_badges from "../model/badges.js";
+import type * as model_checkIns from "../model/checkIns.js";
+import type * as model_favorites from "../model/favorites.js";
+import type * as model_profiles from "../model/profiles.js";
+import type * as model_scene from "../model/scene.js";
+import type * as model_schedule from "../model/schedule.js";
+import type * as model_stats from "../model/stats.js";
+import type * as profiles from "../profiles.js";
+import type * as scene from "../scene.js";
+import type * as schedule from "../schedule.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -25,8 +45,28 @@ import type * as http from "../http.js";
  * ```
  */
 declare const fullApi: ApiFromModules<{
+  admin: typeof admin;
   auth: typeof auth;
+  checkIns: typeof checkIns;
+  community: typeof community;
+  crons: typeof crons;
+  errors: typeof errors;
+  favorites: typeof favorites;
+  functions: typeof functions;
   http: typeof http;
+  "lib/checkInWindow": typeof lib_checkInWindow;
+  "lib/geo": typeof lib_geo;
+  "lib/time": typeof lib_time;
+  "model/badges": typeof model_badges;
+  "model/checkIns": typeof model_checkIns;
+  "model/favorites": typeof model_favorites;
+  "model/profiles": typeof model_profiles;
+  "model/scene": typeof model_scene;
+  "model/schedule": typeof model_schedule;
+  "model/stats": typeof model_stats;
+  profiles: typeof profiles;
+  scene: typeof scene;
+  schedule: typeof schedule;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

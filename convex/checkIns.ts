@@ -1,0 +1,34 @@
+import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import { internalMutation } from "./_generated/server";
+import { appError, ErrorCode } from "./errors";
+import { publicMutation } from "./functions";
+import * as CheckIns from "./model/checkIns";
+
+/** Checks the caller in at a mic (window, 200 m, once a day, counters,
+ * verification and badges in one transaction). */
+export const checkIn = publicMutation({
+  args: {
+    sceneItemId: v.id("sceneItems"),
+    latitude: v.number(),
+    longitude: v.number(),
+  },
+  returns: CheckIns.checkInResultValidator,
+  handler: async (ctx, args) => {
+    // Public so that signed-out callers get the check-in wording of the spec.
+    if (ctx.userId === null) throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to check in");
+    return await CheckIns.checkIn(ctx, { ...args, userId: ctx.userId, nowMs: Date.now() });
+  },
+});
+
+/** The daily cron's job: clears Verified on items past their expiry, in
+ * batches, rescheduling itself while expired items remain. */
+export const expireVerification = internalMutation({
+  args: {},
+  returns: v.object({ expired: v.number(), more: v.boolean() }),
+  handler: async (ctx) => {
+    const result = await CheckIns.expireVerification(ctx, Date.now());
+    if (result.more) await ctx.scheduler.runAfter(0, internal.checkIns.expireVerification, {});
+    return result;
+  },
+});

@@ -1,0 +1,17 @@
+import { cronJobs } from "convex/server";
+import { internal } from "./_generated/api";
+
+const crons = cronJobs();
+
+// Verification lasts 30 days from the latest verifying check-in; clear it once it lapses.
+crons.daily(
+  "expire verification",
+  { hourUTC: 8, minuteUTC: 17 },
+  internal.checkIns.expireVerification,
+  {},
+);
+
+// Slot for the 5-minute completed-schedule cleanup (a later issue):
+// crons.interval("clean up completed schedule entries", { minutes: 5 }, internal.schedule.cleanupCompleted, {});
+
+export default crons;

@@ -1,0 +1,166 @@
+import { v, type Infer } from "convex/values";
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
+import { checkInWindow } from "../lib/checkInWindow";
+import { CHECK_IN_RADIUS_M, haversineMeters } from "../lib/geo";
+import { DAY_MS, MINUTE_MS } from "../lib/time";
+import { awardEarnedBadges } from "./badges";
+import { requireActiveItem } from "./scene";
+
+/** An item is Verified when this many different comedians checked in within the period. */
+export const VERIFY_MIN_COMEDIANS = 2;
+/** Both the look-back for verifying check-ins and how long verification lasts. */
+export const VERIFICATION_PERIOD_MS = 30 * DAY_MS;
+/** Check-ins one comedian may make per minute. */
+export const CHECK_IN_RATE_LIMIT = 10;
+/** Most recent check-ins read when counting verifying comedians. */
+const VERIFICATION_READ_LIMIT = 500;
+
+export const checkInResultValidator = v.object({
+  success: v.literal(true),
+  message: v.string(),
+  distance: v.number(),
+  checkInCount: v.number(),
+  verified: v.boolean(),
+  newBadges: v.array(v.string()),
+});
+
+export type CheckInResult = Infer<typeof checkInResultValidator>;
+
+/**
+ * Checks a comedian in at a mic, all in one transaction: rate limit, item,
+ * coordinates, the window in the item's time zone, once per item-local day,
+ * the 200 m radius, then the counters, verification and check-in badges.
+ * Failures are ConvexErrors the card shows as they are.
+ */
+export async function checkIn(
+  ctx: MutationCtx,
+  args: {
+    userId: Id<"users">;
+    sceneItemId: Id<"sceneItems">;
+    latitude: number;
+    longitude: number;
+    nowMs: number;
+  },
+): Promise<CheckInResult> {
+  const { userId, sceneItemId, nowMs } = args;
+
+  // Failed attempts roll back with their transaction, so the limit counts the
+  // check-ins that went through; failing ones write nothing.
+  const lastMinute = await ctx.db
+    .query("checkIns")
+    .withIndex("by_user_and_time", (q) =>
+      q.eq("userId", userId).gt("checkedInAt", nowMs - MINUTE_MS),
+    )
+    .take(CHECK_IN_RATE_LIMIT);
+  if (lastMinute.length >= CHECK_IN_RATE_LIMIT) {
+    throw appError(
+      ErrorCode.RATE_LIMITED,
+      "Too many check-ins. Please wait a minute and try again.",
+    );
+  }
+
+  const item = await requireActiveItem(ctx, sceneItemId);
+  if (item.latitude === undefined || item.longitude === undefined) {
+    throw appError(
+      ErrorCode.CHECK_IN_NO_LOCATION,
+      "This mic has no location yet, so check-ins are not possible.",
+    );
+  }
+
+  const window = checkInWindow(item, nowMs);
+  if (window.status !== "open" || window.localDate === null) {
+    throw appError(ErrorCode.CHECK_IN_WINDOW, window.label);
+  }
+  const localDate = window.localDate;
+
+  const already = await ctx.db
+    .query("checkIns")
+    .withIndex("by_user_item_and_date", (q) =>
+      q.eq("userId", userId).eq("sceneItemId", sceneItemId).eq("localDate", localDate),
+    )
+    .first();
+  if (already !== null) throw appError(ErrorCode.ALREADY_CHECKED_IN, "Already checked in");
+
+  const distance = Math.round(
+    haversineMeters(
+      { lat: args.latitude, lng: args.longitude },
+      { lat: item.latitude, lng: item.longitude },
+    ),
+  );
+  if (distance > CHECK_IN_RADIUS_M) {
+    throw appError(
+      ErrorCode.CHECK_IN_TOO_FAR,
+      `You are ${distance}m from the venue. Check-ins must be within ${CHECK_IN_RADIUS_M}m.`,
+      { distance },
+    );
+  }
+
+  await ctx.db.insert("checkIns", { userId, sceneItemId, checkedInAt: nowMs, localDate });
+
+  const recent = await ctx.db
+    .query("checkIns")
+    .withIndex("by_item_and_time", (q) =>
+      q.eq("sceneItemId", sceneItemId).gt("checkedInAt", nowMs - VERIFICATION_PERIOD_MS),
+    )
+    .order("desc")
+    .take(VERIFICATION_READ_LIMIT);
+  const comedians = new Set(recent.map((c) => c.userId)).size;
+
+  const checkInCount = item.checkInCount + 1;
+  const verifiedNow = comedians >= VERIFY_MIN_COMEDIANS;
+  await ctx.db.patch("sceneItems", sceneItemId, {
+    checkInCount,
+    lastCheckInAt: nowMs,
+    ...(verifiedNow
+      ? {
+          verifiedCheckIns30d: comedians,
+          lastVerifiedAt: nowMs,
+          verificationExpiresAt: nowMs + VERIFICATION_PERIOD_MS,
+        }
+      : {}),
+  });
+  const verified =
+    verifiedNow ||
+    (item.verifiedCheckIns30d > 0 && (item.verificationExpiresAt ?? 0) > nowMs);
+
+  const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
+
+  return {
+    success: true,
+    message: `Checked in at ${item.venueName}!`,
+    distance,
+    checkInCount,
+    verified,
+    newBadges,
+  };
+}
+
+/** Items whose verification is cleared per run of {@link expireVerification}. */
+export const EXPIRE_BATCH = 200;
+
+/**
+ * Clears Verified on items whose verification expired by `nowMs`
+ * (`verifiedCheckIns30d` back to 0, `lastVerifiedAt` kept). The expiry is
+ * removed too, so the index range holds only live verifications and each run
+ * reads only what it clears. Returns whether more expired items remain.
+ */
+export async function expireVerification(
+  ctx: MutationCtx,
+  nowMs: number,
+): Promise<{ expired: number; more: boolean }> {
+  const due = await ctx.db
+    .query("sceneItems")
+    .withIndex("by_verificationExpiresAt", (q) =>
+      q.gte("verificationExpiresAt", 0).lte("verificationExpiresAt", nowMs),
+    )
+    .take(EXPIRE_BATCH);
+  for (const item of due) {
+    await ctx.db.patch("sceneItems", item._id, {
+      verifiedCheckIns30d: 0,
+      verificationExpiresAt: undefined,
+    });
+  }
+  return { expired: due.length, more: due.length === EXPIRE_BATCH };
+}

@@ -1,0 +1,230 @@
+import type { Infer } from "convex/values";
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
+import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
+import schema, { sceneItemFields, sceneItemStatus } from "../schema";
+import { onSceneItemCreated, onSceneItemRemoved } from "./stats";
+
+/** A scene item as the client sees it: the stored document without the
+ * server-only search and area-read fields. */
+export const sceneItemValidator = schema.tables.sceneItems.validator
+  .omit("searchText", "geohash")
+  .extend({ _id: v.id("sceneItems"), _creationTime: v.number() });
+
+export type SceneItem = Infer<typeof sceneItemValidator>;
+
+/** Fields a caller may set when creating a scene item. */
+export const newSceneItemValidator = v.object(sceneItemFields);
+export type NewSceneItem = Infer<typeof newSceneItemValidator>;
+
+/** Strips `searchText` and `geohash`: returns validators reject extra fields. */
+export function toSceneItem(doc: Doc<"sceneItems">): SceneItem {
+  const { searchText: _searchText, geohash: _geohash, ...item } = doc;
+  return item;
+}
+
+/** Lower-cased title + venue + city, the text the scene search matches. */
+export function sceneSearchText(fields: Pick<NewSceneItem, "title" | "venueName" | "city">): string {
+  return `${fields.title} ${fields.venueName} ${fields.city}`.toLowerCase();
+}
+
+/** Precision-6 geohash of the venue, or undefined without coordinates. */
+export function sceneGeohash(fields: Pick<NewSceneItem, "latitude" | "longitude">): string | undefined {
+  if (fields.latitude === undefined || fields.longitude === undefined) return undefined;
+  return encodeGeohash(fields.latitude, fields.longitude, STORED_GEOHASH_PRECISION);
+}
+
+/**
+ * Inserts a scene item with its derived fields (search text, geohash) and
+ * zeroed counters. Shared by the wizards, onboarding and test fixtures.
+ */
+export async function insertSceneItem(
+  ctx: MutationCtx,
+  fields: NewSceneItem,
+  options: { createdBy?: Id<"users">; status?: Infer<typeof sceneItemStatus> } = {},
+): Promise<Id<"sceneItems">> {
+  const status = options.status ?? "active";
+  const id = await ctx.db.insert("sceneItems", {
+    ...fields,
+    status,
+    createdBy: options.createdBy,
+    checkInCount: 0,
+    verifiedCheckIns30d: 0,
+    searchText: sceneSearchText(fields),
+    geohash: sceneGeohash(fields),
+  });
+  await onSceneItemCreated(ctx, { city: fields.city, status });
+  return id;
+}
+
+/** Whether the user's profile carries the admin role. */
+export async function isAdmin(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
+  const profile = await ctx.db
+    .query("profiles")
+    .withIndex("by_userId", (q) => q.eq("userId", userId))
+    .unique();
+  return profile?.isAdmin === true;
+}
+
+/** Active items ordered by day of week, then start time. */
+export async function listActive(ctx: QueryCtx): Promise<SceneItem[]> {
+  const docs = await ctx.db
+    .query("sceneItems")
+    .withIndex("by_status_and_day", (q) => q.eq("status", "active"))
+    .take(2000);
+  return docs.map(toSceneItem);
+}
+
+/** The active item with this id, or null when the id is malformed, missing or inactive. */
+export async function getActive(ctx: QueryCtx, id: string): Promise<SceneItem | null> {
+  const itemId = ctx.db.normalizeId("sceneItems", id);
+  if (itemId === null) return null;
+  const doc = await ctx.db.get("sceneItems", itemId);
+  if (doc === null || doc.status !== "active") return null;
+  return toSceneItem(doc);
+}
+
+/** The active item or a NOT_FOUND error ('Event not found'). */
+export async function requireActiveItem(
+  ctx: QueryCtx,
+  id: Id<"sceneItems">,
+): Promise<Doc<"sceneItems">> {
+  const item = await ctx.db.get("sceneItems", id);
+  if (item === null || item.status !== "active") {
+    throw appError(ErrorCode.NOT_FOUND, "Event not found");
+  }
+  return item;
+}
+
+export const viewerStateValidator = v.union(
+  v.null(),
+  v.object({
+    favoriteIds: v.array(v.id("sceneItems")),
+    schedule: v.array(
+      v.object({
+        entryId: v.id("scheduleEntries"),
+        sceneItemId: v.id("sceneItems"),
+        addedAt: v.number(),
+      }),
+    ),
+    recentCheckIns: v.array(
+      v.object({
+        sceneItemId: v.id("sceneItems"),
+        localDate: v.string(),
+        checkedInAt: v.number(),
+      }),
+    ),
+    isAdmin: v.boolean(),
+    userId: v.id("users"),
+  }),
+);
+
+export type ViewerState = Infer<typeof viewerStateValidator>;
+
+/** What the signed-in comedian's cards need: favourites, schedule entries,
+ * check-ins since `sinceMs` and the admin flag. */
+export async function viewerState(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  sinceMs: number,
+): Promise<NonNullable<ViewerState>> {
+  const [favorites, entries, checkIns, admin] = await Promise.all([
+    ctx.db
+      .query("favorites")
+      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+      .take(1000),
+    ctx.db
+      .query("scheduleEntries")
+      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+      .take(1000),
+    ctx.db
+      .query("checkIns")
+      .withIndex("by_user_and_time", (q) => q.eq("userId", userId).gte("checkedInAt", sinceMs))
+      .take(500),
+    isAdmin(ctx, userId),
+  ]);
+  return {
+    favoriteIds: favorites.map((f) => f.sceneItemId),
+    schedule: entries.map((e) => ({ entryId: e._id, sceneItemId: e.sceneItemId, addedAt: e.addedAt })),
+    recentCheckIns: checkIns.map((c) => ({
+      sceneItemId: c.sceneItemId,
+      localDate: c.localDate,
+      checkedInAt: c.checkedInAt,
+    })),
+    isAdmin: admin,
+    userId,
+  };
+}
+
+/** Most rows of each dependent table removed with an item in one transaction. */
+const DEPENDENT_BATCH = 2000;
+
+/**
+ * Deletes a scene item for its creator or an admin. Sets logged at the item
+ * first lose their link (keeping the venue name so the history still reads
+ * right): the creator's own sets, or every comedian's when an admin deletes.
+ * Favourites, schedule entries, check-ins, claims and reports of the item go
+ * with it. Returns how many sets were updated.
+ */
+export async function removeSceneItem(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  id: Id<"sceneItems">,
+): Promise<{ updatedSets: number }> {
+  const item = await ctx.db.get("sceneItems", id);
+  if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
+  const admin = await isAdmin(ctx, userId);
+  if (!admin && item.createdBy !== userId) {
+    throw appError(ErrorCode.FORBIDDEN, "Only the event's creator or an admin can delete it.");
+  }
+
+  const sets = await ctx.db
+    .query("performances")
+    .withIndex("by_sceneItem", (q) => q.eq("sceneItemId", id))
+    .take(DEPENDENT_BATCH);
+  let updatedSets = 0;
+  for (const set of sets) {
+    if (!admin && set.userId !== userId) continue;
+    await ctx.db.patch("performances", set._id, {
+      sceneItemId: undefined,
+      venueName: set.venueName ?? item.venueName,
+    });
+    updatedSets++;
+  }
+
+  const [favorites, entries, checkIns, claims, reports] = await Promise.all([
+    ctx.db
+      .query("favorites")
+      .withIndex("by_item", (q) => q.eq("sceneItemId", id))
+      .take(DEPENDENT_BATCH),
+    ctx.db
+      .query("scheduleEntries")
+      .withIndex("by_item", (q) => q.eq("sceneItemId", id))
+      .take(DEPENDENT_BATCH),
+    ctx.db
+      .query("checkIns")
+      .withIndex("by_item_and_time", (q) => q.eq("sceneItemId", id))
+      .take(DEPENDENT_BATCH),
+    ctx.db
+      .query("micClaims")
+      .withIndex("by_mic_and_claimant", (q) => q.eq("micId", id))
+      .take(DEPENDENT_BATCH),
+    ctx.db
+      .query("problemReports")
+      .withIndex("by_mic", (q) => q.eq("micId", id))
+      .take(DEPENDENT_BATCH),
+  ]);
+  await Promise.all([
+    ...favorites.map((row) => ctx.db.delete("favorites", row._id)),
+    ...entries.map((row) => ctx.db.delete("scheduleEntries", row._id)),
+    ...checkIns.map((row) => ctx.db.delete("checkIns", row._id)),
+    ...claims.map((row) => ctx.db.delete("micClaims", row._id)),
+    ...reports.map((row) => ctx.db.delete("problemReports", row._id)),
+  ]);
+
+  await onSceneItemRemoved(ctx, item);
+  await ctx.db.delete("sceneItems", id);
+  return { updatedSets };
+}

@@ -1,0 +1,49 @@
+import { v } from "convex/values";
+import { internalMutation } from "./_generated/server";
+import { publicQuery, userMutation } from "./functions";
+import * as Scene from "./model/scene";
+import { sceneItemFields, sceneItemStatus } from "./schema";
+
+/** Every active mic and show, ordered by day of week then start time. */
+export const list = publicQuery({
+  args: {},
+  returns: v.array(Scene.sceneItemValidator),
+  handler: async (ctx) => await Scene.listActive(ctx),
+});
+
+/** One active item by id; null when the id is malformed, missing or inactive. */
+export const get = publicQuery({
+  args: { id: v.string() },
+  returns: v.union(v.null(), Scene.sceneItemValidator),
+  handler: async (ctx, { id }) => await Scene.getActive(ctx, id),
+});
+
+/** The caller's favourites, schedule entries and recent check-ins; null when signed out.
+ * `sinceMs` comes from the client (now - 48 h, rounded down to the hour). */
+export const viewerState = publicQuery({
+  args: { sinceMs: v.number() },
+  returns: Scene.viewerStateValidator,
+  handler: async (ctx, { sinceMs }) => {
+    if (ctx.userId === null) return null;
+    return await Scene.viewerState(ctx, ctx.userId, sinceMs);
+  },
+});
+
+/** Deletes an item (its creator or an admin); returns how many sets lost their link. */
+export const remove = userMutation({
+  args: { id: v.id("sceneItems") },
+  returns: v.object({ updatedSets: v.number() }),
+  handler: async (ctx, { id }) => await Scene.removeSceneItem(ctx, ctx.userId, id),
+});
+
+/** Seeding and e2e fixtures (backend CLI `run scene:insertForTest`). */
+export const insertForTest = internalMutation({
+  args: {
+    ...sceneItemFields,
+    createdBy: v.optional(v.id("users")),
+    status: v.optional(sceneItemStatus),
+  },
+  returns: v.id("sceneItems"),
+  handler: async (ctx, { createdBy, status, ...fields }) =>
+    await Scene.insertSceneItem(ctx, fields, { createdBy, status }),
+});
