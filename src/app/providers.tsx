@@ -1,0 +1,43 @@
+import { ConvexAuthProvider } from "@convex-dev/auth/react";
+import { Callout, Code, Container, Heading, Text, Theme } from "@radix-ui/themes";
+import { ConvexReactClient } from "convex/react";
+import type { ReactNode } from "react";
+import { Toaster } from "sonner";
+import { useSystemAppearance } from "@/lib/useSystemAppearance";
+
+const convexUrl = import.meta.env.VITE_CONVEX_URL as string | undefined;
+
+/** One client for the whole app; created at module load so it survives re-renders. */
+const convex = convexUrl ? new ConvexReactClient(convexUrl) : null;
+
+function MissingConfiguration() {
+  return (
+    <Container size="2" p="5">
+      <Heading as="h1" mb="3">
+        StageTime is not configured
+      </Heading>
+      <Callout.Root color="red" role="alert">
+        <Callout.Text>
+          The backend address is missing. Set <Code>VITE_CONVEX_URL</Code> (for the local backend:{" "}
+          <Code>http://127.0.0.1:3210</Code>) and rebuild, or start everything with <Code>npm run dev</Code>.
+        </Callout.Text>
+      </Callout.Root>
+      <Text as="p" size="2" color="gray" mt="3">
+        See the README for every environment variable.
+      </Text>
+    </Container>
+  );
+}
+
+/** Theme (following the system's light or dark mode), toasts, and the Convex
+ * client with its auth session around the whole app. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const appearance = useSystemAppearance();
+  return (
+    <Theme appearance={appearance} accentColor="violet" grayColor="mauve" radius="medium" scaling="100%">
+      {convex ? <ConvexAuthProvider client={convex}>{children}</ConvexAuthProvider> : <MissingConfiguration />}
+      {/* The spec allows one toast at a time. */}
+      <Toaster visibleToasts={1} theme={appearance} position="top-center" richColors closeButton />
+    </Theme>
+  );
+}

@@ -1,0 +1,88 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { EnvelopeClosedIcon, LockClosedIcon, PersonIcon } from "@radix-ui/react-icons";
+import { Form, FormSubmit, FormTextField } from "@/components/form";
+import {
+  signInFailureToast,
+  signInSuccessToast,
+  signUpFailureToast,
+  signUpSuccessToast,
+} from "@/lib/authErrors";
+import { showToast } from "@/lib/toast";
+import { signInSchema, signUpSchema, type SignInValues, type SignUpValues } from "./authSchema";
+
+type EmailPasswordFormProps = {
+  mode: "signUp" | "signIn";
+  /** Called once the session exists. */
+  onSuccess?: () => void;
+};
+
+/** Email + password sign-up or sign-in through @convex-dev/auth's Password
+ * provider, with the spec's toasts for each outcome. */
+export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
+  const { signIn } = useAuthActions();
+
+  const submit = async (values: SignInValues | SignUpValues) => {
+    const formData = new FormData();
+    formData.set("email", values.email);
+    formData.set("password", values.password);
+    formData.set("flow", mode);
+    if (mode === "signUp" && "displayName" in values && values.displayName) {
+      // The server's Password profile() takes `name` as the profile's display name.
+      formData.set("name", values.displayName);
+    }
+    try {
+      await signIn("password", formData);
+    } catch (err) {
+      console.error(`${mode} failed`, err);
+      showToast(mode === "signUp" ? signUpFailureToast(err) : signInFailureToast(err), "error");
+      return;
+    }
+    showToast(mode === "signUp" ? signUpSuccessToast : signInSuccessToast, "success");
+    onSuccess?.();
+  };
+
+  if (mode === "signUp") {
+    return (
+      <Form
+        key="signUp"
+        aria-label="Create account"
+        schema={signUpSchema}
+        defaultValues={{ displayName: "", email: "", password: "" }}
+        onSubmit={submit}
+      >
+        <FormTextField
+          name="displayName"
+          label="Display name (optional)"
+          autoComplete="nickname"
+          placeholder="Your stage name"
+          icon={<PersonIcon />}
+        />
+        <FormTextField name="email" label="Email" type="email" autoComplete="email" required icon={<EnvelopeClosedIcon />} />
+        <FormTextField
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 6 characters"
+          icon={<LockClosedIcon />}
+        />
+        <FormSubmit>Create Account</FormSubmit>
+      </Form>
+    );
+  }
+  return (
+    <Form key="signIn" aria-label="Sign in" schema={signInSchema} defaultValues={{ email: "", password: "" }} onSubmit={submit}>
+      <FormTextField name="email" label="Email" type="email" autoComplete="email" required icon={<EnvelopeClosedIcon />} />
+      <FormTextField
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        icon={<LockClosedIcon />}
+      />
+      <FormSubmit>Sign In</FormSubmit>
+    </Form>
+  );
+}

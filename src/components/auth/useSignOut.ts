@@ -1,0 +1,29 @@
+import { useAuthActions } from "@convex-dev/auth/react";
+import { useConvexAuth } from "convex/react";
+import { useCallback } from "react";
+import { useNavigate } from "react-router-dom";
+import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";
+import { paths } from "@/lib/paths";
+import { clearLocalSessionState } from "@/lib/session";
+import { showToast } from "@/lib/toast";
+
+/** Signs out: local state first, then the backend, then home with the spec's toast. */
+export function useSignOut(): () => Promise<void> {
+  const { signOut } = useAuthActions();
+  const { isAuthenticated } = useConvexAuth();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    // @convex-dev/auth ignores a backend refusal; a session that had already lapsed
+    // here is the case where the backend would refuse.
+    let outcome: SignOutOutcome = isAuthenticated ? "ok" : "expired";
+    try {
+      clearLocalSessionState();
+      await signOut();
+    } catch (err) {
+      console.error("Sign-out failed", err);
+      outcome = "local";
+    }
+    showToast(signOutToast(outcome), outcome === "ok" ? "success" : "info");
+    void navigate(paths.home);
+  }, [isAuthenticated, navigate, signOut]);
+}

@@ -1,0 +1,3 @@
+export { Form, type FormMethods, type FormSchema } from "./Form";
+export { FormTextField } from "./FormTextField";
+export { FormSubmit } from "./FormSubmit";

@@ -1,0 +1,55 @@
+/** Every route of the app. Links and redirects use these, never string literals,
+ * so a path changes in one place. */
+
+/** Onboarding steps in order; the position is the step number (1-based) shown in
+ * the 10-step progress indicator. */
+export const onboardingSteps = [
+  "welcome",
+  "venue",
+  "event",
+  "details",
+  "venue-details",
+  "success",
+  "checkin-info",
+  "add-another",
+  "goal-setting",
+  "complete",
+] as const;
+
+export type OnboardingStep = (typeof onboardingSteps)[number];
+
+export const logSetSteps = ["event", "details", "venue", "venue-details", "success"] as const;
+export type LogSetStep = (typeof logSetSteps)[number];
+
+export const addEventSteps = ["event", "details", "success"] as const;
+export type AddEventStep = (typeof addEventSteps)[number];
+
+export const paths = {
+  home: "/",
+  auth: "/auth",
+  authCallback: "/auth/callback",
+  discover: "/discover",
+  dashboard: "/dashboard",
+  profile: "/profile",
+  schedule: "/schedule",
+  /** The schedule opened at the week containing `isoDate` (YYYY-MM-DD). */
+  scheduleWeek: (isoDate: string) => `/schedule?week=${encodeURIComponent(isoDate)}`,
+  scene: "/scene",
+  /** Route pattern of the event page, for the router. */
+  eventPattern: "/event/:id",
+  event: (id: string) => `/event/${encodeURIComponent(id)}`,
+  logSet: "/log-set",
+  logSetStep: (step: LogSetStep) => `/log-set/${step}`,
+  addEvent: "/add-event",
+  addEventStep: (step: AddEventStep) => `/add-event/${step}`,
+  performanceHistory: "/performance-history",
+  badges: "/badges",
+  onboardingRoot: "/onboarding",
+  onboarding: (step: OnboardingStep) => `/onboarding/${step}`,
+  admin: "/admin",
+} as const;
+
+/** 1-based position of an onboarding step, for "Step n of 10". */
+export function onboardingStepNumber(step: OnboardingStep): number {
+  return onboardingSteps.indexOf(step) + 1;
+}

@@ -1,0 +1,25 @@
+/** Keys the app keeps in localStorage; all are cleared on sign-out. */
+export const storageKeys = {
+  /** Answers given so far in the onboarding wizard. */
+  onboardingProgress: "onboarding_progress",
+  /** The last device location and when it was read (reused for an hour). */
+  userLocation: "userLocation",
+} as const;
+
+/** Prefixes of the keys @convex-dev/auth stores its tokens under (namespaced by deployment). */
+const AUTH_TOKEN_PREFIXES = ["__convexAuthJWT", "__convexAuthRefreshToken"];
+
+/**
+ * Clears this browser's session state before the backend is told about a sign-out,
+ * so a closed tab or a failed request still leaves nobody signed in here.
+ * The auth provider keeps its in-memory token until signOut() resolves.
+ */
+export function clearLocalSessionState(storage: Storage | undefined = globalThis.localStorage): void {
+  if (!storage) return;
+  const doomed: string[] = [storageKeys.onboardingProgress, storageKeys.userLocation];
+  for (let i = 0; i < storage.length; i++) {
+    const key = storage.key(i);
+    if (key && AUTH_TOKEN_PREFIXES.some((prefix) => key.startsWith(prefix))) doomed.push(key);
+  }
+  for (const key of doomed) storage.removeItem(key);
+}
