@@ -1,6 +1,56 @@
-import { convexAuth } from "@convex-dev/auth/server";
+import Google from "@auth/core/providers/google";
 import { Password } from "@convex-dev/auth/providers/Password";
+import { convexAuth } from "@convex-dev/auth/server";
+import type { DataModel, Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
+import { appError, ErrorCode } from "./errors";
+import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
+
+/** Shortest password a comedian may choose (spec part 1 §5). */
+export const MIN_PASSWORD_LENGTH = 6;
+
+const password = Password<DataModel>({
+  profile(params) {
+    const email = typeof params.email === "string" ? normalizeEmail(params.email) : "";
+    if (email === "") {
+      throw appError(
+        ErrorCode.INVALID_INPUT,
+        "You must provide either an email or phone number and a password",
+      );
+    }
+    const name = typeof params.name === "string" ? params.name.trim() : "";
+    return name === "" ? { email } : { email, name };
+  },
+  validatePasswordRequirements(pw) {
+    if (pw.length < MIN_PASSWORD_LENGTH) {
+      throw appError(ErrorCode.INVALID_INPUT, "Password must be at least 6 characters");
+    }
+  },
+});
+
+/**
+ * Google sign-in with AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET. In production the
+ * provider is the real Google (issuer https://accounts.google.com). Tests only
+ * may set AUTH_GOOGLE_ISSUER to a local OpenID mock server: discovery, token
+ * and userinfo requests then all go to that issuer's
+ * /.well-known/openid-configuration. Never set it in a real deployment.
+ */
+const googleIssuer = process.env.AUTH_GOOGLE_ISSUER;
+const google = Google({
+  clientId: process.env.AUTH_GOOGLE_ID,
+  clientSecret: process.env.AUTH_GOOGLE_SECRET,
+  ...(googleIssuer ? { issuer: googleIssuer } : {}),
+});
 
 export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
-  providers: [Password],
+  providers: [password, google],
+  callbacks: {
+    // A profile per comedian from the moment the account exists; later
+    // sign-ins (existingUserId set) leave it alone.
+    async afterUserCreatedOrUpdated(ctx, { userId, existingUserId }) {
+      if (existingUserId !== null) return;
+      // Convex Auth types the callback's ctx for any data model; it is ours.
+      await createProfileIfMissing(ctx as unknown as MutationCtx, userId as Id<"users">);
+    },
+  },
 });

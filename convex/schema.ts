@@ -239,6 +239,8 @@ export default defineSchema({
     venues: v.number(),
     minutesLogged: v.number(),
     comedians: v.number(),
+    /** Distinct cities with at least one active scene item (rows of `cities`). */
+    cities: v.number(),
   }).index("by_key", ["key"]),
 
   /** Distinct cities of active scene items with a count, for the landing stats. */

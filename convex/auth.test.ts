@@ -1,0 +1,170 @@
+import { exportPKCS8, generateKeyPair } from "jose";
+import { ConvexError } from "convex/values";
+import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { newTest, type TestBackend } from "./test.setup";
+
+// Convex Auth signs session JWTs with JWT_PRIVATE_KEY and names CONVEX_SITE_URL as issuer.
+let privateKey = "";
+beforeAll(async () => {
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  privateKey = await exportPKCS8(keys.privateKey);
+});
+
+function stubAuthEnv(adminEmails = "") {
+  vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
+  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+  vi.stubEnv("SITE_URL", "http://localhost:5173");
+  vi.stubEnv("ADMIN_EMAILS", adminEmails);
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** Runs the real `auth:signIn` action with the password provider. */
+async function passwordSignIn(
+  t: TestBackend,
+  params: { email: string; password: string; flow: "signUp" | "signIn"; name?: string },
+) {
+  return await t.action(api.auth.signIn, { provider: "password", params });
+}
+
+/** The user id in a Convex Auth token's subject ("userId|sessionId"). */
+function userIdOf(token: string): Id<"users"> {
+  const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+  return payload.sub.split("|")[0] as Id<"users">;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("password sign-up", () => {
+  test("creates the comedian's profile: name from the form, goal 15, needs onboarding", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const result = await passwordSignIn(t, {
+      email: "  New.Comic@Example.com ",
+      password: "secret1",
+      flow: "signUp",
+      name: "Nia New",
+    });
+    const token = result.tokens?.token;
+    expect(token).toBeTypeOf("string");
+    const userId = userIdOf(token!);
+
+    const me = await t
+      .withIdentity({ subject: `${userId}|session` })
+      .query(api.profiles.me, {});
+    expect(me).toMatchObject({
+      userId,
+      displayName: "Nia New",
+      email: "new.comic@example.com",
+      weeklyGoalMinutes: 15,
+      needsOnboarding: true,
+      onboardingCompleted: false,
+      isAdmin: false,
+      hasProfile: true,
+    });
+    expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 1 });
+  });
+
+  test("without a name, the display name is the part of the email before @", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const result = await passwordSignIn(t, {
+      email: "riley@example.com",
+      password: "secret1",
+      flow: "signUp",
+    });
+    const userId = userIdOf(result.tokens!.token);
+    const profile = await t.run(async (ctx) =>
+      ctx.db
+        .query("profiles")
+        .withIndex("by_userId", (q) => q.eq("userId", userId))
+        .unique(),
+    );
+    expect(profile?.displayName).toBe("riley");
+  });
+
+  test("an email listed in ADMIN_EMAILS (any case) signs up as an admin", async () => {
+    stubAuthEnv("someone@else.com, Boss@StageTime.app");
+    const t = newTest();
+    const result = await passwordSignIn(t, {
+      email: "boss@stagetime.app",
+      password: "secret1",
+      flow: "signUp",
+    });
+    const userId = userIdOf(result.tokens!.token);
+    const asBoss = t.withIdentity({ subject: `${userId}|session` });
+    expect(await asBoss.query(api.profiles.isAdmin, {})).toBe(true);
+  });
+
+  test("rejects a password shorter than 6 characters with the spec's message", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const error = await errorOf(
+      passwordSignIn(t, { email: "short@example.com", password: "12345", flow: "signUp" }),
+    );
+    expect(error).toBeInstanceOf(ConvexError);
+    expect((error as ConvexError<{ message: string }>).data.message).toBe(
+      "Password must be at least 6 characters",
+    );
+    const users = await t.run(async (ctx) => ctx.db.query("users").take(5));
+    expect(users).toHaveLength(0);
+  });
+
+  test("signing in again keeps the single profile as it is", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const first = await passwordSignIn(t, {
+      email: "again@example.com",
+      password: "secret1",
+      flow: "signUp",
+    });
+    const userId = userIdOf(first.tokens!.token);
+    const asComic = t.withIdentity({ subject: `${userId}|session` });
+    await asComic.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: 40 });
+
+    const second = await passwordSignIn(t, {
+      email: "AGAIN@example.com",
+      password: "secret1",
+      flow: "signIn",
+    });
+    expect(userIdOf(second.tokens!.token)).toBe(userId);
+    const profiles = await t.run(async (ctx) =>
+      ctx.db
+        .query("profiles")
+        .withIndex("by_userId", (q) => q.eq("userId", userId))
+        .collect(),
+    );
+    expect(profiles).toHaveLength(1);
+    expect(profiles[0]).toMatchObject({ weeklyGoalMinutes: 40, needsOnboarding: false });
+    expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 1 });
+  });
+
+  test("a wrong password does not sign in", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    await passwordSignIn(t, { email: "pw@example.com", password: "secret1", flow: "signUp" });
+    await expect(
+      passwordSignIn(t, { email: "pw@example.com", password: "wrong-one", flow: "signIn" }),
+    ).rejects.toThrow();
+  });
+
+  test("signing up twice with the same email fails", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    await passwordSignIn(t, { email: "dup@example.com", password: "secret1", flow: "signUp" });
+    await expect(
+      passwordSignIn(t, { email: "Dup@example.com", password: "other12", flow: "signUp" }),
+    ).rejects.toThrow(/already exists/);
+  });
+});

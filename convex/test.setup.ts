@@ -1,0 +1,146 @@
+import { convexTest, type TestConvex } from "convex-test";
+import type { Doc, Id } from "./_generated/dataModel";
+import { encodeGeohash, STORED_GEOHASH_PRECISION } from "./lib/geo";
+import { normalizeEmail } from "./model/profiles";
+import { onComedianCreated, onSceneItemCreated } from "./model/stats";
+import schema from "./schema";
+
+/** Every module of `convex/`, as `convex deploy` would load them. */
+export const modules = import.meta.glob("./**/*.ts");
+
+/** A convex-test backend with our schema; Convex's per-transaction limits are enforced. */
+export type TestBackend = TestConvex<typeof schema>;
+
+/** A fresh, empty backend for one test (schema validation and transaction limits on). */
+export function newTest(): TestBackend {
+  return convexTest({ schema, modules, transactionLimits: true });
+}
+
+/** A signed-in caller made by {@link createUser}. */
+export type TestUser = {
+  userId: Id<"users">;
+  sessionId: Id<"authSessions">;
+  profileId: Id<"profiles">;
+  /** The backend seen by this user: `asUser.query(api.x.y, ...)` runs as them. */
+  asUser: ReturnType<TestBackend["withIdentity"]>;
+};
+
+let userCounter = 0;
+
+/**
+ * Inserts a comedian: a `users` row, a live `authSessions` row and a finished
+ * profile (goal 15, onboarding done unless `needsOnboarding`), plus a zeroed
+ * `userStats` row when `withStats` is set. Counts them in the community stats.
+ * The identity's subject is `userId|sessionId`, the shape @convex-dev/auth's
+ * `getAuthUserId` parses.
+ */
+export async function createUser(
+  t: TestBackend,
+  opts: {
+    email?: string;
+    name?: string;
+    isAdmin?: boolean;
+    needsOnboarding?: boolean;
+    withStats?: boolean;
+    profile?: Partial<Omit<Doc<"profiles">, "_id" | "_creationTime" | "userId">>;
+  } = {},
+): Promise<TestUser> {
+  userCounter += 1;
+  const email = normalizeEmail(opts.email ?? `comic${userCounter}@example.com`);
+  const name = opts.name ?? `Comic ${userCounter}`;
+  const ids = await t.run(async (ctx) => {
+    const userId = await ctx.db.insert("users", { email, name });
+    const sessionId = await ctx.db.insert("authSessions", {
+      userId,
+      expirationTime: Date.now() + 30 * 24 * 60 * 60 * 1000,
+    });
+    const needsOnboarding = opts.needsOnboarding ?? false;
+    const profileId = await ctx.db.insert("profiles", {
+      userId,
+      displayName: name,
+      weeklyGoalMinutes: 15,
+      needsOnboarding,
+      onboardingCompleted: !needsOnboarding,
+      isAdmin: opts.isAdmin ?? false,
+      ...opts.profile,
+    });
+    await onComedianCreated(ctx);
+    if (opts.withStats) {
+      await ctx.db.insert("userStats", {
+        userId,
+        totalMinutes: 0,
+        totalSets: 0,
+        uniqueVenues: 0,
+        currentStreak: 0,
+        longestStreak: 0,
+        venuesAdded: 0,
+      });
+    }
+    return { userId, sessionId, profileId };
+  });
+  return {
+    ...ids,
+    asUser: t.withIdentity({ subject: `${ids.userId}|${ids.sessionId}` }),
+  };
+}
+
+/** Inserts an admin (see {@link createUser}). */
+export async function createAdmin(
+  t: TestBackend,
+  opts: { email?: string; name?: string } = {},
+): Promise<TestUser> {
+  return await createUser(t, { name: "Admin", ...opts, isAdmin: true });
+}
+
+/** The fields a test may override on a scene item. */
+export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creationTime">>;
+
+/**
+ * Inserts an active weekly open mic in New York (Mondays 19:30, list 19:00,
+ * free, 5-minute sets, coordinates in Manhattan) with any field overridden;
+ * `geohash` and `searchText` follow the final coordinates, title, venue and
+ * city unless given. Counts it in the community stats. Returns its id.
+ */
+export async function createSceneItem(
+  t: TestBackend,
+  overrides: SceneItemOverrides = {},
+): Promise<Id<"sceneItems">> {
+  const base = {
+    title: "Test Mic",
+    venueName: "The Test Room",
+    city: "New York",
+    address: "123 Test St, New York, NY 10001",
+    type: "open_mic" as const,
+    latitude: 40.7411,
+    longitude: -73.9897,
+    dayOfWeek: 1,
+    startTimeLocal: "19:30",
+    listTimeLocal: "19:00",
+    recurrence: "weekly" as const,
+    signupMethod: "in_person" as const,
+    costInfo: { type: "free" as const },
+    performanceMinutes: 5,
+    timeZone: "America/New_York",
+    status: "active" as const,
+    checkInCount: 0,
+    verifiedCheckIns30d: 0,
+    ...overrides,
+  };
+  const geohash =
+    "geohash" in overrides
+      ? overrides.geohash
+      : base.latitude !== undefined && base.longitude !== undefined
+        ? encodeGeohash(base.latitude, base.longitude, STORED_GEOHASH_PRECISION)
+        : undefined;
+  const item = {
+    ...base,
+    geohash,
+    searchText:
+      overrides.searchText ?? `${base.title} ${base.venueName} ${base.city}`.toLowerCase(),
+  };
+  return await t.run(async (ctx) => {
+    const id = await ctx.db.insert("sceneItems", item);
+    await onSceneItemCreated(ctx, item);
+    return id;
+  });
+}
