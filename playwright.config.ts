@@ -1,0 +1,44 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Browser tests drive Debian's Chromium (Playwright's own browser downloads are not available
+ * here) against the local backend on a temp data dir and the built app; see
+ * tests/e2e/global-setup.ts. Screenshot specs for the README are tagged @screenshots and run
+ * only with E2E_SCREENSHOTS=1.
+ */
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  globalSetup: "./tests/e2e/global-setup.ts",
+  // One shared backend and a 2-core machine: run the journeys one after another.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  grepInvert: process.env.E2E_SCREENSHOTS === "1" ? undefined : /@screenshots/,
+  reporter: process.env.CI ? [["list"]] : "list",
+  outputDir: "test-results",
+  use: {
+    ...devices["Desktop Chrome"],
+    // Set by the global setup; the fixtures read the state file as well.
+    baseURL: process.env.E2E_APP_URL,
+    headless: true,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+});

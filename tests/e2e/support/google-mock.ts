@@ -1,0 +1,86 @@
+import type { IncomingMessage } from "node:http";
+import { randomUUID } from "node:crypto";
+import { OAuth2Server } from "oauth2-mock-server";
+
+/** The Google account the mock "signs in" with. */
+export type GoogleIdentity = { email: string; name: string; sub?: string; picture?: string };
+
+/** Control path on the mock: POST a GoogleIdentity to choose who the next sign-in is. */
+export const NEXT_IDENTITY_PATH = "/__e2e/next-identity";
+
+type ExpressLike = {
+  post: (path: string, handler: (req: IncomingMessage & { body?: unknown }, res: { status: (n: number) => { json: (b: unknown) => void } }) => void) => void;
+};
+
+/**
+ * Starts an OpenID Connect mock standing in for Google (discovery, authorize with
+ * auto-approval, token, userinfo, JWKS). The backend's Google provider is pointed at it with
+ * AUTH_GOOGLE_ISSUER. Each authorization gets the identity queued through NEXT_IDENTITY_PATH,
+ * or a fresh unique one, and its id_token / userinfo carry that email and name.
+ */
+export async function startGoogleMock(port: number, clientId: string): Promise<{ issuer: string; stop: () => Promise<void> }> {
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate("RS256");
+  // 127.0.0.1 rather than localhost: Node may resolve localhost to ::1 first.
+  server.issuer.url = `http://127.0.0.1:${port}`;
+
+  const queued: GoogleIdentity[] = [];
+  const byCode = new Map<string, GoogleIdentity>();
+  let last: GoogleIdentity | undefined;
+
+  const app = server.service.requestHandler as unknown as ExpressLike;
+  app.post(NEXT_IDENTITY_PATH, (req, res) => {
+    const body = req.body as Partial<GoogleIdentity> | undefined;
+    if (!body || typeof body.email !== "string" || typeof body.name !== "string") {
+      res.status(400).json({ error: "email and name are required" });
+      return;
+    }
+    queued.push({ email: body.email, name: body.name, sub: body.sub, picture: body.picture });
+    res.status(200).json({ ok: true });
+  });
+
+  server.service.on("beforeAuthorizeRedirect", (redirect: { url: URL }) => {
+    const code = redirect.url.searchParams.get("code");
+    if (code === null) return;
+    const unique = randomUUID().slice(0, 8);
+    const identity = queued.shift() ?? { email: `google-${unique}@example.com`, name: `Gabi Google ${unique}` };
+    byCode.set(code, { ...identity, sub: identity.sub ?? `google-${identity.email}` });
+  });
+
+  server.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }, req: { body?: Record<string, unknown> }) => {
+    const code = typeof req.body?.code === "string" ? req.body.code : undefined;
+    const identity = code !== undefined ? byCode.get(code) : undefined;
+    if (!identity) return;
+    last = identity;
+    Object.assign(token.payload, {
+      sub: identity.sub,
+      email: identity.email,
+      email_verified: true,
+      name: identity.name,
+      ...(identity.picture ? { picture: identity.picture } : {}),
+      aud: clientId,
+    });
+  });
+
+  server.service.on("beforeUserinfo", (response: { body: Record<string, unknown> }) => {
+    if (!last) return;
+    response.body = { sub: last.sub, email: last.email, email_verified: true, name: last.name };
+  });
+
+  await server.start(port, "127.0.0.1");
+  return {
+    issuer: server.issuer.url ?? `http://127.0.0.1:${port}`,
+    // A lingering keep-alive connection must not hold the teardown up.
+    stop: () => Promise.race([server.stop(), new Promise<void>((r) => setTimeout(r, 3_000))]),
+  };
+}
+
+/** Chooses the Google account used by the next sign-in through the mock (call from a test). */
+export async function queueGoogleIdentity(issuer: string, identity: GoogleIdentity): Promise<void> {
+  const res = await fetch(new URL(NEXT_IDENTITY_PATH, issuer), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(identity),
+  });
+  if (!res.ok) throw new Error(`The Google mock refused the identity: ${res.status} ${await res.text()}`);
+}
