@@ -1,0 +1,11 @@
+import { Heading } from "@radix-ui/themes";
+import { PageContainer } from "@/components/PageContainer";
+
+/** Placeholder until the scene feature lands (owned by the scene work). */
+export default function EventPage() {
+  return (
+    <PageContainer>
+      <Heading as="h1">Event</Heading>
+    </PageContainer>
+  );
+}
