@@ -1,11 +1,12 @@
-import { Heading } from "@radix-ui/themes";
-import { PageContainer } from "@/components/PageContainer";
+import { useParams } from "react-router-dom";
+import { PageContainer } from "../components/PageContainer";
+import { EventPage } from "../features/scene/EventPage";
 
-/** Placeholder until the scene feature lands (owned by the scene work). */
-export default function EventPage() {
+export default function Event() {
+  const { id } = useParams<{ id: string }>();
   return (
-    <PageContainer>
-      <Heading as="h1">Event</Heading>
+    <PageContainer size="3">
+      <EventPage id={id} />
     </PageContainer>
   );
 }

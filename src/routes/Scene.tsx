@@ -1,11 +1,10 @@
-import { Heading } from "@radix-ui/themes";
-import { PageContainer } from "@/components/PageContainer";
+import { PageContainer } from "../components/PageContainer";
+import { ScenePage } from "../features/scene/ScenePage";
 
-/** Placeholder until the scene feature lands (owned by the scene work). */
-export default function ScenePage() {
+export default function Scene() {
   return (
-    <PageContainer>
-      <Heading as="h1">Comedy Scene</Heading>
+    <PageContainer size="4">
+      <ScenePage />
     </PageContainer>
   );
 }

@@ -1,0 +1,82 @@
+import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { useId } from "react";
+import { EventDialog } from "./EventDialog";
+import { CheckInLabel, checkInState, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
+import { checkInCountText, freshnessText, isVerified, listTimeText, scheduleText } from "./sceneText";
+import type { SceneItem, ViewerState } from "./types";
+
+type SceneCardProps = {
+  item: SceneItem;
+  /** The signed-in comedian's state; null when signed out, undefined while loading. */
+  viewer: ViewerState | null | undefined;
+  now: number;
+  checkingIn: boolean;
+  onCheckIn: (item: SceneItem) => void;
+  onAddToSchedule: (item: SceneItem) => void;
+  onToggleFavorite: (item: SceneItem, isFavorite: boolean) => void;
+};
+
+/** One mic or show in the scene list. */
+export function SceneCard({ item, viewer, now, checkingIn, onCheckIn, onAddToSchedule, onToggleFavorite }: SceneCardProps) {
+  const titleId = useId();
+  const isFavorite = !!viewer && viewer.favoriteIds.includes(item._id);
+  const { window, alreadyCheckedIn, label } = checkInState(item, viewer, now);
+  const listTime = listTimeText(item.listTimeLocal);
+
+  return (
+    <Card asChild size="2">
+      <article aria-labelledby={titleId} data-testid="scene-card">
+        <Flex direction="column" gap="2" height="100%">
+          <Flex justify="between" align="start" gap="2">
+            <Flex gap="2" wrap="wrap">
+              <TypeBadge type={item.type} />
+              {isVerified(item, now) ? <VerifiedBadge /> : null}
+            </Flex>
+            <Flex gap="3" align="center" flexShrink="0">
+              <ShareButton item={item} />
+              <FavoriteButton item={item} isFavorite={isFavorite} onToggle={() => onToggleFavorite(item, isFavorite)} />
+            </Flex>
+          </Flex>
+          <Box>
+            <Heading as="h3" size="4" id={titleId}>
+              {item.title}
+            </Heading>
+            <VenueLink item={item} />
+          </Box>
+          <Text size="2">
+            {scheduleText(item)}
+            {listTime ? ` · ${listTime}` : ""}
+          </Text>
+          <SignupInfo item={item} />
+          {item.notes ? (
+            <Text
+              size="2"
+              color="gray"
+              style={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden" }}
+            >
+              {item.notes}
+            </Text>
+          ) : null}
+          <Flex gap="3" wrap="wrap">
+            <Text size="2" data-testid="check-in-count">
+              {checkInCountText(item.checkInCount)}
+            </Text>
+            <Text size="2" color="gray" data-testid="freshness">
+              {freshnessText(item.lastCheckInAt, now, item.timeZone)}
+            </Text>
+          </Flex>
+          <CheckInLabel label={label} status={window.status} alreadyCheckedIn={alreadyCheckedIn} />
+          <Flex gap="2" wrap="wrap" mt="auto" pt="2">
+            <Button onClick={() => onCheckIn(item)} disabled={alreadyCheckedIn || checkingIn} loading={checkingIn}>
+              Check In
+            </Button>
+            <Button variant="soft" onClick={() => onAddToSchedule(item)}>
+              Add to Schedule
+            </Button>
+            <EventDialog item={item} viewer={viewer} now={now} />
+          </Flex>
+        </Flex>
+      </article>
+    </Card>
+  );
+}

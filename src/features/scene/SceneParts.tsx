@@ -1,0 +1,118 @@
+import { CheckCircledIcon, HeartFilledIcon, HeartIcon, Share2Icon } from "@radix-ui/react-icons";
+import { Badge, Flex, IconButton, Link, Text, Tooltip, VisuallyHidden } from "@radix-ui/themes";
+import { checkInWindow } from "../../../convex/lib/checkInWindow";
+import { mapsUrl, TYPE_LABELS } from "./sceneText";
+import { shareEvent } from "./share";
+import type { SceneItem, ViewerState } from "./types";
+
+export function TypeBadge({ type }: { type: SceneItem["type"] }) {
+  return (
+    <Badge color={type === "open_mic" ? "blue" : "purple"} variant="soft">
+      {TYPE_LABELS[type]}
+    </Badge>
+  );
+}
+
+export function VerifiedBadge() {
+  return (
+    <Badge color="green" variant="soft" title="Checked in by at least 2 comedians in the last 30 days">
+      <CheckCircledIcon aria-hidden="true" />
+      Verified
+    </Badge>
+  );
+}
+
+/** The venue and city, opening a maps search in a new tab. */
+export function VenueLink({ item }: { item: Pick<SceneItem, "venueName" | "city"> }) {
+  return (
+    <Link href={mapsUrl(item)} target="_blank" rel="noopener noreferrer" size="2">
+      {item.venueName}
+      {item.city ? `, ${item.city}` : ""}
+      <VisuallyHidden> (opens a map in a new tab)</VisuallyHidden>
+    </Link>
+  );
+}
+
+export function ShareButton({ item }: { item: Pick<SceneItem, "_id" | "title" | "venueName" | "city"> }) {
+  return (
+    <Tooltip content="Share">
+      <IconButton variant="ghost" color="gray" aria-label={`Share ${item.title}`} onClick={() => void shareEvent(item)}>
+        <Share2Icon aria-hidden="true" />
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+export function FavoriteButton({
+  item,
+  isFavorite,
+  onToggle,
+}: {
+  item: Pick<SceneItem, "_id" | "title">;
+  isFavorite: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <IconButton
+      variant="ghost"
+      color={isFavorite ? "red" : "gray"}
+      aria-label={`Favorite ${item.title}`}
+      aria-pressed={isFavorite}
+      onClick={onToggle}
+    >
+      {isFavorite ? <HeartFilledIcon aria-hidden="true" /> : <HeartIcon aria-hidden="true" />}
+    </IconButton>
+  );
+}
+
+/** 'Sign up in person', or a 'Sign up online' link when the mic takes online sign-ups. */
+export function SignupInfo({ item }: { item: Pick<SceneItem, "signupMethod" | "signupLink"> }) {
+  if (item.signupMethod === "in_person") {
+    return (
+      <Text size="2" color="gray">
+        Sign up in person
+      </Text>
+    );
+  }
+  if (item.signupMethod === "online") {
+    return item.signupLink ? (
+      <Link size="2" href={item.signupLink} target="_blank" rel="noopener noreferrer">
+        Sign up online
+      </Link>
+    ) : (
+      <Text size="2" color="gray">
+        Sign up online
+      </Text>
+    );
+  }
+  return null;
+}
+
+/**
+ * Where the item stands for a check-in right now, from the same pure rule the
+ * server applies, or 'Already checked in' when the comedian has a check-in for
+ * this occurrence's day.
+ */
+export function checkInState(item: SceneItem, viewer: ViewerState | null | undefined, now: number) {
+  const window = checkInWindow(item, now);
+  const alreadyCheckedIn =
+    !!viewer &&
+    window.localDate !== null &&
+    viewer.recentCheckIns.some((c) => c.sceneItemId === item._id && c.localDate === window.localDate);
+  return {
+    window,
+    alreadyCheckedIn,
+    label: alreadyCheckedIn ? "Already checked in" : window.label,
+  };
+}
+
+export function CheckInLabel({ label, status, alreadyCheckedIn }: { label: string; status: string; alreadyCheckedIn: boolean }) {
+  const color = alreadyCheckedIn ? "green" : status === "open" ? "green" : status === "upcoming" ? "amber" : "gray";
+  return (
+    <Flex align="center" gap="1">
+      <Badge color={color} variant={status === "open" && !alreadyCheckedIn ? "solid" : "soft"} data-testid="check-in-label">
+        {label}
+      </Badge>
+    </Flex>
+  );
+}

@@ -1,0 +1,78 @@
+import { TZDate } from "@date-fns/tz";
+import { useConvexAuth, useMutation } from "convex/react";
+import { format } from "date-fns";
+import { useNavigate } from "react-router-dom";
+import { toast } from "sonner";
+import { api } from "../../../convex/_generated/api";
+import { DEFAULT_TIME_ZONE, localDateString } from "../../../convex/lib/time";
+import { scheduleWeek } from "../../../convex/lib/weeks";
+import { errorCode } from "../../lib/convexErrors";
+import { paths } from "../../lib/paths";
+import type { SceneItem } from "./types";
+
+/** "Wed, Nov 25 at 8:00 PM", in the venue's time zone. */
+export function formatOccurrence(epochMs: number, timeZone: string): string {
+  return format(new TZDate(epochMs, timeZone), "EEE, MMM d 'at' h:mm a");
+}
+
+function viewerTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
+}
+
+/**
+ * Adds an item to the comedian's schedule and says when it next happens: the
+ * date when it falls in this Monday-to-Sunday week, otherwise an action that
+ * jumps the schedule to that week. `where` picks the duplicate wording of the
+ * card or of the event page.
+ */
+export function useAddToSchedule(where: "card" | "page" = "card") {
+  const { isAuthenticated } = useConvexAuth();
+  const add = useMutation(api.schedule.add);
+  const navigate = useNavigate();
+
+  return async (item: Pick<SceneItem, "_id" | "title" | "timeZone">) => {
+    if (!isAuthenticated) {
+      toast.error("Please sign in to add events to your schedule");
+      return;
+    }
+    try {
+      const { nextOccurrence } = await add({ sceneItemId: item._id });
+      const title = `Added ${item.title} to your schedule`;
+      if (nextOccurrence === null) {
+        toast.success(title);
+        return;
+      }
+      const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
+      const description = `Next: ${formatOccurrence(nextOccurrence, timeZone)}`;
+      const week = scheduleWeek(Date.now(), viewerTimeZone());
+      if (nextOccurrence >= week.startMs && nextOccurrence <= week.endMs) {
+        toast.success(title, { description });
+      } else {
+        const isoDate = localDateString(nextOccurrence, timeZone);
+        toast.success(title, {
+          description,
+          action: { label: "Jump to that week", onClick: () => void navigate(paths.scheduleWeek(isoDate)) },
+        });
+      }
+    } catch (err) {
+      switch (errorCode(err)) {
+        case "ALREADY_EXISTS":
+          toast.error(where === "page" ? "This event is already in your schedule" : "Already in your schedule");
+          break;
+        case "INCOMPLETE_SCHEDULE":
+          toast.error("This event doesn't have a complete schedule");
+          break;
+        case "NOT_SIGNED_IN":
+          toast.error("Please sign in to add events to your schedule");
+          break;
+        default:
+          console.error(err);
+          toast.error("Failed to add to schedule");
+      }
+    }
+  };
+}

@@ -1,0 +1,67 @@
+import { useConvexAuth, useMutation } from "convex/react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { api } from "../../../convex/_generated/api";
+import { errorField, errorMessage } from "../../lib/convexErrors";
+import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
+import type { SceneItemId } from "./types";
+import { badgeName } from "./badgeName";
+
+const CHECK_IN_FAILED = "Check-in failed. Please try again.";
+
+/**
+ * The check-in flow: sign-in check, a precise location fix, then one mutation
+ * that decides the window, distance and once-a-day rule. All the feedback is
+ * in toasts; `pendingId` is the item being checked in, to disable its button.
+ */
+export function useCheckIn() {
+  const { isAuthenticated } = useConvexAuth();
+  const checkIn = useMutation(api.checkIns.checkIn);
+  const [pendingId, setPendingId] = useState<SceneItemId | null>(null);
+
+  const run = async (sceneItemId: SceneItemId) => {
+    if (!isAuthenticated) {
+      toast.error("Please sign in to check in");
+      return;
+    }
+    setPendingId(sceneItemId);
+    const toastId = toast.loading("Getting your location...");
+    try {
+      let position;
+      try {
+        position = await getCurrentLocation(CHECK_IN_POSITION_OPTIONS);
+      } catch (err) {
+        toast.error(LOCATION_TOAST_TITLE, {
+          id: toastId,
+          description: err instanceof LocationError ? err.message : "Failed to get location",
+        });
+        return;
+      }
+      try {
+        const result = await checkIn({
+          sceneItemId,
+          latitude: position.lat,
+          longitude: position.lng,
+        });
+        toast.success(result.message, {
+          id: toastId,
+          description: `Distance: ${result.distance}m from venue`,
+          duration: 2000,
+        });
+        for (const code of result.newBadges) {
+          toast.success(`Badge earned: ${badgeName(code)}`, { duration: 4000 });
+        }
+      } catch (err) {
+        const distance = errorField(err, "distance");
+        toast.error(errorMessage(err, CHECK_IN_FAILED), {
+          id: toastId,
+          description: typeof distance === "number" ? `You are ${distance}m from the venue` : undefined,
+        });
+      }
+    } finally {
+      setPendingId(null);
+    }
+  };
+
+  return { checkIn: run, pendingId };
+}
