@@ -386,3 +386,32 @@ export class Subscription<Query extends FunctionReference<"query">> {
     }
   }
 }
+
+/**
+ * Parses the output of `env list` (`NAME=value` lines, as `npx convex env list`
+ * prints them). A PEM value printed over several lines is joined back.
+ */
+export function parseEnvList(output: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  let pending: string | null = null;
+  for (const line of output.split(/\r?\n/)) {
+    if (pending !== null) {
+      env[pending] += `\n${line}`;
+      if (/-----END [A-Z ]+-----/.test(line)) pending = null;
+      continue;
+    }
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!match) continue;
+    const [, name, value] = match;
+    env[name] = value;
+    if (/-----BEGIN [A-Z ]+-----/.test(value) && !/-----END [A-Z ]+-----/.test(value)) pending = name;
+  }
+  return env;
+}
+
+/** The backend's environment variables, read through its `env list` command. */
+export async function readEnv(backend: Backend): Promise<Record<string, string>> {
+  const result = await backend.cli(["env", "list"]);
+  if (result.code !== 0) throw new Error(`env list failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return parseEnvList(result.stdout);
+}
