@@ -1,0 +1,437 @@
+/**
+ * When a scene item runs: recurrence rules, the monthly rule text, the custom
+ * patterns of the add-event form, and the next occurrence / occurrences in a
+ * range. All wall-clock times are in the item's own time zone, so a 20:00
+ * mic stays at 20:00 across daylight-saving changes.
+ */
+import {
+  DAY_NAMES,
+  DEFAULT_TIME_ZONE,
+  addDaysToDate,
+  dayOfWeekOfDate,
+  daysBetweenDates,
+  daysInMonth,
+  formatDateParts,
+  localDateString,
+  parseDateString,
+  parseHHMM,
+  zonedEpoch,
+} from "./time";
+
+export type Recurrence = "weekly" | "bi-weekly" | "monthly" | "one-time" | "custom";
+
+export const RECURRENCES: readonly Recurrence[] = ["weekly", "bi-weekly", "monthly", "one-time", "custom"];
+
+/** The labels and hints of the frequency options in the event details form. */
+export const RECURRENCE_OPTIONS: ReadonlyArray<{ value: Recurrence; label: string; hint: string }> = [
+  { value: "weekly", label: "Weekly", hint: "Every week" },
+  { value: "bi-weekly", label: "Bi-weekly", hint: "Every 2 weeks" },
+  { value: "monthly", label: "Monthly", hint: "Once a month" },
+  { value: "one-time", label: "One-time", hint: "Just once" },
+  { value: "custom", label: "Custom Schedule", hint: "Irregular or custom pattern" },
+];
+
+export type NthWeekday = 1 | 2 | 3 | 4 | -1;
+
+export type CustomRecurrence =
+  /** `weekday` is set only when the text names one ("every other Tuesday"). */
+  | { kind: "every_n_weeks"; n: number; weekday?: number }
+  | { kind: "every_n_months"; n: number }
+  | { kind: "nth_weekday"; nth: NthWeekday; weekday: number };
+
+export const INVALID_CUSTOM_RECURRENCE = {
+  title: "Invalid custom recurrence",
+  description: "Please use patterns like 'every 2 weeks', 'quarterly', or 'first Monday of each month'",
+} as const;
+
+const ORDINAL_WORDS: Record<string, NthWeekday> = {
+  first: 1,
+  "1st": 1,
+  second: 2,
+  "2nd": 2,
+  third: 3,
+  "3rd": 3,
+  fourth: 4,
+  "4th": 4,
+  last: -1,
+};
+
+const NTH_NAMES: Record<NthWeekday, string> = {
+  1: "first",
+  2: "second",
+  3: "third",
+  4: "fourth",
+  [-1]: "last",
+};
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+
+/** Weekday index of a full or abbreviated English day name ("Tue", "tuesdays"), else null. */
+export function parseWeekdayName(word: string): number | null {
+  const w = word.toLowerCase().replace(/s$/, "");
+  const abbreviations: Record<string, number> = {
+    sun: 0,
+    mon: 1,
+    tue: 2,
+    tues: 2,
+    wed: 3,
+    thu: 4,
+    thur: 4,
+    thurs: 4,
+    fri: 5,
+    sat: 6,
+  };
+  const full = DAY_NAMES.findIndex((d) => d.toLowerCase() === w);
+  if (full >= 0) return full;
+  return abbreviations[w] ?? null;
+}
+
+function parseCount(word: string): number | null {
+  if (/^\d+$/.test(word)) return Number(word);
+  if (word === "other") return 2;
+  return NUMBER_WORDS[word] ?? null;
+}
+
+const WEEKDAY_WORD = "(sun|mon|tues?|wed|thu|thur|thurs|fri|sat)[a-z]*";
+
+/**
+ * Parses the custom schedule text of an item (case-insensitive). Accepted:
+ * "every N week(s)" (N as digits or one..twelve), "every week", "every other
+ * week", "every other Tuesday"; "quarterly", "every quarter", "every N
+ * month(s)", "every other month", "every month"; "{first|second|third|fourth|last} {weekday} of
+ * (each|every|the)? month". Returns null for anything else (the form then shows
+ * INVALID_CUSTOM_RECURRENCE).
+ */
+export function parseCustomRecurrence(text: string): CustomRecurrence | null {
+  const s = text
+    .toLowerCase()
+    .trim()
+    .replace(/[.!]+$/, "")
+    .replace(/\s+/g, " ");
+  if (s === "") return null;
+
+  let m = /^every (\d+|[a-z]+) weeks?$/.exec(s);
+  if (m) {
+    const n = parseCount(m[1]);
+    return n !== null && n >= 1 ? { kind: "every_n_weeks", n } : null;
+  }
+  if (s === "every week" || s === "weekly") return { kind: "every_n_weeks", n: 1 };
+  if (s === "biweekly" || s === "bi-weekly") {
+    return { kind: "every_n_weeks", n: 2 };
+  }
+  m = new RegExp(`^every other (${WEEKDAY_WORD})$`).exec(s);
+  if (m) {
+    // "every other month" also starts with "mon": only a real day name counts here.
+    const weekday = parseWeekdayName(m[1]);
+    if (weekday !== null) return { kind: "every_n_weeks", n: 2, weekday };
+  }
+
+  if (/^(every |once a |once per |each )?quarter(ly)?$/.test(s)) return { kind: "every_n_months", n: 3 };
+  m = /^every (\d+|[a-z]+) months?$/.exec(s);
+  if (m) {
+    const n = parseCount(m[1]);
+    return n !== null && n >= 1 ? { kind: "every_n_months", n } : null;
+  }
+  if (s === "every month" || s === "monthly") return { kind: "every_n_months", n: 1 };
+
+  m = new RegExp(
+    `^(?:the |on the )?(first|second|third|fourth|last|1st|2nd|3rd|4th) (${WEEKDAY_WORD}) of (?:each |every |the )?month$`,
+  ).exec(s);
+  if (m) {
+    const weekday = parseWeekdayName(m[2]);
+    const nth = ORDINAL_WORDS[m[1]];
+    return weekday === null || nth === undefined ? null : { kind: "nth_weekday", nth, weekday };
+  }
+  return null;
+}
+
+/** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 22 -> "22nd". */
+export function ordinal(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  switch (n % 10) {
+    case 1:
+      return `${n}st`;
+    case 2:
+      return `${n}nd`;
+    case 3:
+      return `${n}rd`;
+    default:
+      return `${n}th`;
+  }
+}
+
+/** Which occurrence of its weekday a date is: 1..4, or -1 for a 5th (so always "last"). */
+export function nthWeekdayOfDate(date: string): NthWeekday {
+  const { day } = parseDateString(date);
+  const nth = Math.ceil(day / 7);
+  return nth >= 5 ? -1 : (nth as NthWeekday);
+}
+
+/**
+ * The generated text of a monthly item from one of its dates:
+ * "date" -> "Monthly on the 15th"; "weekday" -> "second Tuesday of every month".
+ * In weekday mode days 1-28 are named by position (first..fourth), since those
+ * exist in every month; days 29-31 (a 5th weekday) become "last". So the 4th
+ * Thursday that is also the last one reads "fourth Thursday", and "fifth"
+ * never appears.
+ */
+export function monthlyRuleText(dateYYYYMMDD: string, mode: "date" | "weekday"): string {
+  const { day } = parseDateString(dateYYYYMMDD);
+  if (mode === "date") return `Monthly on the ${ordinal(day)}`;
+  const nth = nthWeekdayOfDate(dateYYYYMMDD);
+  return `${NTH_NAMES[nth]} ${DAY_NAMES[dayOfWeekOfDate(dateYYYYMMDD)]} of every month`;
+}
+
+export type MonthlyRule =
+  | { kind: "month_day"; day: number }
+  | { kind: "nth_weekday"; nth: NthWeekday; weekday: number };
+
+/** Reads a stored monthly rule ("Monthly on the 15th", "last Friday of every month"); null if unknown. */
+export function parseMonthlyRule(text: string): MonthlyRule | null {
+  const s = text.toLowerCase().trim().replace(/\s+/g, " ");
+  const m = /^monthly on the (\d{1,2})(?:st|nd|rd|th)?$/.exec(s);
+  if (m) {
+    const day = Number(m[1]);
+    return day >= 1 && day <= 31 ? { kind: "month_day", day } : null;
+  }
+  const custom = parseCustomRecurrence(s);
+  return custom?.kind === "nth_weekday" ? custom : null;
+}
+
+export type RecurringItem = {
+  dayOfWeek?: number | null;
+  startTimeLocal?: string;
+  timeZone?: string;
+  recurrence: Recurrence;
+  customRecurrenceDescription?: string;
+  monthlyRule?: string;
+  /** "YYYY-MM-DD" of a known occurrence (or the day the item was created). */
+  anchorDate?: string;
+  /** A Convex document's creation time, used as the anchor when `anchorDate` is absent. */
+  _creationTime?: number;
+};
+
+/** A resolved rule over local calendar dates. */
+type DateRule =
+  | { kind: "weeks"; weekday: number; interval: number; anchor: string }
+  | { kind: "month_day"; day: number }
+  | { kind: "nth_weekday"; nth: NthWeekday; weekday: number; interval: number; anchorMonth: number }
+  | { kind: "once"; date: string };
+
+/** First date on or after `date` that falls on `weekday`. */
+function onOrAfterWeekday(date: string, weekday: number): string {
+  return addDaysToDate(date, (weekday - dayOfWeekOfDate(date) + 7) % 7);
+}
+
+/** Months since year 0, for "every N months" arithmetic. */
+function monthIndex(date: string): number {
+  const { year, month } = parseDateString(date);
+  return year * 12 + (month - 1);
+}
+
+/** The date of the nth (or last, -1) weekday of a month; month 1..12. */
+export function nthWeekdayOfMonth(year: number, month: number, nth: NthWeekday, weekday: number): string {
+  if (nth === -1) {
+    const last = formatDateParts(year, month, daysInMonth(year, month));
+    return addDaysToDate(last, -((dayOfWeekOfDate(last) - weekday + 7) % 7));
+  }
+  const first = onOrAfterWeekday(formatDateParts(year, month, 1), weekday);
+  return addDaysToDate(first, (nth - 1) * 7);
+}
+
+const mod = (a: number, n: number) => ((a % n) + n) % n;
+
+/**
+ * Turns an item into a rule over local dates. Decisions (documented for the
+ * schedule, the cards and the .ics export):
+ * - weekly: every `dayOfWeek`.
+ * - bi-weekly: every 14 days from the anchor (the first `dayOfWeek` on or after
+ *   the anchor date). Without an anchor, as the spec did: this week's
+ *   (Monday-Sunday) occurrence, or 14 days later once it has passed `fromMs`.
+ * - monthly: the stored `monthlyRule`; "Monthly on the 31st" skips months
+ *   without a 31st (as an RRULE BYMONTHDAY does). Without a rule, the same
+ *   nth weekday as the anchored occurrence; without an anchor, the next
+ *   `dayOfWeek` from `fromMs` stands in for it.
+ * - one-time: the first `dayOfWeek` on or after the anchor date (the anchor
+ *   itself without a day); without any anchor, the next `dayOfWeek`.
+ * - custom: the parsed pattern. "every N weeks" counts from the anchor;
+ *   "every N months"/quarterly repeats the anchored occurrence's nth weekday
+ *   every N months (without an anchor the next `dayOfWeek` stands in); "nth
+ *   weekday of month" is every month. Unparseable text falls back to weekly.
+ */
+function resolveRule(item: RecurringItem, fromMs: number): DateRule | null {
+  const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
+  const hhmm = item.startTimeLocal ?? "";
+  const rawAnchor =
+    item.anchorDate ?? (item._creationTime !== undefined ? localDateString(item._creationTime, timeZone) : null);
+  const weekday =
+    item.dayOfWeek !== null && item.dayOfWeek !== undefined && item.dayOfWeek >= 0 && item.dayOfWeek <= 6
+      ? item.dayOfWeek
+      : rawAnchor !== null
+        ? dayOfWeekOfDate(rawAnchor)
+        : null;
+  const fromDate = localDateString(fromMs, timeZone);
+  /** A known occurrence date on `weekday`. */
+  const anchorOnWeekday = (wd: number) =>
+    rawAnchor !== null ? onOrAfterWeekday(rawAnchor, wd) : onOrAfterWeekday(fromDate, wd);
+
+  const weeks = (interval: number, wd: number | null): DateRule | null => {
+    if (wd === null) return null;
+    if (interval === 1) return { kind: "weeks", weekday: wd, interval: 1, anchor: onOrAfterWeekday(fromDate, wd) };
+    if (rawAnchor !== null) return { kind: "weeks", weekday: wd, interval, anchor: onOrAfterWeekday(rawAnchor, wd) };
+    // No anchor: this Monday-to-Sunday week's occurrence, pushed a full cycle once it has passed.
+    const monday = addDaysToDate(fromDate, -mod(dayOfWeekOfDate(fromDate) - 1, 7));
+    let anchor = addDaysToDate(monday, mod(wd - 1, 7));
+    if (zonedEpoch(anchor, hhmm, timeZone) < fromMs) anchor = addDaysToDate(anchor, 7 * interval);
+    return { kind: "weeks", weekday: wd, interval, anchor };
+  };
+
+  const months = (interval: number): DateRule | null => {
+    if (weekday === null) return null;
+    const known = anchorOnWeekday(weekday);
+    return { kind: "nth_weekday", nth: nthWeekdayOfDate(known), weekday, interval, anchorMonth: monthIndex(known) };
+  };
+
+  switch (item.recurrence) {
+    case "weekly":
+      return weeks(1, weekday);
+    case "bi-weekly":
+      return weeks(2, weekday);
+    case "monthly": {
+      const rule = item.monthlyRule ? parseMonthlyRule(item.monthlyRule) : null;
+      if (rule?.kind === "month_day") return rule;
+      if (rule?.kind === "nth_weekday") return { ...rule, interval: 1, anchorMonth: 0 };
+      return months(1);
+    }
+    case "one-time": {
+      if (rawAnchor !== null) {
+        return { kind: "once", date: weekday !== null ? onOrAfterWeekday(rawAnchor, weekday) : rawAnchor };
+      }
+      return weekday === null ? null : { kind: "once", date: onOrAfterWeekday(fromDate, weekday) };
+    }
+    case "custom": {
+      const custom = parseCustomRecurrence(item.customRecurrenceDescription ?? "");
+      if (custom === null) return weeks(1, weekday);
+      if (custom.kind === "every_n_weeks") return weeks(custom.n, custom.weekday ?? weekday);
+      if (custom.kind === "every_n_months") return months(custom.n);
+      return { kind: "nth_weekday", nth: custom.nth, weekday: custom.weekday, interval: 1, anchorMonth: 0 };
+    }
+  }
+}
+
+/** Local dates of the rule between two dates, both inclusive, ascending. */
+function ruleDates(rule: DateRule, startDate: string, endDate: string): string[] {
+  const out: string[] = [];
+  switch (rule.kind) {
+    case "once":
+      if (rule.date >= startDate && rule.date <= endDate) out.push(rule.date);
+      return out;
+    case "weeks": {
+      for (let d = onOrAfterWeekday(startDate, rule.weekday); d <= endDate; d = addDaysToDate(d, 7)) {
+        if (mod(daysBetweenDates(rule.anchor, d) / 7, rule.interval) === 0) out.push(d);
+      }
+      return out;
+    }
+    case "month_day":
+    case "nth_weekday": {
+      for (let mi = monthIndex(startDate); mi <= monthIndex(endDate); mi++) {
+        if (rule.kind === "nth_weekday" && mod(mi - rule.anchorMonth, rule.interval) !== 0) continue;
+        const year = Math.floor(mi / 12);
+        const month = (mi % 12) + 1;
+        let date: string;
+        if (rule.kind === "month_day") {
+          if (rule.day > daysInMonth(year, month)) continue;
+          date = formatDateParts(year, month, rule.day);
+        } else {
+          date = nthWeekdayOfMonth(year, month, rule.nth, rule.weekday);
+        }
+        if (date >= startDate && date <= endDate) out.push(date);
+      }
+      return out;
+    }
+  }
+}
+
+const SEARCH_WINDOW_DAYS = 400;
+const SEARCH_WINDOWS = 8;
+
+/**
+ * Epoch ms of the item's next start at or after `fromMs` (see resolveRule for
+ * each recurrence), or null when it has no start time, no usable day, or (one-time)
+ * its date has passed. DST-correct in the item's time zone.
+ */
+export function nextOccurrence(item: RecurringItem, fromMs: number): number | null {
+  if (!item.startTimeLocal || !parseHHMM(item.startTimeLocal)) return null;
+  const rule = resolveRule(item, fromMs);
+  if (rule === null) return null;
+  const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
+  // A start on the previous local day is always before fromMs, so start at fromMs's own date.
+  let start = localDateString(fromMs, timeZone);
+  for (let i = 0; i < SEARCH_WINDOWS; i++) {
+    const end = addDaysToDate(start, SEARCH_WINDOW_DAYS - 1);
+    for (const date of ruleDates(rule, start, end)) {
+      const ms = zonedEpoch(date, item.startTimeLocal, timeZone);
+      if (ms >= fromMs) return ms;
+    }
+    if (rule.kind === "once") return null;
+    start = addDaysToDate(end, 1);
+  }
+  return null;
+}
+
+/**
+ * Epoch ms of every start with fromMs <= start <= toMs (both inclusive, to
+ * match week ends at 23:59:59.999), ascending. Bi-weekly items without an
+ * anchor take their cadence from `fromMs`, as nextOccurrence does.
+ */
+export function occurrencesInRange(item: RecurringItem, fromMs: number, toMs: number): number[] {
+  if (toMs < fromMs || !item.startTimeLocal || !parseHHMM(item.startTimeLocal)) return [];
+  const rule = resolveRule(item, fromMs);
+  if (rule === null) return [];
+  const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
+  const startDate = localDateString(fromMs, timeZone);
+  const endDate = localDateString(toMs, timeZone);
+  const hhmm = item.startTimeLocal;
+  return ruleDates(rule, startDate, endDate)
+    .map((date) => zonedEpoch(date, hhmm, timeZone))
+    .filter((ms) => ms >= fromMs && ms <= toMs);
+}
+
+/**
+ * A short human description of when an item runs, for cards and the event page:
+ * "Every Tuesday", "Every other Tuesday", "First Monday of every month",
+ * "Monthly on the 15th", "Every 3 weeks", "One-time".
+ */
+export function recurrenceSummary(item: RecurringItem): string {
+  const day =
+    item.dayOfWeek !== null && item.dayOfWeek !== undefined && item.dayOfWeek >= 0 && item.dayOfWeek <= 6
+      ? DAY_NAMES[item.dayOfWeek]
+      : null;
+  const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  switch (item.recurrence) {
+    case "weekly":
+      return day ? `Every ${day}` : "Weekly";
+    case "bi-weekly":
+      return day ? `Every other ${day}` : "Bi-weekly";
+    case "monthly":
+      return item.monthlyRule ? capital(item.monthlyRule) : "Monthly";
+    case "one-time":
+      return "One-time";
+    case "custom":
+      return item.customRecurrenceDescription ? capital(item.customRecurrenceDescription.trim()) : "Custom schedule";
+  }
+}
