@@ -1,0 +1,49 @@
+import { useConvexAuth, useQuery } from "convex/react";
+import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import { LoadingState } from "@/components/LoadingState";
+import { paths } from "@/lib/paths";
+import { useRouteAccess } from "../routeAccess";
+import { PreviewGate } from "./PreviewGate";
+
+/**
+ * Gate of the signed-in layout group (spec part 1 §2): no session goes to /auth,
+ * or sees a blurred preview on a section that allows one; a comedian who still
+ * needs onboarding goes to /onboarding/welcome; everyone else gets the page.
+ */
+export function StartupGate() {
+  const { isLoading, isAuthenticated } = useConvexAuth();
+  const access = useRouteAccess();
+  const location = useLocation();
+  if (isLoading) return <LoadingState label="Loading your session…" />;
+  if (!isAuthenticated) {
+    if (access?.kind === "public") return <Outlet />;
+    if (access?.kind === "preview") {
+      return (
+        <PreviewGate section={access.section}>
+          <Outlet />
+        </PreviewGate>
+      );
+    }
+    return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;
+  }
+  return <OnboardingGate />;
+}
+
+function OnboardingGate() {
+  const me = useQuery(api.profiles.me);
+  if (me === undefined) return <LoadingState label="Loading your profile…" />;
+  if (me !== null && me.needsOnboarding && !me.onboardingCompleted) {
+    return <Navigate to={paths.onboarding("welcome")} replace />;
+  }
+  return <Outlet />;
+}
+
+/** For routes outside the group that still need a session (onboarding): signed out goes to /auth. */
+export function RequireSession() {
+  const { isLoading, isAuthenticated } = useConvexAuth();
+  const location = useLocation();
+  if (isLoading) return <LoadingState label="Loading your session…" />;
+  if (!isAuthenticated) return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}

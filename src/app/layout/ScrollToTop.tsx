@@ -1,0 +1,11 @@
+import { useLayoutEffect } from "react";
+import { useLocation } from "react-router-dom";
+
+/** Scrolls to the top whenever the path changes (spec: on every route change). */
+export function ScrollToTop() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}

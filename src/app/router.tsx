@@ -1,0 +1,112 @@
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from "react-router-dom";
+import type { ComponentType } from "react";
+import { LoadingState } from "@/components/LoadingState";
+import { paths, type OnboardingStep } from "@/lib/paths";
+import { AdminGate } from "./gates/AdminGate";
+import { RequireSession, StartupGate } from "./gates/StartupGate";
+import { RootLayout } from "./layout/RootLayout";
+import { RouteError } from "./RouteError";
+import type { RouteHandle } from "./routeAccess";
+
+/** Route-level code splitting: each page is its own chunk, loaded on first visit. */
+function page(load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] {
+  return async () => ({ Component: (await load()).default });
+}
+
+/** A child path of the root ("/log-set/event" → "log-set/event"). */
+const rel = (path: string) => path.replace(/^\//, "");
+
+const logSetPage = (step: number) => async () => {
+  const { default: LogSet } = await import("@/routes/LogSet");
+  return { element: <LogSet step={step} /> };
+};
+
+const addEventPage = (step: number) => async () => {
+  const { default: AddEvent } = await import("@/routes/AddEvent");
+  return { element: <AddEvent step={step} /> };
+};
+
+const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): RouteObject => ({
+  path: rel(paths.onboarding(step)),
+  lazy: async () => {
+    const { default: Step } = await import("@/routes/onboarding/Step");
+    return { element: <Step step={step} /> };
+  },
+});
+
+const preview = (section: string): RouteHandle => ({ access: { kind: "preview", section } });
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: () => <LoadingState label="Loading StageTime…" />,
+    children: [
+      { path: paths.home, lazy: page(() => import("@/routes/Landing")) },
+      { path: rel(paths.auth), lazy: page(() => import("@/routes/Auth")) },
+      { path: rel(paths.authCallback), lazy: page(() => import("@/routes/AuthCallback")) },
+      { path: rel(paths.eventPattern), lazy: page(() => import("@/routes/Event")) },
+      { path: rel(paths.discover), element: <Navigate to={paths.home} replace /> },
+      {
+        // The signed-in layout group of the route table.
+        element: <StartupGate />,
+        children: [
+          { path: rel(paths.dashboard), handle: preview("Dashboard"), lazy: page(() => import("@/routes/Dashboard")) },
+          { path: rel(paths.schedule), handle: preview("Schedule"), lazy: page(() => import("@/routes/Schedule")) },
+          {
+            // The route table gives /scene a preview flag, but the spec's roles let
+            // anonymous visitors browse and search the scene, so it is served in full
+            // to them (the scene page handles the signed-out state itself); only the
+            // dashboard and schedule are blurred previews.
+            path: rel(paths.scene),
+            handle: { access: { kind: "public" } } satisfies RouteHandle,
+            lazy: page(() => import("@/routes/Scene")),
+          },
+          { path: rel(paths.profile), lazy: page(() => import("@/routes/Profile")) },
+          { path: rel(paths.logSet), lazy: logSetPage(1) },
+          { path: rel(paths.logSetStep("venue")), lazy: logSetPage(1) },
+          { path: rel(paths.logSetStep("event")), lazy: logSetPage(2) },
+          { path: rel(paths.logSetStep("details")), lazy: logSetPage(3) },
+          { path: rel(paths.logSetStep("venue-details")), lazy: logSetPage(4) },
+          { path: rel(paths.logSetStep("success")), lazy: logSetPage(5) },
+          { path: rel(paths.addEvent), lazy: addEventPage(1) },
+          { path: rel(paths.addEventStep("event")), lazy: addEventPage(2) },
+          { path: rel(paths.addEventStep("details")), lazy: addEventPage(3) },
+          { path: rel(paths.addEventStep("success")), lazy: addEventPage(4) },
+          { path: rel(paths.performanceHistory), lazy: page(() => import("@/routes/PerformanceHistory")) },
+          { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
+        ],
+      },
+      {
+        // Onboarding needs a session but must not pass the onboarding redirect.
+        path: rel(paths.onboardingRoot),
+        element: <RequireSession />,
+        children: [
+          { index: true, element: <Navigate to={paths.onboarding("welcome")} replace /> },
+          { path: rel(paths.onboarding("welcome")), lazy: page(() => import("@/routes/onboarding/Welcome")) },
+          onboardingPage("venue"),
+          onboardingPage("event"),
+          onboardingPage("details"),
+          onboardingPage("venue-details"),
+          onboardingPage("success"),
+          onboardingPage("checkin-info"),
+          onboardingPage("add-another"),
+          onboardingPage("goal-setting"),
+          onboardingPage("complete"),
+        ],
+      },
+      {
+        path: rel(paths.admin),
+        element: <AdminGate />,
+        children: [{ index: true, lazy: page(() => import("@/routes/Admin")) }],
+      },
+      { path: "*", lazy: page(() => import("@/routes/NotFound")) },
+    ],
+  },
+];
+
+const router = createBrowserRouter(routes);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

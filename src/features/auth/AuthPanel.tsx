@@ -1,0 +1,76 @@
+import { ArrowLeftIcon } from "@radix-ui/react-icons";
+import { Card, Flex, Heading, Link, Separator, Tabs, Text } from "@radix-ui/themes";
+import { Link as RouterLink } from "react-router-dom";
+import { EmailPasswordForm } from "@/components/auth/EmailPasswordForm";
+import { GoogleButton } from "@/components/auth/GoogleButton";
+import { paths } from "@/lib/paths";
+
+export type AuthMode = "signUp" | "signIn";
+
+type AuthPanelProps = {
+  mode: AuthMode;
+  onModeChange: (mode: AuthMode) => void;
+};
+
+/** The /auth card: Create Account / Sign In tabs, Google, email and password. */
+export function AuthPanel({ mode, onModeChange }: AuthPanelProps) {
+  return (
+    <Flex direction="column" gap="4">
+      <Link asChild size="2">
+        <RouterLink to={paths.home}>
+          <Flex align="center" gap="1" asChild>
+            <span>
+              <ArrowLeftIcon aria-hidden="true" /> Back to home
+            </span>
+          </Flex>
+        </RouterLink>
+      </Link>
+      <Card size={{ initial: "2", sm: "4" }}>
+        <Flex direction="column" gap="4">
+          <Flex direction="column" gap="1" style={{ textAlign: "center" }}>
+            <Heading as="h1" size="7">
+              {mode === "signUp" ? "Create your account" : "Welcome back"}
+            </Heading>
+            <Text as="p" size="2" color="gray">
+              {mode === "signUp"
+                ? "Start tracking your stage time for free."
+                : "Sign in to keep tracking your stage time."}
+            </Text>
+          </Flex>
+          <Tabs.Root value={mode} onValueChange={(value) => onModeChange(value as AuthMode)}>
+            <Tabs.List aria-label="Create an account or sign in" justify="center">
+              <Tabs.Trigger value="signUp">Create Account</Tabs.Trigger>
+              <Tabs.Trigger value="signIn">Sign In</Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="signUp">
+              <Flex direction="column" gap="4" pt="4">
+                <GoogleButton label="Sign up with Google" />
+                <OrDivider />
+                <EmailPasswordForm mode="signUp" />
+              </Flex>
+            </Tabs.Content>
+            <Tabs.Content value="signIn">
+              <Flex direction="column" gap="4" pt="4">
+                <GoogleButton label="Sign in with Google" />
+                <OrDivider />
+                <EmailPasswordForm mode="signIn" />
+              </Flex>
+            </Tabs.Content>
+          </Tabs.Root>
+        </Flex>
+      </Card>
+    </Flex>
+  );
+}
+
+function OrDivider() {
+  return (
+    <Flex align="center" gap="3" aria-hidden="true">
+      <Separator size="4" />
+      <Text size="1" color="gray">
+        or with email
+      </Text>
+      <Separator size="4" />
+    </Flex>
+  );
+}

@@ -1,0 +1,5 @@
+import { WelcomeStep } from "@/features/onboarding/WelcomeStep";
+
+export default function OnboardingWelcome() {
+  return <WelcomeStep />;
+}
