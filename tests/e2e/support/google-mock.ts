@@ -1,16 +1,12 @@
-import type { IncomingMessage } from "node:http";
+import http from "node:http";
 import { randomUUID } from "node:crypto";
-import { OAuth2Server } from "oauth2-mock-server";
+import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 
 /** The Google account the mock "signs in" with. */
 export type GoogleIdentity = { email: string; name: string; sub?: string; picture?: string };
 
 /** Control path on the mock: POST a GoogleIdentity to choose who the next sign-in is. */
 export const NEXT_IDENTITY_PATH = "/__e2e/next-identity";
-
-type ExpressLike = {
-  post: (path: string, handler: (req: IncomingMessage & { body?: unknown }, res: { status: (n: number) => { json: (b: unknown) => void } }) => void) => void;
-};
 
 /**
  * Starts an OpenID Connect mock standing in for Google (discovery, authorize with
@@ -19,27 +15,17 @@ type ExpressLike = {
  * or a fresh unique one, and its id_token / userinfo carry that email and name.
  */
 export async function startGoogleMock(port: number, clientId: string): Promise<{ issuer: string; stop: () => Promise<void> }> {
-  const server = new OAuth2Server();
-  await server.issuer.keys.generate("RS256");
+  const issuer = new OAuth2Issuer();
+  await issuer.keys.generate("RS256");
   // 127.0.0.1 rather than localhost: Node may resolve localhost to ::1 first.
-  server.issuer.url = `http://127.0.0.1:${port}`;
+  issuer.url = `http://127.0.0.1:${port}`;
+  const service = new OAuth2Service(issuer);
 
   const queued: GoogleIdentity[] = [];
   const byCode = new Map<string, GoogleIdentity>();
   let last: GoogleIdentity | undefined;
 
-  const app = server.service.requestHandler as unknown as ExpressLike;
-  app.post(NEXT_IDENTITY_PATH, (req, res) => {
-    const body = req.body as Partial<GoogleIdentity> | undefined;
-    if (!body || typeof body.email !== "string" || typeof body.name !== "string") {
-      res.status(400).json({ error: "email and name are required" });
-      return;
-    }
-    queued.push({ email: body.email, name: body.name, sub: body.sub, picture: body.picture });
-    res.status(200).json({ ok: true });
-  });
-
-  server.service.on("beforeAuthorizeRedirect", (redirect: { url: URL }) => {
+  service.on("beforeAuthorizeRedirect", (redirect: { url: URL }) => {
     const code = redirect.url.searchParams.get("code");
     if (code === null) return;
     const unique = randomUUID().slice(0, 8);
@@ -47,7 +33,7 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
     byCode.set(code, { ...identity, sub: identity.sub ?? `google-${identity.email}` });
   });
 
-  server.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }, req: { body?: Record<string, unknown> }) => {
+  service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }, req: { body?: Record<string, unknown> }) => {
     const code = typeof req.body?.code === "string" ? req.body.code : undefined;
     const identity = code !== undefined ? byCode.get(code) : undefined;
     if (!identity) return;
@@ -62,16 +48,45 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
     });
   });
 
-  server.service.on("beforeUserinfo", (response: { body: Record<string, unknown> }) => {
+  service.on("beforeUserinfo", (response: { body: Record<string, unknown> }) => {
     if (!last) return;
     response.body = { sub: last.sub, email: last.email, email_verified: true, name: last.name };
   });
 
-  await server.start(port, "127.0.0.1");
+  // The mock's own app answers 404 to unknown paths, so the control path is routed here first.
+  const server = http.createServer((req, res) => {
+    if (req.method === "POST" && req.url === NEXT_IDENTITY_PATH) {
+      let raw = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => (raw += chunk));
+      req.on("end", () => {
+        let body: Partial<GoogleIdentity> = {};
+        try {
+          body = JSON.parse(raw) as Partial<GoogleIdentity>;
+        } catch {
+          // answered below
+        }
+        if (typeof body.email !== "string" || typeof body.name !== "string") {
+          res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "email and name are required" }));
+          return;
+        }
+        queued.push({ email: body.email, name: body.name, sub: body.sub, picture: body.picture });
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ ok: true }));
+      });
+      return;
+    }
+    service.requestHandler(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
   return {
-    issuer: server.issuer.url ?? `http://127.0.0.1:${port}`,
-    // A lingering keep-alive connection must not hold the teardown up.
-    stop: () => Promise.race([server.stop(), new Promise<void>((r) => setTimeout(r, 3_000))]),
+    issuer: issuer.url ?? `http://127.0.0.1:${port}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }
 
