@@ -1,0 +1,203 @@
+import type { Browser, Page, WebSocketRoute } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
+import { toast } from "./support/ui";
+
+type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
+
+const VENUE = { latitude: 40.7306, longitude: -73.9866 };
+
+/** Day of week and "HH:MM" right now in New York, so a mic starting now has its check-in window open. */
+function nowInNewYork(): { dayOfWeek: number; hhmm: string } {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/New_York",
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date());
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  const dayOfWeek = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(get("weekday"));
+  return { dayOfWeek, hhmm: `${get("hour")}:${get("minute")}` };
+}
+
+async function createOpenMic(runFunction: Run, title: string): Promise<string> {
+  const { dayOfWeek, hhmm } = nowInNewYork();
+  return await runFunction<string>("scene:insertForTest", {
+    title,
+    venueName: `Live Room ${title.split(" ").pop()}`,
+    city: "New York",
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek,
+    startTimeLocal: hhmm,
+    timeZone: "America/New_York",
+    latitude: VENUE.latitude,
+    longitude: VENUE.longitude,
+  });
+}
+
+/** A browser context standing at the venue, with location access granted. */
+async function pageAtVenue(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ geolocation: VENUE, permissions: ["geolocation"] });
+  return await context.newPage();
+}
+
+async function openSceneAt(page: Page, search: string) {
+  await page.goto("/scene");
+  await page.getByLabel("Search mics, venues or cities").fill(search);
+}
+
+/** Leaves a mark on the window that a reload would wipe. */
+async function markNoReload(page: Page) {
+  await page.evaluate(() => {
+    (window as unknown as { __noReload: boolean }).__noReload = true;
+  });
+}
+
+async function expectNoReload(page: Page) {
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+test("a check-in in one browser updates the count and Verified in the others within a second", async ({
+  browser,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const title = `Live Mic ${tok}`;
+  const id = await createOpenMic(runFunction, title);
+
+  const first = await pageAtVenue(browser);
+  const second = await pageAtVenue(browser);
+  const visitor = await pageAtVenue(browser);
+  await signIn(first, DEMO_COMEDIAN);
+  await signIn(second, DEMO_ADMIN);
+  await openSceneAt(first, tok);
+  await openSceneAt(second, tok);
+  await visitor.goto(`/event/${id}`);
+
+  const firstCard = first.getByRole("article", { name: title });
+  const secondCard = second.getByRole("article", { name: title });
+  await expect(firstCard.getByText("Check-in Available")).toBeVisible();
+  await expect(secondCard.getByText("0 check-ins")).toBeVisible();
+  await expect(visitor.getByText("0 check-ins")).toBeVisible();
+  await expect(secondCard.getByText("Verified", { exact: true })).toHaveCount(0);
+  for (const p of [first, second, visitor]) await markNoReload(p);
+
+  // First comedian checks in: the other browsers see the count move, live.
+  await firstCard.getByRole("button", { name: "Check In" }).click();
+  await expect(toast(first, `Checked in at Live Room ${tok}`).or(toast(first, "Badge earned"))).toBeVisible();
+  await expect(secondCard.getByText("1 check-in", { exact: true })).toBeVisible({ timeout: 1000 });
+  await expect(visitor.getByText("1 check-in", { exact: true })).toBeVisible({ timeout: 1000 });
+  await expect(secondCard.getByText("Confirmed today")).toBeVisible({ timeout: 1000 });
+  // One comedian is not enough for Verified.
+  await expect(secondCard.getByText("Verified", { exact: true })).toHaveCount(0);
+  // The first comedian's card knows they are done for today.
+  await expect(firstCard.getByText("Already checked in")).toBeVisible();
+  await expect(firstCard.getByRole("button", { name: "Check In" })).toBeDisabled();
+
+  // A second, different comedian checks in: Verified appears everywhere.
+  await secondCard.getByRole("button", { name: "Check In" }).click();
+  await expect(firstCard.getByText("2 check-ins")).toBeVisible({ timeout: 1000 });
+  await expect(firstCard.getByText("Verified", { exact: true })).toBeVisible({ timeout: 1000 });
+  await expect(visitor.getByText("2 check-ins")).toBeVisible({ timeout: 1000 });
+  await expect(visitor.getByText("Verified", { exact: true })).toBeVisible({ timeout: 1000 });
+
+  for (const p of [first, second, visitor]) await expectNoReload(p);
+  for (const p of [first, second, visitor]) await p.context().close();
+});
+
+test("checking in twice the same day is refused with the server's message", async ({ browser, signIn, runFunction }) => {
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const title = `Twice Mic ${tok}`;
+  const id = await createOpenMic(runFunction, title);
+  const page = await pageAtVenue(browser);
+  await signIn(page, DEMO_COMEDIAN);
+  await page.goto(`/event/${id}`);
+  await page.getByRole("button", { name: "Check In" }).click();
+  await expect(page.getByText("1 check-in", { exact: true })).toBeVisible();
+  await expect(page.getByText("Already checked in")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Check In" })).toBeDisabled();
+  await page.context().close();
+});
+
+test("a check-in too far from the venue shows the distance", async ({ browser, signIn, runFunction }) => {
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const title = `Far Mic ${tok}`;
+  const id = await createOpenMic(runFunction, title);
+  // About 250 m north of the venue.
+  const context = await browser.newContext({
+    geolocation: { latitude: VENUE.latitude + 0.00225, longitude: VENUE.longitude },
+    permissions: ["geolocation"],
+  });
+  const page = await context.newPage();
+  await signIn(page, DEMO_COMEDIAN);
+  await page.goto(`/event/${id}`);
+  await page.getByRole("button", { name: "Check In" }).click();
+  const error = toast(page, /You are \d+m from the venue\. Check-ins must be within 200m\./);
+  await expect(error).toBeVisible();
+  await expect(error).toContainText(/You are 25\dm from the venue$/m);
+  await expect(page.getByText("0 check-ins")).toBeVisible();
+  await context.close();
+});
+
+test("a favourite the server refuses rolls back", async ({ browser, signIn, runFunction }) => {
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const title = `Vanishing Mic ${tok}`;
+  await createOpenMic(runFunction, title);
+
+  const comedian = await (await browser.newContext()).newPage();
+  // Hold back the comedian's live updates on demand, so their list still shows a
+  // mic that an admin has deleted meanwhile: the favourite then fails for real
+  // on the server (the mic is gone), while the card is still on screen.
+  let holding = false;
+  // Also hold the mutation's answer for a moment, to see the optimistic state.
+  let holdingAnswers = false;
+  const held: { ws: WebSocketRoute; message: string | Buffer }[] = [];
+  const answers: { ws: WebSocketRoute; message: string | Buffer }[] = [];
+  await comedian.routeWebSocket(/\/sync/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (holding && typeof message === "string" && message.includes('"type":"Transition"')) {
+        held.push({ ws, message });
+      } else if (holdingAnswers && typeof message === "string" && message.includes('"type":"MutationResponse"')) {
+        answers.push({ ws, message });
+      } else {
+        ws.send(message);
+      }
+    });
+  });
+  await signIn(comedian, DEMO_COMEDIAN);
+  await openSceneAt(comedian, tok);
+  const heart = comedian.getByRole("article", { name: title }).getByRole("button", { name: `Favorite ${title}` });
+  await expect(heart).toHaveAttribute("aria-pressed", "false");
+
+  holding = true;
+  const admin = await (await browser.newContext()).newPage();
+  await signIn(admin, DEMO_ADMIN);
+  await openSceneAt(admin, tok);
+  await admin.getByRole("article", { name: title }).getByRole("button", { name: "View Details" }).click();
+  await admin.getByRole("dialog", { name: title }).getByRole("button", { name: "Delete Event" }).click();
+  await admin.getByRole("alertdialog").getByRole("button", { name: "Delete Event" }).click();
+  await expect(toast(admin, "Event deleted")).toBeVisible();
+
+  // The comedian still sees the mic and favourites it: the heart fills at once,
+  // the server refuses, the heart empties again and they are told.
+  holdingAnswers = true;
+  await heart.click();
+  await expect(heart).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(() => answers.length).toBe(1);
+  holdingAnswers = false;
+  for (const { ws, message } of answers.splice(0)) ws.send(message);
+  await expect(toast(comedian, "Failed to update favorite")).toBeVisible();
+  await expect(heart).toHaveAttribute("aria-pressed", "false");
+
+  // Let the held updates through: the deleted mic leaves the list.
+  holding = false;
+  for (const { ws, message } of held.splice(0)) ws.send(message);
+  await expect(comedian.getByRole("article", { name: title })).toHaveCount(0);
+  await comedian.context().close();
+  await admin.context().close();
+});
