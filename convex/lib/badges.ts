@@ -1,0 +1,192 @@
+/**
+ * The 8 fixed badges of part 1 §3 and the rules that decide them. Used by the
+ * server (awarding in the same transaction as the change that earns a badge)
+ * and by the showcase (progress, next milestone).
+ */
+
+export type BadgeMetric = "sets" | "minutes" | "uniqueVenues" | "venuesAdded" | "monthCheckIns" | "streak";
+export type BadgeCategory = "performance" | "venue" | "community" | "streak";
+export type BadgeRarity = "common" | "rare" | "epic" | "legendary";
+
+export type BadgeDefinition = {
+  code: string;
+  name: string;
+  description: string;
+  /** An emoji. */
+  icon: string;
+  requirement: number;
+  metric: BadgeMetric;
+  category: BadgeCategory;
+  rarity: BadgeRarity;
+};
+
+export const BADGES: readonly BadgeDefinition[] = [
+  {
+    code: "first_set",
+    name: "First Timer",
+    description: "Log your first set",
+    icon: "🎤",
+    requirement: 1,
+    metric: "sets",
+    category: "performance",
+    rarity: "common",
+  },
+  {
+    code: "century_club",
+    name: "Century Club",
+    description: "Perform 100 lifetime minutes",
+    icon: "💯",
+    requirement: 100,
+    metric: "minutes",
+    category: "performance",
+    rarity: "rare",
+  },
+  {
+    code: "scene_regular",
+    name: "Scene Regular",
+    description: "Perform at 10 different venues",
+    icon: "📍",
+    requirement: 10,
+    metric: "uniqueVenues",
+    category: "venue",
+    rarity: "epic",
+  },
+  {
+    code: "venue_pioneer",
+    name: "Venue Pioneer",
+    description: "Add your first venue to the scene",
+    icon: "🗺️",
+    requirement: 1,
+    metric: "venuesAdded",
+    category: "venue",
+    rarity: "common",
+  },
+  {
+    code: "community_builder",
+    name: "Community Builder",
+    description: "Check in 5 times in one calendar month",
+    icon: "🤝",
+    requirement: 5,
+    metric: "monthCheckIns",
+    category: "community",
+    rarity: "rare",
+  },
+  {
+    code: "streak_3",
+    name: "Getting Started",
+    description: "Perform 3 days in a row",
+    icon: "🔥",
+    requirement: 3,
+    metric: "streak",
+    category: "streak",
+    rarity: "common",
+  },
+  {
+    code: "streak_master",
+    name: "Streak Master",
+    description: "Perform 7 days in a row",
+    icon: "⚡",
+    requirement: 7,
+    metric: "streak",
+    category: "streak",
+    rarity: "epic",
+  },
+  {
+    code: "streak_legend",
+    name: "Streak Legend",
+    description: "Perform 30 days in a row",
+    icon: "👑",
+    requirement: 30,
+    metric: "streak",
+    category: "streak",
+    rarity: "legendary",
+  },
+];
+
+/** How many earned badges the dashboard showcase shows. */
+export const BADGE_SHOWCASE_COUNT = 3;
+
+/** Labels for rarities other than common (the showcase shows no label for common). */
+export const RARITY_LABELS: Record<BadgeRarity, string | null> = {
+  common: null,
+  rare: "Rare",
+  epic: "Epic",
+  legendary: "Legendary",
+};
+
+export type BadgeInputs = {
+  sets: number;
+  minutes: number;
+  uniqueVenues: number;
+  venuesAdded: number;
+  /** Check-ins since the first day of the current calendar month. */
+  monthCheckIns: number;
+  currentStreak: number;
+  longestStreak: number;
+};
+
+export type BadgeProgress = {
+  code: string;
+  current: number;
+  required: number;
+  /** current / required as a whole percentage, rounded down and capped at 100. */
+  percentage: number;
+  met: boolean;
+};
+
+/** The definition of a code, or undefined for an unknown code. */
+export function badgeByCode(code: string): BadgeDefinition | undefined {
+  return BADGES.find((b) => b.code === code);
+}
+
+/** Streak badges count the better of the current and longest streak. */
+function metricValue(metric: BadgeMetric, inputs: BadgeInputs): number {
+  switch (metric) {
+    case "streak":
+      return Math.max(inputs.currentStreak, inputs.longestStreak);
+    default:
+      return inputs[metric];
+  }
+}
+
+/**
+ * Progress towards every badge, in definition order. Rounded down so a badge
+ * never shows 100% before it is met.
+ */
+export function badgeProgress(inputs: BadgeInputs): BadgeProgress[] {
+  return BADGES.map((b) => {
+    const current = metricValue(b.metric, inputs);
+    return {
+      code: b.code,
+      current,
+      required: b.requirement,
+      percentage: Math.max(0, Math.min(100, Math.floor((current / b.requirement) * 100))),
+      met: current >= b.requirement,
+    };
+  });
+}
+
+/** Codes of every badge whose requirement the inputs meet, in definition order. */
+export function earnedBadgeCodes(inputs: BadgeInputs): string[] {
+  return badgeProgress(inputs)
+    .filter((p) => p.met)
+    .map((p) => p.code);
+}
+
+/**
+ * The showcase's Next Milestone: the unearned badge with the highest progress
+ * above 0% (the first in definition order on a tie), or null.
+ */
+export function nextMilestone(progress: BadgeProgress[], earnedCodes: readonly string[]): string | null {
+  let best: BadgeProgress | null = null;
+  for (const p of progress) {
+    if (earnedCodes.includes(p.code) || p.percentage <= 0) continue;
+    if (best === null || p.percentage > best.percentage) best = p;
+  }
+  return best?.code ?? null;
+}
+
+/** The showcase's percent complete: earned badges over all badges, rounded. */
+export function badgeCollectionPercent(earnedCount: number): number {
+  return Math.min(100, Math.round((earnedCount / BADGES.length) * 100));
+}
