@@ -7,7 +7,7 @@ test.describe("routes", () => {
       await page.goto(path);
       await expect(page.getByText("Oops! Page not found")).toBeVisible();
       await expect(page.getByText("404", { exact: true }).first()).toBeVisible();
-      await page.getByRole("link", { name: /home/i }).last().click();
+      await page.getByRole("link", { name: "Return to Home" }).click();
       await expect(page).toHaveURL(/\/$/);
     });
   }
