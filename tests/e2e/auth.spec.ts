@@ -5,8 +5,10 @@ test.describe("accounts", () => {
   test("signing up lands a new comedian on onboarding", async ({ page, signUp }) => {
     await signUp(page, { name: "Nova Newcomer" });
     await expect(page).toHaveURL(/\/onboarding\/welcome$/);
-    await expect(mainHeading(page)).toBeVisible();
-    await expect(page.getByRole("button", { name: "Get Started" }).or(page.getByRole("link", { name: "Get Started" }))).toBeVisible();
+    // The display name given at sign-up is the profile's.
+    await expect(mainHeading(page)).toHaveText("Welcome to StageTime, Nova!");
+    await expect(page.getByRole("link", { name: "Get Started" })).toBeVisible();
+    await expect(page.getByLabel("Step 1 of 10")).toBeVisible();
   });
 
   test("signing in with the right password welcomes the comedian back", async ({ page, signIn }) => {

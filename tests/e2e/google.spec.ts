@@ -27,6 +27,8 @@ test.describe("Google sign-in", () => {
     await page.getByRole("button", { name: "Sign up with Google" }).click();
     // A brand-new account: the startup gate sends it to onboarding.
     await expect(page).toHaveURL(/\/onboarding\/welcome$/, { timeout: 30_000 });
+    // The name came from the Google id_token into the new profile.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to StageTime, Gabi!");
     expect(authorizeRequests).toHaveLength(1);
     const authorize = new URL(authorizeRequests[0]);
     expect(authorize.searchParams.get("client_id")).toBeTruthy();
@@ -62,6 +64,7 @@ test.describe("Google sign-in", () => {
       await otherPage.goto("/auth");
       await otherPage.getByRole("button", { name: /with Google/ }).click();
       await expect(otherPage).toHaveURL(/\/onboarding\/welcome$/, { timeout: 30_000 });
+      await expect(otherPage.getByRole("heading", { level: 1 })).toHaveText("Welcome to StageTime, Ben!");
     } finally {
       await other.close();
     }
