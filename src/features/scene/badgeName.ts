@@ -1,8 +1,7 @@
-/** A readable name for a badge code the check-in returns ("first_check_in" -> "First Check In"). */
-export function badgeName(code: string): string {
-  return code
-    .split(/[_-]+/)
-    .filter(Boolean)
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join(" ");
+import { badgeByCode } from "../../../convex/lib/badges";
+
+/** The toast title for a badge the check-in just awarded: "Badge earned: 🏆 Name". */
+export function badgeToastTitle(code: string): string {
+  const badge = badgeByCode(code);
+  return badge ? `Badge earned: ${badge.icon} ${badge.name}` : `Badge earned: ${code}`;
 }

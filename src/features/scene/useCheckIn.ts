@@ -5,7 +5,7 @@ import { api } from "../../../convex/_generated/api";
 import { errorField, errorMessage } from "../../lib/convexErrors";
 import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
 import type { SceneItemId } from "./types";
-import { badgeName } from "./badgeName";
+import { badgeToastTitle } from "./badgeName";
 
 const CHECK_IN_FAILED = "Check-in failed. Please try again.";
 
@@ -49,7 +49,7 @@ export function useCheckIn() {
           duration: 2000,
         });
         for (const code of result.newBadges) {
-          toast.success(`Badge earned: ${badgeName(code)}`, { duration: 4000 });
+          toast.success(badgeToastTitle(code), { duration: 4000 });
         }
       } catch (err) {
         const distance = errorField(err, "distance");
