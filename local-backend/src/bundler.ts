@@ -1,0 +1,145 @@
+/**
+ * Bundles a Convex functions folder the way `convex deploy` does: every module
+ * file is an entry point, files without "use node" are built for the browser
+ * platform (so a Node built-in import fails here as it fails on Convex), and
+ * "use node" files are built for Node.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { builtinModules } from "node:module";
+import * as esbuild from "esbuild";
+
+/** Function module paths as Convex picks them (see scripts/codegen.mjs). */
+export function modulePaths(base: string, rel = ""): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(path.join(base, rel), { withFileTypes: true })) {
+    const relPath = path.join(rel, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === "_generated" || entry.name === "node_modules") continue;
+      if (fs.existsSync(path.join(base, relPath, "convex.config.ts"))) continue;
+      found.push(...modulePaths(base, relPath));
+      continue;
+    }
+    const name = entry.name;
+    if (!/\.(ts|tsx|js|jsx|mjs|cjs)$/.test(name) || name.endsWith(".d.ts")) continue;
+    if (name.startsWith(".") || name.startsWith("#")) continue;
+    if (name === "schema.ts" || name === "schema.js") continue;
+    if ((name.match(/\./g) || []).length > 1) continue;
+    if (relPath.includes(" ")) continue;
+    found.push(relPath.split(path.sep).join("/"));
+  }
+  return found.sort();
+}
+
+function firstExisting(dir: string, names: string[]): string | null {
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
+}
+
+function usesNode(file: string): boolean {
+  const text = fs.readFileSync(file, "utf8");
+  // A directive must come before any statement; comments may precede it.
+  const stripped = text.replace(/^(\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*/, "");
+  return /^["']use node["']/.test(stripped);
+}
+
+export type Bundle = {
+  /** Module path without extension ("messages", "lib/x") -> absolute output file. */
+  modules: Map<string, string>;
+  schemaFile: string | null;
+  authConfigFile: string | null;
+  outDir: string;
+};
+
+export class BundleError extends Error {}
+
+const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+/** Bundles `functionsDir` into `outDir` (which must not exist yet). */
+export async function bundleFunctions(functionsDir: string, outDir: string): Promise<Bundle> {
+  if (!fs.existsSync(functionsDir)) throw new BundleError(`Functions folder not found: ${functionsDir}`);
+  if (!fs.existsSync(path.join(functionsDir, "_generated"))) {
+    throw new BundleError(
+      `${functionsDir}/_generated is missing: run \`npm run codegen\` (node scripts/codegen.mjs ${functionsDir}).`,
+    );
+  }
+  const mods = modulePaths(functionsDir);
+  const browserEntries: Record<string, string> = {};
+  const nodeEntries: Record<string, string> = {};
+  for (const mod of mods) {
+    const abs = path.join(functionsDir, mod);
+    const key = mod.replace(/\.[^./]+$/, "");
+    (usesNode(abs) ? nodeEntries : browserEntries)[key] = abs;
+  }
+  const schema = firstExisting(functionsDir, ["schema.ts", "schema.js"]);
+  const authConfig = firstExisting(functionsDir, ["auth.config.ts", "auth.config.js"]);
+  if (schema) browserEntries["__schema"] = schema;
+  if (authConfig) browserEntries["__auth_config"] = authConfig;
+
+  const common: esbuild.BuildOptions = {
+    bundle: true,
+    format: "esm",
+    target: "esnext",
+    splitting: true,
+    write: true,
+    logLevel: "silent",
+    sourcemap: "inline",
+    conditions: ["convex", "module"],
+    absWorkingDir: path.dirname(path.resolve(functionsDir)),
+  };
+  const builds: Promise<unknown>[] = [];
+  if (Object.keys(browserEntries).length > 0) {
+    builds.push(
+      esbuild.build({
+        ...common,
+        platform: "browser",
+        entryPoints: browserEntries,
+        outdir: path.join(outDir, "browser"),
+      }),
+    );
+  }
+  if (Object.keys(nodeEntries).length > 0) {
+    builds.push(
+      esbuild.build({
+        ...common,
+        platform: "node",
+        entryPoints: nodeEntries,
+        outdir: path.join(outDir, "node"),
+        banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      }),
+    );
+  }
+  try {
+    await Promise.all(builds);
+  } catch (error) {
+    throw new BundleError(describeBuildFailure(error, functionsDir));
+  }
+  const modules = new Map<string, string>();
+  for (const key of Object.keys(browserEntries)) modules.set(key, path.join(outDir, "browser", `${key}.js`));
+  for (const key of Object.keys(nodeEntries)) modules.set(key, path.join(outDir, "node", `${key}.js`));
+  const schemaFile = modules.get("__schema") ?? null;
+  const authConfigFile = modules.get("__auth_config") ?? null;
+  modules.delete("__schema");
+  modules.delete("__auth_config");
+  return { modules, schemaFile, authConfigFile, outDir };
+}
+
+function describeBuildFailure(error: unknown, functionsDir: string): string {
+  const errors: esbuild.Message[] = (error as esbuild.BuildFailure)?.errors ?? [];
+  if (errors.length === 0) return `Bundling ${functionsDir} failed: ${String(error)}`;
+  const lines = errors.map((e) => {
+    const where = e.location ? `${e.location.file}:${e.location.line}:${e.location.column}` : functionsDir;
+    const spec = /Could not resolve "([^"]+)"/.exec(e.text)?.[1];
+    if (spec && NODE_BUILTINS.has(spec)) {
+      return (
+        `${where}: imports the Node built-in "${spec}", which the Convex runtime does not provide. ` +
+        `Add "use node" at the top of that file (actions only) or remove the import.`
+      );
+    }
+    return `${where}: ${e.text}`;
+  });
+  return `Bundling ${functionsDir} failed:\n  ${lines.join("\n  ")}`;
+}

@@ -1,0 +1,401 @@
+/**
+ * `npm run backend -- [start|run|env|export|import] ...`: see local-backend/README.md.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { convexToJson, jsonToConvex } from "convex/values";
+import { generateAuthKeys } from "./auth.js";
+import { Engine } from "./engine.js";
+import { startServers } from "./server.js";
+import { DataStore } from "./store.js";
+
+type Flags = Record<string, string | boolean>;
+
+const BOOLEAN_FLAGS = new Set(["no-seed", "seed", "no-env-file", "no-watch", "watch", "help"]);
+
+function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
+  const positional: string[] = [];
+  const flags: Flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg.startsWith("--")) {
+      const [name, inline] = arg.slice(2).split("=", 2);
+      if (inline !== undefined) flags[name] = inline;
+      else if (BOOLEAN_FLAGS.has(name)) flags[name] = true;
+      else if (i + 1 < argv.length) flags[name] = argv[++i];
+      else throw new UsageError(`--${name} needs a value`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { positional, flags };
+}
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: npm run backend -- [command] [flags]
+
+  start (default)  [--host 127.0.0.1] [--port 3210] [--site-port 3211] [--data-dir .convex-local]
+                   [--functions convex] [--site-url http://localhost:5173] [--no-seed] [--no-env-file] [--no-watch]
+  run <module:function> ['<json args>']   run any function (internal too), like \`npx convex run\`
+  env list | env get NAME | env set NAME value | env remove NAME
+  export [file]    JSON snapshot of every table and stored file (stdout without a file)
+  import <file>    replace the database with a snapshot
+Common flags: --data-dir D, --functions F, --port P (of a running backend)`;
+
+function str(flags: Flags, name: string, fallback: string): string {
+  const value = flags[name];
+  return typeof value === "string" ? value : fallback;
+}
+
+function num(flags: Flags, name: string, fallback: number): number {
+  const value = Number(str(flags, name, String(fallback)));
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new UsageError(`--${name} must be a port number`);
+  return value;
+}
+
+type RunningInfo = { pid: number; apiUrl: string; siteUrl: string };
+
+/** The backend running on a data dir, if any (its pid alive and answering). */
+async function findRunning(store: DataStore, portFlag?: number): Promise<RunningInfo | null> {
+  let info: RunningInfo | null = null;
+  if (fs.existsSync(store.runningPath)) {
+    try {
+      info = JSON.parse(fs.readFileSync(store.runningPath, "utf8"));
+    } catch {
+      info = null;
+    }
+  }
+  if (info) {
+    try {
+      process.kill(info.pid, 0);
+    } catch {
+      info = null;
+    }
+  }
+  if (!info && portFlag !== undefined) info = { pid: 0, apiUrl: `http://127.0.0.1:${portFlag}`, siteUrl: "" };
+  if (!info) return null;
+  try {
+    const response = await fetch(`${info.apiUrl}/version`, { signal: AbortSignal.timeout(2000) });
+    return response.ok ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+async function admin(store: DataStore, running: RunningInfo, route: string, body: unknown): Promise<any> {
+  const response = await fetch(`${running.apiUrl}/_local/${route}`, {
+    method: "POST",
+    headers: { Authorization: `Convex ${store.adminKey()}`, "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body ?? {}),
+  });
+  const json = await response.json();
+  if (response.status === 560) throw new FunctionFailed(json.errorMessage, json.errorData);
+  if (!response.ok) throw new Error(json.message ?? `HTTP ${response.status}`);
+  return json;
+}
+
+class FunctionFailed extends Error {
+  constructor(
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** An engine over the data dir for commands run while no backend is up. */
+async function offlineEngine(store: DataStore, flags: Flags): Promise<Engine> {
+  const env = store.readEnv();
+  const engine = new Engine({
+    functionsDir: path.resolve(str(flags, "functions", "convex")),
+    dataDir: store.dir,
+    apiUrl: env.CONVEX_CLOUD_URL ?? "http://127.0.0.1:3210",
+    siteUrl: env.CONVEX_SITE_URL ?? "http://127.0.0.1:3211",
+    log: (line) => console.error(line),
+  });
+  await engine.init({ startBackground: false });
+  return engine;
+}
+
+function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+async function cmdRun(positional: string[], flags: Flags, store: DataStore): Promise<number> {
+  const [fn, rawArgs] = positional;
+  if (!fn) throw new UsageError("run needs a function path, e.g. run messages:list '{}'");
+  let args: Record<string, unknown>;
+  try {
+    args = rawArgs === undefined ? {} : JSON.parse(rawArgs);
+  } catch {
+    throw new UsageError(`Arguments must be JSON: ${rawArgs}`);
+  }
+  const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
+  try {
+    if (running) {
+      const result = await admin(store, running, "run", { path: fn, args: convexToJson(args as any) });
+      printJson(result.value);
+    } else {
+      const engine = await offlineEngine(store, flags);
+      try {
+        const value = await engine.runAny(fn, jsonToConvex(args as any) as Record<string, unknown>);
+        printJson(convexToJson((value ?? null) as any));
+      } finally {
+        engine.close();
+      }
+    }
+    return 0;
+  } catch (error) {
+    const data = (error as FunctionFailed).data ?? (error as any)?.data;
+    console.error(`Failed to run ${fn}: ${(error as Error).message}`);
+    if (data !== undefined) console.error(`Error data: ${JSON.stringify(data)}`);
+    return 1;
+  }
+}
+
+async function notifyEnv(store: DataStore): Promise<void> {
+  const running = await findRunning(store);
+  if (running) await admin(store, running, "env", {});
+}
+
+async function cmdEnv(positional: string[], store: DataStore): Promise<number> {
+  const [action, name, ...rest] = positional;
+  const env = store.readEnv();
+  switch (action) {
+    case "list":
+    case undefined:
+      for (const [key, value] of Object.entries(env).sort()) console.log(`${key}=${value}`);
+      return 0;
+    case "get":
+      if (!name) throw new UsageError("env get NAME");
+      if (!(name in env)) {
+        console.error(`${name} is not set`);
+        return 1;
+      }
+      console.log(env[name]);
+      return 0;
+    case "set": {
+      if (!name || rest.length === 0) throw new UsageError("env set NAME value");
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`Invalid variable name: ${name}`);
+      env[name] = rest.join(" ");
+      store.writeEnv(env);
+      await notifyEnv(store);
+      console.log(`Set ${name}`);
+      return 0;
+    }
+    case "remove":
+    case "unset": {
+      if (!name) throw new UsageError("env remove NAME");
+      delete env[name];
+      store.writeEnv(env);
+      await notifyEnv(store);
+      console.log(`Removed ${name}`);
+      return 0;
+    }
+  }
+  throw new UsageError(`Unknown env action: ${action}`);
+}
+
+async function cmdExport(positional: string[], flags: Flags, store: DataStore): Promise<number> {
+  const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
+  let snapshot: unknown;
+  if (running) snapshot = await admin(store, running, "export", {});
+  else {
+    const engine = await offlineEngine(store, flags);
+    try {
+      snapshot = engine.exportSnapshot();
+    } finally {
+      engine.close();
+    }
+  }
+  const text = JSON.stringify(snapshot, null, 1);
+  if (positional[0]) {
+    fs.writeFileSync(positional[0], text + "\n");
+    const tables = (snapshot as any).tables as Record<string, unknown[]>;
+    const count = Object.values(tables).reduce((n, docs) => n + docs.length, 0);
+    console.log(`Exported ${count} documents from ${Object.keys(tables).length} tables to ${positional[0]}`);
+  } else {
+    process.stdout.write(text + "\n");
+  }
+  return 0;
+}
+
+async function cmdImport(positional: string[], flags: Flags, store: DataStore): Promise<number> {
+  const file = positional[0];
+  if (!file) throw new UsageError("import <file>");
+  const text = fs.readFileSync(file, "utf8");
+  const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
+  let result: { documents: number; files: number };
+  if (running) result = await admin(store, running, "import", text);
+  else {
+    const engine = await offlineEngine(store, flags);
+    try {
+      result = await engine.importSnapshot(JSON.parse(text));
+    } finally {
+      engine.close();
+    }
+  }
+  console.log(`Imported ${result.documents} documents and ${result.files} files from ${file}`);
+  return 0;
+}
+
+function writeEnvLocal(apiUrl: string): void {
+  const file = path.resolve(".env.local");
+  const line = `VITE_CONVEX_URL=${apiUrl}`;
+  let lines: string[] = [];
+  if (fs.existsSync(file)) lines = fs.readFileSync(file, "utf8").split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const index = lines.findIndex((l) => /^\s*VITE_CONVEX_URL\s*=/.test(l));
+  if (index >= 0) lines[index] = line;
+  else lines.push(line);
+  fs.writeFileSync(file, lines.join("\n") + "\n");
+}
+
+async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
+  const host = str(flags, "host", "127.0.0.1");
+  const port = num(flags, "port", 3210);
+  const sitePort = num(flags, "site-port", 3211);
+  const functionsDir = path.resolve(str(flags, "functions", "convex"));
+  const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  const apiUrl = `http://${urlHost}:${port}`;
+  const siteUrl = `http://${urlHost}:${sitePort}`;
+
+  const running = await findRunning(store);
+  if (running) {
+    console.error(`A backend (pid ${running.pid}) already serves ${store.dir} at ${running.apiUrl}.`);
+    return 1;
+  }
+
+  // Environment Convex Auth needs, generated on first start.
+  const env = store.readEnv();
+  if (!env.JWT_PRIVATE_KEY || !env.JWKS) Object.assign(env, await generateAuthKeys());
+  if (typeof flags["site-url"] === "string") env.SITE_URL = flags["site-url"];
+  else env.SITE_URL ??= "http://localhost:5173";
+  env.CONVEX_SITE_URL = siteUrl;
+  env.CONVEX_CLOUD_URL = apiUrl;
+  store.writeEnv(env);
+
+  const engine = new Engine({ functionsDir, dataDir: store.dir, apiUrl, siteUrl });
+  try {
+    await engine.init();
+  } catch (error) {
+    console.error((error as Error).message);
+    engine.close();
+    return 1;
+  }
+  let servers;
+  try {
+    servers = await startServers(engine, { host, port, sitePort });
+  } catch (error) {
+    console.error(`Could not listen on ${host}:${port}/${sitePort}: ${(error as Error).message}`);
+    engine.close();
+    return 1;
+  }
+  fs.writeFileSync(store.runningPath, JSON.stringify({ pid: process.pid, apiUrl, siteUrl }) + "\n");
+  console.log(`Convex API: ${apiUrl}`);
+  console.log(`HTTP actions: ${siteUrl}`);
+  console.log(`Data: ${store.dir}`);
+  if (flags["no-env-file"] !== true) writeEnvLocal(apiUrl);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`Stopping (${signal})...`);
+    try {
+      await servers.close();
+    } finally {
+      engine.close();
+      try {
+        const info = JSON.parse(fs.readFileSync(store.runningPath, "utf8"));
+        if (info.pid === process.pid) fs.rmSync(store.runningPath);
+      } catch {
+        // Already gone.
+      }
+      process.exit(0);
+    }
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  if (flags["no-seed"] !== true && engine.isEmpty()) {
+    const seed = await engine.describe("seed:run");
+    if (seed && seed.kind !== "query") {
+      console.log("Empty database: running seed:run ...");
+      try {
+        const result = await engine.runAny("seed:run", {});
+        console.log(`Seeded: ${typeof result === "string" ? result : JSON.stringify(convexToJson((result ?? null) as any), null, 2)}`);
+      } catch (error) {
+        console.error(`Seeding failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  if (flags["no-watch"] !== true) watchFunctions(engine, functionsDir);
+  console.log("Local backend ready");
+  return -1;
+}
+
+function watchFunctions(engine: Engine, dir: string): void {
+  let timer: NodeJS.Timeout | null = null;
+  let reloading: Promise<unknown> = Promise.resolve();
+  const trigger = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      reloading = reloading.then(() => engine.reload()).catch((error) => engine.logError(String(error)));
+    }, 250);
+  };
+  try {
+    fs.watch(dir, { recursive: true }, (_event, file) => {
+      if (!file) return trigger();
+      const name = String(file);
+      if (name.includes("node_modules") || path.basename(name).startsWith(".")) return;
+      if (!/\.(ts|tsx|js|jsx|mjs|cjs|json)$/.test(name)) return;
+      trigger();
+    });
+    console.log(`Watching ${dir} for changes`);
+  } catch (error) {
+    console.error(`Cannot watch ${dir}: ${(error as Error).message}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const { positional, flags } = parseArgs(process.argv.slice(2));
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const commands = new Set(["start", "run", "env", "export", "import"]);
+  const command = commands.has(positional[0]) ? positional.shift()! : "start";
+  if (command === "start" && positional.length > 0) throw new UsageError(`Unknown command: ${positional[0]}`);
+  const store = new DataStore(str(flags, "data-dir", ".convex-local"));
+  switch (command) {
+    case "start":
+      return await cmdStart(flags, store);
+    case "run":
+      return await cmdRun(positional, flags, store);
+    case "env":
+      return await cmdEnv(positional, store);
+    case "export":
+      return await cmdExport(positional, flags, store);
+    case "import":
+      return await cmdImport(positional, flags, store);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);

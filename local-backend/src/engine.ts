@@ -1,0 +1,632 @@
+/**
+ * The engine: convex-test running the bundled functions over a persistent
+ * database. Everything the servers need goes through this class: running
+ * functions as a caller, HTTP actions, file storage, commits (persisted and
+ * announced to listeners), hot reload, the scheduler after a restart and crons.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { convexToJson, jsonToConvex } from "convex/values";
+import { Bundle, bundleFunctions } from "./bundler.js";
+import { loadConvexTest } from "./convexTestLoader.js";
+import { CronRunner } from "./crons.js";
+import { DataStore, type JsonDoc } from "./store.js";
+
+/** Who calls a function. `user` identities come from a verified JWT. */
+export type Caller =
+  | { kind: "none" }
+  | { kind: "admin" }
+  | { kind: "user"; identity: Record<string, unknown>; key: string };
+
+export type FunctionKind = "query" | "mutation" | "action";
+export type FunctionInfo = { kind: FunctionKind; visibility: "public" | "internal" };
+
+export type CommitListener = (tables: Set<string>, ts: bigint) => void;
+
+type MutationTag = { s?: string; r?: number; used: boolean; ts?: bigint };
+
+const readTracker = new AsyncLocalStorage<Set<string>>();
+const mutationTag = new AsyncLocalStorage<MutationTag>();
+
+let activeEngine: Engine | null = null;
+let hooksInstalled = false;
+
+export function tableFromId(id: string): string | null {
+  const match = /^[0-9]+/.exec(id);
+  if (!match || match[0].length === id.length) return null;
+  return id.slice(match[0].length);
+}
+
+/** "messages" -> "messages:default", "dir/mod.js:fn" -> "dir/mod:fn". */
+export function canonicalPath(udfPath: string): string {
+  const [mod, fn] = udfPath.includes(":") ? udfPath.split(":", 2) : [udfPath, "default"];
+  return `${mod.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "")}:${fn}`;
+}
+
+/** Patches convex-test's DatabaseFake once: commit hook and read tracking. */
+function installHooks(ct: any): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  const proto = ct.DatabaseFake.prototype;
+  const commit = proto.commit;
+  proto.commit = function (this: any, commitTs: bigint | null = null) {
+    const top = this._writes.length === 1;
+    const writes = top ? this._writes[0] : null;
+    commit.call(this, commitTs);
+    if (top && commitTs !== null && activeEngine !== null) activeEngine.afterCommit(this, commitTs, writes);
+  };
+  const get = proto.get;
+  proto.get = function (this: any, tableName: string | undefined, id: string) {
+    const reads = readTracker.getStore();
+    if (reads && typeof id === "string") {
+      const table = tableName ?? tableFromId(id);
+      if (table) reads.add(table);
+    }
+    return get.call(this, tableName, id);
+  };
+  const iterate = proto._iterateDocs;
+  proto._iterateDocs = function (this: any, tableName: string, callback: unknown) {
+    readTracker.getStore()?.add(tableName);
+    return iterate.call(this, tableName, callback);
+  };
+}
+
+function schemaForDb(schema: any): any {
+  if (!schema) return null;
+  return {
+    schemaValidation: schema.schemaValidation,
+    tables: new Map(Object.entries(schema.tables).map(([name, table]: [string, any]) => [name, table.export()])),
+  };
+}
+
+export type EngineOptions = {
+  functionsDir: string;
+  dataDir: string;
+  apiUrl: string;
+  siteUrl: string;
+  log?: (line: string) => void;
+  errorLog?: (line: string) => void;
+};
+
+export class Engine {
+  readonly store: DataStore;
+  readonly opts: EngineOptions;
+  ct: any;
+  t: any;
+  g: any;
+  db: any;
+  private bundle: Bundle | null = null;
+  private moduleCache = new Map<string, Promise<any>>();
+  private bundleRoot: string;
+  private generation = 0;
+  authConfig: any = null;
+  private authConfigVersion = 0;
+  lastCommitTs = 0n;
+  /** Incremented on every commit that wrote something. */
+  commitSeq = 0;
+  private listeners: CommitListener[] = [];
+  /** Results of client mutations by `${sessionId}:${requestId}`. */
+  readonly mutationResults = new Map<string, { ts: bigint; result: unknown }>();
+  private accessors = new Map<string, any>();
+  private envKeys = new Set<string>();
+  readonly crons: CronRunner;
+  private pendingTimers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(opts: EngineOptions) {
+    this.opts = opts;
+    this.store = new DataStore(opts.dataDir);
+    this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), "local-backend-bundle-"));
+    this.crons = new CronRunner(this);
+  }
+
+  log(line: string): void {
+    (this.opts.log ?? console.log)(line);
+  }
+  logError(line: string): void {
+    (this.opts.errorLog ?? console.error)(line);
+  }
+
+  onCommit(listener: CommitListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Bundles, loads and restores. Throws (with a clear message) if it cannot start. */
+  async init(options: { startBackground?: boolean } = {}): Promise<void> {
+    this.applyEnv(this.store.readEnv());
+    this.ct = await loadConvexTest();
+    installHooks(this.ct);
+    (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;
+    const bundle = await this.buildBundle();
+    const schema = bundle.schemaFile ? (await import(pathToFileURL(bundle.schemaFile).href)).default : undefined;
+    const placeholderModules = { "./_generated/api.js": async () => ({}) };
+    this.t = this.ct.convexTest({ schema, modules: placeholderModules, transactionLimits: true });
+    let g: any = null;
+    activeEngine = null; // the probe below commits nothing worth recording
+    await this.t.run(async () => {
+      g = this.ct.convexGlobalStorage.getStore();
+    });
+    this.g = g;
+    this.db = g.components[""].db;
+    g.components[""].modules = (modulePath: string) => this.loadModule(modulePath);
+    this.bundle = bundle;
+    this.wrapSyscalls();
+    this.restore();
+    const problems = this.validateData(this.db._schema);
+    if (problems.length > 0) {
+      throw new Error(`The schema in ${this.opts.functionsDir} rejects existing data:\n  ${problems.join("\n  ")}`);
+    }
+    activeEngine = this;
+    await this.loadAuthConfig();
+    if (options.startBackground !== false) {
+      this.rescheduleRestoredJobs();
+      await this.crons.reload();
+    }
+  }
+
+  private async buildBundle(): Promise<Bundle> {
+    const outDir = path.join(this.bundleRoot, `gen-${++this.generation}`);
+    return await bundleFunctions(this.opts.functionsDir, outDir);
+  }
+
+  async loadModule(modulePath: string): Promise<any> {
+    const key = modulePath.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "");
+    const file = this.bundle?.modules.get(key);
+    if (!file) throw new Error(`Could not find module "${key}" in ${this.opts.functionsDir}`);
+    let mod = this.moduleCache.get(file);
+    if (!mod) {
+      mod = import(pathToFileURL(file).href);
+      this.moduleCache.set(file, mod);
+    }
+    return await mod;
+  }
+
+  /** Module paths of the current bundle ("messages", "lib/x"). */
+  moduleNames(): string[] {
+    return [...(this.bundle?.modules.keys() ?? [])];
+  }
+
+  /** What kind of function a path names, or null if there is none. */
+  async describe(udfPath: string): Promise<FunctionInfo | null> {
+    const [mod, name] = canonicalPath(udfPath).split(":");
+    if (!this.bundle?.modules.has(mod)) return null;
+    let exports: any;
+    try {
+      exports = await this.loadModule(mod);
+    } catch {
+      return null;
+    }
+    const fn = exports[name];
+    if (!fn || typeof fn !== "function" && typeof fn !== "object") return null;
+    const kind: FunctionKind | null = fn.isQuery ? "query" : fn.isMutation ? "mutation" : fn.isAction ? "action" : null;
+    if (kind === null) return null;
+    return { kind, visibility: fn.isPublic ? "public" : "internal" };
+  }
+
+  // --- running functions ---------------------------------------------------
+
+  private accessor(caller: Caller): any {
+    if (caller.kind !== "user") return this.t;
+    let acc = this.accessors.get(caller.key);
+    if (!acc) {
+      acc = this.t.withIdentity(caller.identity);
+      if (this.accessors.size > 1000) this.accessors.clear();
+      this.accessors.set(caller.key, acc);
+    }
+    return acc;
+  }
+
+  /** Runs a query; `reads` collects the tables it read. */
+  async query(udfPath: string, args: Record<string, unknown>, caller: Caller, reads?: Set<string>): Promise<unknown> {
+    const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
+    const acc = this.accessor(caller);
+    if (reads) return await readTracker.run(reads, () => acc.queryFromPath(fp, args));
+    return await readTracker.exit(() => acc.queryFromPath(fp, args));
+  }
+
+  /** Runs a mutation; resolves once its writes are on disk, with its commit ts. */
+  async mutation(
+    udfPath: string,
+    args: Record<string, unknown>,
+    caller: Caller,
+    request?: { sessionId: string; requestId: number },
+  ): Promise<{ value: unknown; ts: bigint }> {
+    const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
+    const acc = this.accessor(caller);
+    const tag: MutationTag = { s: request?.sessionId, r: request?.requestId, used: false };
+    const value = await readTracker.exit(() => mutationTag.run(tag, () => acc.mutationFromPath(fp, args)));
+    return { value, ts: tag.ts ?? this.lastCommitTs };
+  }
+
+  async action(udfPath: string, args: Record<string, unknown>, caller: Caller): Promise<unknown> {
+    const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
+    const acc = this.accessor(caller);
+    return await readTracker.exit(() => mutationTag.exit(() => acc.actionFromPath(fp, args)));
+  }
+
+  /** Runs any function by its kind (CLI `run`, crons). */
+  async runAny(udfPath: string, args: Record<string, unknown>, caller: Caller = { kind: "admin" }): Promise<unknown> {
+    const info = await this.describe(udfPath);
+    if (!info) throw new Error(`Could not find function for '${canonicalPath(udfPath)}'`);
+    if (info.kind === "query") return await this.query(udfPath, args, caller);
+    if (info.kind === "mutation") return (await this.mutation(udfPath, args, caller)).value;
+    return await this.action(udfPath, args, caller);
+  }
+
+  /** Serves an HTTP action route of convex/http.ts. */
+  async httpAction(pathAndQuery: string, init: RequestInit, caller: Caller): Promise<Response> {
+    if (!this.bundle?.modules.has("http")) {
+      return new Response(`No HttpAction routed for ${pathAndQuery.split("?")[0]}`, { status: 404 });
+    }
+    const acc = this.accessor(caller);
+    return await readTracker.exit(() => mutationTag.exit(() => acc.fetch(pathAndQuery, init)));
+  }
+
+  // --- commits ---------------------------------------------------------------
+
+  /** Called synchronously from DatabaseFake.commit for top-level commits. */
+  afterCommit(db: any, commitTs: bigint, writes: Record<string, unknown> | null): void {
+    if (commitTs > this.lastCommitTs) this.lastCommitTs = commitTs;
+    const tag = mutationTag.getStore();
+    let m: { s: string; r: number; res: unknown } | undefined;
+    if (tag && !tag.used) {
+      tag.used = true;
+      tag.ts = commitTs;
+      const raw = (globalThis as any).__localBackendMutationResult;
+      if (tag.s !== undefined && tag.r !== undefined && typeof raw === "string") {
+        m = { s: tag.s, r: tag.r, res: JSON.parse(raw) };
+      }
+    }
+    const ids = writes ? Object.keys(writes) : [];
+    if (ids.length === 0) return;
+    const w: [string, JsonDoc][] = ids.map((id) => {
+      const doc = db._documents[id];
+      return [id, doc ? (convexToJson(doc) as Record<string, unknown>) : null];
+    });
+    // Durable before anyone hears of it: a crash after this line loses nothing acknowledged.
+    this.store.append({ ts: commitTs.toString(), w, ...(m ? { m } : {}) });
+    if (m) this.mutationResults.set(`${m.s}:${m.r}`, { ts: commitTs, result: m.res });
+    this.commitSeq++;
+    const tables = new Set<string>();
+    for (const id of ids) {
+      const table = tableFromId(id);
+      if (table) tables.add(table);
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(tables, commitTs);
+      } catch (error) {
+        this.logError(`commit listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Loads the data directory into the (empty) in-memory database. */
+  private restore(): void {
+    const state = this.store.load();
+    const db = this.db;
+    let maxCounter = 0;
+    let maxCreation = 0;
+    for (const [id, json] of state.docs) {
+      const doc = jsonToConvex(json as any) as Record<string, any>;
+      db._documents[id] = doc;
+      const counter = Number(/^[0-9]+/.exec(id)?.[0] ?? 0);
+      if (counter > maxCounter) maxCounter = counter;
+      if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
+      if (tableFromId(id) === "_storage") {
+        const bytes = this.store.readFile(doc.sha256);
+        if (bytes) db._storage[id] = new Blob([new Uint8Array(bytes)], { type: doc.contentType ?? "" });
+        else this.logError(`stored file ${id} is missing its bytes in ${this.store.dir}/files`);
+      }
+    }
+    db._nextDocId = Math.max(db._nextDocId, maxCounter + 1);
+    db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
+    const tm = this.g.transactionManager;
+    if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
+    this.lastCommitTs = tm._lastCommitTs;
+    for (const [key, value] of state.mutations) this.mutationResults.set(key, value);
+    if (this.store.maybeCompact(this.allDocsJson(), this.lastCommitTs)) {
+      this.log(`Compacted the data log (${state.docs.size} documents).`);
+    }
+  }
+
+  *allDocsJson(): Iterable<[string, JsonDoc]> {
+    for (const [id, doc] of Object.entries(this.db._documents)) {
+      yield [id, convexToJson(doc as any) as Record<string, unknown>];
+    }
+  }
+
+  /** Problems (document, table, message) the schema finds in existing data. */
+  validateData(dbSchema: any): string[] {
+    if (!dbSchema || !dbSchema.schemaValidation) return [];
+    const problems: string[] = [];
+    const validate = this.ct.DatabaseFake.prototype._validate;
+    for (const [id, doc] of Object.entries(this.db._documents) as [string, any][]) {
+      const table = tableFromId(id);
+      if (!table || table.startsWith("_")) continue;
+      const { _id, _creationTime, ...fields } = doc;
+      try {
+        validate.call({ _schema: dbSchema }, table, fields);
+      } catch (error) {
+        problems.push(`table "${table}", document ${id}: ${(error as Error).message.split("\n").join(" ")}`);
+        if (problems.length >= 10) break;
+      }
+    }
+    return problems;
+  }
+
+  /** Pending scheduled functions from before a restart run on their own clock. */
+  private rescheduleRestoredJobs(): void {
+    const db = this.db;
+    for (const [id, doc] of Object.entries(db._documents) as [string, any][]) {
+      if (tableFromId(id) !== "_scheduled_functions") continue;
+      const kind = doc.state?.kind;
+      if (kind !== "pending" && kind !== "inProgress") continue;
+      // Interrupted by the restart: run it again from the start.
+      if (kind === "inProgress") db._documents[id] = { ...doc, state: { kind: "pending" } };
+      this.scheduleJob(id, doc.name, doc.args?.[0] ?? {}, doc.scheduledTime);
+    }
+  }
+
+  private scheduleJob(jobId: string, name: string, args: unknown, scheduledTime: number): void {
+    const fire = () => {
+      this.pendingTimers.delete(timer);
+      if (this.closed) return;
+      const delay = scheduledTime - Date.now();
+      if (delay > 0) {
+        timer = setTimeout(fire, Math.min(delay, 2 ** 31 - 1));
+        this.pendingTimers.add(timer);
+        return;
+      }
+      void this.ct.convexGlobalStorage
+        .run(this.g, () =>
+          this.ct.runScheduledFunction({
+            db: this.db,
+            jobId,
+            componentPath: "",
+            functionPath: { udfPath: name, componentPath: "" },
+            args,
+            name,
+          }),
+        )
+        .catch((error: unknown) => this.logError(`scheduled function ${name} failed: ${String(error)}`));
+    };
+    let timer = setTimeout(fire, Math.max(0, Math.min(scheduledTime - Date.now(), 2 ** 31 - 1)));
+    this.pendingTimers.add(timer);
+  }
+
+  // --- storage -------------------------------------------------------------
+
+  private wrapSyscalls(): void {
+    const g = this.g;
+    const asyncSyscall = g.asyncSyscall;
+    g.asyncSyscall = async (op: string, jsonArgs: string) => {
+      if (op === "1.0/storageGetUrl") {
+        const { storageId } = JSON.parse(jsonArgs);
+        const doc = tableFromId(storageId) === "_storage" ? this.db.get("_storage", storageId) : null;
+        return JSON.stringify(doc ? `${this.opts.apiUrl}/api/storage/${storageId}` : null);
+      }
+      if (op === "1.0/storageGenerateUploadUrl") {
+        return JSON.stringify(`${this.opts.apiUrl}/api/storage/upload?token=${this.uploadToken()}`);
+      }
+      return await asyncSyscall(op, jsonArgs);
+    };
+    const jsSyscall = g.jsSyscall;
+    g.jsSyscall = async (op: string, args: any) => {
+      if (op === "storage/storeBlob") {
+        // Bytes on disk before the _storage document can commit.
+        this.store.writeFile(new Uint8Array(await args.blob.arrayBuffer()));
+      }
+      return await jsSyscall(op, args);
+    };
+  }
+
+  uploadToken(): string {
+    const expires = Date.now() + 60 * 60 * 1000;
+    const sig = createHmac("sha256", this.store.adminKey()).update(`upload:${expires}`).digest("base64url");
+    return `${expires}.${sig}`;
+  }
+
+  checkUploadToken(token: string | null): boolean {
+    if (!token) return false;
+    const [expires, sig] = token.split(".");
+    if (!expires || !sig || Number(expires) < Date.now()) return false;
+    const expected = createHmac("sha256", this.store.adminKey()).update(`upload:${expires}`).digest("base64url");
+    const a = Buffer.from(sig);
+    const b = Buffer.from(expected);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  /** Stores an uploaded file; returns its storage id. */
+  async storeFile(bytes: Uint8Array, contentType: string | null): Promise<string> {
+    const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], contentType ? { type: contentType } : {});
+    return await readTracker.exit(() =>
+      mutationTag.exit(() => this.t.run(async (ctx: any) => await ctx.storage.store(blob))),
+    );
+  }
+
+  /** A committed file and its content type, or null. */
+  getFile(storageId: string): { blob: Blob; contentType: string | null } | null {
+    if (tableFromId(storageId) !== "_storage") return null;
+    const doc = this.db._documents[storageId];
+    const blob = this.db._storage[storageId];
+    if (!doc || !blob) return null;
+    return { blob, contentType: doc.contentType ?? (blob.type || null) };
+  }
+
+  // --- env, auth config, reload ------------------------------------------------
+
+  applyEnv(env: Record<string, string>): void {
+    for (const key of this.envKeys) if (!(key in env)) delete process.env[key];
+    for (const [key, value] of Object.entries(env)) process.env[key] = value;
+    this.envKeys = new Set(Object.keys(env));
+  }
+
+  async reloadEnv(): Promise<void> {
+    this.applyEnv(this.store.readEnv());
+    await this.loadAuthConfig();
+  }
+
+  private async loadAuthConfig(): Promise<void> {
+    const file = this.bundle?.authConfigFile;
+    if (!file) {
+      this.authConfig = null;
+      return;
+    }
+    // A fresh evaluation, since auth.config.ts reads process.env when loaded.
+    const mod = await import(`${pathToFileURL(file).href}?v=${++this.authConfigVersion}`);
+    this.authConfig = mod.default ?? null;
+    this.onAuthConfigChange?.();
+  }
+
+  onAuthConfigChange: (() => void) | null = null;
+
+  /**
+   * Rebundles the functions folder and swaps it in, keeping the data. If the
+   * build fails or the new schema rejects existing data, the old functions stay.
+   */
+  async reload(): Promise<boolean> {
+    let bundle: Bundle;
+    try {
+      bundle = await this.buildBundle();
+    } catch (error) {
+      this.logError(`Reload failed, still serving the previous functions.\n${(error as Error).message}`);
+      return false;
+    }
+    let schema: any;
+    try {
+      schema = bundle.schemaFile ? (await import(pathToFileURL(bundle.schemaFile).href)).default : undefined;
+    } catch (error) {
+      this.logError(`Reload failed: schema.ts threw: ${String(error)}. Still serving the previous functions.`);
+      return false;
+    }
+    const dbSchema = schemaForDb(schema);
+    const problems = this.validateData(dbSchema);
+    if (problems.length > 0) {
+      this.logError(
+        `Schema validation failed: the new schema rejects existing data; still serving the previous functions.\n  ${problems.join("\n  ")}`,
+      );
+      fs.rmSync(bundle.outDir, { recursive: true, force: true });
+      return false;
+    }
+    // Swap between transactions.
+    const tm = this.g.transactionManager;
+    await this.ct.convexGlobalStorage.run(this.g, async () => {
+      await tm.begin(false);
+      try {
+        const old = this.bundle;
+        this.bundle = bundle;
+        this.moduleCache.clear();
+        this.db._schema = dbSchema;
+        if (old) setTimeout(() => fs.rmSync(old.outDir, { recursive: true, force: true }), 60_000).unref();
+      } finally {
+        tm.rollback(false);
+      }
+    });
+    await this.loadAuthConfig();
+    await this.crons.reload();
+    this.log(`Reloaded functions from ${this.opts.functionsDir} (${bundle.modules.size} modules).`);
+    return true;
+  }
+
+  // --- import/export -------------------------------------------------------------
+
+  exportSnapshot(): unknown {
+    const tables: Record<string, unknown[]> = {};
+    const files: Record<string, { contentType: string | null; base64: string }> = {};
+    for (const [id, doc] of this.allDocsJson()) {
+      const table = tableFromId(id) ?? "unknown";
+      (tables[table] ??= []).push(doc);
+      if (table === "_storage" && doc) {
+        const bytes = this.store.readFile(String(doc.sha256));
+        if (bytes) files[id] = { contentType: (doc.contentType as string) ?? null, base64: bytes.toString("base64") };
+      }
+    }
+    for (const docs of Object.values(tables)) docs.sort((a: any, b: any) => a._creationTime - b._creationTime);
+    return { format: "stagetime-local-backend-snapshot", version: 1, ts: this.lastCommitTs.toString(), tables, files };
+  }
+
+  /** Replaces the whole database with a snapshot, as one commit. */
+  async importSnapshot(snapshot: any): Promise<{ documents: number; files: number }> {
+    if (!snapshot || typeof snapshot.tables !== "object") throw new Error("Not a snapshot: missing `tables`");
+    const incoming = new Map<string, any>();
+    for (const [table, docs] of Object.entries(snapshot.tables as Record<string, any[]>)) {
+      for (const json of docs) {
+        if (typeof json?._id !== "string" || tableFromId(json._id) !== table) {
+          throw new Error(`Snapshot table "${table}" holds a document whose _id does not belong to it: ${json?._id}`);
+        }
+        incoming.set(json._id, jsonToConvex(json));
+      }
+    }
+    let fileCount = 0;
+    for (const [id, file] of Object.entries((snapshot.files ?? {}) as Record<string, any>)) {
+      const bytes = Buffer.from(file.base64, "base64");
+      this.store.writeFile(bytes);
+      const doc = incoming.get(id);
+      if (doc) {
+        this.db._storage[id] = new Blob([new Uint8Array(bytes)], { type: file.contentType ?? "" });
+        fileCount++;
+      }
+    }
+    const dbSchema = this.db._schema;
+    const tm = this.g.transactionManager;
+    await readTracker.exit(() =>
+      mutationTag.exit(() =>
+        this.ct.convexGlobalStorage.run(this.g, async () => {
+          await tm.begin(false);
+          try {
+            const writes = this.db._writes[this.db._writes.length - 1];
+            for (const id of Object.keys(this.db._documents)) if (!incoming.has(id)) writes[id] = null;
+            for (const [id, doc] of incoming) writes[id] = doc;
+            const problems = this.validateIncoming(dbSchema, incoming);
+            if (problems.length > 0) throw new Error(`The schema rejects the snapshot:\n  ${problems.join("\n  ")}`);
+          } catch (error) {
+            tm.rollback(false);
+            throw error;
+          }
+          tm.commit(false);
+        }),
+      ),
+    );
+    let maxCounter = 0;
+    for (const id of incoming.keys()) maxCounter = Math.max(maxCounter, Number(/^[0-9]+/.exec(id)?.[0] ?? 0));
+    this.db._nextDocId = Math.max(this.db._nextDocId, maxCounter + 1);
+    return { documents: incoming.size, files: fileCount };
+  }
+
+  private validateIncoming(dbSchema: any, docs: Map<string, any>): string[] {
+    if (!dbSchema || !dbSchema.schemaValidation) return [];
+    const validate = this.ct.DatabaseFake.prototype._validate;
+    const problems: string[] = [];
+    for (const [id, doc] of docs) {
+      const table = tableFromId(id);
+      if (!table || table.startsWith("_")) continue;
+      const { _id, _creationTime, ...fields } = doc;
+      try {
+        validate.call({ _schema: dbSchema }, table, fields);
+      } catch (error) {
+        problems.push(`table "${table}", document ${id}: ${(error as Error).message}`);
+        if (problems.length >= 10) break;
+      }
+    }
+    return problems;
+  }
+
+  /** Number of documents in user tables (seeding runs on an empty database). */
+  isEmpty(): boolean {
+    return Object.keys(this.db._documents).length === 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.crons.stop();
+    for (const timer of this.pendingTimers) clearTimeout(timer);
+    this.store.closeLog();
+    if (activeEngine === this) activeEngine = null;
+    fs.rmSync(this.bundleRoot, { recursive: true, force: true });
+  }
+}

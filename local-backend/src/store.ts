@@ -1,0 +1,190 @@
+/**
+ * The data directory: an append-only JSON-lines log of committed writes
+ * (fsync'd before a write is acknowledged), a compacted snapshot, stored file
+ * bytes, environment variables and the admin key.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/** A document as Convex JSON (convexToJson), or null for a delete. */
+export type JsonDoc = Record<string, unknown> | null;
+
+export type LogEntry = {
+  /** Commit timestamp, nanoseconds, as a decimal string. */
+  ts: string;
+  /** Written documents by id. */
+  w: [string, JsonDoc][];
+  /** Set when the commit was a client's mutation: lets a retried mutation get its first result. */
+  m?: { s: string; r: number; res: unknown };
+};
+
+export type Snapshot = { ts: string; docs: [string, JsonDoc][] };
+
+export type LoadedState = {
+  docs: Map<string, Record<string, unknown>>;
+  lastTs: bigint;
+  mutations: Map<string, { ts: bigint; result: unknown }>;
+};
+
+const COMPACT_LOG_BYTES = 8 * 1024 * 1024;
+
+export class DataStore {
+  readonly dir: string;
+  private logFd: number | null = null;
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+    fs.mkdirSync(path.join(this.dir, "files"), { recursive: true });
+  }
+
+  get logPath(): string {
+    return path.join(this.dir, "log.jsonl");
+  }
+  get snapshotPath(): string {
+    return path.join(this.dir, "snapshot.json");
+  }
+
+  /** Reads snapshot + log. A torn last line (crash mid-write) is ignored. */
+  load(): LoadedState {
+    const docs = new Map<string, Record<string, unknown>>();
+    const mutations = new Map<string, { ts: bigint; result: unknown }>();
+    let lastTs = 0n;
+    if (fs.existsSync(this.snapshotPath)) {
+      const snap = JSON.parse(fs.readFileSync(this.snapshotPath, "utf8")) as Snapshot;
+      for (const [id, doc] of snap.docs) if (doc) docs.set(id, doc);
+      lastTs = BigInt(snap.ts);
+    }
+    if (fs.existsSync(this.logPath)) {
+      const text = fs.readFileSync(this.logPath, "utf8");
+      const lines = text.split("\n");
+      let validBytes = 0;
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line === "") {
+          if (i < lines.length - 1) validBytes += 1;
+          continue;
+        }
+        let entry: LogEntry;
+        try {
+          entry = JSON.parse(line);
+        } catch {
+          // Only the very last line can be torn; it was never acknowledged.
+          break;
+        }
+        if (i === lines.length - 1) break; // no trailing newline: not fully written
+        validBytes += Buffer.byteLength(line) + 1;
+        for (const [id, doc] of entry.w) {
+          if (doc === null) docs.delete(id);
+          else docs.set(id, doc);
+        }
+        const ts = BigInt(entry.ts);
+        if (ts > lastTs) lastTs = ts;
+        if (entry.m) mutations.set(`${entry.m.s}:${entry.m.r}`, { ts, result: entry.m.res });
+      }
+      if (validBytes < Buffer.byteLength(text)) fs.truncateSync(this.logPath, validBytes);
+    }
+    return { docs, lastTs, mutations };
+  }
+
+  /** Writes a snapshot if the log is large, then empties the log. */
+  maybeCompact(docs: Iterable<[string, JsonDoc]>, ts: bigint, force = false): boolean {
+    const size = fs.existsSync(this.logPath) ? fs.statSync(this.logPath).size : 0;
+    if (!force && size < COMPACT_LOG_BYTES) return false;
+    this.writeSnapshot({ ts: ts.toString(), docs: [...docs] });
+    this.closeLog();
+    fs.writeFileSync(this.logPath, "");
+    this.fsyncDir();
+    return true;
+  }
+
+  writeSnapshot(snap: Snapshot): void {
+    const tmp = `${this.snapshotPath}.tmp`;
+    const fd = fs.openSync(tmp, "w");
+    fs.writeSync(fd, JSON.stringify(snap));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(tmp, this.snapshotPath);
+    this.fsyncDir();
+  }
+
+  /** Appends one commit and fsyncs it before returning. */
+  append(entry: LogEntry): void {
+    if (this.logFd === null) this.logFd = fs.openSync(this.logPath, "a");
+    fs.writeSync(this.logFd, JSON.stringify(entry) + "\n");
+    fs.fsyncSync(this.logFd);
+  }
+
+  closeLog(): void {
+    if (this.logFd !== null) {
+      fs.closeSync(this.logFd);
+      this.logFd = null;
+    }
+  }
+
+  private fsyncDir(): void {
+    try {
+      const fd = fs.openSync(this.dir, "r");
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+    } catch {
+      // Not supported on every platform.
+    }
+  }
+
+  // --- files -------------------------------------------------------------
+
+  /** Content-addressed by sha256 (as convex-test's _storage documents record it). */
+  fileName(sha256Base64: string): string {
+    return path.join(this.dir, "files", Buffer.from(sha256Base64, "base64").toString("hex"));
+  }
+
+  /** Stores bytes durably; returns their sha256 in base64. */
+  writeFile(bytes: Uint8Array): string {
+    const sha = createHash("sha256").update(bytes).digest("base64");
+    const file = this.fileName(sha);
+    if (!fs.existsSync(file)) {
+      const tmp = `${file}.tmp`;
+      const fd = fs.openSync(tmp, "w");
+      fs.writeSync(fd, bytes);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fs.renameSync(tmp, file);
+      this.fsyncDir();
+    }
+    return sha;
+  }
+
+  readFile(sha256Base64: string): Buffer | null {
+    const file = this.fileName(sha256Base64);
+    return fs.existsSync(file) ? fs.readFileSync(file) : null;
+  }
+
+  // --- env and keys -------------------------------------------------------
+
+  get envPath(): string {
+    return path.join(this.dir, "env.json");
+  }
+
+  readEnv(): Record<string, string> {
+    if (!fs.existsSync(this.envPath)) return {};
+    return JSON.parse(fs.readFileSync(this.envPath, "utf8"));
+  }
+
+  writeEnv(env: Record<string, string>): void {
+    const tmp = `${this.envPath}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(env, null, 2) + "\n", { mode: 0o600 });
+    fs.renameSync(tmp, this.envPath);
+  }
+
+  /** Secret for admin requests (CLI -> running backend) and upload URL signatures. */
+  adminKey(): string {
+    const file = path.join(this.dir, "admin-key");
+    if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(24).toString("hex"), { mode: 0o600 });
+    return fs.readFileSync(file, "utf8").trim();
+  }
+
+  get runningPath(): string {
+    return path.join(this.dir, "backend.json");
+  }
+}

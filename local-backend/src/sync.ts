@@ -1,0 +1,577 @@
+/**
+ * The Convex sync protocol over WebSocket, as the `convex` browser client
+ * speaks it (node_modules/convex/dist/esm/browser/sync/), and the shared query
+ * subscriptions behind it.
+ *
+ * Subscriptions with the same function, arguments and identity share one
+ * `Entry`, computed once per change. After each commit, entries whose read
+ * tables were written are re-run, and each session gets a Transition holding
+ * only the results whose serialized value changed.
+ */
+import type { WebSocket } from "ws";
+import { convexToJson, jsonToConvex } from "convex/values";
+import { AuthError, type TokenVerifier } from "./auth.js";
+import type { Caller, Engine } from "./engine.js";
+import { canonicalPath } from "./engine.js";
+
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+export function encodeTs(ts: bigint): string {
+  const buf = Buffer.alloc(8);
+  buf.writeBigUInt64LE(ts < 0n ? 0n : ts);
+  return buf.toString("base64");
+}
+
+/** errorMessage / errorData for a failed function, as Convex reports them. */
+export function describeError(error: unknown): { message: string; data?: unknown } {
+  if (typeof error === "object" && error !== null && Symbol.for("ConvexError") in error) {
+    const e = error as { message: string; data?: unknown };
+    let data: unknown = null;
+    try {
+      data = convexToJson((e.data ?? null) as any);
+    } catch {
+      data = String(e.data);
+    }
+    return { message: `Uncaught ConvexError: ${e.message}`, data };
+  }
+  if (error instanceof Error) return { message: `Uncaught ${error.name}: ${error.message}` };
+  return { message: `Uncaught ${String(error)}` };
+}
+
+type QueryResult = { ok: true; value: unknown } | { ok: false; message: string; data?: unknown };
+
+type Entry = {
+  key: string;
+  udfPath: string;
+  args: Record<string, unknown>;
+  caller: Caller;
+  readTables: Set<string>;
+  result: QueryResult | null;
+  serialized: string;
+  version: number;
+  dirty: boolean;
+  running: Promise<void> | null;
+  refs: number;
+};
+
+type Subscription = { entry: Entry; sentVersion: number };
+
+export class Session {
+  sessionId = "";
+  querySetVersion = 0;
+  identityVersion = 0;
+  sentQuerySet = 0;
+  sentIdentity = 0;
+  sentTs = 0n;
+  needTs = 0n;
+  caller: Caller = { kind: "none" };
+  queries = new Map<number, Subscription>();
+  removed: number[] = [];
+  mutationInFlight = false;
+  deferredPush = false;
+  closed = false;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly sync: SyncManager,
+  ) {}
+
+  send(message: unknown): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(JSON.stringify(message));
+  }
+
+  fatal(error: string): void {
+    this.send({ type: "FatalError", error });
+    this.closed = true;
+    this.sync.drop(this);
+    setTimeout(() => this.ws.close(1011, error.slice(0, 120)), 10).unref();
+  }
+
+  /** Runs message handlers one after another, in arrival order. */
+  enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((error) => {
+      this.sync.engine.logError(`sync session error: ${(error as Error).stack ?? String(error)}`);
+      this.fatal(`Internal error: ${(error as Error).message}`);
+    });
+  }
+}
+
+export class SyncManager {
+  private entries = new Map<string, Entry>();
+  readonly sessions = new Set<Session>();
+  private pendingTables = new Set<string>();
+  private processedTs: bigint;
+  private kicked = false;
+  private wake: (() => void) | null = null;
+  private pingTimer: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    readonly engine: Engine,
+    private readonly verifier: TokenVerifier,
+  ) {
+    this.processedTs = engine.lastCommitTs;
+    engine.onCommit((tables) => {
+      for (const table of tables) this.pendingTables.add(table);
+      this.kick();
+    });
+    // Convex clients reconnect when the server is silent for 60 s.
+    this.pingTimer = setInterval(() => {
+      for (const session of this.sessions) session.send({ type: "Ping" });
+    }, 15_000);
+    this.pingTimer.unref();
+    void this.loop();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.pingTimer);
+    this.kick();
+  }
+
+  private kick(): void {
+    this.kicked = true;
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /** Started once from a clean async context, so re-runs never inherit a function's context. */
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      if (!this.kicked) await new Promise<void>((resolve) => (this.wake = resolve));
+      this.kicked = false;
+      if (this.stopped) return;
+      try {
+        await this.flush();
+      } catch (error) {
+        this.engine.logError(`re-running subscriptions failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const ts = this.engine.lastCommitTs;
+    const tables = this.pendingTables;
+    this.pendingTables = new Set();
+    for (const entry of this.entries.values()) {
+      if (entry.dirty) continue;
+      for (const table of entry.readTables) {
+        if (tables.has(table)) {
+          entry.dirty = true;
+          break;
+        }
+      }
+    }
+    for (const entry of [...this.entries.values()]) {
+      if (entry.dirty && entry.refs > 0) await this.refresh(entry);
+    }
+    if (ts > this.processedTs) this.processedTs = ts;
+    for (const session of this.sessions) this.push(session);
+  }
+
+  /** Computes an entry if it is new or dirty (one execution at a time per entry). */
+  private async refresh(entry: Entry): Promise<void> {
+    while (entry.running) await entry.running;
+    if (entry.result !== null && !entry.dirty) return;
+    entry.running = this.compute(entry);
+    try {
+      await entry.running;
+    } finally {
+      entry.running = null;
+    }
+  }
+
+  private async compute(entry: Entry): Promise<void> {
+    entry.dirty = false;
+    const seq = this.engine.commitSeq;
+    const reads = new Set<string>();
+    let result: QueryResult;
+    try {
+      const value = await this.engine.query(entry.udfPath, entry.args, entry.caller, reads);
+      result = { ok: true, value: convexToJson((value ?? null) as any) };
+    } catch (error) {
+      const { message, data } = describeError(error);
+      result = data === undefined ? { ok: false, message } : { ok: false, message, data };
+    }
+    entry.readTables = reads;
+    const serialized = JSON.stringify(result);
+    if (serialized !== entry.serialized) {
+      entry.serialized = serialized;
+      entry.result = result;
+      entry.version++;
+    }
+    // A commit landed while this ran: its tables are checked on the next flush,
+    // but a query that ran before it must not keep a stale result.
+    if (this.engine.commitSeq !== seq) {
+      entry.dirty = true;
+      this.kick();
+    }
+  }
+
+  private acquire(udfPath: string, args: Record<string, unknown>, caller: Caller): Entry {
+    const callerKey = caller.kind === "user" ? `user:${caller.key}` : caller.kind;
+    const key = `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = {
+        key,
+        udfPath,
+        args,
+        caller,
+        readTables: new Set(),
+        result: null,
+        serialized: "",
+        version: 0,
+        dirty: false,
+        running: null,
+        refs: 0,
+      };
+      this.entries.set(key, entry);
+    }
+    entry.refs++;
+    return entry;
+  }
+
+  private release(entry: Entry): void {
+    entry.refs--;
+    if (entry.refs <= 0) this.entries.delete(entry.key);
+  }
+
+  /** Sends a session what changed since its last Transition, if anything. */
+  push(session: Session): void {
+    if (session.closed) return;
+    if (session.mutationInFlight) {
+      // Its MutationResponse must go out before a Transition past its timestamp.
+      session.deferredPush = true;
+      return;
+    }
+    const modifications: unknown[] = session.removed.map((queryId) => ({ type: "QueryRemoved", queryId }));
+    session.removed = [];
+    for (const [queryId, sub] of session.queries) {
+      const { entry } = sub;
+      if (entry.result === null || sub.sentVersion === entry.version) continue;
+      sub.sentVersion = entry.version;
+      const r = entry.result;
+      modifications.push(
+        r.ok
+          ? { type: "QueryUpdated", queryId, value: r.value, logLines: [], journal: null }
+          : {
+              type: "QueryFailed",
+              queryId,
+              errorMessage: r.message,
+              logLines: [],
+              journal: null,
+              ...(r.data !== undefined ? { errorData: r.data } : {}),
+            },
+      );
+    }
+    const endTs = this.processedTs > session.sentTs ? this.processedTs : session.sentTs;
+    const versionChanged =
+      session.querySetVersion !== session.sentQuerySet || session.identityVersion !== session.sentIdentity;
+    const tsNeeded = session.needTs > session.sentTs && endTs >= session.needTs;
+    if (modifications.length === 0 && !versionChanged && !tsNeeded) return;
+    const now = Date.now();
+    session.send({
+      type: "Transition",
+      startVersion: { querySet: session.sentQuerySet, identity: session.sentIdentity, ts: encodeTs(session.sentTs) },
+      endVersion: { querySet: session.querySetVersion, identity: session.identityVersion, ts: encodeTs(endTs) },
+      modifications,
+      clientClockSkew: 0,
+      serverTs: now * 1e6,
+    });
+    session.sentQuerySet = session.querySetVersion;
+    session.sentIdentity = session.identityVersion;
+    session.sentTs = endTs;
+  }
+
+  attach(ws: WebSocket): Session {
+    const session = new Session(ws, this);
+    this.sessions.add(session);
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
+      if (session.closed) return;
+      const size = Array.isArray(data)
+        ? (data as Buffer[]).reduce((n: number, b: Buffer) => n + b.length, 0)
+        : (data as Buffer).length;
+      if (size > MAX_MESSAGE_BYTES) {
+        session.fatal(`Message of ${size} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
+        return;
+      }
+      let message: any;
+      try {
+        if (isBinary) throw new Error("binary frame");
+        message = JSON.parse(data.toString("utf8"));
+        if (typeof message !== "object" || message === null || typeof message.type !== "string") {
+          throw new Error("not a message object");
+        }
+      } catch (error) {
+        session.fatal(`Malformed message: ${(error as Error).message}`);
+        return;
+      }
+      this.dispatch(session, message);
+    });
+    ws.on("close", () => this.drop(session));
+    ws.on("error", () => this.drop(session));
+    return session;
+  }
+
+  drop(session: Session): void {
+    if (!this.sessions.delete(session)) return;
+    session.closed = true;
+    for (const sub of session.queries.values()) this.release(sub.entry);
+    session.queries.clear();
+  }
+
+  private dispatch(session: Session, message: any): void {
+    switch (message.type) {
+      case "Connect":
+        session.sessionId = typeof message.sessionId === "string" ? message.sessionId : "";
+        return;
+      case "ModifyQuerySet":
+        session.enqueue(() => this.modifyQuerySet(session, message));
+        return;
+      case "Authenticate":
+        session.enqueue(() => this.authenticate(session, message));
+        return;
+      case "Mutation":
+        session.enqueue(() => this.mutation(session, message));
+        return;
+      case "Action":
+        // Actions run concurrently; they do not hold up the session's queue.
+        session.enqueue(async () => {
+          void this.action(session, message);
+        });
+        return;
+      case "Event":
+        return;
+      default:
+        session.fatal(`Unknown message type "${String(message.type).slice(0, 100)}"`);
+    }
+  }
+
+  private async checkFunction(
+    udfPath: unknown,
+    kind: "query" | "mutation" | "action",
+    caller: Caller,
+  ): Promise<string> {
+    if (typeof udfPath !== "string" || udfPath.length === 0) throw new Error("Missing udfPath");
+    const path = canonicalPath(udfPath);
+    const info = await this.engine.describe(path);
+    if (!info || (info.visibility !== "public" && caller.kind !== "admin")) {
+      throw new Error(`Could not find public function for '${path}'. Did you forget to run \`npx convex dev\`?`);
+    }
+    if (info.kind !== kind) {
+      throw new Error(`Trying to execute ${path} as ${kind === "query" ? "Query" : kind === "mutation" ? "Mutation" : "Action"}, but it is defined as ${info.kind === "query" ? "Query" : info.kind === "mutation" ? "Mutation" : "Action"}.`);
+    }
+    return path;
+  }
+
+  private async modifyQuerySet(session: Session, message: any): Promise<void> {
+    if (message.baseVersion !== session.querySetVersion || typeof message.newVersion !== "number") {
+      session.fatal(
+        `Invalid ModifyQuerySet: base version ${message.baseVersion}, expected ${session.querySetVersion}`,
+      );
+      return;
+    }
+    if (!Array.isArray(message.modifications)) {
+      session.fatal("Invalid ModifyQuerySet: modifications must be an array");
+      return;
+    }
+    const added: Subscription[] = [];
+    for (const mod of message.modifications) {
+      if (mod?.type === "Add" && typeof mod.queryId === "number") {
+        const old = session.queries.get(mod.queryId);
+        if (old) this.release(old.entry);
+        const sub = await this.subscribe(session, mod.udfPath, mod.args);
+        session.queries.set(mod.queryId, sub);
+        session.removed = session.removed.filter((id) => id !== mod.queryId);
+        added.push(sub);
+      } else if (mod?.type === "Remove" && typeof mod.queryId === "number") {
+        const old = session.queries.get(mod.queryId);
+        if (old) {
+          this.release(old.entry);
+          session.queries.delete(mod.queryId);
+          session.removed.push(mod.queryId);
+        }
+      } else {
+        session.fatal(`Invalid query set modification: ${JSON.stringify(mod)?.slice(0, 200)}`);
+        return;
+      }
+    }
+    await Promise.all(added.map((sub) => this.refresh(sub.entry)));
+    if (session.closed) return;
+    session.querySetVersion = message.newVersion;
+    this.push(session);
+  }
+
+  /** A subscription to an entry; bad paths or args give a failing entry of their own. */
+  private async subscribe(session: Session, udfPath: unknown, rawArgs: unknown): Promise<Subscription> {
+    let path: string;
+    let args: Record<string, unknown>;
+    try {
+      path = await this.checkFunction(udfPath, "query", session.caller);
+      const first = Array.isArray(rawArgs) ? rawArgs[0] : rawArgs;
+      args = (first === undefined ? {} : jsonToConvex(first as any)) as Record<string, unknown>;
+    } catch (error) {
+      const entry: Entry = {
+        key: `invalid:${Math.random()}`,
+        udfPath: String(udfPath),
+        args: {},
+        caller: session.caller,
+        readTables: new Set(),
+        result: { ok: false, message: (error as Error).message },
+        serialized: "",
+        version: 1,
+        dirty: false,
+        running: null,
+        refs: 1,
+      };
+      return { entry, sentVersion: 0 };
+    }
+    return { entry: this.acquire(path, args, session.caller), sentVersion: 0 };
+  }
+
+  private async authenticate(session: Session, message: any): Promise<void> {
+    if (message.baseVersion !== session.identityVersion) {
+      session.fatal(`Invalid Authenticate: base version ${message.baseVersion}, expected ${session.identityVersion}`);
+      return;
+    }
+    let caller: Caller;
+    try {
+      if (message.tokenType === "None") {
+        caller = { kind: "none" };
+      } else if (message.tokenType === "User" && typeof message.value === "string") {
+        const identity = await this.verifier.verify(message.value);
+        caller = { kind: "user", identity, key: JSON.stringify(identity) };
+      } else if (message.tokenType === "Admin" && typeof message.value === "string") {
+        if (message.value !== this.engine.store.adminKey()) throw new AuthError("Invalid admin key");
+        caller = message.impersonating
+          ? {
+              kind: "user",
+              identity: { ...message.impersonating },
+              key: JSON.stringify(message.impersonating),
+            }
+          : { kind: "admin" };
+      } else {
+        session.fatal(`Invalid Authenticate message`);
+        return;
+      }
+    } catch (error) {
+      const reason = error instanceof AuthError ? error.message : `Authentication failed: ${String(error)}`;
+      session.send({ type: "AuthError", error: reason, baseVersion: message.baseVersion, authUpdateAttempted: true });
+      // Like Convex, the connection ends; the client reconnects with a fresh token or none.
+      session.closed = true;
+      this.drop(session);
+      setTimeout(() => session.ws.close(1000, "AuthError"), 10).unref();
+      return;
+    }
+    session.caller = caller;
+    session.identityVersion = message.baseVersion + 1;
+    // Every query now runs as the new identity.
+    const resubscribed: Subscription[] = [];
+    for (const [queryId, sub] of session.queries) {
+      if (sub.entry.key.startsWith("invalid:")) continue;
+      const next = { entry: this.acquire(sub.entry.udfPath, sub.entry.args, caller), sentVersion: 0 };
+      this.release(sub.entry);
+      session.queries.set(queryId, next);
+      resubscribed.push(next);
+    }
+    await Promise.all(resubscribed.map((sub) => this.refresh(sub.entry)));
+    this.push(session);
+  }
+
+  private async mutation(session: Session, message: any): Promise<void> {
+    const requestId = message.requestId;
+    if (typeof requestId !== "number") {
+      session.fatal("Mutation without a numeric requestId");
+      return;
+    }
+    const dedupeKey = `${session.sessionId}:${requestId}`;
+    const previous = session.sessionId ? this.engine.mutationResults.get(dedupeKey) : undefined;
+    if (previous) {
+      // A retry after a reconnect: it already committed, answer with its first result.
+      session.send({
+        type: "MutationResponse",
+        requestId,
+        success: true,
+        result: previous.result,
+        ts: encodeTs(previous.ts),
+        logLines: [],
+      });
+      if (previous.ts > session.needTs) session.needTs = previous.ts;
+      this.push(session);
+      return;
+    }
+    session.mutationInFlight = true;
+    try {
+      const path = await this.checkFunction(message.udfPath, "mutation", session.caller);
+      const args = jsonToConvex((Array.isArray(message.args) ? message.args[0] : message.args) ?? {}) as Record<
+        string,
+        unknown
+      >;
+      const { value, ts } = await this.engine.mutation(path, args, session.caller, {
+        sessionId: session.sessionId,
+        requestId,
+      });
+      session.send({
+        type: "MutationResponse",
+        requestId,
+        success: true,
+        result: convexToJson((value ?? null) as any),
+        ts: encodeTs(ts),
+        logLines: [],
+      });
+      if (ts > session.needTs) session.needTs = ts;
+    } catch (error) {
+      const { message: errorMessage, data } = describeError(error);
+      session.send({
+        type: "MutationResponse",
+        requestId,
+        success: false,
+        result: errorMessage,
+        logLines: [],
+        ...(data !== undefined ? { errorData: data } : {}),
+      });
+    } finally {
+      session.mutationInFlight = false;
+    }
+    // The Transition carrying this timestamp follows once re-runs are done;
+    // if nothing needs re-running, push now.
+    this.kick();
+    if (session.deferredPush) {
+      session.deferredPush = false;
+      this.push(session);
+    }
+  }
+
+  private async action(session: Session, message: any): Promise<void> {
+    const requestId = message.requestId;
+    try {
+      const path = await this.checkFunction(message.udfPath, "action", session.caller);
+      const args = jsonToConvex((Array.isArray(message.args) ? message.args[0] : message.args) ?? {}) as Record<
+        string,
+        unknown
+      >;
+      const value = await this.engine.action(path, args, session.caller);
+      session.send({
+        type: "ActionResponse",
+        requestId,
+        success: true,
+        result: convexToJson((value ?? null) as any),
+        logLines: [],
+      });
+    } catch (error) {
+      const { message: errorMessage, data } = describeError(error);
+      session.send({
+        type: "ActionResponse",
+        requestId,
+        success: false,
+        result: errorMessage,
+        logLines: [],
+        ...(data !== undefined ? { errorData: data } : {}),
+      });
+    }
+  }
+}
