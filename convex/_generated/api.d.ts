@@ -22,19 +22,28 @@ import type * as errors from "../errors.js";
 import type * as favorites from "../favorites.js";
 import type * as functions from "../functions.js";
 import type * as http from "../http.js";
+import type * as lib_badges from "../lib/badges.js";
 import type * as lib_checkInWindow from "../lib/checkInWindow.js";
 import type * as lib_geo from "../lib/geo.js";
+import type * as lib_recurrence from "../lib/recurrence.js";
+import type * as lib_schedule from "../lib/schedule.js";
+import type * as lib_similarity from "../lib/similarity.js";
+import type * as lib_streaks from "../lib/streaks.js";
 import type * as lib_time from "../lib/time.js";
+import type * as lib_weeks from "../lib/weeks.js";
 import type * as model_badges from "../model/badges.js";
 import type * as model_checkIns from "../model/checkIns.js";
 import type * as model_favorites from "../model/favorites.js";
 import type * as model_profiles from "../model/profiles.js";
 import type * as model_scene from "../model/scene.js";
 import type * as model_schedule from "../model/schedule.js";
+import type * as model_seed from "../model/seed.js";
+import type * as model_seedData from "../model/seedData.js";
 import type * as model_stats from "../model/stats.js";
 import type * as profiles from "../profiles.js";
 import type * as scene from "../scene.js";
 import type * as schedule from "../schedule.js";
+import type * as seed from "../seed.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -54,19 +63,28 @@ declare const fullApi: ApiFromModules<{
   favorites: typeof favorites;
   functions: typeof functions;
   http: typeof http;
+  "lib/badges": typeof lib_badges;
   "lib/checkInWindow": typeof lib_checkInWindow;
   "lib/geo": typeof lib_geo;
+  "lib/recurrence": typeof lib_recurrence;
+  "lib/schedule": typeof lib_schedule;
+  "lib/similarity": typeof lib_similarity;
+  "lib/streaks": typeof lib_streaks;
   "lib/time": typeof lib_time;
+  "lib/weeks": typeof lib_weeks;
   "model/badges": typeof model_badges;
   "model/checkIns": typeof model_checkIns;
   "model/favorites": typeof model_favorites;
   "model/profiles": typeof model_profiles;
   "model/scene": typeof model_scene;
   "model/schedule": typeof model_schedule;
+  "model/seed": typeof model_seed;
+  "model/seedData": typeof model_seedData;
   "model/stats": typeof model_stats;
   profiles: typeof profiles;
   scene: typeof scene;
   schedule: typeof schedule;
+  seed: typeof seed;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

@@ -1,0 +1,247 @@
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
+import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
+import { createProfileIfMissing } from "./profiles";
+import {
+  ADMIN_NAME,
+  DEMO_NAME,
+  DEMO_NOTES,
+  DEMO_SET_DAYS_AGO,
+  DEMO_TAGS,
+  SEED_ITEMS,
+  type SeedItem,
+} from "./seedData";
+import { onMinutesChanged, onSceneItemCreated, readCommunityStats, type CommunityStats } from "./stats";
+
+const DEMO_TIME_ZONE = "America/New_York";
+/** Cities the demo comedian performs in (her home scene). */
+const HOME_CITIES = new Set(["New York", "Brooklyn"]);
+
+/** Whether the database already has a scene (then seeding does nothing). */
+export async function hasScene(ctx: MutationCtx): Promise<boolean> {
+  return (await ctx.db.query("sceneItems").first()) !== null;
+}
+
+/** Runs of consecutive dates in a sorted list of distinct "YYYY-MM-DD" dates. */
+export function streaks(sortedDates: string[], today: string): { current: number; longest: number } {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < sortedDates.length; i++) {
+    run = i > 0 && daysBetweenDates(sortedDates[i - 1], sortedDates[i]) === 1 ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  const last = sortedDates[sortedDates.length - 1];
+  // A streak is alive while its last set was today or yesterday.
+  const alive = last !== undefined && daysBetweenDates(last, today) <= 1;
+  return { current: alive ? run : 0, longest };
+}
+
+type PlannedSet = {
+  itemIndex: number;
+  date: string;
+  minutes: number;
+  performedAt: number;
+  startsAt: number;
+};
+
+/** The demo comedian's sets: on each listed day, a weekly mic or show of her home scene on that weekday. */
+function planDemoSets(today: string): PlannedSet[] {
+  const candidates = SEED_ITEMS.map((item, itemIndex) => ({ item, itemIndex })).filter(
+    ({ item }) =>
+      HOME_CITIES.has(item.city) &&
+      item.recurrence === "weekly" &&
+      (item.type === "open_mic" || item.type === "show") &&
+      item.startTimeLocal !== undefined,
+  );
+  const seenOnDate = new Map<string, number>();
+  return DEMO_SET_DAYS_AGO.map((daysAgo) => {
+    const date = addDaysToDate(today, -daysAgo);
+    const weekday = dayOfWeekOfDate(date);
+    const options = candidates.filter(({ item }) => item.dayOfWeek === weekday);
+    const nthToday = seenOnDate.get(date) ?? 0;
+    seenOnDate.set(date, nthToday + 1);
+    const { item, itemIndex } = options[(daysAgo + nthToday) % options.length];
+    const startsAt = zonedEpoch(date, item.startTimeLocal!, item.timeZone);
+    const minutes = item.performanceMinutes ?? 5;
+    // Comics go up somewhere in the first hour of a mic; a second set that day is later.
+    return { itemIndex, date, minutes, startsAt, performedAt: startsAt + (25 + 10 * nthToday) * MINUTE_MS };
+  });
+}
+
+const BADGE_RULES: Array<{
+  code: string;
+  met: (s: { sets: number; minutes: number; venues: number; run: number }) => boolean;
+}> = [
+  { code: "first_set", met: (s) => s.sets >= 1 },
+  { code: "century_club", met: (s) => s.minutes >= 100 },
+  { code: "scene_regular", met: (s) => s.venues >= 10 },
+  { code: "streak_3", met: (s) => s.run >= 3 },
+  { code: "streak_master", met: (s) => s.run >= 7 },
+  { code: "streak_legend", met: (s) => s.run >= 30 },
+];
+
+function itemDoc(item: SeedItem, createdBy: Id<"users"> | undefined) {
+  const { addedByDemo: _addedByDemo, ...fields } = item;
+  return {
+    ...fields,
+    status: "active" as const,
+    createdBy,
+    checkInCount: 0,
+    verifiedCheckIns30d: 0,
+    geohash:
+      item.latitude !== undefined && item.longitude !== undefined
+        ? encodeGeohash(item.latitude, item.longitude, STORED_GEOHASH_PRECISION)
+        : undefined,
+    searchText: `${item.title} ${item.venueName} ${item.city}`.toLowerCase(),
+  };
+}
+
+/**
+ * Writes the demo scene, the demo comedian's history (sets, per-day and
+ * per-venue rows, stats, badges, check-ins, favourites, schedule) and both
+ * demo profiles, keeping the community figures in step. One transaction.
+ */
+export async function populate(
+  ctx: MutationCtx,
+  args: { demoUserId: Id<"users">; adminUserId: Id<"users">; now: number },
+): Promise<CommunityStats & { mics: number }> {
+  const { demoUserId, adminUserId, now } = args;
+  const today = localDateString(now, DEMO_TIME_ZONE);
+
+  // The scene.
+  const itemIds: Id<"sceneItems">[] = [];
+  for (const item of SEED_ITEMS) {
+    const doc = itemDoc(item, item.addedByDemo ? demoUserId : undefined);
+    itemIds.push(await ctx.db.insert("sceneItems", doc));
+    await onSceneItemCreated(ctx, doc);
+  }
+  const venuesAdded = SEED_ITEMS.filter((i) => i.addedByDemo).length;
+
+  // The demo comedian's sets, oldest first.
+  const sets = planDemoSets(today);
+  const perDay = new Map<string, number>();
+  const perItem = new Map<number, number>();
+  const awarded = new Map<string, number>();
+  let totalMinutes = 0;
+  let run = 0;
+  let lastDate: string | undefined;
+  for (const [i, set] of sets.entries()) {
+    await ctx.db.insert("performances", {
+      userId: demoUserId,
+      minutes: set.minutes,
+      performedAt: set.performedAt,
+      performanceDate: set.date,
+      sceneItemId: itemIds[set.itemIndex],
+      tags: DEMO_TAGS[i % DEMO_TAGS.length],
+      ...(DEMO_NOTES[i % DEMO_NOTES.length] ? { notes: DEMO_NOTES[i % DEMO_NOTES.length] } : {}),
+    });
+    totalMinutes += set.minutes;
+    perDay.set(set.date, (perDay.get(set.date) ?? 0) + 1);
+    perItem.set(set.itemIndex, (perItem.get(set.itemIndex) ?? 0) + 1);
+    if (set.date !== lastDate) {
+      run = lastDate !== undefined && daysBetweenDates(lastDate, set.date) === 1 ? run + 1 : 1;
+      lastDate = set.date;
+    }
+    const totals = { sets: i + 1, minutes: totalMinutes, venues: perItem.size, run };
+    for (const rule of BADGE_RULES) {
+      if (!awarded.has(rule.code) && rule.met(totals)) awarded.set(rule.code, set.performedAt);
+    }
+  }
+  for (const [date, count] of perDay) {
+    await ctx.db.insert("performanceDays", { userId: demoUserId, date, sets: count });
+  }
+  for (const [itemIndex, count] of perItem) {
+    await ctx.db.insert("venueVisits", {
+      userId: demoUserId,
+      sceneItemId: itemIds[itemIndex],
+      sets: count,
+    });
+  }
+  const streak = streaks([...perDay.keys()].sort(), today);
+  await ctx.db.insert("userStats", {
+    userId: demoUserId,
+    totalMinutes,
+    totalSets: sets.length,
+    uniqueVenues: perItem.size,
+    currentStreak: streak.current,
+    longestStreak: streak.longest,
+    lastSetDate: lastDate,
+    venuesAdded,
+  });
+  await onMinutesChanged(ctx, totalMinutes);
+  if (venuesAdded > 0) awarded.set("venue_pioneer", now);
+  for (const [badgeCode, awardedAt] of awarded) {
+    await ctx.db.insert("userBadges", { userId: demoUserId, badgeCode, awardedAt });
+  }
+
+  // She checked in at her three most recent sets.
+  const checkedIn = new Map<number, { count: number; last: number }>();
+  for (const set of sets.slice(-3)) {
+    const checkedInAt = set.startsAt - 15 * MINUTE_MS;
+    const item = SEED_ITEMS[set.itemIndex];
+    await ctx.db.insert("checkIns", {
+      userId: demoUserId,
+      sceneItemId: itemIds[set.itemIndex],
+      checkedInAt,
+      localDate: localDateString(checkedInAt, item.timeZone),
+    });
+    const seen = checkedIn.get(set.itemIndex);
+    checkedIn.set(set.itemIndex, {
+      count: (seen?.count ?? 0) + 1,
+      last: Math.max(seen?.last ?? 0, checkedInAt),
+    });
+  }
+  for (const [itemIndex, { count, last }] of checkedIn) {
+    await ctx.db.patch("sceneItems", itemIds[itemIndex], {
+      checkInCount: count,
+      lastCheckInAt: last,
+    });
+  }
+
+  // Favourites and a schedule for the coming week.
+  const byTitle = (title: string) => {
+    const index = SEED_ITEMS.findIndex((item) => item.title === title);
+    if (index < 0) throw new Error(`No seeded item titled ${title}`);
+    return itemIds[index];
+  };
+  for (const title of ["Basement Bombs Open Mic", "Stand-Up Showcase at the Velvet Room", "Williamsburg Wednesday"]) {
+    await ctx.db.insert("favorites", { userId: demoUserId, sceneItemId: byTitle(title) });
+  }
+  const schedule: Array<[string, number]> = [
+    ["Early Birds Mic", 3],
+    ["Lower East Side Laughs", 10],
+    ["Crown Heights Comedy Hour", 1],
+  ];
+  for (const [title, daysAgo] of schedule) {
+    await ctx.db.insert("scheduleEntries", {
+      userId: demoUserId,
+      sceneItemId: byTitle(title),
+      addedAt: now - daysAgo * 24 * 60 * MINUTE_MS,
+    });
+  }
+
+  // Profiles: both exist already (created at sign-up); finish them.
+  const [demoProfile, adminProfile] = [
+    await createProfileIfMissing(ctx, demoUserId),
+    await createProfileIfMissing(ctx, adminUserId),
+  ];
+  await ctx.db.patch("profiles", demoProfile._id, {
+    displayName: DEMO_NAME,
+    needsOnboarding: false,
+    onboardingCompleted: true,
+    weeklyGoalMinutes: 30,
+    defaultCity: "New York",
+    timeZone: DEMO_TIME_ZONE,
+  });
+  await ctx.db.patch("profiles", adminProfile._id, {
+    displayName: ADMIN_NAME,
+    needsOnboarding: false,
+    onboardingCompleted: true,
+    isAdmin: true,
+    defaultCity: "Chicago",
+    timeZone: "America/Chicago",
+  });
+
+  return { mics: itemIds.length, ...(await readCommunityStats(ctx)) };
+}

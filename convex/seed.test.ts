@@ -1,0 +1,216 @@
+import { exportPKCS8, generateKeyPair } from "jose";
+import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { streaks } from "./model/seed";
+import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "./model/seedData";
+import { encodeGeohash } from "./lib/geo";
+import { createSceneItem, newTest } from "./test.setup";
+
+let privateKey = "";
+beforeAll(async () => {
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  privateKey = await exportPKCS8(keys.privateKey);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+function userIdOf(token: string): Id<"users"> {
+  const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+  return payload.sub.split("|")[0] as Id<"users">;
+}
+
+describe("seed:run", () => {
+  test("seeds a scene of 40+ items in 4+ cities and 2+ time zones, with matching community stats", async () => {
+    const t = newTest();
+    const result = await t.action(internal.seed.run, {});
+    expect(result).toMatchObject({ seeded: true, demoEmail: DEMO_EMAIL, adminEmail: ADMIN_EMAIL });
+
+    const items = await t.run(async (ctx) => ctx.db.query("sceneItems").take(500));
+    expect(items.length).toBeGreaterThanOrEqual(40);
+    const cities = new Set(items.map((i) => i.city));
+    const zones = new Set(items.map((i) => i.timeZone));
+    expect(cities.size).toBeGreaterThanOrEqual(4);
+    expect(zones.size).toBeGreaterThanOrEqual(2);
+    expect(new Set(items.map((i) => i.type))).toEqual(
+      new Set(["open_mic", "show", "bringer_show"]),
+    );
+    const recurrences = new Set(items.map((i) => i.recurrence));
+    for (const r of ["weekly", "bi-weekly", "monthly", "custom", "one-time"]) {
+      expect(recurrences).toContain(r);
+    }
+
+    for (const item of items) {
+      expect(item.status).toBe("active");
+      expect(item.searchText).toBe(`${item.title} ${item.venueName} ${item.city}`.toLowerCase());
+      expect(item.geohash).toBe(encodeGeohash(item.latitude!, item.longitude!, 6));
+      expect(item.startTimeLocal).toMatch(/^\d{2}:\d{2}$/);
+      expect(item.address).toBeTruthy();
+      if (item.recurrence === "monthly") expect(item.monthlyRule).toBeTruthy();
+      if (item.recurrence === "custom") expect(item.customRecurrenceDescription).toBe("every 3 weeks");
+      if (item.signupMethod === "online" && item.type === "open_mic") {
+        expect(item.signupLink).toMatch(/^https:\/\//);
+      }
+    }
+
+    const stats = await t.query(api.community.stats, {});
+    expect(stats).toEqual({
+      venues: items.length,
+      cities: cities.size,
+      comedians: 2,
+      hoursLogged: expect.any(Number),
+    });
+    expect(result).toMatchObject({ mics: items.length, cities: cities.size, comedians: 2 });
+    const cityRows = await t.run(async (ctx) => ctx.db.query("cities").take(100));
+    expect(cityRows.map((c) => c.name).sort()).toEqual([...cities].sort());
+    for (const row of cityRows) {
+      expect(row.items).toBe(items.filter((i) => i.city === row.name).length);
+    }
+  });
+
+  test("the demo comedian has a consistent history", async () => {
+    const t = newTest();
+    await t.action(internal.seed.run, {});
+    const data = await t.run(async (ctx) => {
+      const user = await ctx.db
+        .query("users")
+        .withIndex("email", (q) => q.eq("email", DEMO_EMAIL))
+        .unique();
+      const userId = user!._id;
+      const q = <T extends "performances" | "performanceDays" | "venueVisits" | "userBadges" | "favorites" | "scheduleEntries" | "checkIns">(table: T) =>
+        ctx.db.query(table).take(1000) as Promise<any[]>;
+      return {
+        userId,
+        performances: (await q("performances")).filter((p) => p.userId === userId),
+        days: (await q("performanceDays")).filter((p) => p.userId === userId),
+        visits: (await q("venueVisits")).filter((p) => p.userId === userId),
+        badges: (await q("userBadges")).filter((p) => p.userId === userId),
+        favorites: await q("favorites"),
+        schedule: await q("scheduleEntries"),
+        checkIns: await q("checkIns"),
+        stats: await ctx.db
+          .query("userStats")
+          .withIndex("by_userId", (q) => q.eq("userId", userId))
+          .unique(),
+        items: await ctx.db.query("sceneItems").take(500),
+        siteStats: await ctx.db.query("siteStats").unique(),
+      };
+    });
+
+    const { performances, days, visits, stats, badges } = data;
+    expect(performances.length).toBeGreaterThanOrEqual(10);
+    const totalMinutes = performances.reduce((sum, p) => sum + p.minutes, 0);
+    expect(stats).toMatchObject({
+      totalSets: performances.length,
+      totalMinutes,
+      uniqueVenues: new Set(performances.map((p) => p.sceneItemId)).size,
+      venuesAdded: data.items.filter((i) => i.createdBy === data.userId).length,
+    });
+    expect(stats!.venuesAdded).toBeGreaterThan(0);
+    expect(data.siteStats!.minutesLogged).toBe(totalMinutes);
+
+    // Per-day and per-venue rows add up to the sets.
+    const dates = [...new Set(performances.map((p) => p.performanceDate))].sort();
+    expect(days.map((d) => d.date).sort()).toEqual(dates);
+    for (const day of days) {
+      expect(day.sets).toBe(performances.filter((p) => p.performanceDate === day.date).length);
+    }
+    for (const visit of visits) {
+      expect(visit.sets).toBe(performances.filter((p) => p.sceneItemId === visit.sceneItemId).length);
+    }
+    expect(visits).toHaveLength(stats!.uniqueVenues);
+
+    // Dates are a few weeks back, up to yesterday; every set is linked to a seeded item on its weekday.
+    const today = new Date().toISOString().slice(0, 10);
+    expect(dates.length).toBeGreaterThanOrEqual(10);
+    expect(dates[dates.length - 1] < today || dates[dates.length - 1] === today).toBe(true);
+    for (const p of performances) {
+      const item = data.items.find((i) => i._id === p.sceneItemId)!;
+      const weekday = new Date(`${p.performanceDate}T12:00:00Z`).getUTCDay();
+      expect(item.dayOfWeek).toBe(weekday);
+      expect(p.minutes).toBe(item.performanceMinutes);
+    }
+    const expected = streaks(dates, stats!.lastSetDate!);
+    expect(stats!.longestStreak).toBe(expected.longest);
+    expect(stats!.currentStreak).toBeGreaterThanOrEqual(1);
+    expect(stats!.lastSetDate).toBe(dates[dates.length - 1]);
+
+    const codes = badges.map((b) => b.badgeCode);
+    expect(codes).toContain("first_set");
+    expect(codes).toContain("venue_pioneer");
+    if (totalMinutes >= 100) expect(codes).toContain("century_club");
+    expect(new Set(codes).size).toBe(codes.length);
+
+    // Check-in counters match the rows.
+    expect(data.checkIns.length).toBeGreaterThan(0);
+    for (const item of data.items) {
+      expect(item.checkInCount).toBe(data.checkIns.filter((c) => c.sceneItemId === item._id).length);
+      expect(item.verifiedCheckIns30d).toBe(0);
+    }
+    expect(data.favorites.length).toBeGreaterThanOrEqual(2);
+    expect(data.schedule.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("demo and admin accounts sign in with their passwords and have finished profiles", async () => {
+    vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
+    vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+    const t = newTest();
+    await t.action(internal.seed.run, {});
+
+    const demo = await t.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: DEMO_EMAIL, password: DEMO_PASSWORD, flow: "signIn" },
+    });
+    const asDemo = t.withIdentity({ subject: `${userIdOf(demo.tokens!.token)}|s` });
+    expect(await asDemo.query(api.profiles.me, {})).toMatchObject({
+      displayName: "Dana Demo",
+      email: DEMO_EMAIL,
+      onboardingCompleted: true,
+      needsOnboarding: false,
+      isAdmin: false,
+      hasProfile: true,
+    });
+
+    const admin = await t.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, flow: "signIn" },
+    });
+    const asAdmin = t.withIdentity({ subject: `${userIdOf(admin.tokens!.token)}|s` });
+    expect(await asAdmin.query(api.profiles.isAdmin, {})).toBe(true);
+    expect(await asAdmin.query(api.profiles.me, {})).toMatchObject({
+      onboardingCompleted: true,
+      needsOnboarding: false,
+    });
+  });
+
+  test("does nothing when the database already has a scene", async () => {
+    const t = newTest();
+    await createSceneItem(t);
+    const result = await t.action(internal.seed.run, {});
+    expect(result).toMatchObject({ seeded: false, mics: 1, cities: 1, comedians: 0 });
+    const users = await t.run(async (ctx) => ctx.db.query("users").take(10));
+    expect(users).toHaveLength(0);
+  });
+
+  test("running it twice seeds once", async () => {
+    const t = newTest();
+    const first = await t.action(internal.seed.run, {});
+    const second = await t.action(internal.seed.run, {});
+    expect(second).toMatchObject({ seeded: false, mics: first.mics, comedians: 2 });
+    const items = await t.run(async (ctx) => ctx.db.query("sceneItems").take(500));
+    expect(items).toHaveLength(first.mics);
+  });
+});
+
+describe("streaks", () => {
+  test.each([
+    [[], "2026-11-21", 0, 0],
+    [["2026-11-20"], "2026-11-21", 1, 1],
+    [["2026-11-18", "2026-11-19", "2026-11-20"], "2026-11-21", 3, 3],
+    [["2026-11-18", "2026-11-19", "2026-11-21"], "2026-11-21", 1, 2],
+    [["2026-11-10", "2026-11-11", "2026-11-12", "2026-11-19"], "2026-11-21", 0, 3],
+  ])("%j on %s: current %i, longest %i", (dates, today, current, longest) => {
+    expect(streaks(dates, today)).toEqual({ current, longest });
+  });
+});

@@ -1,0 +1,106 @@
+import { createAccount } from "@convex-dev/auth/server";
+import { v, type Infer } from "convex/values";
+import { internal } from "./_generated/api";
+import { internalAction, internalMutation } from "./_generated/server";
+import * as Seed from "./model/seed";
+import {
+  ADMIN_EMAIL,
+  ADMIN_NAME,
+  ADMIN_PASSWORD,
+  DEMO_EMAIL,
+  DEMO_NAME,
+  DEMO_PASSWORD,
+} from "./model/seedData";
+import { readCommunityStats } from "./model/stats";
+
+const summary = v.object({
+  /** False when the database already had a scene and nothing was written. */
+  seeded: v.boolean(),
+  message: v.string(),
+  /** Active scene items (mics and shows) after the run. */
+  mics: v.number(),
+  cities: v.number(),
+  comedians: v.number(),
+  demoEmail: v.string(),
+  adminEmail: v.string(),
+});
+
+/**
+ * Seeds the demo scene, a demo comedian with five weeks of history and a demo
+ * admin. The local backend runs it on an empty database at start
+ * (`npm run backend -- run seed:run`). Does nothing when scene items exist.
+ */
+export const run = internalAction({
+  args: {},
+  returns: summary,
+  handler: async (ctx): Promise<Infer<typeof summary>> => {
+    const skipped: Infer<typeof summary> | null = await ctx.runMutation(internal.seed.skipIfSeeded, {});
+    if (skipped !== null) return skipped;
+    // Real password accounts, so the demo sign-in works exactly like any other;
+    // the sign-up callback creates their profiles, populate finishes them.
+    const demo = await createAccount(ctx, {
+      provider: "password",
+      account: { id: DEMO_EMAIL, secret: DEMO_PASSWORD },
+      profile: { email: DEMO_EMAIL, name: DEMO_NAME },
+    });
+    const admin = await createAccount(ctx, {
+      provider: "password",
+      account: { id: ADMIN_EMAIL, secret: ADMIN_PASSWORD },
+      profile: { email: ADMIN_EMAIL, name: ADMIN_NAME },
+    });
+    return await ctx.runMutation(internal.seed.populate, {
+      demoUserId: demo.user._id,
+      adminUserId: admin.user._id,
+      now: Date.now(),
+    });
+  },
+});
+
+/** The summary to return when a scene already exists, or null to go ahead. */
+export const skipIfSeeded = internalMutation({
+  args: {},
+  returns: v.union(v.null(), summary),
+  handler: async (ctx) => {
+    if (!(await Seed.hasScene(ctx))) return null;
+    const stats = await readCommunityStats(ctx);
+    return {
+      seeded: false,
+      message: "The database already has a scene; nothing was seeded.",
+      mics: stats.venues,
+      cities: stats.cities,
+      comedians: stats.comedians,
+      demoEmail: DEMO_EMAIL,
+      adminEmail: ADMIN_EMAIL,
+    };
+  },
+});
+
+/** Writes the demo data in one transaction (re-checks that the scene is still empty). */
+export const populate = internalMutation({
+  args: { demoUserId: v.id("users"), adminUserId: v.id("users"), now: v.number() },
+  returns: summary,
+  handler: async (ctx, args) => {
+    if (await Seed.hasScene(ctx)) {
+      const stats = await readCommunityStats(ctx);
+      return {
+        seeded: false,
+        message: "The database already has a scene; nothing was seeded.",
+        mics: stats.venues,
+        cities: stats.cities,
+        comedians: stats.comedians,
+        demoEmail: DEMO_EMAIL,
+        adminEmail: ADMIN_EMAIL,
+      };
+    }
+    const result = await Seed.populate(ctx, args);
+    return {
+      seeded: true,
+      message: `Seeded ${result.mics} mics and shows in ${result.cities} cities. Demo comedian ${DEMO_EMAIL} / ${DEMO_PASSWORD}, demo admin ${ADMIN_EMAIL} / ${ADMIN_PASSWORD}.`,
+      mics: result.mics,
+      cities: result.cities,
+      comedians: result.comedians,
+      demoEmail: DEMO_EMAIL,
+      adminEmail: ADMIN_EMAIL,
+    };
+  },
+});
