@@ -1,7 +1,8 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { EventDialog } from "./EventDialog";
-import { CheckInLabel, checkInState, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
+import { CheckInLabel, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
+import { checkInState } from "./checkInState";
 import { checkInCountText, freshnessText, isVerified, listTimeText, scheduleText } from "./sceneText";
 import type { SceneItem, ViewerState } from "./types";
 

@@ -1,9 +1,8 @@
 import { CheckCircledIcon, HeartFilledIcon, HeartIcon, Share2Icon } from "@radix-ui/react-icons";
 import { Badge, Flex, IconButton, Link, Text, Tooltip, VisuallyHidden } from "@radix-ui/themes";
-import { checkInWindow } from "../../../convex/lib/checkInWindow";
 import { mapsUrl, TYPE_LABELS } from "./sceneText";
 import { shareEvent } from "./share";
-import type { SceneItem, ViewerState } from "./types";
+import type { SceneItem } from "./types";
 
 export function TypeBadge({ type }: { type: SceneItem["type"] }) {
   return (
@@ -86,24 +85,6 @@ export function SignupInfo({ item }: { item: Pick<SceneItem, "signupMethod" | "s
     );
   }
   return null;
-}
-
-/**
- * Where the item stands for a check-in right now, from the same pure rule the
- * server applies, or 'Already checked in' when the comedian has a check-in for
- * this occurrence's day.
- */
-export function checkInState(item: SceneItem, viewer: ViewerState | null | undefined, now: number) {
-  const window = checkInWindow(item, now);
-  const alreadyCheckedIn =
-    !!viewer &&
-    window.localDate !== null &&
-    viewer.recentCheckIns.some((c) => c.sceneItemId === item._id && c.localDate === window.localDate);
-  return {
-    window,
-    alreadyCheckedIn,
-    label: alreadyCheckedIn ? "Already checked in" : window.label,
-  };
 }
 
 export function CheckInLabel({ label, status, alreadyCheckedIn }: { label: string; status: string; alreadyCheckedIn: boolean }) {

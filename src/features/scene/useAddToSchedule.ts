@@ -1,19 +1,12 @@
-import { TZDate } from "@date-fns/tz";
 import { useConvexAuth, useMutation } from "convex/react";
-import { format } from "date-fns";
 import { useNavigate } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
-import { DEFAULT_TIME_ZONE, localDateString } from "../../../convex/lib/time";
-import { scheduleWeek } from "../../../convex/lib/weeks";
+import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { errorCode } from "../../lib/convexErrors";
 import { paths } from "../../lib/paths";
+import { nextOccurrenceNote } from "./scheduleToast";
 import type { SceneItem } from "./types";
-
-/** "Wed, Nov 25 at 8:00 PM", in the venue's time zone. */
-export function formatOccurrence(epochMs: number, timeZone: string): string {
-  return format(new TZDate(epochMs, timeZone), "EEE, MMM d 'at' h:mm a");
-}
 
 function viewerTimeZone(): string {
   try {
@@ -46,16 +39,18 @@ export function useAddToSchedule(where: "card" | "page" = "card") {
         toast.success(title);
         return;
       }
-      const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
-      const description = `Next: ${formatOccurrence(nextOccurrence, timeZone)}`;
-      const week = scheduleWeek(Date.now(), viewerTimeZone());
-      if (nextOccurrence >= week.startMs && nextOccurrence <= week.endMs) {
+      const { description, jumpToWeek } = nextOccurrenceNote(
+        nextOccurrence,
+        Date.now(),
+        viewerTimeZone(),
+        item.timeZone || DEFAULT_TIME_ZONE,
+      );
+      if (jumpToWeek === null) {
         toast.success(title, { description });
       } else {
-        const isoDate = localDateString(nextOccurrence, timeZone);
         toast.success(title, {
           description,
-          action: { label: "Jump to that week", onClick: () => void navigate(paths.scheduleWeek(isoDate)) },
+          action: { label: "Jump to that week", onClick: () => void navigate(paths.scheduleWeek(jumpToWeek)) },
         });
       }
     } catch (err) {
