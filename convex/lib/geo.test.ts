@@ -91,6 +91,10 @@ describe("geohashNeighbors", () => {
     ]);
   });
 
+  it("leaves out cells beyond a pole", () => {
+    expect(geohashNeighbors(encodeGeohash(89.9, 10, 2))).toHaveLength(5);
+  });
+
   it("wraps around the antimeridian", () => {
     const hash = encodeGeohash(0.1, 179.99, 4);
     const east = geohashNeighbors(hash)[2];

@@ -411,6 +411,41 @@ export function occurrencesInRange(item: RecurringItem, fromMs: number, toMs: nu
     .filter((ms) => ms >= fromMs && ms <= toMs);
 }
 
+const RRULE_DAYS = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;
+
+/**
+ * The item as a calendar event for an .ics export: the first start at or
+ * after `fromMs` (DTSTART) and an RFC 5545 RRULE that repeats exactly like
+ * nextOccurrence/occurrencesInRange (null for one-time items). Interpret the
+ * start in the item's own time zone. Null when the item never runs again.
+ */
+export function calendarRecurrence(
+  item: RecurringItem,
+  fromMs: number,
+): { startMs: number; timeZone: string; rrule: string | null } | null {
+  const startMs = nextOccurrence(item, fromMs);
+  if (startMs === null) return null;
+  const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
+  const rule = resolveRule(item, fromMs) as DateRule;
+  const interval = (n: number) => (n > 1 ? `;INTERVAL=${n}` : "");
+  let rrule: string | null;
+  switch (rule.kind) {
+    case "once":
+      rrule = null;
+      break;
+    case "weeks":
+      rrule = `FREQ=WEEKLY${interval(rule.interval)};BYDAY=${RRULE_DAYS[rule.weekday]}`;
+      break;
+    case "month_day":
+      rrule = `FREQ=MONTHLY;BYMONTHDAY=${rule.day}`;
+      break;
+    case "nth_weekday":
+      rrule = `FREQ=MONTHLY${interval(rule.interval)};BYDAY=${rule.nth}${RRULE_DAYS[rule.weekday]}`;
+      break;
+  }
+  return { startMs, timeZone, rrule };
+}
+
 /**
  * A short human description of when an item runs, for cards and the event page:
  * "Every Tuesday", "Every other Tuesday", "First Monday of every month",
