@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+// Load @date-fns/tz before fake timers replace Date: a TZDate class that
+// extends the fake Date loses its time zone (every date comes out in UTC).
+import "./lib/time";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
 const MINUTE = 60_000;

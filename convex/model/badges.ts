@@ -35,13 +35,13 @@ export async function badgeInputs(
     .withIndex("by_user_and_time", (q) => q.eq("userId", userId).gte("checkedInAt", monthStart))
     .take(MONTH_CHECK_INS_LIMIT);
   return {
-    totalSets: stats?.totalSets ?? 0,
-    totalMinutes: stats?.totalMinutes ?? 0,
+    sets: stats?.totalSets ?? 0,
+    minutes: stats?.totalMinutes ?? 0,
     uniqueVenues: stats?.uniqueVenues ?? 0,
     venuesAdded: stats?.venuesAdded ?? 0,
     currentStreak: stats?.currentStreak ?? 0,
     longestStreak: stats?.longestStreak ?? 0,
-    checkInsThisMonth: monthCheckIns.length,
+    monthCheckIns: monthCheckIns.length,
   };
 }
 
