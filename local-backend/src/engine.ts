@@ -29,7 +29,11 @@ export type CommitListener = (tables: Set<string>, ts: bigint) => void;
 
 type MutationTag = { s?: string; r?: number; used: boolean; ts?: bigint };
 
-const readTracker = new AsyncLocalStorage<Set<string>>();
+/** Pins a paginated query's page end across re-runs (Convex's "query journal"). */
+export type Journal = { endCursor?: string | null };
+type QueryContext = { reads: Set<string>; journal?: Journal };
+
+const readTracker = new AsyncLocalStorage<QueryContext>();
 const mutationTag = new AsyncLocalStorage<MutationTag>();
 
 let activeEngine: Engine | null = null;
@@ -61,16 +65,16 @@ function installHooks(ct: any): void {
   };
   const get = proto.get;
   proto.get = function (this: any, tableName: string | undefined, id: string) {
-    const reads = readTracker.getStore();
-    if (reads && typeof id === "string") {
+    const qctx = readTracker.getStore();
+    if (qctx && typeof id === "string") {
       const table = tableName ?? tableFromId(id);
-      if (table) reads.add(table);
+      if (table) qctx.reads.add(table);
     }
     return get.call(this, tableName, id);
   };
   const iterate = proto._iterateDocs;
   proto._iterateDocs = function (this: any, tableName: string, callback: unknown) {
-    readTracker.getStore()?.add(tableName);
+    readTracker.getStore()?.reads.add(tableName);
     return iterate.call(this, tableName, callback);
   };
 }
@@ -220,11 +224,21 @@ export class Engine {
     return acc;
   }
 
-  /** Runs a query; `reads` collects the tables it read. */
-  async query(udfPath: string, args: Record<string, unknown>, caller: Caller, reads?: Set<string>): Promise<unknown> {
+  /**
+   * Runs a query; `reads` collects the tables it read, and `journal` pins the
+   * end of a paginated query's page on re-runs, so pages neither overlap nor
+   * leave gaps when rows are inserted or deleted.
+   */
+  async query(
+    udfPath: string,
+    args: Record<string, unknown>,
+    caller: Caller,
+    reads?: Set<string>,
+    journal?: Journal,
+  ): Promise<unknown> {
     const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
     const acc = this.accessor(caller);
-    if (reads) return await readTracker.run(reads, () => acc.queryFromPath(fp, args));
+    if (reads) return await readTracker.run({ reads, journal }, () => acc.queryFromPath(fp, args));
     return await readTracker.exit(() => acc.queryFromPath(fp, args));
   }
 
@@ -410,6 +424,7 @@ export class Engine {
         const doc = tableFromId(storageId) === "_storage" ? this.db.get("_storage", storageId) : null;
         return JSON.stringify(doc ? `${this.opts.apiUrl}/api/storage/${storageId}` : null);
       }
+      if (op === "1.0/queryPage") return await this.queryPage(asyncSyscall, jsonArgs);
       if (op === "1.0/storageGenerateUploadUrl") {
         return JSON.stringify(`${this.opts.apiUrl}/api/storage/upload?token=${this.uploadToken()}`);
       }
@@ -423,6 +438,26 @@ export class Engine {
       }
       return await jsSyscall(op, args);
     };
+  }
+
+  /**
+   * convex-test's paginate with an explicit end cursor stops at that cursor but
+   * reports `_end_cursor` when the boundary row is gone; Convex reports the end
+   * cursor itself. Subscriptions also pin their first page end here.
+   */
+  private async queryPage(asyncSyscall: (op: string, a: string) => Promise<string>, jsonArgs: string) {
+    const journal = readTracker.getStore()?.journal;
+    const args = JSON.parse(jsonArgs);
+    if (journal?.endCursor && (args.endCursor === null || args.endCursor === undefined)) {
+      args.endCursor = journal.endCursor;
+    }
+    const result = JSON.parse(await asyncSyscall("1.0/queryPage", JSON.stringify(args)));
+    if (typeof args.endCursor === "string") {
+      result.continueCursor = args.endCursor;
+      result.isDone = args.endCursor === "_end_cursor";
+    }
+    if (journal && !journal.endCursor) journal.endCursor = result.continueCursor;
+    return JSON.stringify(result);
   }
 
   uploadToken(): string {

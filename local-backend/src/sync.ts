@@ -11,7 +11,7 @@
 import type { WebSocket } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, type TokenVerifier } from "./auth.js";
-import type { Caller, Engine } from "./engine.js";
+import type { Caller, Engine, Journal } from "./engine.js";
 import { canonicalPath } from "./engine.js";
 
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -38,10 +38,25 @@ export function describeError(error: unknown): { message: string; data?: unknown
   return { message: `Uncaught ${String(error)}` };
 }
 
+function parseJournal(journal: string | null): Journal {
+  if (!journal) return {};
+  try {
+    const parsed = JSON.parse(journal);
+    return typeof parsed?.endCursor === "string" ? { endCursor: parsed.endCursor } : {};
+  } catch {
+    return {};
+  }
+}
+
+function journalString(journal: Journal): string | null {
+  return journal.endCursor ? JSON.stringify({ endCursor: journal.endCursor }) : null;
+}
+
 type QueryResult = { ok: true; value: unknown } | { ok: false; message: string; data?: unknown };
 
 type Entry = {
   key: string;
+  journal: Journal;
   udfPath: string;
   args: Record<string, unknown>;
   caller: Caller;
@@ -190,7 +205,7 @@ export class SyncManager {
     const reads = new Set<string>();
     let result: QueryResult;
     try {
-      const value = await this.engine.query(entry.udfPath, entry.args, entry.caller, reads);
+      const value = await this.engine.query(entry.udfPath, entry.args, entry.caller, reads, entry.journal);
       result = { ok: true, value: convexToJson((value ?? null) as any) };
     } catch (error) {
       const { message, data } = describeError(error);
@@ -211,13 +226,14 @@ export class SyncManager {
     }
   }
 
-  private acquire(udfPath: string, args: Record<string, unknown>, caller: Caller): Entry {
+  private acquire(udfPath: string, args: Record<string, unknown>, caller: Caller, journal: string | null = null): Entry {
     const callerKey = caller.kind === "user" ? `user:${caller.key}` : caller.kind;
-    const key = `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}`;
+    const key = `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}\u0000${journal ?? ""}`;
     let entry = this.entries.get(key);
     if (!entry) {
       entry = {
         key,
+        journal: parseJournal(journal),
         udfPath,
         args,
         caller,
@@ -257,13 +273,13 @@ export class SyncManager {
       const r = entry.result;
       modifications.push(
         r.ok
-          ? { type: "QueryUpdated", queryId, value: r.value, logLines: [], journal: null }
+          ? { type: "QueryUpdated", queryId, value: r.value, logLines: [], journal: journalString(entry.journal) }
           : {
               type: "QueryFailed",
               queryId,
               errorMessage: r.message,
               logLines: [],
-              journal: null,
+              journal: journalString(entry.journal),
               ...(r.data !== undefined ? { errorData: r.data } : {}),
             },
       );
@@ -384,7 +400,7 @@ export class SyncManager {
       if (mod?.type === "Add" && typeof mod.queryId === "number") {
         const old = session.queries.get(mod.queryId);
         if (old) this.release(old.entry);
-        const sub = await this.subscribe(session, mod.udfPath, mod.args);
+        const sub = await this.subscribe(session, mod.udfPath, mod.args, mod.journal);
         session.queries.set(mod.queryId, sub);
         session.removed = session.removed.filter((id) => id !== mod.queryId);
         added.push(sub);
@@ -407,7 +423,12 @@ export class SyncManager {
   }
 
   /** A subscription to an entry; bad paths or args give a failing entry of their own. */
-  private async subscribe(session: Session, udfPath: unknown, rawArgs: unknown): Promise<Subscription> {
+  private async subscribe(
+    session: Session,
+    udfPath: unknown,
+    rawArgs: unknown,
+    journal: unknown,
+  ): Promise<Subscription> {
     let path: string;
     let args: Record<string, unknown>;
     try {
@@ -417,6 +438,7 @@ export class SyncManager {
     } catch (error) {
       const entry: Entry = {
         key: `invalid:${Math.random()}`,
+        journal: {},
         udfPath: String(udfPath),
         args: {},
         caller: session.caller,
@@ -430,7 +452,10 @@ export class SyncManager {
       };
       return { entry, sentVersion: 0 };
     }
-    return { entry: this.acquire(path, args, session.caller), sentVersion: 0 };
+    return {
+      entry: this.acquire(path, args, session.caller, typeof journal === "string" ? journal : null),
+      sentVersion: 0,
+    };
   }
 
   private async authenticate(session: Session, message: any): Promise<void> {
@@ -473,7 +498,10 @@ export class SyncManager {
     const resubscribed: Subscription[] = [];
     for (const [queryId, sub] of session.queries) {
       if (sub.entry.key.startsWith("invalid:")) continue;
-      const next = { entry: this.acquire(sub.entry.udfPath, sub.entry.args, caller), sentVersion: 0 };
+      const next = {
+        entry: this.acquire(sub.entry.udfPath, sub.entry.args, caller, journalString(sub.entry.journal)),
+        sentVersion: 0,
+      };
       this.release(sub.entry);
       session.queries.set(queryId, next);
       resubscribed.push(next);
