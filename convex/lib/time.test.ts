@@ -3,12 +3,14 @@ import {
   DAY_NAMES,
   DAY_SHORT,
   DEFAULT_TIME_ZONE,
+  QUARTER_HOUR_SLOTS,
   addDaysToDate,
   dayOfWeekOfDate,
   daysBetweenDates,
   daysInMonth,
   formatDuration,
   formatTime12h,
+  isValidTimeZone,
   localDateString,
   localDayOfWeek,
   minusMinutesHHMM,
@@ -157,5 +159,26 @@ describe("roundToQuarterHour", () => {
     ["2026-11-21T03:22:00Z", LA, "19:15"],
   ])("%s in %s -> %s", (iso, tz, out) => {
     expect(roundToQuarterHour(Date.parse(iso), tz)).toBe(out);
+  });
+});
+
+describe("isValidTimeZone and time slots", () => {
+  it.each([
+    ["America/New_York", true],
+    ["America/Los_Angeles", true],
+    ["Europe/London", true],
+    ["UTC", true],
+    ["", false],
+    ["Mars/Olympus_Mons", false],
+    ["New York", false],
+  ])("%j -> %s", (tz, ok) => {
+    expect(isValidTimeZone(tz)).toBe(ok);
+  });
+
+  it("has 96 quarter-hour slots", () => {
+    expect(QUARTER_HOUR_SLOTS).toHaveLength(96);
+    expect(QUARTER_HOUR_SLOTS.slice(0, 3)).toEqual(["00:00", "00:15", "00:30"]);
+    expect(QUARTER_HOUR_SLOTS[95]).toBe("23:45");
+    expect(QUARTER_HOUR_SLOTS).toContain(roundToQuarterHour(Date.parse("2026-11-21T04:53:00Z"), NY));
   });
 });

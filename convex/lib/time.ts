@@ -23,6 +23,23 @@ export const DAY_MS = 24 * HOUR_MS;
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
+/** Whether `timeZone` is an IANA zone this runtime knows ("America/Chicago"); validate items' zones with it. */
+export function isValidTimeZone(timeZone: string): boolean {
+  if (!timeZone) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone }).format(0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "00:00", "00:15", ... "23:45": the 15-minute time slots of the log-a-set wizard. */
+export const QUARTER_HOUR_SLOTS: readonly string[] = Array.from(
+  { length: 96 },
+  (_, i) => `${pad2(Math.floor(i / 4))}:${pad2((i % 4) * 15)}`,
+);
+
 /** Parses "HH:MM" or "HH:MM:SS" (24-hour); null when malformed or out of range. */
 export function parseHHMM(s: string): { hours: number; minutes: number } | null {
   const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(s.trim());
