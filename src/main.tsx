@@ -1,4 +1,5 @@
 import "@radix-ui/themes/styles.css";
+import "./index.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { AppProviders } from "./app/providers";

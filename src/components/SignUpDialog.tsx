@@ -27,7 +27,7 @@ export function SignUpDialog({ trigger, description = "Track your stage time, fi
           <GoogleButton label="Sign up with Google" />
           <Flex align="center" gap="3">
             <Separator size="4" />
-            <Text size="1" color="gray">
+            <Text size="1" color="gray" wrap="nowrap">
               or
             </Text>
             <Separator size="4" />

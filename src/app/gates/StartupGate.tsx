@@ -1,10 +1,13 @@
 import { useConvexAuth, useQuery } from "convex/react";
+import { lazy, Suspense } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";
 import { useRouteAccess } from "../routeAccess";
-import { PreviewGate } from "./PreviewGate";
+
+// The preview carries the sign-up form (zod, react-hook-form): load it only when shown.
+const PreviewGate = lazy(() => import("./PreviewGate").then((m) => ({ default: m.PreviewGate })));
 
 /**
  * Gate of the signed-in layout group (spec part 1 §2): no session goes to /auth,
@@ -20,9 +23,11 @@ export function StartupGate() {
     if (access?.kind === "public") return <Outlet />;
     if (access?.kind === "preview") {
       return (
-        <PreviewGate section={access.section}>
-          <Outlet />
-        </PreviewGate>
+        <Suspense fallback={<LoadingState />}>
+          <PreviewGate section={access.section}>
+            <Outlet />
+          </PreviewGate>
+        </Suspense>
       );
     }
     return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;

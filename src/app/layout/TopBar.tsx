@@ -1,19 +1,13 @@
-import {
-  CalendarIcon,
-  DashboardIcon,
-  ExitIcon,
-  GearIcon,
-  MagnifyingGlassIcon,
-  PersonIcon,
-} from "@radix-ui/react-icons";
-import { Avatar, Box, Button, DropdownMenu, Flex, IconButton, Text } from "@radix-ui/themes";
-import { useConvexAuth, useQuery } from "convex/react";
-import { useState, type ReactNode } from "react";
-import { Link as RouterLink, useMatch, useNavigate } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import { useSignOut } from "@/components/auth/useSignOut";
+import { CalendarIcon, DashboardIcon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { Box, Button, Flex, Skeleton, Text } from "@radix-ui/themes";
+import { useConvexAuth } from "convex/react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
+import { Link as RouterLink, useMatch } from "react-router-dom";
 import { paths } from "@/lib/paths";
 import { useHideOnScroll } from "./useHideOnScroll";
+
+// Menus pull in popper and focus-trap code that signed-out visitors never need.
+const AccountMenu = lazy(() => import("./AccountMenu"));
 
 function NavItem({ to, label, icon }: { to: string; label: string; icon: ReactNode }) {
   const active = useMatch({ path: to, end: false }) !== null;
@@ -27,56 +21,6 @@ function NavItem({ to, label, icon }: { to: string; label: string; icon: ReactNo
         </Box>
       </RouterLink>
     </Button>
-  );
-}
-
-function initials(name: string | undefined): string {
-  const letters = (name ?? "")
-    .trim()
-    .split(/\s+/)
-    .map((word) => word[0] ?? "")
-    .join("")
-    .slice(0, 2)
-    .toUpperCase();
-  return letters || "?";
-}
-
-function AccountMenu() {
-  const me = useQuery(api.profiles.me);
-  const isAdmin = useQuery(api.profiles.isAdmin);
-  const signOut = useSignOut();
-  const navigate = useNavigate();
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" radius="full" size="2" aria-label="Account menu">
-          <Avatar
-            size="2"
-            radius="full"
-            src={me?.photoUrl ?? undefined}
-            fallback={initials(me?.displayName)}
-            alt=""
-          />
-        </IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content align="end" size="2">
-        {me ? (
-          <DropdownMenu.Label>{me.displayName}</DropdownMenu.Label>
-        ) : null}
-        <DropdownMenu.Item onSelect={() => void navigate(paths.profile)}>
-          <PersonIcon aria-hidden="true" /> Profile
-        </DropdownMenu.Item>
-        {isAdmin ? (
-          <DropdownMenu.Item onSelect={() => void navigate(paths.admin)}>
-            <GearIcon aria-hidden="true" /> Admin
-          </DropdownMenu.Item>
-        ) : null}
-        <DropdownMenu.Separator />
-        <DropdownMenu.Item color="red" onSelect={() => void signOut()}>
-          <ExitIcon aria-hidden="true" /> Sign Out
-        </DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
   );
 }
 
@@ -131,7 +75,9 @@ export function TopBar() {
           </Flex>
           <Flex align="center" justify="end" style={{ minWidth: 40 }}>
             {isLoading ? null : isAuthenticated ? (
-              <AccountMenu />
+              <Suspense fallback={<Skeleton width="32px" height="32px" style={{ borderRadius: "50%" }} />}>
+                <AccountMenu />
+              </Suspense>
             ) : (
               <Button asChild size="2">
                 <RouterLink to={paths.auth} state={{ mode: "signIn" }}>

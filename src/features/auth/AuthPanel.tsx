@@ -67,7 +67,7 @@ function OrDivider() {
   return (
     <Flex align="center" gap="3" aria-hidden="true">
       <Separator size="4" />
-      <Text size="1" color="gray">
+      <Text size="1" color="gray" wrap="nowrap">
         or with email
       </Text>
       <Separator size="4" />
