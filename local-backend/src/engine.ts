@@ -164,6 +164,8 @@ export class Engine {
     if (problems.length > 0) {
       throw new Error(`The schema in ${this.opts.functionsDir} rejects existing data:\n  ${problems.join("\n  ")}`);
     }
+    // The DatabaseFake hooks report commits to the one engine of this process.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     activeEngine = this;
     await this.loadAuthConfig();
     if (options.startBackground !== false) {
