@@ -1,0 +1,97 @@
+// @vitest-environment node
+// Node, not edge-runtime: the OpenID mock server listens on a local port.
+import { OAuth2Server } from "oauth2-mock-server";
+import { exportPKCS8, generateKeyPair } from "jose";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { newTest } from "./test.setup";
+
+const SITE_URL = "http://localhost:5173";
+const CONVEX_SITE_URL = "http://127.0.0.1:3211";
+let server: OAuth2Server;
+
+beforeAll(async () => {
+  server = new OAuth2Server();
+  await server.issuer.keys.generate("RS256");
+  await server.start(0, "127.0.0.1");
+  const keys = await generateKeyPair("RS256", { extractable: true });
+  // auth.ts reads these when it is first loaded, which happens in the first test.
+  vi.stubEnv("AUTH_GOOGLE_ISSUER", server.issuer.url!);
+  vi.stubEnv("AUTH_GOOGLE_ID", "stagetime-test-client");
+  vi.stubEnv("AUTH_GOOGLE_SECRET", "stagetime-test-secret");
+  vi.stubEnv("JWT_PRIVATE_KEY", await exportPKCS8(keys.privateKey));
+  vi.stubEnv("CONVEX_SITE_URL", CONVEX_SITE_URL);
+  vi.stubEnv("SITE_URL", SITE_URL);
+  server.service.on("beforeTokenSigning", (token) => {
+    Object.assign(token.payload, {
+      sub: "google-user-42",
+      email: "gina.google@example.com",
+      email_verified: true,
+      name: "Gina Google",
+      picture: "https://example.com/gina.png",
+    });
+  });
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await server.stop();
+});
+
+/** The Set-Cookie name=value pairs of a response, as a Cookie header. */
+function cookieHeader(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+test("Google sign-in against the OpenID mock creates the comedian's profile", async () => {
+  const t = newTest();
+  // 1. The client asks to sign in with Google and is sent to the app's sign-in route.
+  const started = await t.action(api.auth.signIn, { provider: "google", params: {} });
+  expect(started.redirect).toBeDefined();
+  const signInUrl = new URL(started.redirect!);
+  const toProvider = await t.fetch(signInUrl.pathname + signInUrl.search, { redirect: "manual" });
+  expect(toProvider.status).toBe(302);
+  const authorizeUrl = new URL(toProvider.headers.get("location")!);
+  expect(authorizeUrl.origin).toBe(new URL(server.issuer.url!).origin);
+
+  // 2. The mock provider "logs the user in" and redirects back to the callback.
+  const fromProvider = await fetch(authorizeUrl, { redirect: "manual" });
+  const callbackUrl = new URL(fromProvider.headers.get("location")!);
+  expect(callbackUrl.pathname).toBe("/api/auth/callback/google");
+
+  // 3. The callback exchanges the code with the mock and redirects to the app with a code.
+  const toApp = await t.fetch(callbackUrl.pathname + callbackUrl.search, {
+    redirect: "manual",
+    headers: { cookie: cookieHeader(toProvider) },
+  });
+  expect(toApp.status).toBe(302);
+  const appUrl = new URL(toApp.headers.get("location")!);
+  expect(appUrl.origin).toBe(SITE_URL);
+  const code = appUrl.searchParams.get("code");
+  expect(code).toBeTruthy();
+
+  // 4. The app trades the code for session tokens.
+  const done = await t.action(api.auth.signIn, {
+    provider: "google",
+    params: { code: code! },
+    verifier: started.verifier,
+  });
+  const token = done.tokens!.token;
+  const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
+  const userId = payload.sub.split("|")[0] as Id<"users">;
+  const me = await t.withIdentity({ subject: payload.sub }).query(api.profiles.me, {});
+  expect(me).toMatchObject({
+    userId,
+    displayName: "Gina Google",
+    email: "gina.google@example.com",
+    photoUrl: "https://example.com/gina.png",
+    needsOnboarding: true,
+    onboardingCompleted: false,
+    weeklyGoalMinutes: 15,
+    hasProfile: true,
+  });
+});
