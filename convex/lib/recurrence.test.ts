@@ -11,6 +11,7 @@ import {
   parseCustomRecurrence,
   parseMonthlyRule,
   recurrenceSummary,
+  runsOnDate,
   type RecurringItem,
 } from "./recurrence";
 import { addDaysToDate, localDateString, zonedEpoch } from "./time";
@@ -304,5 +305,21 @@ describe("calendarRecurrence (.ics export)", () => {
     const ours = occurrencesInRange(item, cal.startMs, at(until, "23:59")).map((ms) => localDateString(ms, NY));
     expect(expected.length).toBeGreaterThan(8);
     expect(ours).toEqual(expected);
+  });
+});
+
+describe("runsOnDate", () => {
+  it.each<[string, RecurringItem, string, boolean]>([
+    ["weekly on its day", fri(), "2026-11-20", true],
+    ["weekly on another day", fri(), "2026-11-21", false],
+    ["bi-weekly on week", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "2026-11-20", true],
+    ["bi-weekly off week", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "2026-11-13", false],
+    ["last Friday, yes", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), "2026-11-27", true],
+    ["last Friday, an earlier Friday", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), "2026-11-20", false],
+    ["one-time on its date", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), "2026-11-27", true],
+    ["one-time a week later", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), "2026-12-04", false],
+    ["no start time", fri({ startTimeLocal: undefined }), "2026-11-20", false],
+  ])("%s", (_name, item, date, expected) => {
+    expect(runsOnDate(item, date)).toBe(expected);
   });
 });

@@ -411,6 +411,19 @@ export function occurrencesInRange(item: RecurringItem, fromMs: number, toMs: nu
     .filter((ms) => ms >= fromMs && ms <= toMs);
 }
 
+/**
+ * Whether the item runs on the local date "YYYY-MM-DD" (its own time zone):
+ * false on a bi-weekly item's off week or a monthly item's other weeks. The
+ * check-in window itself follows the spec and looks only at the weekday;
+ * callers that want "does it run tonight" combine the two.
+ */
+export function runsOnDate(item: RecurringItem, date: string): boolean {
+  if (!item.startTimeLocal || !parseHHMM(item.startTimeLocal)) return false;
+  const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
+  const rule = resolveRule(item, zonedEpoch(date, "00:00", timeZone));
+  return rule !== null && ruleDates(rule, date, date).length > 0;
+}
+
 const RRULE_DAYS = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;
 
 /**
