@@ -5,6 +5,9 @@ import { toast } from "./support/ui";
 
 type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
 
+// Several browsers sign in per test on a small shared machine.
+test.describe.configure({ timeout: 120_000 });
+
 const VENUE = { latitude: 40.7306, longitude: -73.9866 };
 
 /** Day of week and "HH:MM" right now in New York, so a mic starting now has its check-in window open. */
