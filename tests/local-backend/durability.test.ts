@@ -121,7 +121,9 @@ describe("durability across kill -9", () => {
   test("a graceful stop and start keeps everything too", async () => {
     const http = backend.httpClient();
     const id = await http.mutation(api.messages.send, { channel: "graceful", author: "x", body: "kept" });
-    await backend.stop();
+    // SIGTERM alone stops it (no SIGKILL fallback needed).
+    expect(await backend.stop()).toBe("graceful");
+    expect(backend.running).toBe(false);
     await backend.start();
     const after = await backend.httpClient().query(api.messages.list, { channel: "graceful" });
     expect(after.map((m) => m._id)).toEqual([id]);

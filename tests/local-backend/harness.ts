@@ -129,6 +129,8 @@ export type BackendOptions = {
   dataDir?: string;
   /** Extra CLI flags after the fixed ones. */
   extraArgs?: string[];
+  /** Watch the functions folder (the tests pass --no-watch unless this is set). */
+  watch?: boolean;
 };
 
 /**
@@ -153,6 +155,7 @@ export class Backend {
     readonly functionsDir: string,
     private readonly ownsDataDir: boolean,
     private readonly extraArgs: string[],
+    private readonly watch = false,
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.siteUrl = `http://127.0.0.1:${sitePort}`;
@@ -189,7 +192,7 @@ export class Backend {
       this.functionsDir,
       "--no-seed",
       "--no-env-file",
-      "--no-watch",
+      ...(this.watch ? [] : ["--no-watch"]),
       ...this.extraArgs,
     ];
     // One node process (tsx as a loader rather than its relaying CLI), in its own
@@ -246,9 +249,12 @@ export class Backend {
     }
   }
 
-  /** Graceful stop: SIGTERM, then SIGKILL if it has not exited in 20 s. */
-  async stop(): Promise<void> {
-    if (!this.running) return;
+  /**
+   * Graceful stop: SIGTERM, then SIGKILL if it has not exited in 20 s. Resolves
+   * with how it ended, so a test can insist that SIGTERM alone was enough.
+   */
+  async stop(): Promise<"graceful" | "forced" | "not-running"> {
+    if (!this.running) return "not-running";
     const pid = this.child!.pid!;
     try {
       process.kill(pid, "SIGTERM");
@@ -265,6 +271,7 @@ export class Backend {
     }
     // Helpers it may have started die with it.
     this.signalGroup("SIGKILL");
+    return timedOut ? "forced" : "graceful";
   }
 
   /** `kill -9` of the whole process group: no chance to flush anything. */
@@ -276,7 +283,7 @@ export class Backend {
 
   /** Starts again on the same ports and data directory (after stop or kill). */
   async restart(): Promise<void> {
-    if (this.running) await this.stop();
+    await this.stop();
     await this.start();
   }
 
@@ -328,6 +335,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     options.functionsDir ?? fixtureDir,
     options.dataDir === undefined,
     options.extraArgs ?? [],
+    options.watch ?? false,
   );
   try {
     await backend.start();
