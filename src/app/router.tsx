@@ -16,6 +16,9 @@ function page(load: () => Promise<{ default: ComponentType }>): RouteObject["laz
 /** A child path of the root ("/log-set/event" → "log-set/event"). */
 const rel = (path: string) => path.replace(/^\//, "");
 
+/** A path relative to its parent route ("/onboarding/venue" under "/onboarding" → "venue"). */
+const under = (parent: string, path: string) => path.slice(parent.length).replace(/^\//, "");
+
 const logSetPage = (step: number) => async () => {
   const { default: LogSet } = await import("@/routes/LogSet");
   return { element: <LogSet step={step} /> };
@@ -27,7 +30,7 @@ const addEventPage = (step: number) => async () => {
 };
 
 const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): RouteObject => ({
-  path: rel(paths.onboarding(step)),
+  path: under(paths.onboardingRoot, paths.onboarding(step)),
   lazy: async () => {
     const { default: Step } = await import("@/routes/onboarding/Step");
     return { element: <Step step={step} /> };
@@ -83,7 +86,7 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           { index: true, element: <Navigate to={paths.onboarding("welcome")} replace /> },
-          { path: rel(paths.onboarding("welcome")), lazy: page(() => import("@/routes/onboarding/Welcome")) },
+          { path: under(paths.onboardingRoot, paths.onboarding("welcome")), lazy: page(() => import("@/routes/onboarding/Welcome")) },
           onboardingPage("venue"),
           onboardingPage("event"),
           onboardingPage("details"),
