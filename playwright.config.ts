@@ -1,5 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
 
+// Several people may run the browser tests in one checkout at once: outside CI each run
+// writes its artifacts to its own folder (the runner sets this; workers inherit it).
+process.env.E2E_RUN_ID ??= process.env.CI ? "" : `run-${process.pid}`;
+
 /**
  * Browser tests drive Debian's Chromium (Playwright's own browser downloads are not available
  * here) against the local backend on a temp data dir and the built app; see
@@ -19,7 +23,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   grepInvert: process.env.E2E_SCREENSHOTS === "1" ? undefined : /@screenshots/,
   reporter: process.env.CI ? [["list"]] : "list",
-  outputDir: "test-results",
+  outputDir: process.env.E2E_RUN_ID ? `test-results/${process.env.E2E_RUN_ID}` : "test-results",
   use: {
     ...devices["Desktop Chrome"],
     // Set by the global setup; the fixtures read the state file as well.

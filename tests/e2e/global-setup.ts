@@ -19,25 +19,38 @@ export const E2E_GOOGLE_CLIENT_ID = "stagetime-e2e.apps.googleusercontent.test";
 const E2E_GOOGLE_CLIENT_SECRET = "stagetime-e2e-secret";
 
 /**
- * The built app lives outside the temp dir so that E2E_SKIP_BUILD=1 can reuse it. The Convex
- * URL is baked into the bundle, so the backend port it was built for is kept beside it.
+ * Builds live outside the temp dir so that E2E_SKIP_BUILD=1 can reuse one. The Convex URL
+ * is baked into the bundle, so each build is kept per backend port (dist-<port>), which also
+ * keeps two runs in one checkout from overwriting each other's app.
  */
-const buildCacheDir = process.env.E2E_DIST_DIR
-  ? path.resolve(process.env.E2E_DIST_DIR, "..")
-  : path.join(repoRoot, "node_modules/.cache/stagetime-e2e");
-const distDir = process.env.E2E_DIST_DIR ? path.resolve(process.env.E2E_DIST_DIR) : path.join(buildCacheDir, "dist");
-const buildMetaFile = path.join(buildCacheDir, "build-meta.json");
+const buildCacheDir = path.join(repoRoot, "node_modules/.cache/stagetime-e2e");
+const distFor = (backendPort: number) => path.join(buildCacheDir, `dist-${backendPort}`);
 
-type BuildMeta = { backendPort: number };
-
-function reusableBuild(): BuildMeta | null {
-  if (process.env.E2E_SKIP_BUILD !== "1") return null;
-  if (!fs.existsSync(path.join(distDir, "index.html")) || !fs.existsSync(buildMetaFile)) return null;
-  return JSON.parse(fs.readFileSync(buildMetaFile, "utf8")) as BuildMeta;
+/** With E2E_SKIP_BUILD=1: a finished earlier build whose backend port is free now. */
+async function reusableBuildPort(): Promise<number | null> {
+  if (process.env.E2E_SKIP_BUILD !== "1" || !fs.existsSync(buildCacheDir)) return null;
+  const candidates = fs
+    .readdirSync(buildCacheDir)
+    .filter((name) => /^dist-\d+$/.test(name) && fs.existsSync(path.join(buildCacheDir, name, "index.html")))
+    .map((name) => ({ port: Number(name.slice(5)), mtime: fs.statSync(path.join(buildCacheDir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { port } of candidates) if (await isPortFree(port)) return port;
+  return null;
 }
 
-async function buildApp(backendUrl: string, backendPort: number): Promise<void> {
+/** Drops builds older than a day so the cache does not grow without bound. */
+function pruneOldBuilds(): void {
+  if (!fs.existsSync(buildCacheDir)) return;
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of fs.readdirSync(buildCacheDir)) {
+    const dir = path.join(buildCacheDir, name);
+    if (/^dist-\d+$/.test(name) && fs.statSync(dir).mtimeMs < dayAgo) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function buildApp(backendUrl: string, distDir: string): Promise<void> {
   fs.mkdirSync(buildCacheDir, { recursive: true });
+  pruneOldBuilds();
   const started = Date.now();
   try {
     await execFileAsync(
@@ -55,7 +68,6 @@ async function buildApp(backendUrl: string, backendPort: number): Promise<void> 
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`vite build failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
   }
-  fs.writeFileSync(buildMetaFile, JSON.stringify({ backendPort } satisfies BuildMeta));
   console.log(`[e2e] app built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -72,9 +84,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   fs.mkdirSync(dataDir, { recursive: true });
   const backendLog = path.join(tmpDir, "backend.log");
 
-  const reuse = reusableBuild();
-  const backendPort = reuse && (await isPortFree(reuse.backendPort)) ? reuse.backendPort : await freePort();
-  const mustBuild = !reuse || reuse.backendPort !== backendPort;
+  const reusePort = await reusableBuildPort();
+  const backendPort = reusePort ?? (await freePort());
+  const mustBuild = reusePort === null;
+  const distDir = distFor(backendPort);
   const sitePort = await freePort();
   const appPort = await freePort();
   const mockPort = await freePort();
@@ -112,7 +125,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // Building and booting the backend are independent: overlap them.
     const [backend, build] = await Promise.allSettled([
       startBackend({ port: backendPort, sitePort, dataDir, siteUrl: appUrl, logFile: backendLog }),
-      mustBuild ? buildApp(backendUrl, backendPort) : Promise.resolve(),
+      mustBuild ? buildApp(backendUrl, distDir) : Promise.resolve(),
     ]);
     if (backend.status === "fulfilled") backendPid = backend.value;
     if (backend.status === "rejected") throw backend.reason;
