@@ -5,6 +5,10 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { newTest, type TestBackend } from "./test.setup";
 
+// Password hashing (scrypt) and seeding are slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+
 // Convex Auth signs session JWTs with JWT_PRIVATE_KEY and names CONVEX_SITE_URL as issuer.
 let privateKey = "";
 beforeAll(async () => {
@@ -154,17 +158,33 @@ describe("password sign-up", () => {
     stubAuthEnv();
     const t = newTest();
     await passwordSignIn(t, { email: "pw@example.com", password: "secret1", flow: "signUp" });
-    await expect(
+    const wrong = await errorOf(
       passwordSignIn(t, { email: "pw@example.com", password: "wrong-one", flow: "signIn" }),
-    ).rejects.toThrow();
+    );
+    expect(wrong).toBeInstanceOf(ConvexError);
+    expect((wrong as ConvexError<{ code: string; message: string }>).data).toMatchObject({
+      code: "INVALID_INPUT",
+      message: "Invalid email or password.",
+    });
+    const unknown = await errorOf(
+      passwordSignIn(t, { email: "nobody@example.com", password: "secret1", flow: "signIn" }),
+    );
+    expect((unknown as ConvexError<{ message: string }>).data.message).toBe(
+      "Invalid email or password.",
+    );
   });
 
   test("signing up twice with the same email fails", async () => {
     stubAuthEnv();
     const t = newTest();
     await passwordSignIn(t, { email: "dup@example.com", password: "secret1", flow: "signUp" });
-    await expect(
+    const error = await errorOf(
       passwordSignIn(t, { email: "Dup@example.com", password: "other12", flow: "signUp" }),
-    ).rejects.toThrow(/already exists/);
+    );
+    expect(error).toBeInstanceOf(ConvexError);
+    expect((error as ConvexError<{ code: string; message: string }>).data).toEqual({
+      code: "ALREADY_EXISTS",
+      message: "This email is already registered. Try signing in instead.",
+    });
   });
 });

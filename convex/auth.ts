@@ -1,6 +1,7 @@
 import Google from "@auth/core/providers/google";
 import { Password } from "@convex-dev/auth/providers/Password";
 import { convexAuth } from "@convex-dev/auth/server";
+import { ConvexError } from "convex/values";
 import type { DataModel, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
@@ -9,24 +10,63 @@ import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
 /** Shortest password a comedian may choose (spec part 1 §5). */
 export const MIN_PASSWORD_LENGTH = 6;
 
-const password = Password<DataModel>({
-  profile(params) {
-    const email = typeof params.email === "string" ? normalizeEmail(params.email) : "";
-    if (email === "") {
-      throw appError(
-        ErrorCode.INVALID_INPUT,
-        "You must provide either an email or phone number and a password",
-      );
+const password = withUserFacingErrors(
+  Password<DataModel>({
+    profile(params) {
+      const email = typeof params.email === "string" ? normalizeEmail(params.email) : "";
+      if (email === "") {
+        throw appError(
+          ErrorCode.INVALID_INPUT,
+          "You must provide either an email or phone number and a password",
+        );
+      }
+      const name = typeof params.name === "string" ? params.name.trim() : "";
+      return name === "" ? { email } : { email, name };
+    },
+    validatePasswordRequirements(pw) {
+      if (pw.length < MIN_PASSWORD_LENGTH) {
+        throw appError(ErrorCode.INVALID_INPUT, "Password must be at least 6 characters");
+      }
+    },
+  }),
+);
+
+type Authorize = (params: Record<string, unknown>, ctx: unknown) => Promise<unknown>;
+
+/**
+ * Convex hides the message of a plain Error from clients of a production
+ * deployment, and the Password provider fails with plain Errors ("Account x
+ * already exists", "InvalidSecret", ...). The sign-in form must tell "Account
+ * exists" from "Sign in failed", so those become ConvexErrors with a code.
+ * The provider keeps its real `authorize` in `options` (Convex Auth merges the
+ * two when it loads providers); we wrap that one.
+ */
+function withUserFacingErrors<P>(provider: P): P {
+  const options = (provider as unknown as { options: { authorize: Authorize } }).options;
+  const authorize = options.authorize;
+  options.authorize = async (params, ctx) => {
+    try {
+      return await authorize(params, ctx);
+    } catch (error) {
+      if (error instanceof ConvexError) throw error;
+      const message = error instanceof Error ? error.message : "";
+      if (/already exists/.test(message)) {
+        throw appError(
+          ErrorCode.ALREADY_EXISTS,
+          "This email is already registered. Try signing in instead.",
+        );
+      }
+      if (/^(InvalidAccountId|InvalidSecret|Invalid credentials)$/.test(message)) {
+        throw appError(ErrorCode.INVALID_INPUT, "Invalid email or password.");
+      }
+      if (message === "TooManyFailedAttempts") {
+        throw appError(ErrorCode.RATE_LIMITED, "Too many failed attempts. Please try again later.");
+      }
+      throw error;
     }
-    const name = typeof params.name === "string" ? params.name.trim() : "";
-    return name === "" ? { email } : { email, name };
-  },
-  validatePasswordRequirements(pw) {
-    if (pw.length < MIN_PASSWORD_LENGTH) {
-      throw appError(ErrorCode.INVALID_INPUT, "Password must be at least 6 characters");
-    }
-  },
-});
+  };
+  return provider;
+}
 
 /**
  * Google sign-in with AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET. In production the

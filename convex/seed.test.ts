@@ -7,6 +7,10 @@ import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "./model/
 import { encodeGeohash } from "./lib/geo";
 import { createSceneItem, newTest } from "./test.setup";
 
+// Password hashing (scrypt) and seeding are slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+
 let privateKey = "";
 beforeAll(async () => {
   const keys = await generateKeyPair("RS256", { extractable: true });
