@@ -420,18 +420,19 @@ export class Engine {
   private wrapSyscalls(): void {
     const g = this.g;
     const asyncSyscall = g.asyncSyscall;
-    g.asyncSyscall = async (op: string, jsonArgs: string) => {
+    const special = async (op: string, jsonArgs: string): Promise<string> => {
       if (op === "1.0/storageGetUrl") {
         const { storageId } = JSON.parse(jsonArgs);
         const doc = tableFromId(storageId) === "_storage" ? this.db.get("_storage", storageId) : null;
         return JSON.stringify(doc ? `${this.opts.apiUrl}/api/storage/${storageId}` : null);
       }
       if (op === "1.0/queryPage") return await this.queryPage(asyncSyscall, jsonArgs);
-      if (op === "1.0/storageGenerateUploadUrl") {
-        return JSON.stringify(`${this.opts.apiUrl}/api/storage/upload?token=${this.uploadToken()}`);
-      }
-      return await asyncSyscall(op, jsonArgs);
+      return JSON.stringify(`${this.opts.apiUrl}/api/storage/upload?token=${this.uploadToken()}`);
     };
+    const SPECIAL = new Set(["1.0/storageGetUrl", "1.0/queryPage", "1.0/storageGenerateUploadUrl"]);
+    // Not async itself: one document read is one syscall, so no extra promise per read.
+    g.asyncSyscall = (op: string, jsonArgs: string): Promise<string> =>
+      SPECIAL.has(op) ? special(op, jsonArgs) : asyncSyscall(op, jsonArgs);
     const jsSyscall = g.jsSyscall;
     g.jsSyscall = async (op: string, args: any) => {
       if (op === "storage/storeBlob") {

@@ -14,6 +14,8 @@ import { AuthError, type TokenVerifier } from "./auth.js";
 import type { Caller, Engine, Journal } from "./engine.js";
 import { canonicalPath } from "./engine.js";
 
+const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
+
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export function encodeTs(ts: bigint): string {
@@ -52,6 +54,22 @@ function journalString(journal: Journal): string | null {
   return journal.endCursor ? JSON.stringify({ endCursor: journal.endCursor }) : null;
 }
 
+/** `"type":...,"value":...}`: a modification without its leading query id. */
+function modificationTail(entry: Entry): string {
+  const r = entry.result!;
+  const journal = journalString(entry.journal);
+  const body = r.ok
+    ? { type: "QueryUpdated", value: r.value, logLines: [], journal }
+    : {
+        type: "QueryFailed",
+        errorMessage: r.message,
+        logLines: [],
+        journal,
+        ...(r.data !== undefined ? { errorData: r.data } : {}),
+      };
+  return JSON.stringify(body).slice(1);
+}
+
 type QueryResult = { ok: true; value: unknown } | { ok: false; message: string; data?: unknown };
 
 type Entry = {
@@ -63,6 +81,8 @@ type Entry = {
   readTables: Set<string>;
   result: QueryResult | null;
   serialized: string;
+  /** The Transition modification for this version, minus the query id (built once, sent to every subscriber). */
+  modTail: string;
   version: number;
   dirty: boolean;
   running: Promise<void> | null;
@@ -95,6 +115,11 @@ export class Session {
   send(message: unknown): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     this.ws.send(JSON.stringify(message));
+  }
+
+  sendRaw(text: string): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(text);
   }
 
   fatal(error: string): void {
@@ -168,6 +193,7 @@ export class SyncManager {
   }
 
   private async flush(): Promise<void> {
+    const started = TRACE ? performance.now() : 0;
     const ts = this.engine.lastCommitTs;
     const tables = this.pendingTables;
     this.pendingTables = new Set();
@@ -184,7 +210,14 @@ export class SyncManager {
       if (entry.dirty && entry.refs > 0) await this.refresh(entry);
     }
     if (ts > this.processedTs) this.processedTs = ts;
+    const computed = TRACE ? performance.now() : 0;
     for (const session of this.sessions) this.push(session);
+    if (TRACE) {
+      const done = performance.now();
+      this.engine.log(
+        `[trace] flush: re-ran queries in ${(computed - started).toFixed(1)} ms, pushed to ${this.sessions.size} sessions in ${(done - computed).toFixed(1)} ms`,
+      );
+    }
   }
 
   /** Computes an entry if it is new or dirty (one execution at a time per entry). */
@@ -216,6 +249,7 @@ export class SyncManager {
     if (serialized !== entry.serialized) {
       entry.serialized = serialized;
       entry.result = result;
+      entry.modTail = "";
       entry.version++;
     }
     // A commit landed while this ran: its tables are checked on the next flush,
@@ -240,6 +274,7 @@ export class SyncManager {
         readTables: new Set(),
         result: null,
         serialized: "",
+        modTail: "",
         version: 0,
         dirty: false,
         running: null,
@@ -264,25 +299,15 @@ export class SyncManager {
       session.deferredPush = true;
       return;
     }
-    const modifications: unknown[] = session.removed.map((queryId) => ({ type: "QueryRemoved", queryId }));
+    // Modifications are pre-serialized JSON: an entry's value is stringified once, not per subscriber.
+    const modifications: string[] = session.removed.map((queryId) => JSON.stringify({ type: "QueryRemoved", queryId }));
     session.removed = [];
     for (const [queryId, sub] of session.queries) {
       const { entry } = sub;
       if (entry.result === null || sub.sentVersion === entry.version) continue;
       sub.sentVersion = entry.version;
-      const r = entry.result;
-      modifications.push(
-        r.ok
-          ? { type: "QueryUpdated", queryId, value: r.value, logLines: [], journal: journalString(entry.journal) }
-          : {
-              type: "QueryFailed",
-              queryId,
-              errorMessage: r.message,
-              logLines: [],
-              journal: journalString(entry.journal),
-              ...(r.data !== undefined ? { errorData: r.data } : {}),
-            },
-      );
+      if (entry.modTail === "") entry.modTail = modificationTail(entry);
+      modifications.push(`{"queryId":${queryId},${entry.modTail}`);
     }
     const endTs = this.processedTs > session.sentTs ? this.processedTs : session.sentTs;
     const versionChanged =
@@ -290,14 +315,14 @@ export class SyncManager {
     const tsNeeded = session.needTs > session.sentTs && endTs >= session.needTs;
     if (modifications.length === 0 && !versionChanged && !tsNeeded) return;
     const now = Date.now();
-    session.send({
+    const head = JSON.stringify({
       type: "Transition",
       startVersion: { querySet: session.sentQuerySet, identity: session.sentIdentity, ts: encodeTs(session.sentTs) },
       endVersion: { querySet: session.querySetVersion, identity: session.identityVersion, ts: encodeTs(endTs) },
-      modifications,
       clientClockSkew: 0,
       serverTs: now * 1e6,
     });
+    session.sendRaw(`${head.slice(0, -1)},"modifications":[${modifications.join(",")}]}`);
     session.sentQuerySet = session.querySetVersion;
     session.sentIdentity = session.identityVersion;
     session.sentTs = endTs;
@@ -445,6 +470,7 @@ export class SyncManager {
         readTables: new Set(),
         result: { ok: false, message: (error as Error).message },
         serialized: "",
+        modTail: "",
         version: 1,
         dirty: false,
         running: null,

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench:backend [-- --subscribers 200 --docs 1000 --updates 30 --query all|summary]`
+ *
+ * Starts the local backend on free ports with a temporary data directory over
+ * tests/bench/fixture/convex, subscribes N `ConvexClient`s to one query over
+ * the items table, and measures, for each of a series of mutations, the time
+ * from the writer's mutation response to the moment the last subscriber sees
+ * the new result. Then single-writer mutations per second and the backend's
+ * resident memory. Prints figures; asserts nothing.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConvexClient, ConvexHttpClient } from "convex/browser";
+import { anyApi } from "convex/server";
+
+const api = anyApi as any;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+
+const SUBSCRIBERS = Number(flag("subscribers", "200"));
+const DOCS = Number(flag("docs", "1000"));
+const UPDATES = Number(flag("updates", "30"));
+const QUERY = flag("query", "all");
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function main(): Promise<void> {
+  const port = await freePort();
+  let sitePort = await freePort();
+  while (sitePort === port) sitePort = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-backend-"));
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(root, "local-backend/src/cli.ts"),
+      "start",
+      "--port",
+      String(port),
+      "--site-port",
+      String(sitePort),
+      "--data-dir",
+      dataDir,
+      "--functions",
+      path.join(root, "tests/bench/fixture/convex"),
+      "--no-seed",
+      "--no-env-file",
+      "--no-watch",
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes("Local backend ready")) {
+        clearInterval(timer);
+        resolve();
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`backend exited:\n${output}`));
+      }
+    }, 50);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const writer = new ConvexHttpClient(url);
+  const clients: ConvexClient[] = [];
+  try {
+    for (let from = 0; from < DOCS; from += 500) {
+      await writer.mutation(api.items.seed, { from, count: Math.min(500, DOCS - from) });
+    }
+    const query = QUERY === "summary" ? api.items.summary : api.items.all;
+    const countOf = (value: any): number => (QUERY === "summary" ? value.count : value.length);
+
+    // Each subscriber records when it first saw each item count.
+    const seenAt: Map<number, number>[] = [];
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const client = new ConvexClient(url, { unsavedChangesWarning: false });
+      clients.push(client);
+      const seen = new Map<number, number>();
+      seenAt.push(seen);
+      client.onUpdate(query, {}, (value: any) => {
+        const count = countOf(value);
+        if (!seen.has(count)) seen.set(count, performance.now());
+      });
+    }
+    const waitAll = async (count: number, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!seenAt.every((s) => s.has(count))) {
+        if (Date.now() > deadline) throw new Error(`subscribers did not all see ${count} items`);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
+    const t0 = performance.now();
+    await waitAll(DOCS);
+    console.log(`${SUBSCRIBERS} subscribers to items:${QUERY} over ${DOCS} documents connected in ${Math.round(performance.now() - t0)} ms`);
+
+    const latencies: number[] = [];
+    for (let i = 0; i < UPDATES; i++) {
+      const count = DOCS + i + 1;
+      await writer.mutation(api.items.add, { n: count - 1 });
+      const responded = performance.now();
+      await waitAll(count);
+      const last = Math.max(...seenAt.map((s) => s.get(count)!));
+      latencies.push(Math.max(0, last - responded));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    latencies.sort((a, b) => a - b);
+    const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+    console.log(
+      `mutation response -> last subscriber update (${UPDATES} mutations): ` +
+        `p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}, max ${fmt(latencies[latencies.length - 1])}`,
+    );
+    console.log(`backend RSS with ${SUBSCRIBERS} subscribers: ${rssMiB(child.pid!)} MiB`);
+
+    for (const client of clients.splice(0)) await client.close();
+    const start = performance.now();
+    let done = 0;
+    while (performance.now() - start < 3000) {
+      await writer.mutation(api.items.add, { n: 1_000_000 + done });
+      done++;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    console.log(`single writer, no subscribers: ${(done / seconds).toFixed(0)} mutations/s (${done} in ${seconds.toFixed(1)} s, each fsync'd)`);
+    console.log(`backend RSS at the end: ${rssMiB(child.pid!)} MiB`);
+    if (process.env.LOCAL_BACKEND_TRACE === "1") console.log(output.split("\n").filter((l) => l.includes("[trace]") && !l.includes("to 0 sessions")).slice(-40).join("\n"));
+  } finally {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
