@@ -1,7 +1,7 @@
 import { createAccount } from "@convex-dev/auth/server";
 import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalAction, internalMutation } from "./_generated/server";
+import { internalAction, internalMutation, type MutationCtx } from "./_generated/server";
 import * as Seed from "./model/seed";
 import {
   ADMIN_EMAIL,
@@ -56,23 +56,25 @@ export const run = internalAction({
   },
 });
 
+/** What `run` reports when the database already had a scene. */
+async function alreadySeeded(ctx: MutationCtx): Promise<Infer<typeof summary>> {
+  const stats = await readCommunityStats(ctx);
+  return {
+    seeded: false,
+    message: "The database already has a scene; nothing was seeded.",
+    mics: stats.venues,
+    cities: stats.cities,
+    comedians: stats.comedians,
+    demoEmail: DEMO_EMAIL,
+    adminEmail: ADMIN_EMAIL,
+  };
+}
+
 /** The summary to return when a scene already exists, or null to go ahead. */
 export const skipIfSeeded = internalMutation({
   args: {},
   returns: v.union(v.null(), summary),
-  handler: async (ctx) => {
-    if (!(await Seed.hasScene(ctx))) return null;
-    const stats = await readCommunityStats(ctx);
-    return {
-      seeded: false,
-      message: "The database already has a scene; nothing was seeded.",
-      mics: stats.venues,
-      cities: stats.cities,
-      comedians: stats.comedians,
-      demoEmail: DEMO_EMAIL,
-      adminEmail: ADMIN_EMAIL,
-    };
-  },
+  handler: async (ctx) => ((await Seed.hasScene(ctx)) ? await alreadySeeded(ctx) : null),
 });
 
 /** Writes the demo data in one transaction (re-checks that the scene is still empty). */
@@ -80,18 +82,7 @@ export const populate = internalMutation({
   args: { demoUserId: v.id("users"), adminUserId: v.id("users"), now: v.number() },
   returns: summary,
   handler: async (ctx, args) => {
-    if (await Seed.hasScene(ctx)) {
-      const stats = await readCommunityStats(ctx);
-      return {
-        seeded: false,
-        message: "The database already has a scene; nothing was seeded.",
-        mics: stats.venues,
-        cities: stats.cities,
-        comedians: stats.comedians,
-        demoEmail: DEMO_EMAIL,
-        adminEmail: ADMIN_EMAIL,
-      };
-    }
+    if (await Seed.hasScene(ctx)) return await alreadySeeded(ctx);
     const result = await Seed.populate(ctx, args);
     return {
       seeded: true,
