@@ -15,10 +15,12 @@ import type {
 } from "convex/server";
 import type * as admin from "../admin.js";
 import type * as auth from "../auth.js";
+import type * as badges from "../badges.js";
 import type * as checkIns from "../checkIns.js";
 import type * as community from "../community.js";
 import type * as crons from "../crons.js";
 import type * as errors from "../errors.js";
+import type * as events from "../events.js";
 import type * as favorites from "../favorites.js";
 import type * as functions from "../functions.js";
 import type * as http from "../http.js";
@@ -33,17 +35,24 @@ import type * as lib_time from "../lib/time.js";
 import type * as lib_weeks from "../lib/weeks.js";
 import type * as model_badges from "../model/badges.js";
 import type * as model_checkIns from "../model/checkIns.js";
+import type * as model_events from "../model/events.js";
 import type * as model_favorites from "../model/favorites.js";
+import type * as model_performances from "../model/performances.js";
 import type * as model_profiles from "../model/profiles.js";
 import type * as model_scene from "../model/scene.js";
 import type * as model_schedule from "../model/schedule.js";
 import type * as model_seed from "../model/seed.js";
 import type * as model_seedData from "../model/seedData.js";
 import type * as model_stats from "../model/stats.js";
+import type * as model_userStats from "../model/userStats.js";
+import type * as model_venues from "../model/venues.js";
+import type * as performances from "../performances.js";
 import type * as profiles from "../profiles.js";
 import type * as scene from "../scene.js";
 import type * as schedule from "../schedule.js";
 import type * as seed from "../seed.js";
+import type * as stats from "../stats.js";
+import type * as venues from "../venues.js";
 
 /**
  * A utility for referencing Convex functions in your app's API.
@@ -56,10 +65,12 @@ import type * as seed from "../seed.js";
 declare const fullApi: ApiFromModules<{
   admin: typeof admin;
   auth: typeof auth;
+  badges: typeof badges;
   checkIns: typeof checkIns;
   community: typeof community;
   crons: typeof crons;
   errors: typeof errors;
+  events: typeof events;
   favorites: typeof favorites;
   functions: typeof functions;
   http: typeof http;
@@ -74,17 +85,24 @@ declare const fullApi: ApiFromModules<{
   "lib/weeks": typeof lib_weeks;
   "model/badges": typeof model_badges;
   "model/checkIns": typeof model_checkIns;
+  "model/events": typeof model_events;
   "model/favorites": typeof model_favorites;
+  "model/performances": typeof model_performances;
   "model/profiles": typeof model_profiles;
   "model/scene": typeof model_scene;
   "model/schedule": typeof model_schedule;
   "model/seed": typeof model_seed;
   "model/seedData": typeof model_seedData;
   "model/stats": typeof model_stats;
+  "model/userStats": typeof model_userStats;
+  "model/venues": typeof model_venues;
+  performances: typeof performances;
   profiles: typeof profiles;
   scene: typeof scene;
   schedule: typeof schedule;
   seed: typeof seed;
+  stats: typeof stats;
+  venues: typeof venues;
 }>;
 export declare const api: FilterApi<
   typeof fullApi,

@@ -1,0 +1,366 @@
+/**
+ * Adding a mic or show to the scene: the event details form's payload
+ * (part 2 §2, §3 and the payload rules of §5), the chosen venue, the
+ * duplicate rule, and creating the item for the add-event wizard, the log-a-set
+ * wizard and onboarding.
+ */
+import { v, type Infer } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
+import {
+  INVALID_CUSTOM_RECURRENCE,
+  monthlyRuleText,
+  parseCustomRecurrence,
+  parseMonthlyRule,
+} from "../lib/recurrence";
+import {
+  DAY_NAMES,
+  DEFAULT_TIME_ZONE,
+  addDaysToDate,
+  dayOfWeekOfDate,
+  formatTime12h,
+  isValidTimeZone,
+  minusMinutesHHMM,
+  parseDateString,
+  parseHHMM,
+} from "../lib/time";
+import { awardEarnedBadges } from "./badges";
+import { insertSceneItem, type NewSceneItem } from "./scene";
+import { addToSchedule } from "./schedule";
+import { onVenueAdded } from "./userStats";
+
+export const MAX_TITLE_LENGTH = 120;
+export const MAX_VENUE_NAME_LENGTH = 120;
+export const MIN_PERFORMANCE_MINUTES = 1;
+export const MAX_PERFORMANCE_MINUTES = 60;
+/** Set length a new item gets by type when the form sends none (part 2 §9). */
+export const DEFAULT_PERFORMANCE_MINUTES = { open_mic: 5, show: 10 } as const;
+/** Most items of one creator looked at by the duplicate rule. */
+const CREATOR_ITEMS_LIMIT = 1000;
+
+export const eventTypeValidator = v.union(v.literal("open_mic"), v.literal("show"));
+
+export const recurrenceValidator = v.union(
+  v.literal("weekly"),
+  v.literal("bi-weekly"),
+  v.literal("monthly"),
+  v.literal("one-time"),
+  v.literal("custom"),
+);
+
+export const costInfoInputValidator = v.object({
+  type: v.union(v.literal("free"), v.literal("cover"), v.literal("minimum"), v.literal("combo")),
+  coverAmount: v.optional(v.number()),
+  minimumItems: v.optional(v.number()),
+});
+
+/** The event details form's payload (mirrored by the client's zod schema). */
+export const eventDetailsValidator = v.object({
+  type: eventTypeValidator,
+  title: v.string(),
+  dayOfWeek: v.number(),
+  /** "HH:MM", wall clock in the venue's time zone. */
+  startTimeLocal: v.string(),
+  recurrence: recurrenceValidator,
+  customRecurrenceDescription: v.optional(v.string()),
+  monthlyRule: v.optional(v.string()),
+  signupMethod: v.optional(v.union(v.literal("in_person"), v.literal("online"))),
+  listTimeLocal: v.optional(v.string()),
+  signupLink: v.optional(v.string()),
+  showLink: v.optional(v.string()),
+  hostName: v.optional(v.string()),
+  costInfo: v.optional(costInfoInputValidator),
+  performanceMinutes: v.optional(v.number()),
+  /** "YYYY-MM-DD" of the first date, so bi-weekly, monthly and one-time items know their cadence. */
+  anchorDate: v.optional(v.string()),
+});
+export type EventDetails = Infer<typeof eventDetailsValidator>;
+
+/** A venue chosen in the venue search (Google place, a scene venue, or typed by hand). */
+export const venueInputValidator = v.object({
+  venueName: v.string(),
+  address: v.optional(v.string()),
+  city: v.optional(v.string()),
+  googlePlaceId: v.optional(v.string()),
+  latitude: v.optional(v.number()),
+  longitude: v.optional(v.number()),
+  /** IANA zone of the venue; America/New_York when absent. */
+  timeZone: v.optional(v.string()),
+});
+export type VenueInput = Infer<typeof venueInputValidator>;
+
+function invalid(message: string, extra: Record<string, string> = {}): never {
+  throw appError(ErrorCode.INVALID_INPUT, message, extra);
+}
+
+/** Trimmed text, or undefined when empty or absent. */
+function optionalText(s: string | undefined): string | undefined {
+  const t = s?.trim();
+  return t ? t : undefined;
+}
+
+/** Whether `s` is an absolute http(s) URL. */
+export function isHttpUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function normalizeUrl(s: string | undefined, label: string): string | undefined {
+  const t = optionalText(s);
+  if (t === undefined) return undefined;
+  if (!isHttpUrl(t)) invalid(`${label} must be a valid URL (starting with http:// or https://)`);
+  return t;
+}
+
+function normalizeTime(s: string, message: string): string {
+  const t = parseHHMM(s);
+  if (t === null) invalid(message);
+  return `${String(t.hours).padStart(2, "0")}:${String(t.minutes).padStart(2, "0")}`;
+}
+
+function isDateString(s: string): boolean {
+  try {
+    const { year, month, day } = parseDateString(s);
+    const d = new Date(Date.UTC(year, month - 1, day));
+    return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+  } catch {
+    return false;
+  }
+}
+
+/** The stored venue fields of a chosen venue; `city` falls back to the address (part 2 §3). */
+export function normalizeVenue(venue: VenueInput): {
+  venueName: string;
+  address?: string;
+  city: string;
+  googlePlaceId?: string;
+  latitude?: number;
+  longitude?: number;
+  timeZone: string;
+} {
+  const venueName = venue.venueName.trim();
+  if (venueName === "") invalid("Please select a venue first.");
+  if (venueName.length > MAX_VENUE_NAME_LENGTH) {
+    invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
+  }
+  const address = optionalText(venue.address);
+  const city = optionalText(venue.city) ?? address ?? venueName;
+  const timeZone = optionalText(venue.timeZone) ?? DEFAULT_TIME_ZONE;
+  if (!isValidTimeZone(timeZone)) invalid(`Unknown time zone "${timeZone}"`);
+  const { latitude, longitude } = venue;
+  if ((latitude === undefined) !== (longitude === undefined)) {
+    invalid("A venue needs both a latitude and a longitude, or neither");
+  }
+  if (latitude !== undefined && (!Number.isFinite(latitude) || latitude < -90 || latitude > 90)) {
+    invalid("Latitude must be between -90 and 90");
+  }
+  if (longitude !== undefined && (!Number.isFinite(longitude) || longitude < -180 || longitude > 180)) {
+    invalid("Longitude must be between -180 and 180");
+  }
+  return {
+    venueName,
+    address,
+    city,
+    googlePlaceId: optionalText(venue.googlePlaceId),
+    latitude,
+    longitude,
+    timeZone,
+  };
+}
+
+/**
+ * Validates the details form against the venue and applies the payload rules
+ * of part 2 §5 (fields that do not apply to the type, sign-up method or
+ * frequency are dropped), returning the scene item's fields. Throws
+ * INVALID_INPUT with the form's wording.
+ */
+export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetails): NewSceneItem {
+  const venue = normalizeVenue(venueInput);
+  const isMic = details.type === "open_mic";
+
+  let title = details.title.trim();
+  if (title === "") title = `${isMic ? "Open Mic" : "Show"} at ${venue.venueName}`;
+  if (title.length > MAX_TITLE_LENGTH) invalid(`Event name must be ${MAX_TITLE_LENGTH} characters or fewer`);
+
+  if (!Number.isInteger(details.dayOfWeek) || details.dayOfWeek < 0 || details.dayOfWeek > 6) {
+    invalid("Please choose a day of the week");
+  }
+  const startTimeLocal = normalizeTime(details.startTimeLocal, "Please choose a valid start time");
+
+  let anchorDate: string | undefined;
+  if (details.anchorDate !== undefined) {
+    if (!isDateString(details.anchorDate)) invalid("The first date must be a valid date (YYYY-MM-DD)");
+    anchorDate = details.anchorDate;
+  }
+
+  let customRecurrenceDescription: string | undefined;
+  let monthlyRule: string | undefined;
+  if (details.recurrence === "custom") {
+    customRecurrenceDescription = optionalText(details.customRecurrenceDescription);
+    if (customRecurrenceDescription === undefined || parseCustomRecurrence(customRecurrenceDescription) === null) {
+      invalid(INVALID_CUSTOM_RECURRENCE.description, { title: INVALID_CUSTOM_RECURRENCE.title });
+    }
+  } else if (details.recurrence === "monthly") {
+    monthlyRule = optionalText(details.monthlyRule);
+    if (monthlyRule !== undefined && parseMonthlyRule(monthlyRule) === null) {
+      invalid("Please choose a monthly date or weekday");
+    }
+    if (monthlyRule === undefined && anchorDate !== undefined) {
+      // The first date on the item's day at or after the anchor names the weekday rule.
+      const first = addDaysToDate(anchorDate, (details.dayOfWeek - dayOfWeekOfDate(anchorDate) + 7) % 7);
+      monthlyRule = monthlyRuleText(first, "weekday");
+    }
+  }
+
+  const performanceMinutes = details.performanceMinutes ?? DEFAULT_PERFORMANCE_MINUTES[details.type];
+  if (
+    !Number.isInteger(performanceMinutes) ||
+    performanceMinutes < MIN_PERFORMANCE_MINUTES ||
+    performanceMinutes > MAX_PERFORMANCE_MINUTES
+  ) {
+    invalid(`Performance minutes must be a whole number from ${MIN_PERFORMANCE_MINUTES} to ${MAX_PERFORMANCE_MINUTES}`);
+  }
+
+  const fields: NewSceneItem = {
+    title,
+    venueName: venue.venueName,
+    city: venue.city,
+    address: venue.address,
+    type: details.type,
+    googlePlaceId: venue.googlePlaceId,
+    latitude: venue.latitude,
+    longitude: venue.longitude,
+    dayOfWeek: details.dayOfWeek,
+    startTimeLocal,
+    recurrence: details.recurrence,
+    customRecurrenceDescription,
+    monthlyRule,
+    hostName: optionalText(details.hostName),
+    performanceMinutes,
+    timeZone: venue.timeZone,
+  };
+
+  if (isMic) {
+    const signupMethod = details.signupMethod ?? "in_person";
+    fields.signupMethod = signupMethod;
+    if (signupMethod === "in_person") {
+      fields.listTimeLocal =
+        details.listTimeLocal !== undefined && details.listTimeLocal.trim() !== ""
+          ? normalizeTime(details.listTimeLocal, "Please choose a valid list time")
+          : minusMinutesHHMM(startTimeLocal, 30);
+    } else {
+      fields.signupLink = normalizeUrl(details.signupLink, "Signup link");
+    }
+    fields.costInfo = details.costInfo === undefined ? undefined : normalizeCost(details.costInfo);
+  } else {
+    fields.showLink = normalizeUrl(details.showLink, "Show link");
+    fields.costInfo = null;
+  }
+  // Leave optional fields out rather than storing undefined keys.
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as NewSceneItem;
+}
+
+function normalizeCost(cost: Infer<typeof costInfoInputValidator>): NonNullable<NewSceneItem["costInfo"]> {
+  const needsCover = cost.type === "cover" || cost.type === "combo";
+  const needsMinimum = cost.type === "minimum" || cost.type === "combo";
+  const out: NonNullable<NewSceneItem["costInfo"]> = { type: cost.type };
+  if (needsCover) {
+    const amount = cost.coverAmount ?? 0;
+    if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
+    out.coverAmount = amount;
+  }
+  if (needsMinimum) {
+    const items = cost.minimumItems ?? 1;
+    if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
+    out.minimumItems = items;
+  }
+  return out;
+}
+
+/** Whether two items sit at the same venue: same place id when both have one, else same name in any case. */
+function sameVenue(
+  a: Pick<NewSceneItem, "googlePlaceId" | "venueName">,
+  b: Pick<NewSceneItem, "googlePlaceId" | "venueName">,
+): boolean {
+  if (a.googlePlaceId && b.googlePlaceId) return a.googlePlaceId === b.googlePlaceId;
+  return a.venueName.trim().toLowerCase() === b.venueName.trim().toLowerCase();
+}
+
+/**
+ * The creator's active item at the same venue, day and start time, or null
+ * (the duplicate rule; another comedian may add the same slot).
+ */
+export async function findOwnDuplicate(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  fields: Pick<NewSceneItem, "googlePlaceId" | "venueName" | "dayOfWeek" | "startTimeLocal">,
+): Promise<Doc<"sceneItems"> | null> {
+  const mine = await ctx.db
+    .query("sceneItems")
+    .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
+    .take(CREATOR_ITEMS_LIMIT);
+  return (
+    mine.find(
+      (item) =>
+        item.status === "active" &&
+        item.dayOfWeek === fields.dayOfWeek &&
+        item.startTimeLocal === fields.startTimeLocal &&
+        sameVenue(item, fields),
+    ) ?? null
+  );
+}
+
+/** The spec's duplicate message for a slot. */
+export function duplicateEventMessage(venueName: string, dayOfWeek: number, startTimeLocal: string): string {
+  return `An event already exists at ${venueName} on ${DAY_NAMES[dayOfWeek]}s at ${formatTime12h(startTimeLocal)}. Please choose a different day or time.`;
+}
+
+export function duplicateEventError(fields: Pick<NewSceneItem, "venueName" | "dayOfWeek" | "startTimeLocal">) {
+  return appError(
+    ErrorCode.DUPLICATE_EVENT,
+    duplicateEventMessage(fields.venueName, fields.dayOfWeek ?? 0, fields.startTimeLocal ?? ""),
+  );
+}
+
+/**
+ * Inserts a new active item created by the comedian and counts it as a venue
+ * they added (venue_pioneer). Does not check duplicates. Returns the id and
+ * any badges earned.
+ */
+export async function insertCreatedItem(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  fields: NewSceneItem,
+  nowMs: number,
+): Promise<{ sceneItemId: Id<"sceneItems">; newBadges: string[] }> {
+  const sceneItemId = await insertSceneItem(ctx, fields, { createdBy: userId, status: "active" });
+  await onVenueAdded(ctx, userId);
+  const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
+  return { sceneItemId, newBadges };
+}
+
+/**
+ * The add-event wizard's save: validates, refuses one-time shows (they go to
+ * the log) and the creator's own duplicate slot, creates the active item,
+ * puts it in the creator's schedule and counts the venue they added.
+ */
+export async function createEvent(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  args: { venue: VenueInput; details: EventDetails },
+  nowMs: number,
+): Promise<{ sceneItemId: Id<"sceneItems">; title: string; newBadges: string[] }> {
+  if (args.details.recurrence === "one-time") {
+    invalid("One-time shows are added to your log, not the scene list.");
+  }
+  const fields = sceneItemFieldsFrom(args.venue, args.details);
+  if ((await findOwnDuplicate(ctx, userId, fields)) !== null) throw duplicateEventError(fields);
+  const { sceneItemId, newBadges } = await insertCreatedItem(ctx, userId, fields, nowMs);
+  await addToSchedule(ctx, userId, sceneItemId, nowMs);
+  return { sceneItemId, title: fields.title, newBadges };
+}

@@ -1,0 +1,165 @@
+/**
+ * Per-comedian totals (minutes, sets, unique venues, streaks, venues added),
+ * kept in the same transaction as every set change so no screen sums a
+ * comedian's whole history. Backed by `performanceDays` (one row per local
+ * day with a set, for streaks) and `venueVisits` (one row per mic with a set,
+ * for unique venues).
+ */
+import { v, type Infer } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { computeStreaks } from "../lib/streaks";
+
+/** Most day rows read to recompute streaks (over 27 years of daily sets). */
+const PERFORMANCE_DAYS_LIMIT = 10_000;
+
+/** What `stats.mine` returns. */
+export const myStatsValidator = v.object({
+  totalMinutes: v.number(),
+  totalSets: v.number(),
+  uniqueVenues: v.number(),
+  currentStreak: v.number(),
+  longestStreak: v.number(),
+  venuesAdded: v.number(),
+});
+export type MyStats = Infer<typeof myStatsValidator>;
+
+/** The facts of one set that the totals depend on. */
+export type SetFacts = {
+  minutes: number;
+  performanceDate: string;
+  sceneItemId?: Id<"sceneItems">;
+};
+
+async function readStats(ctx: QueryCtx, userId: Id<"users">): Promise<Doc<"userStats"> | null> {
+  return await ctx.db
+    .query("userStats")
+    .withIndex("by_userId", (q) => q.eq("userId", userId))
+    .unique();
+}
+
+/** The comedian's totals; all zeros before their first set or venue. */
+export async function getMyStats(ctx: QueryCtx, userId: Id<"users">): Promise<MyStats> {
+  const row = await readStats(ctx, userId);
+  return {
+    totalMinutes: row?.totalMinutes ?? 0,
+    totalSets: row?.totalSets ?? 0,
+    uniqueVenues: row?.uniqueVenues ?? 0,
+    currentStreak: row?.currentStreak ?? 0,
+    longestStreak: row?.longestStreak ?? 0,
+    venuesAdded: row?.venuesAdded ?? 0,
+  };
+}
+
+async function getOrCreateStats(ctx: MutationCtx, userId: Id<"users">): Promise<Doc<"userStats">> {
+  const row = await readStats(ctx, userId);
+  if (row !== null) return row;
+  const id = await ctx.db.insert("userStats", {
+    userId,
+    totalMinutes: 0,
+    totalSets: 0,
+    uniqueVenues: 0,
+    currentStreak: 0,
+    longestStreak: 0,
+    venuesAdded: 0,
+  });
+  return (await ctx.db.get("userStats", id))!;
+}
+
+/** Counts a venue (scene item) the comedian added to the scene. */
+export async function onVenueAdded(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
+  const row = await getOrCreateStats(ctx, userId);
+  await ctx.db.patch("userStats", row._id, { venuesAdded: row.venuesAdded + 1 });
+}
+
+/** Adds `delta` sets to the comedian's row for a local day (deleting it at 0). */
+async function bumpDay(ctx: MutationCtx, userId: Id<"users">, date: string, delta: number): Promise<void> {
+  const day = await ctx.db
+    .query("performanceDays")
+    .withIndex("by_user_and_date", (q) => q.eq("userId", userId).eq("date", date))
+    .unique();
+  const sets = (day?.sets ?? 0) + delta;
+  if (day === null) {
+    if (sets > 0) await ctx.db.insert("performanceDays", { userId, date, sets });
+  } else if (sets > 0) {
+    await ctx.db.patch("performanceDays", day._id, { sets });
+  } else {
+    await ctx.db.delete("performanceDays", day._id);
+  }
+}
+
+/**
+ * Adds `delta` sets to the comedian's row for a mic (deleting it at 0).
+ * Returns the change in unique venues: +1 for a first set there, -1 when the
+ * last one goes.
+ */
+async function bumpVenue(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  sceneItemId: Id<"sceneItems">,
+  delta: number,
+): Promise<number> {
+  const visit = await ctx.db
+    .query("venueVisits")
+    .withIndex("by_user_and_item", (q) => q.eq("userId", userId).eq("sceneItemId", sceneItemId))
+    .unique();
+  const before = visit?.sets ?? 0;
+  const sets = Math.max(0, before + delta);
+  if (visit === null) {
+    if (sets > 0) await ctx.db.insert("venueVisits", { userId, sceneItemId, sets });
+  } else if (sets > 0) {
+    await ctx.db.patch("venueVisits", visit._id, { sets });
+  } else {
+    await ctx.db.delete("venueVisits", visit._id);
+  }
+  return (sets > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
+}
+
+/** Current and longest streak from the comedian's day rows, and their latest set date. */
+export async function recomputeStreaks(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  todayDate: string,
+): Promise<{ currentStreak: number; longestStreak: number; lastSetDate: string | undefined }> {
+  const days = await ctx.db
+    .query("performanceDays")
+    .withIndex("by_user_and_date", (q) => q.eq("userId", userId))
+    .take(PERFORMANCE_DAYS_LIMIT);
+  const dates = days.map((d) => d.date);
+  const { current, longest } = computeStreaks(dates, todayDate);
+  return { currentStreak: current, longestStreak: longest, lastSetDate: dates[dates.length - 1] };
+}
+
+/**
+ * Moves the comedian's totals from `before` (null for a new set) to `after`
+ * (null for a deleted set): minutes, sets, per-day and per-mic rows, unique
+ * venues, then current and longest streak as of `todayDate` (their local
+ * today). Returns the updated totals.
+ */
+export async function applySetChange(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  before: SetFacts | null,
+  after: SetFacts | null,
+  todayDate: string,
+): Promise<Doc<"userStats">> {
+  const row = await getOrCreateStats(ctx, userId);
+  let venueDelta = 0;
+  if (before !== null) {
+    await bumpDay(ctx, userId, before.performanceDate, -1);
+    if (before.sceneItemId !== undefined) venueDelta += await bumpVenue(ctx, userId, before.sceneItemId, -1);
+  }
+  if (after !== null) {
+    await bumpDay(ctx, userId, after.performanceDate, 1);
+    if (after.sceneItemId !== undefined) venueDelta += await bumpVenue(ctx, userId, after.sceneItemId, 1);
+  }
+  const streaks = await recomputeStreaks(ctx, userId, todayDate);
+  const patch = {
+    totalMinutes: Math.max(0, row.totalMinutes - (before?.minutes ?? 0) + (after?.minutes ?? 0)),
+    totalSets: Math.max(0, row.totalSets - (before !== null ? 1 : 0) + (after !== null ? 1 : 0)),
+    uniqueVenues: Math.max(0, row.uniqueVenues + venueDelta),
+    ...streaks,
+  };
+  await ctx.db.patch("userStats", row._id, patch);
+  return { ...row, ...patch };
+}

@@ -1,0 +1,123 @@
+/**
+ * Venues as the wizards see them: the distinct venues of the active scene
+ * (the venue search without Google), the events at one venue, and similar
+ * events by word overlap.
+ */
+import { v, type Infer } from "convex/values";
+import type { Doc } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { bestMatches, SIMILARITY_CANDIDATE_LIMIT } from "../lib/similarity";
+import { toSceneItem, type SceneItem } from "./scene";
+
+/** Items read by the venue search (grouped into venues afterwards). */
+export const VENUE_SEARCH_LIMIT = 20;
+/** Most events listed at one venue. */
+export const EVENTS_AT_VENUE_LIMIT = 50;
+/** How many similar events the event step offers. */
+export const SIMILAR_LIMIT = 3;
+
+export const venueResultValidator = v.object({
+  venueName: v.string(),
+  address: v.union(v.string(), v.null()),
+  city: v.string(),
+  googlePlaceId: v.union(v.string(), v.null()),
+  latitude: v.union(v.number(), v.null()),
+  longitude: v.union(v.number(), v.null()),
+  timeZone: v.string(),
+  /** Active events at this venue among the items read. */
+  itemCount: v.number(),
+});
+export type VenueResult = Infer<typeof venueResultValidator>;
+
+async function searchActiveByVenueName(ctx: QueryCtx, text: string): Promise<Doc<"sceneItems">[]> {
+  return await ctx.db
+    .query("sceneItems")
+    .withSearchIndex("search_venue", (q) => q.search("venueName", text).eq("status", "active"))
+    .take(VENUE_SEARCH_LIMIT);
+}
+
+/** Distinct venues (by name and address) of active items matching the text, best match first. */
+export async function searchVenues(ctx: QueryCtx, query: string): Promise<VenueResult[]> {
+  const text = query.trim();
+  if (text === "") return [];
+  const items = await searchActiveByVenueName(ctx, text);
+  const venues = new Map<string, VenueResult>();
+  for (const item of items) {
+    const key = `${item.venueName.trim().toLowerCase()}|${(item.address ?? "").trim().toLowerCase()}`;
+    const known = venues.get(key);
+    if (known !== undefined) {
+      known.itemCount += 1;
+      // Keep the first known place id and coordinates of the venue.
+      known.googlePlaceId ??= item.googlePlaceId ?? null;
+      if (known.latitude === null && item.latitude !== undefined && item.longitude !== undefined) {
+        known.latitude = item.latitude;
+        known.longitude = item.longitude;
+      }
+      continue;
+    }
+    venues.set(key, {
+      venueName: item.venueName,
+      address: item.address ?? null,
+      city: item.city,
+      googlePlaceId: item.googlePlaceId ?? null,
+      latitude: item.latitude ?? null,
+      longitude: item.longitude ?? null,
+      timeZone: item.timeZone,
+      itemCount: 1,
+    });
+  }
+  return [...venues.values()];
+}
+
+/** Sunday first, unknown days last, then by start time. */
+function byDayAndTime(a: SceneItem, b: SceneItem): number {
+  const da = a.dayOfWeek ?? 7;
+  const db = b.dayOfWeek ?? 7;
+  if (da !== db) return da - db;
+  return (a.startTimeLocal ?? "").localeCompare(b.startTimeLocal ?? "");
+}
+
+/**
+ * Active events at a venue: by Google place id when given, else (or when no
+ * item has that id) by the exact venue name; ordered by day of week then
+ * start time.
+ */
+export async function eventsAtVenue(
+  ctx: QueryCtx,
+  args: { venueName: string; googlePlaceId?: string },
+): Promise<SceneItem[]> {
+  const placeId = args.googlePlaceId?.trim();
+  const venueName = args.venueName.trim();
+  let docs: Doc<"sceneItems">[] = [];
+  if (placeId) {
+    docs = await ctx.db
+      .query("sceneItems")
+      .withIndex("by_googlePlaceId", (q) => q.eq("googlePlaceId", placeId))
+      .take(EVENTS_AT_VENUE_LIMIT);
+  }
+  // Items typed in by hand have no place id: fall back to the venue's name.
+  if (docs.length === 0 && venueName !== "") {
+    docs = await ctx.db
+      .query("sceneItems")
+      .withIndex("by_venueName", (q) => q.eq("venueName", venueName))
+      .take(EVENTS_AT_VENUE_LIMIT);
+  }
+  return docs
+    .filter((d) => d.status === "active")
+    .map(toSceneItem)
+    .sort(byDayAndTime);
+}
+
+/**
+ * Up to 3 active events whose venue name shares enough words with `venueName`
+ * (score above 0.2), best first, from up to 20 venue-name search matches.
+ */
+export async function similarEvents(ctx: QueryCtx, venueName: string): Promise<SceneItem[]> {
+  const text = venueName.trim();
+  if (text === "") return [];
+  const candidates = await ctx.db
+    .query("sceneItems")
+    .withSearchIndex("search_venue", (q) => q.search("venueName", text).eq("status", "active"))
+    .take(SIMILARITY_CANDIDATE_LIMIT);
+  return bestMatches(text, candidates, (c) => c.venueName, SIMILAR_LIMIT).map(toSceneItem);
+}

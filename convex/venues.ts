@@ -1,0 +1,25 @@
+import { v } from "convex/values";
+import { publicQuery } from "./functions";
+import { sceneItemValidator } from "./model/scene";
+import * as Venues from "./model/venues";
+
+/** Venues already in the scene matching the text (the venue search without Google). */
+export const search = publicQuery({
+  args: { query: v.string() },
+  returns: v.array(Venues.venueResultValidator),
+  handler: async (ctx, { query }) => await Venues.searchVenues(ctx, query),
+});
+
+/** Active events at a venue, by place id or name, ordered by day of week. */
+export const eventsAt = publicQuery({
+  args: { venueName: v.string(), googlePlaceId: v.optional(v.string()) },
+  returns: v.array(sceneItemValidator),
+  handler: async (ctx, args) => await Venues.eventsAtVenue(ctx, args),
+});
+
+/** Up to 3 active events at venues with a similar name (word overlap above 0.2). */
+export const similar = publicQuery({
+  args: { venueName: v.string() },
+  returns: v.array(sceneItemValidator),
+  handler: async (ctx, { venueName }) => await Venues.similarEvents(ctx, venueName),
+});
