@@ -69,9 +69,13 @@ test.describe("top bar", () => {
     // scroll position if the app did not reset it.
     await page.setViewportSize({ width: 1280, height: 480 });
     await page.goto("/");
+    await expect(page.getByRole("region", { name: "The community so far" })).toBeAttached();
     await page.mouse.move(400, 300);
-    await page.mouse.wheel(0, 500);
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    // The lazily loaded page may still be growing: wheel until it has scrolled.
+    await expect(async () => {
+      await page.mouse.wheel(0, 500);
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    }).toPass({ timeout: 10_000 });
     await page.mouse.wheel(0, -60);
     const bar = topBar(page);
     await expect(bar).toBeInViewport();
