@@ -1,6 +1,8 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
+import { earnedBadgeCodes } from "../lib/badges";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
+import { computeStreaks } from "../lib/streaks";
 import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { createProfileIfMissing } from "./profiles";
 import {
@@ -21,20 +23,6 @@ const HOME_CITIES = new Set(["New York", "Brooklyn"]);
 /** Whether the database already has a scene (then seeding does nothing). */
 export async function hasScene(ctx: MutationCtx): Promise<boolean> {
   return (await ctx.db.query("sceneItems").first()) !== null;
-}
-
-/** Runs of consecutive dates in a sorted list of distinct "YYYY-MM-DD" dates. */
-export function streaks(sortedDates: string[], today: string): { current: number; longest: number } {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < sortedDates.length; i++) {
-    run = i > 0 && daysBetweenDates(sortedDates[i - 1], sortedDates[i]) === 1 ? run + 1 : 1;
-    longest = Math.max(longest, run);
-  }
-  const last = sortedDates[sortedDates.length - 1];
-  // A streak is alive while its last set was today or yesterday.
-  const alive = last !== undefined && daysBetweenDates(last, today) <= 1;
-  return { current: alive ? run : 0, longest };
 }
 
 type PlannedSet = {
@@ -68,18 +56,6 @@ function planDemoSets(today: string): PlannedSet[] {
     return { itemIndex, date, minutes, startsAt, performedAt: startsAt + (25 + 10 * nthToday) * MINUTE_MS };
   });
 }
-
-const BADGE_RULES: Array<{
-  code: string;
-  met: (s: { sets: number; minutes: number; venues: number; run: number }) => boolean;
-}> = [
-  { code: "first_set", met: (s) => s.sets >= 1 },
-  { code: "century_club", met: (s) => s.minutes >= 100 },
-  { code: "scene_regular", met: (s) => s.venues >= 10 },
-  { code: "streak_3", met: (s) => s.run >= 3 },
-  { code: "streak_master", met: (s) => s.run >= 7 },
-  { code: "streak_legend", met: (s) => s.run >= 30 },
-];
 
 function itemDoc(item: SeedItem, createdBy: Id<"users"> | undefined) {
   const { addedByDemo: _addedByDemo, ...fields } = item;
@@ -125,6 +101,7 @@ export async function populate(
   const awarded = new Map<string, number>();
   let totalMinutes = 0;
   let run = 0;
+  let longestRun = 0;
   let lastDate: string | undefined;
   for (const [i, set] of sets.entries()) {
     await ctx.db.insert("performances", {
@@ -143,9 +120,19 @@ export async function populate(
       run = lastDate !== undefined && daysBetweenDates(lastDate, set.date) === 1 ? run + 1 : 1;
       lastDate = set.date;
     }
-    const totals = { sets: i + 1, minutes: totalMinutes, venues: perItem.size, run };
-    for (const rule of BADGE_RULES) {
-      if (!awarded.has(rule.code) && rule.met(totals)) awarded.set(rule.code, set.performedAt);
+    longestRun = Math.max(longestRun, run);
+    // Each badge is awarded at the set that first met its rule (her added mics predate her sets).
+    const earned = earnedBadgeCodes({
+      sets: i + 1,
+      minutes: totalMinutes,
+      uniqueVenues: perItem.size,
+      venuesAdded,
+      monthCheckIns: 0,
+      currentStreak: run,
+      longestStreak: longestRun,
+    });
+    for (const code of earned) {
+      if (!awarded.has(code)) awarded.set(code, set.performedAt);
     }
   }
   for (const [date, count] of perDay) {
@@ -158,7 +145,7 @@ export async function populate(
       sets: count,
     });
   }
-  const streak = streaks([...perDay.keys()].sort(), today);
+  const streak = computeStreaks([...perDay.keys()].sort(), today);
   await ctx.db.insert("userStats", {
     userId: demoUserId,
     totalMinutes,
@@ -170,7 +157,6 @@ export async function populate(
     venuesAdded,
   });
   await onMinutesChanged(ctx, totalMinutes);
-  if (venuesAdded > 0) awarded.set("venue_pioneer", now);
   for (const [badgeCode, awardedAt] of awarded) {
     await ctx.db.insert("userBadges", { userId: demoUserId, badgeCode, awardedAt });
   }
