@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { builtinModules } from "node:module";
+import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 
 /** Function module paths as Convex picks them (see scripts/codegen.mjs). */
@@ -56,6 +57,8 @@ export type Bundle = {
 
 export class BundleError extends Error {}
 
+const OWN_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules");
+
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /** Bundles `functionsDir` into `outDir` (which must not exist yet). */
@@ -89,6 +92,9 @@ export async function bundleFunctions(functionsDir: string, outDir: string): Pro
     sourcemap: "inline",
     conditions: ["convex", "module"],
     absWorkingDir: path.dirname(path.resolve(functionsDir)),
+    // A functions folder outside this project (tests copy one to a temp dir)
+    // still finds `convex` and friends in the backend's own node_modules.
+    nodePaths: [OWN_NODE_MODULES],
   };
   const builds: Promise<unknown>[] = [];
   if (Object.keys(browserEntries).length > 0) {

@@ -51,7 +51,30 @@ export function canonicalPath(udfPath: string): string {
   return `${mod.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "")}:${fn}`;
 }
 
-/** Patches convex-test's DatabaseFake once: commit hook and read tracking. */
+/**
+ * Ids per table of a DatabaseFake's committed documents, so a query scans its
+ * own table instead of every document. Built lazily, updated on each commit,
+ * dropped when documents are loaded directly (restore).
+ */
+const tableIndexes = new WeakMap<object, Map<string, Set<string>>>();
+
+function tableIndex(db: any): Map<string, Set<string>> {
+  let index = tableIndexes.get(db);
+  if (!index) {
+    index = new Map();
+    for (const id of Object.keys(db._documents)) {
+      const table = tableFromId(id);
+      if (!table) continue;
+      let ids = index.get(table);
+      if (!ids) index.set(table, (ids = new Set()));
+      ids.add(id);
+    }
+    tableIndexes.set(db, index);
+  }
+  return index;
+}
+
+/** Patches convex-test's DatabaseFake once: commit hook, read tracking, per-table scans. */
 function installHooks(ct: any): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
@@ -61,6 +84,19 @@ function installHooks(ct: any): void {
     const top = this._writes.length === 1;
     const writes = top ? this._writes[0] : null;
     commit.call(this, commitTs);
+    if (writes) {
+      const index = tableIndexes.get(this);
+      if (index) {
+        for (const [id, doc] of Object.entries(writes)) {
+          const table = tableFromId(id);
+          if (!table) continue;
+          let ids = index.get(table);
+          if (!ids) index.set(table, (ids = new Set()));
+          if (doc === null) ids.delete(id);
+          else ids.add(id);
+        }
+      }
+    }
     if (top && commitTs !== null && activeEngine !== null) activeEngine.afterCommit(this, commitTs, writes);
   };
   const get = proto.get;
@@ -72,10 +108,16 @@ function installHooks(ct: any): void {
     }
     return get.call(this, tableName, id);
   };
-  const iterate = proto._iterateDocs;
-  proto._iterateDocs = function (this: any, tableName: string, callback: unknown) {
+  proto._iterateDocs = function (this: any, tableName: string, callback: (doc: unknown) => void) {
     readTracker.getStore()?.reads.add(tableName);
-    return iterate.call(this, tableName, callback);
+    const ids = new Set(tableIndex(this).get(tableName));
+    for (const layer of this._writes) {
+      for (const id of Object.keys(layer)) if (tableFromId(id) === tableName) ids.add(id);
+    }
+    for (const id of ids) {
+      const document = get.call(this, tableName, id);
+      if (document !== null) callback(document);
+    }
   };
 }
 
@@ -341,6 +383,7 @@ export class Engine {
     }
     db._nextDocId = Math.max(db._nextDocId, maxCounter + 1);
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
+    tableIndexes.delete(db);
     const tm = this.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     this.lastCommitTs = tm._lastCommitTs;
