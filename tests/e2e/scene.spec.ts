@@ -358,3 +358,33 @@ test.describe("signed in", () => {
     await expect(page.getByRole("article")).toHaveCount(0);
   });
 });
+
+test("the scene and an event page fit a 375 px phone", async ({ browser, runFunction }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+  const page = await context.newPage();
+  const tok = token();
+  const title = `Phone Mic With A Rather Long Name ${tok}`;
+  const id = await createMic(runFunction, {
+    title,
+    venueName: `The Very Long Venue Name Comedy Basement ${tok}`,
+    city: "Jersey City",
+    listTimeLocal: "19:30",
+    signupMethod: "in_person",
+    notes: "A long note that goes on and on about the list, the host, the drink minimum and the light. ".repeat(3),
+  });
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+  await page.goto("/scene");
+  await searchScene(page, tok);
+  await expect(card(page, title)).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await card(page, title).getByRole("button", { name: "View Details" }).click();
+  await expect(page.getByRole("dialog", { name: title })).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.keyboard.press("Escape");
+
+  await page.goto(`/event/${id}`);
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await context.close();
+});

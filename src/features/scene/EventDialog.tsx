@@ -45,7 +45,7 @@ export function EventDialog({ item, viewer, now }: { item: SceneItem; viewer: Vi
           <TypeBadge type={item.type} />
           {isVerified(item, now) ? <VerifiedBadge /> : null}
         </Flex>
-        <Dialog.Title>{item.title}</Dialog.Title>
+        <Dialog.Title as="h2">{item.title}</Dialog.Title>
         <Flex direction="column" gap="3">
           <VenueLink item={item} />
           <EventFacts item={item} now={now} />
@@ -64,7 +64,7 @@ export function EventDialog({ item, viewer, now }: { item: SceneItem; viewer: Vi
                 </Button>
               </AlertDialog.Trigger>
               <AlertDialog.Content maxWidth="420px">
-                <AlertDialog.Title>Delete this event?</AlertDialog.Title>
+                <AlertDialog.Title as="h2">Delete this event?</AlertDialog.Title>
                 <AlertDialog.Description size="2">
                   {item.title} will be removed from the scene for everyone. Sets logged there keep their
                   minutes but lose the link to it.
