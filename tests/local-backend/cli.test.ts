@@ -12,6 +12,7 @@ import {
   startBackend,
   Subscription,
   tempDir,
+  waitFor,
 } from "./harness";
 
 let backend: Backend;
@@ -58,6 +59,11 @@ describe("CLI: env", () => {
     expect(runResult(await backend.cli(["run", "config:env", JSON.stringify({ name: "STAGE_NAME" })], { withFunctions: true }))).toBe(
       "Dana the Comic",
     );
+    // The running backend picks the value up, like `npx convex env set`.
+    const http = backend.httpClient();
+    await waitFor(async () => (await http.query(api.config.env, { name: "STAGE_NAME" })) === "Dana the Comic", {
+      message: "the running backend to see STAGE_NAME",
+    });
     await backend.restart();
     expect(await backend.httpClient().query(api.config.env, { name: "STAGE_NAME" })).toBe("Dana the Comic");
 

@@ -146,6 +146,7 @@ export class Backend {
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
   private log = "";
+  private logTotal = 0;
   private readonly clients: ConvexClient[] = [];
 
   constructor(
@@ -164,6 +165,17 @@ export class Backend {
   /** Everything the current (or last) child process printed, most recent part. */
   get output(): string {
     return this.log;
+  }
+
+  /** A position in the output stream, for {@link Backend.outputSince}. */
+  mark(): number {
+    return this.logTotal;
+  }
+
+  /** What the process printed after `mark` (as far as the kept tail reaches). */
+  outputSince(mark: number): string {
+    const length = Math.min(this.logTotal - mark, this.log.length);
+    return length > 0 ? this.log.slice(-length) : "";
   }
 
   /** Whether the child process is alive. */
@@ -207,6 +219,7 @@ export class Backend {
     this.exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     const append = (chunk: string) => {
       this.log = (this.log + chunk).slice(-OUTPUT_LIMIT);
+      this.logTotal += chunk.length;
     };
     child.stdout!.setEncoding("utf8").on("data", append);
     child.stderr!.setEncoding("utf8").on("data", append);

@@ -1,0 +1,94 @@
+/**
+ * Engine behaviour beyond the conformance suite: hot reload keeps data and
+ * refuses a schema that existing documents violate; a mutation retried with the
+ * same session and request id (as the client does after a reconnect) is not
+ * applied twice.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import WebSocket from "ws";
+import { anyApi } from "convex/server";
+import { type Backend, repoRoot, startBackend, tempDir, waitFor } from "./harness";
+
+const api = anyApi as any;
+let backend: Backend;
+let functionsDir: string;
+
+beforeAll(async () => {
+  // A private copy of the benchmark fixture that this test edits.
+  const dir = await tempDir("stagetime-lb-reload-");
+  functionsDir = path.join(dir, "convex");
+  fs.cpSync(path.join(repoRoot, "tests/bench/fixture/convex"), functionsDir, { recursive: true });
+  backend = await startBackend({ functionsDir, extraArgs: ["--watch"] });
+});
+
+afterAll(async () => {
+  await backend?.dispose();
+  if (functionsDir) fs.rmSync(path.dirname(functionsDir), { recursive: true, force: true });
+});
+
+function edit(file: string, from: string, to: string): void {
+  const full = path.join(functionsDir, file);
+  const text = fs.readFileSync(full, "utf8");
+  expect(text).toContain(from);
+  fs.writeFileSync(full, text.replace(from, to));
+}
+
+describe("hot reload", () => {
+  test("a changed function is served without restart and the data stays", async () => {
+    const http = backend.httpClient();
+    await http.mutation(api.items.add, { n: 1 });
+    expect(await http.query(api.items.summary, {})).toEqual({ count: 1, last: [1] });
+
+    edit("items.ts", "last: items.slice(-5).map((item) => item.n)", "last: items.slice(-5).map((item) => item.n * 10)");
+    await waitFor(async () => (await http.query(api.items.summary, {})).last[0] === 10, {
+      message: "the reloaded summary",
+    });
+    expect(await http.query(api.items.summary, {})).toEqual({ count: 1, last: [10] });
+  });
+
+  test("a schema that existing data violates is refused and the old functions keep serving", async () => {
+    const http = backend.httpClient();
+    edit("schema.ts", "n: v.number(), body: v.string()", "n: v.number(), body: v.string(), extra: v.number()");
+    await waitFor(() => backend.output.includes("rejects existing data"), { message: "the schema error" });
+    expect(backend.output).toMatch(/table "items", document \S+items: .*extra/);
+    // Still the old schema: a document without `extra` is accepted.
+    await http.mutation(api.items.add, { n: 2 });
+    expect((await http.query(api.items.summary, {})).count).toBe(2);
+    edit("schema.ts", "n: v.number(), body: v.string(), extra: v.number()", "n: v.number(), body: v.string()");
+  });
+});
+
+describe("mutation retries", () => {
+  /** Sends one Mutation over a fresh raw connection and returns the response. */
+  async function sendMutation(sessionId: string, requestId: number, n: number): Promise<any> {
+    const ws = new WebSocket(`${backend.url.replace("http", "ws")}/api/1.48.0/sync`);
+    await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    const response = new Promise<any>((resolve) => {
+      ws.on("message", (data) => {
+        const message = JSON.parse(String(data));
+        if (message.type === "MutationResponse") resolve(message);
+      });
+    });
+    ws.send(JSON.stringify({ type: "Connect", sessionId, connectionCount: 0, lastCloseReason: null, clientTs: Date.now() }));
+    ws.send(JSON.stringify({ type: "Mutation", requestId, udfPath: "items:add", args: [{ n }] }));
+    const result = await response;
+    ws.close();
+    return result;
+  }
+
+  test("the same session and request id commit once and get the first result", async () => {
+    const http = backend.httpClient();
+    const before = (await http.query(api.items.summary, {})).count;
+    const sessionId = `retry-${Date.now()}`;
+    const first = await sendMutation(sessionId, 7, 100);
+    const second = await sendMutation(sessionId, 7, 100);
+    expect(first.success).toBe(true);
+    expect(second).toMatchObject({ success: true, result: first.result, ts: first.ts });
+    expect((await http.query(api.items.summary, {})).count).toBe(before + 1);
+    // A different request id is a different mutation.
+    await sendMutation(sessionId, 8, 101);
+    expect((await http.query(api.items.summary, {})).count).toBe(before + 2);
+  });
+});
