@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { BADGES } from "./lib/badges";
 import { awardEarnedBadges, startOfLocalMonth } from "./model/badges";
 import { createUser, createSceneItem, newTest, type TestBackend } from "./test.setup";
 
@@ -98,5 +100,77 @@ describe("awardEarnedBadges", () => {
     const times = [3, 5, 7, 9].map((d) => Date.parse(`2026-11-${String(d).padStart(2, "0")}T20:00:00-05:00`));
     await addCheckIns(t, comic.userId, times);
     expect(await award(t, comic.userId)).toEqual([]);
+  });
+});
+
+describe("badges.mine and badges.progress", () => {
+  test("refuse anonymous callers", async () => {
+    const t = newTest();
+    await expect(t.query(api.badges.mine, {})).rejects.toThrow(/sign in/i);
+    await expect(t.query(api.badges.progress, { monthStartMs: 0 })).rejects.toThrow(/sign in/i);
+  });
+
+  test("mine lists the caller's badges oldest first, and only theirs", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    await t.run(async (ctx) => {
+      await ctx.db.insert("userBadges", { userId: comic.userId, badgeCode: "streak_3", awardedAt: NOW });
+      await ctx.db.insert("userBadges", { userId: comic.userId, badgeCode: "first_set", awardedAt: NOW - 1000 });
+      await ctx.db.insert("userBadges", { userId: other.userId, badgeCode: "century_club", awardedAt: NOW });
+    });
+    expect(await comic.asUser.query(api.badges.mine, {})).toEqual([
+      { code: "first_set", awardedAt: NOW - 1000 },
+      { code: "streak_3", awardedAt: NOW },
+    ]);
+    expect(await other.asUser.query(api.badges.mine, {})).toEqual([{ code: "century_club", awardedAt: NOW }]);
+  });
+
+  test("progress follows the definitions with current, required and a capped percentage", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    await t.run(async (ctx) => {
+      await ctx.db.insert("userStats", {
+        userId: comic.userId,
+        totalMinutes: 250,
+        totalSets: 4,
+        uniqueVenues: 3,
+        currentStreak: 0,
+        longestStreak: 2,
+        venuesAdded: 0,
+      });
+      await ctx.db.insert("userBadges", { userId: comic.userId, badgeCode: "first_set", awardedAt: NOW - 5000 });
+    });
+    const monthStart = startOfLocalMonth(NOW, "America/New_York");
+    await addCheckIns(t, comic.userId, [monthStart - 1, monthStart + 1000, monthStart + 2000]);
+    const progress = await comic.asUser.query(api.badges.progress, { monthStartMs: monthStart });
+    expect(progress.map((p) => p.code)).toEqual(BADGES.map((b) => b.code));
+    const byCode = Object.fromEntries(progress.map((p) => [p.code, p]));
+    expect(byCode.first_set).toEqual({
+      code: "first_set",
+      earned: true,
+      earnedAt: NOW - 5000,
+      current: 4,
+      required: 1,
+      percentage: 100,
+    });
+    // 250 of 100 minutes caps at 100%, but it is not earned until the server awards it.
+    expect(byCode.century_club).toMatchObject({ earned: false, earnedAt: null, current: 250, percentage: 100 });
+    expect(byCode.scene_regular).toMatchObject({ current: 3, required: 10, percentage: 30 });
+    expect(byCode.venue_pioneer).toMatchObject({ current: 0, percentage: 0 });
+    // Only the two check-ins from the month start on count.
+    expect(byCode.community_builder).toMatchObject({ current: 2, required: 5, percentage: 40 });
+    // Streak badges count the longest streak.
+    expect(byCode.streak_3).toMatchObject({ current: 2, required: 3, percentage: 66 });
+  });
+
+  test("an earned badge shows as earned after its metric goes down", async () => {
+    const t = newTest();
+    const comic = await createUser(t, { withStats: true });
+    await t.run(async (ctx) => {
+      await ctx.db.insert("userBadges", { userId: comic.userId, badgeCode: "first_set", awardedAt: NOW });
+    });
+    const progress = await comic.asUser.query(api.badges.progress, { monthStartMs: 0 });
+    expect(progress.find((p) => p.code === "first_set")).toMatchObject({ earned: true, current: 0, percentage: 100 });
   });
 });

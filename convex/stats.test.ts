@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api } from "./_generated/api";
+// Load @date-fns/tz before fake timers replace Date.
+import "./lib/time";
+import { createSceneItem, createUser, newTest } from "./test.setup";
+
+const NOW = Date.parse("2026-11-20T22:00:00-05:00");
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("stats.mine", () => {
+  test("refuses anonymous callers", async () => {
+    const t = newTest();
+    await expect(t.query(api.stats.mine, {})).rejects.toThrow(/sign in/i);
+  });
+
+  test("is all zeros before the first set", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    expect(await comic.asUser.query(api.stats.mine, {})).toEqual({
+      totalMinutes: 0,
+      totalSets: 0,
+      uniqueVenues: 0,
+      currentStreak: 0,
+      longestStreak: 0,
+      venuesAdded: 0,
+    });
+  });
+
+  test("follows inserts, edits and deletes, per comedian", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    const a = await createSceneItem(t, { venueName: "A" });
+    const b = await createSceneItem(t, { venueName: "B" });
+    const log = (sceneItemId: typeof a, minutes: number, performedAt: number) =>
+      comic.asUser.mutation(api.performances.log, { sceneItemId, minutes, performedAt, tags: [] });
+    const yesterday = NOW - 24 * 3600_000;
+    const s1 = await log(a, 5, yesterday);
+    await log(b, 7, NOW);
+    await other.asUser.mutation(api.performances.log, { sceneItemId: a, minutes: 30, performedAt: NOW, tags: [] });
+    expect(await comic.asUser.query(api.stats.mine, {})).toEqual({
+      totalMinutes: 12,
+      totalSets: 2,
+      uniqueVenues: 2,
+      currentStreak: 2,
+      longestStreak: 2,
+      venuesAdded: 0,
+    });
+    // Moving the first set to venue B's day and changing its minutes.
+    await comic.asUser.mutation(api.performances.update, { id: s1.performanceId, minutes: 20, performedAt: NOW });
+    expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({
+      totalMinutes: 27,
+      totalSets: 2,
+      uniqueVenues: 2,
+      currentStreak: 1,
+      longestStreak: 1,
+    });
+    await comic.asUser.mutation(api.performances.remove, { id: s1.performanceId });
+    expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({
+      totalMinutes: 7,
+      totalSets: 1,
+      uniqueVenues: 1,
+    });
+    expect(await other.asUser.query(api.stats.mine, {})).toMatchObject({ totalMinutes: 30, totalSets: 1 });
+    // The community total follows every change.
+    const minutes = await t.run(async (ctx) =>
+      (await ctx.db.query("siteStats").withIndex("by_key", (q) => q.eq("key", "global")).unique())?.minutesLogged,
+    );
+    expect(minutes).toBe(37);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import { createSceneItem, newTest } from "./test.setup";
+
+describe("venues.search", () => {
+  test("groups active items into distinct venues and skips inactive ones", async () => {
+    const t = newTest();
+    await createSceneItem(t, { venueName: "Comedy Cellar", address: "117 MacDougal St", title: "Early", googlePlaceId: "p1" });
+    await createSceneItem(t, { venueName: "Comedy Cellar", address: "117 MacDougal St", title: "Late", startTimeLocal: "22:00" });
+    await createSceneItem(t, {
+      venueName: "Comedy Cellar",
+      address: "Las Vegas",
+      city: "Las Vegas",
+      timeZone: "America/Los_Angeles",
+      latitude: undefined,
+      longitude: undefined,
+    });
+    await createSceneItem(t, { venueName: "Comedy Shack", status: "inactive" });
+    await createSceneItem(t, { venueName: "The Stand" });
+
+    const results = await t.query(api.venues.search, { query: "cellar" });
+    expect(results).toHaveLength(2);
+    const nyc = results.find((r) => r.address === "117 MacDougal St");
+    expect(nyc).toMatchObject({ venueName: "Comedy Cellar", itemCount: 2, googlePlaceId: "p1", city: "New York" });
+    const vegas = results.find((r) => r.address === "Las Vegas");
+    expect(vegas).toEqual({
+      venueName: "Comedy Cellar",
+      address: "Las Vegas",
+      city: "Las Vegas",
+      googlePlaceId: null,
+      latitude: null,
+      longitude: null,
+      timeZone: "America/Los_Angeles",
+      itemCount: 1,
+    });
+    expect(await t.query(api.venues.search, { query: "shack" })).toEqual([]);
+    expect(await t.query(api.venues.search, { query: "   " })).toEqual([]);
+  });
+});
+
+describe("venues.eventsAt", () => {
+  test("lists active events at a place id, ordered by day then time", async () => {
+    const t = newTest();
+    const fri = await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", dayOfWeek: 5 });
+    const mon = await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", dayOfWeek: 1, startTimeLocal: "21:00" });
+    const monEarly = await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", dayOfWeek: 1, startTimeLocal: "18:00" });
+    await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", status: "inactive" });
+    await createSceneItem(t, { venueName: "Elsewhere", googlePlaceId: "other" });
+    const events = await t.query(api.venues.eventsAt, { venueName: "Gotham", googlePlaceId: "g" });
+    expect(events.map((e) => e._id)).toEqual([monEarly, mon, fri]);
+    // Returned items carry no server-only fields.
+    expect(events[0]).not.toHaveProperty("searchText");
+  });
+
+  test("matches by exact venue name without a place id, or when no item has the id", async () => {
+    const t = newTest();
+    const a = await createSceneItem(t, { venueName: "Hand Entered Bar" });
+    await createSceneItem(t, { venueName: "Hand Entered Bar 2" });
+    expect((await t.query(api.venues.eventsAt, { venueName: "Hand Entered Bar" })).map((e) => e._id)).toEqual([a]);
+    expect(
+      (await t.query(api.venues.eventsAt, { venueName: "Hand Entered Bar", googlePlaceId: "fresh" })).map((e) => e._id),
+    ).toEqual([a]);
+    expect(await t.query(api.venues.eventsAt, { venueName: "Nowhere" })).toEqual([]);
+  });
+});
+
+describe("venues.similar", () => {
+  test("offers up to 3 events whose venue names overlap enough, best first", async () => {
+    const t = newTest();
+    const exact = await createSceneItem(t, { venueName: "Brooklyn Comedy Collective" });
+    const close = await createSceneItem(t, { venueName: "Brooklyn Comedy Club" });
+    const weaker = await createSceneItem(t, { venueName: "Comedy Collective of Queens and the Bronx" });
+    // Shares one word of eight: 1/8 is not above 0.2.
+    await createSceneItem(t, { venueName: "The Comedy Shop on Main Street Downtown" });
+    await createSceneItem(t, { venueName: "Brooklyn Comedy Collective", status: "inactive" });
+    const similar = await t.query(api.venues.similar, { venueName: "Brooklyn Comedy Collective" });
+    expect(similar.map((s) => s._id)).toEqual([exact, close, weaker]);
+    expect(await t.query(api.venues.similar, { venueName: "Zebra" })).toEqual([]);
+    expect(await t.query(api.venues.similar, { venueName: "" })).toEqual([]);
+  });
+});
