@@ -1,4 +1,4 @@
-import { Callout, Spinner } from "@radix-ui/themes";
+import { Box, Callout, Spinner } from "@radix-ui/themes";
 import { useConvexConnectionState } from "convex/react";
 import { useEffect, useState } from "react";
 
@@ -18,12 +18,15 @@ export function ConnectionBanner() {
   return (
     <div role="status" aria-live="polite" data-testid="connection-banner">
       {down ? (
-        <Callout.Root color="amber" size="1" variant="surface" style={{ borderRadius: 0 }}>
-          <Callout.Icon>
-            <Spinner size="1" />
-          </Callout.Icon>
-          <Callout.Text>Reconnecting…</Callout.Text>
-        </Callout.Root>
+        // The callout's tint is translucent; the panel behind it keeps page text from showing through.
+        <Box style={{ background: "var(--color-panel-solid)" }}>
+          <Callout.Root color="amber" size="1" variant="surface" style={{ borderRadius: 0 }}>
+            <Callout.Icon>
+              <Spinner size="1" />
+            </Callout.Icon>
+            <Callout.Text>Reconnecting…</Callout.Text>
+          </Callout.Root>
+        </Box>
       ) : null}
     </div>
   );

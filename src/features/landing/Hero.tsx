@@ -15,7 +15,12 @@ export function Hero() {
         StageTime is the logbook for stand-up comedians: log your sets, find open mics and shows, hit your weekly
         goal and earn badges along the way.
       </Text>
-      <Flex direction={{ initial: "column", xs: "row" }} gap="3" align="center" width={{ initial: "100%", xs: "auto" }}>
+      <Flex
+        direction={{ initial: "column", xs: "row" }}
+        gap="3"
+        align={{ initial: "stretch", xs: "center" }}
+        width={{ initial: "100%", xs: "auto" }}
+      >
         <GoogleButton label="Sign up with Google" size="3" />
         <Button asChild size="3">
           <RouterLink to={paths.auth} state={{ mode: "signUp" }}>
