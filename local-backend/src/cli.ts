@@ -332,7 +332,8 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
     }
   }
 
-  if (flags["no-watch"] !== true) watchFunctions(engine, functionsDir);
+  // `--watch` wins over `--no-watch` (a test harness may pass both).
+  if (flags.watch === true || flags["no-watch"] !== true) watchFunctions(engine, functionsDir);
   console.log("Local backend ready");
   return -1;
 }
