@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { QUARTER_HOUR_SLOTS, localDateString, roundToQuarterHour, zonedEpoch } from "../../../convex/lib/time";
+import { MAX_TAGS } from "./tags";
+
+export const DEFAULT_SET_MINUTES = 5;
+export const MAX_SET_MINUTES = 600;
+export const MAX_NOTES_LENGTH = 2000;
+export const FUTURE_DATE_MESSAGE = "Set date cannot be in the future";
+export const FUTURE_TIME_MESSAGE = "Set time cannot be in the future";
+/** A set a little later than now is still today's set (the time picker rounds to 15 minutes). */
+const FUTURE_SLACK_MS = 15 * 60_000;
+
+/** Minutes as typed: a non-number counts as 0 (part 2 §5); decimals are rounded down. */
+export function parseMinutes(value: unknown): number {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0;
+}
+
+/** The set details a comedian enters (kept in the wizard between steps). */
+export type SetDraft = { minutes: number; date: string; time: string; notes: string; tags: string[] };
+
+/** Defaults: 5 minutes, today, now rounded to 15 minutes. */
+export function defaultSetDraft(nowMs: number, timeZone: string): SetDraft {
+  return {
+    minutes: DEFAULT_SET_MINUTES,
+    date: localDateString(nowMs, timeZone),
+    time: roundToQuarterHour(nowMs, timeZone),
+    notes: "",
+    tags: [],
+  };
+}
+
+/** The set details form's schema; `today` is the comedian's local date. */
+export function setDetailsSchema(today: string) {
+  return z.object({
+    minutes: z.preprocess(parseMinutes, z.number().int().min(0).max(MAX_SET_MINUTES, `Minutes must be ${MAX_SET_MINUTES} or fewer`)),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date")
+      .refine((d) => d <= today, FUTURE_DATE_MESSAGE),
+    time: z.string().refine((t) => QUARTER_HOUR_SLOTS.includes(t), "Choose a time"),
+    notes: z.string().max(MAX_NOTES_LENGTH, `Keep notes under ${MAX_NOTES_LENGTH} characters`),
+    tags: z.array(z.string()).max(MAX_TAGS),
+  });
+}
+
+/**
+ * Epoch ms of the set from its local date and time. A time up to 15 minutes
+ * ahead (the rounded default) becomes now; anything later is refused.
+ */
+export function performedAtOf(draft: Pick<SetDraft, "date" | "time">, nowMs: number, timeZone: string): number | { error: string } {
+  const at = zonedEpoch(draft.date, draft.time, timeZone);
+  if (at <= nowMs) return at;
+  if (at - nowMs <= FUTURE_SLACK_MS) return nowMs;
+  return { error: FUTURE_TIME_MESSAGE };
+}
+
+/** The arguments of api.performances.log shared by both save paths. */
+export function setPayload(draft: SetDraft, performedAt: number, timeZone: string) {
+  const notes = draft.notes.trim();
+  return {
+    minutes: draft.minutes,
+    performedAt,
+    tags: draft.tags,
+    timeZone,
+    ...(notes ? { notes } : {}),
+  };
+}
