@@ -7,7 +7,7 @@ import { repoRoot } from "./support/backend";
  * run `E2E_SCREENSHOTS=1 npx playwright test --grep @screenshots` to refresh them.
  */
 test.describe("README screenshots @screenshots", () => {
-  test.use({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+  test.use({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
 
   const shot = (name: string) => path.join(repoRoot, "docs/screenshots", name);
 
@@ -16,7 +16,8 @@ test.describe("README screenshots @screenshots", () => {
     const stats = page.getByRole("region", { name: "The community so far" });
     await expect(stats.getByTestId("stat-venues")).not.toContainText("000");
     await page.waitForLoadState("networkidle");
-    await page.screenshot({ path: shot("landing.png") });
+    // Full page, so the live community figures at the bottom are in the picture.
+    await page.screenshot({ path: shot("landing.png"), fullPage: true });
   });
 
   test("the scene", async ({ page }) => {
