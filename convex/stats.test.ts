@@ -76,3 +76,27 @@ describe("stats.mine", () => {
     expect(minutes).toBe(37);
   });
 });
+
+describe("stats.mine with the client's date", () => {
+  test("a streak whose last set is older than yesterday reads 0; the longest stays", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const mic = await createSceneItem(t);
+    for (const daysAgo of [2, 1, 0]) {
+      await comic.asUser.mutation(api.performances.log, {
+        sceneItemId: mic,
+        minutes: 5,
+        performedAt: NOW - daysAgo * 24 * 3600_000,
+        tags: [],
+      });
+    }
+    expect(await comic.asUser.query(api.stats.mine, { today: "2026-11-20" })).toMatchObject({ currentStreak: 3 });
+    // Tomorrow the streak is still alive (a set may still come), the day after it is gone.
+    expect(await comic.asUser.query(api.stats.mine, { today: "2026-11-21" })).toMatchObject({ currentStreak: 3 });
+    expect(await comic.asUser.query(api.stats.mine, { today: "2026-11-22" })).toMatchObject({
+      currentStreak: 0,
+      longestStreak: 3,
+    });
+    await expect(comic.asUser.query(api.stats.mine, { today: "soon" })).rejects.toThrow(/YYYY-MM-DD/);
+  });
+});

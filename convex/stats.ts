@@ -1,9 +1,18 @@
+import { v } from "convex/values";
+import { appError, ErrorCode } from "./errors";
 import { userQuery } from "./functions";
 import * as UserStats from "./model/userStats";
 
-/** The caller's totals and streaks (zeros before their first set). */
+/** The caller's totals and streaks (zeros before their first set). Pass
+ * `today` (the comedian's local "YYYY-MM-DD") so a streak that lapsed since
+ * the last set reads 0. */
 export const mine = userQuery({
-  args: {},
+  args: { today: v.optional(v.string()) },
   returns: UserStats.myStatsValidator,
-  handler: async (ctx) => await UserStats.getMyStats(ctx, ctx.userId),
+  handler: async (ctx, { today }) => {
+    if (today !== undefined && !UserStats.isDateString(today)) {
+      throw appError(ErrorCode.INVALID_INPUT, "today must be a date (YYYY-MM-DD)");
+    }
+    return await UserStats.getMyStats(ctx, ctx.userId, today);
+  },
 });

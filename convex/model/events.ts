@@ -22,13 +22,12 @@ import {
   formatTime12h,
   isValidTimeZone,
   minusMinutesHHMM,
-  parseDateString,
   parseHHMM,
 } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import { insertSceneItem, type NewSceneItem } from "./scene";
 import { addToSchedule } from "./schedule";
-import { onVenueAdded } from "./userStats";
+import { isDateString, onVenueAdded } from "./userStats";
 
 export const MAX_TITLE_LENGTH = 120;
 export const MAX_VENUE_NAME_LENGTH = 120;
@@ -121,16 +120,6 @@ function normalizeTime(s: string, message: string): string {
   const t = parseHHMM(s);
   if (t === null) invalid(message);
   return `${String(t.hours).padStart(2, "0")}:${String(t.minutes).padStart(2, "0")}`;
-}
-
-function isDateString(s: string): boolean {
-  try {
-    const { year, month, day } = parseDateString(s);
-    const d = new Date(Date.UTC(year, month - 1, day));
-    return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
-  } catch {
-    return false;
-  }
 }
 
 /** The stored venue fields of a chosen venue; `city` falls back to the address (part 2 §3). */

@@ -9,6 +9,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { computeStreaks } from "../lib/streaks";
+import { addDaysToDate, parseDateString } from "../lib/time";
 
 /** Most day rows read to recompute streaks (over 27 years of daily sets). */
 const PERFORMANCE_DAYS_LIMIT = 10_000;
@@ -24,6 +25,17 @@ export const myStatsValidator = v.object({
 });
 export type MyStats = Infer<typeof myStatsValidator>;
 
+/** Whether `s` is a real calendar date written "YYYY-MM-DD". */
+export function isDateString(s: string): boolean {
+  try {
+    const { year, month, day } = parseDateString(s);
+    const d = new Date(Date.UTC(year, month - 1, day));
+    return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+  } catch {
+    return false;
+  }
+}
+
 /** The facts of one set that the totals depend on. */
 export type SetFacts = {
   minutes: number;
@@ -38,14 +50,21 @@ async function readStats(ctx: QueryCtx, userId: Id<"users">): Promise<Doc<"userS
     .unique();
 }
 
-/** The comedian's totals; all zeros before their first set or venue. */
-export async function getMyStats(ctx: QueryCtx, userId: Id<"users">): Promise<MyStats> {
+/**
+ * The comedian's totals; all zeros before their first set or venue. The
+ * stored current streak is as of the last set change; given the comedian's
+ * local `today`, a streak whose last set is older than yesterday reads 0
+ * (queries cannot read the clock, so the client passes its date).
+ */
+export async function getMyStats(ctx: QueryCtx, userId: Id<"users">, today?: string): Promise<MyStats> {
   const row = await readStats(ctx, userId);
+  const lapsed =
+    today !== undefined && row?.lastSetDate !== undefined && row.lastSetDate < addDaysToDate(today, -1);
   return {
     totalMinutes: row?.totalMinutes ?? 0,
     totalSets: row?.totalSets ?? 0,
     uniqueVenues: row?.uniqueVenues ?? 0,
-    currentStreak: row?.currentStreak ?? 0,
+    currentStreak: lapsed ? 0 : (row?.currentStreak ?? 0),
     longestStreak: row?.longestStreak ?? 0,
     venuesAdded: row?.venuesAdded ?? 0,
   };
