@@ -1,9 +1,14 @@
+import { fileURLToPath, URL } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
+  },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: "functions",
           environment: "edge-runtime",
@@ -12,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "local-backend",
           environment: "node",
