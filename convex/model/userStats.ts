@@ -163,14 +163,21 @@ export async function applySetChange(
   todayDate: string,
 ): Promise<Doc<"userStats">> {
   const row = await getOrCreateStats(ctx, userId);
+  // An edit that keeps the day (or the mic) leaves its row alone.
+  const sameDay = before !== null && after !== null && before.performanceDate === after.performanceDate;
+  const sameVenue = before !== null && after !== null && before.sceneItemId === after.sceneItemId;
   let venueDelta = 0;
   if (before !== null) {
-    await bumpDay(ctx, userId, before.performanceDate, -1);
-    if (before.sceneItemId !== undefined) venueDelta += await bumpVenue(ctx, userId, before.sceneItemId, -1);
+    if (!sameDay) await bumpDay(ctx, userId, before.performanceDate, -1);
+    if (!sameVenue && before.sceneItemId !== undefined) {
+      venueDelta += await bumpVenue(ctx, userId, before.sceneItemId, -1);
+    }
   }
   if (after !== null) {
-    await bumpDay(ctx, userId, after.performanceDate, 1);
-    if (after.sceneItemId !== undefined) venueDelta += await bumpVenue(ctx, userId, after.sceneItemId, 1);
+    if (!sameDay) await bumpDay(ctx, userId, after.performanceDate, 1);
+    if (!sameVenue && after.sceneItemId !== undefined) {
+      venueDelta += await bumpVenue(ctx, userId, after.sceneItemId, 1);
+    }
   }
   const streaks = await recomputeStreaks(ctx, userId, todayDate);
   const patch = {
