@@ -1,13 +1,26 @@
-import { ComingSoonPage } from "@/components/ComingSoonPage";
+import {
+  AddEventDetailsStep,
+  AddEventEventStep,
+  AddEventSuccessStep,
+  AddEventVenueStep,
+} from "@/features/add-event/AddEventSteps";
+import { EventDetailsForm } from "@/features/event-form/EventDetailsForm";
+import { VenueSearch } from "@/features/venues/VenueSearch";
 
-const STEP_NAMES = ["Venue", "Event", "Details"];
-
-/** Placeholder add-event wizard (3 steps) until the wizard lands. */
+/** The add-event wizard: 1 venue, 2 event, 3 details, 4 success. */
 export default function AddEvent({ step = 1 }: { step?: number }) {
-  return (
-    <ComingSoonPage
-      title="Add New Event"
-      subtitle={step <= 3 ? `Step ${step} of 3: ${STEP_NAMES[step - 1]}` : "Event added!"}
-    />
-  );
+  switch (step) {
+    case 2:
+      return <AddEventEventStep />;
+    case 3:
+      return <AddEventDetailsStep renderEventForm={(props) => <EventDetailsForm {...props} />} />;
+    case 4:
+      return <AddEventSuccessStep />;
+    default:
+      return (
+        <AddEventVenueStep
+          renderVenueSearch={(venue, onChange) => <VenueSearch value={venue} onChange={onChange} usOnly minChars={3} label="Venue" />}
+        />
+      );
+  }
 }

@@ -349,7 +349,14 @@ export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (
 export function LogSetSuccessStep() {
   const { result, reset } = useLogSetWizard();
   const navigate = useNavigate();
-  if (!result) return <Navigate to={paths.logSet} replace />;
+  // Set while a button leaves the page, so the reset does not trigger the redirect below.
+  const [leaving, setLeaving] = useState(false);
+  if (!result) return leaving ? null : <Navigate to={paths.logSet} replace />;
+  const go = (to: string) => {
+    setLeaving(true);
+    void navigate(to);
+    reset();
+  };
   return (
     <WizardFrame step={null} total={TOTAL_STEPS} title="Set logged!" subtitle={`${result.minutes} min at ${result.venueName}`}>
       <Card size="3" variant="surface">
@@ -363,23 +370,10 @@ export function LogSetSuccessStep() {
         </Flex>
       </Card>
       <Flex gap="3" direction={{ initial: "column", sm: "row" }}>
-        <Button
-          size="4"
-          onClick={() => {
-            void navigate(paths.logSet);
-            reset();
-          }}
-        >
+        <Button size="4" onClick={() => go(paths.logSet)}>
           Log Another Set
         </Button>
-        <Button
-          size="4"
-          variant="soft"
-          onClick={() => {
-            void navigate(paths.dashboard);
-            reset();
-          }}
-        >
+        <Button size="4" variant="soft" onClick={() => go(paths.dashboard)}>
           Back to Dashboard
         </Button>
       </Flex>

@@ -1,0 +1,246 @@
+import { ArrowLeftIcon } from "@radix-ui/react-icons";
+import { Button, DataList, Flex, RadioCards, Text } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { ConvexError } from "convex/values";
+import { useState, type ReactNode } from "react";
+import { Navigate, useNavigate } from "react-router-dom";
+import { toast } from "sonner";
+import { LoadingState } from "@/components/LoadingState";
+import { errorCode, errorMessage } from "@/lib/convexErrors";
+import { paths } from "@/lib/paths";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import type { EventDetails, VenueInput } from "../../../convex/model/events";
+import { DAY_NAMES, formatTime12h, localDateString } from "../../../convex/lib/time";
+import { eventSummary } from "./summary";
+import { WizardFrame } from "./WizardFrame";
+import { useAddEventWizard } from "./wizardStore";
+
+const TOTAL_STEPS = 3;
+export const VENUE_REQUIRED = { title: "Please select a venue", description: "Search and select a venue to continue" } as const;
+export const SELECTION_REQUIRED = {
+  title: "Please make a selection",
+  description: "Select an existing event or choose to create a new one",
+} as const;
+
+function browserZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "America/New_York";
+  } catch {
+    return "America/New_York";
+  }
+}
+
+export type VenueSearchSlot = (venue: VenueInput | null, onChange: (venue: VenueInput | null) => void) => ReactNode;
+
+/** Step 1: 'Add New Event' with the venue search (US only, at least 3 characters). */
+export function AddEventVenueStep({ renderVenueSearch }: { renderVenueSearch: VenueSearchSlot }) {
+  const { venue, setVenue } = useAddEventWizard();
+  const navigate = useNavigate();
+  return (
+    <WizardFrame step={1} total={TOTAL_STEPS} title="Add New Event" subtitle="Where is it?">
+      {renderVenueSearch(venue, setVenue)}
+      <Button
+        size="4"
+        onClick={() => {
+          if (!venue) {
+            toast.error(VENUE_REQUIRED.title, { description: VENUE_REQUIRED.description });
+            return;
+          }
+          void navigate(paths.addEventStep("event"));
+        }}
+      >
+        Continue
+      </Button>
+    </WizardFrame>
+  );
+}
+
+/** Step 2: 'What event is it?': an event already listed at the venue, or a new one. */
+export function AddEventEventStep() {
+  const { venue } = useAddEventWizard();
+  const navigate = useNavigate();
+  const events = useQuery(api.venues.eventsAt, venue ? { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId } : "skip");
+  const addToSchedule = useMutation(api.schedule.add);
+  const [choice, setChoice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (!venue) return <Navigate to={paths.addEvent} replace />;
+
+  const next = async () => {
+    if (choice === null) {
+      toast.error(SELECTION_REQUIRED.title, { description: SELECTION_REQUIRED.description });
+      return;
+    }
+    if (choice === "new") {
+      void navigate(paths.addEventStep("details"));
+      return;
+    }
+    const item = events?.find((e) => e._id === choice);
+    if (!item) return;
+    setBusy(true);
+    try {
+      await addToSchedule({ sceneItemId: item._id as Id<"sceneItems"> });
+      toast.success("Added to schedule!", { duration: 1500 });
+      void navigate(paths.schedule);
+    } catch (err) {
+      if (errorCode(err) === "ALREADY_EXISTS") {
+        toast("Already in schedule", { description: `${item.title} is already in your schedule` });
+      } else {
+        console.error(err);
+        toast.error("Error", { description: "Failed to add event to your schedule. Please try again." });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <WizardFrame step={2} total={TOTAL_STEPS} title="What event is it?" subtitle={venue.venueName}>
+      {events === undefined ? (
+        <LoadingState variant="skeleton" rows={2} label="Loading events at this venue" />
+      ) : (
+        <RadioCards.Root aria-label="What event is it?" columns="1" size="3" value={choice ?? ""} onValueChange={setChoice}>
+          {events.map((item) => (
+            <RadioCards.Item key={item._id} value={item._id}>
+              <Flex direction="column" width="100%">
+                <Text weight="bold">{item.title}</Text>
+                <Text size="2" color="gray">
+                  {[
+                    item.dayOfWeek !== undefined && item.dayOfWeek !== null ? `${DAY_NAMES[item.dayOfWeek]}s` : null,
+                    item.startTimeLocal ? formatTime12h(item.startTimeLocal) : null,
+                  ]
+                    .filter(Boolean)
+                    .join(" at ")}
+                </Text>
+              </Flex>
+            </RadioCards.Item>
+          ))}
+          <RadioCards.Item value="new">
+            <Flex direction="column" width="100%">
+              <Text weight="bold">Create New Event</Text>
+              <Text size="2" color="gray">
+                A mic or show not listed here
+              </Text>
+            </Flex>
+          </RadioCards.Item>
+        </RadioCards.Root>
+      )}
+      <Flex justify="between" gap="3" wrap="wrap">
+        <Button variant="soft" color="gray" size="4" onClick={() => void navigate(paths.addEvent)}>
+          <ArrowLeftIcon aria-hidden="true" /> Back
+        </Button>
+        <Flex gap="3">
+          <Button variant="ghost" color="gray" size="4" onClick={() => void navigate(paths.dashboard)}>
+            Skip for now
+          </Button>
+          <Button size="4" loading={busy} onClick={() => void next()}>
+            Continue
+          </Button>
+        </Flex>
+      </Flex>
+    </WizardFrame>
+  );
+}
+
+export type EventFormSlotProps = {
+  venueName: string;
+  defaultStartTime: string;
+  today: string;
+  allowOneTime: boolean;
+  submitLabel: string;
+  onSubmit: (details: EventDetails) => Promise<void>;
+  secondaryAction: ReactNode;
+};
+
+/** Step 3: the event details form; Save Event adds it to the scene and the creator's schedule. */
+export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (props: EventFormSlotProps) => ReactNode }) {
+  const { venue, setSaved } = useAddEventWizard();
+  const navigate = useNavigate();
+  const create = useMutation(api.events.create);
+  const [today] = useState(() => localDateString(Date.now(), browserZone()));
+
+  if (!venue) return <Navigate to={paths.addEvent} replace />;
+
+  const onSubmit = async (details: EventDetails) => {
+    try {
+      const { title } = await create({ venue, details });
+      toast.success("Event added!", { description: `${title} has been added to the scene list and your schedule` });
+      setSaved({ title, details });
+      void navigate(paths.addEventStep("success"));
+    } catch (err) {
+      if (!(err instanceof ConvexError)) console.error(err);
+      toast.error("Could not save event", { description: errorMessage(err, "Please check your inputs and try again.") });
+    }
+  };
+
+  return (
+    <WizardFrame step={3} total={TOTAL_STEPS} title="Event details" subtitle={venue.venueName}>
+      {renderEventForm({
+        venueName: venue.venueName,
+        defaultStartTime: "19:00",
+        today,
+        allowOneTime: false,
+        submitLabel: "Save Event",
+        onSubmit,
+        secondaryAction: (
+          <Button type="button" variant="soft" color="gray" size="4" onClick={() => void navigate(paths.addEventStep("event"))}>
+            <ArrowLeftIcon aria-hidden="true" /> Back
+          </Button>
+        ),
+      })}
+    </WizardFrame>
+  );
+}
+
+/** After saving: the event's summary and where to go next (each button resets the wizard). */
+export function AddEventSuccessStep() {
+  const { venue, saved, reset } = useAddEventWizard();
+  const navigate = useNavigate();
+  // Set while a button leaves the page, so the reset does not trigger the redirect below.
+  const [leaving, setLeaving] = useState(false);
+  if (!venue || !saved) return leaving ? null : <Navigate to={paths.addEvent} replace />;
+  const { day, time, frequency } = eventSummary(saved.details);
+  const go = (to: string) => {
+    setLeaving(true);
+    void navigate(to);
+    reset();
+  };
+  return (
+    <WizardFrame step={null} total={TOTAL_STEPS} title="Event added!" subtitle="It's on the scene list and in your schedule.">
+      <DataList.Root orientation={{ initial: "vertical", xs: "horizontal" }} aria-label="Event summary">
+        <DataList.Item>
+          <DataList.Label>Event</DataList.Label>
+          <DataList.Value>{saved.title}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Venue</DataList.Label>
+          <DataList.Value>{venue.venueName}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Day</DataList.Label>
+          <DataList.Value>{day}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Time</DataList.Label>
+          <DataList.Value>{time}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Frequency</DataList.Label>
+          <DataList.Value>{frequency}</DataList.Value>
+        </DataList.Item>
+      </DataList.Root>
+      <Flex gap="3" direction={{ initial: "column", sm: "row" }} wrap="wrap">
+        <Button size="4" onClick={() => go(paths.schedule)}>
+          View My Schedule
+        </Button>
+        <Button size="4" variant="soft" onClick={() => go(paths.addEvent)}>
+          Add Another Event
+        </Button>
+        <Button size="4" variant="soft" color="gray" onClick={() => go(paths.dashboard)}>
+          Back to Dashboard
+        </Button>
+      </Flex>
+    </WizardFrame>
+  );
+}

@@ -1,0 +1,33 @@
+import { useConvexAuth, useQuery } from "convex/react";
+import { useEffect, useRef } from "react";
+import { toast } from "sonner";
+import { api } from "../../../convex/_generated/api";
+import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "./newBadges";
+
+/**
+ * Announces each badge the signed-in comedian earns, wherever it was earned
+ * (this device or another): a live query of their badges, diffed against the
+ * previous result. Renders nothing; mount it once in the layout.
+ */
+export function BadgeToaster() {
+  const { isAuthenticated } = useConvexAuth();
+  const badges = useQuery(api.badges.mine, isAuthenticated ? {} : "skip");
+  const known = useRef<Set<string> | null>(null);
+
+  useEffect(() => {
+    // Signed out (or switching accounts): the next list is a fresh baseline.
+    if (!isAuthenticated) known.current = null;
+  }, [isAuthenticated]);
+
+  useEffect(() => {
+    if (badges === undefined) return;
+    for (const code of newBadgeCodes(known.current, badges)) {
+      const t = badgeToast(code);
+      // The id keeps one toast per badge even if another screen announces it too.
+      toast.success(t.title, { id: `badge-earned-${code}`, description: t.description, icon: t.icon, duration: BADGE_TOAST_MS });
+    }
+    known.current = new Set(badges.map((b) => b.code));
+  }, [badges]);
+
+  return null;
+}
