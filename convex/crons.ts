@@ -11,7 +11,12 @@ crons.daily(
   {},
 );
 
-// Slot for the 5-minute completed-schedule cleanup (a later issue):
-// crons.interval("clean up completed schedule entries", { minutes: 5 }, internal.schedule.cleanupCompleted, {});
+// Part 1 §9: schedule entries whose performance is over are cleaned up every 5 minutes.
+crons.interval(
+  "clean up completed schedule entries",
+  { minutes: 5 },
+  internal.schedule.cleanupCompleted,
+  {},
+);
 
 export default crons;

@@ -1,6 +1,8 @@
 import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import { internalMutation } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
-import { publicMutation, userMutation } from "./functions";
+import { publicMutation, userMutation, userQuery } from "./functions";
 import * as Schedule from "./model/schedule";
 
 /** Adds a mic to the caller's schedule; returns the entry and its next occurrence. */
@@ -33,5 +35,41 @@ export const removeByItem = userMutation({
   handler: async (ctx, { sceneItemId }) => {
     await Schedule.removeByItem(ctx, ctx.userId, sceneItemId);
     return null;
+  },
+});
+
+/**
+ * The caller's Monday-to-Sunday week (bounds from lib/weeks `scheduleWeek`):
+ * scheduled mics, logged sets and the mics they created, sorted by start,
+ * with the page's four stat tiles. `nowMs` (rounded by the client) decides
+ * which occurrences are already over.
+ */
+export const week = userQuery({
+  args: { weekStartMs: v.number(), weekEndMs: v.number(), nowMs: v.number() },
+  returns: Schedule.weekValidator,
+  handler: async (ctx, args) => await Schedule.week(ctx, ctx.userId, args),
+});
+
+/** The caller's scheduled, active mics that still run from `fromMs`, for the .ics export. */
+export const calendar = userQuery({
+  args: { fromMs: v.number() },
+  returns: v.array(Schedule.calendarItemValidator),
+  handler: async (ctx, { fromMs }) => await Schedule.calendar(ctx, ctx.userId, fromMs),
+});
+
+/** The five-minute cleanup (crons.ts): marks finished occurrences done, in batches. */
+export const cleanupCompleted = internalMutation({
+  // Both are set only by the batch before, when it reschedules itself.
+  args: { cursor: v.optional(v.string()), markedBefore: v.optional(v.number()) },
+  returns: v.object({ marked: v.number(), removed: v.number(), more: v.boolean() }),
+  handler: async (ctx, { cursor, markedBefore }) => {
+    const result = await Schedule.cleanupCompleted(ctx, Date.now(), { cursor: cursor ?? null, markedBefore });
+    if (result.continueCursor !== null) {
+      await ctx.scheduler.runAfter(0, internal.schedule.cleanupCompleted, {
+        cursor: result.continueCursor,
+        markedBefore: result.markedBefore,
+      });
+    }
+    return { marked: result.marked, removed: result.removed, more: result.continueCursor !== null };
   },
 });

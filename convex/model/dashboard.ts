@@ -1,0 +1,77 @@
+/**
+ * The dashboard's figures in one read: profile, the per-comedian stats row,
+ * the first three badges, and the minutes of the Sunday-to-Saturday week the
+ * client passes (it knows the comedian's zone; queries never read the clock).
+ */
+import { v, type Infer } from "convex/values";
+import type { Id } from "../_generated/dataModel";
+import type { QueryCtx } from "../_generated/server";
+import { addDaysToDate } from "../lib/time";
+import { myBadges } from "./badges";
+import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile } from "./profiles";
+import { assertWeekRange, setsInRange } from "./schedule";
+
+/** The badge showcase shows this many (part 1 §9). */
+export const SHOWCASE_BADGES = 3;
+
+export const summaryValidator = v.object({
+  displayName: v.string(),
+  /** First word of the display name, only once a set is logged. */
+  firstName: v.union(v.string(), v.null()),
+  memberSince: v.number(),
+  weeklyGoalMinutes: v.number(),
+  weekMinutes: v.number(),
+  totalMinutes: v.number(),
+  totalSets: v.number(),
+  averageMinutes: v.number(),
+  currentStreak: v.number(),
+  longestStreak: v.number(),
+  badges: v.array(v.object({ code: v.string(), awardedAt: v.number() })),
+});
+export type DashboardSummary = Infer<typeof summaryValidator>;
+
+/** The first word of a display name, or null when it has none. */
+export function firstWord(name: string): string | null {
+  const word = name.trim().split(/\s+/)[0];
+  return word ? word : null;
+}
+
+/**
+ * The comedian's dashboard. `today` ("YYYY-MM-DD", local) is optional: with
+ * it, a current streak whose last set is older than yesterday reads 0.
+ */
+export async function summary(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  args: { goalWeekStartMs: number; goalWeekEndMs: number; today?: string },
+): Promise<DashboardSummary> {
+  assertWeekRange(args.goalWeekStartMs, args.goalWeekEndMs);
+  const [user, profile, stats, badges, weekSets] = await Promise.all([
+    ctx.db.get("users", userId),
+    getProfile(ctx, userId),
+    ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", userId))
+      .unique(),
+    myBadges(ctx, userId),
+    setsInRange(ctx, userId, args.goalWeekStartMs, args.goalWeekEndMs),
+  ]);
+  const displayName = profile?.displayName ?? displayNameFor(user);
+  const totalMinutes = stats?.totalMinutes ?? 0;
+  const totalSets = stats?.totalSets ?? 0;
+  const lapsed =
+    args.today !== undefined && stats?.lastSetDate !== undefined && stats.lastSetDate < addDaysToDate(args.today, -1);
+  return {
+    displayName,
+    firstName: totalSets > 0 ? firstWord(displayName) : null,
+    memberSince: user?._creationTime ?? profile?._creationTime ?? 0,
+    weeklyGoalMinutes: profile?.weeklyGoalMinutes ?? DEFAULT_WEEKLY_GOAL_MINUTES,
+    weekMinutes: weekSets.reduce((sum, set) => sum + set.minutes, 0),
+    totalMinutes,
+    totalSets,
+    averageMinutes: totalSets > 0 ? Math.round(totalMinutes / totalSets) : 0,
+    currentStreak: lapsed ? 0 : (stats?.currentStreak ?? 0),
+    longestStreak: stats?.longestStreak ?? 0,
+    badges: badges.slice(0, SHOWCASE_BADGES),
+  };
+}
