@@ -67,3 +67,24 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
+
+test.describe("accounts and a backend crash", () => {
+  test("an account survives kill -9 of the backend and the open page reconnects", async ({ page, browser, signUp, signIn, backend }) => {
+    const creds = await signUp(page, { name: "Dora Durable" });
+    await expect(page).toHaveURL(/\/onboarding\/welcome$/);
+
+    await backend.kill9();
+    await expect(page.getByText("Reconnecting…")).toBeVisible({ timeout: 20_000 });
+
+    await backend.restart();
+    await expect(page.getByText("Reconnecting…")).toHaveCount(0, { timeout: 30_000 });
+    // The open page kept its session across the restart.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to StageTime, Dora!");
+
+    // The acknowledged sign-up was on disk: the account signs in from a fresh browser.
+    const fresh = await (await browser.newContext()).newPage();
+    await signIn(fresh, creds);
+    await expect(fresh).toHaveURL(/\/onboarding\/welcome$/);
+    await fresh.context().close();
+  });
+});

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import type http from "node:http";
 import os from "node:os";
@@ -107,9 +107,24 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await new Promise((r) => staticServer?.close(r));
     }
     if (googleMock) await googleMock.stop();
+    if (reaper.pid !== undefined) {
+      try {
+        process.kill(reaper.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
     if (process.env.E2E_KEEP_TMP === "1") console.log(`[e2e] kept ${tmpDir}`);
     else fs.rmSync(tmpDir, { recursive: true, force: true });
   };
+
+  // If this runner dies without running the teardown, a watcher stops the backend instead.
+  const reaper = spawn(
+    process.execPath,
+    [path.join(repoRoot, "tests/e2e/support/reaper.mjs"), String(process.pid), process.env.E2E_STATE_FILE, tmpDir],
+    { detached: true, stdio: "ignore" },
+  );
+  reaper.unref();
 
   try {
     googleMock = await startGoogleMock(mockPort, E2E_GOOGLE_CLIENT_ID);
