@@ -1,6 +1,7 @@
 import { MagnifyingGlassIcon } from "@radix-ui/react-icons";
 import { Box, Flex, ScrollArea, Spinner, Text, TextField } from "@radix-ui/themes";
 import { useId, useState, type KeyboardEvent } from "react";
+import { moveHighlight } from "./combobox";
 
 export type ComboOption = { key: string; primary: string; secondary?: string };
 
@@ -15,13 +16,6 @@ type VenueComboboxProps = {
   message?: string | null;
   placeholder?: string;
 };
-
-/** Index after an arrow key press, wrapping around (−1 = nothing highlighted). */
-export function moveHighlight(current: number, key: "ArrowDown" | "ArrowUp", count: number): number {
-  if (count === 0) return -1;
-  if (key === "ArrowDown") return current >= count - 1 ? 0 : current + 1;
-  return current <= 0 ? count - 1 : current - 1;
-}
 
 /**
  * A text box with a list of suggestions, following the WAI-ARIA combobox
