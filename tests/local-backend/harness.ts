@@ -31,6 +31,19 @@ const STOP_TIMEOUT_MS = 20_000;
 /** Keep the tail of the child's output for error messages, not all of it. */
 const OUTPUT_LIMIT = 40_000;
 
+/** Process groups of backends still running, killed if the test process exits
+ * without disposing them (they run detached, so nothing else would). */
+const liveGroups = new Set<number>();
+process.once("exit", () => {
+  for (const pid of liveGroups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 /** A TCP port nothing listens on right now (the OS picks it for port 0). */
 export async function freePort(): Promise<number> {
   return await new Promise<number>((resolve, reject) => {
@@ -216,7 +229,12 @@ export class Backend {
       detached: true,
     });
     this.child = child;
-    this.exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    if (child.pid !== undefined) liveGroups.add(child.pid);
+    this.exited = new Promise<void>((resolve) =>
+      child.once("exit", () => {
+        resolve();
+      }),
+    );
     const append = (chunk: string) => {
       this.log = (this.log + chunk).slice(-OUTPUT_LIMIT);
       this.logTotal += chunk.length;
@@ -284,6 +302,7 @@ export class Backend {
     }
     // Helpers it may have started die with it.
     this.signalGroup("SIGKILL");
+    liveGroups.delete(pid);
     return timedOut ? "forced" : "graceful";
   }
 
@@ -292,6 +311,7 @@ export class Backend {
     if (!this.running) return;
     this.signalGroup("SIGKILL");
     await this.exited;
+    liveGroups.delete(this.child!.pid!);
   }
 
   /** Starts again on the same ports and data directory (after stop or kill). */
