@@ -3,7 +3,7 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
-import { monthlyRuleText } from "./lib/recurrence";
+import { monthlyRuleText, nextOccurrence, runsOnDate } from "./lib/recurrence";
 import type { EventDetails, VenueInput } from "./model/events";
 import { createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
@@ -186,6 +186,24 @@ describe("events.create", () => {
     const { sceneItemId } = await create(comic, { recurrence: "monthly", dayOfWeek: 4, anchorDate: "2026-12-01" });
     expect((await item(t, sceneItemId)).monthlyRule).toBe(monthlyRuleText("2026-12-03", "weekday"));
     expect((await item(t, sceneItemId)).monthlyRule).toBe("first Thursday of every month");
+  });
+
+  test("a bi-weekly mic keeps its first date, which sets its cadence", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    // Tuesday 2026-12-01 is 11 days away; the creation date alone would put it on 11-24 and 12-08.
+    const { sceneItemId } = await create(comic, {
+      recurrence: "bi-weekly",
+      dayOfWeek: 2,
+      startTimeLocal: "20:00",
+      anchorDate: "2026-12-01",
+    });
+    const doc = await item(t, sceneItemId);
+    expect(doc.anchorDate).toBe("2026-12-01");
+    expect(nextOccurrence(doc, NOW)).toBe(Date.parse("2026-12-01T20:00:00-05:00"));
+    expect(runsOnDate(doc, "2026-12-08")).toBe(false);
+    expect(runsOnDate(doc, "2026-12-15")).toBe(true);
+    await expectAppError(create(comic, { recurrence: "bi-weekly", anchorDate: "2026-02-30" }), "INVALID_INPUT");
   });
 
   test("a valid custom schedule is kept", async () => {

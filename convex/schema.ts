@@ -80,6 +80,9 @@ export const sceneItemFields = {
   notes: v.optional(v.string()),
   costInfo: v.optional(v.union(costInfo, v.null())),
   performanceMinutes: v.optional(v.number()),
+  /** "YYYY-MM-DD" of a first occurrence chosen in the wizard: the cadence of
+   * bi-weekly and every-N items (the creation date stands in without it). */
+  anchorDate: v.optional(v.string()),
   /** IANA time zone of the venue; America/New_York when not known. */
   timeZone: v.string(),
 };

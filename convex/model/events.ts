@@ -231,6 +231,7 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     monthlyRule,
     hostName: optionalText(details.hostName),
     performanceMinutes,
+    anchorDate,
     timeZone: venue.timeZone,
   };
 
