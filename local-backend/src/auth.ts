@@ -28,6 +28,8 @@ const CLAIM_TO_FIELD: Record<string, string> = {
   updated_at: "updatedAt",
 };
 const DROPPED_CLAIMS = new Set(["aud", "exp", "iat", "nbf", "jti"]);
+/** Where a verified token's expiry (seconds) is kept on the identity object, not enumerable. */
+export const EXPIRES = Symbol("expires");
 
 export class AuthError extends Error {}
 
@@ -138,7 +140,9 @@ export class TokenVerifier {
       try {
         const { payload } = await jose.jwtVerify(token, keys, options);
         if (typeof payload.sub !== "string") throw new AuthError("Token has no subject");
-        return identityFromClaims(payload);
+        const identity = identityFromClaims(payload);
+        if (typeof payload.exp === "number") Object.defineProperty(identity, EXPIRES, { value: payload.exp });
+        return identity;
       } catch (error) {
         // The provider may have rotated its keys: refetch once.
         if (!fresh && error instanceof jose.errors.JWKSNoMatchingKey) continue;

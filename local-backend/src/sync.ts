@@ -10,7 +10,7 @@
  */
 import type { WebSocket } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
-import { AuthError, type TokenVerifier } from "./auth.js";
+import { AuthError, EXPIRES, type TokenVerifier } from "./auth.js";
 import type { Caller, Engine, Journal } from "./engine.js";
 import { canonicalPath } from "./engine.js";
 
@@ -103,6 +103,7 @@ export class Session {
   queries = new Map<number, Subscription>();
   removed: number[] = [];
   mutationInFlight = false;
+  expiryTimer: NodeJS.Timeout | null = null;
   deferredPush = false;
   closed = false;
   private queue: Promise<void> = Promise.resolve();
@@ -359,6 +360,7 @@ export class SyncManager {
   }
 
   drop(session: Session): void {
+    if (session.expiryTimer) clearTimeout(session.expiryTimer);
     if (!this.sessions.delete(session)) return;
     session.closed = true;
     for (const sub of session.queries.values()) this.release(sub.entry);
@@ -520,6 +522,23 @@ export class SyncManager {
     }
     session.caller = caller;
     session.identityVersion = message.baseVersion + 1;
+    if (session.expiryTimer) clearTimeout(session.expiryTimer);
+    session.expiryTimer = null;
+    const expires = caller.kind === "user" ? (caller.identity as any)[EXPIRES] : undefined;
+    if (typeof expires === "number") {
+      const version = session.identityVersion;
+      // Like Convex: when the token runs out, the client is told and fetches a new one.
+      session.expiryTimer = setTimeout(
+        () => {
+          if (session.closed || session.identityVersion !== version) return;
+          session.send({ type: "AuthError", error: "Token expired", baseVersion: version - 1, authUpdateAttempted: false });
+          this.drop(session);
+          setTimeout(() => session.ws.close(1000, "AuthError"), 10).unref();
+        },
+        Math.min(Math.max(0, expires * 1000 - Date.now()), 2 ** 31 - 1),
+      );
+      session.expiryTimer.unref();
+    }
     // Every query now runs as the new identity.
     const resubscribed: Subscription[] = [];
     for (const [queryId, sub] of session.queries) {
