@@ -206,6 +206,14 @@ describe("events.create", () => {
     await expectAppError(create(comic, { recurrence: "bi-weekly", anchorDate: "2026-02-30" }), "INVALID_INPUT");
   });
 
+  test("a monthly item without a rule or first date takes its week of the month from today", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    // From Friday 2026-11-20 the next Tuesday is 11-24, the fourth Tuesday of November.
+    const { sceneItemId } = await create(comic, { recurrence: "monthly", dayOfWeek: 2 });
+    expect((await item(t, sceneItemId)).monthlyRule).toBe("fourth Tuesday of every month");
+  });
+
   test("a valid custom schedule is kept", async () => {
     const t = newTest();
     const comic = await createUser(t);

@@ -21,6 +21,7 @@ import {
   dayOfWeekOfDate,
   formatTime12h,
   isValidTimeZone,
+  localDateString,
   minusMinutesHHMM,
   parseHHMM,
 } from "../lib/time";
@@ -168,7 +169,7 @@ export function normalizeVenue(venue: VenueInput): {
  * frequency are dropped), returning the scene item's fields. Throws
  * INVALID_INPUT with the form's wording.
  */
-export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetails): NewSceneItem {
+export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetails, nowMs: number): NewSceneItem {
   const venue = normalizeVenue(venueInput);
   const isMic = details.type === "open_mic";
 
@@ -199,9 +200,11 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     if (monthlyRule !== undefined && parseMonthlyRule(monthlyRule) === null) {
       invalid("Please choose a monthly date or weekday");
     }
-    if (monthlyRule === undefined && anchorDate !== undefined) {
-      // The first date on the item's day at or after the anchor names the weekday rule.
-      const first = addDaysToDate(anchorDate, (details.dayOfWeek - dayOfWeekOfDate(anchorDate) + 7) % 7);
+    if (monthlyRule === undefined) {
+      // The first date on the item's day at or after the anchor (else today at
+      // the venue) names the weekday rule, so the item keeps one week of the month.
+      const from = anchorDate ?? localDateString(nowMs, venue.timeZone);
+      const first = addDaysToDate(from, (details.dayOfWeek - dayOfWeekOfDate(from) + 7) % 7);
       monthlyRule = monthlyRuleText(first, "weekday");
     }
   }
@@ -348,7 +351,7 @@ export async function createEvent(
   if (args.details.recurrence === "one-time") {
     invalid("One-time shows are added to your log, not the scene list.");
   }
-  const fields = sceneItemFieldsFrom(args.venue, args.details);
+  const fields = sceneItemFieldsFrom(args.venue, args.details, nowMs);
   if ((await findOwnDuplicate(ctx, userId, fields)) !== null) throw duplicateEventError(fields);
   const { sceneItemId, newBadges } = await insertCreatedItem(ctx, userId, fields, nowMs);
   await addToSchedule(ctx, userId, sceneItemId, nowMs);

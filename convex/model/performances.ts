@@ -210,7 +210,7 @@ export async function logWithNewMic(
   newBadges: string[];
 }> {
   // Validate the whole form (and the set) before writing anything.
-  const fields = sceneItemFieldsFrom(args.venue, args.details);
+  const fields = sceneItemFieldsFrom(args.venue, args.details, nowMs);
   validateMinutes(args.set.minutes);
   normalizeNotes(args.set.notes);
   normalizeTags(args.set.tags);
