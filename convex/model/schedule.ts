@@ -355,18 +355,23 @@ const CLEANUP_LOOKBACK_MS = 400 * DAY_MS;
 const MIN_REPEAT_MS = 7 * DAY_MS + COMPLETED_AFTER_MIN * MINUTE_MS;
 
 /**
- * The start of the item's latest occurrence that is over at `nowMs` and later
- * than `afterMs`, or null when there is none.
+ * The start of the latest occurrence of the entry's mic that is over at
+ * `nowMs` and later than the one already marked, or null when there is none.
+ * Occurrences already over when the mic was added do not count.
  */
 export function latestFinishedOccurrence(
   item: Doc<"sceneItems">,
-  afterMs: number | undefined,
+  entry: Pick<Doc<"scheduleEntries">, "addedAt" | "completedAt">,
   nowMs: number,
 ): number | null {
-  // An occurrence is over once start + (60 + set length) minutes has come, so its start is at most this.
-  const latestStart = nowMs - completedAtMs(0, item.performanceMinutes);
-  const fromMs = Math.max(afterMs === undefined ? -Infinity : afterMs + 1, nowMs - CLEANUP_LOOKBACK_MS);
-  const starts = occurrencesInRange(item, fromMs, latestStart).filter((start) =>
+  // An occurrence is over once start + (60 + set length) minutes has come.
+  const overAfter = completedAtMs(0, item.performanceMinutes);
+  const fromMs = Math.max(
+    entry.completedAt === undefined ? -Infinity : entry.completedAt + 1,
+    entry.addedAt - overAfter + 1,
+    nowMs - CLEANUP_LOOKBACK_MS,
+  );
+  const starts = occurrencesInRange(item, fromMs, nowMs - overAfter).filter((start) =>
     isPerformanceCompleted(start, item.performanceMinutes, nowMs),
   );
   return starts.length === 0 ? null : starts[starts.length - 1];
@@ -405,7 +410,7 @@ export async function cleanupCompleted(
       removed += 1;
       continue;
     }
-    const latest = latestFinishedOccurrence(item, entry.completedAt, nowMs);
+    const latest = latestFinishedOccurrence(item, entry, nowMs);
     const stillOpenFrom = nowMs - completedAtMs(0, item.performanceMinutes) + 1;
     if (nextOccurrence(item, stillOpenFrom) === null) {
       await ctx.db.delete("scheduleEntries", entry._id);
