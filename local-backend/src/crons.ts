@@ -8,15 +8,16 @@ import type { Engine } from "./engine.js";
 
 type Schedule =
   | { type: "interval"; seconds?: number; minutes?: number; hours?: number }
-  | { type: "hourly"; minuteUTC: number }
-  | { type: "daily"; hourUTC: number; minuteUTC: number }
-  | { type: "weekly"; dayOfWeek: number; hourUTC: number; minuteUTC: number }
-  | { type: "monthly"; day: number; hourUTC: number; minuteUTC: number }
+  | { type: "hourly"; minuteUTC?: number }
+  | { type: "daily"; hourUTC: number; minuteUTC?: number }
+  | { type: "weekly"; dayOfWeek: string; hourUTC: number; minuteUTC?: number }
+  | { type: "monthly"; day: number; hourUTC: number; minuteUTC?: number }
   | { type: "cron"; cron: string };
 
 type Job = { name: string; args: unknown[]; schedule: Schedule };
 
 const MINUTE = 60_000;
+const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
 
 /** Parses one field of a 5-field cron expression into the allowed values. */
 function cronField(spec: string, min: number, max: number): Set<number> {
@@ -74,13 +75,16 @@ export function nextRun(schedule: Schedule, after: number): number {
       return after + Math.max(ms, 1000);
     }
     case "hourly":
-      return nextCronTime(`${schedule.minuteUTC} * * * *`, after);
+      return nextCronTime(`${schedule.minuteUTC ?? 0} * * * *`, after);
     case "daily":
-      return nextCronTime(`${schedule.minuteUTC} ${schedule.hourUTC} * * *`, after);
-    case "weekly":
-      return nextCronTime(`${schedule.minuteUTC} ${schedule.hourUTC} * * ${schedule.dayOfWeek}`, after);
+      return nextCronTime(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} * * *`, after);
+    case "weekly": {
+      const day = DAYS.indexOf(String(schedule.dayOfWeek).toLowerCase());
+      if (day < 0) throw new Error(`Bad day of week "${schedule.dayOfWeek}"`);
+      return nextCronTime(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} * * ${day}`, after);
+    }
     case "monthly":
-      return nextCronTime(`${schedule.minuteUTC} ${schedule.hourUTC} ${schedule.day} * *`, after);
+      return nextCronTime(`${schedule.minuteUTC ?? 0} ${schedule.hourUTC} ${schedule.day} * *`, after);
     case "cron":
       return nextCronTime(schedule.cron, after);
   }
