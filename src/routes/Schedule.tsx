@@ -1,6 +1,10 @@
-import { ComingSoonPage } from "@/components/ComingSoonPage";
+import { PageContainer } from "../components/PageContainer";
+import { SchedulePage } from "../features/schedule/SchedulePage";
 
-/** Placeholder until the schedule feature lands. */
 export default function Schedule() {
-  return <ComingSoonPage title="Your Schedule" subtitle="Your week of mics and shows will appear here." />;
+  return (
+    <PageContainer size="4">
+      <SchedulePage />
+    </PageContainer>
+  );
 }

@@ -18,7 +18,7 @@ import { format } from "date-fns";
 import { createEvents, type EventAttributes } from "ics";
 import type { FunctionReturnType } from "convex/server";
 import type { api } from "../../../convex/_generated/api";
-import { calendarRecurrence, recurrenceSummary } from "../../../convex/lib/recurrence";
+import { calendarRecurrence, recurrenceSummary, type RecurringItem } from "../../../convex/lib/recurrence";
 import { COMPLETED_AFTER_MIN } from "../../../convex/lib/schedule";
 import { daysInMonth } from "../../../convex/lib/time";
 
@@ -161,24 +161,22 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
   const zoneByUid = new Map<string, string>();
   const firstStartByZone = new Map<string, number>();
   for (const item of items) {
-    const occurrence = calendarRecurrence(
-      {
-        dayOfWeek: item.dayOfWeek,
-        startTimeLocal: item.startTimeLocal,
-        timeZone: item.timeZone,
-        recurrence: item.recurrence,
-        customRecurrenceDescription: item.customRecurrenceDescription,
-        monthlyRule: item.monthlyRule,
-        anchorDate: item.anchorDate ?? undefined,
-      },
-      fromMs,
-    );
+    const recurring: RecurringItem = {
+      dayOfWeek: item.dayOfWeek,
+      startTimeLocal: item.startTimeLocal,
+      timeZone: item.timeZone,
+      recurrence: item.recurrence,
+      customRecurrenceDescription: item.customRecurrenceDescription,
+      monthlyRule: item.monthlyRule,
+      anchorDate: item.anchorDate ?? undefined,
+    };
+    const occurrence = calendarRecurrence(recurring, fromMs);
     if (occurrence === null) continue;
     const uid = `${item.sceneItemId}@${UID_DOMAIN}`;
     zoneByUid.set(uid, occurrence.timeZone);
     const seen = firstStartByZone.get(occurrence.timeZone);
     if (seen === undefined || occurrence.startMs < seen) firstStartByZone.set(occurrence.timeZone, occurrence.startMs);
-    const when = recurrenceSummary(item);
+    const when = recurrenceSummary(recurring);
     events.push({
       uid,
       title: item.title,
