@@ -1,7 +1,10 @@
 import { v } from "convex/values";
 import { internalMutation } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
+import { adminMutation, adminQuery } from "./functions";
+import * as Admin from "./model/admin";
 import { setAdminByEmail } from "./model/profiles";
+import { removeSceneItem, sceneItemValidator } from "./model/scene";
 
 /**
  * Grants or revokes admin rights by email. Internal on purpose: no public
@@ -19,4 +22,26 @@ export const setAdmin = internalMutation({
     }
     return { email, isAdmin, accounts };
   },
+});
+
+/** Every scene item for the admin list, newest first, optionally searched
+ * over title, venue and city (active and inactive alike). */
+export const listMics = adminQuery({
+  args: { search: v.optional(v.string()) },
+  returns: v.array(sceneItemValidator),
+  handler: async (ctx, { search }) => await Admin.listMics(ctx, search),
+});
+
+/** Edits a mic's title, venue, city, type, day, time, status and cost info. */
+export const updateMic = adminMutation({
+  args: Admin.adminMicEditValidator,
+  returns: sceneItemValidator,
+  handler: async (ctx, edit) => await Admin.updateMic(ctx, edit),
+});
+
+/** Deletes a mic and what hangs off it (sets keep their venue name). */
+export const deleteMic = adminMutation({
+  args: { id: v.id("sceneItems") },
+  returns: v.object({ updatedSets: v.number() }),
+  handler: async (ctx, { id }) => await removeSceneItem(ctx, ctx.userId, id),
 });

@@ -1,0 +1,50 @@
+import { v } from "convex/values";
+import { adminMutation, adminQuery, userMutation, userQuery } from "./functions";
+import * as Claims from "./model/claims";
+import { sceneItemValidator } from "./model/scene";
+
+/** A comedian claims a mic they run, with an optional message for the admins. */
+export const submit = userMutation({
+  args: { micId: v.id("sceneItems"), message: v.optional(v.string()) },
+  returns: v.id("micClaims"),
+  handler: async (ctx, { micId, message }) => await Claims.submitClaim(ctx, ctx.userId, micId, message),
+});
+
+/** The caller's claims on one mic, newest first. */
+export const mine = userQuery({
+  args: { micId: v.id("sceneItems") },
+  returns: v.array(Claims.claimValidator),
+  handler: async (ctx, { micId }) => await Claims.myClaims(ctx, ctx.userId, micId),
+});
+
+/** Admin queue: every claim, newest first, with mic title and claimant name. */
+export const list = adminQuery({
+  args: {},
+  returns: v.array(Claims.adminClaimValidator),
+  handler: async (ctx) => await Claims.listClaims(ctx),
+});
+
+/** Approves or denies a pending claim. */
+export const review = adminMutation({
+  args: { id: v.id("micClaims"), status: v.union(v.literal("approved"), v.literal("denied")) },
+  returns: v.null(),
+  handler: async (ctx, { id, status }) => {
+    await Claims.reviewClaim(ctx, ctx.userId, id, status, Date.now());
+    return null;
+  },
+});
+
+/** An approved claimant (or the creator) edits the mic's description. */
+export const updateOwnMic = userMutation({
+  args: Claims.ownMicEditValidator,
+  returns: sceneItemValidator,
+  handler: async (ctx, edit) => await Claims.updateOwnMic(ctx, ctx.userId, edit),
+});
+
+/** An approved claimant (or the creator) cancels one night, or restores it. */
+export const setCancelledDate = userMutation({
+  args: { micId: v.id("sceneItems"), date: v.string(), cancelled: v.boolean() },
+  returns: v.array(v.string()),
+  handler: async (ctx, { micId, date, cancelled }) =>
+    await Claims.setCancelledDate(ctx, ctx.userId, micId, date, cancelled),
+});

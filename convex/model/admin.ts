@@ -1,0 +1,235 @@
+import type { Infer } from "convex/values";
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
+import { parseHHMM } from "../lib/time";
+import { costInfo as costInfoValidator, sceneItemStatus, sceneItemType } from "../schema";
+import { sceneGeohash, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
+import { onSceneItemUpdated } from "./stats";
+
+/** Most items the admin list returns (newest first). */
+export const ADMIN_LIST_LIMIT = 500;
+export const MAX_TITLE_LENGTH = 120;
+export const MAX_VENUE_LENGTH = 120;
+export const MAX_CITY_LENGTH = 200;
+/** The admin edit form's defaults for a cost type that needs an amount (part 2 §3). */
+export const DEFAULT_COVER_AMOUNT = 5;
+export const DEFAULT_MINIMUM_ITEMS = 1;
+
+export type CostInfo = Infer<typeof costInfoValidator>;
+
+function invalid(message: string): never {
+  throw appError(ErrorCode.INVALID_INPUT, message);
+}
+
+/** Trimmed, non-empty text of at most `max` characters. */
+export function requiredText(value: string, label: string, max: number): string {
+  const text = value.trim();
+  if (text.length === 0) invalid(`${label} is required`);
+  if (text.length > max) invalid(`${label} must be at most ${max} characters`);
+  return text;
+}
+
+/** "HH:MM" from "H:MM", "HH:MM" or "HH:MM:SS"; INVALID_INPUT otherwise. */
+export function normalizeTimeOfDay(value: string, label: string): string {
+  const t = parseHHMM(value);
+  if (t === null) invalid(`${label} must be a time like 19:30`);
+  return `${String(t.hours).padStart(2, "0")}:${String(t.minutes).padStart(2, "0")}`;
+}
+
+/** 0 (Sunday) to 6 (Saturday), or null for an unknown day. */
+export function normalizeDayOfWeek(value: number | null): number | null {
+  if (value === null) return null;
+  if (!Number.isInteger(value) || value < 0 || value > 6) invalid("Day must be Sunday to Saturday");
+  return value;
+}
+
+/**
+ * Cost info as stored: only the amounts its type uses, with the admin form's
+ * defaults (fee 5, one item) for a missing amount. A fee is at least 0; a
+ * minimum is a whole number of at least 1.
+ */
+export function normalizeCostInfo(cost: CostInfo): CostInfo {
+  const out: CostInfo = { type: cost.type };
+  if (cost.type === "cover" || cost.type === "combo") {
+    const amount = cost.coverAmount ?? DEFAULT_COVER_AMOUNT;
+    if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
+    out.coverAmount = Math.round(amount * 100) / 100;
+  }
+  if (cost.type === "minimum" || cost.type === "combo") {
+    const items = cost.minimumItems ?? DEFAULT_MINIMUM_ITEMS;
+    if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
+    out.minimumItems = items;
+  }
+  return out;
+}
+
+/**
+ * Every item, both statuses, newest first; with a search, the items whose
+ * title, venue or city match it (the search index is queried without its
+ * status filter so inactive items are found too).
+ */
+export async function listMics(ctx: QueryCtx, search: string | undefined): Promise<SceneItem[]> {
+  const text = search?.trim().toLowerCase() ?? "";
+  if (text.length === 0) {
+    const docs = await ctx.db.query("sceneItems").order("desc").take(ADMIN_LIST_LIMIT);
+    return docs.map(toSceneItem);
+  }
+  const docs = await ctx.db
+    .query("sceneItems")
+    .withSearchIndex("search_text", (q) => q.search("searchText", text))
+    .take(ADMIN_LIST_LIMIT);
+  return docs.sort((a, b) => b._creationTime - a._creationTime).map(toSceneItem);
+}
+
+/** What an admin may change on a mic (part 2 §7 "Update scene_items by id"). */
+export const adminMicEditValidator = {
+  id: v.id("sceneItems"),
+  title: v.string(),
+  venueName: v.string(),
+  city: v.string(),
+  type: sceneItemType,
+  dayOfWeek: v.union(v.number(), v.null()),
+  startTimeLocal: v.string(),
+  status: sceneItemStatus,
+  costInfo: v.optional(v.union(costInfoValidator, v.null())),
+};
+
+export type AdminMicEdit = {
+  id: Id<"sceneItems">;
+  title: string;
+  venueName: string;
+  city: string;
+  type: Doc<"sceneItems">["type"];
+  dayOfWeek: number | null;
+  startTimeLocal: string;
+  status: Doc<"sceneItems">["status"];
+  costInfo?: CostInfo | null;
+};
+
+/**
+ * Applies an admin edit. Cost info belongs to open mics only: an open mic
+ * keeps the given cost (else its current one, else free); any other type
+ * clears it. The search text follows the new title, venue and city, and the
+ * landing counts follow a change of status or city.
+ */
+export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit): Promise<SceneItem> {
+  const item = await ctx.db.get("sceneItems", edit.id);
+  if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
+  const title = requiredText(edit.title, "Title", MAX_TITLE_LENGTH);
+  const venueName = requiredText(edit.venueName, "Venue", MAX_VENUE_LENGTH);
+  const city = requiredText(edit.city, "City", MAX_CITY_LENGTH);
+  const dayOfWeek = normalizeDayOfWeek(edit.dayOfWeek);
+  const startTimeLocal = normalizeTimeOfDay(edit.startTimeLocal, "Start time");
+  const costInfo =
+    edit.type === "open_mic"
+      ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" })
+      : null;
+  const patch = {
+    title,
+    venueName,
+    city,
+    type: edit.type,
+    dayOfWeek,
+    startTimeLocal,
+    status: edit.status,
+    costInfo,
+    searchText: sceneSearchText({ title, venueName, city }),
+    geohash: sceneGeohash(item),
+  };
+  await ctx.db.patch("sceneItems", edit.id, patch);
+  await onSceneItemUpdated(ctx, item, { city, status: edit.status });
+  return toSceneItem({ ...item, ...patch });
+}
+
+/** Sets a mic active or inactive, keeping the landing counts right. */
+export async function setMicStatus(
+  ctx: MutationCtx,
+  item: Doc<"sceneItems">,
+  status: Doc<"sceneItems">["status"],
+): Promise<void> {
+  if (item.status === status) return;
+  await ctx.db.patch("sceneItems", item._id, { status });
+  await onSceneItemUpdated(ctx, item, { city: item.city, status });
+}
+
+/** Google Geocoding endpoint (part 2 §7 "bulk-update-venue-coordinates"). */
+export const GEOCODE_URL = "https://maps.googleapis.com/maps/api/geocode/json";
+/** At most this many geocoding requests start per second. */
+export const GEOCODE_REQUESTS_PER_SECOND = 5;
+export const MISSING_KEY_REASON = "GOOGLE_MAPS_API_KEY is not set";
+
+/** An item waiting for coordinates, as the geocoding action sees it. */
+export type GeocodeCandidate = {
+  id: Id<"sceneItems">;
+  title: string;
+  venueName: string;
+  city: string;
+  address?: string;
+};
+
+export type GeocodeResult =
+  | { ok: true; latitude: number; longitude: number }
+  | { ok: false; reason: string };
+
+/** What Google is asked to find: the stored address, else "venue, city". */
+export function geocodeQuery(item: Pick<GeocodeCandidate, "venueName" | "city" | "address">): string {
+  const address = item.address?.trim();
+  if (address) return address;
+  return [item.venueName.trim(), item.city.trim()].filter(Boolean).join(", ");
+}
+
+/**
+ * Geocodes one address with Google. Never throws: a non-OK status
+ * (ZERO_RESULTS, OVER_QUERY_LIMIT, REQUEST_DENIED...), an HTTP error or a
+ * network failure comes back as a reason.
+ */
+export async function geocodeAddress(address: string, apiKey: string): Promise<GeocodeResult> {
+  const url = `${GEOCODE_URL}?address=${encodeURIComponent(address)}&key=${encodeURIComponent(apiKey)}`;
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    return { ok: false, reason: `Network error: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!response.ok) return { ok: false, reason: `HTTP ${response.status}` };
+  let body: {
+    status?: string;
+    error_message?: string;
+    results?: { geometry?: { location?: { lat?: unknown; lng?: unknown } } }[];
+  };
+  try {
+    body = (await response.json()) as typeof body;
+  } catch {
+    return { ok: false, reason: "Invalid response from the geocoding service" };
+  }
+  const status = body.status ?? "UNKNOWN_ERROR";
+  if (status !== "OK") {
+    return { ok: false, reason: body.error_message ? `${status}: ${body.error_message}` : status };
+  }
+  const location = body.results?.[0]?.geometry?.location;
+  const lat = location?.lat;
+  const lng = location?.lng;
+  if (typeof lat !== "number" || typeof lng !== "number" || !Number.isFinite(lat) || !Number.isFinite(lng)) {
+    return { ok: false, reason: "ZERO_RESULTS" };
+  }
+  return { ok: true, latitude: lat, longitude: lng };
+}
+
+/** Stores geocoded coordinates (and their geohash) on an item that still exists. */
+export async function setCoordinates(
+  ctx: MutationCtx,
+  id: Id<"sceneItems">,
+  latitude: number,
+  longitude: number,
+): Promise<boolean> {
+  const item = await ctx.db.get("sceneItems", id);
+  if (item === null) return false;
+  await ctx.db.patch("sceneItems", id, {
+    latitude,
+    longitude,
+    geohash: sceneGeohash({ latitude, longitude }),
+  });
+  return true;
+}

@@ -1,0 +1,271 @@
+import type { Infer } from "convex/values";
+import { v } from "convex/values";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
+import { costInfo as costInfoValidator, signupMethod } from "../schema";
+import {
+  MAX_TITLE_LENGTH,
+  normalizeCostInfo,
+  normalizeDayOfWeek,
+  normalizeTimeOfDay,
+  requiredText,
+} from "./admin";
+import { displayNameFor } from "./profiles";
+import { requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
+
+export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
+export const MAX_NOTES_LENGTH = 1000;
+export const MAX_HOST_LENGTH = 120;
+export const MAX_CANCELLED_DATES = 100;
+/** Most claims one comedian has on one mic that are read to check for a pending one. */
+const CLAIMS_PER_MIC_LIMIT = 100;
+export const CLAIM_LIST_LIMIT = 500;
+
+export const ALREADY_PENDING_MESSAGE = "You already have a pending claim for this mic";
+export const ALREADY_APPROVED_MESSAGE = "Your claim for this mic is already approved";
+export const NOT_OWNER_MESSAGE = "Only the mic's approved claimant can change it";
+
+function invalid(message: string): never {
+  throw appError(ErrorCode.INVALID_INPUT, message);
+}
+
+export const claimValidator = v.object({
+  _id: v.id("micClaims"),
+  _creationTime: v.number(),
+  micId: v.id("sceneItems"),
+  claimantId: v.id("users"),
+  message: v.optional(v.string()),
+  status: v.union(v.literal("pending"), v.literal("approved"), v.literal("denied")),
+  reviewedAt: v.optional(v.number()),
+  reviewedBy: v.optional(v.id("users")),
+});
+
+/** A claim in the admin queue, with the mic's title and the claimant's name. */
+export const adminClaimValidator = claimValidator.extend({
+  micTitle: v.union(v.string(), v.null()),
+  claimantName: v.string(),
+});
+
+async function claimsOf(ctx: QueryCtx, micId: Id<"sceneItems">, userId: Id<"users">) {
+  return await ctx.db
+    .query("micClaims")
+    .withIndex("by_mic_and_claimant", (q) => q.eq("micId", micId).eq("claimantId", userId))
+    .order("desc")
+    .take(CLAIMS_PER_MIC_LIMIT);
+}
+
+/** Files a claim on an active mic; one pending (or approved) claim per comedian per mic. */
+export async function submitClaim(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+  message: string | undefined,
+): Promise<Id<"micClaims">> {
+  await requireActiveItem(ctx, micId);
+  const text = message?.trim();
+  if (text && text.length > MAX_CLAIM_MESSAGE_LENGTH) {
+    invalid(`Message must be at most ${MAX_CLAIM_MESSAGE_LENGTH} characters`);
+  }
+  const existing = await claimsOf(ctx, micId, userId);
+  if (existing.some((c) => c.status === "pending")) {
+    throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_PENDING_MESSAGE);
+  }
+  if (existing.some((c) => c.status === "approved")) {
+    throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_APPROVED_MESSAGE);
+  }
+  return await ctx.db.insert("micClaims", {
+    micId,
+    claimantId: userId,
+    message: text ? text : undefined,
+    status: "pending",
+  });
+}
+
+/** The caller's claims on a mic, newest first. */
+export async function myClaims(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+): Promise<Doc<"micClaims">[]> {
+  return await claimsOf(ctx, micId, userId);
+}
+
+/** Every claim, newest first, with the mic title (null once deleted) and the claimant's name. */
+export async function listClaims(ctx: QueryCtx): Promise<Infer<typeof adminClaimValidator>[]> {
+  const claims = await ctx.db.query("micClaims").order("desc").take(CLAIM_LIST_LIMIT);
+  const micIds = [...new Set(claims.map((c) => c.micId))];
+  const userIds = [...new Set(claims.map((c) => c.claimantId))];
+  const [mics, names] = await Promise.all([
+    Promise.all(micIds.map((id) => ctx.db.get("sceneItems", id))),
+    Promise.all(
+      userIds.map(async (id) => {
+        const profile = await ctx.db
+          .query("profiles")
+          .withIndex("by_userId", (q) => q.eq("userId", id))
+          .unique();
+        if (profile?.displayName.trim()) return profile.displayName.trim();
+        return displayNameFor(await ctx.db.get("users", id));
+      }),
+    ),
+  ]);
+  const titleOf = new Map(micIds.map((id, i) => [id, mics[i]?.title ?? null]));
+  const nameOf = new Map(userIds.map((id, i) => [id, names[i]]));
+  return claims.map((c) => ({
+    ...c,
+    micTitle: titleOf.get(c.micId) ?? null,
+    claimantName: nameOf.get(c.claimantId) ?? "Comedian",
+  }));
+}
+
+/** Approves or denies a pending claim, stamping the reviewer and the time. */
+export async function reviewClaim(
+  ctx: MutationCtx,
+  adminId: Id<"users">,
+  id: Id<"micClaims">,
+  status: "approved" | "denied",
+  nowMs: number,
+): Promise<void> {
+  const claim = await ctx.db.get("micClaims", id);
+  if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
+  if (claim.status !== "pending") invalid("This claim has already been reviewed");
+  await ctx.db.patch("micClaims", id, { status, reviewedAt: nowMs, reviewedBy: adminId });
+}
+
+/** Whether the user may manage the mic: its creator or an approved claimant. */
+export async function canManageMic(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  item: Doc<"sceneItems">,
+): Promise<boolean> {
+  if (item.createdBy === userId) return true;
+  const claims = await claimsOf(ctx, item._id, userId);
+  return claims.some((c) => c.status === "approved");
+}
+
+async function requireManagedMic(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+): Promise<Doc<"sceneItems">> {
+  const item = await ctx.db.get("sceneItems", micId);
+  if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
+  if (!(await canManageMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
+  return item;
+}
+
+/** The descriptive fields a claimant may change; counters, verification,
+ * status and the venue stay with the scene and the admins. */
+export const ownMicEditValidator = {
+  micId: v.id("sceneItems"),
+  title: v.string(),
+  dayOfWeek: v.union(v.number(), v.null()),
+  startTimeLocal: v.string(),
+  listTimeLocal: v.optional(v.string()),
+  signupMethod: v.optional(signupMethod),
+  signupLink: v.optional(v.string()),
+  showLink: v.optional(v.string()),
+  hostName: v.optional(v.string()),
+  notes: v.optional(v.string()),
+  costInfo: v.optional(v.union(costInfoValidator, v.null())),
+  performanceMinutes: v.optional(v.number()),
+};
+
+export type OwnMicEdit = {
+  micId: Id<"sceneItems">;
+  title: string;
+  dayOfWeek: number | null;
+  startTimeLocal: string;
+  listTimeLocal?: string;
+  signupMethod?: "in_person" | "online";
+  signupLink?: string;
+  showLink?: string;
+  hostName?: string;
+  notes?: string;
+  costInfo?: Infer<typeof costInfoValidator> | null;
+  performanceMinutes?: number;
+};
+
+function optionalText(value: string | undefined, label: string, max: number): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (text.length > max) invalid(`${label} must be at most ${max} characters`);
+  return text;
+}
+
+function optionalUrl(value: string | undefined, label: string): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  let ok = false;
+  try {
+    const url = new URL(text);
+    ok = url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    ok = false;
+  }
+  if (!ok) invalid(`${label} must be a valid URL (starting with http:// or https://)`);
+  return text;
+}
+
+/**
+ * A claimant's (or creator's) edit of their own mic. Optional text fields
+ * left empty are cleared. Cost info and sign-up method apply to open mics only.
+ */
+export async function updateOwnMic(ctx: MutationCtx, userId: Id<"users">, edit: OwnMicEdit): Promise<SceneItem> {
+  const item = await requireManagedMic(ctx, userId, edit.micId);
+  const title = requiredText(edit.title, "Title", MAX_TITLE_LENGTH);
+  const openMic = item.type === "open_mic";
+  let performanceMinutes = item.performanceMinutes;
+  if (edit.performanceMinutes !== undefined) {
+    if (!Number.isInteger(edit.performanceMinutes) || edit.performanceMinutes < 1 || edit.performanceMinutes > 60) {
+      invalid("Set length must be 1 to 60 minutes");
+    }
+    performanceMinutes = edit.performanceMinutes;
+  }
+  const patch = {
+    title,
+    dayOfWeek: normalizeDayOfWeek(edit.dayOfWeek),
+    startTimeLocal: normalizeTimeOfDay(edit.startTimeLocal, "Start time"),
+    listTimeLocal: edit.listTimeLocal?.trim() ? normalizeTimeOfDay(edit.listTimeLocal, "List time") : undefined,
+    signupMethod: openMic ? edit.signupMethod : undefined,
+    signupLink: optionalUrl(edit.signupLink, "Sign-up link"),
+    showLink: optionalUrl(edit.showLink, "Show link"),
+    hostName: optionalText(edit.hostName, "Host name", MAX_HOST_LENGTH),
+    notes: optionalText(edit.notes, "Notes", MAX_NOTES_LENGTH),
+    costInfo: openMic ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" }) : null,
+    performanceMinutes,
+    searchText: sceneSearchText({ title, venueName: item.venueName, city: item.city }),
+  };
+  await ctx.db.patch("sceneItems", item._id, patch);
+  return toSceneItem({ ...item, ...patch });
+}
+
+const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `date` is a real calendar date written YYYY-MM-DD. */
+export function isLocalDate(date: string): boolean {
+  const m = LOCAL_DATE.exec(date);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const utc = new Date(Date.UTC(y, mo - 1, d));
+  return utc.getUTCFullYear() === y && utc.getUTCMonth() === mo - 1 && utc.getUTCDate() === d;
+}
+
+/** Marks one night of the mic cancelled (or runs it again); returns the sorted dates. */
+export async function setCancelledDate(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+  date: string,
+  cancelled: boolean,
+): Promise<string[]> {
+  if (!isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
+  const item = await requireManagedMic(ctx, userId, micId);
+  const dates = new Set(item.cancelledDates ?? []);
+  if (cancelled) dates.add(date);
+  else dates.delete(date);
+  // Keep the latest dates when the list would grow past its cap.
+  const sorted = [...dates].sort().slice(-MAX_CANCELLED_DATES);
+  await ctx.db.patch("sceneItems", micId, { cancelledDates: sorted });
+  return sorted;
+}

@@ -1,0 +1,144 @@
+import type { Infer } from "convex/values";
+import { v } from "convex/values";
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
+import { reportKind, reportStatus } from "../schema";
+import { setMicStatus } from "./admin";
+import { displayNameFor } from "./profiles";
+import { requireActiveItem } from "./scene";
+
+export const MAX_REPORT_NOTE_LENGTH = 1000;
+export const REPORT_LIST_LIMIT = 200;
+/** Most open reports of one mic closed together when the mic is deactivated. */
+const REPORTS_PER_MIC_LIMIT = 200;
+/** Most reports of one comedian read to spot a repeat. */
+const REPORTS_PER_REPORTER_LIMIT = 500;
+
+export const NOTE_REQUIRED_MESSAGE = "Please describe the problem";
+export const ALREADY_REPORTED_MESSAGE = "You already reported this problem";
+
+export type ReportKind = Infer<typeof reportKind>;
+export type ReportAction = "dismiss" | "deactivate" | "edited";
+
+export const adminReportValidator = v.object({
+  _id: v.id("problemReports"),
+  _creationTime: v.number(),
+  micId: v.id("sceneItems"),
+  reporterId: v.id("users"),
+  kind: reportKind,
+  note: v.optional(v.string()),
+  status: reportStatus,
+  resolvedAt: v.optional(v.number()),
+  resolvedBy: v.optional(v.id("users")),
+  micTitle: v.union(v.string(), v.null()),
+  micStatus: v.union(v.literal("active"), v.literal("inactive"), v.null()),
+  reporterName: v.string(),
+});
+
+function invalid(message: string): never {
+  throw appError(ErrorCode.INVALID_INPUT, message);
+}
+
+/** Files a problem report on an active mic; "other" needs a note. The same
+ * comedian cannot file the same kind of report twice while it is open. */
+export async function submitReport(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  args: { micId: Id<"sceneItems">; kind: ReportKind; note?: string },
+): Promise<Id<"problemReports">> {
+  await requireActiveItem(ctx, args.micId);
+  const note = args.note?.trim();
+  if (args.kind === "other" && !note) invalid(NOTE_REQUIRED_MESSAGE);
+  if (note && note.length > MAX_REPORT_NOTE_LENGTH) {
+    invalid(`Note must be at most ${MAX_REPORT_NOTE_LENGTH} characters`);
+  }
+  if (args.kind !== "other") {
+    const mine = await ctx.db
+      .query("problemReports")
+      .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
+      .order("desc")
+      .take(REPORTS_PER_REPORTER_LIMIT);
+    if (mine.some((r) => r.micId === args.micId && r.kind === args.kind && r.status === "open")) {
+      throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_REPORTED_MESSAGE);
+    }
+  }
+  return await ctx.db.insert("problemReports", {
+    micId: args.micId,
+    reporterId: userId,
+    kind: args.kind,
+    note: note ? note : undefined,
+    status: "open",
+  });
+}
+
+/** Open reports, newest first, with the mic's title and status and the reporter's name. */
+export async function listOpenReports(ctx: QueryCtx): Promise<Infer<typeof adminReportValidator>[]> {
+  const reports = await ctx.db
+    .query("problemReports")
+    .withIndex("by_status", (q) => q.eq("status", "open"))
+    .order("desc")
+    .take(REPORT_LIST_LIMIT);
+  const micIds = [...new Set(reports.map((r) => r.micId))];
+  const userIds = [...new Set(reports.map((r) => r.reporterId))];
+  const [mics, names] = await Promise.all([
+    Promise.all(micIds.map((id) => ctx.db.get("sceneItems", id))),
+    Promise.all(
+      userIds.map(async (id) => {
+        const profile = await ctx.db
+          .query("profiles")
+          .withIndex("by_userId", (q) => q.eq("userId", id))
+          .unique();
+        if (profile?.displayName.trim()) return profile.displayName.trim();
+        return displayNameFor(await ctx.db.get("users", id));
+      }),
+    ),
+  ]);
+  const micOf = new Map(micIds.map((id, i) => [id, mics[i]]));
+  const nameOf = new Map(userIds.map((id, i) => [id, names[i]]));
+  return reports.map((r) => {
+    const mic = micOf.get(r.micId) ?? null;
+    return {
+      ...r,
+      micTitle: mic?.title ?? null,
+      micStatus: mic?.status ?? null,
+      reporterName: nameOf.get(r.reporterId) ?? "Comedian",
+    };
+  });
+}
+
+/**
+ * Closes an open report: "dismiss" marks it dismissed; "deactivate" sets the
+ * mic inactive (it leaves the scene at once) and resolves every open report
+ * of that mic; "edited" records that an admin fixed the mic by hand.
+ */
+export async function resolveReport(
+  ctx: MutationCtx,
+  adminId: Id<"users">,
+  id: Id<"problemReports">,
+  action: ReportAction,
+  nowMs: number,
+): Promise<void> {
+  const report = await ctx.db.get("problemReports", id);
+  if (report === null) throw appError(ErrorCode.NOT_FOUND, "Report not found");
+  if (report.status !== "open") invalid("This report has already been handled");
+  const stamp = { resolvedAt: nowMs, resolvedBy: adminId };
+  if (action === "dismiss") {
+    await ctx.db.patch("problemReports", id, { status: "dismissed", ...stamp });
+    return;
+  }
+  await ctx.db.patch("problemReports", id, { status: "resolved", ...stamp });
+  if (action === "deactivate") {
+    const mic = await ctx.db.get("sceneItems", report.micId);
+    if (mic !== null) await setMicStatus(ctx, mic, "inactive");
+    const others = await ctx.db
+      .query("problemReports")
+      .withIndex("by_mic", (q) => q.eq("micId", report.micId))
+      .take(REPORTS_PER_MIC_LIMIT);
+    for (const other of others) {
+      if (other._id !== id && other.status === "open") {
+        await ctx.db.patch("problemReports", other._id, { status: "resolved", ...stamp });
+      }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { v } from "convex/values";
+import { adminMutation, adminQuery, userMutation } from "./functions";
+import * as Reports from "./model/reports";
+import { reportKind } from "./schema";
+
+/** Anyone signed in reports a problem with a mic ("other" needs a note). */
+export const submit = userMutation({
+  args: { micId: v.id("sceneItems"), kind: reportKind, note: v.optional(v.string()) },
+  returns: v.id("problemReports"),
+  handler: async (ctx, args) => await Reports.submitReport(ctx, ctx.userId, args),
+});
+
+/** Admin queue: open reports, newest first. */
+export const list = adminQuery({
+  args: {},
+  returns: v.array(Reports.adminReportValidator),
+  handler: async (ctx) => await Reports.listOpenReports(ctx),
+});
+
+/** Dismisses a report, deactivates its mic, or records that the mic was edited. */
+export const resolve = adminMutation({
+  args: {
+    id: v.id("problemReports"),
+    action: v.union(v.literal("dismiss"), v.literal("deactivate"), v.literal("edited")),
+  },
+  returns: v.null(),
+  handler: async (ctx, { id, action }) => {
+    await Reports.resolveReport(ctx, ctx.userId, id, action, Date.now());
+    return null;
+  },
+});
