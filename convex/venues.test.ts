@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
+import { matchScore } from "./model/venues";
 import { createSceneItem, newTest } from "./test.setup";
 
 describe("venues.search", () => {
@@ -35,6 +36,28 @@ describe("venues.search", () => {
     });
     expect(await t.query(api.venues.search, { query: "shack" })).toEqual([]);
     expect(await t.query(api.venues.search, { query: "   " })).toEqual([]);
+  });
+
+  test("puts the venues whose name answers the typed text first", async () => {
+    const t = newTest();
+    await createSceneItem(t, { venueName: "The Gutter Lounge" });
+    await createSceneItem(t, { venueName: "The Velvet Room" });
+    await createSceneItem(t, { venueName: "The Paper Lantern Bar" });
+    await createSceneItem(t, { venueName: "The Lantern Tap" });
+    const names = (await t.query(api.venues.search, { query: "the lant" })).map((r) => r.venueName);
+    expect(names.slice(0, 2)).toEqual(["The Lantern Tap", "The Paper Lantern Bar"]);
+  });
+});
+
+describe("matchScore", () => {
+  test.each([
+    ["the lant", "The Lantern Tap", 5],
+    ["the lant", "The Paper Lantern Bar", 2],
+    ["the lant", "The Gutter Lounge", 1],
+    ["cellar", "Comedy Cellar", 3],
+    ["zzz", "Comedy Cellar", 0],
+  ])("%s in %s scores %d", (query, name, expected) => {
+    expect(matchScore(query, name)).toBe(expected);
   });
 });
 

@@ -36,7 +36,8 @@ async function searchActiveByVenueName(ctx: QueryCtx, text: string): Promise<Doc
     .take(VENUE_SEARCH_LIMIT);
 }
 
-/** Distinct venues (by name and address) of active items matching the text, best match first. */
+/** Distinct venues (by name and address) of active items matching the text, best match first
+ * (see {@link matchScore}). */
 export async function searchVenues(ctx: QueryCtx, query: string): Promise<VenueResult[]> {
   const text = query.trim();
   if (text === "") return [];
@@ -66,7 +67,24 @@ export async function searchVenues(ctx: QueryCtx, query: string): Promise<VenueR
       itemCount: 1,
     });
   }
-  return [...venues.values()];
+  const ranked = [...venues.values()].map((venue, index) => ({ venue, index, score: matchScore(text, venue.venueName) }));
+  ranked.sort((a, b) => b.score - a.score || a.index - b.index);
+  return ranked.map((r) => r.venue);
+}
+
+/**
+ * How well a venue name answers what the comedian is typing: the whole text
+ * inside the name counts most, then each typed word that starts a word of the
+ * name (the last one may be half typed). Orders the search index's matches
+ * the same way on every backend.
+ */
+export function matchScore(query: string, venueName: string): number {
+  const q = query.trim().toLowerCase();
+  const name = venueName.toLowerCase();
+  const nameWords = name.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+  const typed = q.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+  const prefixHits = typed.filter((w) => nameWords.some((n) => n.startsWith(w))).length;
+  return (name.includes(q) ? typed.length + 1 : 0) + prefixHits;
 }
 
 /** Sunday first, unknown days last, then by start time. */
