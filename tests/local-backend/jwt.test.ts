@@ -77,6 +77,21 @@ describe("JWT verification", () => {
     await sub.waitFor((v) => v === null, "no identity after clearAuth");
   });
 
+  test("the same query under different identities is not shared between them", async () => {
+    const clients = [backend.client(), backend.client(), backend.client()];
+    const subjects = ["alice|s1", "bob|s2"];
+    const subs = clients.map((c) => new Subscription(c, api.whoami.identity, {}));
+    await Promise.all(subs.map((s) => s.waitFor((v) => v === null, "no identity at first")));
+    expect(await authenticate(clients[0], await sign({ sub: subjects[0] }))).toBe(true);
+    expect(await authenticate(clients[1], await sign({ sub: subjects[1] }))).toBe(true);
+    expect((await subs[0].waitFor((v) => v !== null, "alice"))?.subject).toBe(subjects[0]);
+    expect((await subs[1].waitFor((v) => v !== null, "bob"))?.subject).toBe(subjects[1]);
+    // The anonymous client still sees no identity.
+    expect(await clients[2].query(api.whoami.identity, {})).toBeNull();
+    expect(subs[2].values).toEqual([null]);
+    expect(subs[0].values.filter((v) => v !== null).map((v) => v!.subject)).toEqual([subjects[0]]);
+  });
+
   test("a valid token yields the identity over HTTP", async () => {
     const http = backend.httpClient();
     http.setAuth(await sign({}));
