@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { inspect } from "node:util";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { Bundle, bundleFunctions } from "./bundler.js";
 import { loadConvexTest } from "./convexTestLoader.js";
@@ -35,6 +36,40 @@ type QueryContext = { reads: Set<string>; journal?: Journal };
 
 const readTracker = new AsyncLocalStorage<QueryContext>();
 const mutationTag = new AsyncLocalStorage<MutationTag>();
+const logSink = new AsyncLocalStorage<string[]>();
+const MAX_LOG_LINES = 256;
+
+/** Runs `fn`, collecting what functions print with console.* as Convex log lines ("[LOG] 'text'"). */
+export function captureLogs<T>(lines: string[], fn: () => Promise<T>): Promise<T> {
+  return logSink.run(lines, fn);
+}
+
+let consoleCaptured = false;
+function installConsoleCapture(): void {
+  if (consoleCaptured) return;
+  consoleCaptured = true;
+  const levels: [keyof Console, string][] = [
+    ["log", "LOG"],
+    ["info", "INFO"],
+    ["warn", "WARN"],
+    ["error", "ERROR"],
+    ["debug", "DEBUG"],
+  ];
+  for (const [method, level] of levels) {
+    const original = (console[method] as (...args: unknown[]) => void).bind(console);
+    (console as any)[method] = (...args: unknown[]) => {
+      const sink = logSink.getStore();
+      if (sink && sink.length < MAX_LOG_LINES) {
+        const text = args
+          .map((a) => (typeof a === "string" ? `'${a}'` : inspect(a, { depth: 4, breakLength: Infinity })))
+          .join(" ");
+        sink.push(`[${level}] ${text}`);
+      }
+      // Also on the backend's own output, as `convex dev` shows function logs.
+      original(...args);
+    };
+  }
+}
 
 let activeEngine: Engine | null = null;
 let hooksInstalled = false;
@@ -186,6 +221,7 @@ export class Engine {
     this.applyEnv(this.store.readEnv());
     this.ct = await loadConvexTest();
     installHooks(this.ct);
+    installConsoleCapture();
     (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;
     const bundle = await this.buildBundle();
     const schema = bundle.schemaFile ? (await import(pathToFileURL(bundle.schemaFile).href)).default : undefined;

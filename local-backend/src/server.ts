@@ -9,7 +9,7 @@ import { WebSocketServer } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, TokenVerifier } from "./auth.js";
 import type { Caller, Engine } from "./engine.js";
-import { canonicalPath } from "./engine.js";
+import { canonicalPath, captureLogs } from "./engine.js";
 import { MAX_MESSAGE_BYTES, SyncManager, describeError } from "./sync.js";
 
 /** Convex's status code for a function that ran and failed. */
@@ -139,18 +139,20 @@ export async function startServers(
     } catch (error) {
       throw new HttpError(400, "BadRequest", `Invalid arguments: ${(error as Error).message}`);
     }
+    const logLines: string[] = [];
     try {
-      let value: unknown;
-      if (info.kind === "query") value = await engine.query(path, args, caller);
-      else if (info.kind === "mutation") value = (await engine.mutation(path, args, caller)).value;
-      else value = await engine.action(path, args, caller);
-      sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any), logLines: [] });
+      const value = await captureLogs(logLines, async () => {
+        if (info.kind === "query") return await engine.query(path, args, caller);
+        if (info.kind === "mutation") return (await engine.mutation(path, args, caller)).value;
+        return await engine.action(path, args, caller);
+      });
+      sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any), logLines });
     } catch (error) {
       const { message, data } = describeError(error);
       sendJson(req, res, STATUS_UDF_FAILED, {
         status: "error",
         errorMessage: message,
-        logLines: [],
+        logLines,
         ...(data !== undefined ? { errorData: data } : {}),
       });
     }

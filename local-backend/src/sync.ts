@@ -12,7 +12,7 @@ import type { WebSocket } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, EXPIRES, type TokenVerifier } from "./auth.js";
 import type { Caller, Engine, Journal } from "./engine.js";
-import { canonicalPath } from "./engine.js";
+import { canonicalPath, captureLogs } from "./engine.js";
 
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
 
@@ -59,11 +59,11 @@ function modificationTail(entry: Entry): string {
   const r = entry.result!;
   const journal = journalString(entry.journal);
   const body = r.ok
-    ? { type: "QueryUpdated", value: r.value, logLines: [], journal }
+    ? { type: "QueryUpdated", value: r.value, logLines: entry.logLines, journal }
     : {
         type: "QueryFailed",
         errorMessage: r.message,
-        logLines: [],
+        logLines: entry.logLines,
         journal,
         ...(r.data !== undefined ? { errorData: r.data } : {}),
       };
@@ -80,6 +80,7 @@ type Entry = {
   caller: Caller;
   readTables: Set<string>;
   result: QueryResult | null;
+  logLines: string[];
   serialized: string;
   /** The Transition modification for this version, minus the query id (built once, sent to every subscriber). */
   modTail: string;
@@ -237,9 +238,12 @@ export class SyncManager {
     entry.dirty = false;
     const seq = this.engine.commitSeq;
     const reads = new Set<string>();
+    const logLines: string[] = [];
     let result: QueryResult;
     try {
-      const value = await this.engine.query(entry.udfPath, entry.args, entry.caller, reads, entry.journal);
+      const value = await captureLogs(logLines, () =>
+        this.engine.query(entry.udfPath, entry.args, entry.caller, reads, entry.journal),
+      );
       result = { ok: true, value: convexToJson((value ?? null) as any) };
     } catch (error) {
       const { message, data } = describeError(error);
@@ -250,6 +254,7 @@ export class SyncManager {
     if (serialized !== entry.serialized) {
       entry.serialized = serialized;
       entry.result = result;
+      entry.logLines = logLines;
       entry.modTail = "";
       entry.version++;
     }
@@ -274,6 +279,7 @@ export class SyncManager {
         caller,
         readTables: new Set(),
         result: null,
+        logLines: [],
         serialized: "",
         modTail: "",
         version: 0,
@@ -471,6 +477,7 @@ export class SyncManager {
         caller: session.caller,
         readTables: new Set(),
         result: { ok: false, message: (error as Error).message },
+        logLines: [],
         serialized: "",
         modTail: "",
         version: 1,
@@ -578,23 +585,23 @@ export class SyncManager {
       return;
     }
     session.mutationInFlight = true;
+    const logLines: string[] = [];
     try {
       const path = await this.checkFunction(message.udfPath, "mutation", session.caller);
       const args = jsonToConvex((Array.isArray(message.args) ? message.args[0] : message.args) ?? {}) as Record<
         string,
         unknown
       >;
-      const { value, ts } = await this.engine.mutation(path, args, session.caller, {
-        sessionId: session.sessionId,
-        requestId,
-      });
+      const { value, ts } = await captureLogs(logLines, () =>
+        this.engine.mutation(path, args, session.caller, { sessionId: session.sessionId, requestId }),
+      );
       session.send({
         type: "MutationResponse",
         requestId,
         success: true,
         result: convexToJson((value ?? null) as any),
         ts: encodeTs(ts),
-        logLines: [],
+        logLines,
       });
       if (ts > session.needTs) session.needTs = ts;
     } catch (error) {
@@ -604,7 +611,7 @@ export class SyncManager {
         requestId,
         success: false,
         result: errorMessage,
-        logLines: [],
+        logLines,
         ...(data !== undefined ? { errorData: data } : {}),
       });
     } finally {
@@ -621,19 +628,20 @@ export class SyncManager {
 
   private async action(session: Session, message: any): Promise<void> {
     const requestId = message.requestId;
+    const logLines: string[] = [];
     try {
       const path = await this.checkFunction(message.udfPath, "action", session.caller);
       const args = jsonToConvex((Array.isArray(message.args) ? message.args[0] : message.args) ?? {}) as Record<
         string,
         unknown
       >;
-      const value = await this.engine.action(path, args, session.caller);
+      const value = await captureLogs(logLines, () => this.engine.action(path, args, session.caller));
       session.send({
         type: "ActionResponse",
         requestId,
         success: true,
         result: convexToJson((value ?? null) as any),
-        logLines: [],
+        logLines,
       });
     } catch (error) {
       const { message: errorMessage, data } = describeError(error);
@@ -642,7 +650,7 @@ export class SyncManager {
         requestId,
         success: false,
         result: errorMessage,
-        logLines: [],
+        logLines,
         ...(data !== undefined ? { errorData: data } : {}),
       });
     }
