@@ -51,7 +51,7 @@ test.describe("add an event", () => {
 
     await expect(page).toHaveURL(/\/add-event\/details$/);
     await expect(page.getByText("Step 3 of 3")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Event details" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 2, name: "Event details" })).toBeVisible();
     await expect(page.getByLabel("Time", { exact: true })).toHaveValue("19:00");
     await expect(page.getByText("How often does this mic happen?")).toBeVisible();
     // One-time shows go only to a comedian's log, never to the scene list.

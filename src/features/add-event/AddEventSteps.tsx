@@ -175,7 +175,7 @@ export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (pro
   };
 
   return (
-    <WizardFrame step={3} total={TOTAL_STEPS} title="Event details" subtitle={venue.venueName}>
+    <WizardFrame step={3} total={TOTAL_STEPS} title="Add New Event" subtitle={venue.venueName}>
       {renderEventForm({
         venueName: venue.venueName,
         defaultStartTime: "19:00",

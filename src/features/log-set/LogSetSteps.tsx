@@ -12,7 +12,7 @@ import { api } from "../../../convex/_generated/api";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { DAY_NAMES, QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../convex/lib/time";
 import { initialEventChoice, mergeMatches } from "./eventChoice";
-import { saveErrorToast } from "./saveErrors";
+import { announceBadges, saveErrorToast } from "./saveErrors";
 import { defaultSetDraft, performedAtOf, setDetailsSchema, setPayload, type SetDraft } from "./setDetails";
 import { TagInput } from "./TagInput";
 import { WizardFrame } from "./WizardFrame";
@@ -170,6 +170,7 @@ export function LogSetDetailsStep() {
       const saved = await log({ ...setPayload(draft, performedAt, zone), sceneItemId: event.sceneItemId });
       void navigate(paths.logSetStep("success"));
       finish({ totalMinutes: saved.totalMinutes, minutes: draft.minutes, venueName: venue.venueName });
+      announceBadges(saved.newBadges);
     } catch (err) {
       const t = saveErrorToast(err);
       toast.error(t.title, { description: t.description });
@@ -305,6 +306,7 @@ export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (
       });
       void navigate(paths.logSetStep("success"));
       finish({ totalMinutes: saved.totalMinutes, minutes: set.minutes, venueName: venue.venueName });
+      announceBadges(saved.newBadges);
     } catch (err) {
       const t = saveErrorToast(err);
       toast.error(t.title, { description: t.description });

@@ -1,5 +1,7 @@
 import { ConvexError } from "convex/values";
+import { toast } from "sonner";
 import { errorMessage } from "@/lib/convexErrors";
+import { badgeByCode } from "../../../convex/lib/badges";
 
 /**
  * The toast for a failed save (part 2 §8): a validation error from the server
@@ -11,4 +13,22 @@ export function saveErrorToast(err: unknown): { title: string; description: stri
     return { title: "Could not save", description: errorMessage(err, "Please check your inputs and try again.") };
   }
   return { title: "Could not save set", description: "Please try again." };
+}
+
+/**
+ * Toasts the badges a save just earned. The id matches the layout's
+ * BadgeToaster (src/features/badges), so the live badge list announcing the
+ * same badge updates this toast instead of showing a second one.
+ */
+export function announceBadges(codes: readonly string[]): void {
+  for (const code of codes) {
+    const badge = badgeByCode(code);
+    if (!badge) continue;
+    toast.success(`Badge earned: ${badge.name}`, {
+      id: `badge-earned-${code}`,
+      description: badge.description,
+      icon: badge.icon,
+      duration: 4000,
+    });
+  }
 }
