@@ -1,0 +1,239 @@
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+
+async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
+  try {
+    await promise;
+  } catch (error) {
+    const data = (error as { data?: Record<string, unknown> }).data;
+    expect(data?.code).toBe(code);
+    if (message !== undefined) expect(data?.message).toBe(message);
+    return;
+  }
+  throw new Error(`expected a ${code} error`);
+}
+
+async function getItem(t: TestBackend, id: Id<"sceneItems">) {
+  return await t.run(async (ctx) => await ctx.db.get("sceneItems", id));
+}
+
+const ownEdit = {
+  title: "My Mic Now",
+  dayOfWeek: 4,
+  startTimeLocal: "21:00",
+  listTimeLocal: "20:30",
+  signupMethod: "online" as const,
+  signupLink: "https://example.com/list",
+  hostName: "Sam Host",
+  notes: "Bring friends",
+  costInfo: { type: "cover" as const, coverAmount: 3 },
+  performanceMinutes: 7,
+};
+
+describe("claims.submit and claims.mine", () => {
+  test("a comedian claims a mic once while pending and sees their claim", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    const micId = await createSceneItem(t);
+    await expectAppError(t.mutation(api.claims.submit, { micId }), "NOT_SIGNED_IN");
+    const claimId = await comic.asUser.mutation(api.claims.submit, { micId, message: "  I host it  " });
+    await expectAppError(
+      comic.asUser.mutation(api.claims.submit, { micId }),
+      "ALREADY_EXISTS",
+      "You already have a pending claim for this mic",
+    );
+    const mine = await comic.asUser.query(api.claims.mine, { micId });
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ _id: claimId, status: "pending", message: "I host it", claimantId: comic.userId });
+    // Another comedian may claim the same mic, and sees only their own claims.
+    expect(await other.asUser.query(api.claims.mine, { micId })).toEqual([]);
+    await other.asUser.mutation(api.claims.submit, { micId });
+    expect(await other.asUser.query(api.claims.mine, { micId })).toHaveLength(1);
+  });
+
+  test("a denied claim can be filed again; messages over 1000 characters and inactive mics are refused", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    const comic = await createUser(t);
+    const micId = await createSceneItem(t);
+    const inactive = await createSceneItem(t, { status: "inactive" });
+    await expectAppError(
+      comic.asUser.mutation(api.claims.submit, { micId, message: "x".repeat(1001) }),
+      "INVALID_INPUT",
+    );
+    await expectAppError(comic.asUser.mutation(api.claims.submit, { micId: inactive }), "NOT_FOUND");
+    const first = await comic.asUser.mutation(api.claims.submit, { micId, message: "x".repeat(1000) });
+    await admin.asUser.mutation(api.claims.review, { id: first, status: "denied" });
+    await comic.asUser.mutation(api.claims.submit, { micId });
+    const mine = await comic.asUser.query(api.claims.mine, { micId });
+    expect(mine.map((c) => c.status)).toEqual(["pending", "denied"]);
+  });
+});
+
+describe("claims.list and claims.review", () => {
+  test("admin-only: anonymous and non-admin callers are refused and nothing changes", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const micId = await createSceneItem(t);
+    const id = await comic.asUser.mutation(api.claims.submit, { micId });
+    await expectAppError(t.query(api.claims.list, {}), "NOT_SIGNED_IN");
+    await expectAppError(comic.asUser.query(api.claims.list, {}), "FORBIDDEN");
+    await expectAppError(t.mutation(api.claims.review, { id, status: "approved" }), "NOT_SIGNED_IN");
+    await expectAppError(comic.asUser.mutation(api.claims.review, { id, status: "approved" }), "FORBIDDEN");
+    const claim = await t.run(async (ctx) => await ctx.db.get("micClaims", id));
+    expect(claim!.status).toBe("pending");
+    expect(claim!.reviewedAt).toBeUndefined();
+  });
+
+  test("lists newest first with mic title and claimant name; review stamps who and when, once", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    const ann = await createUser(t, { name: "Ann Comic" });
+    const bob = await createUser(t, { name: "Bob Comic" });
+    const micA = await createSceneItem(t, { title: "Mic A" });
+    const micB = await createSceneItem(t, { title: "Mic B" });
+    const first = await ann.asUser.mutation(api.claims.submit, { micId: micA, message: "Mine" });
+    const second = await bob.asUser.mutation(api.claims.submit, { micId: micB });
+    const list = await admin.asUser.query(api.claims.list, {});
+    expect(list.map((c) => [c._id, c.micTitle, c.claimantName, c.status])).toEqual([
+      [second, "Mic B", "Bob Comic", "pending"],
+      [first, "Mic A", "Ann Comic", "pending"],
+    ]);
+    const before = Date.now();
+    await admin.asUser.mutation(api.claims.review, { id: first, status: "approved" });
+    const reviewed = await t.run(async (ctx) => await ctx.db.get("micClaims", first));
+    expect(reviewed).toMatchObject({ status: "approved", reviewedBy: admin.userId });
+    expect(reviewed!.reviewedAt).toBeGreaterThanOrEqual(before);
+    await expectAppError(admin.asUser.mutation(api.claims.review, { id: first, status: "denied" }), "INVALID_INPUT");
+    expect((await t.run(async (ctx) => await ctx.db.get("micClaims", first)))!.status).toBe("approved");
+    // An approved claimant cannot file another claim on the same mic.
+    await expectAppError(ann.asUser.mutation(api.claims.submit, { micId: micA }), "ALREADY_EXISTS");
+  });
+});
+
+async function approvedClaimant(t: TestBackend, micId: Id<"sceneItems">) {
+  const admin = await createAdmin(t);
+  const comic = await createUser(t);
+  const claimId = await comic.asUser.mutation(api.claims.submit, { micId });
+  await admin.asUser.mutation(api.claims.review, { id: claimId, status: "approved" });
+  return comic;
+}
+
+describe("claims.updateOwnMic", () => {
+  test("an approved claimant edits the description of their own mic only", async () => {
+    const t = newTest();
+    const micId = await createSceneItem(t, { checkInCount: 9, verifiedCheckIns30d: 2, lastVerifiedAt: 123 });
+    const otherMic = await createSceneItem(t, { title: "Someone Else's" });
+    const comic = await approvedClaimant(t, micId);
+    const before = await getItem(t, micId);
+    const saved = await comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit });
+    expect(saved.title).toBe("My Mic Now");
+    const after = await getItem(t, micId);
+    expect(after).toMatchObject({
+      ...ownEdit,
+      searchText: "my mic now the test room new york",
+      // What a claimant cannot touch stays as it was.
+      venueName: before!.venueName,
+      city: before!.city,
+      status: "active",
+      checkInCount: 9,
+      verifiedCheckIns30d: 2,
+      lastVerifiedAt: 123,
+      type: "open_mic",
+    });
+    await expectAppError(
+      comic.asUser.mutation(api.claims.updateOwnMic, { micId: otherMic, ...ownEdit }),
+      "FORBIDDEN",
+      "Only the mic's approved claimant can change it",
+    );
+    expect((await getItem(t, otherMic))!.title).toBe("Someone Else's");
+  });
+
+  test("counters, verification and status are not accepted as fields", async () => {
+    const t = newTest();
+    const micId = await createSceneItem(t);
+    const comic = await approvedClaimant(t, micId);
+    for (const extra of [{ checkInCount: 99 }, { status: "inactive" }, { verifiedCheckIns30d: 5 }, { venueName: "X" }]) {
+      await expect(
+        comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit, ...extra } as never),
+      ).rejects.toThrow();
+    }
+    expect(await getItem(t, micId)).toMatchObject({ checkInCount: 0, status: "active", title: "Test Mic" });
+  });
+
+  test("pending or denied claimants, other comedians and anonymous callers cannot edit; the creator can", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    const creator = await createUser(t);
+    const pending = await createUser(t);
+    const denied = await createUser(t);
+    const micId = await createSceneItem(t, { createdBy: creator.userId, title: "Original" });
+    await pending.asUser.mutation(api.claims.submit, { micId });
+    const deniedClaim = await denied.asUser.mutation(api.claims.submit, { micId });
+    await admin.asUser.mutation(api.claims.review, { id: deniedClaim, status: "denied" });
+    for (const caller of [pending, denied]) {
+      await expectAppError(caller.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit }), "FORBIDDEN");
+      await expectAppError(
+        caller.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-12-01", cancelled: true }),
+        "FORBIDDEN",
+      );
+    }
+    await expectAppError(t.mutation(api.claims.updateOwnMic, { micId, ...ownEdit }), "NOT_SIGNED_IN");
+    expect((await getItem(t, micId))!.title).toBe("Original");
+    await creator.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit, title: "Creator's" });
+    expect((await getItem(t, micId))!.title).toBe("Creator's");
+  });
+
+  test("empty optional fields are cleared, shows drop cost info, bad values are refused", async () => {
+    const t = newTest();
+    const showId = await createSceneItem(t, { type: "show", costInfo: null, hostName: "Old Host", notes: "Old" });
+    const comic = await approvedClaimant(t, showId);
+    await comic.asUser.mutation(api.claims.updateOwnMic, {
+      micId: showId,
+      ...ownEdit,
+      hostName: "  ",
+      notes: "",
+      listTimeLocal: "",
+    });
+    const show = await getItem(t, showId);
+    expect(show!.hostName).toBeUndefined();
+    expect(show!.notes).toBeUndefined();
+    expect(show!.listTimeLocal).toBeUndefined();
+    expect(show!.costInfo).toBeNull();
+    expect(show!.signupMethod).toBeUndefined();
+    for (const bad of [{ title: " " }, { startTimeLocal: "7pm" }, { performanceMinutes: 61 }, { signupLink: "nope" }]) {
+      await expectAppError(comic.asUser.mutation(api.claims.updateOwnMic, { micId: showId, ...ownEdit, ...bad }), "INVALID_INPUT");
+    }
+  });
+});
+
+describe("claims.setCancelledDate", () => {
+  test("an approved claimant cancels and restores single nights", async () => {
+    const t = newTest();
+    const micId = await createSceneItem(t);
+    const comic = await approvedClaimant(t, micId);
+    const stranger = await createUser(t);
+    expect(
+      await comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-12-07", cancelled: true }),
+    ).toEqual(["2026-12-07"]);
+    await comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-11-30", cancelled: true });
+    await comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-11-30", cancelled: true });
+    expect((await getItem(t, micId))!.cancelledDates).toEqual(["2026-11-30", "2026-12-07"]);
+    // The scene sees the cancelled dates.
+    expect((await t.query(api.scene.get, { id: micId }))!.cancelledDates).toEqual(["2026-11-30", "2026-12-07"]);
+    await comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-12-07", cancelled: false });
+    expect((await getItem(t, micId))!.cancelledDates).toEqual(["2026-11-30"]);
+    await expectAppError(
+      comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-02-30", cancelled: true }),
+      "INVALID_INPUT",
+    );
+    await expectAppError(
+      stranger.asUser.mutation(api.claims.setCancelledDate, { micId, date: "2026-12-01", cancelled: true }),
+      "FORBIDDEN",
+    );
+    expect((await getItem(t, micId))!.cancelledDates).toEqual(["2026-11-30"]);
+  });
+});
