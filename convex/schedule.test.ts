@@ -262,6 +262,27 @@ describe("schedule.week", () => {
     ]);
   });
 
+  test("a bi-weekly mic with a chosen first date counts its cadence from that date", async () => {
+    const mic = await createSceneItem(t, {
+      recurrence: "bi-weekly",
+      dayOfWeek: 1,
+      startTimeLocal: "19:30",
+      anchorDate: "2026-11-30",
+    });
+    const comic = await createUser(t);
+    await comic.asUser.mutation(api.schedule.add, { sceneItemId: mic });
+    const startsIn = async (date: string) =>
+      (await comic.asUser.query(api.schedule.week, weekOf(date))).items.map((i) => i.startsAt);
+    expect(await startsIn("2026-11-23")).toEqual([]);
+    expect(await startsIn("2026-11-30")).toEqual([at("2026-11-30T19:30:00-05:00")]);
+    expect(await startsIn("2026-12-07")).toEqual([]);
+    const [item] = await comic.asUser.query(api.schedule.calendar, { fromMs: NOW });
+    expect(item.anchorDate).toBe("2026-11-30");
+    expect(calendarRecurrence({ ...item, anchorDate: item.anchorDate ?? undefined }, NOW)?.startMs).toBe(
+      at("2026-11-30T19:30:00-05:00"),
+    );
+  });
+
   test("a week with a DST change keeps wall-clock times", async () => {
     // New York falls back on Sunday 2026-11-01: Monday is EDT, Sunday EST.
     const monday = await createSceneItem(t, { title: "Mon", dayOfWeek: 1, startTimeLocal: "19:30" });
