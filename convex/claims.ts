@@ -17,6 +17,22 @@ export const mine = userQuery({
   handler: async (ctx, { micId }) => await Claims.myClaims(ctx, ctx.userId, micId),
 });
 
+/** What the event page's owner tools need: the caller's claims on the mic
+ * (newest first) and whether they may manage it (creator or approved claimant). */
+export const ownerState = userQuery({
+  args: { micId: v.id("sceneItems") },
+  returns: v.object({ claims: v.array(Claims.claimValidator), canManage: v.boolean() }),
+  handler: async (ctx, { micId }) => {
+    const [claims, item] = await Promise.all([
+      Claims.myClaims(ctx, ctx.userId, micId),
+      ctx.db.get("sceneItems", micId),
+    ]);
+    const canManage =
+      item !== null && (item.createdBy === ctx.userId || claims.some((c) => c.status === "approved"));
+    return { claims, canManage };
+  },
+});
+
 /** Admin queue: every claim, newest first, with mic title and claimant name. */
 export const list = adminQuery({
   args: {},
