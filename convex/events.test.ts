@@ -269,6 +269,18 @@ describe("events.create", () => {
     );
     await expectAppError(create(comic, { title: "x".repeat(121) }), "INVALID_INPUT", "Event name must be 120 characters or fewer");
     await expectAppError(create(comic, {}, { venueName: "  " }), "INVALID_INPUT", "Please select a venue first.");
+    await expectAppError(create(comic, { hostName: "h".repeat(121) }), "INVALID_INPUT", "Host name must be 120 characters or fewer");
+    await expectAppError(create(comic, {}, { address: "a".repeat(301) }), "INVALID_INPUT", "Address must be 300 characters or fewer");
+    await expectAppError(
+      create(comic, { recurrence: "custom", customRecurrenceDescription: `every 2 weeks${" ".repeat(10)}${"x".repeat(200)}` }),
+      "INVALID_INPUT",
+      "The schedule description must be 200 characters or fewer",
+    );
+    await expectAppError(
+      create(comic, { type: "show", showLink: `https://example.com/${"p".repeat(2000)}` }),
+      "INVALID_INPUT",
+      "Show link must be 2000 characters or fewer",
+    );
     await expectAppError(create(comic, {}, { timeZone: "Nowhere/City" }), "INVALID_INPUT");
     await expectAppError(create(comic, { recurrence: "monthly", monthlyRule: "sometimes" }), "INVALID_INPUT");
     const counts = await t.run(async (ctx) => ({

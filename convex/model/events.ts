@@ -94,9 +94,20 @@ function invalid(message: string, extra: Record<string, string> = {}): never {
   throw appError(ErrorCode.INVALID_INPUT, message, extra);
 }
 
-/** Trimmed text, or undefined when empty or absent. */
-function optionalText(s: string | undefined): string | undefined {
+/** Longest free-text fields, so no one stores a novel in a mic. */
+export const TEXT_LIMITS = {
+  address: 300,
+  city: 300,
+  googlePlaceId: 300,
+  hostName: 120,
+  customRecurrenceDescription: 200,
+  link: 2000,
+} as const;
+
+/** Trimmed text, or undefined when empty or absent; refuses text longer than `max`. */
+function optionalText(s: string | undefined, max = 100, label = "This field"): string | undefined {
   const t = s?.trim();
+  if (t && t.length > max) invalid(`${label} must be ${max} characters or fewer`);
   return t ? t : undefined;
 }
 
@@ -111,7 +122,7 @@ export function isHttpUrl(s: string): boolean {
 }
 
 function normalizeUrl(s: string | undefined, label: string): string | undefined {
-  const t = optionalText(s);
+  const t = optionalText(s, TEXT_LIMITS.link, label);
   if (t === undefined) return undefined;
   if (!isHttpUrl(t)) invalid(`${label} must be a valid URL (starting with http:// or https://)`);
   return t;
@@ -138,8 +149,8 @@ export function normalizeVenue(venue: VenueInput): {
   if (venueName.length > MAX_VENUE_NAME_LENGTH) {
     invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
   }
-  const address = optionalText(venue.address);
-  const city = optionalText(venue.city) ?? address ?? venueName;
+  const address = optionalText(venue.address, TEXT_LIMITS.address, "Address");
+  const city = optionalText(venue.city, TEXT_LIMITS.city, "City") ?? address ?? venueName;
   const timeZone = optionalText(venue.timeZone) ?? DEFAULT_TIME_ZONE;
   if (!isValidTimeZone(timeZone)) invalid(`Unknown time zone "${timeZone}"`);
   const { latitude, longitude } = venue;
@@ -156,7 +167,7 @@ export function normalizeVenue(venue: VenueInput): {
     venueName,
     address,
     city,
-    googlePlaceId: optionalText(venue.googlePlaceId),
+    googlePlaceId: optionalText(venue.googlePlaceId, TEXT_LIMITS.googlePlaceId, "Place id"),
     latitude,
     longitude,
     timeZone,
@@ -191,12 +202,16 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
   let customRecurrenceDescription: string | undefined;
   let monthlyRule: string | undefined;
   if (details.recurrence === "custom") {
-    customRecurrenceDescription = optionalText(details.customRecurrenceDescription);
+    customRecurrenceDescription = optionalText(
+      details.customRecurrenceDescription,
+      TEXT_LIMITS.customRecurrenceDescription,
+      "The schedule description",
+    );
     if (customRecurrenceDescription === undefined || parseCustomRecurrence(customRecurrenceDescription) === null) {
       invalid(INVALID_CUSTOM_RECURRENCE.description, { title: INVALID_CUSTOM_RECURRENCE.title });
     }
   } else if (details.recurrence === "monthly") {
-    monthlyRule = optionalText(details.monthlyRule);
+    monthlyRule = optionalText(details.monthlyRule, 100, "The monthly rule");
     if (monthlyRule !== undefined && parseMonthlyRule(monthlyRule) === null) {
       invalid("Please choose a monthly date or weekday");
     }
@@ -232,7 +247,7 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     recurrence: details.recurrence,
     customRecurrenceDescription,
     monthlyRule,
-    hostName: optionalText(details.hostName),
+    hostName: optionalText(details.hostName, TEXT_LIMITS.hostName, "Host name"),
     performanceMinutes,
     anchorDate,
     timeZone: venue.timeZone,

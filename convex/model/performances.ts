@@ -12,6 +12,7 @@ import { awardEarnedBadges } from "./badges";
 import {
   eventDetailsValidator,
   findOwnDuplicate,
+  MAX_VENUE_NAME_LENGTH,
   insertCreatedItem,
   sceneItemFieldsFrom,
   venueInputValidator,
@@ -168,6 +169,9 @@ export async function logSet(
   } else {
     venueName = args.venueName?.trim();
     if (!venueName) invalid("Please select a venue first.");
+    if (venueName.length > MAX_VENUE_NAME_LENGTH) {
+      invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
+    }
   }
   const timeZone = await comedianTimeZone(ctx, userId, args.timeZone);
   const performanceDate = performanceDateOf(args.performedAt, nowMs, timeZone);
