@@ -34,6 +34,22 @@ describe("scheduled functions and crons", () => {
     expect(value[0].body).toBe("asap");
   });
 
+  test("runAt fires at its time; a canceled job never runs", async () => {
+    const client = backend.client();
+    const sub = new Subscription(client, api.messages.list, { channel: "at" });
+    await sub.waitFor((v) => v.length === 0, "the empty first result");
+    const now = Date.now();
+    const canceled = await client.mutation(api.messages.sendAt, { channel: "at", body: "canceled", at: now + 3000 });
+    await client.mutation(api.messages.cancelScheduled, { id: canceled });
+    await client.mutation(api.messages.sendAt, { channel: "at", body: "kept", at: now + 4000 });
+    // The kept job is due after the canceled one, so once it ran the canceled
+    // one would have run too.
+    const value = await sub.waitFor((v) => v.length >= 1, "the job scheduled with runAt");
+    expect(value.map((m) => m.body)).toEqual(["kept"]);
+    expect(Date.now()).toBeGreaterThanOrEqual(now + 4000);
+    expect(await client.query(api.messages.scheduledState, { id: canceled })).toBe("canceled");
+  });
+
   test("a cron job runs on its interval while the backend runs", async () => {
     const client = backend.client();
     const sub = new Subscription(client, api.counters.get, { name: "cron" });
