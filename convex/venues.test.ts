@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { matchScore } from "./model/venues";
+import { matchScore, searchQueryText } from "./model/venues";
 import { createSceneItem, newTest } from "./test.setup";
 
 describe("venues.search", () => {
@@ -46,6 +46,15 @@ describe("venues.search", () => {
     await createSceneItem(t, { venueName: "The Lantern Tap" });
     const names = (await t.query(api.venues.search, { query: "the lant" })).map((r) => r.venueName);
     expect(names.slice(0, 2)).toEqual(["The Lantern Tap", "The Paper Lantern Bar"]);
+  });
+});
+
+describe("searchQueryText", () => {
+  test("keeps at most 16 words of at most 200 characters", () => {
+    expect(searchQueryText("  the   lantern  ")).toBe("the lantern");
+    const many = Array.from({ length: 30 }, (_, i) => `w${i}`).join(" ");
+    expect(searchQueryText(many).split(" ")).toHaveLength(16);
+    expect(searchQueryText("x".repeat(500))).toHaveLength(200);
   });
 });
 

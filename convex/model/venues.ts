@@ -29,11 +29,20 @@ export const venueResultValidator = v.object({
 });
 export type VenueResult = Infer<typeof venueResultValidator>;
 
-async function searchActiveByVenueName(ctx: QueryCtx, text: string): Promise<Doc<"sceneItems">[]> {
+/** Convex full-text search looks at a bounded number of terms; keep queries inside it. */
+const MAX_SEARCH_TERMS = 16;
+const MAX_SEARCH_CHARS = 200;
+
+/** The text as a search query: trimmed, at most 200 characters and 16 words. */
+export function searchQueryText(text: string): string {
+  return text.slice(0, MAX_SEARCH_CHARS).trim().split(/\s+/).slice(0, MAX_SEARCH_TERMS).join(" ");
+}
+
+async function searchActiveByVenueName(ctx: QueryCtx, text: string, limit: number): Promise<Doc<"sceneItems">[]> {
   return await ctx.db
     .query("sceneItems")
-    .withSearchIndex("search_venue", (q) => q.search("venueName", text).eq("status", "active"))
-    .take(VENUE_SEARCH_LIMIT);
+    .withSearchIndex("search_venue", (q) => q.search("venueName", searchQueryText(text)).eq("status", "active"))
+    .take(limit);
 }
 
 /** Distinct venues (by name and address) of active items matching the text, best match first
@@ -41,7 +50,7 @@ async function searchActiveByVenueName(ctx: QueryCtx, text: string): Promise<Doc
 export async function searchVenues(ctx: QueryCtx, query: string): Promise<VenueResult[]> {
   const text = query.trim();
   if (text === "") return [];
-  const items = await searchActiveByVenueName(ctx, text);
+  const items = await searchActiveByVenueName(ctx, text, VENUE_SEARCH_LIMIT);
   const venues = new Map<string, VenueResult>();
   for (const item of items) {
     const key = `${item.venueName.trim().toLowerCase()}|${(item.address ?? "").trim().toLowerCase()}`;
@@ -133,9 +142,6 @@ export async function eventsAtVenue(
 export async function similarEvents(ctx: QueryCtx, venueName: string): Promise<SceneItem[]> {
   const text = venueName.trim();
   if (text === "") return [];
-  const candidates = await ctx.db
-    .query("sceneItems")
-    .withSearchIndex("search_venue", (q) => q.search("venueName", text).eq("status", "active"))
-    .take(SIMILARITY_CANDIDATE_LIMIT);
+  const candidates = await searchActiveByVenueName(ctx, text, SIMILARITY_CANDIDATE_LIMIT);
   return bestMatches(text, candidates, (c) => c.venueName, SIMILAR_LIMIT).map(toSceneItem);
 }
