@@ -1,0 +1,108 @@
+import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import { expect, test } from "./fixtures";
+import { toast } from "./support/ui";
+
+const NY = "America/New_York";
+test.use({ timezoneId: NY });
+
+const ring = (page: Page) => page.getByRole("progressbar", { name: "Weekly goal progress" });
+
+async function setGoal(page: Page, value: string) {
+  await page.getByRole("button", { name: "Edit goal" }).click();
+  const dialog = page.getByRole("dialog", { name: "Weekly goal" });
+  await dialog.getByLabel("Minutes per week").fill(value);
+  await dialog.getByRole("button", { name: "Save goal" }).click();
+  return dialog;
+}
+
+/** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
+async function logSet(page: Page, venueName: string, minutes: number) {
+  await page.goto("/log-set");
+  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
+  await page.getByRole("option", { name: new RegExp(venueName) }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/event$/);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/details$/);
+  await page.getByLabel("Minutes on stage").fill(String(minutes));
+  await page.getByRole("button", { name: "Save Set" }).click();
+  await expect(page.getByRole("heading", { name: "Set logged!" })).toBeVisible();
+}
+
+test.describe("the dashboard", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("a set logged in another tab and a new goal move the ring and its text", async ({ page, context, signUp, runFunction }) => {
+    const venueName = `Dashroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    await runFunction("scene:insertForTest", {
+      title: `Thursday Tryouts ${venueName}`,
+      venueName,
+      city: "New York",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 4,
+      startTimeLocal: "20:00",
+      timeZone: NY,
+    });
+    await signUp(page, { name: "Robin Laughs" });
+    await expect(page).toHaveURL(/\/onboarding\/welcome$/);
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome to StageTime" })).toBeVisible();
+    await expect(page.getByText(`Member since ${format(new TZDate(Date.now(), NY), "MMMM yyyy")}`)).toBeVisible();
+    await expect(page.getByTestId("goal-text")).toHaveText("No minutes yet this week");
+    await expect(page.getByTestId("goal-minutes")).toHaveText("0 of 15 minutes");
+    await expect(ring(page)).toHaveAttribute("aria-valuenow", "0");
+    await expect(page.getByText("Log your first set to earn badges")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Log a Set" })).toHaveAttribute("href", "/log-set");
+    await expect(page.getByRole("link", { name: /Browse Scene/ })).toHaveAttribute("href", "/scene");
+
+    // Another tab logs a 6-minute set; this one updates without a reload.
+    const other = await context.newPage();
+    await logSet(other, venueName, 6);
+    await other.close();
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome back, Robin!" })).toBeVisible();
+    await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 15 minutes");
+    await expect(page.getByTestId("goal-text")).toHaveText("40% complete");
+    await expect(ring(page)).toHaveAttribute("aria-valuenow", "40");
+    await expect(page.getByRole("link", { name: /^Total Minutes: 6\./ })).toHaveAttribute("href", "/performance-history");
+    await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("1");
+    await expect(page.getByRole("group", { name: "Average Length" })).toContainText("6min");
+    const badges = page.getByRole("list", { name: "Earned badges" });
+    await expect(badges.getByRole("link", { name: /First Timer/ })).toHaveAttribute("href", "/badges");
+
+    // Out of range and fractional goals are refused with the spec's toast.
+    let dialog = await setGoal(page, "150");
+    await expect(toast(page, "Invalid goal")).toContainText("Please enter a goal between 1 and 100 minutes.");
+    await dialog.getByLabel("Minutes per week").fill("7.5");
+    await dialog.getByRole("button", { name: "Save goal" }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 15 minutes");
+
+    dialog = await setGoal(page, "5");
+    await expect(toast(page, "Goal updated!")).toContainText("Your weekly goal is now 5 minutes.");
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId("goal-text")).toHaveText("Goal achieved! Keep the momentum going!");
+    await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 5 minutes");
+    await expect(ring(page)).toHaveAttribute("aria-valuenow", "100");
+
+    await setGoal(page, "20");
+    await expect(toast(page, "Your weekly goal is now 20 minutes.")).toBeVisible();
+    await expect(page.getByTestId("goal-text")).toHaveText("30% complete");
+    await expect(ring(page)).toHaveAttribute("aria-valuenow", "30");
+    // Saved on the profile: a reload keeps it.
+    await page.reload();
+    await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 20 minutes");
+  });
+
+  test("signed out, the dashboard is a blurred preview", async ({ page }) => {
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { level: 1, name: "Sign up to access Dashboard" })).toBeVisible();
+    await expect(page.getByTestId("preview-content")).toHaveAttribute("aria-hidden", "true");
+  });
+});
