@@ -4,10 +4,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { convexToJson, jsonToConvex } from "convex/values";
-import { generateAuthKeys } from "./auth.js";
-import { Engine } from "./engine.js";
-import { startServers } from "./server.js";
+import type { Engine } from "./engine.js";
 import { DataStore } from "./store.js";
+
+// The engine, servers and key generation load only for commands that need them,
+// so `env` and commands against a running backend start quickly.
+const loadEngine = async () => (await import("./engine.js")).Engine;
 
 type Flags = Record<string, string | boolean>;
 
@@ -107,6 +109,7 @@ class FunctionFailed extends Error {
 /** An engine over the data dir for commands run while no backend is up. */
 async function offlineEngine(store: DataStore, flags: Flags): Promise<Engine> {
   const env = store.readEnv();
+  const Engine = await loadEngine();
   const engine = new Engine({
     functionsDir: path.resolve(str(flags, "functions", "convex")),
     dataDir: store.dir,
@@ -269,13 +272,18 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
 
   // Environment Convex Auth needs, generated on first start.
   const env = store.readEnv();
-  if (!env.JWT_PRIVATE_KEY || !env.JWKS) Object.assign(env, await generateAuthKeys());
+  if (!env.JWT_PRIVATE_KEY || !env.JWKS) {
+    const { generateAuthKeys } = await import("./auth.js");
+    Object.assign(env, await generateAuthKeys());
+  }
   if (typeof flags["site-url"] === "string") env.SITE_URL = flags["site-url"];
   else env.SITE_URL ??= "http://localhost:5173";
   env.CONVEX_SITE_URL = siteUrl;
   env.CONVEX_CLOUD_URL = apiUrl;
   store.writeEnv(env);
 
+  const Engine = await loadEngine();
+  const { startServers } = await import("./server.js");
   const engine = new Engine({ functionsDir, dataDir: store.dir, apiUrl, siteUrl });
   try {
     await engine.init();
