@@ -1,5 +1,10 @@
-import { ComingSoonPage } from "@/components/ComingSoonPage";
+import { PageContainer } from "@/components/PageContainer";
+import { AdminDashboard } from "@/features/admin/AdminDashboard";
 
 export default function Admin() {
-  return <ComingSoonPage title="Admin Dashboard" subtitle="Manage comedy mics and review claims" />;
+  return (
+    <PageContainer size="3">
+      <AdminDashboard />
+    </PageContainer>
+  );
 }

@@ -1,12 +1,17 @@
+import { Flex } from "@radix-ui/themes";
 import { useParams } from "react-router-dom";
 import { PageContainer } from "../components/PageContainer";
+import { EventOwnerTools } from "../features/claims/EventOwnerTools";
 import { EventPage } from "../features/scene/EventPage";
 
 export default function Event() {
   const { id } = useParams<{ id: string }>();
   return (
     <PageContainer size="3">
-      <EventPage id={id} />
+      <Flex direction="column" gap="4">
+        <EventPage id={id} />
+        <EventOwnerTools id={id} />
+      </Flex>
     </PageContainer>
   );
 }

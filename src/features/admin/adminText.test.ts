@@ -1,0 +1,33 @@
+import { describe, expect, test } from "vitest";
+import { checkInsLabel, coordinatesToast, dayLabel, micTypeLabel, reviewedDate, shortId, submittedDate, timeLabel } from "./adminText";
+
+describe("admin text", () => {
+  test.each([
+    [0, "Sunday"],
+    [6, "Saturday"],
+    [null, "No day"],
+    [undefined, "No day"],
+  ])("day %s reads %s", (day, label) => {
+    expect(dayLabel(day)).toBe(label);
+  });
+
+  test("times, counts, types and toasts", () => {
+    expect(timeLabel("19:30")).toBe("7:30 PM");
+    expect(timeLabel("00:05")).toBe("12:05 AM");
+    expect(timeLabel(undefined)).toBe("No time");
+    expect(checkInsLabel(1)).toBe("1 check-in");
+    expect(checkInsLabel(0)).toBe("0 check-ins");
+    expect(micTypeLabel("bringer_show")).toBe("Bringer Show");
+    expect(coordinatesToast(3, 1)).toEqual({
+      title: "Coordinate Update Complete",
+      description: "Updated 3 venues, 1 failed",
+    });
+    expect(shortId("k57abcdefgh12345678")).toBe("12345678");
+  });
+
+  test("dates use MMM d, yyyy and MMM d, yyyy HH:mm", () => {
+    const ms = new Date(2026, 10, 21, 9, 5).getTime();
+    expect(submittedDate(ms)).toBe("Nov 21, 2026");
+    expect(reviewedDate(ms)).toBe("Nov 21, 2026 09:05");
+  });
+});

@@ -1,0 +1,66 @@
+import { format } from "date-fns";
+import type { Doc } from "../../../convex/_generated/dataModel";
+import { DAY_NAMES, formatTime12h } from "../../../convex/lib/time";
+
+export type MicType = Doc<"sceneItems">["type"];
+export type CostType = NonNullable<Doc<"sceneItems">["costInfo"]>["type"];
+
+/** The types an admin may set (part 2 §3: open_mic, booked_show, bringer_show; show kept for wizard items). */
+export const MIC_TYPE_OPTIONS: ReadonlyArray<{ value: MicType; label: string }> = [
+  { value: "open_mic", label: "Open Mic" },
+  { value: "show", label: "Show" },
+  { value: "booked_show", label: "Booked Show" },
+  { value: "bringer_show", label: "Bringer Show" },
+];
+
+export const COST_TYPE_OPTIONS: ReadonlyArray<{ value: CostType; label: string }> = [
+  { value: "free", label: "Free" },
+  { value: "cover", label: "Cover (mic fee)" },
+  { value: "minimum", label: "Drink minimum" },
+  { value: "combo", label: "Fee + minimum" },
+];
+
+export function micTypeLabel(type: MicType): string {
+  return MIC_TYPE_OPTIONS.find((o) => o.value === type)?.label ?? type;
+}
+
+/** "Wednesday", or "No day" when the day is unknown. */
+export function dayLabel(dayOfWeek: number | null | undefined): string {
+  if (dayOfWeek === null || dayOfWeek === undefined) return "No day";
+  return DAY_NAMES[dayOfWeek] ?? "No day";
+}
+
+/** "8:00 PM", or "No time". */
+export function timeLabel(startTimeLocal: string | undefined): string {
+  return startTimeLocal ? formatTime12h(startTimeLocal) : "No time";
+}
+
+/** "1 check-in", "3 check-ins". */
+export function checkInsLabel(count: number): string {
+  return `${count} ${count === 1 ? "check-in" : "check-ins"}`;
+}
+
+/** Part 2 §9 date formats. */
+export function submittedDate(ms: number): string {
+  return format(ms, "MMM d, yyyy");
+}
+
+export function reviewedDate(ms: number): string {
+  return format(ms, "MMM d, yyyy HH:mm");
+}
+
+/** The last eight characters of an id, as 'Claim #{short id}' shows it. */
+export function shortId(id: string): string {
+  return id.slice(-8);
+}
+
+/** 'Coordinate Update Complete: Updated {n} venues, {m} failed' (title: description). */
+export function coordinatesToast(updated: number, failed: number): { title: string; description: string } {
+  return { title: "Coordinate Update Complete", description: `Updated ${updated} venues, ${failed} failed` };
+}
+
+export const REPORT_KIND_LABELS = {
+  no_longer_runs: "This mic no longer runs",
+  wrong_time: "Wrong day or time",
+  other: "Other",
+} as const;

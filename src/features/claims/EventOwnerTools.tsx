@@ -1,0 +1,116 @@
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { useConvexAuth, useQuery } from "convex/react";
+import { useEffect, useState } from "react";
+import { api } from "../../../convex/_generated/api";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
+import { CancelNightForm } from "./CancelNightForm";
+import { ClaimDialog } from "./ClaimDialog";
+import { EditMicDetailsForm } from "./EditMicDetailsForm";
+import { cancellationNotices, cancelledDateLabel } from "./ownerText";
+import { ReportDialog } from "./ReportDialog";
+import type { OwnedMic } from "./types";
+
+/** The current time, refreshed every minute (queries never read the clock). */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** 'Cancelled tonight' and 'Cancelled on {date}', for every visitor. */
+export function CancelledNights({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
+  const { tonight, upcoming } = cancellationNotices(item.cancelledDates, item.timeZone, nowMs);
+  if (!tonight && upcoming.length === 0) return null;
+  return (
+    <Callout.Root color="orange" role="status">
+      <Callout.Text>
+        {tonight ? (
+          <Text as="span" weight="bold" style={{ display: "block" }}>
+            Cancelled tonight
+          </Text>
+        ) : null}
+        {upcoming.map((d) => (
+          <Text as="span" key={d} style={{ display: "block" }}>
+            Cancelled on {cancelledDateLabel(d)}
+          </Text>
+        ))}
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
+function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
+  const state = useQuery(api.claims.ownerState, { micId: item._id });
+  const [editing, setEditing] = useState(false);
+  if (state === undefined) return null;
+  const latest = state.claims[0];
+  const pending = latest?.status === "pending";
+  return (
+    <Card size="3">
+      <Flex direction="column" gap="3">
+        <Heading as="h2" size="4">
+          {state.canManage ? "Manage this mic" : "Run this mic?"}
+        </Heading>
+        {!state.canManage && latest ? (
+          <Flex gap="2" align="center">
+            <Text size="2">Your claim:</Text>
+            <Badge color={pending ? "amber" : "red"} variant="soft">
+              {pending ? "Pending review" : "Denied"}
+            </Badge>
+          </Flex>
+        ) : null}
+        {state.canManage ? (
+          <Flex direction="column" gap="4">
+            {editing ? (
+              <EditMicDetailsForm item={item} onDone={() => setEditing(false)} />
+            ) : (
+              <Box>
+                <Button onClick={() => setEditing(true)}>Edit mic details</Button>
+              </Box>
+            )}
+            <Flex direction="column" gap="2">
+              <Heading as="h3" size="3">
+                Cancel a night
+              </Heading>
+              <CancelNightForm item={item} nowMs={nowMs} />
+            </Flex>
+          </Flex>
+        ) : null}
+        <Flex gap="3" wrap="wrap">
+          {!state.canManage && !pending ? <ClaimDialog micId={item._id} /> : null}
+          <ReportDialog micId={item._id} />
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}
+
+function OwnerTools({ id }: { id: string }) {
+  const item = useQuery(api.scene.get, { id });
+  const { isAuthenticated } = useConvexAuth();
+  const nowMs = useMinuteClock();
+  if (!item) return null;
+  return (
+    <Flex direction="column" gap="4">
+      <CancelledNights item={item} nowMs={nowMs} />
+      {isAuthenticated ? <OwnerPanel item={item} nowMs={nowMs} /> : null}
+    </Flex>
+  );
+}
+
+/**
+ * The event page's section for cancelled nights (everyone) and, signed in,
+ * claiming the mic, reporting a problem, and for its approved claimant or
+ * creator editing its details and cancelling single nights.
+ */
+export function EventOwnerTools({ id }: { id: string | undefined }) {
+  if (!id) return null;
+  return (
+    <ErrorBoundary key={id} fallback={null}>
+      <OwnerTools id={id} />
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import type { Doc, Id } from "../../../convex/_generated/dataModel";
+
+export const NO_DAY = "none";
+export const NO_SIGNUP = "unset";
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .refine((s) => s === "" || /^https?:\/\/\S+$/i.test(s), "Enter a full link starting with http:// or https://");
+
+/** A number input's value: react-hook-form reads number inputs as numbers (NaN
+ * when empty); the payload builders read it with the spec's fallbacks. */
+const numberText = z.union([z.string(), z.number()]).transform((value) => String(value));
+
+/** The claimant's edit form; mirrors `claims.updateOwnMic`'s validator. */
+export const editMicSchema = z.object({
+  title: z.string().trim().min(1, "Title is required").max(120, "Title must be at most 120 characters"),
+  dayOfWeek: z.string(),
+  startTimeLocal: z.string().regex(/^\d{1,2}:\d{2}(:\d{2})?$/, "Enter a start time"),
+  listTimeLocal: z.string(),
+  signupMethod: z.enum([NO_SIGNUP, "in_person", "online"]),
+  signupLink: optionalUrl,
+  showLink: optionalUrl,
+  hostName: z.string().trim().max(120, "Host name must be at most 120 characters"),
+  notes: z.string().trim().max(1000, "Notes must be at most 1000 characters"),
+  costType: z.enum(["free", "cover", "minimum", "combo"]),
+  coverAmount: numberText,
+  minimumItems: numberText,
+  performanceMinutes: numberText,
+});
+
+export type EditMicValues = z.input<typeof editMicSchema>;
+
+type Item = Pick<
+  Doc<"sceneItems">,
+  | "title"
+  | "type"
+  | "dayOfWeek"
+  | "startTimeLocal"
+  | "listTimeLocal"
+  | "signupMethod"
+  | "signupLink"
+  | "showLink"
+  | "hostName"
+  | "notes"
+  | "costInfo"
+  | "performanceMinutes"
+>;
+
+export function editMicDefaults(item: Item): EditMicValues {
+  return {
+    title: item.title,
+    dayOfWeek: item.dayOfWeek === null || item.dayOfWeek === undefined ? NO_DAY : String(item.dayOfWeek),
+    startTimeLocal: (item.startTimeLocal ?? "19:00").slice(0, 5),
+    listTimeLocal: (item.listTimeLocal ?? "").slice(0, 5),
+    signupMethod: item.signupMethod ?? NO_SIGNUP,
+    signupLink: item.signupLink ?? "",
+    showLink: item.showLink ?? "",
+    hostName: item.hostName ?? "",
+    notes: item.notes ?? "",
+    costType: item.costInfo?.type ?? "free",
+    coverAmount: String(item.costInfo?.coverAmount ?? 5),
+    minimumItems: String(item.costInfo?.minimumItems ?? 1),
+    performanceMinutes: String(item.performanceMinutes ?? (item.type === "open_mic" ? 5 : 10)),
+  };
+}
+
+/** Set length 1 to 60 minutes; 5 when empty or not a number (part 2 §5). */
+export function readMinutes(text: string): number {
+  const n = Number.parseInt(text, 10);
+  if (!Number.isFinite(n)) return 5;
+  return Math.min(60, Math.max(1, n));
+}
+
+/** `claims.updateOwnMic`'s arguments. Empty optional fields are sent empty, which clears them. */
+export function toOwnMicArgs(micId: Id<"sceneItems">, type: Item["type"], values: z.output<typeof editMicSchema>) {
+  const openMic = type === "open_mic";
+  const cover = Number.parseFloat(values.coverAmount);
+  const minimum = Number.parseInt(values.minimumItems, 10);
+  const costInfo: { type: typeof values.costType; coverAmount?: number; minimumItems?: number } = {
+    type: values.costType,
+  };
+  if (values.costType === "cover" || values.costType === "combo") {
+    costInfo.coverAmount = Number.isFinite(cover) && cover >= 0 ? cover : 0;
+  }
+  if (values.costType === "minimum" || values.costType === "combo") {
+    costInfo.minimumItems = Number.isFinite(minimum) && minimum >= 1 ? minimum : 1;
+  }
+  return {
+    micId,
+    title: values.title,
+    dayOfWeek: values.dayOfWeek === NO_DAY ? null : Number(values.dayOfWeek),
+    startTimeLocal: values.startTimeLocal,
+    listTimeLocal: values.listTimeLocal,
+    signupMethod: openMic && values.signupMethod !== NO_SIGNUP ? values.signupMethod : undefined,
+    signupLink: values.signupLink,
+    showLink: values.showLink,
+    hostName: values.hostName,
+    notes: values.notes,
+    costInfo: openMic ? costInfo : null,
+    performanceMinutes: readMinutes(values.performanceMinutes),
+  };
+}
