@@ -397,10 +397,7 @@ export async function cleanupCompleted(
     // Entries never marked (completedAt missing) sort first and are in range.
     .withIndex("by_completedAt", (q) => q.lt("completedAt", markedBefore))
     .paginate({ numItems: CLEANUP_BATCH, cursor: page.cursor });
-  const items = await getItems(
-    ctx,
-    result.page.map((e) => e.sceneItemId),
-  );
+  const items = await getItems(ctx, result.page.map((e) => e.sceneItemId));
   let marked = 0;
   let removed = 0;
   for (const entry of result.page) {
