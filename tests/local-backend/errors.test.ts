@@ -265,3 +265,23 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
     expect(await backend.httpClient().query(api.messages.list, { channel: "survivors" })).toBeInstanceOf(Array);
   });
 });
+
+describe("Convex transaction limits apply", () => {
+  test("a query over the database-query limit fails; one under it works", async () => {
+    const http = backend.httpClient();
+    expect(await http.query(api.limits.manyQueries, { count: 100 })).toBe(0);
+    await expect(http.query(api.limits.manyQueries, { count: 5000 })).rejects.toThrow(/limit|too many/i);
+  });
+
+  test("a mutation over the scheduling limit fails and rolls back its writes", async () => {
+    const client = backend.client();
+    await expect(client.mutation(api.limits.manySchedules, { channel: "over-limit", count: 1001 })).rejects.toThrow(
+      /limit|too many/i,
+    );
+    expect(await client.query(api.messages.list, { channel: "over-limit" })).toEqual([]);
+    await client.mutation(api.limits.manySchedules, { channel: "under-limit", count: 3 });
+    expect((await client.query(api.messages.list, { channel: "under-limit" })).map((m) => m.body)).toEqual([
+      "written before the limit",
+    ]);
+  });
+});
