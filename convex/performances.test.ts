@@ -1,9 +1,12 @@
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone.
 import "./lib/time";
+import { computeStreaks } from "./lib/streaks";
+import { localDateString } from "./lib/time";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 const HOUR = 60 * 60_000;
@@ -567,4 +570,80 @@ describe("performances.logWithNewMic", () => {
       "NOT_SIGNED_IN",
     );
   });
+});
+
+type Op =
+  | { kind: "log"; venue: number; minutes: number; daysAgo: number }
+  | { kind: "update"; pick: number; minutes: number; daysAgo: number }
+  | { kind: "remove"; pick: number };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    kind: fc.constant("log" as const),
+    venue: fc.integer({ min: 0, max: 3 }),
+    minutes: fc.integer({ min: 0, max: 60 }),
+    daysAgo: fc.integer({ min: 0, max: 6 }),
+  }),
+  fc.record({
+    kind: fc.constant("update" as const),
+    pick: fc.nat(),
+    minutes: fc.integer({ min: 0, max: 60 }),
+    daysAgo: fc.integer({ min: 0, max: 6 }),
+  }),
+  fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }),
+);
+
+describe("stats stay equal to a recount of the sets", () => {
+  test("after any sequence of logs, edits and deletes", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 14 }), async (ops) => {
+        const t = newTest();
+        const comic = await createUser(t);
+        const mics: Id<"sceneItems">[] = [];
+        for (let i = 0; i < 4; i++) mics.push(await createSceneItem(t, { venueName: `Room ${i}` }));
+        const live: Id<"performances">[] = [];
+        for (const op of ops) {
+          if (op.kind === "log") {
+            const r = await log(comic, mics[op.venue], op.minutes, nyEvening(op.daysAgo));
+            live.push(r.performanceId);
+          } else if (live.length > 0 && op.kind === "update") {
+            const id = live[op.pick % live.length];
+            await comic.asUser.mutation(api.performances.update, {
+              id,
+              minutes: op.minutes,
+              performedAt: nyEvening(op.daysAgo),
+            });
+          } else if (live.length > 0 && op.kind === "remove") {
+            const [id] = live.splice(op.pick % live.length, 1);
+            await comic.asUser.mutation(api.performances.remove, { id });
+          }
+        }
+        const sets = await t.run(async (ctx) =>
+          ctx.db
+            .query("performances")
+            .withIndex("by_user_and_performedAt", (q) => q.eq("userId", comic.userId))
+            .collect(),
+        );
+        const dates = sets.map((p) => p.performanceDate);
+        const streaks = computeStreaks(dates, localDateString(NOW, "America/New_York"));
+        expect(await stats(comic)).toEqual({
+          totalMinutes: sets.reduce((sum, p) => sum + p.minutes, 0),
+          totalSets: sets.length,
+          uniqueVenues: new Set(sets.map((p) => p.sceneItemId)).size,
+          currentStreak: streaks.current,
+          longestStreak: streaks.longest,
+          venuesAdded: 0,
+        });
+        const r = await rows(t, comic.userId);
+        const perDay = new Map<string, number>();
+        for (const d of dates) perDay.set(d, (perDay.get(d) ?? 0) + 1);
+        expect(Object.fromEntries(r.days)).toEqual(Object.fromEntries(perDay));
+        const perMic = new Map<string, number>();
+        for (const p of sets) perMic.set(p.sceneItemId!, (perMic.get(p.sceneItemId!) ?? 0) + 1);
+        expect(Object.fromEntries(r.visits)).toEqual(Object.fromEntries(perMic));
+        expect(r.siteMinutes).toBe(sets.reduce((sum, p) => sum + p.minutes, 0));
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
 });
