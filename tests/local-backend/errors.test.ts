@@ -256,6 +256,11 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
       await post("/api/mutation", "{not json"),
       await post("/api/query", JSON.stringify({ path: 7, args: "x", format: "json" })),
       await post("/api/action", JSON.stringify({ nothing: true })),
+      // Arguments far over Convex's 16 MiB limit.
+      await post(
+        "/api/mutation",
+        JSON.stringify({ path: "messages:send", format: "json", args: [{ channel: "x", author: "x", body: "x".repeat(24 * 1024 * 1024) }] }),
+      ),
     ]) {
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
