@@ -456,10 +456,10 @@ export class Engine {
   }
 
   /** Pending scheduled functions from before a restart run on their own clock. */
-  private rescheduleRestoredJobs(): void {
+  private rescheduleRestoredJobs(skip: Set<string> = new Set()): void {
     const db = this.db;
     for (const [id, doc] of Object.entries(db._documents) as [string, any][]) {
-      if (tableFromId(id) !== "_scheduled_functions") continue;
+      if (tableFromId(id) !== "_scheduled_functions" || skip.has(id)) continue;
       const kind = doc.state?.kind;
       if (kind !== "pending" && kind !== "inProgress") continue;
       // Interrupted by the restart: run it again from the start.
@@ -713,6 +713,10 @@ export class Engine {
     }
     const dbSchema = this.db._schema;
     const tm = this.g.transactionManager;
+    // Jobs that already have a timer here; imported pending jobs get one after the commit.
+    const scheduledBefore = new Set(
+      Object.keys(this.db._documents).filter((id) => tableFromId(id) === "_scheduled_functions"),
+    );
     await readTracker.exit(() =>
       mutationTag.exit(() =>
         this.ct.convexGlobalStorage.run(this.g, async () => {
@@ -734,6 +738,7 @@ export class Engine {
     let maxCounter = 0;
     for (const id of incoming.keys()) maxCounter = Math.max(maxCounter, Number(/^[0-9]+/.exec(id)?.[0] ?? 0));
     this.db._nextDocId = Math.max(this.db._nextDocId, maxCounter + 1);
+    if (!this.closed) this.rescheduleRestoredJobs(scheduledBefore);
     return { documents: incoming.size, files: fileCount };
   }
 
