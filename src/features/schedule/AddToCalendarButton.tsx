@@ -4,7 +4,6 @@ import { useConvex } from "convex/react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
-import { buildScheduleCalendar, downloadCalendarFile } from "./calendarExport";
 
 /** Downloads stagetime-schedule.ics: every scheduled mic with its recurrence. */
 export function AddToCalendarButton() {
@@ -14,7 +13,11 @@ export function AddToCalendarButton() {
     setBusy(true);
     try {
       const fromMs = Date.now();
-      const items = await convex.query(api.schedule.calendar, { fromMs });
+      // The calendar library loads only when someone asks for the file.
+      const [items, { buildScheduleCalendar, downloadCalendarFile }] = await Promise.all([
+        convex.query(api.schedule.calendar, { fromMs }),
+        import("./calendarExport"),
+      ]);
       const { ics, events } = buildScheduleCalendar(items, fromMs);
       if (ics === null) {
         toast("Nothing to add yet", { description: "Add mics to your schedule to put them in your calendar." });

@@ -3,6 +3,7 @@ import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { errorCode } from "../../lib/convexErrors";
+import { withoutEntry } from "./optimistic";
 
 /**
  * 'Remove from Schedule' with an optimistic update: the entry leaves every
@@ -13,12 +14,8 @@ export function useRemoveFromSchedule() {
   const remove = useMutation(api.schedule.remove).withOptimisticUpdate((localStore, { entryId }) => {
     for (const { args, value } of localStore.getAllQueries(api.schedule.week)) {
       if (value === undefined) continue;
-      const items = value.items.filter((item) => !(item.kind === "scheduled" && item.entryId === entryId));
-      if (items.length === value.items.length) continue;
-      localStore.setQuery(api.schedule.week, args, {
-        items,
-        stats: { ...value.stats, upcoming: Math.max(0, value.stats.upcoming - (value.items.length - items.length)) },
-      });
+      const next = withoutEntry(value, entryId);
+      if (next !== value) localStore.setQuery(api.schedule.week, args, next);
     }
   });
 
