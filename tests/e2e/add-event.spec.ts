@@ -106,6 +106,33 @@ test.describe("add an event", () => {
     await expect(page).toHaveURL(/\/add-event\/details$/);
   });
 
+  test("with Google Places the search is US only and waits for 3 characters", async ({ page, signUp }) => {
+    await page.route(/maps\.googleapis\.com/, (route) => route.abort());
+    await page.addInitScript(() => {
+      const requests: unknown[] = [];
+      (window as unknown as { __placesRequests: unknown[] }).__placesRequests = requests;
+      class AutocompleteService {
+        getPlacePredictions(request: { input: string }, callback: (data: unknown[], status: string) => void) {
+          requests.push(request);
+          setTimeout(() => callback([], "ZERO_RESULTS"), 10);
+        }
+      }
+      class PlacesService {}
+      (window as unknown as { google: unknown }).google = { maps: { places: { AutocompleteService, PlacesService } } };
+    });
+    await newComedian(page, signUp);
+    await page.goto("/add-event");
+    const search = page.getByRole("combobox", { name: "Venue" });
+    await search.fill("Zy");
+    await expect(page.getByText("Type at least 3 characters")).toBeVisible();
+    await page.waitForTimeout(600);
+    const requests = () => page.evaluate(() => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests);
+    expect(await requests()).toHaveLength(0);
+    await search.fill("Zyx");
+    await expect(page.getByText("No venues found for your search")).toBeVisible();
+    expect((await requests()).at(-1)).toMatchObject({ input: "Zyx", types: ["establishment"], componentRestrictions: { country: ["us"] } });
+  });
+
   test("choosing an event already at the venue adds it to the schedule", async ({ page, signUp, runFunction }) => {
     const venueName = uniqueWord("Chuckle");
     const title = `Sunday Scratch ${venueName}`;

@@ -175,7 +175,17 @@ test.describe("log a set", () => {
     }, venueName);
 
     await newComedian(page, signUp);
+    await page.context().grantPermissions(["geolocation"]);
+    await page.context().setGeolocation({ latitude: 39.8, longitude: -89.6 });
     await page.goto("/log-set");
+    // Nearby: suggestions are biased to a 50 km circle around the comedian.
+    await page.getByRole("button", { name: "Enable Location" }).click();
+    await expect(page.getByRole("radio", { name: "Nearby", exact: true })).toBeChecked();
+    await page.getByRole("combobox", { name: "Venue" }).fill("Stu");
+    await expect(page.getByRole("option", { name: new RegExp(venueName) })).toBeVisible();
+    const nearbyRequest = await page.evaluate(() => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests.at(-1));
+    expect(nearbyRequest).toMatchObject({ input: "Stu", locationBias: { center: { lat: 39.8, lng: -89.6 }, radius: 50000 } });
+
     await page.getByRole("radio", { name: "Global", exact: true }).click();
     await page.getByRole("combobox", { name: "Venue" }).fill("Stub");
     const option = page.getByRole("option", { name: new RegExp(venueName) });
@@ -192,6 +202,7 @@ test.describe("log a set", () => {
       types: ["establishment"],
       componentRestrictions: { country: ["us", "ca", "gb", "au"] },
     });
+    expect(requests.at(-1)).not.toHaveProperty("locationBias");
 
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByRole("radio", { name: /New event \/ not listed/ })).toBeChecked();

@@ -301,7 +301,7 @@ function EventFields({
           control={control}
           name="recurrence"
           render={({ field }) => (
-            <RadioCards.Root aria-labelledby={ids.frequency} columns={{ initial: "1", xs: "2" }} value={field.value} onValueChange={field.onChange}>
+            <RadioCards.Root aria-labelledby={ids.frequency} columns="2" value={field.value} onValueChange={field.onChange}>
               {frequencyOptions.map((o) => (
                 <RadioCards.Item key={o.value} value={o.value}>
                   <Flex direction="column" width="100%">

@@ -44,6 +44,14 @@ function useVenueSource(): Source {
   const apiKey = import.meta.env.VITE_GOOGLE_MAPS_API_KEY as string | undefined;
   const [source, setSource] = useState<Source>(() => (placesAvailable() ? "google" : apiKey ? "loading" : "scene"));
   useEffect(() => {
+    // Without a key the scene search is the normal offline mode, so only a
+    // developer is told ('Configuration Error'); comedians just search the scene.
+    if (!apiKey && !placesAvailable() && import.meta.env.DEV) {
+      const t = mapsLoadToast("missing-key");
+      toast(t.title, { description: t.description, id: "maps-load" });
+    }
+  }, [apiKey]);
+  useEffect(() => {
     if (source !== "loading") return;
     let cancelled = false;
     loadGoogleMaps(apiKey).then(
@@ -156,7 +164,12 @@ export function VenueSearch({ value, onChange, usOnly = false, minChars = usOnly
       {source === "google" ? (
         <GooglePlacesSearch label={label} usOnly={usOnly} minChars={minChars} near={nearby ? location : null} onChange={onChange} />
       ) : (
-        <SceneVenueSearch label={label} minChars={minChars} near={nearby ? location : null} onChange={onChange} />
+        <>
+          <SceneVenueSearch label={label} minChars={minChars} near={nearby ? location : null} onChange={onChange} />
+          <Text size="1" color="gray">
+            Searching venues already in the scene{nearby ? ", nearest first" : ""}.
+          </Text>
+        </>
       )}
       <Flex direction="column" align="start" gap="1">
         <Text size="2" color="gray">
