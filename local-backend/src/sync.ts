@@ -149,6 +149,8 @@ export class SyncManager {
   private wake: (() => void) | null = null;
   private pingTimer: NodeJS.Timeout;
   private stopped = false;
+  /** Tables written while each running query computes (see compute). */
+  private writtenDuringCompute = new Set<Set<string>>();
 
   constructor(
     readonly engine: Engine,
@@ -156,7 +158,10 @@ export class SyncManager {
   ) {
     this.processedTs = engine.lastCommitTs;
     engine.onCommit((tables) => {
-      for (const table of tables) this.pendingTables.add(table);
+      for (const table of tables) {
+        this.pendingTables.add(table);
+        for (const written of this.writtenDuringCompute) written.add(table);
+      }
       this.kick();
     });
     // Convex clients reconnect when the server is silent for 60 s.
@@ -236,7 +241,8 @@ export class SyncManager {
 
   private async compute(entry: Entry): Promise<void> {
     entry.dirty = false;
-    const seq = this.engine.commitSeq;
+    const written = new Set<string>();
+    this.writtenDuringCompute.add(written);
     const reads = new Set<string>();
     const logLines: string[] = [];
     let result: QueryResult;
@@ -248,6 +254,8 @@ export class SyncManager {
     } catch (error) {
       const { message, data } = describeError(error);
       result = data === undefined ? { ok: false, message } : { ok: false, message, data };
+    } finally {
+      this.writtenDuringCompute.delete(written);
     }
     entry.readTables = reads;
     const serialized = JSON.stringify(result);
@@ -258,11 +266,14 @@ export class SyncManager {
       entry.modTail = "";
       entry.version++;
     }
-    // A commit landed while this ran: its tables are checked on the next flush,
-    // but a query that ran before it must not keep a stale result.
-    if (this.engine.commitSeq !== seq) {
-      entry.dirty = true;
-      this.kick();
+    // A commit to a table this query reads landed while it ran (a flush may have
+    // checked it against the old read set): run it again.
+    for (const table of written) {
+      if (reads.has(table)) {
+        entry.dirty = true;
+        this.kick();
+        break;
+      }
     }
   }
 
