@@ -282,8 +282,8 @@ export class Engine {
     let exports: any;
     try {
       exports = await this.loadModule(mod);
-    } catch {
-      return null;
+    } catch (error) {
+      throw new Error(`Module "${mod}" failed to load: ${(error as Error).message ?? String(error)}`);
     }
     const fn = exports[name];
     if (!fn || typeof fn !== "function" && typeof fn !== "object") return null;
