@@ -328,7 +328,10 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   if (flags["no-seed"] !== true && engine.isEmpty()) {
-    const seed = await engine.describe("seed:run");
+    const seed = await engine.describe("seed:run").catch((error: Error) => {
+      console.error(`Cannot seed: ${error.message}`);
+      return null;
+    });
     if (seed && seed.kind !== "query") {
       console.log("Empty database: running seed:run ...");
       try {
