@@ -5,7 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "convex/_generated", "test-results", "playwright-report", ".convex-local*", "coverage"] },
+  { ignores: ["dist", "node_modules", "convex/_generated", "**/_generated/**", "test-results", "playwright-report", ".convex-local*", "coverage"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
