@@ -32,6 +32,10 @@ export const ensure = userMutation({
   args: {},
   returns: Profiles.meValidator,
   handler: async (ctx) => {
+    // A deleted account's token lives on until it expires: never re-create its profile.
+    if ((await ctx.db.get("users", ctx.userId)) === null) {
+      throw appError(ErrorCode.NOT_FOUND, "Account not found.");
+    }
     await Profiles.createProfileIfMissing(ctx, ctx.userId);
     const me = await Profiles.getMe(ctx, ctx.userId);
     if (me === null) throw appError(ErrorCode.NOT_FOUND, "Account not found.");
@@ -55,6 +59,33 @@ export const completeOnboarding = userMutation({
   returns: v.null(),
   handler: async (ctx, { weeklyGoalMinutes }) => {
     await Profiles.finishOnboarding(ctx, ctx.userId, weeklyGoalMinutes);
+    return null;
+  },
+});
+
+/** Saves the profile form (display name, weekly goal 1 to 1000, default city). */
+export const update = userMutation({
+  args: Profiles.profileUpdateValidator.fields,
+  returns: v.null(),
+  handler: async (ctx, args) => {
+    await Profiles.updateProfile(ctx, ctx.userId, args);
+    return null;
+  },
+});
+
+/** A one-time URL the browser POSTs the new photo to; then it calls `setPhoto`. */
+export const generatePhotoUploadUrl = userMutation({
+  args: {},
+  returns: v.string(),
+  handler: async (ctx) => await ctx.storage.generateUploadUrl(),
+});
+
+/** Makes an uploaded file the caller's photo (images under 5 MB only; the old one is deleted). */
+export const setPhoto = userMutation({
+  args: { storageId: v.id("_storage") },
+  returns: v.null(),
+  handler: async (ctx, { storageId }) => {
+    await Profiles.setPhoto(ctx, ctx.userId, storageId);
     return null;
   },
 });

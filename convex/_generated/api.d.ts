@@ -13,6 +13,7 @@ import type {
   FilterApi,
   FunctionReference,
 } from "convex/server";
+import type * as account from "../account.js";
 import type * as admin from "../admin.js";
 import type * as auth from "../auth.js";
 import type * as badges from "../badges.js";
@@ -27,6 +28,7 @@ import type * as favorites from "../favorites.js";
 import type * as functions from "../functions.js";
 import type * as geocode from "../geocode.js";
 import type * as goals from "../goals.js";
+import type * as history from "../history.js";
 import type * as http from "../http.js";
 import type * as lib_badges from "../lib/badges.js";
 import type * as lib_checkInWindow from "../lib/checkInWindow.js";
@@ -37,6 +39,7 @@ import type * as lib_similarity from "../lib/similarity.js";
 import type * as lib_streaks from "../lib/streaks.js";
 import type * as lib_time from "../lib/time.js";
 import type * as lib_weeks from "../lib/weeks.js";
+import type * as model_account from "../model/account.js";
 import type * as model_admin from "../model/admin.js";
 import type * as model_badges from "../model/badges.js";
 import type * as model_checkIns from "../model/checkIns.js";
@@ -72,6 +75,7 @@ import type * as venues from "../venues.js";
  * ```
  */
 declare const fullApi: ApiFromModules<{
+  account: typeof account;
   admin: typeof admin;
   auth: typeof auth;
   badges: typeof badges;
@@ -86,6 +90,7 @@ declare const fullApi: ApiFromModules<{
   functions: typeof functions;
   geocode: typeof geocode;
   goals: typeof goals;
+  history: typeof history;
   http: typeof http;
   "lib/badges": typeof lib_badges;
   "lib/checkInWindow": typeof lib_checkInWindow;
@@ -96,6 +101,7 @@ declare const fullApi: ApiFromModules<{
   "lib/streaks": typeof lib_streaks;
   "lib/time": typeof lib_time;
   "lib/weeks": typeof lib_weeks;
+  "model/account": typeof model_account;
   "model/admin": typeof model_admin;
   "model/badges": typeof model_badges;
   "model/checkIns": typeof model_checkIns;

@@ -184,3 +184,93 @@ export async function setAdminByEmail(
   }
   return users.length;
 }
+
+/** Bounds of the weekly goal on the profile page (wider than the dashboard's 1 to 100). */
+export const PROFILE_MAX_WEEKLY_GOAL_MINUTES = 1000;
+export const MAX_DISPLAY_NAME_LENGTH = 60;
+export const MAX_DEFAULT_CITY_LENGTH = 80;
+/** Largest profile photo accepted: anything of 5 MB or more is refused. */
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+export const NOT_AN_IMAGE_MESSAGE = "Please select an image file";
+export const PHOTO_TOO_LARGE_MESSAGE = "Image must be less than 5MB";
+
+/** What the profile form saves (`profiles.update`). */
+export const profileUpdateValidator = v.object({
+  displayName: v.string(),
+  weeklyGoalMinutes: v.number(),
+  /** Absent or blank clears the default city. */
+  defaultCity: v.optional(v.string()),
+});
+export type ProfileUpdate = Infer<typeof profileUpdateValidator>;
+
+/**
+ * Saves the profile form: a trimmed display name of 1 to 60 characters, a
+ * whole weekly goal from 1 to 1000 minutes and an optional default city of at
+ * most 80 characters (blank clears it). Creates the profile for an account
+ * that has none.
+ */
+export async function updateProfile(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  update: ProfileUpdate,
+): Promise<void> {
+  const displayName = update.displayName.trim();
+  if (displayName.length === 0) throw appError(ErrorCode.INVALID_INPUT, "Display name is required.");
+  if (displayName.length > MAX_DISPLAY_NAME_LENGTH) {
+    throw appError(
+      ErrorCode.INVALID_INPUT,
+      `Display name must be ${MAX_DISPLAY_NAME_LENGTH} characters or fewer.`,
+    );
+  }
+  const goal = update.weeklyGoalMinutes;
+  if (!Number.isInteger(goal) || goal < MIN_WEEKLY_GOAL_MINUTES || goal > PROFILE_MAX_WEEKLY_GOAL_MINUTES) {
+    throw appError(
+      ErrorCode.INVALID_INPUT,
+      `Weekly goal must be a whole number from ${MIN_WEEKLY_GOAL_MINUTES} to ${PROFILE_MAX_WEEKLY_GOAL_MINUTES} minutes.`,
+    );
+  }
+  const city = update.defaultCity?.trim() ?? "";
+  if (city.length > MAX_DEFAULT_CITY_LENGTH) {
+    throw appError(
+      ErrorCode.INVALID_INPUT,
+      `Default city must be ${MAX_DEFAULT_CITY_LENGTH} characters or fewer.`,
+    );
+  }
+  const profile = await createProfileIfMissing(ctx, userId);
+  await ctx.db.patch("profiles", profile._id, {
+    displayName,
+    weeklyGoalMinutes: goal,
+    defaultCity: city === "" ? undefined : city,
+  });
+}
+
+/**
+ * Makes an uploaded file the comedian's photo. The file must be an image
+ * under 5 MB (checked again here, since the browser's check can be skipped);
+ * a refused file is deleted so it does not linger in storage. The previous
+ * photo is deleted.
+ */
+export async function setPhoto(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  storageId: Id<"_storage">,
+): Promise<void> {
+  const file = await ctx.db.system.get("_storage", storageId);
+  if (file === null) throw appError(ErrorCode.NOT_FOUND, "The uploaded photo was not found.");
+  if (!file.contentType?.toLowerCase().startsWith("image/")) {
+    await ctx.storage.delete(storageId);
+    throw appError(ErrorCode.INVALID_INPUT, NOT_AN_IMAGE_MESSAGE);
+  }
+  if (file.size >= MAX_PHOTO_BYTES) {
+    await ctx.storage.delete(storageId);
+    throw appError(ErrorCode.INVALID_INPUT, PHOTO_TOO_LARGE_MESSAGE);
+  }
+  const profile = await createProfileIfMissing(ctx, userId);
+  const previous = profile.photoStorageId;
+  await ctx.db.patch("profiles", profile._id, { photoStorageId: storageId });
+  if (previous !== undefined && previous !== storageId) {
+    // The old file may already be gone (a removed account's leftovers); that is fine.
+    const old = await ctx.db.system.get("_storage", previous);
+    if (old !== null) await ctx.storage.delete(previous);
+  }
+}
