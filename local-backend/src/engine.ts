@@ -165,6 +165,23 @@ function schemaForDb(schema: any): any {
   };
 }
 
+/** Bundle folders left in the temp dir by backends that were killed (kill -9). */
+function removeStaleBundles(): void {
+  try {
+    for (const name of fs.readdirSync(os.tmpdir())) {
+      const pid = Number(/^local-backend-bundle-(\d+)-/.exec(name)?.[1]);
+      if (!pid || pid === process.pid) continue;
+      try {
+        process.kill(pid, 0);
+      } catch {
+        fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+      }
+    }
+  } catch {
+    // Best effort.
+  }
+}
+
 export type EngineOptions = {
   functionsDir: string;
   dataDir: string;
@@ -202,7 +219,8 @@ export class Engine {
   constructor(opts: EngineOptions) {
     this.opts = opts;
     this.store = new DataStore(opts.dataDir);
-    this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), "local-backend-bundle-"));
+    removeStaleBundles();
+    this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), `local-backend-bundle-${process.pid}-`));
     this.crons = new CronRunner(this);
   }
 
