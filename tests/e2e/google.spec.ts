@@ -70,3 +70,19 @@ test.describe("Google sign-in", () => {
     }
   });
 });
+
+test.describe("Google sign-in failure", () => {
+  test("a failed Google sign-in returns to /auth without a session", async ({ page, google }) => {
+    await google.nextIdentity({ email: uniqueEmail("google-fail"), name: "Fay Fail", failTokenExchange: true });
+    await page.goto("/auth");
+    await page.getByRole("button", { name: /with Google/ }).click();
+    // The browser makes the whole round trip; the backend could not exchange the code, so
+    // the app is back on its callback page without a sign-in code, and gives up.
+    await page.waitForURL(/\/auth\/callback/, { timeout: 30_000 });
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 30_000 });
+    await expect(toast(page, "Google sign in failed")).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Sign up to access Dashboard" })).toBeVisible();
+  });
+});

@@ -3,7 +3,14 @@ import { randomUUID } from "node:crypto";
 import { OAuth2Issuer, OAuth2Service } from "oauth2-mock-server";
 
 /** The Google account the mock "signs in" with. */
-export type GoogleIdentity = { email: string; name: string; sub?: string; picture?: string };
+export type GoogleIdentity = {
+  email: string;
+  name: string;
+  sub?: string;
+  picture?: string;
+  /** Make the code exchange fail (the token endpoint answers invalid_grant), as a revoked consent would. */
+  failTokenExchange?: boolean;
+};
 
 /** Control path on the mock: POST a GoogleIdentity to choose who the next sign-in is. */
 export const NEXT_IDENTITY_PATH = "/__e2e/next-identity";
@@ -48,6 +55,14 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
     });
   });
 
+  service.on("beforeResponse", (response: { body: unknown; statusCode: number }, req: { body?: Record<string, unknown> }) => {
+    const code = typeof req.body?.code === "string" ? req.body.code : undefined;
+    if (code !== undefined && byCode.get(code)?.failTokenExchange) {
+      response.statusCode = 400;
+      response.body = { error: "invalid_grant", error_description: "The user revoked access" };
+    }
+  });
+
   service.on("beforeUserinfo", (response: { body: Record<string, unknown> }) => {
     if (!last) return;
     response.body = { sub: last.sub, email: last.email, email_verified: true, name: last.name };
@@ -70,7 +85,13 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
           res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "email and name are required" }));
           return;
         }
-        queued.push({ email: body.email, name: body.name, sub: body.sub, picture: body.picture });
+        queued.push({
+          email: body.email,
+          name: body.name,
+          sub: body.sub,
+          picture: body.picture,
+          failTokenExchange: body.failTokenExchange === true,
+        });
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ ok: true }));
       });
       return;
