@@ -98,6 +98,22 @@ test.describe("the dashboard", () => {
     // Saved on the profile: a reload keeps it.
     await page.reload();
     await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 20 minutes");
+
+    // The set shows on this week's schedule, where 'Delete Performance Log' asks first.
+    await page.goto("/schedule");
+    const set = page.getByRole("listitem", { name: `Thursday Tryouts ${venueName}` });
+    await expect(set).toContainText("Logged set · 6min");
+    await set.getByRole("button", { name: "Delete Performance Log" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Delete this performance log?" });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(set).toBeVisible();
+    await set.getByRole("button", { name: "Delete Performance Log" }).click();
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(toast(page, "Performance log deleted")).toBeVisible();
+    await expect(set).toHaveCount(0);
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("goal-text")).toHaveText("No minutes yet this week");
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome to StageTime" })).toBeVisible();
   });
 
   test("signed out, the dashboard is a blurred preview", async ({ page }) => {

@@ -122,3 +122,20 @@ test.describe("the schedule", () => {
     await expect(page.getByRole("listitem", { name: title })).toHaveCount(0);
   });
 });
+
+test("the schedule and the dashboard fit a 375 px phone", async ({ browser, signIn }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, timezoneId: NY });
+  const page = await context.newPage();
+  await signIn(page, DEMO_COMEDIAN);
+  for (const [path, heading] of [
+    ["/schedule", "Your Schedule"],
+    ["/dashboard", /Welcome/],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole("status", { name: /Loading/ })).toHaveCount(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  await context.close();
+});

@@ -158,7 +158,7 @@ function DashboardView({ summary, signedIn }: { summary: DashboardSummary; signe
   return (
     <Flex direction="column" gap="5">
       <Box>
-        <Heading as="h1" size="8">
+        <Heading as="h1" size={{ initial: "7", sm: "8" }}>
           {summary.firstName ? `Welcome back, ${summary.firstName}!` : "Welcome to StageTime"}
         </Heading>
         {summary.memberSince > 0 ? (

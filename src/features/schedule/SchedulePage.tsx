@@ -100,7 +100,7 @@ export function SchedulePage() {
     <Flex direction="column" gap="5">
       <Flex justify="between" align={{ initial: "start", sm: "center" }} gap="3" direction={{ initial: "column", sm: "row" }}>
         <Box>
-          <Heading as="h1" size="8">
+          <Heading as="h1" size={{ initial: "7", sm: "8" }}>
             Your Schedule
           </Heading>
           <Text as="p" size="2" color="gray" mt="1">
