@@ -525,9 +525,24 @@ export class Engine {
         return JSON.stringify(doc ? `${this.opts.apiUrl}/api/storage/${storageId}` : null);
       }
       if (op === "1.0/queryPage") return await this.queryPage(asyncSyscall, jsonArgs);
+      if (op === "1.0/storageGetMetadata") {
+        // The deprecated ctx.storage.getMetadata, which convex-test lacks.
+        const { storageId } = JSON.parse(jsonArgs);
+        const doc: any = tableFromId(storageId) === "_storage" ? this.db.get("_storage", storageId) : null;
+        return JSON.stringify(
+          doc
+            ? { storageId, sha256: doc.sha256, size: doc.size, contentType: doc.contentType ?? null }
+            : null,
+        );
+      }
       return JSON.stringify(`${this.opts.apiUrl}/api/storage/upload?token=${this.uploadToken()}`);
     };
-    const SPECIAL = new Set(["1.0/storageGetUrl", "1.0/queryPage", "1.0/storageGenerateUploadUrl"]);
+    const SPECIAL = new Set([
+      "1.0/storageGetUrl",
+      "1.0/storageGetMetadata",
+      "1.0/queryPage",
+      "1.0/storageGenerateUploadUrl",
+    ]);
     // Not async itself: one document read is one syscall, so no extra promise per read.
     g.asyncSyscall = (op: string, jsonArgs: string): Promise<string> => {
       if (op === "1.0/queryStreamNext") return Promise.resolve(this.queryStreamNext(jsonArgs));
