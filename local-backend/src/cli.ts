@@ -270,6 +270,9 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
     return 1;
   }
 
+  // Early, so a Vite dev server started alongside (npm run dev) finds the URL.
+  if (flags["no-env-file"] !== true) writeEnvLocal(apiUrl);
+
   // Environment Convex Auth needs, generated on first start.
   const env = store.readEnv();
   if (!env.JWT_PRIVATE_KEY || !env.JWKS) {
@@ -304,7 +307,6 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   console.log(`Convex API: ${apiUrl}`);
   console.log(`HTTP actions: ${siteUrl}`);
   console.log(`Data: ${store.dir}`);
-  if (flags["no-env-file"] !== true) writeEnvLocal(apiUrl);
 
   let closing = false;
   const shutdown = async (signal: string) => {
