@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import ICAL from "ical.js";
@@ -123,7 +124,7 @@ test.describe("the schedule", () => {
   });
 });
 
-test("the schedule and the dashboard fit a 375 px phone", async ({ browser, signIn }) => {
+test("the schedule and the dashboard fit a 375 px phone and pass axe", async ({ browser, signIn }) => {
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, timezoneId: NY });
   const page = await context.newPage();
   await signIn(page, DEMO_COMEDIAN);
@@ -136,6 +137,8 @@ test("the schedule and the dashboard fit a 375 px phone", async ({ browser, sign
     await expect(page.getByRole("status", { name: /Loading/ })).toHaveCount(0);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
   await context.close();
 });
