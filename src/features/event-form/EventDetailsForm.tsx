@@ -93,7 +93,7 @@ function EventFields({
   allowOneTime: boolean;
   onDraftChange?: (values: EventFormInput) => void;
 }) {
-  const { control, register, setValue, getValues } = useFormContext<EventFormInput>();
+  const { control, register, setValue, getValues, watch } = useFormContext<EventFormInput>();
   const ids = {
     type: useId(),
     title: useId(),
@@ -125,10 +125,12 @@ function EventFields({
     if (next !== listTimeLocal) setValue("listTimeLocal", next);
   }, [startTimeLocal, getValues, setValue]);
 
-  const all = useWatch({ control });
+  // A subscription rather than a watched value: it fires only on real changes.
   useEffect(() => {
-    onDraftChange?.(all as EventFormInput);
-  }, [all, onDraftChange]);
+    if (!onDraftChange) return;
+    const subscription = watch((values) => onDraftChange(values as EventFormInput));
+    return () => subscription.unsubscribe();
+  }, [watch, onDraftChange]);
 
   const changeType = (next: EventType) => {
     const previous = getValues("type");

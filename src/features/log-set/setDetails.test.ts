@@ -10,6 +10,11 @@ describe("set details", () => {
     expect(defaultSetDraft(NOW, ZONE)).toEqual({ minutes: 5, date: "2026-11-21", time: "21:15", notes: "", tags: [] });
   });
 
+  it("keeps a set just before midnight on today's date", () => {
+    expect(defaultSetDraft(zonedEpoch("2026-11-21", "23:53", ZONE), ZONE)).toMatchObject({ date: "2026-11-21", time: "23:45" });
+    expect(defaultSetDraft(zonedEpoch("2026-11-21", "00:05", ZONE), ZONE)).toMatchObject({ date: "2026-11-21", time: "00:00" });
+  });
+
   it.each([
     ["7", 7],
     ["", 0],

@@ -21,10 +21,14 @@ export type SetDraft = { minutes: number; date: string; time: string; notes: str
 
 /** Defaults: 5 minutes, today, now rounded to 15 minutes. */
 export function defaultSetDraft(nowMs: number, timeZone: string): SetDraft {
+  const rounded = roundToQuarterHour(nowMs, timeZone);
+  // 23:53 rounds to 00:00, which would date the set this morning: keep it tonight.
+  const roundsIntoTomorrow = localDateString(nowMs + 8 * 60_000, timeZone) !== localDateString(nowMs, timeZone);
+  const time = rounded === "00:00" && roundsIntoTomorrow ? "23:45" : rounded;
   return {
     minutes: DEFAULT_SET_MINUTES,
     date: localDateString(nowMs, timeZone),
-    time: roundToQuarterHour(nowMs, timeZone),
+    time,
     notes: "",
     tags: [],
   };
