@@ -203,3 +203,114 @@ describe("admin.setAdmin", () => {
     ).rejects.toThrow("No account with the email nobody@example.com.");
   });
 });
+
+/** Stores a blob the way an upload does: the file plus its content type on the _storage row. */
+async function storeUpload(t: ReturnType<typeof newTest>, bytes: number, contentType: string) {
+  return await t.run(async (ctx) => {
+    const id = await ctx.storage.store(new Blob([new Uint8Array(bytes)], { type: contentType }));
+    // convex-test leaves the content type off; Convex records the upload's Content-Type.
+    await (ctx.db as unknown as { patch: (t: string, id: string, v: object) => Promise<void> }).patch(
+      "_storage",
+      id,
+      { contentType },
+    );
+    return id;
+  });
+}
+
+async function fileExists(t: ReturnType<typeof newTest>, id: string) {
+  return await t.run(async (ctx) => (await ctx.db.system.get("_storage", id as never)) !== null);
+}
+
+describe("profiles.update", () => {
+  test("saves a trimmed name, the goal and the city; a blank city clears it", async () => {
+    const t = newTest();
+    const { asUser } = await createUser(t, { profile: { defaultCity: "Austin" } });
+    await asUser.mutation(api.profiles.update, {
+      displayName: "  Mo Amer ",
+      weeklyGoalMinutes: 1000,
+      defaultCity: " Houston ",
+    });
+    expect(await asUser.query(api.profiles.me, {})).toMatchObject({
+      displayName: "Mo Amer",
+      weeklyGoalMinutes: 1000,
+      defaultCity: "Houston",
+    });
+    await asUser.mutation(api.profiles.update, { displayName: "Mo", weeklyGoalMinutes: 1, defaultCity: "  " });
+    expect(await asUser.query(api.profiles.me, {})).toMatchObject({ weeklyGoalMinutes: 1, defaultCity: null });
+  });
+
+  test.each([
+    [{ displayName: "   ", weeklyGoalMinutes: 15 }, "Display name is required."],
+    [{ displayName: "x".repeat(61), weeklyGoalMinutes: 15 }, "Display name must be 60 characters or fewer."],
+    [{ displayName: "Ok", weeklyGoalMinutes: 0 }, "Weekly goal must be a whole number from 1 to 1000 minutes."],
+    [{ displayName: "Ok", weeklyGoalMinutes: 1001 }, "Weekly goal must be a whole number from 1 to 1000 minutes."],
+    [{ displayName: "Ok", weeklyGoalMinutes: 2.5 }, "Weekly goal must be a whole number from 1 to 1000 minutes."],
+    [{ displayName: "Ok", weeklyGoalMinutes: 15, defaultCity: "c".repeat(81) }, "Default city must be 80 characters or fewer."],
+  ])("refuses %j", async (args, message) => {
+    const t = newTest();
+    const { asUser } = await createUser(t, { name: "Before" });
+    await expect(asUser.mutation(api.profiles.update, args)).rejects.toThrow(message);
+    expect(await asUser.query(api.profiles.me, {})).toMatchObject({ displayName: "Before", weeklyGoalMinutes: 15 });
+  });
+
+  test("needs a signed-in caller", async () => {
+    const t = newTest();
+    await expect(
+      t.mutation(api.profiles.update, { displayName: "Anon", weeklyGoalMinutes: 15 }),
+    ).rejects.toThrow(/sign in/i);
+  });
+});
+
+describe("profile photo", () => {
+  test("an image under 5 MB becomes the photo and replaces (deletes) the old one", async () => {
+    const t = newTest();
+    const { asUser } = await createUser(t);
+    expect(typeof (await asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
+    const first = await storeUpload(t, 1024, "image/png");
+    expect(await asUser.mutation(api.profiles.setPhoto, { storageId: first })).toEqual({ ok: true });
+    const me = await asUser.query(api.profiles.me, {});
+    expect(me?.photoUrl).toEqual(expect.any(String));
+    expect(me?.photoUrl).not.toBeNull();
+
+    const second = await storeUpload(t, 5 * 1024 * 1024 - 1, "image/jpeg");
+    await asUser.mutation(api.profiles.setPhoto, { storageId: second });
+    expect(await fileExists(t, first)).toBe(false);
+    expect(await fileExists(t, second)).toBe(true);
+    const again = await asUser.query(api.profiles.me, {});
+    expect(again?.photoUrl).not.toEqual(me?.photoUrl);
+  });
+
+  test("a file that is not an image is refused and deleted; the old photo stays", async () => {
+    const t = newTest();
+    const { asUser } = await createUser(t);
+    const photo = await storeUpload(t, 100, "image/png");
+    await asUser.mutation(api.profiles.setPhoto, { storageId: photo });
+    const pdf = await storeUpload(t, 100, "application/pdf");
+    expect(await asUser.mutation(api.profiles.setPhoto, { storageId: pdf })).toEqual({
+      ok: false,
+      message: "Please select an image file",
+    });
+    expect(await fileExists(t, pdf)).toBe(false);
+    expect(await fileExists(t, photo)).toBe(true);
+  });
+
+  test("an image of 5 MB or more is refused and deleted", async () => {
+    const t = newTest();
+    const { asUser } = await createUser(t);
+    const big = await storeUpload(t, 5 * 1024 * 1024, "image/png");
+    expect(await asUser.mutation(api.profiles.setPhoto, { storageId: big })).toEqual({
+      ok: false,
+      message: "Image must be less than 5MB",
+    });
+    expect(await fileExists(t, big)).toBe(false);
+    expect((await asUser.query(api.profiles.me, {}))?.photoUrl).toBeNull();
+  });
+
+  test("needs a signed-in caller", async () => {
+    const t = newTest();
+    await expect(t.mutation(api.profiles.generatePhotoUploadUrl, {})).rejects.toThrow(/sign in/i);
+    const id = await storeUpload(t, 10, "image/png");
+    await expect(t.mutation(api.profiles.setPhoto, { storageId: id })).rejects.toThrow(/sign in/i);
+  });
+});

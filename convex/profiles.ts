@@ -80,12 +80,13 @@ export const generatePhotoUploadUrl = userMutation({
   handler: async (ctx) => await ctx.storage.generateUploadUrl(),
 });
 
-/** Makes an uploaded file the caller's photo (images under 5 MB only; the old one is deleted). */
+/**
+ * Makes an uploaded file the caller's photo (images under 5 MB only; the old
+ * one is deleted). A refused file is deleted and the answer carries the
+ * message to show ('Please select an image file' / 'Image must be less than 5MB').
+ */
 export const setPhoto = userMutation({
   args: { storageId: v.id("_storage") },
-  returns: v.null(),
-  handler: async (ctx, { storageId }) => {
-    await Profiles.setPhoto(ctx, ctx.userId, storageId);
-    return null;
-  },
+  returns: Profiles.setPhotoResultValidator,
+  handler: async (ctx, { storageId }) => await Profiles.setPhoto(ctx, ctx.userId, storageId),
 });

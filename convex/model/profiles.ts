@@ -244,33 +244,43 @@ export async function updateProfile(
   });
 }
 
+/** What `profiles.setPhoto` answers: saved, or refused with the message to show. */
+export const setPhotoResultValidator = v.union(
+  v.object({ ok: v.literal(true) }),
+  v.object({ ok: v.literal(false), message: v.string() }),
+);
+export type SetPhotoResult = Infer<typeof setPhotoResultValidator>;
+
 /**
  * Makes an uploaded file the comedian's photo. The file must be an image
- * under 5 MB (checked again here, since the browser's check can be skipped);
- * a refused file is deleted so it does not linger in storage. The previous
- * photo is deleted.
+ * under 5 MB (checked again here, since the browser's check can be skipped).
+ * A refused file is deleted so it does not linger in storage; that is why a
+ * refusal is an answer rather than a thrown error, which would roll the
+ * deletion back. The previous photo is deleted.
  */
 export async function setPhoto(
   ctx: MutationCtx,
   userId: Id<"users">,
   storageId: Id<"_storage">,
-): Promise<void> {
+): Promise<SetPhotoResult> {
   const file = await ctx.db.system.get("_storage", storageId);
   if (file === null) throw appError(ErrorCode.NOT_FOUND, "The uploaded photo was not found.");
-  if (!file.contentType?.toLowerCase().startsWith("image/")) {
+  const refusal = !file.contentType?.toLowerCase().startsWith("image/")
+    ? NOT_AN_IMAGE_MESSAGE
+    : file.size >= MAX_PHOTO_BYTES
+      ? PHOTO_TOO_LARGE_MESSAGE
+      : null;
+  if (refusal !== null) {
     await ctx.storage.delete(storageId);
-    throw appError(ErrorCode.INVALID_INPUT, NOT_AN_IMAGE_MESSAGE);
-  }
-  if (file.size >= MAX_PHOTO_BYTES) {
-    await ctx.storage.delete(storageId);
-    throw appError(ErrorCode.INVALID_INPUT, PHOTO_TOO_LARGE_MESSAGE);
+    return { ok: false, message: refusal };
   }
   const profile = await createProfileIfMissing(ctx, userId);
   const previous = profile.photoStorageId;
   await ctx.db.patch("profiles", profile._id, { photoStorageId: storageId });
   if (previous !== undefined && previous !== storageId) {
-    // The old file may already be gone (a removed account's leftovers); that is fine.
+    // The old file may already be gone; that is fine.
     const old = await ctx.db.system.get("_storage", previous);
     if (old !== null) await ctx.storage.delete(previous);
   }
+  return { ok: true };
 }
