@@ -250,6 +250,7 @@ function writeEnvLocal(apiUrl: string): void {
   if (fs.existsSync(file)) lines = fs.readFileSync(file, "utf8").split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const index = lines.findIndex((l) => /^\s*VITE_CONVEX_URL\s*=/.test(l));
+  if (index >= 0 && lines[index] === line) return; // unchanged: do not make Vite restart
   if (index >= 0) lines[index] = line;
   else lines.push(line);
   fs.writeFileSync(file, lines.join("\n") + "\n");
