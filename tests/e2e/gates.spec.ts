@@ -1,6 +1,7 @@
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { readState } from "./support/state";
+import { openAvatarMenu } from "./support/ui";
 
 /** The blurred, inert copy of a section that a signed-out visitor previews. */
 async function expectBlurredPreview(page: Page): Promise<void> {
@@ -76,6 +77,12 @@ test.describe("startup gate", () => {
 test.describe("admin gate", () => {
   test("a signed-in comedian who is not an admin sees Access Denied", async ({ page, signIn }) => {
     await signIn(page, DEMO_COMEDIAN);
+    // No Admin entry in a comedian's avatar menu…
+    await openAvatarMenu(page);
+    await expect(page.getByRole("menuitem", { name: "Profile" })).toBeVisible();
+    await expect(page.getByRole("menuitem", { name: "Admin" })).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    // …and typing the address does not help.
     await page.goto("/admin");
     await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
     await expect(page.getByText("You don't have permission to access the admin panel.")).toBeVisible();
@@ -91,7 +98,9 @@ test.describe("admin gate", () => {
 
   test("an admin opens the admin dashboard and sees Admin in the avatar menu", async ({ page, signInAsAdmin }) => {
     await signInAsAdmin(page);
-    await page.goto("/admin");
+    await openAvatarMenu(page);
+    await page.getByRole("menuitem", { name: "Admin" }).click();
+    await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Access Denied" })).toHaveCount(0);
   });
