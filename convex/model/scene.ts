@@ -158,13 +158,24 @@ export async function viewerState(
   };
 }
 
+/** One unique venue fewer for a comedian whose visits to a deleted mic went. */
+async function onVenueVisitsRemoved(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
+  const stats = await ctx.db
+    .query("userStats")
+    .withIndex("by_userId", (q) => q.eq("userId", userId))
+    .unique();
+  if (stats === null) return;
+  await ctx.db.patch("userStats", stats._id, { uniqueVenues: Math.max(0, stats.uniqueVenues - 1) });
+}
+
 /** Most rows of each dependent table removed with an item in one transaction. */
 const DEPENDENT_BATCH = 2000;
 
 /**
  * Deletes a scene item for its creator or an admin. Sets logged at the item
  * first lose their link (keeping the venue name so the history still reads
- * right): the creator's own sets, or every comedian's when an admin deletes.
+ * right), every comedian's, and their visits to it stop counting as a unique
+ * venue.
  * Favourites, schedule entries, check-ins, claims and reports of the item go
  * with it. Returns how many sets were updated.
  */
@@ -180,18 +191,29 @@ export async function removeSceneItem(
     throw appError(ErrorCode.FORBIDDEN, "Only the event's creator or an admin can delete it.");
   }
 
+  // Every comedian's sets lose the link (a set must never point at a missing
+  // mic); the count reported is the caller's own sets, or all for an admin.
   const sets = await ctx.db
     .query("performances")
     .withIndex("by_sceneItem", (q) => q.eq("sceneItemId", id))
     .take(DEPENDENT_BATCH);
   let updatedSets = 0;
   for (const set of sets) {
-    if (!admin && set.userId !== userId) continue;
     await ctx.db.patch("performances", set._id, {
       sceneItemId: undefined,
       venueName: set.venueName ?? item.venueName,
     });
-    updatedSets++;
+    if (admin || set.userId === userId) updatedSets++;
+  }
+  // Unlinked sets no longer count as a visit to a mic, so each comedian who
+  // performed here has one unique venue fewer (minutes, sets and streaks stay).
+  const visits = await ctx.db
+    .query("venueVisits")
+    .withIndex("by_item", (q) => q.eq("sceneItemId", id))
+    .take(DEPENDENT_BATCH);
+  for (const visit of visits) {
+    await ctx.db.delete("venueVisits", visit._id);
+    await onVenueVisitsRemoved(ctx, visit.userId);
   }
 
   const [favorites, entries, checkIns, claims, reports] = await Promise.all([
