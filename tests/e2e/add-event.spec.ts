@@ -15,7 +15,7 @@ async function newComedian(page: Page, signUp: (page: Page) => Promise<unknown>)
 test.describe("add an event", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("a new mic shows up live on another browser's scene list, and the duplicate rule holds", async ({ page, browser, signUp }) => {
+  test("a new mic shows up live on another browser's scene list, and the duplicate rule holds", async ({ page, browser, signUp, runFunction }) => {
     const venueName = uniqueWord("Improv");
     const title = `Late Laughs ${venueName}`;
 
@@ -36,9 +36,13 @@ test.describe("add an event", () => {
     await page.getByRole("combobox", { name: "Venue" }).fill("ab");
     await expect(page.getByText("Type at least 3 characters")).toBeVisible();
 
+    // Standing in the venue: the browser's location becomes its map position.
+    await page.context().grantPermissions(["geolocation"]);
+    await page.context().setGeolocation({ latitude: 41.8781, longitude: -87.6298 });
     await page.getByRole("button", { name: "Enter the venue yourself" }).click();
     await page.getByLabel("Venue name").fill(venueName);
     await page.getByLabel("City").fill("Chicago");
+    await page.getByRole("checkbox", { name: "I'm at this venue now" }).click();
     await page.getByRole("button", { name: "Use this venue" }).click();
     await page.getByRole("button", { name: "Continue" }).click();
 
@@ -84,6 +88,10 @@ test.describe("add an event", () => {
     // Live on the other browser, without a reload.
     await expect(watcher.getByRole("heading", { name: title })).toBeVisible({ timeout: 20_000 });
     await watcherContext.close();
+    const venues = await runFunction<Array<{ city: string; latitude: number | null; longitude: number | null }>>("venues:search", {
+      query: venueName,
+    });
+    expect(venues[0]).toMatchObject({ city: "Chicago", latitude: 41.8781, longitude: -87.6298 });
 
     // The same venue, day and time again is refused with the spec's message.
     await page.getByRole("button", { name: "Add Another Event" }).click();
