@@ -1,0 +1,20 @@
+import { paginationOptsValidator } from "convex/server";
+import { v } from "convex/values";
+import { publicQuery } from "./functions";
+import * as SceneArea from "./model/sceneArea";
+
+/**
+ * Active mics and shows within `radiusMiles` (5 to 50) of a point, a page at a
+ * time. Reads only the geohash cells around the point, so it costs the same
+ * whatever the national total.
+ */
+export const listArea = publicQuery({
+  args: {
+    lat: v.number(),
+    lng: v.number(),
+    radiusMiles: v.number(),
+    paginationOpts: paginationOptsValidator,
+  },
+  returns: SceneArea.areaPageValidator,
+  handler: async (ctx, args) => await SceneArea.listArea(ctx, args),
+});
