@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
@@ -39,6 +40,14 @@ async function markNoReload(page: Page) {
 
 async function expectNoReload(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
 }
 
 async function openAdminTab(page: Page, tab: "Mics" | "Claims" | "Reports") {
@@ -232,4 +241,79 @@ test("Fix Coordinates reports what it updated and what failed", async ({ browser
   await expect(toast(admin, "Coordinate Update Complete")).toContainText(/Updated 0 venues, [1-9]\d* failed/);
   await expect(admin.getByRole("button", { name: "Fix Coordinates" })).toBeEnabled();
   await admin.context().close();
+});
+
+test("Edit mic on a report opens the mic in the Mics tab and resolves the report once saved", async ({
+  browser,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zf${randomUUID().slice(0, 8)}`;
+  const title = `Wrong Time Mic ${tok}`;
+  const id = await createMic(runFunction, title);
+  const comedian = await newPage(browser);
+  const admin = await newPage(browser);
+  await signIn(comedian, DEMO_COMEDIAN);
+  await signIn(admin, DEMO_ADMIN);
+
+  await comedian.goto(`/event/${id}`);
+  await comedian.getByRole("button", { name: "Report a problem" }).click();
+  const dialog = comedian.getByRole("dialog", { name: "Report a problem" });
+  await dialog.getByRole("radio", { name: "Wrong day or time" }).click();
+  await dialog.getByRole("button", { name: "Send report" }).click();
+  await expect(toast(comedian, "Report sent")).toBeVisible();
+
+  await openAdminTab(admin, "Reports");
+  const report = admin.getByRole("article", { name: `Report on ${title}` });
+  await expect(report.getByText("Wrong day or time")).toBeVisible();
+  await report.getByRole("button", { name: "Edit mic" }).click();
+  await expect(admin.getByRole("tab", { name: "Mics" })).toHaveAttribute("aria-selected", "true");
+  const form = admin.getByRole("form", { name: `Edit ${title}` });
+  await form.getByRole("combobox", { name: "Day" }).click();
+  await admin.getByRole("option", { name: "Thursday" }).click();
+  await form.getByLabel("Time").fill("21:30");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(toast(admin, "Mic updated successfully")).toBeVisible();
+  await expect(admin.getByRole("article", { name: title }).getByText("9:30 PM")).toBeVisible();
+
+  // The comedian's open event page shows the new schedule, and the report is closed.
+  await expect(comedian.getByText(/Thursday/).first()).toBeVisible({ timeout: 2000 });
+  await admin.getByRole("tab", { name: "Reports" }).click();
+  await expect(admin.getByRole("heading", { name: "Problem Reports" })).toBeVisible();
+  await expect(report).toHaveCount(0);
+  for (const p of [comedian, admin]) await p.context().close();
+});
+
+test("the admin tabs and the event page's owner tools have no serious accessibility violations", async ({
+  page,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `za${randomUUID().slice(0, 8)}`;
+  const id = await createMic(runFunction, `Axe Mic ${tok}`);
+  await signIn(page, DEMO_ADMIN);
+  await page.goto(`/event/${id}`);
+  await expect(page.getByRole("button", { name: "Claim this mic" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("button", { name: "Report a problem" }).click();
+  await expect(page.getByRole("dialog", { name: "Report a problem" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Claim this mic" }).click();
+  await page.getByRole("dialog", { name: "Claim this mic" }).getByRole("button", { name: "Submit claim" }).click();
+  await expect(page.getByText("Pending review")).toBeVisible();
+  // The toast fades in and out (its contrast is the toaster's concern, checked elsewhere).
+  await expect(toast(page, "Claim submitted")).toHaveCount(0, { timeout: 15_000 });
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await openAdminTab(page, "Mics");
+  await page.getByLabel("Search mics, venues, or cities").fill(tok);
+  await page.getByRole("button", { name: `Edit Axe Mic ${tok}` }).click();
+  await expect(page.getByRole("form", { name: `Edit Axe Mic ${tok}` })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  for (const tab of ["Claims", "Reports"]) {
+    await page.getByRole("tab", { name: tab }).click();
+    await page.waitForLoadState("networkidle");
+    expect(await seriousViolations(page)).toEqual([]);
+  }
 });

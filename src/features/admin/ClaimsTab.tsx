@@ -47,7 +47,7 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
                 Submitted {submittedDate(claim._creationTime)}
               </Text>
             </Box>
-            <Badge color={status.color} variant="soft" size="2">
+            <Badge color={status.color} variant="soft" size="2" highContrast={claim.status === "pending"}>
               <status.Icon aria-hidden="true" />
               {status.label}
             </Badge>
@@ -101,7 +101,7 @@ export function ClaimsTab() {
             Review and manage venue ownership claims
           </Text>
         </Box>
-        <Badge size="2" color="amber" variant="soft">
+        <Badge size="2" color="amber" variant="soft" highContrast>
           {`${pending} pending`}
         </Badge>
       </Flex>

@@ -25,7 +25,7 @@ export function CancelledNights({ item, nowMs }: { item: OwnedMic; nowMs: number
   const { tonight, upcoming } = cancellationNotices(item.cancelledDates, item.timeZone, nowMs);
   if (!tonight && upcoming.length === 0) return null;
   return (
-    <Callout.Root color="orange" role="status">
+    <Callout.Root color="orange" role="status" highContrast>
       <Callout.Text>
         {tonight ? (
           <Text as="span" weight="bold" style={{ display: "block" }}>
@@ -57,7 +57,7 @@ function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
         {!state.canManage && latest ? (
           <Flex gap="2" align="center">
             <Text size="2">Your claim:</Text>
-            <Badge color={pending ? "amber" : "red"} variant="soft">
+            <Badge color={pending ? "amber" : "red"} variant="soft" highContrast={pending}>
               {pending ? "Pending review" : "Denied"}
             </Badge>
           </Flex>
