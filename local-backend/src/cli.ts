@@ -75,14 +75,24 @@ async function findRunning(store: DataStore, portFlag?: number): Promise<Running
       info = null;
     }
   }
+  const pidAlive = info !== null;
   if (!info && portFlag !== undefined) info = { pid: 0, apiUrl: `http://127.0.0.1:${portFlag}`, siteUrl: "" };
   if (!info) return null;
-  try {
-    const response = await fetch(`${info.apiUrl}/version`, { signal: AbortSignal.timeout(2000) });
-    return response.ok ? info : null;
-  } catch {
-    return null;
+  // A live backend owns the data dir: never open it a second time behind its
+  // back (ids would collide), even if it is slow to answer on a busy machine.
+  for (let attempt = 0; attempt < (pidAlive ? 4 : 1); attempt++) {
+    try {
+      const response = await fetch(`${info.apiUrl}/version`, { signal: AbortSignal.timeout(5000) });
+      if (response.ok) return info;
+    } catch {
+      // Not answering (yet).
+    }
+    if (pidAlive) await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+  if (pidAlive) {
+    throw new Error(`The backend (pid ${info.pid}) using ${store.dir} does not answer at ${info.apiUrl}; stop it first.`);
+  }
+  return null;
 }
 
 async function admin(store: DataStore, running: RunningInfo, route: string, body: unknown): Promise<any> {
