@@ -1,0 +1,389 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id, TableNames } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
+// Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
+import "./lib/time";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+
+// Seeding hashes two passwords (scrypt): slow on a busy machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+const DAY = 24 * 60 * 60 * 1000;
+/** New York wall-clock time on Wednesday 2026-11-25 (UTC-5) as epoch ms. */
+const nyWed = (hhmm: string) => Date.parse(`2026-11-25T${hhmm}:00-05:00`);
+const VENUE = { latitude: 40.7411, longitude: -73.9897 };
+
+async function check(t: TestBackend) {
+  return await t.query(internal.invariants.check, {});
+}
+
+async function expectOk(t: TestBackend) {
+  const report = await check(t);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+/** An id of `table` that no longer exists (insert then delete). */
+async function goneId<T extends TableNames>(
+  t: TestBackend,
+  insert: (ctx: MutationCtx) => Promise<Id<T>>,
+  table: T,
+): Promise<Id<T>> {
+  return await t.run(async (ctx) => {
+    const id = await insert(ctx);
+    await ctx.db.delete(table, id);
+    return id;
+  });
+}
+
+type Scene = {
+  t: TestBackend;
+  mic: Id<"sceneItems">;
+  other: Id<"sceneItems">;
+  ana: TestUser;
+  ben: TestUser;
+  admin: TestUser;
+  anaSets: Id<"performances">[];
+};
+
+/**
+ * A small scene built only through the public functions, on Wednesday
+ * 2026-11-25 at 19:45 in New York: Ana logs sets on three days (two mics and
+ * a one-off venue), edits one and deletes one; Ana and Ben check in at the
+ * Wednesday 20:00 mic (verifying it); favourites and schedule entries.
+ */
+async function buildScene(): Promise<Scene> {
+  const t = newTest();
+  const mic = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE, city: "New York" });
+  const other = await createSceneItem(t, { title: "Other Mic", venueName: "Other Room", city: "Boston" });
+  const ana = await createUser(t);
+  const ben = await createUser(t);
+  const admin = await createAdmin(t);
+  const log = async (who: TestUser, minutes: number, performedAt: number, extra: object) =>
+    (
+      await who.asUser.mutation(api.performances.log, {
+        minutes,
+        performedAt,
+        tags: [],
+        timeZone: "America/New_York",
+        ...extra,
+      })
+    ).performanceId;
+  const now = nyWed("19:45");
+  const anaSets = [
+    await log(ana, 7, now - 2 * DAY, { sceneItemId: mic }),
+    await log(ana, 5, now - DAY, { sceneItemId: other }),
+    await log(ana, 10, now - 10 * 60_000, { sceneItemId: mic }),
+    await log(ana, 4, now - 3 * DAY, { venueName: "Somebody's Loft" }),
+    await log(ben, 6, now - DAY, { sceneItemId: mic }),
+  ];
+  await ana.asUser.mutation(api.performances.update, {
+    id: anaSets[0],
+    minutes: 9,
+    performedAt: now - 2 * DAY,
+    notes: "tight five",
+  });
+  await ana.asUser.mutation(api.performances.remove, { id: anaSets[3] });
+  await ana.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...VENUE });
+  await ben.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...VENUE });
+  await ana.asUser.mutation(api.favorites.add, { sceneItemId: mic });
+  await ben.asUser.mutation(api.favorites.add, { sceneItemId: other });
+  await ben.asUser.mutation(api.schedule.add, { sceneItemId: mic });
+  return { t, mic, other, ana, ben, admin, anaSets };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(nyWed("19:45"));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("invariants:check passes", () => {
+  test("on an empty database", async () => {
+    await expectOk(newTest());
+  });
+
+  test("on the seeded demo scene", async () => {
+    vi.useRealTimers();
+    const t = newTest();
+    await t.action(internal.seed.run, {});
+    await expectOk(t);
+  });
+
+  test("on a scene built through the public functions, which it really looked at", async () => {
+    const { t, mic } = await buildScene();
+    await expectOk(t);
+    const item = await t.run(async (ctx) => ctx.db.get("sceneItems", mic));
+    expect(item).toMatchObject({ checkInCount: 2, verifiedCheckIns30d: 2 });
+  });
+});
+
+describe("deleting a mic", () => {
+  test("unlinks every comedian's sets, keeps their venue name and takes it out of their unique venues", async () => {
+    const { t, mic, ana, ben, admin } = await buildScene();
+    const statsOf = async (u: TestUser) => await u.asUser.query(api.stats.mine, {});
+    expect((await statsOf(ana)).uniqueVenues).toBe(2);
+    expect((await statsOf(ben)).uniqueVenues).toBe(1);
+
+    expect(await admin.asUser.mutation(api.admin.deleteMic, { id: mic })).toEqual({ updatedSets: 3 });
+
+    expect(await statsOf(ana)).toMatchObject({ uniqueVenues: 1, totalSets: 3, totalMinutes: 24 });
+    expect(await statsOf(ben)).toMatchObject({ uniqueVenues: 0, totalSets: 1, totalMinutes: 6 });
+    const rows = await t.run(async (ctx) => ({
+      sets: await ctx.db.query("performances").take(100),
+      visits: await ctx.db
+        .query("venueVisits")
+        .withIndex("by_item", (q) => q.eq("sceneItemId", mic))
+        .take(100),
+    }));
+    expect(rows.visits).toEqual([]);
+    expect(rows.sets.filter((s) => s.sceneItemId === mic)).toEqual([]);
+    expect(rows.sets.filter((s) => s.venueName === "The Test Room")).toHaveLength(3);
+    await expectOk(t);
+  });
+
+  test("by its creator unlinks everyone's sets too, counting only the creator's", async () => {
+    const t = newTest();
+    const creator = await createUser(t);
+    const fan = await createUser(t);
+    const mic = await createSceneItem(t, { createdBy: creator.userId });
+    for (const who of [creator, fan]) {
+      await who.asUser.mutation(api.performances.log, {
+        minutes: 5,
+        performedAt: nyWed("12:00"),
+        sceneItemId: mic,
+        tags: [],
+      });
+    }
+    expect(await creator.asUser.mutation(api.scene.remove, { id: mic })).toEqual({ updatedSets: 1 });
+    expect((await fan.asUser.query(api.stats.mine, {})).uniqueVenues).toBe(0);
+    await expectOk(t);
+  });
+});
+
+/** One broken invariant: a direct write after {@link buildScene} and the problem line it must cause. */
+type Breakage = { name: string; breakIt: (s: Scene) => Promise<void>; problem: RegExp };
+
+const breakages: Breakage[] = [
+  {
+    name: "a check-in counter that does not equal the rows",
+    breakIt: async ({ t, mic }) => t.run(async (ctx) => ctx.db.patch("sceneItems", mic, { checkInCount: 3 })),
+    problem: /^sceneItems \S+: checkInCount 3 but 2 check-in rows$/,
+  },
+  {
+    name: "a check-in row without its counter",
+    breakIt: async ({ t, other, ben }) =>
+      t.run(async (ctx) => {
+        await ctx.db.insert("checkIns", {
+          userId: ben.userId,
+          sceneItemId: other,
+          checkedInAt: nyWed("19:00"),
+          localDate: "2026-11-25",
+        });
+      }),
+    problem: /^sceneItems \S+: checkInCount 0 but 1 check-in rows$/,
+  },
+  {
+    name: "total minutes that are not the sum of the sets",
+    breakIt: async ({ t, ana }) => patchStats(t, ana, { totalMinutes: 1000 }),
+    problem: /^userStats \S+: totalMinutes 1000 but sets sum to 24$/,
+  },
+  {
+    name: "a set count that is not the number of sets",
+    breakIt: async ({ t, ana }) => patchStats(t, ana, { totalSets: 9 }),
+    problem: /^userStats \S+: totalSets 9 but 3 set\(s\)$/,
+  },
+  {
+    name: "unique venues that are not the mics of the sets",
+    breakIt: async ({ t, ana }) => patchStats(t, ana, { uniqueVenues: 5 }),
+    problem: /^userStats \S+: uniqueVenues 5 but sets at 2 mic\(s\)$/,
+  },
+  {
+    name: "a longest streak the day rows do not give",
+    breakIt: async ({ t, ana }) => patchStats(t, ana, { longestStreak: 12 }),
+    problem: /^userStats \S+: longestStreak 12 but the day rows give 3$/,
+  },
+  {
+    name: "a current streak the day rows do not give",
+    breakIt: async ({ t, ana }) => patchStats(t, ana, { currentStreak: 2 }),
+    problem: /^userStats \S+: currentStreak 2 but the run ending at the last set day is 3$/,
+  },
+  {
+    name: "a set edited behind the stats' back",
+    breakIt: async ({ t, anaSets }) => t.run(async (ctx) => ctx.db.patch("performances", anaSets[1], { minutes: 50 })),
+    problem: /^userStats \S+: totalMinutes 24 but sets sum to 69$/,
+  },
+  {
+    name: "a missing day row",
+    breakIt: async ({ t, ana }) =>
+      t.run(async (ctx) => {
+        const day = await ctx.db
+          .query("performanceDays")
+          .withIndex("by_user_and_date", (q) => q.eq("userId", ana.userId).eq("date", "2026-11-24"))
+          .unique();
+        await ctx.db.delete("performanceDays", day!._id);
+      }),
+    problem: /^performanceDays: user \S+ on 2026-11-24 has no row but 1 set\(s\)$/,
+  },
+  {
+    name: "a venue visit count that does not match the sets",
+    breakIt: async ({ t, ana, mic }) =>
+      t.run(async (ctx) => {
+        const visit = await ctx.db
+          .query("venueVisits")
+          .withIndex("by_user_and_item", (q) => q.eq("userId", ana.userId).eq("sceneItemId", mic))
+          .unique();
+        await ctx.db.patch("venueVisits", visit!._id, { sets: 7 });
+      }),
+    problem: /^venueVisits: user \S+ at mic \S+ has 7 but 2 set\(s\)$/,
+  },
+  {
+    name: "a schedule entry for a mic that does not exist",
+    breakIt: async ({ t, ben }) => {
+      const gone = await goneId(t, (ctx) => ctx.db.insert("sceneItems", sceneItemDoc()), "sceneItems");
+      await t.run(async (ctx) => {
+        await ctx.db.insert("scheduleEntries", { userId: ben.userId, sceneItemId: gone, addedAt: 1 });
+      });
+    },
+    problem: /^scheduleEntries \S+: mic \S+ does not exist$/,
+  },
+  {
+    name: "a favourite of a user who does not exist",
+    breakIt: async ({ t, mic }) => {
+      const gone = await goneId(t, (ctx) => ctx.db.insert("users", {}), "users");
+      await t.run(async (ctx) => {
+        await ctx.db.insert("favorites", { userId: gone, sceneItemId: mic });
+      });
+    },
+    problem: /^favorites \S+: user \S+ does not exist$/,
+  },
+  {
+    name: "a check-in at a mic that does not exist",
+    breakIt: async ({ t, ana }) => {
+      const gone = await goneId(t, (ctx) => ctx.db.insert("sceneItems", sceneItemDoc()), "sceneItems");
+      await t.run(async (ctx) => {
+        await ctx.db.insert("checkIns", {
+          userId: ana.userId,
+          sceneItemId: gone,
+          checkedInAt: 1,
+          localDate: "2026-11-01",
+        });
+      });
+    },
+    problem: /^checkIns \S+: mic \S+ does not exist$/,
+  },
+  {
+    name: "a set linked to a deleted mic",
+    breakIt: async ({ t, other }) => t.run(async (ctx) => ctx.db.delete("sceneItems", other)),
+    problem: /^performances \S+: mic \S+ does not exist$/,
+  },
+  {
+    name: "a badge whose rule is met but which was not awarded",
+    breakIt: async ({ t, ana }) =>
+      t.run(async (ctx) => {
+        const badge = await ctx.db
+          .query("userBadges")
+          .withIndex("by_user_and_code", (q) => q.eq("userId", ana.userId).eq("badgeCode", "streak_3"))
+          .unique();
+        await ctx.db.delete("userBadges", badge!._id);
+      }),
+    problem: /^userBadges: user \S+ meets the rule of streak_3 but does not hold it$/,
+  },
+  {
+    name: "an unknown badge",
+    breakIt: async ({ t, ana }) =>
+      t.run(async (ctx) => {
+        await ctx.db.insert("userBadges", { userId: ana.userId, badgeCode: "made_up", awardedAt: 1 });
+      }),
+    problem: /^userBadges \S+: unknown badge made_up$/,
+  },
+  {
+    name: "a verified mic without two comedians in the last 30 days",
+    breakIt: async ({ t, other }) =>
+      t.run(async (ctx) => {
+        const at = nyWed("19:00");
+        await ctx.db.patch("sceneItems", other, {
+          verifiedCheckIns30d: 2,
+          lastVerifiedAt: at,
+          verificationExpiresAt: at + 30 * DAY,
+        });
+      }),
+    problem: /^sceneItems \S+: verified, but only 0 comedian\(s\) checked in in the 30 days before lastVerifiedAt$/,
+  },
+  {
+    name: "verification with the wrong expiry",
+    breakIt: async ({ t, mic }) =>
+      t.run(async (ctx) => ctx.db.patch("sceneItems", mic, { verificationExpiresAt: 5 })),
+    problem: /^sceneItems \S+: verified, but its expiry is not 30 days after lastVerifiedAt$/,
+  },
+  {
+    name: "site venues that are not the active mics",
+    breakIt: async ({ t }) => patchSite(t, { venues: 40 }),
+    problem: /^siteStats: venues 40 but a recount gives 2$/,
+  },
+  {
+    name: "site minutes that are not the sum of all sets",
+    breakIt: async ({ t }) => patchSite(t, { minutesLogged: 1 }),
+    problem: /^siteStats: minutesLogged 1 but a recount gives 30$/,
+  },
+  {
+    name: "site comedians that are not the profiles",
+    breakIt: async ({ t }) => patchSite(t, { comedians: 0 }),
+    problem: /^siteStats: comedians 0 but a recount gives 3$/,
+  },
+  {
+    name: "a mic deactivated without uncounting its city",
+    breakIt: async ({ t, other }) => t.run(async (ctx) => ctx.db.patch("sceneItems", other, { status: "inactive" })),
+    problem: /^cities "Boston": items 1 but no active items$/,
+  },
+];
+
+async function patchStats(t: TestBackend, user: TestUser, patch: Record<string, number>) {
+  await t.run(async (ctx) => {
+    const row = await ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", user.userId))
+      .unique();
+    await ctx.db.patch("userStats", row!._id, patch);
+  });
+}
+
+async function patchSite(t: TestBackend, patch: Record<string, number>) {
+  await t.run(async (ctx) => {
+    const row = await ctx.db
+      .query("siteStats")
+      .withIndex("by_key", (q) => q.eq("key", "global"))
+      .unique();
+    await ctx.db.patch("siteStats", row!._id, patch);
+  });
+}
+
+function sceneItemDoc() {
+  return {
+    title: "Gone",
+    venueName: "Gone Room",
+    city: "Nowhere",
+    type: "open_mic" as const,
+    recurrence: "weekly" as const,
+    timeZone: "America/New_York",
+    status: "inactive" as const,
+    checkInCount: 0,
+    verifiedCheckIns30d: 0,
+    searchText: "gone",
+  };
+}
+
+describe("invariants:check fails with a clear line", () => {
+  test.each(breakages)("on $name", async ({ breakIt, problem }) => {
+    const scene = await buildScene();
+    await expectOk(scene.t);
+    await breakIt(scene);
+    const report = await check(scene.t);
+    expect(report.ok).toBe(false);
+    expect(report.problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
+  });
+});
