@@ -237,6 +237,7 @@ export class Engine {
 
   /** Bundles, loads and restores. Throws (with a clear message) if it cannot start. */
   async init(options: { startBackground?: boolean } = {}): Promise<void> {
+    this.store.lock();
     this.applyEnv(this.store.readEnv());
     this.ct = await loadConvexTest();
     installHooks(this.ct);
@@ -803,6 +804,7 @@ export class Engine {
     this.crons.stop();
     for (const timer of this.pendingTimers) clearTimeout(timer);
     this.store.closeLog();
+    this.store.unlock();
     if (activeEngine === this) activeEngine = null;
     fs.rmSync(this.bundleRoot, { recursive: true, force: true });
   }

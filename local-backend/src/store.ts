@@ -184,6 +184,45 @@ export class DataStore {
     return fs.readFileSync(file, "utf8").trim();
   }
 
+  /**
+   * Takes the data dir for this process (one writer at a time): a `lock` file
+   * holding our pid. A lock left by a dead process (kill -9) is taken over.
+   */
+  lock(): void {
+    const file = path.join(this.dir, "lock");
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      const pid = Number(fs.readFileSync(file, "utf8").trim());
+      if (pid === process.pid) return;
+      let alive = false;
+      try {
+        if (pid > 0) {
+          process.kill(pid, 0);
+          alive = true;
+        }
+      } catch {
+        alive = false;
+      }
+      if (alive) throw new Error(`${this.dir} is in use by another local backend process (pid ${pid}).`);
+      fs.rmSync(file, { force: true });
+    }
+    throw new Error(`Could not lock ${this.dir}`);
+  }
+
+  unlock(): void {
+    const file = path.join(this.dir, "lock");
+    try {
+      if (Number(fs.readFileSync(file, "utf8").trim()) === process.pid) fs.rmSync(file);
+    } catch {
+      // Not locked.
+    }
+  }
+
   get runningPath(): string {
     return path.join(this.dir, "backend.json");
   }
