@@ -1,0 +1,454 @@
+/**
+ * The authorization matrix: every public query, mutation and action of
+ * `convex/` has an entry saying what an anonymous visitor, another comedian,
+ * an admin and the owner can do with it against the owner's real data, and
+ * each cell is checked by calling the function as that caller:
+ *
+ * - "read": the call succeeds with a non-empty answer;
+ * - "own": the call succeeds but acts only on the caller: a query's answer
+ *   holds none of the owner's private data, a mutation leaves every row the
+ *   owner owns as it was;
+ * - "change": a mutation or action succeeds and the owner's rows changed;
+ * - "nothing": the call is refused with a ConvexError (a query may answer
+ *   null, false or an empty list instead) and no application row changed.
+ *
+ * A function without an entry fails the test, so a new endpoint cannot ship
+ * without someone deciding who may call it.
+ */
+import { makeFunctionReference, type FunctionReference } from "convex/server";
+import { ConvexError } from "convex/values";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api } from "./_generated/api";
+import type { Id, TableNames } from "./_generated/dataModel";
+// Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
+import "./lib/time";
+import schema from "./schema";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+type Registered = {
+  isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
+  isPublic?: boolean;
+  exportArgs?: () => string;
+};
+
+const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.setup.ts"], {
+  eager: true,
+});
+
+/** "module:name" and kind of every public function `convex/` exports. */
+function publicFunctions(): Array<{ name: string; kind: "query" | "mutation" | "action" }> {
+  const found: Array<{ name: string; kind: "query" | "mutation" | "action" }> = [];
+  for (const [path, mod] of Object.entries(loaded)) {
+    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
+    for (const [exportName, value] of Object.entries(mod)) {
+      const fn = value as Registered | null;
+      if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) continue;
+      if (fn.isPublic !== true) continue;
+      const kind = fn.isQuery ? "query" : fn.isMutation ? "mutation" : fn.isAction ? "action" : null;
+      if (kind === null) continue;
+      found.push({ name: `${moduleName}:${exportName}`, kind });
+    }
+  }
+  return found.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+type Access = "read" | "own" | "change" | "nothing";
+type Role = "anon" | "other" | "admin" | "owner";
+
+/** The owner's data every entry works against, and the other callers. */
+type World = {
+  t: TestBackend;
+  owner: TestUser;
+  other: TestUser;
+  admin: TestUser;
+  /** A Wednesday 20:00 mic in Manhattan the owner created, favourited, scheduled and logged a set at. */
+  ownerMic: Id<"sceneItems">;
+  /** A mic nobody created, the owner claimed (pending), reported and checked in at. */
+  claimMic: Id<"sceneItems">;
+  /** The owner's mic without coordinates (for the geocoder). */
+  noCoordsMic: Id<"sceneItems">;
+  ownerSet: Id<"performances">;
+  ownerEntry: Id<"scheduleEntries">;
+  ownerClaim: Id<"micClaims">;
+  ownerReport: Id<"problemReports">;
+  photo: Id<"_storage">;
+};
+
+const NOW = Date.parse("2026-11-25T19:45:00-05:00");
+const DAY = 24 * 60 * 60 * 1000;
+const VENUE = { latitude: 40.7411, longitude: -73.9897 };
+const OWNER_NAME = "Owner Olive";
+const OWNER_EMAIL = "olive.owner@example.com";
+
+async function buildWorld(): Promise<World> {
+  const t = newTest();
+  const owner = await createUser(t, { name: OWNER_NAME, email: OWNER_EMAIL, withStats: true, profile: { weeklyGoalMinutes: 45 } });
+  const other = await createUser(t, { withStats: true });
+  const admin = await createAdmin(t);
+  const wednesday = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
+  const ownerMic = await createSceneItem(t, { ...wednesday, title: "Olive's Mic", createdBy: owner.userId });
+  const claimMic = await createSceneItem(t, { ...wednesday, title: "Claimed Mic", venueName: "Claim Room" });
+  const noCoordsMic = await createSceneItem(t, {
+    title: "Lost Mic",
+    venueName: "Lost Room",
+    latitude: undefined,
+    longitude: undefined,
+    createdBy: owner.userId,
+  });
+  const { performanceId: ownerSet } = await owner.asUser.mutation(api.performances.log, {
+    minutes: 7,
+    performedAt: NOW - DAY,
+    sceneItemId: ownerMic,
+    tags: ["olive-private-tag"],
+    notes: "olive's private notes",
+  });
+  await owner.asUser.mutation(api.favorites.add, { sceneItemId: ownerMic });
+  const { entryId: ownerEntry } = await owner.asUser.mutation(api.schedule.add, { sceneItemId: ownerMic });
+  await owner.asUser.mutation(api.checkIns.checkIn, { sceneItemId: claimMic, ...VENUE });
+  const { ownerClaim, ownerReport, photo } = await t.run(async (ctx) => ({
+    ownerClaim: await ctx.db.insert("micClaims", { micId: claimMic, claimantId: owner.userId, status: "pending" }),
+    ownerReport: await ctx.db.insert("problemReports", {
+      micId: claimMic,
+      reporterId: owner.userId,
+      kind: "wrong_time",
+      status: "open",
+    }),
+    photo: await ctx.storage.store(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" })),
+  }));
+  // convex-test leaves the content type off; Convex records the upload's Content-Type.
+  await t.run(async (ctx) => {
+    const db = ctx.db as unknown as { patch: (table: string, id: string, value: object) => Promise<void> };
+    await db.patch("_storage", photo, { contentType: "image/png" });
+  });
+  return { t, owner, other, admin, ownerMic, claimMic, noCoordsMic, ownerSet, ownerEntry, ownerClaim, ownerReport, photo };
+}
+
+/** Things only the owner's own answers may contain. */
+function privateMarkers(w: World): string[] {
+  return [w.owner.userId, w.owner.profileId, w.ownerSet, w.ownerEntry, w.ownerClaim, w.ownerReport, OWNER_NAME, OWNER_EMAIL, "olive-private-tag"];
+}
+
+const APP_TABLES = Object.keys(schema.tables).filter((name) => !name.startsWith("auth")) as TableNames[];
+
+/** Every application row (auth bookkeeping such as sign-in rate limits left out). */
+async function snapshotAll(t: TestBackend): Promise<Record<string, unknown[]>> {
+  return await t.run(async (ctx) => {
+    const out: Record<string, unknown[]> = {};
+    for (const table of APP_TABLES) out[table] = await ctx.db.query(table).take(10_000);
+    return out;
+  });
+}
+
+/** The rows the owner owns; mic counters that other comedians move are left out. */
+async function snapshotOwner(w: World): Promise<unknown[]> {
+  const all = await snapshotAll(w.t);
+  const owner = w.owner.userId as string;
+  const rows: unknown[] = [];
+  for (const [table, docs] of Object.entries(all)) {
+    for (const doc of docs as Array<Record<string, unknown>>) {
+      if (table === "sceneItems") {
+        if (doc.createdBy !== owner) continue;
+        const {
+          checkInCount: _a,
+          verifiedCheckIns30d: _b,
+          lastCheckInAt: _c,
+          lastVerifiedAt: _d,
+          verificationExpiresAt: _e,
+          ...rest
+        } = doc;
+        rows.push({ table, ...rest });
+      } else if (doc.userId === owner || doc.claimantId === owner || doc.reporterId === owner) {
+        rows.push({ table, ...doc });
+      }
+    }
+  }
+  return rows;
+}
+
+type Entry = {
+  args: (w: World) => Record<string, unknown>;
+} & Record<Role, Access>;
+
+const both = { title: "Olive's Mic, edited", dayOfWeek: 4, startTimeLocal: "21:00" };
+const newMicDetails = {
+  type: "open_mic" as const,
+  title: "Brand New Mic",
+  dayOfWeek: 2,
+  startTimeLocal: "20:00",
+  recurrence: "weekly" as const,
+  signupMethod: "in_person" as const,
+};
+const page = { paginationOpts: { numItems: 25, cursor: null } };
+
+/** Who may do what with each public function (anonymous, another comedian, an admin, the owner). */
+const matrix: Record<string, Entry> = {
+  // Account
+  "account:deleteAccount": { args: () => ({ confirm: "DELETE" }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "account:exportData": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "auth:isAuthenticated": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "own" },
+  "auth:signIn": {
+    args: () => ({ provider: "password", params: { email: OWNER_EMAIL, password: "not-her-password", flow: "signIn" } }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "nothing",
+  },
+  "auth:signOut": { args: () => ({}), anon: "own", other: "own", admin: "own", owner: "own" },
+  "profiles:me": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "profiles:isAdmin": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
+  "profiles:ensure": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "own" },
+  "profiles:skipOnboarding": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "profiles:completeOnboarding": { args: () => ({ weeklyGoalMinutes: 20 }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "profiles:update": {
+    args: () => ({ displayName: "Renamed", weeklyGoalMinutes: 30, defaultCity: "Austin" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "profiles:generatePhotoUploadUrl": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "own" },
+  "profiles:setPhoto": { args: (w) => ({ storageId: w.photo }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "goals:update": { args: () => ({ weeklyGoalMinutes: 30 }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+
+  // Sets, stats, badges, history, dashboard
+  "performances:log": {
+    args: (w) => ({ minutes: 5, performedAt: NOW - 60_000, sceneItemId: w.ownerMic, tags: [] }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "performances:logWithNewMic": {
+    args: () => ({
+      set: { minutes: 6, performedAt: NOW - 60_000, tags: [] },
+      venue: { venueName: "The Back Room", address: "9 Side St, Brooklyn, NY" },
+      details: newMicDetails,
+      alsoAddToScene: true,
+    }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "performances:update": {
+    args: (w) => ({ id: w.ownerSet, minutes: 12, performedAt: NOW - DAY, notes: "changed" }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "change",
+  },
+  "performances:remove": { args: (w) => ({ id: w.ownerSet }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
+  "stats:mine": { args: () => ({ today: "2026-11-25" }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "badges:mine": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "badges:progress": { args: () => ({ monthStartMs: Date.parse("2026-11-01T00:00:00-04:00") }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "history:list": { args: () => page, anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "history:stats": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "dashboard:summary": {
+    args: () => ({ goalWeekStartMs: NOW - 3 * DAY, goalWeekEndMs: NOW + 4 * DAY, today: "2026-11-25" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
+  "community:stats": { args: () => ({}), anon: "read", other: "read", admin: "read", owner: "read" },
+
+  // The scene
+  "scene:list": { args: () => ({}), anon: "read", other: "read", admin: "read", owner: "read" },
+  "scene:get": { args: (w) => ({ id: w.ownerMic }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "scene:viewerState": { args: () => ({ sinceMs: NOW - 2 * DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "scene:remove": { args: (w) => ({ id: w.ownerMic }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "sceneArea:listArea": {
+    args: () => ({ lat: VENUE.latitude, lng: VENUE.longitude, radiusMiles: 10, ...page }),
+    anon: "read",
+    other: "read",
+    admin: "read",
+    owner: "read",
+  },
+  "venues:search": { args: () => ({ query: "Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "venues:eventsAt": { args: () => ({ venueName: "The Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "venues:similar": { args: () => ({ venueName: "The Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "events:create": {
+    args: () => ({
+      venue: { venueName: "Fresh Venue", address: "1 Fresh St, Brooklyn, NY", latitude: 40.7, longitude: -73.95 },
+      details: newMicDetails,
+    }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "checkIns:checkIn": { args: (w) => ({ sceneItemId: w.ownerMic, ...VENUE }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+
+  // Favourites and the schedule
+  "favorites:add": { args: (w) => ({ sceneItemId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "favorites:remove": { args: (w) => ({ sceneItemId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "favorites:list": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "schedule:add": { args: (w) => ({ sceneItemId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "schedule:remove": { args: (w) => ({ entryId: w.ownerEntry }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
+  "schedule:removeByItem": { args: (w) => ({ sceneItemId: w.ownerMic }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
+  "schedule:week": {
+    args: () => ({ weekStartMs: NOW - 3 * DAY, weekEndMs: NOW + 4 * DAY, nowMs: NOW }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
+  "schedule:calendar": { args: () => ({ fromMs: NOW - DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+
+  // Claims and reports
+  "claims:submit": { args: (w) => ({ micId: w.claimMic, message: "I host it" }), anon: "nothing", other: "own", admin: "own", owner: "nothing" },
+  "claims:mine": { args: (w) => ({ micId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "claims:ownerState": { args: (w) => ({ micId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "claims:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
+  "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+  "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
+  "claims:setCancelledDate": {
+    args: (w) => ({ micId: w.ownerMic, date: "2026-12-02", cancelled: true }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "change",
+  },
+  "reports:submit": { args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "reports:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
+  "reports:resolve": { args: (w) => ({ id: w.ownerReport, action: "dismiss" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+
+  // Admin
+  "admin:listMics": { args: () => ({ search: "" }), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
+  "admin:updateMic": {
+    args: (w) => ({
+      id: w.ownerMic,
+      title: "Renamed by admin",
+      venueName: "The Test Room",
+      city: "New York",
+      type: "open_mic",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      status: "active",
+      costInfo: { type: "free" },
+    }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "nothing",
+  },
+  "admin:deleteMic": { args: (w) => ({ id: w.ownerMic }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+  "geocode:fixCoordinates": { args: () => ({}), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+};
+
+function isEmptyAnswer(value: unknown): boolean {
+  if (value === null || value === false || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "object" && Array.isArray((value as { page?: unknown }).page)) {
+    return (value as { page: unknown[] }).page.length === 0;
+  }
+  return false;
+}
+
+function caller(w: World, role: Role) {
+  if (role === "anon") return w.t;
+  return w[role].asUser;
+}
+
+async function call(w: World, role: Role, name: string, kind: "query" | "mutation" | "action", args: Record<string, unknown>) {
+  const c = caller(w, role);
+  if (kind === "query") return await c.query(makeFunctionReference<"query">(name) as FunctionReference<"query">, args);
+  if (kind === "mutation") return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
+  return await c.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, args);
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+async function attempt(run: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof ConvexError) return `ConvexError ${JSON.stringify(error.data)}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+  // The geocoder gets a key and a Google that always answers; auth gets its keys.
+  vi.stubEnv("GOOGLE_MAPS_API_KEY", "test-key");
+  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+  vi.stubEnv("SITE_URL", "http://localhost:5173");
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () =>
+      new Response(JSON.stringify({ status: "OK", results: [{ geometry: { location: { lat: 40.72, lng: -73.99 } } }] }), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      }),
+    ),
+  );
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+});
+
+const functions = publicFunctions();
+
+describe("authorization matrix", () => {
+  test("covers every public function, and only those", () => {
+    const names = functions.map((f) => f.name);
+    expect(names.length).toBeGreaterThan(40);
+    expect(names.filter((n) => !(n in matrix))).toEqual([]);
+    expect(Object.keys(matrix).filter((n) => !names.includes(n))).toEqual([]);
+  });
+
+  test.each(functions.filter((f) => f.name in matrix))("$name ($kind)", async ({ name, kind }) => {
+    const entry = matrix[name];
+    const roles: Role[] = ["owner", "anon", "other", "admin"];
+    let shared: World | null = null;
+    for (const role of roles) {
+      const expected = entry[role];
+      // Queries share one world; every write gets a fresh one.
+      const w = kind === "query" ? (shared ??= await buildWorld()) : await buildWorld();
+      const label = `${name} as ${role} should be "${expected}"`;
+      const [allBefore, ownerBefore] = await Promise.all([snapshotAll(w.t), snapshotOwner(w)]);
+      const outcome = await attempt(() => call(w, role, name, kind, entry.args(w)));
+      const [allAfter, ownerAfter] = await Promise.all([snapshotAll(w.t), snapshotOwner(w)]);
+
+      if (expected === "nothing") {
+        if (outcome.ok) {
+          expect(kind === "query" && isEmptyAnswer(outcome.value), `${label}, but it answered ${JSON.stringify(outcome.value)}`).toBe(true);
+        } else {
+          expect(outcome.error instanceof ConvexError, `${label}: refused, but with ${describeError(outcome.error)}`).toBe(true);
+        }
+        expect(allAfter, `${label}: no row may change`).toEqual(allBefore);
+        continue;
+      }
+
+      if (!outcome.ok) throw new Error(`${label}, but it failed: ${describeError(outcome.error)}`);
+      if (expected === "read") {
+        expect(isEmptyAnswer(outcome.value), `${label}, but the answer was empty`).toBe(false);
+      }
+      if (expected === "own") {
+        if (kind === "query") {
+          const text = JSON.stringify(outcome.value ?? null);
+          for (const marker of privateMarkers(w)) {
+            expect(text.includes(marker), `${label}: its answer shows the owner's ${marker}`).toBe(false);
+          }
+        }
+        expect(ownerAfter, `${label}: the owner's rows must not change`).toEqual(ownerBefore);
+      }
+      if (expected === "change") {
+        expect(ownerAfter, `${label}: the owner's rows should change`).not.toEqual(ownerBefore);
+      }
+    }
+  });
+});
