@@ -2,9 +2,10 @@ import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Button, DataList, Flex, RadioCards, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { ConvexError } from "convex/values";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Navigate, useNavigate } from "react-router-dom";
 import { toast } from "sonner";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
@@ -56,13 +57,84 @@ export function AddEventVenueStep({ renderVenueSearch }: { renderVenueSearch: Ve
   );
 }
 
+type Choice = { kind: "new" } | { kind: "existing"; sceneItemId: Id<"sceneItems">; title: string };
+
+function CreateNewEventItem() {
+  return (
+    <RadioCards.Item value="new">
+      <Flex direction="column" width="100%">
+        <Text weight="bold">Create New Event</Text>
+        <Text size="2" color="gray">
+          A mic or show not listed here
+        </Text>
+      </Flex>
+    </RadioCards.Item>
+  );
+}
+
+/** The venue's active events plus 'Create New Event'. */
+function EventChoices({ venue, choice, onChoice }: { venue: VenueInput; choice: Choice | null; onChoice: (c: Choice) => void }) {
+  const events = useQuery(api.venues.eventsAt, { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId });
+  if (events === undefined) return <LoadingState variant="skeleton" rows={2} label="Loading events at this venue" />;
+  return (
+    <RadioCards.Root
+      aria-label="What event is it?"
+      columns="1"
+      size="3"
+      value={choice === null ? "" : choice.kind === "new" ? "new" : choice.sceneItemId}
+      onValueChange={(v) => {
+        if (v === "new") {
+          onChoice({ kind: "new" });
+          return;
+        }
+        const item = events.find((e) => e._id === v);
+        if (item) onChoice({ kind: "existing", sceneItemId: item._id, title: item.title });
+      }}
+    >
+      {events.map((item) => (
+        <RadioCards.Item key={item._id} value={item._id}>
+          <Flex direction="column" width="100%">
+            <Text weight="bold">{item.title}</Text>
+            <Text size="2" color="gray">
+              {[
+                item.dayOfWeek !== undefined && item.dayOfWeek !== null ? `${DAY_NAMES[item.dayOfWeek]}s` : null,
+                item.startTimeLocal ? formatTime12h(item.startTimeLocal) : null,
+              ]
+                .filter(Boolean)
+                .join(" at ")}
+            </Text>
+          </Flex>
+        </RadioCards.Item>
+      ))}
+      <CreateNewEventItem />
+    </RadioCards.Root>
+  );
+}
+
+/** When the venue's events cannot be loaded: say so, and still offer a new event. */
+function EventChoicesFailed({ choice, onChoice }: { choice: Choice | null; onChoice: (c: Choice) => void }) {
+  useEffect(() => {
+    toast.error("Error", { description: "Failed to load existing events", id: "add-event-load" });
+  }, []);
+  return (
+    <RadioCards.Root
+      aria-label="What event is it?"
+      columns="1"
+      size="3"
+      value={choice?.kind === "new" ? "new" : ""}
+      onValueChange={() => onChoice({ kind: "new" })}
+    >
+      <CreateNewEventItem />
+    </RadioCards.Root>
+  );
+}
+
 /** Step 2: 'What event is it?': an event already listed at the venue, or a new one. */
 export function AddEventEventStep() {
   const { venue } = useAddEventWizard();
   const navigate = useNavigate();
-  const events = useQuery(api.venues.eventsAt, venue ? { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId } : "skip");
   const addToSchedule = useMutation(api.schedule.add);
-  const [choice, setChoice] = useState<string | null>(null);
+  const [choice, setChoice] = useState<Choice | null>(null);
   const [busy, setBusy] = useState(false);
 
   if (!venue) return <Navigate to={paths.addEvent} replace />;
@@ -72,20 +144,18 @@ export function AddEventEventStep() {
       toast.error(SELECTION_REQUIRED.title, { description: SELECTION_REQUIRED.description });
       return;
     }
-    if (choice === "new") {
+    if (choice.kind === "new") {
       void navigate(paths.addEventStep("details"));
       return;
     }
-    const item = events?.find((e) => e._id === choice);
-    if (!item) return;
     setBusy(true);
     try {
-      await addToSchedule({ sceneItemId: item._id as Id<"sceneItems"> });
+      await addToSchedule({ sceneItemId: choice.sceneItemId });
       toast.success("Added to schedule!", { duration: 1500 });
       void navigate(paths.schedule);
     } catch (err) {
       if (errorCode(err) === "ALREADY_EXISTS") {
-        toast("Already in schedule", { description: `${item.title} is already in your schedule` });
+        toast("Already in schedule", { description: `${choice.title} is already in your schedule` });
       } else {
         console.error(err);
         toast.error("Error", { description: "Failed to add event to your schedule. Please try again." });
@@ -97,35 +167,9 @@ export function AddEventEventStep() {
 
   return (
     <WizardFrame step={2} total={TOTAL_STEPS} title="What event is it?" subtitle={venue.venueName}>
-      {events === undefined ? (
-        <LoadingState variant="skeleton" rows={2} label="Loading events at this venue" />
-      ) : (
-        <RadioCards.Root aria-label="What event is it?" columns="1" size="3" value={choice ?? ""} onValueChange={setChoice}>
-          {events.map((item) => (
-            <RadioCards.Item key={item._id} value={item._id}>
-              <Flex direction="column" width="100%">
-                <Text weight="bold">{item.title}</Text>
-                <Text size="2" color="gray">
-                  {[
-                    item.dayOfWeek !== undefined && item.dayOfWeek !== null ? `${DAY_NAMES[item.dayOfWeek]}s` : null,
-                    item.startTimeLocal ? formatTime12h(item.startTimeLocal) : null,
-                  ]
-                    .filter(Boolean)
-                    .join(" at ")}
-                </Text>
-              </Flex>
-            </RadioCards.Item>
-          ))}
-          <RadioCards.Item value="new">
-            <Flex direction="column" width="100%">
-              <Text weight="bold">Create New Event</Text>
-              <Text size="2" color="gray">
-                A mic or show not listed here
-              </Text>
-            </Flex>
-          </RadioCards.Item>
-        </RadioCards.Root>
-      )}
+      <ErrorBoundary fallback={<EventChoicesFailed choice={choice} onChoice={setChoice} />}>
+        <EventChoices venue={venue} choice={choice} onChoice={setChoice} />
+      </ErrorBoundary>
       <Flex justify="between" gap="3" wrap="wrap">
         <Button variant="soft" color="gray" size="4" onClick={() => void navigate(paths.addEvent)}>
           <ArrowLeftIcon aria-hidden="true" /> Back
