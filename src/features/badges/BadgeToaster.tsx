@@ -7,7 +7,8 @@ import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "./newBadges";
 /**
  * Announces each badge the signed-in comedian earns, wherever it was earned
  * (this device or another): a live query of their badges, diffed against the
- * previous result. Renders nothing; mount it once in the layout.
+ * previous result. Mount it once in the layout; it renders only a hidden
+ * marker (tests use it to know the toaster is there).
  */
 export function BadgeToaster() {
   const { isAuthenticated } = useConvexAuth();
@@ -29,5 +30,5 @@ export function BadgeToaster() {
     known.current = new Set(badges.map((b) => b.code));
   }, [badges]);
 
-  return null;
+  return <span hidden data-badge-toaster="" />;
 }
