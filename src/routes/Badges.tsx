@@ -1,5 +1,10 @@
-import { ComingSoonPage } from "@/components/ComingSoonPage";
+import { PageContainer } from "@/components/PageContainer";
+import { BadgeShowcasePage } from "@/features/badge-showcase/BadgeShowcasePage";
 
 export default function Badges() {
-  return <ComingSoonPage title="Badge Showcase" subtitle="Badges you earn on stage will show up here." />;
+  return (
+    <PageContainer>
+      <BadgeShowcasePage />
+    </PageContainer>
+  );
 }

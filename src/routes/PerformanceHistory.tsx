@@ -1,5 +1,10 @@
-import { ComingSoonPage } from "@/components/ComingSoonPage";
+import { PageContainer } from "@/components/PageContainer";
+import { HistoryPage } from "@/features/history/HistoryPage";
 
 export default function PerformanceHistory() {
-  return <ComingSoonPage title="Performance History" subtitle="Every set you log will be listed here." />;
+  return (
+    <PageContainer>
+      <HistoryPage />
+    </PageContainer>
+  );
 }

@@ -1,0 +1,181 @@
+import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
+import { AlertDialog, Badge, Button, DataList, Dialog, Flex, Text, TextArea } from "@radix-ui/themes";
+import type { FunctionReturnType } from "convex/server";
+import { format } from "date-fns";
+import { useId, useState } from "react";
+import { useFormContext } from "react-hook-form";
+import type { api } from "../../../convex/_generated/api";
+import { formatDuration } from "../../../convex/lib/time";
+import { Form, FormSubmit, FormTextField } from "@/components/form";
+import { editDefaults, editPerformanceSchema, type EditPerformanceValues } from "./editPerformance";
+import { usePerformanceActions } from "./usePerformanceActions";
+
+export type HistoryRow = FunctionReturnType<typeof api.history.list>["page"][number];
+
+export function formatSetDate(ms: number): string {
+  return format(ms, "MMM d, yyyy");
+}
+
+export function formatSetTime(ms: number): string {
+  return format(ms, "h:mm a");
+}
+
+/** Everything known about one set. */
+export function PerformanceDetailDialog({ set }: { set: HistoryRow }) {
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger>
+        <Button size="1" variant="soft" aria-label={`Details of the set on ${formatSetDate(set.performedAt)}`}>
+          Details
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Content maxWidth="460px">
+        <Dialog.Title>{set.venueName}</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          {formatSetDate(set.performedAt)} at {formatSetTime(set.performedAt)}
+        </Dialog.Description>
+        <DataList.Root>
+          {set.eventTitle ? (
+            <DataList.Item>
+              <DataList.Label>Event</DataList.Label>
+              <DataList.Value>{set.eventTitle}</DataList.Value>
+            </DataList.Item>
+          ) : null}
+          {set.city ? (
+            <DataList.Item>
+              <DataList.Label>City</DataList.Label>
+              <DataList.Value>{set.city}</DataList.Value>
+            </DataList.Item>
+          ) : null}
+          <DataList.Item>
+            <DataList.Label>Stage time</DataList.Label>
+            <DataList.Value>{formatDuration(set.minutes)}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>Tags</DataList.Label>
+            <DataList.Value>
+              {set.tags.length > 0 ? (
+                <Flex gap="1" wrap="wrap">
+                  {set.tags.map((tag) => (
+                    <Badge key={tag} variant="soft">
+                      {tag}
+                    </Badge>
+                  ))}
+                </Flex>
+              ) : (
+                "None"
+              )}
+            </DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>Notes</DataList.Label>
+            <DataList.Value>
+              <Text style={{ whiteSpace: "pre-wrap" }}>{set.notes ?? "None"}</Text>
+            </DataList.Value>
+          </DataList.Item>
+        </DataList.Root>
+        <Flex justify="end" mt="4">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              Close
+            </Button>
+          </Dialog.Close>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+function NotesField() {
+  const id = useId();
+  const { register } = useFormContext();
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2" weight="medium">
+        Notes
+      </Text>
+      <TextArea id={id} rows={3} {...register("notes")} />
+    </Flex>
+  );
+}
+
+/** The edit dialog: minutes, date and time, tags and notes, parsed as spec part 2 §5 says. */
+export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
+  const [open, setOpen] = useState(false);
+  const { save } = usePerformanceActions();
+  const onSubmit = async (values: EditPerformanceValues) => {
+    if (await save(set._id, values)) setOpen(false);
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger>
+        <Button size="1" variant="soft" aria-label={`Edit the set on ${formatSetDate(set.performedAt)}`}>
+          <Pencil1Icon aria-hidden="true" /> Edit
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Content maxWidth="460px">
+        <Dialog.Title>Edit performance</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          {set.venueName}
+        </Dialog.Description>
+        {/* Mounted only while open, so it starts from the saved set each time. */}
+        <Form schema={editPerformanceSchema} defaultValues={editDefaults(set)} onSubmit={onSubmit} aria-label="Edit performance">
+          <FormTextField name="minutes" label="Minutes" hint="Whole minutes on stage." />
+          <Flex gap="3" wrap="wrap">
+            <FormTextField name="date" label="Date" type="date" required />
+            <FormTextField name="time" label="Time" type="time" required />
+          </Flex>
+          <FormTextField name="tags" label="Tags" placeholder="crowd work, new bits" hint="Separate tags with commas." />
+          <NotesField />
+          <Flex gap="3" justify="end" mt="2">
+            <Dialog.Close>
+              <Button type="button" variant="soft" color="gray">
+                Cancel
+              </Button>
+            </Dialog.Close>
+            <FormSubmit size="2">Save changes</FormSubmit>
+          </Flex>
+        </Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+/** Delete with a confirmation. */
+export function DeletePerformanceDialog({ set }: { set: HistoryRow }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { destroy } = usePerformanceActions();
+  const onDelete = async () => {
+    setBusy(true);
+    const ok = await destroy(set._id);
+    setBusy(false);
+    if (ok) setOpen(false);
+  };
+  return (
+    <AlertDialog.Root open={open} onOpenChange={setOpen}>
+      <AlertDialog.Trigger>
+        <Button size="1" variant="soft" color="red" aria-label={`Delete the set on ${formatSetDate(set.performedAt)}`}>
+          <TrashIcon aria-hidden="true" /> Delete
+        </Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Content maxWidth="420px">
+        <AlertDialog.Title>Delete this performance?</AlertDialog.Title>
+        <AlertDialog.Description size="2">
+          Your {formatDuration(set.minutes)} set at {set.venueName} on {formatSetDate(set.performedAt)} will be removed
+          from your history, totals and streaks.
+        </AlertDialog.Description>
+        <Flex gap="3" mt="4" justify="end">
+          <AlertDialog.Cancel>
+            <Button variant="soft" color="gray" disabled={busy}>
+              Cancel
+            </Button>
+          </AlertDialog.Cancel>
+          <Button color="red" loading={busy} onClick={() => void onDelete()}>
+            Delete
+          </Button>
+        </Flex>
+      </AlertDialog.Content>
+    </AlertDialog.Root>
+  );
+}

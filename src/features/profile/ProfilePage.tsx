@@ -1,0 +1,136 @@
+import { ArrowLeftIcon, ExitIcon } from "@radix-ui/react-icons";
+import { Box, Button, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { useMutation, useQuery } from "convex/react";
+import { format } from "date-fns";
+import { useEffect } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import { toast } from "sonner";
+import { api } from "../../../convex/_generated/api";
+import { useSignOut } from "@/components/auth/useSignOut";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
+import { Form, FormSubmit, FormTextField } from "@/components/form";
+import { LoadingState } from "@/components/LoadingState";
+import { errorCode, errorMessage } from "@/lib/convexErrors";
+import { paths } from "@/lib/paths";
+import { AccountActions } from "./AccountActions";
+import { AvatarUpload } from "./AvatarUpload";
+import { profileSchema, type ProfileValues } from "./profileSchema";
+
+function BackToDashboard() {
+  return (
+    <Link asChild size="2">
+      <RouterLink to={paths.dashboard}>
+        <ArrowLeftIcon aria-hidden="true" /> Back to Dashboard
+      </RouterLink>
+    </Link>
+  );
+}
+
+function ProfileForm({ initial }: { initial: ProfileValues }) {
+  const update = useMutation(api.profiles.update);
+  const onSubmit = async (values: ProfileValues) => {
+    try {
+      await update({
+        displayName: values.displayName,
+        weeklyGoalMinutes: values.weeklyGoalMinutes,
+        defaultCity: values.defaultCity,
+      });
+      toast.success("Profile updated");
+    } catch (err) {
+      console.error(err);
+      const detail = errorCode(err) === "INVALID_INPUT" ? errorMessage(err, "") : undefined;
+      toast.error("Failed to update profile", detail ? { description: detail } : undefined);
+    }
+  };
+  return (
+    <Form schema={profileSchema} defaultValues={initial} onSubmit={onSubmit} aria-label="Profile">
+      <FormTextField name="displayName" label="Display name" autoComplete="nickname" required />
+      <FormTextField
+        name="weeklyGoalMinutes"
+        label="Weekly goal (minutes)"
+        type="number"
+        hint="A whole number from 1 to 1000."
+        required
+      />
+      <FormTextField name="defaultCity" label="Default city" autoComplete="address-level2" placeholder="e.g. Austin" />
+      <Flex>
+        <FormSubmit size="2">Save Changes</FormSubmit>
+      </Flex>
+    </Form>
+  );
+}
+
+function LiveProfile() {
+  const me = useQuery(api.profiles.me);
+  const signOut = useSignOut();
+  if (me === undefined) return <LoadingState label="Loading your profile…" />;
+  if (me === null) {
+    return (
+      <Flex direction="column" gap="3" align="start">
+        <Heading as="h1" size="7">
+          Profile not found
+        </Heading>
+        <BackToDashboard />
+      </Flex>
+    );
+  }
+  return (
+    <Flex direction="column" gap="5">
+      <Box>
+        <BackToDashboard />
+        <Heading as="h1" size="8" mt="2">
+          Profile
+        </Heading>
+        <Text as="p" size="2" color="gray" mt="1">
+          Member since {format(new Date(me.memberSince), "MMMM yyyy")}
+        </Text>
+      </Box>
+      <Card size="3">
+        <Flex direction="column" gap="4">
+          <AvatarUpload photoUrl={me.photoUrl} displayName={me.displayName} />
+          {me.email ? (
+            <Text size="2" color="gray">
+              Signed in as {me.email}
+            </Text>
+          ) : null}
+          <ProfileForm
+            initial={{
+              displayName: me.displayName,
+              weeklyGoalMinutes: me.weeklyGoalMinutes,
+              defaultCity: me.defaultCity ?? "",
+            }}
+          />
+        </Flex>
+      </Card>
+      <AccountActions />
+      <Flex>
+        <Button type="button" variant="outline" color="gray" onClick={() => void signOut()}>
+          <ExitIcon aria-hidden="true" /> Sign Out
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
+function LoadError() {
+  useEffect(() => {
+    toast.error("Failed to load profile", { id: "profile-load" });
+  }, []);
+  return (
+    <Flex direction="column" gap="3">
+      <Callout.Root color="red" role="alert">
+        <Callout.Text>Failed to load profile. Please reload the page.</Callout.Text>
+      </Callout.Root>
+      <BackToDashboard />
+    </Flex>
+  );
+}
+
+/** /profile: photo, name, weekly goal, default city, export and deletion, sign-out. */
+export function ProfilePage() {
+  return (
+    <ErrorBoundary fallback={<LoadError />}>
+      <LiveProfile />
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+export const MIN_PROFILE_GOAL = 1;
+export const MAX_PROFILE_GOAL = 1000;
+export const MAX_DISPLAY_NAME = 60;
+export const MAX_DEFAULT_CITY = 80;
+/** Photos must be smaller than this (5 MB). */
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+export const NOT_AN_IMAGE = "Please select an image file";
+export const PHOTO_TOO_LARGE = "Image must be less than 5MB";
+
+const goalMessage = `Enter a whole number from ${MIN_PROFILE_GOAL} to ${MAX_PROFILE_GOAL}.`;
+
+/** The profile form; mirrors api.profiles.update. */
+export const profileSchema = z.object({
+  displayName: z
+    .string()
+    .trim()
+    .min(1, { error: "Display name is required." })
+    .max(MAX_DISPLAY_NAME, { error: `Display name must be ${MAX_DISPLAY_NAME} characters or fewer.` }),
+  weeklyGoalMinutes: z
+    .number({ error: goalMessage })
+    .int({ error: goalMessage })
+    .min(MIN_PROFILE_GOAL, { error: goalMessage })
+    .max(MAX_PROFILE_GOAL, { error: goalMessage }),
+  defaultCity: z
+    .string()
+    .trim()
+    .max(MAX_DEFAULT_CITY, { error: `Default city must be ${MAX_DEFAULT_CITY} characters or fewer.` }),
+});
+
+export type ProfileValues = z.output<typeof profileSchema>;
+
+/** Why a chosen file cannot be a profile photo (the spec's wording), or null when it can. */
+export function photoProblem(file: Pick<File, "type" | "size">): string | null {
+  if (!file.type.toLowerCase().startsWith("image/")) return NOT_AN_IMAGE;
+  if (file.size >= MAX_PHOTO_BYTES) return PHOTO_TOO_LARGE;
+  return null;
+}
