@@ -110,6 +110,21 @@ function tableIndex(db: any): Map<string, Set<string>> {
   return index;
 }
 
+/**
+ * Per table, a version bumped by every commit that writes it; per index and
+ * order, the table's ids sorted in that index's order at some version. An
+ * index-range query then hands convex-test its documents already in index
+ * order, so its sort (same comparator, unique keys, stable) does linear work.
+ */
+const tableVersions = new WeakMap<object, Map<string, number>>();
+const indexOrders = new WeakMap<object, Map<string, { version: number; ids: string[] }>>();
+
+function versionsOf(db: object): Map<string, number> {
+  let versions = tableVersions.get(db);
+  if (!versions) tableVersions.set(db, (versions = new Map()));
+  return versions;
+}
+
 /** Patches convex-test's DatabaseFake once: commit hook, read tracking, per-table scans. */
 function installHooks(ct: any): void {
   if (hooksInstalled) return;
@@ -121,6 +136,11 @@ function installHooks(ct: any): void {
     const writes = top ? this._writes[0] : null;
     commit.call(this, commitTs);
     if (writes) {
+      const versions = versionsOf(this);
+      for (const id of Object.keys(writes)) {
+        const table = tableFromId(id);
+        if (table) versions.set(table, (versions.get(table) ?? 0) + 1);
+      }
       const index = tableIndexes.get(this);
       if (index) {
         for (const [id, doc] of Object.entries(writes)) {
@@ -135,6 +155,32 @@ function installHooks(ct: any): void {
     }
     if (top && commitTs !== null && activeEngine !== null) activeEngine.afterCommit(this, commitTs, writes);
   };
+  const resolve = proto._resolveQuerySource;
+  proto._resolveQuerySource = function (this: any, query: any) {
+    const source = query?.source;
+    if (source?.type !== "IndexRange" || this.__localBackendOrder) return resolve.call(this, query);
+    const table = String(source.indexName).split(".")[0];
+    // Writes of this transaction to the table: no cached order applies.
+    for (const layer of this._writes) {
+      for (const id of Object.keys(layer)) if (tableFromId(id) === table) return resolve.call(this, query);
+    }
+    const key = `${source.indexName}|${source.order ?? "asc"}`;
+    const version = versionsOf(this).get(table) ?? 0;
+    let orders = indexOrders.get(this);
+    if (!orders) indexOrders.set(this, (orders = new Map()));
+    let order = orders.get(key);
+    if (!order || order.version !== version) {
+      const all = resolve.call(this, { source: { ...source, range: [] }, operators: [] });
+      order = { version, ids: all.sortedDocs.map((doc: any) => doc._id) };
+      orders.set(key, order);
+    }
+    this.__localBackendOrder = { table, ids: order.ids };
+    try {
+      return resolve.call(this, query);
+    } finally {
+      this.__localBackendOrder = null;
+    }
+  };
   const get = proto.get;
   proto.get = function (this: any, tableName: string | undefined, id: string) {
     const qctx = readTracker.getStore();
@@ -146,6 +192,14 @@ function installHooks(ct: any): void {
   };
   proto._iterateDocs = function (this: any, tableName: string, callback: (doc: unknown) => void) {
     readTracker.getStore()?.reads.add(tableName);
+    const hint = this.__localBackendOrder;
+    if (hint && hint.table === tableName) {
+      for (const id of hint.ids) {
+        const document = this._documents[id];
+        if (document) callback(document);
+      }
+      return;
+    }
     const ids = new Set(tableIndex(this).get(tableName));
     for (const layer of this._writes) {
       for (const id of Object.keys(layer)) if (tableFromId(id) === tableName) ids.add(id);
@@ -440,6 +494,8 @@ export class Engine {
     db._nextDocId = Math.max(db._nextDocId, maxCounter + 1);
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
     tableIndexes.delete(db);
+    indexOrders.delete(db);
+    tableVersions.delete(db);
     const tm = this.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     this.lastCommitTs = tm._lastCommitTs;
