@@ -317,3 +317,34 @@ test("the admin tabs and the event page's owner tools have no serious accessibil
     expect(await seriousViolations(page)).toEqual([]);
   }
 });
+
+test.describe("375 px wide", () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the admin dashboard, a mic in edit mode and the owner tools fit without horizontal scrolling", async ({
+    page,
+    signIn,
+    runFunction,
+  }) => {
+    const tok = `zm${randomUUID().slice(0, 8)}`;
+    const title = `Narrow Mic ${tok}`;
+    const id = await createMic(runFunction, title);
+    const fits = async () => {
+      await page.waitForLoadState("networkidle");
+      expect(await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(375);
+    };
+    await signIn(page, DEMO_ADMIN);
+    await page.goto(`/event/${id}`);
+    await expect(page.getByRole("button", { name: "Report a problem" })).toBeVisible();
+    await fits();
+    await openAdminTab(page, "Mics");
+    await page.getByLabel("Search mics, venues, or cities").fill(tok);
+    await page.getByRole("button", { name: `Edit ${title}` }).click();
+    await expect(page.getByRole("form", { name: `Edit ${title}` })).toBeVisible();
+    await fits();
+    for (const tab of ["Claims", "Reports"]) {
+      await page.getByRole("tab", { name: tab }).click();
+      await fits();
+    }
+  });
+});
