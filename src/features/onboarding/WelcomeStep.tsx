@@ -1,10 +1,9 @@
 import { CalendarIcon, MagnifyingGlassIcon, StarIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import { paths } from "@/lib/paths";
+import { onboardingSteps, paths } from "@/lib/paths";
 import { OnboardingShell } from "./OnboardingShell";
+import { useOnboardingProgress } from "./useOnboardingProgress";
 
 const POINTS = [
   { icon: <MagnifyingGlassIcon />, text: "Add the venue where you perform most" },
@@ -14,7 +13,8 @@ const POINTS = [
 
 /** Onboarding step 1: what setup involves, Get Started or Skip. */
 export function WelcomeStep() {
-  const me = useQuery(api.profiles.me);
+  const { me, progress } = useOnboardingProgress();
+  const resumeAt = progress.step > 1 ? onboardingSteps[progress.step - 1] : undefined;
   const firstName = me?.displayName?.trim().split(/\s+/)[0];
   return (
     <OnboardingShell step={1}>
@@ -39,9 +39,25 @@ export function WelcomeStep() {
             ))}
           </ul>
         </Flex>
-        <Button asChild size="3">
-          <RouterLink to={paths.onboarding("venue")}>Get Started</RouterLink>
-        </Button>
+        {resumeAt ? (
+          <Flex direction="column" gap="2" align="center">
+            <Text size="2" color="gray">
+              You got to step {progress.step} of 10 last time.
+            </Text>
+            <Flex gap="3" direction={{ initial: "column", xs: "row" }}>
+              <Button asChild size="3">
+                <RouterLink to={paths.onboarding(resumeAt)}>Continue where you left off</RouterLink>
+              </Button>
+              <Button asChild size="3" variant="soft">
+                <RouterLink to={paths.onboarding("venue")}>Get Started</RouterLink>
+              </Button>
+            </Flex>
+          </Flex>
+        ) : (
+          <Button asChild size="3">
+            <RouterLink to={paths.onboarding("venue")}>Get Started</RouterLink>
+          </Button>
+        )}
       </Flex>
     </OnboardingShell>
   );

@@ -1,0 +1,140 @@
+import { describe, expect, test } from "vitest";
+import {
+  alreadyFavorited,
+  goalFromSlider,
+  goalLabel,
+  initialProgress,
+  parseProgress,
+  pendingSaves,
+  progressReducer,
+  sliderFromGoal,
+  type OnboardingProgress,
+} from "./progress";
+
+const venue = { venueName: "The Laugh Factory", city: "Chicago" };
+const details = { type: "open_mic" as const, title: "Monday Mic", dayOfWeek: 1, startTimeLocal: "20:00", recurrence: "weekly" as const };
+
+function run(...actions: Parameters<typeof progressReducer>[1][]): OnboardingProgress {
+  return actions.reduce(progressReducer, initialProgress("user1"));
+}
+
+describe("onboarding progress reducer", () => {
+  test("starts at step 1 with a 5-minute set and a 15-minute goal", () => {
+    const s = initialProgress("user1");
+    expect(s).toMatchObject({ step: 1, setDetails: { minutes: 5 }, weeklyGoal: 15, addedVenues: [], venue: null });
+  });
+
+  test("visiting a step records it, within 1 to 10", () => {
+    expect(run({ type: "visit", step: 4 }).step).toBe(4);
+    expect(run({ type: "visit", step: 14 }).step).toBe(10);
+    expect(run({ type: "visit", step: 0 }).step).toBe(1);
+  });
+
+  test("another venue forgets the chosen event and typed details; the same venue keeps them", () => {
+    const chosen = run(
+      { type: "selectVenue", venue },
+      { type: "chooseEvent", choice: { kind: "existing", id: "item1", title: "Open Mic" } },
+      { type: "setDraft", draft: { title: "x" } },
+    );
+    expect(chosen).toMatchObject({ event: "existing", matchedId: "item1", matchedTitle: "Open Mic" });
+    const same = progressReducer(chosen, { type: "selectVenue", venue: { ...venue } });
+    expect(same.matchedId).toBe("item1");
+    const other = progressReducer(chosen, { type: "selectVenue", venue: { venueName: "Zanies" } });
+    expect(other).toMatchObject({ event: null, matchedId: null, matchedTitle: null, newVenueDetails: null });
+  });
+
+  test("choosing a new event clears the match", () => {
+    const s = run(
+      { type: "chooseEvent", choice: { kind: "existing", id: "item1", title: "Open Mic" } },
+      { type: "chooseEvent", choice: { kind: "new" } },
+    );
+    expect(s).toMatchObject({ event: "new", matchedId: null });
+  });
+
+  test("set minutes stay within 1 to 30 and the goal within 1 to 100", () => {
+    expect(run({ type: "setMinutes", minutes: 45 }).setDetails.minutes).toBe(30);
+    expect(run({ type: "setMinutes", minutes: 0 }).setDetails.minutes).toBe(1);
+    expect(run({ type: "setGoal", minutes: 250 }).weeklyGoal).toBe(100);
+    expect(run({ type: "setGoal", minutes: 0 }).weeklyGoal).toBe(1);
+  });
+
+  test("a failed save is kept with its error, offered for retry, and cleared by a successful retry", () => {
+    const s = run({ type: "saved", kind: "venue", entry: { venue, event: "new", details, sceneItemId: null, saveError: "offline" } });
+    expect(s.lastSaved).toBe("venue");
+    expect(pendingSaves(s)).toEqual([{ index: 0, entry: s.addedVenues[0] }]);
+    const retried = progressReducer(s, { type: "retried", index: 0, sceneItemId: "item9" });
+    expect(retried.addedVenues[0]).toEqual({ venue, event: "new", details, sceneItemId: "item9" });
+    expect(pendingSaves(retried)).toEqual([]);
+    const failedAgain = progressReducer(s, { type: "retried", index: 0, sceneItemId: null, saveError: "still offline" });
+    expect(failedAgain.addedVenues[0]?.saveError).toBe("still offline");
+    expect(pendingSaves(failedAgain)).toHaveLength(1);
+  });
+
+  test("a favourited mic is recognised so Back then Next does not log it twice", () => {
+    const s = run({ type: "saved", kind: "favorite", entry: { venue, event: "item1", details: null, sceneItemId: "item1" } });
+    expect(alreadyFavorited(s, "item1")).toBe(true);
+    expect(alreadyFavorited(s, "item2")).toBe(false);
+    expect(pendingSaves(s)).toEqual([]);
+  });
+
+  test("wanting another venue starts again with a clean selection but keeps what was saved", () => {
+    const s = run(
+      { type: "selectVenue", venue },
+      { type: "chooseEvent", choice: { kind: "existing", id: "item1", title: "Open Mic" } },
+      { type: "setMinutes", minutes: 12 },
+      { type: "saved", kind: "favorite", entry: { venue, event: "item1", details: null, sceneItemId: "item1" } },
+      { type: "setGoal", minutes: 40 },
+      { type: "wantsAnother", yes: true },
+    );
+    expect(s).toMatchObject({ wantsAnother: true, venue: null, event: null, matchedId: null, setDetails: { minutes: 5 }, weeklyGoal: 40 });
+    expect(s.addedVenues).toHaveLength(1);
+    const no = progressReducer(s, { type: "wantsAnother", yes: false });
+    expect(no.wantsAnother).toBe(false);
+  });
+
+  test("reset starts over for the given account", () => {
+    const s = progressReducer(run({ type: "visit", step: 7 }), { type: "reset", userId: "user2" });
+    expect(s).toEqual(initialProgress("user2"));
+  });
+});
+
+describe("parseProgress (localStorage)", () => {
+  test("round-trips what was saved for the same account", () => {
+    const s = run({ type: "visit", step: 3 }, { type: "selectVenue", venue });
+    expect(parseProgress(JSON.stringify(s), "user1")).toEqual(s);
+  });
+
+  test("another account's, broken or empty storage is a fresh start", () => {
+    const s = run({ type: "visit", step: 3 });
+    expect(parseProgress(JSON.stringify(s), "user2")).toEqual(initialProgress("user2"));
+    expect(parseProgress("{not json", "user1")).toEqual(initialProgress("user1"));
+    expect(parseProgress(null, "user1")).toEqual(initialProgress("user1"));
+    expect(parseProgress("null", "user1")).toEqual(initialProgress("user1"));
+  });
+
+  test("out-of-range values are brought back into range", () => {
+    const raw = JSON.stringify({ ...initialProgress("user1"), step: 99, weeklyGoal: 5000, setDetails: { minutes: -3 }, addedVenues: "x" });
+    expect(parseProgress(raw, "user1")).toMatchObject({ step: 10, weeklyGoal: 100, setDetails: { minutes: 1 }, addedVenues: [] });
+  });
+});
+
+describe("weekly goal slider", () => {
+  test.each([
+    [1, "Every minute counts. A great place to start!"],
+    [5, "Every minute counts. A great place to start!"],
+    [6, "A steady habit: a couple of mics a week."],
+    [15, "A steady habit: a couple of mics a week."],
+    [30, "Serious stage time. You're building an act!"],
+    [60, "Road warrior: up most nights of the week."],
+    [61, "Comedy machine! You practically live on stage."],
+  ])("%i minutes reads %s", (minutes, label) => {
+    expect(goalLabel(minutes)).toBe(label);
+  });
+
+  test("the bottom notch is the minimum goal of 1 minute; other notches are the goal", () => {
+    expect(goalFromSlider(0)).toBe(1);
+    expect(goalFromSlider(25)).toBe(25);
+    expect(sliderFromGoal(1)).toBe(0);
+    expect(sliderFromGoal(15)).toBe(15);
+  });
+});
