@@ -1,0 +1,173 @@
+import type { Browser, Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
+import { toast } from "./support/ui";
+
+// A backend restart and several browsers on a small shared machine.
+test.describe.configure({ timeout: 180_000 });
+
+type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
+
+const VENUE = { latitude: 40.7306, longitude: -73.9866 };
+
+/** Day of week and "HH:MM" right now in New York, so a mic starting now has its check-in window open. */
+function nowInNewYork(): { dayOfWeek: number; hhmm: string } {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/New_York",
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date());
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  const dayOfWeek = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(get("weekday"));
+  return { dayOfWeek, hhmm: `${get("hour")}:${get("minute")}` };
+}
+
+async function createOpenMic(runFunction: Run, title: string): Promise<string> {
+  const { dayOfWeek, hhmm } = nowInNewYork();
+  return await runFunction<string>("scene:insertForTest", {
+    title,
+    venueName: `Fault Room ${title.split(" ").pop()}`,
+    city: "New York",
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek,
+    startTimeLocal: hhmm,
+    timeZone: "America/New_York",
+    latitude: VENUE.latitude,
+    longitude: VENUE.longitude,
+  });
+}
+
+async function pageAtVenue(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ geolocation: VENUE, permissions: ["geolocation"] });
+  return await context.newPage();
+}
+
+async function openSceneAt(page: Page, search: string) {
+  await page.goto("/scene");
+  await page.getByLabel("Search mics, venues or cities").fill(search);
+}
+
+/** Leaves a mark on the window that a reload would wipe: recovery must happen in place. */
+async function markNoReload(page: Page) {
+  await page.evaluate(() => {
+    (window as unknown as { __noReload: boolean }).__noReload = true;
+  });
+}
+
+async function expectNoReload(page: Page) {
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+const reconnecting = (page: Page) => page.getByTestId("connection-banner").getByText("Reconnecting…");
+const heartOf = (page: Page, title: string) =>
+  page.getByRole("article", { name: title }).getByRole("button", { name: `Favorite ${title}` });
+
+test("kill -9 of the backend mid-journey: the page says it is reconnecting, recovers by itself and keeps acknowledged changes", async ({
+  browser,
+  signIn,
+  runFunction,
+  backend,
+}) => {
+  const tok = `zf${randomUUID().slice(0, 8)}`;
+  const kept = `Kept Mic ${tok}`;
+  const queued = `Queued Mic ${tok}`;
+  await createOpenMic(runFunction, kept);
+  await createOpenMic(runFunction, queued);
+
+  const comedian = await pageAtVenue(browser);
+  await signIn(comedian, DEMO_COMEDIAN);
+  await openSceneAt(comedian, tok);
+  await expect(heartOf(comedian, kept)).toHaveAttribute("aria-pressed", "false");
+  await expect(reconnecting(comedian)).toHaveCount(0);
+  await markNoReload(comedian);
+
+  // An acknowledged change: the server answered, the toast says so.
+  await heartOf(comedian, kept).click();
+  await expect(toast(comedian, "Added to favorites")).toBeVisible();
+
+  await backend.kill9();
+  expect(backend.isRunning()).toBe(false);
+  await expect(reconnecting(comedian)).toBeVisible({ timeout: 20_000 });
+
+  // A change made while the backend is down waits in the client and goes out after the restart.
+  await heartOf(comedian, queued).click();
+  await expect(heartOf(comedian, queued)).toHaveAttribute("aria-pressed", "true");
+
+  await backend.restart();
+  await expect(reconnecting(comedian)).toHaveCount(0, { timeout: 30_000 });
+  await expect(heartOf(comedian, kept)).toHaveAttribute("aria-pressed", "true");
+  await expect(heartOf(comedian, queued)).toHaveAttribute("aria-pressed", "true");
+  await expectNoReload(comedian);
+
+  // Live updates flow again: another comedian's check-in shows up on this page by itself.
+  const other = await pageAtVenue(browser);
+  await signIn(other, DEMO_ADMIN);
+  await openSceneAt(other, tok);
+  await other.getByRole("article", { name: kept }).getByRole("button", { name: "Check In" }).click();
+  await expect(comedian.getByRole("article", { name: kept }).getByText("1 check-in", { exact: true })).toBeVisible({
+    timeout: 10_000,
+  });
+  await expectNoReload(comedian);
+
+  // Nothing acknowledged was lost: a fresh load reads it back from the restarted backend.
+  await comedian.reload();
+  await comedian.getByLabel("Search mics, venues or cities").fill(tok);
+  await expect(heartOf(comedian, kept)).toHaveAttribute("aria-pressed", "true");
+  await expect(heartOf(comedian, queued)).toHaveAttribute("aria-pressed", "true");
+  await expect(comedian.getByRole("article", { name: kept }).getByText("1 check-in", { exact: true })).toBeVisible();
+
+  await other.context().close();
+  await comedian.context().close();
+});
+
+test("the browser going offline and back: reconnecting, then recovered with nothing lost", async ({
+  browser,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zo${randomUUID().slice(0, 8)}`;
+  const kept = `Online Mic ${tok}`;
+  const queued = `Offline Mic ${tok}`;
+  await createOpenMic(runFunction, kept);
+  await createOpenMic(runFunction, queued);
+
+  const comedian = await pageAtVenue(browser);
+  await signIn(comedian, DEMO_COMEDIAN);
+  await openSceneAt(comedian, tok);
+  await markNoReload(comedian);
+
+  await heartOf(comedian, kept).click();
+  await expect(toast(comedian, "Added to favorites")).toBeVisible();
+  // Let that toast go, so the one after reconnecting is the queued change's.
+  await expect(toast(comedian, "Added to favorites")).toHaveCount(0, { timeout: 20_000 });
+
+  await comedian.context().setOffline(true);
+  await expect(reconnecting(comedian)).toBeVisible({ timeout: 45_000 });
+  await heartOf(comedian, queued).click();
+  await expect(heartOf(comedian, queued)).toHaveAttribute("aria-pressed", "true");
+
+  await comedian.context().setOffline(false);
+  await expect(reconnecting(comedian)).toHaveCount(0, { timeout: 30_000 });
+  // The change made offline reaches the server once the connection is back.
+  await expect(toast(comedian, "Added to favorites")).toBeVisible({ timeout: 20_000 });
+  await expectNoReload(comedian);
+
+  const other = await pageAtVenue(browser);
+  await signIn(other, DEMO_ADMIN);
+  await openSceneAt(other, tok);
+  await other.getByRole("article", { name: queued }).getByRole("button", { name: "Check In" }).click();
+  await expect(comedian.getByRole("article", { name: queued }).getByText("1 check-in", { exact: true })).toBeVisible({
+    timeout: 10_000,
+  });
+
+  await comedian.reload();
+  await comedian.getByLabel("Search mics, venues or cities").fill(tok);
+  await expect(heartOf(comedian, kept)).toHaveAttribute("aria-pressed", "true");
+  await expect(heartOf(comedian, queued)).toHaveAttribute("aria-pressed", "true");
+
+  await other.context().close();
+  await comedian.context().close();
+});
