@@ -6,7 +6,9 @@ import { DAY_NAMES, formatTime12h } from "../../../convex/lib/time";
 export function eventSummary(details: EventDetails): { day: string; time: string; frequency: string } {
   const option = RECURRENCE_OPTIONS.find((o) => o.value === details.recurrence);
   let frequency = option?.label ?? details.recurrence;
-  if (details.recurrence === "monthly" && details.monthlyRule) frequency = `Monthly (${details.monthlyRule})`;
+  if (details.recurrence === "monthly" && details.monthlyRule) {
+    frequency = details.monthlyRule.startsWith("Monthly") ? details.monthlyRule : `Monthly (${details.monthlyRule})`;
+  }
   if (details.recurrence === "custom" && details.customRecurrenceDescription) frequency = details.customRecurrenceDescription;
   return {
     day: DAY_NAMES[details.dayOfWeek] ?? "",

@@ -15,6 +15,7 @@ type VenueComboboxProps = {
   /** Shown under the input when there are no options (a hint or 'No venues found...'). */
   message?: string | null;
   placeholder?: string;
+  autoFocus?: boolean;
 };
 
 /**
@@ -31,6 +32,7 @@ export function VenueCombobox({
   loading,
   message,
   placeholder = "Venue name",
+  autoFocus,
 }: VenueComboboxProps) {
   const id = useId();
   const listId = `${id}-list`;
@@ -71,6 +73,7 @@ export function VenueCombobox({
         aria-activedescendant={open && highlight >= 0 ? `${listId}-${highlight}` : undefined}
         aria-describedby={message ? messageId : undefined}
         placeholder={placeholder}
+        autoFocus={autoFocus}
         value={value}
         onChange={(e) => {
           onValueChange(e.target.value);

@@ -30,6 +30,8 @@ export type VenueSearchProps = {
   usOnly?: boolean;
   minChars?: number;
   label?: string;
+  /** Focus the search box on arrival (the log wizard: the keyboard is up at once). */
+  autoFocus?: boolean;
 };
 
 type Scope = "nearby" | "global";
@@ -77,7 +79,14 @@ function useVenueSource(): Source {
  * available, otherwise the venues already in the scene, plus 'Enter the venue
  * yourself'. Nearby search biases results to the saved location.
  */
-export function VenueSearch({ value, onChange, usOnly = false, minChars = usOnly ? 3 : 1, label = "Search for a venue" }: VenueSearchProps) {
+export function VenueSearch({
+  value,
+  onChange,
+  usOnly = false,
+  minChars = usOnly ? 3 : 1,
+  label = "Search for a venue",
+  autoFocus = false,
+}: VenueSearchProps) {
   const source = useVenueSource();
   const [location, setLocation] = useState<LatLng | null>(() => readSavedLocation(Date.now()));
   const [scope, setScope] = useState<Scope>(() => (location ? "nearby" : "global"));
@@ -162,10 +171,17 @@ export function VenueSearch({ value, onChange, usOnly = false, minChars = usOnly
         </Callout.Root>
       ) : null}
       {source === "google" ? (
-        <GooglePlacesSearch label={label} usOnly={usOnly} minChars={minChars} near={nearby ? location : null} onChange={onChange} />
+        <GooglePlacesSearch
+          label={label}
+          usOnly={usOnly}
+          minChars={minChars}
+          near={nearby ? location : null}
+          onChange={onChange}
+          autoFocus={autoFocus}
+        />
       ) : (
         <>
-          <SceneVenueSearch label={label} minChars={minChars} near={nearby ? location : null} onChange={onChange} />
+          <SceneVenueSearch label={label} minChars={minChars} near={nearby ? location : null} onChange={onChange} autoFocus={autoFocus} />
           <Text size="1" color="gray">
             Searching venues already in the scene{nearby ? ", nearest first" : ""}.
           </Text>
@@ -185,13 +201,14 @@ export function VenueSearch({ value, onChange, usOnly = false, minChars = usOnly
 
 type SourceProps = {
   label: string;
+  autoFocus: boolean;
   minChars: number;
   near: LatLng | null;
   onChange: (venue: VenueInput) => void;
 };
 
 /** Search among venues already in the scene (no Google): nearest first when the location is known. */
-function SceneVenueSearch({ label, minChars, near, onChange }: SourceProps) {
+function SceneVenueSearch({ label, minChars, near, onChange, autoFocus }: SourceProps) {
   const [text, setText] = useState("");
   const debounced = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const ready = debounced.length >= minChars;
@@ -207,6 +224,7 @@ function SceneVenueSearch({ label, minChars, near, onChange }: SourceProps) {
   return (
     <VenueCombobox
       label={label}
+      autoFocus={autoFocus}
       value={text}
       onValueChange={setText}
       options={options}
@@ -228,7 +246,7 @@ function sortByDistance(results: SceneVenueResult[], near: LatLng | null): Scene
 }
 
 /** Google Places autocomplete (establishments), then place details for the coordinates. */
-function GooglePlacesSearch({ label, minChars, near, onChange, usOnly }: SourceProps & { usOnly: boolean }) {
+function GooglePlacesSearch({ label, minChars, near, onChange, usOnly, autoFocus }: SourceProps & { usOnly: boolean }) {
   const requestOptions = useMemo(
     () => ({
       types: ["establishment"],
@@ -286,6 +304,7 @@ function GooglePlacesSearch({ label, minChars, near, onChange, usOnly }: SourceP
   return (
     <VenueCombobox
       label={label}
+      autoFocus={autoFocus}
       value={value}
       onValueChange={(text) => {
         // Below the minimum length nothing is sent to Google.
