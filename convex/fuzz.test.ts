@@ -1,0 +1,517 @@
+/**
+ * Bad input: every public mutation and action gets FUZZ_RUNS argument sets
+ * generated from its own args validator (`exportArgs()`), mixing valid
+ * values with hostile strings (very long, unicode, HTML/script, SQL-ish,
+ * NUL), huge, negative and non-finite numbers, ids of missing documents and
+ * of other tables, missing and extra fields and wrongly typed values. Each
+ * call, as a signed-in comedian (an admin for admin functions), must end in
+ * success, a ConvexError, or, only when the arguments do not match the
+ * validator, Convex's argument validation error: never another exception.
+ * Afterwards `invariants:check` must pass.
+ *
+ * Seeded: set FUZZ_SEED to replay; a failure prints fast-check's seed, path
+ * and counterexample.
+ */
+import fc from "fast-check";
+import { makeFunctionReference, type FunctionReference } from "convex/server";
+import { ConvexError } from "convex/values";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+// Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
+import "./lib/time";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+
+const FUZZ_RUNS = 500;
+const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20261121);
+
+vi.setConfig({ testTimeout: 240_000 });
+
+type ValidatorJson =
+  | { type: "null" | "number" | "bigint" | "boolean" | "string" | "bytes" | "any" }
+  | { type: "literal"; value: string | number | boolean }
+  | { type: "id"; tableName: string }
+  | { type: "array"; value: ValidatorJson }
+  | { type: "record"; keys: ValidatorJson; values: { fieldType: ValidatorJson } }
+  | { type: "union"; value: ValidatorJson[] }
+  | { type: "object"; value: Record<string, { fieldType: ValidatorJson; optional: boolean }> };
+
+type Registered = {
+  isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
+  isPublic?: boolean;
+  exportArgs?: () => string;
+};
+
+const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.setup.ts"], {
+  eager: true,
+});
+
+/** Every public mutation and action with its args validator. */
+function writeFunctions(): Array<{ name: string; kind: "mutation" | "action"; args: ValidatorJson }> {
+  const found: Array<{ name: string; kind: "mutation" | "action"; args: ValidatorJson }> = [];
+  for (const [path, mod] of Object.entries(loaded)) {
+    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
+    for (const [exportName, value] of Object.entries(mod)) {
+      const fn = value as Registered | null;
+      if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) continue;
+      if (fn.isPublic !== true || !(fn.isMutation || fn.isAction) || fn.exportArgs === undefined) continue;
+      found.push({
+        name: `${moduleName}:${exportName}`,
+        kind: fn.isMutation ? "mutation" : "action",
+        args: JSON.parse(fn.exportArgs()) as ValidatorJson,
+      });
+    }
+  }
+  return found.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Functions only admins may call: fuzzed as an admin so the arguments reach the logic. */
+const ADMIN_FUNCTIONS = new Set(["claims:review", "reports:resolve", "geocode:fixCoordinates"]);
+const asAdmin = (name: string) => name.startsWith("admin:") || ADMIN_FUNCTIONS.has(name);
+
+// ---------------------------------------------------------------------------
+// The values a generated argument may take.
+
+const HOSTILE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "x".repeat(10_000),
+  "🎤".repeat(2_000),
+  "<script>alert(1)</script>",
+  '"><img src=x onerror=alert(1)>',
+  "'; DROP TABLE performances; --",
+  "' OR '1'='1",
+  "../../etc/passwd",
+  "${jndi:ldap://x}",
+  "\u202Eevil\u202C",
+  "\u200B\u200B",
+  "Ünïcödé Çömedy 笑",
+  "%00%27",
+  "null",
+  "undefined",
+  "NaN",
+  "__proto__",
+  "constructor",
+  "javascript:alert(1)",
+  "https://example.com/mic",
+  "2026-11-25",
+  "2026-02-30",
+  "9999-99-99",
+  "19:30",
+  "25:61",
+  "America/New_York",
+  "Mars/Olympus_Mons",
+  "Test Mic",
+  "The Test Room",
+  "New York",
+  "DELETE",
+  "comic@example.com",
+];
+
+const NUMBERS = [
+  0, -0, 1, -1, 5, 7, 15, 30, 60, 100, 600, 601, 1000, 1e6, -1e6, 2 ** 53, -(2 ** 53), 1e308, -1e308,
+  Number.MAX_VALUE, Number.MIN_VALUE, Infinity, -Infinity, NaN, 0.5, 3.7, 40.7411, -73.9897, 90.0001, -180.5,
+];
+
+/** Ids to draw from, and whether values must match their validator (`strict`:
+ * every field present and of its type, so calls reach the handlers with hostile
+ * values) or may break it (wrong types, missing and extra fields, ids of other tables). */
+type Pools = { ids: Record<string, string[]>; strict: boolean };
+
+function hostileString(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+    { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 20 }) },
+  );
+}
+
+function number(): fc.Arbitrary<number> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...NUMBERS) },
+    { weight: 2, arbitrary: fc.integer({ min: -1000, max: 1000 }) },
+    { weight: 1, arbitrary: fc.double() },
+    { weight: 1, arbitrary: fc.integer({ min: NOW - 400 * DAY, max: NOW + 2 * DAY }) },
+  );
+}
+
+/** Ids of the table (existing and deleted ones), ids of other tables, and junk. */
+function idOf(table: string, pools: Pools): fc.Arbitrary<string> {
+  const own = pools.ids[table] ?? [];
+  const others = Object.entries(pools.ids)
+    .filter(([name]) => name !== table)
+    .flatMap(([, ids]) => ids);
+  if (pools.strict && own.length > 0) return fc.constantFrom(...own);
+  return fc.oneof(
+    ...(own.length > 0 ? [{ weight: 6, arbitrary: fc.constantFrom(...own) }] : []),
+    { weight: 2, arbitrary: fc.constantFrom(...others) },
+    { weight: 1, arbitrary: hostileString() },
+  );
+}
+
+/** Anything at all: the value of a wrongly typed field. */
+function anything(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    number(),
+    hostileString(),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom("a", "b", "userId"), fc.integer(), { maxKeys: 2 }),
+  );
+}
+
+/** A deep copy with ordinary prototypes (fast-check may build null-prototype
+ * objects, which no Convex client can send). */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value instanceof ArrayBuffer || value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, plain(x)]));
+}
+
+/** Whole argument objects for a function's validator (the top level is always an object). */
+function argsFor(v: ValidatorJson, ids: Pools["ids"]): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .oneof(typedValue(v, { ids, strict: true }, 0), typedValue(v, { ids, strict: false }, 0))
+    .map((x) => plain(x) as Record<string, unknown>);
+}
+
+function fromValidator(v: ValidatorJson, pools: Pools, depth = 0): fc.Arbitrary<unknown> {
+  const typed = typedValue(v, pools, depth);
+  if (pools.strict) return typed;
+  // Mostly values of the right type; now and then any value at all.
+  return fc.oneof({ weight: 12, arbitrary: typed }, { weight: 1, arbitrary: anything() });
+}
+
+function typedValue(v: ValidatorJson, pools: Pools, depth: number): fc.Arbitrary<unknown> {
+  switch (v.type) {
+    case "null":
+      return fc.constant(null);
+    case "number":
+      return number();
+    case "bigint":
+      return fc.bigInt();
+    case "boolean":
+      return fc.boolean();
+    case "string":
+      return hostileString();
+    case "bytes":
+      return fc.uint8Array({ maxLength: 16 }).map((a) => a.buffer);
+    case "any":
+      return anyParams(depth);
+    case "literal":
+      return fc.constant(v.value);
+    case "id":
+      return idOf(v.tableName, pools);
+    case "array":
+      return fc.oneof(
+        { weight: 5, arbitrary: fc.array(fromValidator(v.value, pools, depth + 1), { maxLength: 4 }) },
+        { weight: 1, arbitrary: fc.array(fromValidator(v.value, pools, depth + 1), { minLength: 20, maxLength: 200 }) },
+      );
+    case "record":
+      return fc.dictionary(hostileString(), fromValidator(v.values.fieldType, pools, depth + 1), { maxKeys: 3 });
+    case "union":
+      return fc.oneof(...v.value.map((member) => typedValue(member, pools, depth)));
+    case "object":
+      return objectOf(v.value, pools, depth);
+  }
+}
+
+const EXTRA_FIELDS = ["userId", "isAdmin", "createdBy", "status", "checkInCount", "extra"];
+
+function objectOf(
+  fields: Record<string, { fieldType: ValidatorJson; optional: boolean }>,
+  pools: Pools,
+  depth: number,
+): fc.Arbitrary<Record<string, unknown>> {
+  const entries = Object.entries(fields);
+  const record = fc.record(
+    Object.fromEntries(entries.map(([k, { fieldType }]) => [k, fromValidator(fieldType, pools, depth + 1)])),
+    { requiredKeys: entries.filter(([, f]) => !f.optional).map(([k]) => k) },
+  ) as fc.Arbitrary<Record<string, unknown>>;
+  if (pools.strict) return record;
+  return fc
+    .tuple(
+      record,
+      fc.option(fc.constantFrom(...entries.map(([k]) => k), "-"), { freq: 10 }),
+      fc.option(fc.tuple(fc.constantFrom(...EXTRA_FIELDS), anything()), { freq: 12 }),
+    )
+    .map(([value, drop, extra]) => {
+      const out = { ...value };
+      if (drop !== null) delete out[drop];
+      if (extra !== null) out[extra[0]] = extra[1];
+      return out;
+    });
+}
+
+/** `auth:signIn`'s `params` is v.any(): sign-in and sign-up forms, mostly broken. */
+function anyParams(depth: number): fc.Arbitrary<unknown> {
+  if (depth > 2) return anything();
+  return fc.oneof(
+    anything(),
+    fc.record(
+      {
+        email: fc.oneof(hostileString(), fc.constant("olive.owner@example.com")),
+        password: fc.oneof(hostileString(), fc.constant("secret1")),
+        flow: fc.constantFrom("signIn", "signUp", "reset", "email-verification", "bogus"),
+        name: hostileString(),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Whether arguments match a validator, the way Convex checks them.
+
+function conforms(v: ValidatorJson, value: unknown): boolean {
+  switch (v.type) {
+    case "null":
+      return value === null;
+    case "number":
+      return typeof value === "number";
+    case "bigint":
+      return typeof value === "bigint";
+    case "boolean":
+      return typeof value === "boolean";
+    case "string":
+      return typeof value === "string";
+    case "bytes":
+      return value instanceof ArrayBuffer;
+    case "any":
+      return true;
+    case "literal":
+      return value === v.value;
+    case "id":
+      return typeof value === "string" && value.endsWith(v.tableName) && /^[0-9]+$/.test(value.slice(0, -v.tableName.length));
+    case "array":
+      return Array.isArray(value) && value.every((x) => conforms(v.value, x));
+    case "record":
+      return (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((x) => conforms(v.values.fieldType, x))
+      );
+    case "union":
+      return v.value.some((member) => conforms(member, value));
+    case "object": {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+      const obj = value as Record<string, unknown>;
+      for (const [k, { fieldType, optional }] of Object.entries(v.value)) {
+        if (obj[k] === undefined) {
+          if (!optional) return false;
+        } else if (!conforms(fieldType, obj[k])) {
+          return false;
+        }
+      }
+      return Object.keys(obj).every((k) => k in v.value);
+    }
+  }
+}
+
+/**
+ * Convex's own argument check, as opposed to a bug. convex-test's validator
+ * fails with a TypeError when an object field is null (real Convex reports a
+ * validation error); the arguments were already found invalid, and the
+ * validator runs before the handler, so that TypeError is the check too.
+ */
+function isArgumentRejection(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : "";
+  return /^(Validator error|ArgumentValidationError|Value does not match validator|Cannot convert undefined or null to object$)/.test(
+    message,
+  );
+}
+
+/**
+ * Errors @convex-dev/auth's `signIn` raises for malformed sign-in requests
+ * (its own input checks, not our code); anything else from it is a failure.
+ */
+function isAuthLibraryRefusal(name: string, error: unknown): boolean {
+  if (name !== "auth:signIn" && name !== "auth:signOut") return false;
+  const message = error instanceof Error ? error.message : "";
+  return [
+    /^Cannot sign in: Missing/,
+    /^Can.t parse refresh token/,
+    /^Provider .* is not (configured|supported)/,
+    /^Could not verify code$/,
+    /^Expected `redirectTo` to be a string/,
+    /^Missing (provider id|sign-in verifier)$/,
+    /^Missing `\w+` param/,
+    /^(Password reset|Email verification) is not enabled/,
+    /^Invalid (code|password|credentials|verifier|refresh token)$/,
+  ].some((pattern) => pattern.test(message));
+}
+
+// ---------------------------------------------------------------------------
+// The world each function is fuzzed against.
+
+const NOW = Date.parse("2026-11-25T19:45:00-05:00");
+const DAY = 24 * 60 * 60 * 1000;
+const VENUE = { latitude: 40.7411, longitude: -73.9897 };
+
+type World = { t: TestBackend; comic: TestUser; admin: TestUser; pools: { ids: Pools["ids"] } };
+
+async function buildWorld(): Promise<World> {
+  const t = newTest();
+  const comic = await createUser(t, { email: "olive.owner@example.com", withStats: true });
+  const rival = await createUser(t, { withStats: true });
+  const admin = await createAdmin(t);
+  const wednesday = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
+  const mine = await createSceneItem(t, { ...wednesday, title: "Mine", createdBy: comic.userId });
+  const theirs = await createSceneItem(t, { ...wednesday, title: "Theirs", venueName: "Their Room", createdBy: rival.userId });
+  const lost = await createSceneItem(t, { title: "Lost", latitude: undefined, longitude: undefined });
+  const { performanceId: mySet } = await comic.asUser.mutation(api.performances.log, {
+    minutes: 7,
+    performedAt: NOW - DAY,
+    sceneItemId: mine,
+    tags: [],
+  });
+  const { performanceId: theirSet } = await rival.asUser.mutation(api.performances.log, {
+    minutes: 9,
+    performedAt: NOW - 2 * DAY,
+    sceneItemId: theirs,
+    tags: [],
+  });
+  const { entryId } = await comic.asUser.mutation(api.schedule.add, { sceneItemId: theirs });
+  await rival.asUser.mutation(api.checkIns.checkIn, { sceneItemId: theirs, ...VENUE });
+  const ids = await t.run(async (ctx) => {
+    const claim = await ctx.db.insert("micClaims", { micId: theirs, claimantId: rival.userId, status: "pending" });
+    const report = await ctx.db.insert("problemReports", {
+      micId: theirs,
+      reporterId: rival.userId,
+      kind: "wrong_time",
+      status: "open",
+    });
+    const photo = await ctx.storage.store(new Blob([new Uint8Array(64)], { type: "image/png" }));
+    const pdf = await ctx.storage.store(new Blob([new Uint8Array(64)], { type: "application/pdf" }));
+    const db = ctx.db as unknown as { patch: (table: string, id: string, value: object) => Promise<void> };
+    await db.patch("_storage", photo, { contentType: "image/png" });
+    await db.patch("_storage", pdf, { contentType: "application/pdf" });
+    const goneItem = await ctx.db.insert("sceneItems", {
+      title: "Gone",
+      venueName: "Gone",
+      city: "Gone",
+      type: "open_mic",
+      recurrence: "weekly",
+      timeZone: "America/New_York",
+      status: "inactive",
+      checkInCount: 0,
+      verifiedCheckIns30d: 0,
+      searchText: "gone",
+    });
+    await ctx.db.delete("sceneItems", goneItem);
+    const goneSet = await ctx.db.insert("performances", {
+      userId: rival.userId,
+      minutes: 1,
+      performedAt: 1,
+      performanceDate: "2020-01-01",
+      tags: [],
+    });
+    await ctx.db.delete("performances", goneSet);
+    return { claim, report, photo, pdf, goneItem, goneSet };
+  });
+  const pools = {
+    ids: {
+      sceneItems: [mine, theirs, lost, ids.goneItem],
+      performances: [mySet, theirSet, ids.goneSet],
+      scheduleEntries: [entryId],
+      micClaims: [ids.claim],
+      problemReports: [ids.report],
+      _storage: [ids.photo, ids.pdf],
+      users: [comic.userId, rival.userId, admin.userId],
+      profiles: [comic.profileId],
+    },
+  };
+  return { t, comic, admin, pools };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof ConvexError) return `ConvexError ${JSON.stringify(error.data)}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function seedFor(name: string): number {
+  let h = BASE_SEED | 0;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+  vi.stubEnv("GOOGLE_MAPS_API_KEY", "test-key");
+  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+  vi.stubEnv("SITE_URL", "http://localhost:5173");
+  // No real network: the geocoder (and anything else) gets a canned Google answer.
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () =>
+      new Response(JSON.stringify({ status: "OK", results: [{ geometry: { location: { lat: 40.72, lng: -73.99 } } }] }), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      }),
+    ),
+  );
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+});
+
+const targets = writeFunctions();
+
+describe("bad input", () => {
+  test("finds the public mutations and actions", () => {
+    expect(targets.length).toBeGreaterThan(30);
+  });
+
+  test.each(targets)(`$name ($kind): ${FUZZ_RUNS} generated argument sets`, async ({ name, kind, args }) => {
+    const world = await buildWorld();
+    const caller = asAdmin(name) ? world.admin.asUser : world.comic.asUser;
+    const outcomes = { ok: 0, convexError: 0, rejected: 0 };
+    const seed = seedFor(name);
+    await fc.assert(
+      fc.asyncProperty(argsFor(args, world.pools.ids), async (generated) => {
+        const valid = conforms(args, generated);
+        try {
+          if (kind === "mutation") {
+            await caller.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, generated as never);
+          } else {
+            await caller.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, generated as never);
+          }
+          if (!valid) throw new Error(`${name} accepted arguments its validator should refuse`);
+          outcomes.ok++;
+        } catch (error) {
+          if (error instanceof ConvexError) {
+            outcomes.convexError++;
+            return;
+          }
+          if (!valid && isArgumentRejection(error)) {
+            outcomes.rejected++;
+            return;
+          }
+          if (isAuthLibraryRefusal(name, error)) {
+            outcomes.rejected++;
+            return;
+          }
+          throw new Error(`${name} (${valid ? "valid" : "invalid"} arguments) threw ${describeError(error)}`);
+        }
+      }),
+      { numRuns: FUZZ_RUNS, seed, endOnFailure: true },
+    );
+    expect(outcomes.ok + outcomes.convexError + outcomes.rejected).toBe(FUZZ_RUNS);
+    // The generator must get past the validator, not only trip it.
+    expect(outcomes.ok + outcomes.convexError, `${name}: no generated call reached the handler`).toBeGreaterThan(0);
+    if (process.env.FUZZ_VERBOSE) console.log(`${name} seed=${seed}`, JSON.stringify(outcomes));
+    const report = await world.t.query(internal.invariants.check, {});
+    expect(report.problems, `invariants after fuzzing ${name} (seed ${seed})`).toEqual([]);
+  });
+});
