@@ -222,6 +222,28 @@ function typedValue(v: ValidatorJson, pools: Pools, depth: number): fc.Arbitrary
   }
 }
 
+/**
+ * Plausible values for well-known field names, so that valid calls also get
+ * past the handlers' own checks and reach the writes (a set really logged, a
+ * mic really created) instead of stopping at the first "invalid time".
+ */
+function plausible(field: string): fc.Arbitrary<unknown> | null {
+  if (/TimeLocal$/.test(field)) return fc.constantFrom("19:00", "19:30", "20:00", "23:45", "00:15");
+  if (/^(date|anchorDate|today)$/.test(field)) return fc.constantFrom("2026-11-25", "2026-12-02", "2027-01-01", "2026-02-29");
+  if (field === "timeZone") return fc.constantFrom("America/New_York", "America/Los_Angeles", "Europe/London", "Pacific/Kiritimati");
+  if (field === "dayOfWeek") return fc.integer({ min: 0, max: 6 });
+  if (/minutes|Minutes$/.test(field)) return fc.integer({ min: 0, max: 120 });
+  if (field === "performedAt") return fc.integer({ min: NOW - 60 * DAY, max: NOW });
+  if (field === "latitude") return fc.constantFrom(VENUE.latitude, VENUE.latitude + 0.001, 34.05, 91);
+  if (field === "longitude") return fc.constantFrom(VENUE.longitude, VENUE.longitude - 0.001, -118.24, 181);
+  if (/title|venueName|city|hostName|displayName|name$/.test(field)) {
+    return fc.constantFrom("Test Mic", "The Test Room", "New York", "Brooklyn Basement", "Ünïcödé 笑", "<b>bold</b>");
+  }
+  if (/Link$/.test(field)) return fc.constantFrom("https://example.com/signup", "javascript:alert(1)", "ftp://x");
+  if (field === "tags") return fc.array(fc.constantFrom("crowd work", "new bit", "x".repeat(41)), { maxLength: 3 });
+  return null;
+}
+
 const EXTRA_FIELDS = ["userId", "isAdmin", "createdBy", "status", "checkInCount", "extra"];
 
 function objectOf(
@@ -231,7 +253,13 @@ function objectOf(
 ): fc.Arbitrary<Record<string, unknown>> {
   const entries = Object.entries(fields);
   const record = fc.record(
-    Object.fromEntries(entries.map(([k, { fieldType }]) => [k, fromValidator(fieldType, pools, depth + 1)])),
+    Object.fromEntries(
+      entries.map(([k, { fieldType }]) => {
+        const any = fromValidator(fieldType, pools, depth + 1);
+        const hint = pools.strict ? plausible(k) : null;
+        return [k, hint === null ? any : fc.oneof({ weight: 3, arbitrary: hint }, { weight: 1, arbitrary: any })];
+      }),
+    ),
     { requiredKeys: entries.filter(([, f]) => !f.optional).map(([k]) => k) },
   ) as fc.Arbitrary<Record<string, unknown>>;
   if (pools.strict) return record;
