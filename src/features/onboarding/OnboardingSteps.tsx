@@ -1,5 +1,5 @@
 import { CheckCircledIcon, LightningBoltIcon, StarFilledIcon } from "@radix-ui/react-icons";
-import { Badge, Button, Callout, Card, Flex, Heading, RadioCards, Slider, Text } from "@radix-ui/themes";
+import { Badge, Button, Callout, Card, Flex, Heading, RadioCards, Text } from "@radix-ui/themes";
 import { useConvex, useMutation } from "convex/react";
 import { ConvexError } from "convex/values";
 import { useEffect, useId, useState, type ReactNode } from "react";
@@ -12,6 +12,7 @@ import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { DAY_NAMES, formatTime12h, localDateString } from "../../../convex/lib/time";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
+import { NamedSlider } from "./NamedSlider";
 import { OnboardingShell } from "./OnboardingShell";
 import { alreadyFavorited, goalFromSlider, goalLabel, GOAL_MINUTES, SET_MINUTES, sliderFromGoal } from "./progress";
 import { useFinishOnboarding } from "./useFinishOnboarding";
@@ -199,7 +200,6 @@ export function SetLengthStep() {
   const logSet = useMutation(api.performances.log);
   const addFavorite = useMutation(api.favorites.add);
   const [saving, setSaving] = useState(false);
-  const sliderLabel = useId();
   if (!progress.venue) return <BackToVenue />;
   if (progress.event !== "existing" || !progress.matchedId) return <Navigate to={paths.onboarding("event")} replace />;
   const venue = progress.venue;
@@ -243,17 +243,14 @@ export function SetLengthStep() {
           <Text size="8" weight="bold" aria-live="polite">
             {minutes} {minutes === 1 ? "minute" : "minutes"}
           </Text>
-          <Text id={sliderLabel} size="2" color="gray">
-            Set length
-          </Text>
-          <Slider
-            size="3"
+          <NamedSlider
+            label="Set length (minutes)"
+            valueText={`${minutes} minutes`}
             min={SET_MINUTES.min}
             max={SET_MINUTES.max}
             step={SET_MINUTES.step}
-            value={[minutes]}
-            onValueChange={([v]) => dispatch({ type: "setMinutes", minutes: v ?? SET_MINUTES.default })}
-            aria-labelledby={sliderLabel}
+            value={minutes}
+            onChange={(v) => dispatch({ type: "setMinutes", minutes: v })}
           />
           <Flex justify="between" width="100%">
             <Text size="1" color="gray">
@@ -432,7 +429,6 @@ export function AddAnotherStep() {
 export function GoalStep() {
   const { progress, dispatch } = useOnboardingProgress();
   const navigate = useNavigate();
-  const sliderLabel = useId();
   const goal = progress.weeklyGoal;
   return (
     <OnboardingShell step={9}>
@@ -447,18 +443,14 @@ export function GoalStep() {
           <Text size="2" color="violet" align="center">
             {goalLabel(goal)}
           </Text>
-          <Text id={sliderLabel} size="2" color="gray">
-            Weekly goal (minutes)
-          </Text>
-          <Slider
-            size="3"
+          <NamedSlider
+            label="Weekly goal (minutes)"
+            valueText={`${goal} minutes`}
             min={0}
             max={GOAL_MINUTES.max}
             step={GOAL_MINUTES.step}
-            value={[sliderFromGoal(goal)]}
-            onValueChange={([v]) => dispatch({ type: "setGoal", minutes: goalFromSlider(v ?? GOAL_MINUTES.default) })}
-            aria-labelledby={sliderLabel}
-            aria-valuetext={`${goal} minutes`}
+            value={sliderFromGoal(goal)}
+            onChange={(v) => dispatch({ type: "setGoal", minutes: goalFromSlider(v) })}
           />
           <Flex justify="between" width="100%">
             <Text size="1" color="gray">

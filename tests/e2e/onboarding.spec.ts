@@ -1,0 +1,202 @@
+import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { expect, test } from "./fixtures";
+import { toast } from "./support/ui";
+
+/** A one-word venue name no other test uses. */
+const uniqueWord = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+
+/** A weekly open mic in the scene at a fresh venue; returns its venue and title. */
+async function seedMic(runFunction: <T>(name: string, args?: Record<string, unknown>) => Promise<T>) {
+  const venueName = uniqueWord("Basement");
+  const title = `Thursday Tryouts ${venueName}`;
+  await runFunction("scene:insertForTest", {
+    title,
+    venueName,
+    city: "Chicago",
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 4,
+    startTimeLocal: "21:00",
+    timeZone: "America/Chicago",
+  });
+  return { venueName, title };
+}
+
+function progress(page: Page, n: number) {
+  return page.getByRole("progressbar", { name: `Step ${n} of 10` });
+}
+
+async function pickVenue(page: Page, venueName: string) {
+  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
+  await page.getByRole("option", { name: new RegExp(venueName) }).click();
+  await expect(page.getByLabel("Selected venue")).toContainText(venueName);
+}
+
+test.describe("onboarding", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("a new comedian goes through all 10 steps, resumes after a reload, and lands on a dashboard with the set, favourite and goal", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
+    const { venueName, title } = await seedMic(runFunction);
+    await signUp(page);
+    await expect(page).toHaveURL(/\/onboarding\/welcome$/);
+    await expect(progress(page, 1)).toBeVisible();
+    await page.getByRole("link", { name: "Get Started" }).click();
+
+    // Step 2: a venue is required.
+    await expect(page).toHaveURL(/\/onboarding\/venue$/);
+    await expect(progress(page, 2)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Enable Location" })).toBeVisible();
+    await expect(page.getByRole("radio", { name: "Nearby" })).toBeVisible();
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(toast(page, "Please select a venue")).toContainText("Search and select a venue to continue");
+    await pickVenue(page, venueName);
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 3: a choice is required.
+    await expect(page).toHaveURL(/\/onboarding\/event$/);
+    await expect(progress(page, 3)).toBeVisible();
+    const mic = page.getByRole("radio", { name: new RegExp(title) });
+    await expect(mic).toBeVisible();
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(toast(page, "Please make a selection")).toContainText("Select an existing event or choose to create a new one");
+    await mic.click();
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 4: the set-length slider starts at 5; move it to 8.
+    await expect(page).toHaveURL(/\/onboarding\/details$/);
+    await expect(progress(page, 4)).toBeVisible();
+    const setSlider = page.getByRole("slider", { name: "Set length (minutes)" });
+    await expect(setSlider).toHaveAttribute("aria-valuenow", "5");
+    await setSlider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    await expect(page.getByText("8 minutes", { exact: true })).toBeVisible();
+
+    // A reload resumes at the same step with the same answers…
+    await page.reload();
+    await expect(page).toHaveURL(/\/onboarding\/details$/);
+    await expect(progress(page, 4)).toBeVisible();
+    await expect(page.getByRole("slider", { name: "Set length (minutes)" })).toHaveAttribute("aria-valuenow", "8");
+    await expect(page.getByText(title)).toBeVisible();
+    // …and the welcome page offers to continue there.
+    await page.goto("/onboarding/welcome");
+    await page.getByRole("link", { name: "Continue where you left off" }).click();
+    await expect(page).toHaveURL(/\/onboarding\/details$/);
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 6: logged and favourited.
+    await expect(page).toHaveURL(/\/onboarding\/success$/);
+    await expect(progress(page, 6)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Favorite Added!" })).toBeVisible();
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 7: the check-in pro tip.
+    await expect(page).toHaveURL(/\/onboarding\/checkin-info$/);
+    await expect(progress(page, 7)).toBeVisible();
+    await expect(page.getByText("Pro tip")).toBeVisible();
+    await expect(page.getByText(/30 minutes before to 2 hours after show time/)).toBeVisible();
+    await expect(page.getByText(/2 or more comedians check in/)).toContainText("30 days");
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 8: no other venue.
+    await expect(page).toHaveURL(/\/onboarding\/add-another$/);
+    await expect(progress(page, 8)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Add another venue?" })).toBeVisible();
+    await page.getByRole("button", { name: "No, continue" }).click();
+
+    // Step 9: the goal starts at 15; two notches make 25.
+    await expect(page).toHaveURL(/\/onboarding\/goal-setting$/);
+    await expect(progress(page, 9)).toBeVisible();
+    const goalSlider = page.getByRole("slider", { name: "Weekly goal (minutes)" });
+    await expect(goalSlider).toHaveAttribute("aria-valuenow", "15");
+    await expect(page.getByText("A steady habit: a couple of mics a week.")).toBeVisible();
+    await goalSlider.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByText("25 minutes", { exact: true })).toBeVisible();
+    await expect(page.getByText("Serious stage time. You're building an act!")).toBeVisible();
+    // Back keeps the goal.
+    await page.getByRole("button", { name: "Back" }).click();
+    await expect(page).toHaveURL(/\/onboarding\/add-another$/);
+    await page.getByRole("button", { name: "No, continue" }).click();
+    await expect(page.getByText("25 minutes", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 10.
+    await expect(page).toHaveURL(/\/onboarding\/complete$/);
+    await expect(progress(page, 10)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Skip to Dashboard" })).toBeVisible();
+    await page.getByRole("button", { name: "Let's Go" }).click();
+
+    // The dashboard shows the 8-minute set against the 25-minute goal.
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId("goal-minutes")).toHaveText("8 of 25 minutes");
+    expect(await page.evaluate(() => localStorage.getItem("onboarding_progress"))).toBeNull();
+    // The mic is a favourite.
+    await page.goto("/schedule");
+    await expect(page.getByRole("list", { name: "Favorite venues" })).toContainText(title);
+
+    // Onboarding never shows again.
+    await page.goto("/onboarding/welcome");
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/onboarding/goal-setting");
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("a new mic from the details form, then another venue starts clean", async ({ page, signUp, runFunction }) => {
+    const { venueName } = await seedMic(runFunction);
+    await signUp(page);
+    await page.getByRole("link", { name: "Get Started" }).click();
+    await pickVenue(page, venueName);
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("radio", { name: /Add a new event/ }).click();
+    await page.getByRole("button", { name: "Next" }).click();
+
+    await expect(page).toHaveURL(/\/onboarding\/venue-details$/);
+    await expect(progress(page, 5)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Event details" })).toBeVisible();
+    await expect(page.getByLabel("Time")).toHaveValue("20:00");
+    const newTitle = `Sunday Scratch ${venueName}`;
+    await page.getByLabel("Event name").fill(newTitle);
+    await page.getByRole("button", { name: "Next" }).click();
+
+    await expect(page).toHaveURL(/\/onboarding\/success$/);
+    await expect(page.getByRole("heading", { name: "Venue Added!" })).toBeVisible();
+    const items = await runFunction<Array<{ title: string }>>("venues:eventsAt", { venueName });
+    expect(items.map((i) => i.title)).toContain(newTitle);
+
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("button", { name: "Yes, add another" }).click();
+    await expect(page).toHaveURL(/\/onboarding\/venue$/);
+    await expect(progress(page, 2)).toBeVisible();
+    await expect(page.getByLabel("Selected venue")).toHaveCount(0);
+    await expect(page.getByRole("combobox", { name: "Venue" })).toHaveValue("");
+  });
+
+  test("Skip from step 3 opens the dashboard and onboarding never shows again", async ({ page, signUp, runFunction }) => {
+    const { venueName } = await seedMic(runFunction);
+    await signUp(page);
+    await page.getByRole("link", { name: "Get Started" }).click();
+    await pickVenue(page, venueName);
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(progress(page, 3)).toBeVisible();
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+
+    await expect(page).toHaveURL(/\/dashboard$/);
+    // Skip keeps the default goal of 15 minutes and forgets the answers.
+    await expect(page.getByTestId("goal-minutes")).toHaveText("0 of 15 minutes");
+    expect(await page.evaluate(() => localStorage.getItem("onboarding_progress"))).toBeNull();
+    await page.reload();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/onboarding/event");
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/onboarding");
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
