@@ -18,7 +18,7 @@
 import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import type { Id, TableNames } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
@@ -450,5 +450,92 @@ describe("authorization matrix", () => {
         expect(ownerAfter, `${label}: the owner's rows should change`).not.toEqual(ownerBefore);
       }
     }
+  });
+});
+
+describe("abuse limits", () => {
+  test("sign-in attempts are limited per account: after 10 wrong passwords even the right one waits", async () => {
+    const { exportPKCS8, generateKeyPair } = await import("jose");
+    const keys = await generateKeyPair("RS256", { extractable: true });
+    vi.stubEnv("JWT_PRIVATE_KEY", await exportPKCS8(keys.privateKey));
+    const t = newTest();
+    const signIn = (password: string, flow: "signIn" | "signUp" = "signIn") =>
+      t.action(api.auth.signIn, { provider: "password", params: { email: "limit@example.com", password, flow } });
+    await signIn("right-password", "signUp");
+
+    for (let i = 0; i < 10; i++) {
+      const wrong = await attempt(() => signIn(`wrong-${i}`));
+      expect(!wrong.ok && wrong.error instanceof ConvexError && wrong.error.data).toMatchObject({
+        code: "INVALID_INPUT",
+        message: "Invalid email or password.",
+      });
+    }
+    const limited = await attempt(() => signIn("right-password"));
+    expect(!limited.ok && limited.error instanceof ConvexError && limited.error.data).toEqual({
+      code: "RATE_LIMITED",
+      message: "Too many failed attempts. Please try again later.",
+    });
+    // Another account is not affected.
+    await t.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: "other@example.com", password: "secret1", flow: "signUp" },
+    });
+
+    // The allowance refills over the hour (10 an hour): after an hour the right password works.
+    vi.setSystemTime(NOW + 60 * 60 * 1000);
+    const later = await signIn("right-password");
+    expect(later.tokens?.token).toBeTruthy();
+  });
+
+  test("check-ins are limited per account: the 11th within a minute is refused with a clear message", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    const mics = [];
+    for (let i = 0; i < 11; i++) {
+      mics.push(await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE, title: `Mic ${i}` }));
+    }
+    for (const mic of mics.slice(0, 10)) {
+      await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...VENUE });
+    }
+    const refused = await attempt(() => comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...VENUE }));
+    expect(!refused.ok && refused.error instanceof ConvexError && refused.error.data).toMatchObject({
+      code: "RATE_LIMITED",
+      message: "Too many check-ins. Please wait a minute and try again.",
+    });
+    // Per account: someone else checks in there at once; the comedian may again a minute later.
+    await other.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...VENUE });
+    vi.setSystemTime(NOW + 61_000);
+    await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...VENUE });
+    expect(await t.query(internal.invariants.check, {})).toEqual({ ok: true, problems: [] });
+  });
+
+  test("a profile photo must be an image under 5 MB: anything else is refused and deleted", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const upload = async (bytes: number, contentType: string) =>
+      await t.run(async (ctx) => {
+        const id = await ctx.storage.store(new Blob([new Uint8Array(bytes)], { type: contentType }));
+        const db = ctx.db as unknown as { patch: (table: string, id: string, value: object) => Promise<void> };
+        await db.patch("_storage", id, { contentType });
+        return id;
+      });
+    const photoOf = async () =>
+      (await t.run(async (ctx) => ctx.db.get("profiles", comic.profileId)))?.photoStorageId;
+
+    for (const [bytes, type] of [
+      [100, "text/html"],
+      [100, "application/javascript"],
+      [5 * 1024 * 1024, "image/png"],
+    ] as const) {
+      const id = await upload(bytes, type);
+      const result = await comic.asUser.mutation(api.profiles.setPhoto, { storageId: id });
+      expect(result).toMatchObject({ ok: false });
+      expect(await photoOf()).toBeUndefined();
+      expect(await t.run(async (ctx) => ctx.db.system.get("_storage", id))).toBeNull();
+    }
+    const good = await upload(1024, "image/jpeg");
+    expect(await comic.asUser.mutation(api.profiles.setPhoto, { storageId: good })).toMatchObject({ ok: true });
+    expect(await photoOf()).toBe(good);
   });
 });
