@@ -25,12 +25,25 @@ describe("clearLocalSessionState", () => {
       __convexAuthRefreshToken_http12700013210: "refresh",
       unrelated: "keep me",
     });
-    clearLocalSessionState(storage);
+    clearLocalSessionState(storage, undefined);
     expect(storage.length).toBe(1);
     expect(storage.getItem("unrelated")).toBe("keep me");
   });
 
+  test("removes the wizards' session selections, keeps other session keys", () => {
+    const local = memoryStorage({});
+    const session = memoryStorage({
+      "stagetime.logSet": "{\"venue\":{}}",
+      "stagetime.addEvent": "{}",
+      other: "keep me",
+    });
+    clearLocalSessionState(local, session);
+    expect(session.getItem("stagetime.logSet")).toBeNull();
+    expect(session.getItem("stagetime.addEvent")).toBeNull();
+    expect(session.getItem("other")).toBe("keep me");
+  });
+
   test("tolerates a missing storage", () => {
-    expect(() => clearLocalSessionState(undefined)).not.toThrow();
+    expect(() => clearLocalSessionState(undefined, undefined)).not.toThrow();
   });
 });

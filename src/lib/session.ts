@@ -14,7 +14,19 @@ const AUTH_TOKEN_PREFIXES = ["__convexAuthJWT", "__convexAuthRefreshToken"];
  * so a closed tab or a failed request still leaves nobody signed in here.
  * The auth provider keeps its in-memory token until signOut() resolves.
  */
-export function clearLocalSessionState(storage: Storage | undefined = globalThis.localStorage): void {
+export function clearLocalSessionState(
+  storage: Storage | undefined = globalThis.localStorage,
+  session: Storage | undefined = globalThis.sessionStorage,
+): void {
+  // Wizard selections (stagetime.logSet, stagetime.addEvent) belong to the signed-in comedian.
+  if (session) {
+    const wizardKeys: string[] = [];
+    for (let i = 0; i < session.length; i++) {
+      const key = session.key(i);
+      if (key?.startsWith("stagetime.")) wizardKeys.push(key);
+    }
+    for (const key of wizardKeys) session.removeItem(key);
+  }
   if (!storage) return;
   const doomed: string[] = [storageKeys.onboardingProgress, storageKeys.userLocation];
   for (let i = 0; i < storage.length; i++) {

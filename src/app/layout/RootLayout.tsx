@@ -1,6 +1,7 @@
 import { Box } from "@radix-ui/themes";
 import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
+import { BadgeToaster } from "@/features/badges/BadgeToaster";
 import { useEnsureProfile } from "../gates/useEnsureProfile";
 import { ScrollToTop } from "./ScrollToTop";
 import { TopBar } from "./TopBar";
@@ -11,6 +12,7 @@ export function RootLayout() {
   return (
     <>
       <ScrollToTop />
+      <BadgeToaster />
       <TopBar />
       <Box asChild style={{ minHeight: "calc(100vh - 57px)" }}>
         <main id="main">

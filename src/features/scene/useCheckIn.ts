@@ -49,7 +49,8 @@ export function useCheckIn() {
           duration: 2000,
         });
         for (const code of result.newBadges) {
-          toast.success(badgeToastTitle(code), { duration: 4000 });
+          // Same id as the layout's BadgeToaster, so the badge is announced once.
+          toast.success(badgeToastTitle(code), { id: `badge-earned-${code}`, duration: 4000 });
         }
       } catch (err) {
         const distance = errorField(err, "distance");
