@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { haversineMeters, METERS_PER_MILE } from "./lib/geo";
+import { encodeGeohash, haversineMeters, METERS_PER_MILE } from "./lib/geo";
+import { coveringCells, MAX_COVER_CELLS } from "./model/sceneArea";
 import { createSceneItem, newTest, type TestBackend } from "./test.setup";
 
 const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
@@ -24,7 +25,7 @@ async function readAll(t: TestBackend, radiusMiles: number, pageSize: number) {
   let cursor: string | null = null;
   let pages = 0;
   for (;;) {
-    const result = await t.query(api.sceneArea.listArea, {
+    const result: { page: Array<{ _id: Id<"sceneItems"> }>; isDone: boolean; continueCursor: string } = await t.query(api.sceneArea.listArea, {
       ...MANHATTAN,
       radiusMiles,
       paginationOpts: { numItems: pageSize, cursor },
@@ -37,6 +38,38 @@ async function readAll(t: TestBackend, radiusMiles: number, pageSize: number) {
   }
   return { ids, pages };
 }
+
+describe("coveringCells", () => {
+  test.each([
+    [40.7411, -73.9897, 5],
+    [40.7411, -73.9897, 50],
+    [34.05, -118.24, 17],
+    [61.2, -149.9, 50],
+    [21.3, -157.86, 10],
+    [25.77, -80.19, 30],
+  ])("every point within the radius of (%f, %f, %f mi) falls in a covering cell", (lat, lng, miles) => {
+    const radius = miles * METERS_PER_MILE;
+    const cells = coveringCells(lat, lng, radius);
+    expect(cells.length).toBeLessThanOrEqual(MAX_COVER_CELLS);
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let i = 0; i < 2000; i++) {
+      // A point at a random bearing and distance up to the radius.
+      const d = Math.sqrt(random()) * radius * 0.999;
+      const bearing = random() * 2 * Math.PI;
+      const dLat = ((d * Math.cos(bearing)) / 6371000) * (180 / Math.PI);
+      const dLng = ((d * Math.sin(bearing)) / (6371000 * Math.cos((lat * Math.PI) / 180))) * (180 / Math.PI);
+      const pLng = ((((lng + dLng + 180) % 360) + 360) % 360) - 180;
+      const hash = encodeGeohash(lat + dLat, pLng, 6);
+      expect(cells.some((cell) => hash.startsWith(cell))).toBe(true);
+    }
+  });
+
+  test("a 50-mile circle is covered by cells much smaller than the circle's neighbourhood", () => {
+    const cells = coveringCells(40.7411, -73.9897, 50 * METERS_PER_MILE);
+    expect(cells.every((cell) => cell.length >= 4)).toBe(true);
+  });
+});
 
 describe("sceneArea.listArea", () => {
   test("returns the active items within the radius, paged without gaps or repeats", async () => {

@@ -7,7 +7,14 @@ import { paginationResultValidator, type PaginationOptions, type PaginationResul
 import { mergedStream, stream } from "convex-helpers/server/stream";
 import type { QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { geohashPrefixesForRadius, haversineMeters, METERS_PER_MILE } from "../lib/geo";
+import {
+  decodeGeohashBounds,
+  EARTH_RADIUS_M,
+  encodeGeohash,
+  haversineMeters,
+  METERS_PER_MILE,
+  STORED_GEOHASH_PRECISION,
+} from "../lib/geo";
 import schema from "../schema";
 import { sceneItemValidator, toSceneItem, type SceneItem } from "./scene";
 
@@ -26,6 +33,53 @@ export type AreaArgs = {
   radiusMiles: number;
   paginationOpts: PaginationOptions;
 };
+
+/** Most index ranges one area read opens (one per covering cell). */
+export const MAX_COVER_CELLS = 64;
+
+/** The shortest distance in metres from the point to a cell's box (0 inside it). */
+function distanceToCell(lat: number, lng: number, hash: string): number {
+  const box = decodeGeohashBounds(hash);
+  const nearest = {
+    lat: Math.min(Math.max(lat, box.minLat), box.maxLat),
+    lng: Math.min(Math.max(lng, box.minLng), box.maxLng),
+  };
+  return haversineMeters({ lat, lng }, nearest);
+}
+
+/**
+ * Geohash cells that together cover the circle, at the finest precision that
+ * needs at most {@link MAX_COVER_CELLS} cells: every cell of that precision
+ * over the circle's bounding box whose box reaches the circle. Finer cells
+ * than `lib/geo`'s 3x3 block mean far fewer rows outside the circle are read
+ * (a 50-mile circle would otherwise read cells 100 miles wide). Sorted.
+ */
+export function coveringCells(lat: number, lng: number, radiusMeters: number): string[] {
+  const dLat = (radiusMeters / EARTH_RADIUS_M) * (180 / Math.PI);
+  const cosLat = Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180);
+  const dLng = Math.min(180, dLat / Math.max(cosLat, 1e-6));
+  if (lat + dLat >= 89 || lat - dLat <= -89) return [""];
+  for (let precision = STORED_GEOHASH_PRECISION; precision >= 1; precision--) {
+    const probe = decodeGeohashBounds(encodeGeohash(lat, lng, precision));
+    const cellLat = probe.maxLat - probe.minLat;
+    const cellLng = probe.maxLng - probe.minLng;
+    const rows = Math.ceil((2 * dLat) / cellLat) + 1;
+    const cols = Math.ceil((2 * dLng) / cellLng) + 1;
+    if (rows * cols > MAX_COVER_CELLS * 2) continue;
+    const cells = new Set<string>();
+    for (let y = lat - dLat; y <= lat + dLat + cellLat; y += cellLat) {
+      for (let x = lng - dLng; x <= lng + dLng + cellLng; x += cellLng) {
+        const cy = Math.min(lat + dLat, y);
+        const cx = Math.min(lng + dLng, x);
+        const wrapped = ((((cx + 180) % 360) + 360) % 360) - 180;
+        const hash = encodeGeohash(cy, wrapped, precision);
+        if (!cells.has(hash) && distanceToCell(lat, lng, hash) <= radiusMeters) cells.add(hash);
+      }
+    }
+    if (cells.size <= MAX_COVER_CELLS) return [...cells].sort();
+  }
+  return [""];
+}
 
 function invalid(message: string): never {
   throw appError(ErrorCode.INVALID_INPUT, message);
@@ -52,7 +106,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
   if (!(numItems >= 1)) invalid("numItems must be at least 1");
   const radiusMeters = args.radiusMiles * METERS_PER_MILE;
   const center = { lat: args.lat, lng: args.lng };
-  const prefixes = geohashPrefixesForRadius(args.lat, args.lng, radiusMeters).sort();
+  const prefixes = coveringCells(args.lat, args.lng, radiusMeters);
   const cells = prefixes.map((prefix) =>
     stream(ctx.db, schema)
       .query("sceneItems")

@@ -32,7 +32,6 @@ import { goalWeek, scheduleWeek } from "../../convex/lib/weeks";
 import { startBackend, type Backend } from "../local-backend/harness";
 import { generateMic, generateSets, setCountFor, summarizeSets } from "./scaleData";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const api = anyApi as any;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const convexDir = path.join(root, "convex");
