@@ -160,9 +160,13 @@ test.describe("onboarding", () => {
     await expect(page).toHaveURL(/\/onboarding\/venue-details$/);
     await expect(progress(page, 5)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Event details" })).toBeVisible();
-    await expect(page.getByLabel("Time")).toHaveValue("20:00");
+    await expect(page.getByLabel("Time", { exact: true })).toHaveValue("20:00");
+    // Next waits for a name.
+    await page.getByLabel("Event name").fill("   ");
+    await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
     const newTitle = `Sunday Scratch ${venueName}`;
     await page.getByLabel("Event name").fill(newTitle);
+    await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
     await page.getByRole("button", { name: "Next" }).click();
 
     await expect(page).toHaveURL(/\/onboarding\/success$/);
