@@ -135,6 +135,24 @@ test("the browser going offline and back: reconnecting, then recovered with noth
   await createOpenMic(runFunction, queued);
 
   const comedian = await pageAtVenue(browser);
+  // Chromium's offline emulation blocks new requests but leaves an open
+  // WebSocket be, where a real network loss drops it: the sync socket goes
+  // through a route that drops it, and refuses new ones, while offline.
+  let offline = false;
+  const open: Array<{ close: () => Promise<void> }> = [];
+  await comedian.routeWebSocket(/\/sync/, async (ws) => {
+    if (offline) {
+      await ws.close({ code: 1001, reason: "offline" });
+      return;
+    }
+    const server = ws.connectToServer();
+    open.push({
+      close: async () => {
+        await server.close();
+        await ws.close({ code: 1001, reason: "offline" });
+      },
+    });
+  });
   await signIn(comedian, DEMO_COMEDIAN);
   await openSceneAt(comedian, tok);
   await markNoReload(comedian);
@@ -144,11 +162,14 @@ test("the browser going offline and back: reconnecting, then recovered with noth
   // Let that toast go, so the one after reconnecting is the queued change's.
   await expect(toast(comedian, "Added to favorites")).toHaveCount(0, { timeout: 20_000 });
 
+  offline = true;
   await comedian.context().setOffline(true);
-  await expect(reconnecting(comedian)).toBeVisible({ timeout: 45_000 });
+  for (const socket of open.splice(0)) await socket.close();
+  await expect(reconnecting(comedian)).toBeVisible({ timeout: 20_000 });
   await heartOf(comedian, queued).click();
   await expect(heartOf(comedian, queued)).toHaveAttribute("aria-pressed", "true");
 
+  offline = false;
   await comedian.context().setOffline(false);
   await expect(reconnecting(comedian)).toHaveCount(0, { timeout: 30_000 });
   // The change made offline reaches the server once the connection is back.
