@@ -14,7 +14,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { DAY_NAMES, formatTime12h, localDateString } from "../../../convex/lib/time";
 import { eventSummary } from "./summary";
-import { WizardFrame } from "./WizardFrame";
+import { WizardFrame } from "@/components/WizardFrame";
 import { useAddEventWizard } from "./wizardStore";
 
 const TOTAL_STEPS = 3;

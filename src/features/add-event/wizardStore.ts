@@ -1,5 +1,5 @@
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
-import { createSessionStore, useSessionStore } from "./sessionStore";
+import { createSessionStore, useSessionStore } from "@/lib/sessionStore";
 
 export type AddEventState = {
   venue: VenueInput | null;

@@ -15,7 +15,7 @@ import { initialEventChoice, mergeMatches } from "./eventChoice";
 import { announceBadges, saveErrorToast } from "./saveErrors";
 import { defaultSetDraft, performedAtOf, setDetailsSchema, setPayload, type SetDraft } from "./setDetails";
 import { TagInput } from "./TagInput";
-import { WizardFrame } from "./WizardFrame";
+import { WizardFrame } from "@/components/WizardFrame";
 import { useLogSetWizard } from "./wizardStore";
 
 const TOTAL_STEPS = 4;

@@ -1,6 +1,6 @@
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { VenueInput } from "../../../convex/model/events";
-import { createSessionStore, useSessionStore } from "./sessionStore";
+import { createSessionStore, useSessionStore } from "@/lib/sessionStore";
 import type { SetDraft } from "./setDetails";
 
 /** The event chosen on the event step: an existing mic or show, or 'New event / not listed'. */
