@@ -7,6 +7,7 @@ import {
   parseProgress,
   pendingSaves,
   progressReducer,
+  retryPendingSaves,
   sliderFromGoal,
   type OnboardingProgress,
 } from "./progress";
@@ -136,5 +137,30 @@ describe("weekly goal slider", () => {
     expect(goalFromSlider(25)).toBe(25);
     expect(sliderFromGoal(1)).toBe(0);
     expect(sliderFromGoal(15)).toBe(15);
+  });
+});
+
+describe("retryPendingSaves (completion)", () => {
+  test("retries only failed saves, records each outcome and says whether all were saved", async () => {
+    let state = run(
+      { type: "saved", kind: "favorite", entry: { venue, event: "item1", details: null, sceneItemId: "item1" } },
+      { type: "saved", kind: "venue", entry: { venue, event: "new", details, sceneItemId: null, saveError: "offline" } },
+      { type: "saved", kind: "venue", entry: { venue: { venueName: "Zanies" }, event: "new", details, sceneItemId: null, saveError: "offline" } },
+    );
+    const calls: string[] = [];
+    const create = async ({ venue: v }: { venue: { venueName: string } }) => {
+      calls.push(v.venueName);
+      if (v.venueName === "Zanies") throw new Error("server down");
+      return { sceneItemId: "item7" };
+    };
+    const dispatch = (action: Parameters<typeof progressReducer>[1]) => {
+      state = progressReducer(state, action);
+    };
+    const allSaved = await retryPendingSaves(state, create, dispatch, (err) => (err as Error).message);
+    expect(allSaved).toBe(false);
+    expect(calls).toEqual(["The Laugh Factory", "Zanies"]);
+    expect(state.addedVenues[1]).toEqual({ venue, event: "new", details, sceneItemId: "item7" });
+    expect(state.addedVenues[2]).toMatchObject({ sceneItemId: null, saveError: "server down" });
+    expect(await retryPendingSaves(run(), create, dispatch, String)).toBe(true);
   });
 });

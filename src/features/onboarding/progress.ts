@@ -123,6 +123,29 @@ export function pendingSaves(state: OnboardingProgress): Array<{ index: number; 
   );
 }
 
+/**
+ * Retries every failed save in order (at completion), reporting each outcome
+ * through `dispatch`. Resolves true when nothing is left unsaved.
+ */
+export async function retryPendingSaves(
+  state: OnboardingProgress,
+  create: (args: { venue: VenueInput; details: EventDetails }) => Promise<{ sceneItemId: string }>,
+  dispatch: (action: ProgressAction) => void,
+  describe: (err: unknown) => string,
+): Promise<boolean> {
+  let allSaved = true;
+  for (const { index, entry } of pendingSaves(state)) {
+    try {
+      const { sceneItemId } = await create({ venue: entry.venue, details: entry.details });
+      dispatch({ type: "retried", index, sceneItemId });
+    } catch (err) {
+      allSaved = false;
+      dispatch({ type: "retried", index, sceneItemId: null, saveError: describe(err) });
+    }
+  }
+  return allSaved;
+}
+
 /** Whether an existing mic was already logged and favourited in this onboarding (Back then Next must not log it twice). */
 export function alreadyFavorited(state: OnboardingProgress, sceneItemId: string): boolean {
   return state.addedVenues.some((entry) => entry.event === sceneItemId && entry.sceneItemId === sceneItemId);

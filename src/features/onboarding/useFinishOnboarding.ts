@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import { errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
-import { pendingSaves } from "./progress";
+import { retryPendingSaves } from "./progress";
 import { dispatchProgress, forgetProgress, useOnboardingProgress } from "./useOnboardingProgress";
 
 export const SETUP_ERROR = { title: "Setup Error", description: "There was an issue completing setup. Skip or try again." } as const;
@@ -44,19 +44,13 @@ export function useFinishOnboarding() {
     }
   };
 
-  const retryFailedSaves = async (): Promise<boolean> => {
-    let allSaved = true;
-    for (const { index, entry } of pendingSaves(progress)) {
-      try {
-        const { sceneItemId } = await createEvent({ venue: entry.venue, details: entry.details });
-        dispatchProgress(progress.userId, { type: "retried", index, sceneItemId });
-      } catch (err) {
-        allSaved = false;
-        dispatchProgress(progress.userId, { type: "retried", index, sceneItemId: null, saveError: errorMessage(err, "Could not save") });
-      }
-    }
-    return allSaved;
-  };
+  const retryFailedSaves = () =>
+    retryPendingSaves(
+      progress,
+      (args) => createEvent(args),
+      (action) => dispatchProgress(progress.userId, action),
+      (err) => errorMessage(err, "Could not save"),
+    );
 
   const skipNow = () => finish(() => skip({}), () => void skipNow());
 
