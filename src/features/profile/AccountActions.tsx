@@ -3,11 +3,10 @@ import { DownloadIcon, TrashIcon } from "@radix-ui/react-icons";
 import { AlertDialog, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes";
 import { useConvex, useMutation } from "convex/react";
 import { useId, useState } from "react";
-import { useNavigate } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
-import { paths } from "@/lib/paths";
 import { clearLocalSessionState } from "@/lib/session";
+import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
 
 export const EXPORT_FILE_NAME = "stagetime-export.json";
 const CONFIRM_WORD = "DELETE";
@@ -52,7 +51,7 @@ function ExportDataButton() {
 function DeleteAccountButton() {
   const deleteAccount = useMutation(api.account.deleteAccount);
   const { signOut } = useAuthActions();
-  const navigate = useNavigate();
+  const goHomeAfter = useGoHomeAfterSignOut();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
@@ -68,15 +67,16 @@ function DeleteAccountButton() {
       setBusy(false);
       return;
     }
-    clearLocalSessionState();
-    try {
-      await signOut();
-    } catch (err) {
-      // The account and its sessions are already gone; the local sign-out is what matters.
-      console.error("Sign-out after account deletion failed", err);
-    }
     toast.success("Account deleted");
-    void navigate(paths.home);
+    await goHomeAfter(async () => {
+      clearLocalSessionState();
+      try {
+        await signOut();
+      } catch (err) {
+        // The account and its sessions are already gone; the local sign-out is what matters.
+        console.error("Sign-out after account deletion failed", err);
+      }
+    });
   };
 
   return (

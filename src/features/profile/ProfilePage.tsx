@@ -15,6 +15,7 @@ import { paths } from "@/lib/paths";
 import { AccountActions } from "./AccountActions";
 import { AvatarUpload } from "./AvatarUpload";
 import { profileSchema, type ProfileValues } from "./profileSchema";
+import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
 
 function BackToDashboard() {
   return (
@@ -63,6 +64,7 @@ function ProfileForm({ initial }: { initial: ProfileValues }) {
 function LiveProfile() {
   const me = useQuery(api.profiles.me);
   const signOut = useSignOut();
+  const goHomeAfter = useGoHomeAfterSignOut();
   if (me === undefined) return <LoadingState label="Loading your profile…" />;
   if (me === null) {
     return (
@@ -104,7 +106,7 @@ function LiveProfile() {
       </Card>
       <AccountActions />
       <Flex>
-        <Button type="button" variant="outline" color="gray" onClick={() => void signOut()}>
+        <Button type="button" variant="outline" color="gray" onClick={() => void goHomeAfter(signOut)}>
           <ExitIcon aria-hidden="true" /> Sign Out
         </Button>
       </Flex>

@@ -1,0 +1,65 @@
+import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { expect, test } from "./fixtures";
+
+/** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
+async function logSet(page: Page, venueName: string, minutes: number) {
+  await page.goto("/log-set");
+  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
+  await page.getByRole("option", { name: new RegExp(venueName) }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/event$/);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/details$/);
+  await page.getByLabel("Minutes on stage").fill(String(minutes));
+  await page.getByRole("button", { name: "Save Set" }).click();
+  await expect(page.getByRole("heading", { name: "Set logged!" })).toBeVisible();
+}
+
+test.describe("the badge showcase", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("empty at first, then First Timer after the first set", async ({ page, signUp, runFunction }) => {
+    const venueName = `Badgeroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    await runFunction("scene:insertForTest", {
+      title: `Friday Mic ${venueName}`,
+      venueName,
+      city: "New York",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 5,
+      startTimeLocal: "20:00",
+      timeZone: "America/New_York",
+    });
+    await signUp(page, { name: "Bea Badges" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await page.goto("/badges");
+    await expect(page.getByRole("heading", { level: 1, name: "Badge Showcase" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
+    await expect(page.getByRole("link", { name: "Log your first set" })).toHaveAttribute("href", "/log-set");
+    await expect(page.getByRole("group", { name: "Complete" })).toContainText("0%");
+    await expect(page.getByRole("group", { name: "To Earn" })).toContainText("8");
+    await expect(page.getByRole("region", { name: "Next Milestone" })).toHaveCount(0);
+
+    await logSet(page, venueName, 6);
+    await page.goto("/badges");
+    const earned = page.getByRole("list", { name: "Earned badges" });
+    await expect(earned.getByRole("listitem", { name: "First Timer" })).toBeVisible();
+    await expect(earned.getByRole("listitem")).toHaveCount(1);
+    // First Timer is common: no rarity label.
+    await expect(earned.getByRole("listitem", { name: "First Timer" })).not.toContainText("Common");
+    await expect(page.getByRole("group", { name: "Complete" })).toContainText("13%");
+    await expect(page.getByRole("group", { name: "To Earn" })).toContainText("7");
+    // One day of a 3-day streak (33%) beats 6 of 100 minutes (6%).
+    const next = page.getByRole("region", { name: "Next Milestone" });
+    await expect(next).toContainText("Getting Started");
+    await expect(next).toContainText("33%");
+    // Rarer badges still to earn carry their rarity.
+    const toEarn = page.getByRole("list", { name: "Badges to earn" });
+    await expect(toEarn.getByRole("listitem", { name: "Streak Legend" })).toContainText("Legendary");
+    await expect(toEarn.getByRole("listitem", { name: "Century Club" })).toContainText("Rare");
+    await expect(page.getByRole("link", { name: "Log your first set" })).toHaveCount(0);
+  });
+});

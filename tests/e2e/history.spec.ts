@@ -1,0 +1,115 @@
+import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { expect, test } from "./fixtures";
+import { toast } from "./support/ui";
+
+/** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
+async function logSet(page: Page, venueName: string, minutes: number) {
+  await page.goto("/log-set");
+  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
+  await page.getByRole("option", { name: new RegExp(venueName) }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/event$/);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/details$/);
+  await page.getByLabel("Minutes on stage").fill(String(minutes));
+  await page.getByRole("button", { name: "Save Set" }).click();
+  await expect(page.getByRole("heading", { name: "Set logged!" })).toBeVisible();
+}
+
+test.describe("performance history", () => {
+  test.describe.configure({ timeout: 150_000 });
+
+  test("signed out: the page is not shown", async ({ page }) => {
+    await page.goto("/performance-history");
+    // The route group sends signed-out visitors to /auth; the page's own prompt covers any other way in.
+    const prompt = page.getByText("Sign in to see your performance history.");
+    await expect
+      .poll(async () => new URL(page.url()).pathname === "/auth" || (await prompt.isVisible()), { timeout: 10_000 })
+      .toBe(true);
+    await expect(page.getByRole("list", { name: "Your sets" })).toHaveCount(0);
+  });
+
+  test("lists sets newest first, shows details, edits and deletes a set", async ({ page, signUp, runFunction }) => {
+    const venueName = `Histroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    await runFunction("scene:insertForTest", {
+      title: `Tuesday Tryouts ${venueName}`,
+      venueName,
+      city: "New York",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 2,
+      startTimeLocal: "20:00",
+      timeZone: "America/New_York",
+    });
+    await signUp(page, { name: "Hana History" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await page.goto("/performance-history");
+    await expect(page.getByRole("heading", { level: 1, name: "Performance History" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Log your first set" })).toHaveAttribute("href", "/log-set");
+
+    await logSet(page, venueName, 5);
+    await logSet(page, venueName, 8);
+    await page.goto("/performance-history");
+    await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
+    await expect(page.getByRole("link", { name: "Log a Set" })).toHaveAttribute("href", "/log-set");
+    await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("2");
+    await expect(page.getByRole("group", { name: "Total Minutes" })).toContainText("13");
+    await expect(page.getByRole("group", { name: "Average Set" })).toContainText("7min");
+
+    const rows = page.getByRole("list", { name: "Your sets" }).getByRole("listitem");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText(venueName);
+    // Both sets share a rounded time slot; the later-saved one is not older.
+    await expect(rows.filter({ hasText: "8min" })).toHaveCount(1);
+    await expect(rows.filter({ hasText: "5min" })).toHaveCount(1);
+
+    // Details.
+    const eight = rows.filter({ hasText: "8min" });
+    await eight.getByRole("button", { name: /^Details/ }).click();
+    const details = page.getByRole("dialog", { name: venueName });
+    await expect(details).toContainText(`Tuesday Tryouts ${venueName}`);
+    await expect(details).toContainText("8min");
+    await details.getByRole("button", { name: "Close" }).click();
+
+    // Edit: minutes, tags (comma-separated, empties dropped) and notes.
+    await eight.getByRole("button", { name: /^Edit/ }).click();
+    const edit = page.getByRole("dialog", { name: "Edit performance" });
+    await edit.getByLabel("Minutes").fill("12");
+    await edit.getByLabel("Tags").fill(" crowd work, , riff ");
+    await edit.getByLabel("Notes").fill("New closer worked");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(toast(page, "Performance updated")).toBeVisible();
+    await expect(edit).toHaveCount(0);
+    const twelve = rows.filter({ hasText: "12min" });
+    await expect(twelve).toContainText("crowd work");
+    await expect(twelve).toContainText("riff");
+    await expect(page.getByRole("group", { name: "Total Minutes" })).toContainText("17");
+
+    // Minutes that are not a number count as 0.
+    await twelve.getByRole("button", { name: /^Edit/ }).click();
+    await edit.getByLabel("Minutes").fill("lots");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(toast(page, "Performance updated").first()).toBeVisible();
+    await expect(rows.filter({ hasText: "0min" })).toHaveCount(1);
+    await expect(page.getByRole("group", { name: "Total Minutes" })).toContainText("5");
+
+    // Delete, with the confirmation and the 'session-deleted' browser event.
+    await page.evaluate(() => {
+      (window as unknown as { __deleted: number }).__deleted = 0;
+      window.addEventListener("session-deleted", () => {
+        (window as unknown as { __deleted: number }).__deleted += 1;
+      });
+    });
+    await rows.filter({ hasText: "0min" }).getByRole("button", { name: /^Delete/ }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Delete this performance?" });
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(toast(page, "Performance deleted")).toBeVisible();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText("5min");
+    await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("1");
+    expect(await page.evaluate(() => (window as unknown as { __deleted: number }).__deleted)).toBe(1);
+  });
+});
