@@ -9,6 +9,7 @@ import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
+import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
@@ -23,14 +24,6 @@ export const SELECTION_REQUIRED = {
   title: "Please make a selection",
   description: "Select an existing event or choose to create a new one",
 } as const;
-
-function browserZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "America/New_York";
-  } catch {
-    return "America/New_York";
-  }
-}
 
 export type VenueSearchSlot = (venue: VenueInput | null, onChange: (venue: VenueInput | null) => void) => ReactNode;
 
@@ -202,7 +195,7 @@ export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (pro
   const { venue, setSaved } = useAddEventWizard();
   const navigate = useNavigate();
   const create = useMutation(api.events.create);
-  const [today] = useState(() => localDateString(Date.now(), browserZone()));
+  const [today] = useState(() => localDateString(Date.now(), viewerTimeZone()));
 
   if (!venue) return <Navigate to={paths.addEvent} replace />;
 

@@ -8,22 +8,15 @@ import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import { badgeByCode } from "../../../convex/lib/badges";
-import { DEFAULT_TIME_ZONE, formatDuration, localDateString } from "../../../convex/lib/time";
+import { formatDuration, localDateString } from "../../../convex/lib/time";
 import { goalWeek, weekGoalDisplay } from "../../../convex/lib/weeks";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
+import { viewerTimeZone } from "../../lib/timeZone";
 import { EditGoalDialog } from "./EditGoalDialog";
 import { GoalRing } from "./GoalRing";
 
 export type DashboardSummary = FunctionReturnType<typeof api.dashboard.summary>;
-
-function viewerTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
 
 /** Today's local date, re-checked every minute so the goal week rolls over at midnight. */
 function useToday(timeZone: string): string {

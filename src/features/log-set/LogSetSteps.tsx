@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import { LoadingState } from "@/components/LoadingState";
 import { Form, FormSubmit } from "@/components/form";
 import { paths } from "@/lib/paths";
+import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../convex/_generated/api";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { DAY_NAMES, QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../convex/lib/time";
@@ -21,14 +22,6 @@ import { useLogSetWizard } from "./wizardStore";
 const TOTAL_STEPS = 4;
 export const MISSING_VENUE = { title: "Missing info", description: "Please select a venue first." } as const;
 export const SELECT_EVENT_MESSAGE = "Select an event option";
-
-function browserZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "America/New_York";
-  } catch {
-    return "America/New_York";
-  }
-}
 
 /** Sends the comedian back to the venue step with 'Missing info: Please select a venue first.' */
 function MissingVenue() {
@@ -146,7 +139,7 @@ export function LogSetDetailsStep() {
   const navigate = useNavigate();
   const log = useMutation(api.performances.log);
   const ids = { minutes: useId(), date: useId(), time: useId(), notes: useId() };
-  const [zone] = useState(browserZone);
+  const [zone] = useState(viewerTimeZone);
   const [now] = useState(() => Date.now());
   const today = localDateString(now, zone);
   const schema = useMemo(() => setDetailsSchema(today), [today]);
@@ -284,7 +277,7 @@ export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (
   const logWithNewMic = useMutation(api.performances.logWithNewMic);
   const [alsoAddToScene, setAlsoAddToScene] = useState(true);
   const checkboxId = useId();
-  const [zone] = useState(browserZone);
+  const [zone] = useState(viewerTimeZone);
   const today = localDateString(Date.now(), zone);
 
   if (!venue) return result ? <Navigate to={paths.logSetStep("success")} replace /> : <MissingVenue />;

@@ -5,16 +5,9 @@ import { api } from "../../../convex/_generated/api";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { errorCode } from "../../lib/convexErrors";
 import { paths } from "../../lib/paths";
+import { viewerTimeZone } from "../../lib/timeZone";
 import { nextOccurrenceNote } from "./scheduleToast";
 import type { SceneItem } from "./types";
-
-function viewerTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
 
 /**
  * Adds an item to the comedian's schedule and says when it next happens: the

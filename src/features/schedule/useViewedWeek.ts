@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { localDateString } from "../../../convex/lib/time";
 import { scheduleWeek } from "../../../convex/lib/weeks";
-import { initialWeekStart, parseWeekParam, viewerTimeZone, weekAt } from "./weekParam";
+import { viewerTimeZone } from "@/lib/timeZone";
+import { initialWeekStart, parseWeekParam, weekAt } from "./weekParam";
 
 /**
  * The Monday-to-Sunday week the schedule shows. A `week` query parameter (an

@@ -1,16 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { DEFAULT_TIME_ZONE, localDateString, parseDateString, startOfLocalDay } from "../../../convex/lib/time";
+import { localDateString, parseDateString, startOfLocalDay } from "../../../convex/lib/time";
 import { scheduleWeek, shiftWeek, type WeekRange } from "../../../convex/lib/weeks";
-
-/** The browser's IANA time zone (the comedian's weeks are counted in it). */
-export function viewerTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
 
 /**
  * The calendar date ("YYYY-MM-DD") of a `week` query parameter, which is an

@@ -5,7 +5,8 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import type { VenueInput } from "../../../convex/model/events";
-import { browserTimeZone, requestLocation, saveLocation } from "./userLocation";
+import { viewerTimeZone } from "@/lib/timeZone";
+import { requestLocation, saveLocation } from "./userLocation";
 import { manualVenue } from "./venueResults";
 
 export const manualVenueSchema = z.object({
@@ -38,7 +39,7 @@ export function ManualVenueForm({ onSubmit, onCancel }: { onSubmit: (venue: Venu
                 toast("Location unavailable", { description: "The venue is saved without a map position." });
               }
             }
-            onSubmit(manualVenue(values, here, browserTimeZone()));
+            onSubmit(manualVenue(values, here, viewerTimeZone()));
           }}
         >
           {({ control }) => (

@@ -8,10 +8,10 @@ import { api } from "../../../convex/_generated/api";
 import { haversineMeters } from "../../../convex/lib/geo";
 import type { VenueInput } from "../../../convex/model/events";
 import { cityOf, getPlaceDetails, loadGoogleMaps, MapsLoadError, mapsLoadToast, placesAvailable, searchStatusMessage, type PlacePrediction } from "./googleMaps";
+import { viewerTimeZone } from "@/lib/timeZone";
 import { ManualVenueForm } from "./ManualVenueForm";
 import { useDebouncedValue } from "./useDebouncedValue";
 import {
-  browserTimeZone,
   LOCATION_DENIED_MESSAGE,
   readSavedLocation,
   requestLocation,
@@ -295,7 +295,7 @@ function GooglePlacesSearch({ label, minChars, near, onChange, usOnly, autoFocus
       city: cityOf(details) ?? address,
       googlePlaceId: prediction.place_id,
       ...(loc ? { latitude: loc.lat(), longitude: loc.lng() } : {}),
-      timeZone: browserTimeZone(),
+      timeZone: viewerTimeZone(),
     });
   };
 

@@ -62,12 +62,3 @@ export function requestLocation(options: PositionOptions = SEARCH_POSITION_OPTIO
     );
   });
 }
-
-/** The browser's IANA time zone (a new venue's zone when nothing better is known). */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "America/New_York";
-  } catch {
-    return "America/New_York";
-  }
-}
