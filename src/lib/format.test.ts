@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatCompact } from "./format";
+import { formatCompact, weeklySlotText } from "./format";
 
 describe("formatCompact", () => {
   test.each([
@@ -22,5 +22,18 @@ describe("formatCompact", () => {
     [3_000_000_000, "3B"],
   ])("%d → %s", (value, expected) => {
     expect(formatCompact(value)).toBe(expected);
+  });
+});
+
+describe("weeklySlotText", () => {
+  test.each([
+    [{ dayOfWeek: 1, startTimeLocal: "19:00" }, "Mondays at 7:00 PM"],
+    [{ dayOfWeek: 0, startTimeLocal: "21:30" }, "Sundays at 9:30 PM"],
+    [{ dayOfWeek: 5 }, "Fridays"],
+    [{ dayOfWeek: null, startTimeLocal: "20:00" }, "8:00 PM"],
+    [{ startTimeLocal: "" }, ""],
+    [{}, ""],
+  ])("%o → %s", (item, expected) => {
+    expect(weeklySlotText(item)).toBe(expected);
   });
 });

@@ -1,3 +1,5 @@
+import { DAY_NAMES, formatTime12h } from "../../convex/lib/time";
+
 /**
  * A count in a few characters, as on the landing page's stats: 999 → "999",
  * 1234 → "1.2k", 2500 → "2.5k", 15_300 → "15.3k", 1_250_000 → "1.3M".
@@ -20,4 +22,15 @@ export function formatCompact(value: number): string {
     }
   }
   return String(whole);
+}
+
+/**
+ * An item's weekly slot for a pick list: "Mondays at 7:00 PM", "Mondays",
+ * "7:00 PM", or "" when it has neither a day nor a start time.
+ */
+export function weeklySlotText(item: { dayOfWeek?: number | null; startTimeLocal?: string }): string {
+  const day = item.dayOfWeek !== undefined && item.dayOfWeek !== null ? DAY_NAMES[item.dayOfWeek] : undefined;
+  return [day ? `${day}s` : null, item.startTimeLocal ? formatTime12h(item.startTimeLocal) : null]
+    .filter(Boolean)
+    .join(" at ");
 }

@@ -8,12 +8,13 @@ import { toast } from "sonner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
+import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
-import { DAY_NAMES, formatTime12h, localDateString } from "../../../convex/lib/time";
+import { localDateString } from "../../../convex/lib/time";
 import { eventSummary } from "./summary";
 import { WizardFrame } from "@/components/WizardFrame";
 import { useAddEventWizard } from "./wizardStore";
@@ -89,12 +90,7 @@ function EventChoices({ venue, choice, onChoice }: { venue: VenueInput; choice: 
           <Flex direction="column" width="100%">
             <Text weight="bold">{item.title}</Text>
             <Text size="2" color="gray">
-              {[
-                item.dayOfWeek !== undefined && item.dayOfWeek !== null ? `${DAY_NAMES[item.dayOfWeek]}s` : null,
-                item.startTimeLocal ? formatTime12h(item.startTimeLocal) : null,
-              ]
-                .filter(Boolean)
-                .join(" at ")}
+              {weeklySlotText(item)}
             </Text>
           </Flex>
         </RadioCards.Item>

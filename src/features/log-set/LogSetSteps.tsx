@@ -7,11 +7,12 @@ import { Navigate, useNavigate } from "react-router-dom";
 import { toast } from "sonner";
 import { LoadingState } from "@/components/LoadingState";
 import { Form, FormSubmit } from "@/components/form";
+import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../convex/_generated/api";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
-import { DAY_NAMES, QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../convex/lib/time";
+import { QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../convex/lib/time";
 import { initialEventChoice, mergeMatches } from "./eventChoice";
 import { announceBadges, saveErrorToast } from "./saveErrors";
 import { defaultSetDraft, performedAtOf, setDetailsSchema, setPayload, type SetDraft } from "./setDetails";
@@ -51,13 +52,7 @@ export function LogSetVenueStep({ renderVenueSearch }: { renderVenueSearch: Venu
 }
 
 function scheduleLine(item: { dayOfWeek?: number | null; startTimeLocal?: string; venueName: string }): string {
-  const when = [
-    item.dayOfWeek !== undefined && item.dayOfWeek !== null ? `${DAY_NAMES[item.dayOfWeek]}s` : null,
-    item.startTimeLocal ? formatTime12h(item.startTimeLocal) : null,
-  ]
-    .filter(Boolean)
-    .join(" at ");
-  return [item.venueName, when].filter(Boolean).join(" · ");
+  return [item.venueName, weeklySlotText(item)].filter(Boolean).join(" · ");
 }
 
 /** Step 2: 'What event did you perform at?' */
