@@ -491,7 +491,7 @@ describe("abuse limits", () => {
     const t = newTest();
     const comic = await createUser(t);
     const other = await createUser(t);
-    const mics = [];
+    const mics: Id<"sceneItems">[] = [];
     for (let i = 0; i < 11; i++) {
       mics.push(await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE, title: `Mic ${i}` }));
     }
