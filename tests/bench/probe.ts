@@ -16,6 +16,7 @@ export const measure = queryGeneric({
     return {
       documentsRead: after.documentsRead.used - before.documentsRead.used,
       bytesRead: after.bytesRead.used - before.bytesRead.used,
+      databaseQueries: after.databaseQueries.used - before.databaseQueries.used,
       resultBytes: JSON.stringify(result ?? null).length,
       result,
     };
