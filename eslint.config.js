@@ -8,6 +8,7 @@ export default tseslint.config(
   { ignores: ["dist", "node_modules", "convex/_generated", "**/_generated/**", "test-results", "playwright-report", ".convex-local*", "coverage"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ["**/*.{js,mjs,cjs}"], languageOptions: { globals: { ...globals.node } } },
   {
     files: ["**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
