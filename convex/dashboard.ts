@@ -1,8 +1,7 @@
 import { v } from "convex/values";
-import { appError, ErrorCode } from "./errors";
 import { userQuery } from "./functions";
 import * as Dashboard from "./model/dashboard";
-import { isDateString } from "./model/userStats";
+import { assertToday } from "./model/userStats";
 
 /**
  * The caller's dashboard: goal, this week's minutes (the Sunday-to-Saturday
@@ -14,9 +13,7 @@ export const summary = userQuery({
   args: { goalWeekStartMs: v.number(), goalWeekEndMs: v.number(), today: v.optional(v.string()) },
   returns: Dashboard.summaryValidator,
   handler: async (ctx, args) => {
-    if (args.today !== undefined && !isDateString(args.today)) {
-      throw appError(ErrorCode.INVALID_INPUT, "today must be a date (YYYY-MM-DD)");
-    }
+    assertToday(args.today);
     return await Dashboard.summary(ctx, ctx.userId, args);
   },
 });

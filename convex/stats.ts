@@ -1,5 +1,4 @@
 import { v } from "convex/values";
-import { appError, ErrorCode } from "./errors";
 import { userQuery } from "./functions";
 import * as UserStats from "./model/userStats";
 
@@ -10,9 +9,7 @@ export const mine = userQuery({
   args: { today: v.optional(v.string()) },
   returns: UserStats.myStatsValidator,
   handler: async (ctx, { today }) => {
-    if (today !== undefined && !UserStats.isDateString(today)) {
-      throw appError(ErrorCode.INVALID_INPUT, "today must be a date (YYYY-MM-DD)");
-    }
+    UserStats.assertToday(today);
     return await UserStats.getMyStats(ctx, ctx.userId, today);
   },
 });

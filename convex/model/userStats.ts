@@ -8,6 +8,7 @@
 import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { appError, ErrorCode } from "../errors";
 import { computeStreaks } from "../lib/streaks";
 import { addDaysToDate, parseDateString } from "../lib/time";
 
@@ -33,6 +34,13 @@ export function isDateString(s: string): boolean {
     return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
   } catch {
     return false;
+  }
+}
+
+/** Rejects a client-sent `today` (the comedian's local date) that is not "YYYY-MM-DD". */
+export function assertToday(today: string | undefined): void {
+  if (today !== undefined && !isDateString(today)) {
+    throw appError(ErrorCode.INVALID_INPUT, "today must be a date (YYYY-MM-DD)");
   }
 }
 
