@@ -33,6 +33,20 @@ async function getOrCreateRow(ctx: MutationCtx): Promise<Doc<"siteStats">> {
   return (await ctx.db.get("siteStats", id))!;
 }
 
+/** The counters row and the city's row (null when the city was never counted). */
+async function rowAndCity(
+  ctx: MutationCtx,
+  name: string,
+): Promise<[Doc<"siteStats">, Doc<"cities"> | null]> {
+  return await Promise.all([
+    getOrCreateRow(ctx),
+    ctx.db
+      .query("cities")
+      .withIndex("by_name", (q) => q.eq("name", name))
+      .unique(),
+  ]);
+}
+
 /** The city key scene items are counted under ("  Austin " and "Austin" are one city). */
 export function cityKey(city: string): string {
   return city.trim();
@@ -58,13 +72,7 @@ export async function readCommunityStats(ctx: QueryCtx): Promise<CommunityStats>
 export async function onSceneItemCreated(ctx: MutationCtx, item: CountedItem): Promise<void> {
   if (item.status !== "active") return;
   const name = cityKey(item.city);
-  const [row, city] = await Promise.all([
-    getOrCreateRow(ctx),
-    ctx.db
-      .query("cities")
-      .withIndex("by_name", (q) => q.eq("name", name))
-      .unique(),
-  ]);
+  const [row, city] = await rowAndCity(ctx, name);
   let newCity = false;
   if (city === null) {
     await ctx.db.insert("cities", { name, items: 1 });
@@ -86,13 +94,7 @@ export async function onSceneItemCreated(ctx: MutationCtx, item: CountedItem): P
 export async function onSceneItemRemoved(ctx: MutationCtx, item: CountedItem): Promise<void> {
   if (item.status !== "active") return;
   const name = cityKey(item.city);
-  const [row, city] = await Promise.all([
-    getOrCreateRow(ctx),
-    ctx.db
-      .query("cities")
-      .withIndex("by_name", (q) => q.eq("name", name))
-      .unique(),
-  ]);
+  const [row, city] = await rowAndCity(ctx, name);
   let goneCity = false;
   if (city !== null && city.items > 0) {
     if (city.items === 1) {
