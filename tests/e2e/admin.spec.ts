@@ -316,6 +316,13 @@ test("the admin tabs and the event page's owner tools have no serious accessibil
     await page.waitForLoadState("networkidle");
     expect(await seriousViolations(page)).toEqual([]);
   }
+  // And in dark mode.
+  await page.emulateMedia({ colorScheme: "dark" });
+  for (const tab of ["Mics", "Claims", "Reports"]) {
+    await page.getByRole("tab", { name: tab }).click();
+    await page.waitForLoadState("networkidle");
+    expect(await seriousViolations(page)).toEqual([]);
+  }
 });
 
 test.describe("375 px wide", () => {
