@@ -387,3 +387,15 @@ describe("invariants:check fails with a clear line", () => {
     expect(report.problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
   });
 });
+
+test("a table too big to check in one query is reported, not passed silently", async () => {
+  const t = newTest();
+  const comic = await createUser(t);
+  const mic = await createSceneItem(t);
+  await t.run(async (ctx) => {
+    for (let i = 0; i <= 2000; i++) await ctx.db.insert("favorites", { userId: comic.userId, sceneItemId: mic });
+  });
+  const report = await check(t);
+  expect(report.ok).toBe(false);
+  expect(report.problems).toEqual(["favorites: more than 2000 rows, only the first 2000 were checked"]);
+});
