@@ -60,6 +60,7 @@ import type * as model_seedData from "../model/seedData.js";
 import type * as model_stats from "../model/stats.js";
 import type * as model_userStats from "../model/userStats.js";
 import type * as model_venues from "../model/venues.js";
+import type * as onboarding from "../onboarding.js";
 import type * as performances from "../performances.js";
 import type * as profiles from "../profiles.js";
 import type * as reports from "../reports.js";
@@ -126,6 +127,7 @@ declare const fullApi: ApiFromModules<{
   "model/stats": typeof model_stats;
   "model/userStats": typeof model_userStats;
   "model/venues": typeof model_venues;
+  onboarding: typeof onboarding;
   performances: typeof performances;
   profiles: typeof profiles;
   reports: typeof reports;

@@ -198,8 +198,7 @@ function toastSignIn(err: unknown): boolean {
 export function SetLengthStep() {
   const { progress, dispatch } = useOnboardingProgress();
   const navigate = useNavigate();
-  const logSet = useMutation(api.performances.log);
-  const addFavorite = useMutation(api.favorites.add);
+  const logFirstSet = useMutation(api.onboarding.logFirstSet);
   const [saving, setSaving] = useState(false);
   if (!progress.venue) return <BackToVenue />;
   if (progress.event !== "existing" || !progress.matchedId) return <Navigate to={paths.onboarding("event")} replace />;
@@ -215,19 +214,13 @@ export function SetLengthStep() {
     }
     setSaving(true);
     try {
-      await logSet({ minutes, performedAt: Date.now(), venueName: venue.venueName, tags: [], sceneItemId, timeZone: browserZone() });
+      // One transaction: the set and the favourite are saved together or not at all.
+      await logFirstSet({ sceneItemId, minutes, performedAt: Date.now(), timeZone: browserZone() });
     } catch (err) {
       setSaving(false);
-      if (!toastSignIn(err)) {
-        toast.error("Could not save", { description: errorMessage(err, "Please check your inputs and try again.") });
-      }
-      return;
-    }
-    try {
-      await addFavorite({ sceneItemId });
-    } catch (err) {
-      setSaving(false);
-      if (!toastSignIn(err)) toast.error(TOASTS.favorite.title, { description: TOASTS.favorite.description });
+      if (toastSignIn(err)) return;
+      if (err instanceof ConvexError) toast.error("Could not save", { description: errorMessage(err, "Please check your inputs and try again.") });
+      else toast.error(TOASTS.favorite.title, { description: TOASTS.favorite.description });
       return;
     }
     dispatch({ type: "saved", kind: "favorite", entry: { venue, event: sceneItemId, details: null, sceneItemId } });

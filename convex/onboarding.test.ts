@@ -1,0 +1,67 @@
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+
+async function appErrorOf(promise: Promise<unknown>): Promise<Record<string, unknown> | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { data?: Record<string, unknown> }).data;
+  }
+  throw new Error("expected an error");
+}
+
+async function rowsOf(t: TestBackend, userId: Id<"users">) {
+  return await t.run(async (ctx) => ({
+    sets: await ctx.db
+      .query("performances")
+      .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
+      .collect(),
+    favorites: await ctx.db
+      .query("favorites")
+      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+      .collect(),
+  }));
+}
+
+describe("onboarding.logFirstSet", () => {
+  test("logs the set at the mic and favourites it, in one call", async () => {
+    const t = newTest();
+    const mic = await createSceneItem(t);
+    const comic = await createUser(t, { needsOnboarding: true });
+    const now = Date.now();
+    const result = await comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 8, performedAt: now - 60_000 });
+    expect(result.totalMinutes).toBe(8);
+    const { sets, favorites } = await rowsOf(t, comic.userId);
+    expect(sets).toHaveLength(1);
+    expect(sets[0]).toMatchObject({ minutes: 8, sceneItemId: mic, performedAt: now - 60_000 });
+    expect(favorites.map((f) => f.sceneItemId)).toEqual([mic]);
+  });
+
+  test("refuses minutes outside the slider's 1 to 30 and leaves nothing behind", async () => {
+    const t = newTest();
+    const mic = await createSceneItem(t);
+    const comic = await createUser(t, { needsOnboarding: true });
+    for (const minutes of [0, 31, 2.5]) {
+      const data = await appErrorOf(comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes, performedAt: Date.now() }));
+      expect(data).toMatchObject({ code: "INVALID_INPUT", message: "Set length must be 1 to 30 minutes" });
+    }
+    expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
+  });
+
+  test("an inactive mic leaves neither a set nor a favourite behind", async () => {
+    const t = newTest();
+    const mic = await createSceneItem(t, { status: "inactive" });
+    const comic = await createUser(t, { needsOnboarding: true });
+    await expect(comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() })).rejects.toThrow();
+    expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
+  });
+
+  test("signed-out callers are asked to sign in", async () => {
+    const t = newTest();
+    const mic = await createSceneItem(t);
+    const data = await appErrorOf(t.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() }));
+    expect(data?.code).toBe("NOT_SIGNED_IN");
+  });
+});

@@ -1,0 +1,32 @@
+import { v } from "convex/values";
+import { appError, ErrorCode } from "./errors";
+import { userMutation } from "./functions";
+import * as Favorites from "./model/favorites";
+import * as Performances from "./model/performances";
+
+/** The onboarding set-length slider's range (part 2 §9). */
+export const FIRST_SET_MINUTES = { min: 1, max: 30 } as const;
+
+/**
+ * Onboarding step 4: logs the comedian's first set at a mic already in the
+ * scene and adds the mic to their favourites, in one transaction, so a
+ * failure leaves neither behind and Next can simply be pressed again.
+ */
+export const logFirstSet = userMutation({
+  args: {
+    sceneItemId: v.id("sceneItems"),
+    minutes: v.number(),
+    /** Epoch ms of the set (the client's now). */
+    performedAt: v.number(),
+    timeZone: v.optional(v.string()),
+  },
+  returns: Performances.logResultValidator,
+  handler: async (ctx, { sceneItemId, minutes, performedAt, timeZone }) => {
+    if (!Number.isInteger(minutes) || minutes < FIRST_SET_MINUTES.min || minutes > FIRST_SET_MINUTES.max) {
+      throw appError(ErrorCode.INVALID_INPUT, `Set length must be ${FIRST_SET_MINUTES.min} to ${FIRST_SET_MINUTES.max} minutes`);
+    }
+    const result = await Performances.logSet(ctx, ctx.userId, { sceneItemId, minutes, performedAt, tags: [], timeZone }, Date.now());
+    await Favorites.addFavorite(ctx, ctx.userId, sceneItemId);
+    return result;
+  },
+});
