@@ -60,6 +60,7 @@ function main(): void {
     users: [],
     profiles: [],
     userStats: [],
+    userBadges: [],
     performances: [],
     performanceDays: [],
     venueVisits: [],
@@ -123,6 +124,9 @@ function main(): void {
       tables.venueVisits.push(doc("venueVisits", { userId, sceneItemId: tables.sceneItems[micIndex]._id, sets: n }));
     }
     tables.userStats.push(doc("userStats", { userId, ...summary.stats }));
+    for (const badgeCode of summary.badges) {
+      tables.userBadges.push(doc("userBadges", { userId, badgeCode, awardedAt: sets[0]?.performedAt ?? nowMs }));
+    }
     totalSets += sets.length;
     totalMinutes += summary.stats.totalMinutes;
   }

@@ -4,6 +4,7 @@
  * and comedians whose set counts follow a long tail (most log a few sets, a
  * handful log thousands). Deterministic for a given seed.
  */
+import { earnedBadgeCodes } from "../../convex/lib/badges";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../../convex/lib/geo";
 import { computeStreaks } from "../../convex/lib/streaks";
 
@@ -206,7 +207,7 @@ export function generateSets(count: number, homeMics: number[], nowMs: number, s
   return sets;
 }
 
-/** The stats row, day rows and venue visits that match a comedian's sets. */
+/** The stats row, day rows, venue visits and earned badge codes that match a comedian's sets. */
 export function summarizeSets(sets: GeneratedSet[], todayDate: string) {
   const days = new Map<string, number>();
   const venues = new Map<number, number>();
@@ -218,7 +219,17 @@ export function summarizeSets(sets: GeneratedSet[], todayDate: string) {
   }
   const dates = [...days.keys()].sort();
   const streaks = computeStreaks(dates, todayDate);
+  const badges = earnedBadgeCodes({
+    sets: sets.length,
+    minutes: totalMinutes,
+    uniqueVenues: venues.size,
+    venuesAdded: 0,
+    monthCheckIns: 0,
+    currentStreak: streaks.current,
+    longestStreak: streaks.longest,
+  });
   return {
+    badges,
     stats: {
       totalMinutes,
       totalSets: sets.length,
