@@ -234,6 +234,13 @@ const matrix: Record<string, Entry> = {
     admin: "own",
     owner: "change",
   },
+  "onboarding:logFirstSet": {
+    args: (w) => ({ sceneItemId: w.ownerMic, minutes: 5, performedAt: NOW - 60_000, timeZone: "America/New_York" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
   "performances:update": {
     args: (w) => ({ id: w.ownerSet, minutes: 12, performedAt: NOW - DAY, notes: "changed" }),
     anon: "nothing",
