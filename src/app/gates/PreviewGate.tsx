@@ -1,10 +1,9 @@
-import { Box, Button, Card, Flex, Heading, Link, Skeleton, Text } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { SignInPrompt } from "@/components/auth/SignInPrompt";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { PageContainer } from "@/components/PageContainer";
 import { SignUpDialog } from "@/components/SignUpDialog";
-import { paths } from "@/lib/paths";
 
 /** Stand-in content for a section page that cannot render without a session. */
 function PreviewSkeleton() {
@@ -57,14 +56,7 @@ export function PreviewGate({ section, children }: PreviewGateProps) {
               trigger={<Button size="3">Sign up free</Button>}
               description={`Sign up to access ${section}.`}
             />
-            <Text size="2" color="gray">
-              Already have an account?{" "}
-              <Link asChild>
-                <RouterLink to={paths.auth} state={{ mode: "signIn" }}>
-                  Sign in
-                </RouterLink>
-              </Link>
-            </Text>
+            <SignInPrompt />
           </Flex>
         </Card>
       </Flex>

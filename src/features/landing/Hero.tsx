@@ -1,6 +1,7 @@
-import { Button, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link as RouterLink } from "react-router-dom";
 import { GoogleButton } from "@/components/auth/GoogleButton";
+import { SignInPrompt } from "@/components/auth/SignInPrompt";
 import { paths } from "@/lib/paths";
 
 export function Hero() {
@@ -28,14 +29,7 @@ export function Hero() {
           </RouterLink>
         </Button>
       </Flex>
-      <Text size="2" color="gray">
-        Already have an account?{" "}
-        <Link asChild>
-          <RouterLink to={paths.auth} state={{ mode: "signIn" }}>
-            Sign in
-          </RouterLink>
-        </Link>
-      </Text>
+      <SignInPrompt />
     </Flex>
   );
 }
