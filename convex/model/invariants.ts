@@ -2,7 +2,9 @@
  * The data invariants every mutation must keep, checked by scanning the
  * tables (for tests, the fuzzer and the backend CLI, never for users):
  *
- * - check-ins: each item's `checkInCount` equals its check-in rows;
+ * - check-ins: each item's `checkInCount` equals its check-in rows, and a
+ *   comedian has at most one check-in per mic per local day (and one
+ *   favourite per mic);
  * - per-comedian totals: `userStats` equals the sums of their sets (minutes,
  *   sets, unique mics), `performanceDays` and `venueVisits` equal the sets per
  *   day and per mic, the longest streak and last set date follow the day rows
@@ -107,6 +109,14 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
         problems.push(`${table} ${row._id}: mic ${row.itemId} does not exist`);
       }
     }
+  }
+
+  // One check-in per comedian per mic per local day; one favourite per comedian per mic.
+  for (const [key, n] of countBy(checkIns.map((c) => `${c.userId} at mic ${c.sceneItemId} on ${c.localDate}`))) {
+    if (n > 1) problems.push(`checkIns: ${n} rows for user ${key}`);
+  }
+  for (const [key, n] of countBy(favorites.map((f) => `${f.userId} for mic ${f.sceneItemId}`))) {
+    if (n > 1) problems.push(`favorites: ${n} rows for user ${key}`);
   }
 
   // Check-in counters.
