@@ -40,6 +40,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
+/** Whether the page fits the viewport without sideways scrolling. */
+async function fitsWidth(page: Page): Promise<boolean> {
+  return await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
 async function pickVenue(page: Page, venueName: string) {
   await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
   await page.getByRole("option", { name: new RegExp(venueName) }).click();
@@ -165,7 +170,8 @@ test.describe("onboarding", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test("a new mic from the details form, then another venue starts clean", async ({ page, signUp, runFunction }) => {
+  test("a new mic from the details form, then another venue starts clean (at 375 px)", async ({ page, signUp, runFunction }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
     const { venueName } = await seedMic(runFunction);
     await signUp(page);
     await page.getByRole("link", { name: "Get Started" }).click();
@@ -178,6 +184,7 @@ test.describe("onboarding", () => {
     await expect(progress(page, 5)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Event details" })).toBeVisible();
     await expect(page.getByLabel("Time", { exact: true })).toHaveValue("20:00");
+    expect(await fitsWidth(page)).toBe(true);
     // Next waits for a name.
     await page.getByLabel("Event name").fill("   ");
     await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
@@ -193,6 +200,7 @@ test.describe("onboarding", () => {
 
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("button", { name: "Next" }).click();
+    expect(await fitsWidth(page)).toBe(true);
     await page.getByRole("button", { name: "Yes, add another" }).click();
     await expect(page).toHaveURL(/\/onboarding\/venue$/);
     await expect(progress(page, 2)).toBeVisible();
