@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import { createSceneItem, createUser, newTest } from "./test.setup";
 
 const HOUR = 60 * 60 * 1000;
@@ -104,5 +104,19 @@ describe("history.stats", () => {
       });
     }
     expect(await asUser.query(api.history.stats, {})).toEqual({ totalSets: 3, totalMinutes: 17, averageMinutes: 6 });
+  });
+});
+
+describe("history.insertSetsForTest", () => {
+  test("adds daily one-minute sets with the totals kept right", async () => {
+    const t = newTest();
+    const { asUser } = await createUser(t, { email: "bulk@example.com" });
+    expect(
+      await t.mutation(internal.history.insertSetsForTest, { email: "Bulk@example.com", count: 30, venueName: "Bulk Bar" }),
+    ).toBe(30);
+    expect(await asUser.query(api.history.stats, {})).toEqual({ totalSets: 30, totalMinutes: 30, averageMinutes: 1 });
+    const page = await asUser.query(api.history.list, { paginationOpts: { numItems: 25, cursor: null } });
+    expect(page.page).toHaveLength(25);
+    expect(page.page[0]).toMatchObject({ venueName: "Bulk Bar", minutes: 1 });
   });
 });

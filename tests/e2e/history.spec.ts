@@ -112,4 +112,18 @@ test.describe("performance history", () => {
     await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("1");
     expect(await page.evaluate(() => (window as unknown as { __deleted: number }).__deleted)).toBe(1);
   });
+
+  test("pages 25 sets at a time with Load more", async ({ page, signUp, runFunction }) => {
+    const creds = await signUp(page, { name: "Lou Longrun" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await runFunction("history:insertSetsForTest", { email: creds.email, count: 30, venueName: "Marathon Room" });
+    await page.goto("/performance-history");
+    await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("30");
+    const rows = page.getByRole("list", { name: "Your sets" }).getByRole("listitem");
+    await expect(rows).toHaveCount(25);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await expect(rows).toHaveCount(30);
+    await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  });
 });
