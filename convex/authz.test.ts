@@ -171,6 +171,8 @@ async function snapshotOwner(w: World): Promise<unknown[]> {
 
 type Entry = {
   args: (w: World) => Record<string, unknown>;
+  /** False for answers made only of figures (totals, progress), which name nobody. */
+  ownerAnswerShows?: false;
 } & Record<Role, Access>;
 
 const both = { title: "Olive's Mic, edited", dayOfWeek: 4, startTimeLocal: "21:00" };
@@ -249,11 +251,11 @@ const matrix: Record<string, Entry> = {
     owner: "change",
   },
   "performances:remove": { args: (w) => ({ id: w.ownerSet }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
-  "stats:mine": { args: () => ({ today: "2026-11-25" }), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "badges:mine": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "badges:progress": { args: () => ({ monthStartMs: Date.parse("2026-11-01T00:00:00-04:00") }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "stats:mine": { ownerAnswerShows: false, args: () => ({ today: "2026-11-25" }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "badges:mine": { ownerAnswerShows: false, args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "badges:progress": { ownerAnswerShows: false, args: () => ({ monthStartMs: Date.parse("2026-11-01T00:00:00-04:00") }), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "history:list": { args: () => page, anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "history:stats": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "history:stats": { ownerAnswerShows: false, args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "dashboard:summary": {
     args: () => ({ goalWeekStartMs: NOW - 3 * DAY, goalWeekEndMs: NOW + 4 * DAY, today: "2026-11-25" }),
     anon: "nothing",
@@ -304,12 +306,12 @@ const matrix: Record<string, Entry> = {
     admin: "own",
     owner: "read",
   },
-  "schedule:calendar": { args: () => ({ fromMs: NOW - DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "schedule:calendar": { ownerAnswerShows: false, args: () => ({ fromMs: NOW - DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
 
   // Claims and reports
   "claims:submit": { args: (w) => ({ micId: w.claimMic, message: "I host it" }), anon: "nothing", other: "own", admin: "own", owner: "nothing" },
   "claims:mine": { args: (w) => ({ micId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "claims:ownerState": { args: (w) => ({ micId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "claims:ownerState": { ownerAnswerShows: false, args: (w) => ({ micId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "claims:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
   "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
   "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
@@ -443,6 +445,12 @@ describe("authorization matrix", () => {
       if (!outcome.ok) throw new Error(`${label}, but it failed: ${describeError(outcome.error)}`);
       if (expected === "read") {
         expect(isEmptyAnswer(outcome.value), `${label}, but the answer was empty`).toBe(false);
+        // Where others only get their own answer, the owner's must show her data,
+        // so that the "own" check above is not passing on an answer that never shows anyone's.
+        if (kind === "query" && role === "owner" && entry.other === "own" && entry.ownerAnswerShows !== false) {
+          const text = JSON.stringify(outcome.value);
+          expect(privateMarkers(w).some((m) => text.includes(m)), `${label}: the answer should show the owner's data`).toBe(true);
+        }
       }
       if (expected === "own") {
         if (kind === "query") {
