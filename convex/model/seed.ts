@@ -22,7 +22,7 @@ const HOME_CITIES = new Set(["New York", "Brooklyn"]);
 
 /** Whether the database already has a scene (then seeding does nothing). */
 export async function hasScene(ctx: MutationCtx): Promise<boolean> {
-  return (await ctx.db.query("sceneItems").first()) !== null;
+  return (await ctx.db.query("sceneItems").withIndex("by_creation_time").first()) !== null;
 }
 
 type PlannedSet = {
