@@ -1,6 +1,15 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
+
+/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
+}
 
 /** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
 async function logSet(page: Page, venueName: string, minutes: number) {
@@ -61,5 +70,18 @@ test.describe("the badge showcase", () => {
     await expect(toEarn.getByRole("listitem", { name: "Streak Legend" })).toContainText("Legendary");
     await expect(toEarn.getByRole("listitem", { name: "Century Club" })).toContainText("Rare");
     await expect(page.getByRole("link", { name: "Log your first set" })).toHaveCount(0);
+  });
+
+  test("axe finds nothing serious, at desktop width and at 375 px", async ({ page, signIn }) => {
+    await signIn(page, { email: "demo@stagetime.app", password: "stagetime-demo" });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/badges");
+      await expect(page.getByRole("heading", { level: 1, name: "Badge Showcase" })).toBeVisible();
+      await expect(page.getByRole("group", { name: "Complete" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      // Nothing sticks out sideways on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    }
   });
 });

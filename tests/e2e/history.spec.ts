@@ -1,7 +1,16 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
 import { toast } from "./support/ui";
+
+/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
+}
 
 /** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
 async function logSet(page: Page, venueName: string, minutes: number) {
@@ -125,5 +134,18 @@ test.describe("performance history", () => {
     await page.getByRole("button", { name: "Load more" }).click();
     await expect(rows).toHaveCount(30);
     await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  });
+
+  test("axe finds nothing serious, at desktop width and at 375 px", async ({ page, signIn }) => {
+    await signIn(page, { email: "demo@stagetime.app", password: "stagetime-demo" });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/performance-history");
+      await expect(page.getByRole("heading", { level: 1, name: "Performance History" })).toBeVisible();
+      await expect(page.getByRole("group", { name: "Total Sets" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      // Nothing sticks out sideways on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    }
   });
 });

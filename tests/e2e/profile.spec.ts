@@ -1,7 +1,16 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import fs from "node:fs";
 import { expect, test } from "./fixtures";
 import { toast, topBar } from "./support/ui";
+
+/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
+}
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from(
@@ -110,5 +119,18 @@ test.describe("the profile page", () => {
     await page.getByRole("main").getByRole("button", { name: "Sign Out" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(topBar(page).getByRole("button", { name: "Account menu" })).toHaveCount(0);
+  });
+
+  test("axe finds nothing serious, at desktop width and at 375 px", async ({ page, signIn }) => {
+    await signIn(page, { email: "demo@stagetime.app", password: "stagetime-demo" });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/profile");
+      await expect(page.getByRole("heading", { level: 1, name: "Profile" })).toBeVisible();
+      await expect(page.getByRole("form", { name: "Profile" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      // Nothing sticks out sideways on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    }
   });
 });
