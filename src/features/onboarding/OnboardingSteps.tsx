@@ -230,7 +230,7 @@ export function SetLengthStep() {
   return (
     <OnboardingShell step={4}>
       <Flex direction="column" gap="5">
-        <StepHeading lead={`We'll log your last set at ${progress.matchedTitle ?? venue.venueName} and add it to your favorites.`}>
+        <StepHeading lead={`We'll log this set at ${progress.matchedTitle ?? venue.venueName} and add it to your favorites.`}>
           How long was your set?
         </StepHeading>
         <Flex direction="column" gap="3" align="center">
