@@ -307,6 +307,23 @@ describe("profile photo", () => {
     expect((await asUser.query(api.profiles.me, {}))?.photoUrl).toBeNull();
   });
 
+  test("another comedian's photo cannot be claimed (and so cannot be deleted through it)", async () => {
+    const t = newTest();
+    const owner = await createUser(t);
+    const thief = await createUser(t);
+    const photo = await storeUpload(t, 100, "image/png");
+    await owner.asUser.mutation(api.profiles.setPhoto, { storageId: photo });
+    await expect(thief.asUser.mutation(api.profiles.setPhoto, { storageId: photo })).rejects.toThrow(
+      "That photo belongs to another comedian.",
+    );
+    const next = await storeUpload(t, 100, "image/png");
+    await thief.asUser.mutation(api.profiles.setPhoto, { storageId: next });
+    expect(await fileExists(t, photo)).toBe(true);
+    // Setting one's own current photo again is harmless.
+    expect(await owner.asUser.mutation(api.profiles.setPhoto, { storageId: photo })).toEqual({ ok: true });
+    expect(await fileExists(t, photo)).toBe(true);
+  });
+
   test("needs a signed-in caller", async () => {
     const t = newTest();
     await expect(t.mutation(api.profiles.generatePhotoUploadUrl, {})).rejects.toThrow(/sign in/i);

@@ -101,7 +101,10 @@ export default defineSchema({
     /** IANA time zone the comedian's days are counted in. */
     timeZone: v.optional(v.string()),
     isAdmin: v.boolean(),
-  }).index("by_userId", ["userId"]),
+  })
+    .index("by_userId", ["userId"])
+    // A new photo must not be a file some profile already uses (setPhoto).
+    .index("by_photoStorageId", ["photoStorageId"]),
 
   /** Per-comedian totals, kept in the same transaction as each set change. */
   userStats: defineTable({

@@ -274,6 +274,15 @@ export async function setPhoto(
     await ctx.storage.delete(storageId);
     return { ok: false, message: refusal };
   }
+  // Storage ids show in photo URLs: claiming someone else's photo would let a
+  // later photo change delete their file.
+  const owner = await ctx.db
+    .query("profiles")
+    .withIndex("by_photoStorageId", (q) => q.eq("photoStorageId", storageId))
+    .first();
+  if (owner !== null && owner.userId !== userId) {
+    throw appError(ErrorCode.FORBIDDEN, "That photo belongs to another comedian.");
+  }
   const profile = await createProfileIfMissing(ctx, userId);
   const previous = profile.photoStorageId;
   await ctx.db.patch("profiles", profile._id, { photoStorageId: storageId });
