@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  compareWeeklySlots,
   DAY_NAMES,
   DAY_SHORT,
   DEFAULT_TIME_ZONE,
@@ -180,5 +181,26 @@ describe("isValidTimeZone and time slots", () => {
     expect(QUARTER_HOUR_SLOTS.slice(0, 3)).toEqual(["00:00", "00:15", "00:30"]);
     expect(QUARTER_HOUR_SLOTS[95]).toBe("23:45");
     expect(QUARTER_HOUR_SLOTS).toContain(roundToQuarterHour(Date.parse("2026-11-21T04:53:00Z"), NY));
+  });
+});
+
+describe("compareWeeklySlots", () => {
+  const slot = (title: string, dayOfWeek?: number | null, startTimeLocal?: string) => ({
+    title,
+    dayOfWeek,
+    startTimeLocal,
+  });
+  it.each([
+    ["an earlier day first", slot("B", 1, "21:00"), slot("A", 2, "18:00"), -1],
+    ["Sunday before Saturday", slot("B", 0, "23:00"), slot("A", 6, "08:00"), -1],
+    ["no day after every day", slot("A", undefined, "18:00"), slot("B", 6, "23:00"), 1],
+    ["a null day after every day", slot("A", null, "18:00"), slot("B", 6, "23:00"), 1],
+    ["an earlier time on the same day first", slot("B", 3, "19:00"), slot("A", 3, "20:30"), -1],
+    ["no time before any time", slot("B", 3, undefined), slot("A", 3, "07:00"), -1],
+    ["the title breaks a tie", slot("Alpha", 3, "20:00"), slot("Beta", 3, "20:00"), -1],
+    ["equal slots", slot("Same", 3, "20:00"), slot("Same", 3, "20:00"), 0],
+  ])("%s", (_case, a, b, sign) => {
+    expect(Math.sign(compareWeeklySlots(a, b))).toBe(sign);
+    expect(Math.sign(compareWeeklySlots(b, a))).toBe(-sign || 0);
   });
 });

@@ -154,3 +154,18 @@ export function roundToQuarterHour(epochMs: number, timeZone: string): string {
   const rounded = (Math.round(total / 15) * 15) % 1440;
   return `${pad2(Math.floor(rounded / 60))}:${pad2(rounded % 60)}`;
 }
+
+/**
+ * Orders scene items the way every list shows them: Sunday first and items
+ * without a day last, then by start time ("HH:MM" sorts as text), then by title.
+ */
+export function compareWeeklySlots(
+  a: { dayOfWeek?: number | null; startTimeLocal?: string; title: string },
+  b: { dayOfWeek?: number | null; startTimeLocal?: string; title: string },
+): number {
+  return (
+    (a.dayOfWeek ?? 7) - (b.dayOfWeek ?? 7) ||
+    (a.startTimeLocal ?? "").localeCompare(b.startTimeLocal ?? "") ||
+    a.title.localeCompare(b.title)
+  );
+}

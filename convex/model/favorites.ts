@@ -1,5 +1,6 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { compareWeeklySlots } from "../lib/time";
 import { requireActiveItem, toSceneItem, type SceneItem } from "./scene";
 
 /** Most favourites read for one comedian. */
@@ -45,10 +46,5 @@ export async function listFavorites(ctx: QueryCtx, userId: Id<"users">): Promise
   for (const doc of docs) {
     if (doc !== null && doc.status === "active") items.push(toSceneItem(doc));
   }
-  return items.sort(
-    (a, b) =>
-      (a.dayOfWeek ?? 7) - (b.dayOfWeek ?? 7) ||
-      (a.startTimeLocal ?? "").localeCompare(b.startTimeLocal ?? "") ||
-      a.title.localeCompare(b.title),
-  );
+  return items.sort(compareWeeklySlots);
 }

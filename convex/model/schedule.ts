@@ -4,7 +4,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { nextOccurrence, occurrencesInRange } from "../lib/recurrence";
 import { COMPLETED_AFTER_MIN, completedAtMs, isPerformanceCompleted } from "../lib/schedule";
-import { DAY_MS, MINUTE_MS, localDateString } from "../lib/time";
+import { DAY_MS, MINUTE_MS, compareWeeklySlots, localDateString } from "../lib/time";
 import { recurrence, sceneItemType } from "../schema";
 import { requireActiveItem } from "./scene";
 
@@ -339,12 +339,7 @@ export async function calendar(ctx: QueryCtx, userId: Id<"users">, fromMs: numbe
       anchorDate,
     });
   }
-  return out.sort(
-    (a, b) =>
-      (a.dayOfWeek ?? 7) - (b.dayOfWeek ?? 7) ||
-      a.startTimeLocal.localeCompare(b.startTimeLocal) ||
-      a.title.localeCompare(b.title),
-  );
+  return out.sort(compareWeeklySlots);
 }
 
 /** Entries looked at per cleanup transaction (plus one mic read each). */

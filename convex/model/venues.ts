@@ -6,6 +6,7 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
+import { compareWeeklySlots } from "../lib/time";
 import { bestMatches, SIMILARITY_CANDIDATE_LIMIT } from "../lib/similarity";
 import { toSceneItem, type SceneItem } from "./scene";
 
@@ -96,14 +97,6 @@ export function matchScore(query: string, venueName: string): number {
   return (name.includes(q) ? typed.length + 1 : 0) + prefixHits;
 }
 
-/** Sunday first, unknown days last, then by start time. */
-function byDayAndTime(a: SceneItem, b: SceneItem): number {
-  const da = a.dayOfWeek ?? 7;
-  const db = b.dayOfWeek ?? 7;
-  if (da !== db) return da - db;
-  return (a.startTimeLocal ?? "").localeCompare(b.startTimeLocal ?? "");
-}
-
 /**
  * Active events at a venue: by Google place id when given, else (or when no
  * item has that id) by the exact venue name; ordered by day of week then
@@ -132,7 +125,7 @@ export async function eventsAtVenue(
   return docs
     .filter((d) => d.status === "active")
     .map(toSceneItem)
-    .sort(byDayAndTime);
+    .sort(compareWeeklySlots);
 }
 
 /**
