@@ -1,9 +1,9 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { EventDialog } from "./EventDialog";
-import { CheckInLabel, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
+import { CancelledTonightBadge, CheckInLabel, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
 import { checkInState } from "./checkInState";
-import { checkInCountText, freshnessText, isVerified, listTimeText, scheduleText } from "./sceneText";
+import { checkInCountText, freshnessText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
 import type { SceneItem, ViewerState } from "./types";
 
 type SceneCardProps = {
@@ -32,6 +32,7 @@ export function SceneCard({ item, viewer, now, checkingIn, onCheckIn, onAddToSch
             <Flex gap="2" wrap="wrap">
               <TypeBadge type={item.type} />
               {isVerified(item, now) ? <VerifiedBadge /> : null}
+              {isCancelledTonight(item, now) ? <CancelledTonightBadge /> : null}
             </Flex>
             <Flex gap="3" align="center" flexShrink="0">
               <ShareButton item={item} />

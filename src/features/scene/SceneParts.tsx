@@ -12,6 +12,15 @@ export function TypeBadge({ type }: { type: SceneItem["type"] }) {
   );
 }
 
+/** Shown when the owner has cancelled tonight's show. */
+export function CancelledTonightBadge() {
+  return (
+    <Badge color="red" variant="soft">
+      Cancelled tonight
+    </Badge>
+  );
+}
+
 export function VerifiedBadge() {
   return (
     <Badge color="green" variant="soft" title="Checked in by at least 2 comedians in the last 30 days">

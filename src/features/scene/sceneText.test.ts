@@ -3,6 +3,7 @@ import {
   checkInCountText,
   costText,
   freshnessText,
+  isCancelledTonight,
   isVerified,
   listTimeText,
   mapsUrl,
@@ -87,5 +88,19 @@ describe("small texts", () => {
     expect(costText({ type: "cover", coverAmount: 5 })).toBe("$5 cover");
     expect(costText({ type: "minimum", minimumItems: 2 })).toBe("2-item minimum");
     expect(costText({ type: "combo", coverAmount: 10, minimumItems: 1 })).toBe("$10 cover + 1-item minimum");
+  });
+});
+
+describe("isCancelledTonight", () => {
+  // 2026-11-25 03:30 UTC is still the evening of Nov 24 in New York.
+  const now = Date.UTC(2026, 10, 25, 3, 30);
+  test.each([
+    [["2026-11-24"], "America/New_York", true],
+    [["2026-11-25"], "America/New_York", false],
+    [["2026-11-25"], "Europe/London", true],
+    [[], "America/New_York", false],
+    [undefined, "America/New_York", false],
+  ])("cancelled %j in %s → %s", (cancelledDates, timeZone, expected) => {
+    expect(isCancelledTonight({ cancelledDates, timeZone }, now)).toBe(expected);
   });
 });

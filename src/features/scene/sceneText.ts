@@ -1,6 +1,6 @@
 import { tz } from "@date-fns/tz";
 import { differenceInCalendarDays } from "date-fns";
-import { DAY_NAMES, DEFAULT_TIME_ZONE, formatTime12h } from "../../../convex/lib/time";
+import { DAY_NAMES, DEFAULT_TIME_ZONE, formatTime12h, localDateString } from "../../../convex/lib/time";
 import type { SceneItem } from "./types";
 
 export const TYPE_LABELS: Record<SceneItem["type"], string> = {
@@ -113,4 +113,13 @@ export function costText(costInfo: SceneItem["costInfo"]): string | null {
     case "combo":
       return `${cover} + ${minimum}`;
   }
+}
+
+/** True when the mic's owner has marked tonight (the venue's local date) as cancelled. */
+export function isCancelledTonight(
+  item: Pick<SceneItem, "cancelledDates" | "timeZone">,
+  nowMs: number,
+): boolean {
+  if (!item.cancelledDates?.length) return false;
+  return item.cancelledDates.includes(localDateString(nowMs, item.timeZone || DEFAULT_TIME_ZONE));
 }
