@@ -76,7 +76,8 @@ export const routes: RouteObject[] = [
           { path: rel(paths.addEventStep("event")), lazy: addEventPage(2) },
           { path: rel(paths.addEventStep("details")), lazy: addEventPage(3) },
           { path: rel(paths.addEventStep("success")), lazy: addEventPage(4) },
-          { path: rel(paths.performanceHistory), lazy: page(() => import("@/routes/PerformanceHistory")) },
+          // Signed-out visitors see the page's own sign-in prompt (spec: part 2 §2).
+          { path: rel(paths.performanceHistory), handle: { access: { kind: "public" } } satisfies RouteHandle, lazy: page(() => import("@/routes/PerformanceHistory")) },
           { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
         ],
       },

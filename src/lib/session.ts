@@ -35,3 +35,16 @@ export function clearLocalSessionState(
   }
   for (const key of doomed) storage.removeItem(key);
 }
+
+let signingOut = false;
+
+/** True between the start of a sign-out and the navigation home that ends it. The
+ * session gates render nothing meanwhile, so they do not send the page to /auth
+ * while the sign-out is taking the comedian to /. */
+export function isSigningOut(): boolean {
+  return signingOut;
+}
+
+export function setSigningOut(value: boolean): void {
+  signingOut = value;
+}

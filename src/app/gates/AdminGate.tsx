@@ -6,6 +6,7 @@ import { api } from "../../../convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { PageContainer } from "@/components/PageContainer";
 import { paths } from "@/lib/paths";
+import { isSigningOut } from "@/lib/session";
 
 function AccessDenied() {
   const navigate = useNavigate();
@@ -42,7 +43,7 @@ export function AdminGate() {
   const { isLoading, isAuthenticated } = useConvexAuth();
   const isAdmin = useQuery(api.profiles.isAdmin, isAuthenticated ? {} : "skip");
   if (isLoading) return <LoadingState label="Loading your session…" />;
-  if (!isAuthenticated) return <Navigate to={paths.auth} replace />;
+  if (!isAuthenticated) return isSigningOut() ? null : <Navigate to={paths.auth} replace />;
   if (isAdmin === undefined) return <LoadingState label="Checking your access…" />;
   if (!isAdmin) return <AccessDenied />;
   return <Outlet />;

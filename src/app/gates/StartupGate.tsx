@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";
+import { isSigningOut } from "@/lib/session";
 import { useRouteAccess } from "../routeAccess";
 
 // The preview carries the sign-up form (zod, react-hook-form): load it only when shown.
@@ -20,6 +21,7 @@ export function StartupGate() {
   const location = useLocation();
   if (isLoading) return <LoadingState label="Loading your session…" />;
   if (!isAuthenticated) {
+    if (isSigningOut()) return null;
     if (access?.kind === "public") return <Outlet />;
     if (access?.kind === "preview") {
       return (
@@ -49,6 +51,9 @@ export function RequireSession() {
   const { isLoading, isAuthenticated } = useConvexAuth();
   const location = useLocation();
   if (isLoading) return <LoadingState label="Loading your session…" />;
-  if (!isAuthenticated) return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;
+  if (!isAuthenticated) {
+    if (isSigningOut()) return null;
+    return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;
+  }
   return <Outlet />;
 }

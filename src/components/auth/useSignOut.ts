@@ -4,7 +4,7 @@ import { useCallback } from "react";
 import { useNavigate } from "react-router-dom";
 import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";
 import { paths } from "@/lib/paths";
-import { clearLocalSessionState } from "@/lib/session";
+import { clearLocalSessionState, setSigningOut } from "@/lib/session";
 import { showToast } from "@/lib/toast";
 
 /** Signs out: local state first, then the backend, then home with the spec's toast. */
@@ -16,6 +16,7 @@ export function useSignOut(): () => Promise<void> {
     // @convex-dev/auth ignores a backend refusal; a session that had already lapsed
     // here is the case where the backend would refuse.
     let outcome: SignOutOutcome = isAuthenticated ? "ok" : "expired";
+    setSigningOut(true);
     try {
       clearLocalSessionState();
       await signOut();
@@ -24,6 +25,6 @@ export function useSignOut(): () => Promise<void> {
       outcome = "local";
     }
     showToast(signOutToast(outcome), outcome === "ok" ? "success" : "info");
-    void navigate(paths.home);
+    void Promise.resolve(navigate(paths.home, { replace: true })).finally(() => setSigningOut(false));
   }, [isAuthenticated, navigate, signOut]);
 }
