@@ -10,6 +10,7 @@ import { LoadingState } from "@/components/LoadingState";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
 import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
+import type { EventFormSlotProps, VenueSearchSlot } from "@/lib/wizardSlots";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -25,8 +26,6 @@ export const SELECTION_REQUIRED = {
   title: "Please make a selection",
   description: "Select an existing event or choose to create a new one",
 } as const;
-
-export type VenueSearchSlot = (venue: VenueInput | null, onChange: (venue: VenueInput | null) => void) => ReactNode;
 
 /** Step 1: 'Add New Event' with the venue search (US only, at least 3 characters). */
 export function AddEventVenueStep({ renderVenueSearch }: { renderVenueSearch: VenueSearchSlot }) {
@@ -175,16 +174,6 @@ export function AddEventEventStep() {
     </WizardFrame>
   );
 }
-
-export type EventFormSlotProps = {
-  venueName: string;
-  defaultStartTime: string;
-  today: string;
-  allowOneTime: boolean;
-  submitLabel: string;
-  onSubmit: (details: EventDetails) => Promise<void>;
-  secondaryAction: ReactNode;
-};
 
 /** Step 3: the event details form; Save Event adds it to the scene and the creator's schedule. */
 export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (props: EventFormSlotProps) => ReactNode }) {

@@ -9,9 +9,10 @@ import { LoadingState } from "@/components/LoadingState";
 import { Form, FormSubmit } from "@/components/form";
 import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
+import type { EventFormSlotProps, VenueSearchSlot } from "@/lib/wizardSlots";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../convex/_generated/api";
-import type { EventDetails, VenueInput } from "../../../convex/model/events";
+import type { EventDetails } from "../../../convex/model/events";
 import { QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../convex/lib/time";
 import { initialEventChoice, mergeMatches } from "./eventChoice";
 import { announceBadges, saveErrorToast } from "./saveErrors";
@@ -31,9 +32,6 @@ function MissingVenue() {
   }, []);
   return <Navigate to={paths.logSet} replace />;
 }
-
-/** Props a wizard passes to the shared venue search (composed by the route). */
-export type VenueSearchSlot = (venue: VenueInput | null, onChange: (venue: VenueInput | null) => void) => ReactNode;
 
 /** Step 1: 'Where did you perform?' */
 export function LogSetVenueStep({ renderVenueSearch }: { renderVenueSearch: VenueSearchSlot }) {
@@ -252,18 +250,6 @@ export function LogSetDetailsStep() {
     </WizardFrame>
   );
 }
-
-/** Props the venue-details step passes to the shared event details form (composed by the route). */
-export type EventFormSlotProps = {
-  venueName: string;
-  defaultStartTime: string;
-  today: string;
-  allowOneTime: boolean;
-  submitLabel: string;
-  onSubmit: (details: EventDetails) => Promise<void>;
-  children: ReactNode;
-  secondaryAction: ReactNode;
-};
 
 /** Step 4: 'Venue / Mic Details' when the set was at a mic the scene does not list yet. */
 export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (props: EventFormSlotProps) => ReactNode }) {
