@@ -6,10 +6,10 @@
 import { v, type Infer } from "convex/values";
 import type { Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { addDaysToDate } from "../lib/time";
 import { myBadges } from "./badges";
 import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile } from "./profiles";
 import { assertWeekRange, setsInRange } from "./schedule";
+import { getMyStats } from "./userStats";
 
 /** The badge showcase shows this many (part 1 §9). */
 export const SHOWCASE_BADGES = 3;
@@ -49,18 +49,12 @@ export async function summary(
   const [user, profile, stats, badges, weekSets] = await Promise.all([
     ctx.db.get("users", userId),
     getProfile(ctx, userId),
-    ctx.db
-      .query("userStats")
-      .withIndex("by_userId", (q) => q.eq("userId", userId))
-      .unique(),
+    getMyStats(ctx, userId, args.today),
     myBadges(ctx, userId),
     setsInRange(ctx, userId, args.goalWeekStartMs, args.goalWeekEndMs),
   ]);
   const displayName = profile?.displayName ?? displayNameFor(user);
-  const totalMinutes = stats?.totalMinutes ?? 0;
-  const totalSets = stats?.totalSets ?? 0;
-  const lapsed =
-    args.today !== undefined && stats?.lastSetDate !== undefined && stats.lastSetDate < addDaysToDate(args.today, -1);
+  const { totalMinutes, totalSets } = stats;
   return {
     displayName,
     firstName: totalSets > 0 ? firstWord(displayName) : null,
@@ -70,8 +64,8 @@ export async function summary(
     totalMinutes,
     totalSets,
     averageMinutes: totalSets > 0 ? Math.round(totalMinutes / totalSets) : 0,
-    currentStreak: lapsed ? 0 : (stats?.currentStreak ?? 0),
-    longestStreak: stats?.longestStreak ?? 0,
+    currentStreak: stats.currentStreak,
+    longestStreak: stats.longestStreak,
     badges: badges.slice(0, SHOWCASE_BADGES),
   };
 }
