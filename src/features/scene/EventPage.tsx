@@ -12,7 +12,7 @@ import { checkInState } from "./checkInState";
 import { isVerified } from "./sceneText";
 import { useAddToSchedule } from "./useAddToSchedule";
 import { useCheckIn } from "./useCheckIn";
-import { useNow } from "./useNow";
+import { useNow } from "@/lib/useNow";
 import { useViewerState } from "./useViewerState";
 
 function BackToScene({ variant = "ghost" }: { variant?: "ghost" | "solid" }) {

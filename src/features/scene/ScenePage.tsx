@@ -15,7 +15,7 @@ import { useAddToSchedule } from "./useAddToSchedule";
 import { useCheckIn } from "./useCheckIn";
 import { useDistanceLocation } from "./useDistanceLocation";
 import { useFavoriteToggle } from "./useFavoriteToggle";
-import { useNow } from "./useNow";
+import { useNow } from "@/lib/useNow";
 import { useViewerState } from "./useViewerState";
 
 const GRID_COLUMNS = { initial: "1", sm: "2", lg: "3" } as const;

@@ -2,7 +2,7 @@ import { useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
 import { HOUR_MS } from "../../../convex/lib/time";
 import type { ViewerState } from "./types";
-import { useNow } from "./useNow";
+import { useNow } from "@/lib/useNow";
 
 /** How far back the caller's own check-ins are loaded ("Already checked in"). */
 const RECENT_CHECK_INS_MS = 48 * HOUR_MS;
