@@ -73,7 +73,7 @@ export function normalizeCostInfo(cost: CostInfo): CostInfo {
 export async function listMics(ctx: QueryCtx, search: string | undefined): Promise<SceneItem[]> {
   const text = search?.trim().toLowerCase() ?? "";
   if (text.length === 0) {
-    const docs = await ctx.db.query("sceneItems").order("desc").take(ADMIN_LIST_LIMIT);
+    const docs = await ctx.db.query("sceneItems").withIndex("by_creation_time").order("desc").take(ADMIN_LIST_LIMIT);
     return docs.map(toSceneItem);
   }
   const docs = await ctx.db

@@ -93,7 +93,7 @@ export async function myClaims(
 
 /** Every claim, newest first, with the mic title (null once deleted) and the claimant's name. */
 export async function listClaims(ctx: QueryCtx): Promise<Infer<typeof adminClaimValidator>[]> {
-  const claims = await ctx.db.query("micClaims").order("desc").take(CLAIM_LIST_LIMIT);
+  const claims = await ctx.db.query("micClaims").withIndex("by_creation_time").order("desc").take(CLAIM_LIST_LIMIT);
   const micIds = [...new Set(claims.map((c) => c.micId))];
   const userIds = [...new Set(claims.map((c) => c.claimantId))];
   const [mics, names] = await Promise.all([
