@@ -8,7 +8,7 @@ import { Form, FormSubmit, FormTextField } from "@/components/form";
 import type { AdminMic } from "./types";
 import { COST_TYPE_OPTIONS, MIC_TYPE_OPTIONS } from "./adminText";
 import { micEditDefaults, micEditSchema, NO_DAY, toUpdateArgs } from "./micEditSchema";
-import { SelectField } from "./SelectField";
+import { FormSelectField as SelectField } from "@/components/form";
 
 const DAY_OPTIONS = [
   { value: NO_DAY, label: "No day" },

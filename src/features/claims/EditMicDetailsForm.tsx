@@ -8,7 +8,7 @@ import { DAY_NAMES } from "../../../convex/lib/time";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { errorMessage } from "@/lib/convexErrors";
 import { editMicDefaults, editMicSchema, NO_DAY, NO_SIGNUP, toOwnMicArgs } from "./editMicSchema";
-import { SelectField } from "./SelectField";
+import { FormSelectField as SelectField } from "@/components/form";
 import type { OwnedMic } from "./types";
 
 const DAY_OPTIONS = [{ value: NO_DAY, label: "No day" }, ...DAY_NAMES.map((name, i) => ({ value: String(i), label: name }))];

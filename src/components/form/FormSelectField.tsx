@@ -2,14 +2,14 @@ import { Flex, Select, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { Controller, useFormContext } from "react-hook-form";
 
-type SelectFieldProps = {
+type FormSelectFieldProps = {
   name: string;
   label: string;
   options: ReadonlyArray<{ value: string; label: string }>;
 };
 
 /** A labelled Radix select bound to the surrounding <Form>. */
-export function SelectField({ name, label, options }: SelectFieldProps) {
+export function FormSelectField({ name, label, options }: FormSelectFieldProps) {
   const id = useId();
   const { control } = useFormContext();
   return (
