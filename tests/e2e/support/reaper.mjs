@@ -1,4 +1,3 @@
-/* global process, setInterval, clearInterval */
 // Cleans up after a Playwright run that died without its global teardown (killed runner,
 // SIGKILL, timeout): once the runner pid is gone, stop the backend named in the state file
 // and remove the run's temp dir. Started detached by tests/e2e/global-setup.ts.
