@@ -24,9 +24,10 @@ export function SceneCard({ item, viewer, now, checkingIn, onCheckIn, onAddToSch
   const { window, alreadyCheckedIn, label } = checkInState(item, viewer, now);
   const listTime = listTimeText(item.listTimeLocal);
 
+  // tabIndex -1: focusable from script only, as 'Show more' moves focus to the first new card.
   return (
     <Card asChild size="2">
-      <article aria-labelledby={titleId} data-testid="scene-card">
+      <article aria-labelledby={titleId} data-testid="scene-card" tabIndex={-1}>
         <Flex direction="column" gap="2" height="100%">
           <Flex justify="between" align="start" gap="2">
             <Flex gap="2" wrap="wrap">

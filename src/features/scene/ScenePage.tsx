@@ -1,13 +1,15 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Card, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useConvexAuth, useQuery } from "convex/react";
-import { useMemo, useState } from "react";
+import { Box, Button, Callout, Card, Flex, Grid, Heading, Skeleton, Spinner, Text } from "@radix-ui/themes";
+import { useConvexAuth, usePaginatedQuery, useQuery } from "convex/react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
+import type { LatLng } from "../../../convex/lib/geo";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { DEFAULT_FILTERS, filterSceneItems, type SceneFilters } from "./filters";
+import { areaCenter, hasMoreToShow, nextLimit, resultCountText, SCENE_PAGE_SIZE } from "./incremental";
 import { SceneCard } from "./SceneCard";
 import { SceneFiltersPanel } from "./SceneFiltersPanel";
 import type { SceneItem } from "./types";
@@ -16,6 +18,7 @@ import { useCheckIn } from "./useCheckIn";
 import { useDistanceLocation } from "./useDistanceLocation";
 import { useFavoriteToggle } from "./useFavoriteToggle";
 import { useNow } from "@/lib/useNow";
+import { useRevealSentinel } from "./useRevealSentinel";
 import { useViewerState } from "./useViewerState";
 
 const GRID_COLUMNS = { initial: "1", sm: "2", lg: "3" } as const;
@@ -38,23 +41,17 @@ function SceneSkeleton() {
   );
 }
 
-function resultCountText(shown: number, total: number): string {
-  const events = `${shown} ${shown === 1 ? "event" : "events"}`;
-  return shown === total ? events : `${events} of ${total}`;
-}
+type ResultsProps = {
+  filters: SceneFilters;
+  onClear: () => void;
+};
 
-/** The live list: every active item, filtered on the client as the filters change. */
-function SceneResults({ filters, location, onClear }: { filters: SceneFilters; location: { lat: number; lng: number } | null; onClear: () => void }) {
+/** Filters off the distance: every active item (scene.list), filtered on the client, rendered 24 at a time. */
+function AllSceneResults({ filters, onClear }: ResultsProps) {
   const items = useQuery(api.scene.list, {});
-  const viewer = useViewerState();
-  const now = useNow(30_000);
-  const { checkIn, pendingId } = useCheckIn();
-  const addToSchedule = useAddToSchedule("card");
-  const toggleFavorite = useFavoriteToggle();
-  const shown = useMemo(() => (items ? filterSceneItems(items, filters, location) : []), [items, filters, location]);
+  const matching = useMemo(() => (items ? filterSceneItems(items, filters, null) : []), [items, filters]);
 
   if (items === undefined) return <SceneSkeleton />;
-
   if (items.length === 0) {
     return (
       <EmptyState
@@ -68,13 +65,107 @@ function SceneResults({ filters, location, onClear }: { filters: SceneFilters; l
       />
     );
   }
+  return <IncrementalSceneList filters={filters} onClear={onClear} matching={matching} total={items.length} pages={NO_PAGES} />;
+}
 
+/**
+ * Distance filter on with a known location: only the mics in the circle, a
+ * page of 24 at a time (sceneArea.listArea reads just the geohash cells around
+ * the point). The point is rounded to 3 decimals so GPS jitter keeps the same
+ * subscription.
+ */
+function AreaSceneResults({ filters, location, onClear }: ResultsProps & { location: LatLng }) {
+  const center = areaCenter(location);
+  const { results, status, loadMore } = usePaginatedQuery(
+    api.sceneArea.listArea,
+    { lat: center.lat, lng: center.lng, radiusMiles: filters.radiusMiles },
+    { initialNumItems: SCENE_PAGE_SIZE },
+  );
+  // With the distance filter, search, type and day apply to the pages loaded so
+  // far: the server has already kept only the circle, so distance is not re-checked.
+  const matching = useMemo(
+    () => filterSceneItems(results, { ...filters, distanceEnabled: false }, null),
+    [results, filters],
+  );
+  const pages: PagedSource = useMemo(
+    () => ({
+      canLoadMore: status === "CanLoadMore",
+      loadingMore: status === "LoadingMore",
+      complete: status === "Exhausted",
+      loadMore: () => loadMore(SCENE_PAGE_SIZE),
+    }),
+    [status, loadMore],
+  );
+
+  if (status === "LoadingFirstPage") return <SceneSkeleton />;
+  return <IncrementalSceneList filters={filters} onClear={onClear} matching={matching} total={results.length} pages={pages} />;
+}
+
+/** Where the items come from: the area query's pages, or one complete list. */
+type PagedSource = {
+  canLoadMore: boolean;
+  loadingMore: boolean;
+  /** Every page is loaded, so the counts are totals. */
+  complete: boolean;
+  loadMore: () => void;
+};
+
+const NO_PAGES: PagedSource = { canLoadMore: false, loadingMore: false, complete: true, loadMore: () => {} };
+
+/**
+ * The matching items, 24 at first and 24 more per 'Show more' or each time the
+ * end of the list scrolls near. Changing any filter starts again at 24. Only
+ * rendered cards cost anything, so the first card shows without waiting for
+ * hundreds of others.
+ */
+function IncrementalSceneList({
+  filters,
+  onClear,
+  matching,
+  total,
+  pages,
+}: ResultsProps & { matching: SceneItem[]; total: number; pages: PagedSource }) {
+  const viewer = useViewerState();
+  const now = useNow(30_000);
+  const { checkIn, pendingId } = useCheckIn();
+  const addToSchedule = useAddToSchedule("card");
+  const toggleFavorite = useFavoriteToggle();
+
+  // The limit belongs to one set of filters: a new filters object means a fresh start at 24.
+  const [limitFor, setLimitFor] = useState({ filters, limit: SCENE_PAGE_SIZE });
+  const limit = limitFor.filters === filters ? limitFor.limit : SCENE_PAGE_SIZE;
+  const shown = useMemo(() => matching.slice(0, limit), [matching, limit]);
+  const more = hasMoreToShow(limit, matching.length, pages.canLoadMore);
+
+  const showMore = () => {
+    const next = nextLimit(limit, matching.length);
+    if (next > matching.length && pages.canLoadMore) pages.loadMore();
+    setLimitFor({ filters, limit: next });
+  };
+  const sentinelRef = useRevealSentinel(showMore, more && !pages.loadingMore, shown.length);
+
+  // After 'Show more', focus moves to the first new card so keyboard and
+  // screen-reader users carry on from there (the button may be gone).
+  const grid = useRef<HTMLDivElement>(null);
+  const focusIndex = useRef<number | null>(null);
+  useEffect(() => {
+    const index = focusIndex.current;
+    if (index === null) return;
+    if (shown.length > index) {
+      focusIndex.current = null;
+      grid.current?.querySelectorAll<HTMLElement>("article")[index]?.focus();
+    } else if (!more && !pages.loadingMore) {
+      focusIndex.current = null;
+    }
+  }, [shown.length, more, pages.loadingMore]);
+
+  const nothingYet = shown.length === 0 && !more && !pages.loadingMore;
   return (
     <Flex direction="column" gap="3">
       <Text size="2" color="gray" role="status" aria-live="polite" data-testid="result-count">
-        {resultCountText(shown.length, items.length)}
+        {resultCountText({ shown: shown.length, matching: matching.length, total, complete: pages.complete })}
       </Text>
-      {shown.length === 0 ? (
+      {nothingYet ? (
         <EmptyState
           title="No events match your filters"
           description="Try another search, day or distance."
@@ -85,7 +176,7 @@ function SceneResults({ filters, location, onClear }: { filters: SceneFilters; l
           }
         />
       ) : (
-        <Grid columns={GRID_COLUMNS} gap="4">
+        <Grid ref={grid} columns={GRID_COLUMNS} gap="4">
           {shown.map((item: SceneItem) => (
             <SceneCard
               key={item._id}
@@ -100,6 +191,21 @@ function SceneResults({ filters, location, onClear }: { filters: SceneFilters; l
           ))}
         </Grid>
       )}
+      {more || pages.loadingMore ? (
+        <Flex direction="column" align="center" gap="2" pt="2">
+          <div ref={sentinelRef} aria-hidden="true" style={{ height: 1, alignSelf: "stretch" }} />
+          <Button
+            variant="soft"
+            onClick={() => {
+              focusIndex.current = shown.length;
+              showMore();
+            }}
+          >
+            {pages.loadingMore ? <Spinner /> : null}
+            Show more
+          </Button>
+        </Flex>
+      ) : null}
     </Flex>
   );
 }
@@ -161,11 +267,11 @@ export function ScenePage() {
           </Callout.Root>
         }
       >
-        <SceneResults
-          filters={filters}
-          location={filters.distanceEnabled ? location : null}
-          onClear={clearFilters}
-        />
+        {filters.distanceEnabled && location ? (
+          <AreaSceneResults filters={filters} location={location} onClear={clearFilters} />
+        ) : (
+          <AllSceneResults filters={filters} onClear={clearFilters} />
+        )}
       </ErrorBoundary>
     </Flex>
   );

@@ -1,0 +1,63 @@
+import { describe, expect, test } from "vitest";
+import { areaCenter, hasMoreToShow, nextLimit, resultCountText, roundCoord, SCENE_PAGE_SIZE } from "./incremental";
+
+describe("nextLimit", () => {
+  test.each([
+    ["first step from 24 of 180", 24, 180, 48],
+    ["a step past the end still adds a page", 24, 30, 48],
+    ["counts from what is shown when the limit ran ahead", 96, 10, 34],
+    ["nothing matches yet", 48, 0, 24],
+  ])("%s", (_name, limit, matching, expected) => {
+    expect(nextLimit(limit, matching)).toBe(expected);
+  });
+
+  test("the step is the page size unless given", () => {
+    expect(SCENE_PAGE_SIZE).toBe(24);
+    expect(nextLimit(10, 100, 5)).toBe(15);
+  });
+});
+
+describe("hasMoreToShow", () => {
+  test.each([
+    [24, 180, false, true],
+    [24, 24, false, false],
+    [48, 30, false, false],
+    [48, 30, true, true],
+    [24, 0, true, true],
+  ])("limit %i, %i matching, can load more %s -> %s", (limit, matching, canLoadMore, expected) => {
+    expect(hasMoreToShow(limit, matching, canLoadMore)).toBe(expected);
+  });
+});
+
+describe("rounding the area's point", () => {
+  test.each([
+    [40.73064, 40.731],
+    [40.73049, 40.73],
+    [-73.98661, -73.987],
+    [0, 0],
+  ])("%f -> %f", (input, expected) => {
+    expect(roundCoord(input)).toBeCloseTo(expected, 9);
+  });
+
+  test("jitter within a few metres keeps the same arguments", () => {
+    const a = areaCenter({ lat: 40.73061, lng: -73.98662 });
+    const b = areaCenter({ lat: 40.73058, lng: -73.98657 });
+    expect(a).toEqual(b);
+    expect(a).toEqual({ lat: 40.731, lng: -73.987 });
+  });
+});
+
+describe("resultCountText", () => {
+  test.each([
+    ["part of a long list", { shown: 24, matching: 180, total: 180, complete: true }, "Showing 24 of 180 events"],
+    ["part of a filtered list", { shown: 24, matching: 30, total: 1000, complete: true }, "Showing 24 of 30 events"],
+    ["everything, unfiltered", { shown: 12, matching: 12, total: 12, complete: true }, "12 events"],
+    ["everything that matches", { shown: 3, matching: 3, total: 40, complete: true }, "3 events of 40"],
+    ["one", { shown: 1, matching: 1, total: 1, complete: true }, "1 event"],
+    ["none", { shown: 0, matching: 0, total: 40, complete: true }, "0 events of 40"],
+    ["area pages left", { shown: 24, matching: 24, total: 24, complete: false }, "Showing 24 events nearby so far"],
+    ["area pages left, one so far", { shown: 1, matching: 1, total: 24, complete: false }, "Showing 1 event nearby so far"],
+  ])("%s", (_name, input, expected) => {
+    expect(resultCountText(input)).toBe(expected);
+  });
+});
