@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { toast } from "./support/ui";
@@ -356,6 +356,112 @@ test.describe("signed in", () => {
     await expect(toast(page, "Event deleted")).toBeVisible();
     await expect(toast(page, "Event deleted")).toContainText("0 logged sets updated");
     await expect(page.getByRole("article")).toHaveCount(0);
+  });
+});
+
+/** A browser context without IntersectionObserver: only 'Show more' reveals more cards, so its effect is seen alone. */
+async function contextWithoutScrollReveal(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {
+  const context = await browser.newContext(options);
+  await context.addInitScript(() => {
+    delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
+  });
+  return context;
+}
+
+/** Inserts `count` mics whose titles carry the token, a few CLI calls at a time. */
+async function createMany(runFunction: Run, tok: string, count: number, fields: Partial<MicFields> = {}): Promise<string[]> {
+  const titles = Array.from({ length: count }, (_, i) => `Many Mic ${String(i + 1).padStart(2, "0")} ${tok}`);
+  for (let i = 0; i < titles.length; i += 6) {
+    await Promise.all(
+      titles.slice(i, i + 6).map((title, j) =>
+        createMic(runFunction, {
+          venueName: `Hall ${tok}`,
+          city: "Newark",
+          ...fields,
+          // About 110 m apart, so each mic has its own geohash cell.
+          ...(fields.latitude !== undefined ? { latitude: fields.latitude + (i + j) * 0.001 } : {}),
+          title,
+        }),
+      ),
+    );
+  }
+  return titles;
+}
+
+test.describe("a long list renders a page at a time", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("with more than 24 matches only 24 cards render first; Show more and scrolling reveal the rest", async ({
+    browser,
+    page,
+    runFunction,
+  }) => {
+    const tok = token();
+    await createMany(runFunction, tok, 30);
+
+    const context = await contextWithoutScrollReveal(browser);
+    const noScroll = await context.newPage();
+    await noScroll.goto("/scene");
+    await searchScene(noScroll, tok);
+    const cards = noScroll.getByRole("article");
+    const count = noScroll.getByTestId("result-count");
+    await expect(count).toHaveText("Showing 24 of 30 events");
+    await expect(cards).toHaveCount(24);
+
+    // From the keyboard: the rest appear, the count says so and focus lands on the first new card.
+    const showMore = noScroll.getByRole("button", { name: "Show more" });
+    await showMore.focus();
+    await noScroll.keyboard.press("Enter");
+    await expect(cards).toHaveCount(30);
+    await expect(count).toHaveText(/^30 events( of \d+)?$/);
+    await expect(showMore).toHaveCount(0);
+    await expect(cards.nth(24)).toBeFocused();
+
+    // Changing a filter starts again at 24.
+    await noScroll.getByRole("group", { name: "Event type" }).getByRole("button", { name: "Open Mic" }).click();
+    await expect(cards).toHaveCount(24);
+    await expect(count).toHaveText("Showing 24 of 30 events");
+    await showMore.click();
+    await expect(cards).toHaveCount(30);
+    await context.close();
+
+    // With IntersectionObserver, scrolling to the end of the list reveals the rest.
+    await page.goto("/scene");
+    await searchScene(page, tok);
+    await expect(page.getByTestId("result-count")).toHaveText("Showing 24 of 30 events");
+    await expect(page.getByRole("article")).toHaveCount(24);
+    await page.getByRole("article").last().scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 4000);
+    await expect(page.getByRole("article")).toHaveCount(30);
+    await expect(page.getByRole("button", { name: "Show more" })).toHaveCount(0);
+  });
+
+  test("with the distance filter on, the area's mics load 24 at a time", async ({ browser, runFunction }) => {
+    // A spot of our own in the Dakota badlands, so no other test's mics are in the circle.
+    const here = { latitude: 43.5 + Math.random() * 0.5, longitude: -102.5 - Math.random() * 0.5 };
+    const tok = token();
+    await createMany(runFunction, tok, 30, { latitude: here.latitude + 0.01, longitude: here.longitude + 0.01 });
+
+    const context = await contextWithoutScrollReveal(browser, { geolocation: here, permissions: ["geolocation"] });
+    const page = await context.newPage();
+    await page.goto("/scene");
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(page.getByText("Within 25 miles")).toBeVisible();
+    const cards = page.getByRole("article");
+    const count = page.getByTestId("result-count");
+    // The first page holds 24 of the 30; how many more there are is not known yet.
+    await expect(count).toHaveText("Showing 24 events nearby so far");
+    await expect(cards).toHaveCount(24);
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect(cards).toHaveCount(30);
+    await expect(count).toHaveText("30 events");
+    await expect(page.getByRole("button", { name: "Show more" })).toHaveCount(0);
+
+    // Search applies to the loaded pages.
+    await searchScene(page, `Many Mic 07 ${tok}`);
+    await expect(cards).toHaveCount(1);
+    await expect(count).toHaveText("1 event of 30");
+    await context.close();
   });
 });
 

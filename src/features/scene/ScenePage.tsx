@@ -9,7 +9,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { DEFAULT_FILTERS, filterSceneItems, type SceneFilters } from "./filters";
-import { areaCenter, hasMoreToShow, nextLimit, resultCountText, SCENE_PAGE_SIZE } from "./incremental";
+import { areaCenter, hasMoreToShow, nextLimit, resultCountText, revealedSlice, SCENE_PAGE_SIZE, uniqueById } from "./incremental";
 import { SceneCard } from "./SceneCard";
 import { SceneFiltersPanel } from "./SceneFiltersPanel";
 import type { SceneItem } from "./types";
@@ -83,8 +83,10 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   );
   // With the distance filter, search, type and day apply to the pages loaded so
   // far: the server has already kept only the circle, so distance is not re-checked.
+  // Pages are deduplicated by id: a page boundary inside a run of mics with the
+  // same geohash can repeat items (see the report on sceneArea.listArea).
   const matching = useMemo(
-    () => filterSceneItems(results, { ...filters, distanceEnabled: false }, null),
+    () => filterSceneItems(uniqueById(results), { ...filters, distanceEnabled: false }, null),
     [results, filters],
   );
   const pages: PagedSource = useMemo(
@@ -134,7 +136,23 @@ function IncrementalSceneList({
   // The limit belongs to one set of filters: a new filters object means a fresh start at 24.
   const [limitFor, setLimitFor] = useState({ filters, limit: SCENE_PAGE_SIZE });
   const limit = limitFor.filters === filters ? limitFor.limit : SCENE_PAGE_SIZE;
-  const shown = useMemo(() => matching.slice(0, limit), [matching, limit]);
+
+  // The cards a search found stay in the list once the search is cleared, so
+  // the comedian sees the mic they found in its place in the week.
+  const [found, setFound] = useState<{ search: string; ids: ReadonlySet<string> }>({ search: "", ids: new Set() });
+  const searching = filters.search.trim() !== "";
+  const shown = useMemo(
+    () => (searching ? matching.slice(0, limit) : revealedSlice(matching, limit, found.ids)),
+    [matching, limit, searching, found],
+  );
+  useEffect(() => {
+    if (!searching) return;
+    setFound((prev) => {
+      const ids = prev.search === filters.search ? prev.ids : new Set<string>();
+      if (prev.search === filters.search && shown.every((item) => ids.has(item._id))) return prev;
+      return { search: filters.search, ids: new Set([...ids, ...shown.map((item) => item._id)]) };
+    });
+  }, [searching, filters.search, shown]);
   const more = hasMoreToShow(limit, matching.length, pages.canLoadMore);
 
   const showMore = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { areaCenter, hasMoreToShow, nextLimit, resultCountText, roundCoord, SCENE_PAGE_SIZE } from "./incremental";
+import { areaCenter, hasMoreToShow, nextLimit, resultCountText, revealedSlice, roundCoord, SCENE_PAGE_SIZE, uniqueById } from "./incremental";
 
 describe("nextLimit", () => {
   test.each([
@@ -59,5 +59,25 @@ describe("resultCountText", () => {
     ["area pages left, one so far", { shown: 1, matching: 1, total: 24, complete: false }, "Showing 1 event nearby so far"],
   ])("%s", (_name, input, expected) => {
     expect(resultCountText(input)).toBe(expected);
+  });
+});
+
+describe("revealedSlice", () => {
+  const items = Array.from({ length: 10 }, (_, i) => ({ _id: `m${i}` }));
+  const ids = (list: { _id: string }[]) => list.map((i) => i._id);
+
+  test("without pinned cards it is the first `limit`", () => {
+    expect(ids(revealedSlice(items, 3, new Set()))).toEqual(["m0", "m1", "m2"]);
+  });
+
+  test("pinned cards past the limit stay, in list order", () => {
+    expect(ids(revealedSlice(items, 2, new Set(["m8", "m5", "m1", "gone"])))).toEqual(["m0", "m1", "m5", "m8"]);
+  });
+});
+
+describe("uniqueById", () => {
+  test("keeps the first of each id, in order", () => {
+    const list = [{ _id: "a", n: 1 }, { _id: "b", n: 2 }, { _id: "a", n: 3 }, { _id: "c", n: 4 }, { _id: "b", n: 5 }];
+    expect(uniqueById(list)).toEqual([{ _id: "a", n: 1 }, { _id: "b", n: 2 }, { _id: "c", n: 4 }]);
   });
 });

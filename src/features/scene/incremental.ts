@@ -12,6 +12,21 @@ export function nextLimit(limit: number, matching: number, step = SCENE_PAGE_SIZ
   return Math.min(limit, matching) + step;
 }
 
+/**
+ * The first `limit` items plus any later ones in `pinned` (cards a search
+ * found), in list order.
+ */
+export function revealedSlice<T extends { _id: string }>(items: readonly T[], limit: number, pinned: ReadonlySet<string>): T[] {
+  if (pinned.size === 0) return items.slice(0, limit);
+  return items.filter((item, i) => i < limit || pinned.has(item._id));
+}
+
+/** Items with repeated ids dropped, keeping the first. */
+export function uniqueById<T extends { _id: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item._id) && !!seen.add(item._id));
+}
+
 /** Whether anything is left to reveal: matching items past the limit, or pages still on the server. */
 export function hasMoreToShow(limit: number, matching: number, canLoadMore: boolean): boolean {
   return limit < matching || canLoadMore;
