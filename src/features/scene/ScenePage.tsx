@@ -85,10 +85,8 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   // far: the server has already kept only the circle, so distance is not re-checked.
   // Pages are deduplicated by id: a page boundary inside a run of mics with the
   // same geohash can repeat items (see the report on sceneArea.listArea).
-  const matching = useMemo(
-    () => filterSceneItems(uniqueById(results), { ...filters, distanceEnabled: false }, null),
-    [results, filters],
-  );
+  const loaded = useMemo(() => uniqueById(results), [results]);
+  const matching = useMemo(() => filterSceneItems(loaded, { ...filters, distanceEnabled: false }, null), [loaded, filters]);
   const pages: PagedSource = useMemo(
     () => ({
       canLoadMore: status === "CanLoadMore",
@@ -100,7 +98,7 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   );
 
   if (status === "LoadingFirstPage") return <SceneSkeleton />;
-  return <IncrementalSceneList filters={filters} onClear={onClear} matching={matching} total={results.length} pages={pages} />;
+  return <IncrementalSceneList filters={filters} onClear={onClear} matching={matching} total={loaded.length} pages={pages} />;
 }
 
 /** Where the items come from: the area query's pages, or one complete list. */
