@@ -378,8 +378,9 @@ async function createMany(runFunction: Run, tok: string, count: number, fields: 
           venueName: `Hall ${tok}`,
           city: "Newark",
           ...fields,
-          // About 110 m apart, so each mic has its own geohash cell.
-          ...(fields.latitude !== undefined ? { latitude: fields.latitude + (i + j) * 0.001 } : {}),
+          // About 1.1 km apart, so each mic has its own geohash cell: sceneArea.listArea
+          // currently repeats and drops mics across pages when they share a cell.
+          ...(fields.latitude !== undefined ? { latitude: fields.latitude + (i + j) * 0.01 } : {}),
           title,
         }),
       ),
