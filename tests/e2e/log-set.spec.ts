@@ -188,6 +188,10 @@ test.describe("log a set", () => {
 
     await page.getByRole("radio", { name: "Global", exact: true }).click();
     await page.getByRole("combobox", { name: "Venue" }).fill("Stub");
+    // The debounced search for the new text has gone out (switching to Global re-sent "Stu").
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __placesRequests: Array<{ input?: string }> }).__placesRequests.at(-1)?.input))
+      .toBe("Stub");
     const option = page.getByRole("option", { name: new RegExp(venueName) });
     await expect(option).toContainText("1 Main St, Springfield, IL, USA");
     // Keyboard: arrow down to the suggestion, Enter picks it.
