@@ -1,65 +1,11 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { toast } from "./support/ui";
+import { createOpenMic, expectNoReload, markNoReload, openSceneAt, pageAtVenue } from "./support/scene";
 
 // A backend restart and several browsers on a small shared machine.
 test.describe.configure({ timeout: 180_000 });
-
-type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
-
-const VENUE = { latitude: 40.7306, longitude: -73.9866 };
-
-/** Day of week and "HH:MM" right now in New York, so a mic starting now has its check-in window open. */
-function nowInNewYork(): { dayOfWeek: number; hhmm: string } {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: "America/New_York",
-    weekday: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date());
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  const dayOfWeek = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(get("weekday"));
-  return { dayOfWeek, hhmm: `${get("hour")}:${get("minute")}` };
-}
-
-async function createOpenMic(runFunction: Run, title: string): Promise<string> {
-  const { dayOfWeek, hhmm } = nowInNewYork();
-  return await runFunction<string>("scene:insertForTest", {
-    title,
-    venueName: `Fault Room ${title.split(" ").pop()}`,
-    city: "New York",
-    type: "open_mic",
-    recurrence: "weekly",
-    dayOfWeek,
-    startTimeLocal: hhmm,
-    timeZone: "America/New_York",
-    latitude: VENUE.latitude,
-    longitude: VENUE.longitude,
-  });
-}
-
-async function pageAtVenue(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ geolocation: VENUE, permissions: ["geolocation"] });
-  return await context.newPage();
-}
-
-async function openSceneAt(page: Page, search: string) {
-  await page.goto("/scene");
-  await page.getByLabel("Search mics, venues or cities").fill(search);
-}
-
-/** Leaves a mark on the window that a reload would wipe: recovery must happen in place. */
-async function markNoReload(page: Page) {
-  await page.evaluate(() => {
-    (window as unknown as { __noReload: boolean }).__noReload = true;
-  });
-}
-
-async function expectNoReload(page: Page) {
-  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
-}
 
 const reconnecting = (page: Page) => page.getByTestId("connection-banner").getByText("Reconnecting…");
 const heartOf = (page: Page, title: string) =>
@@ -74,8 +20,8 @@ test("kill -9 of the backend mid-journey: the page says it is reconnecting, reco
   const tok = `zf${randomUUID().slice(0, 8)}`;
   const kept = `Kept Mic ${tok}`;
   const queued = `Queued Mic ${tok}`;
-  await createOpenMic(runFunction, kept);
-  await createOpenMic(runFunction, queued);
+  await createOpenMic(runFunction, kept, "Fault Room");
+  await createOpenMic(runFunction, queued, "Fault Room");
 
   const comedian = await pageAtVenue(browser);
   await signIn(comedian, DEMO_COMEDIAN);
@@ -131,8 +77,8 @@ test("the browser going offline and back: reconnecting, then recovered with noth
   const tok = `zo${randomUUID().slice(0, 8)}`;
   const kept = `Online Mic ${tok}`;
   const queued = `Offline Mic ${tok}`;
-  await createOpenMic(runFunction, kept);
-  await createOpenMic(runFunction, queued);
+  await createOpenMic(runFunction, kept, "Fault Room");
+  await createOpenMic(runFunction, queued, "Fault Room");
 
   const comedian = await pageAtVenue(browser);
   // Chromium's offline emulation blocks new requests but leaves an open

@@ -1,70 +1,11 @@
-import type { Browser, Page, WebSocketRoute } from "@playwright/test";
+import type { WebSocketRoute } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { toast } from "./support/ui";
-
-type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
+import { createOpenMic, expectNoReload, markNoReload, nowInZone, openSceneAt, pageAtVenue, VENUE } from "./support/scene";
 
 // Several browsers sign in per test on a small shared machine.
 test.describe.configure({ timeout: 120_000 });
-
-const VENUE = { latitude: 40.7306, longitude: -73.9866 };
-
-/** Day of week and "HH:MM" right now in New York, so a mic starting now has its check-in window open. */
-function nowInNewYork(offsetMs = 0): { dayOfWeek: number; hhmm: string } {
-  return nowInZone("America/New_York", offsetMs);
-}
-
-function nowInZone(timeZone: string, offsetMs = 0): { dayOfWeek: number; hhmm: string } {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    weekday: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(Date.now() + offsetMs));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  const dayOfWeek = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(get("weekday"));
-  return { dayOfWeek, hhmm: `${get("hour")}:${get("minute")}` };
-}
-
-async function createOpenMic(runFunction: Run, title: string): Promise<string> {
-  const { dayOfWeek, hhmm } = nowInNewYork();
-  return await runFunction<string>("scene:insertForTest", {
-    title,
-    venueName: `Live Room ${title.split(" ").pop()}`,
-    city: "New York",
-    type: "open_mic",
-    recurrence: "weekly",
-    dayOfWeek,
-    startTimeLocal: hhmm,
-    timeZone: "America/New_York",
-    latitude: VENUE.latitude,
-    longitude: VENUE.longitude,
-  });
-}
-
-/** A browser context standing at the venue, with location access granted. */
-async function pageAtVenue(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ geolocation: VENUE, permissions: ["geolocation"] });
-  return await context.newPage();
-}
-
-async function openSceneAt(page: Page, search: string) {
-  await page.goto("/scene");
-  await page.getByLabel("Search mics, venues or cities").fill(search);
-}
-
-/** Leaves a mark on the window that a reload would wipe. */
-async function markNoReload(page: Page) {
-  await page.evaluate(() => {
-    (window as unknown as { __noReload: boolean }).__noReload = true;
-  });
-}
-
-async function expectNoReload(page: Page) {
-  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
-}
 
 test("a check-in in one browser updates the count and Verified in the others within a second", async ({
   browser,
@@ -73,7 +14,7 @@ test("a check-in in one browser updates the count and Verified in the others wit
 }) => {
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Live Mic ${tok}`;
-  const id = await createOpenMic(runFunction, title);
+  const id = await createOpenMic(runFunction, title, "Live Room");
 
   const first = await pageAtVenue(browser);
   const second = await pageAtVenue(browser);
@@ -119,7 +60,7 @@ test("a check-in in one browser updates the count and Verified in the others wit
 test("checking in twice the same day is refused with the server's message", async ({ browser, signIn, runFunction }) => {
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Twice Mic ${tok}`;
-  const id = await createOpenMic(runFunction, title);
+  const id = await createOpenMic(runFunction, title, "Live Room");
   const page = await pageAtVenue(browser);
   await signIn(page, DEMO_COMEDIAN);
   await page.goto(`/event/${id}`);
@@ -133,7 +74,7 @@ test("checking in twice the same day is refused with the server's message", asyn
 test("a check-in too far from the venue shows the distance", async ({ browser, signIn, runFunction }) => {
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Far Mic ${tok}`;
-  const id = await createOpenMic(runFunction, title);
+  const id = await createOpenMic(runFunction, title, "Live Room");
   // About 250 m north of the venue.
   const context = await browser.newContext({
     geolocation: { latitude: VENUE.latitude + 0.00225, longitude: VENUE.longitude },
@@ -153,7 +94,7 @@ test("a check-in too far from the venue shows the distance", async ({ browser, s
 test("a favourite the server refuses rolls back", async ({ browser, signIn, runFunction }) => {
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Vanishing Mic ${tok}`;
-  await createOpenMic(runFunction, title);
+  await createOpenMic(runFunction, title, "Live Room");
 
   const comedian = await (await browser.newContext()).newPage();
   // Hold back the comedian's live updates on demand, so their list still shows a
