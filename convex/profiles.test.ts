@@ -295,6 +295,17 @@ describe("profile photo", () => {
     expect(await fileExists(t, photo)).toBe(true);
   });
 
+  test("an SVG is refused like a non-image: it could carry script", async () => {
+    const t = newTest();
+    const { asUser } = await createUser(t);
+    const svg = await storeUpload(t, 100, "image/svg+xml");
+    expect(await asUser.mutation(api.profiles.setPhoto, { storageId: svg })).toEqual({
+      ok: false,
+      message: "Please select an image file",
+    });
+    expect(await fileExists(t, svg)).toBe(false);
+  });
+
   test("an image of 5 MB or more is refused and deleted", async () => {
     const t = newTest();
     const { asUser } = await createUser(t);

@@ -34,6 +34,7 @@ import type * as invariants from "../invariants.js";
 import type * as lib_badges from "../lib/badges.js";
 import type * as lib_checkInWindow from "../lib/checkInWindow.js";
 import type * as lib_geo from "../lib/geo.js";
+import type * as lib_photo from "../lib/photo.js";
 import type * as lib_recurrence from "../lib/recurrence.js";
 import type * as lib_schedule from "../lib/schedule.js";
 import type * as lib_similarity from "../lib/similarity.js";
@@ -101,6 +102,7 @@ declare const fullApi: ApiFromModules<{
   "lib/badges": typeof lib_badges;
   "lib/checkInWindow": typeof lib_checkInWindow;
   "lib/geo": typeof lib_geo;
+  "lib/photo": typeof lib_photo;
   "lib/recurrence": typeof lib_recurrence;
   "lib/schedule": typeof lib_schedule;
   "lib/similarity": typeof lib_similarity;

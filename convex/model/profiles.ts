@@ -1,4 +1,5 @@
 import { v, type Infer } from "convex/values";
+import { isAllowedPhotoType } from "../lib/photo";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
@@ -265,7 +266,7 @@ export async function setPhoto(
 ): Promise<SetPhotoResult> {
   const file = await ctx.db.system.get("_storage", storageId);
   if (file === null) throw appError(ErrorCode.NOT_FOUND, "The uploaded photo was not found.");
-  const refusal = !file.contentType?.toLowerCase().startsWith("image/")
+  const refusal = !isAllowedPhotoType(file.contentType)
     ? NOT_AN_IMAGE_MESSAGE
     : file.size >= MAX_PHOTO_BYTES
       ? PHOTO_TOO_LARGE_MESSAGE

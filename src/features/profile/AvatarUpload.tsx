@@ -1,4 +1,5 @@
 import { UploadIcon } from "@radix-ui/react-icons";
+import { PHOTO_CONTENT_TYPES } from "../../../convex/lib/photo";
 import { Avatar, Button, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useRef, useState, type ChangeEvent } from "react";
@@ -76,7 +77,7 @@ export function AvatarUpload({ photoUrl, displayName }: { photoUrl: string | nul
         <input
           ref={inputRef}
           type="file"
-          accept="image/*"
+          accept={PHOTO_CONTENT_TYPES.join(",")}
           aria-label="Profile photo"
           onChange={onChange}
           style={{ display: "none" }}

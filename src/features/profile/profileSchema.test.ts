@@ -4,6 +4,7 @@ import { MAX_PHOTO_BYTES, photoProblem, profileSchema } from "./profileSchema";
 describe("photoProblem", () => {
   test.each([
     [{ type: "image/png", size: 1024 }, null],
+    [{ type: "image/svg+xml", size: 1024 }, "Please select an image file"],
     [{ type: "image/jpeg", size: MAX_PHOTO_BYTES - 1 }, null],
     [{ type: "image/png", size: MAX_PHOTO_BYTES }, "Image must be less than 5MB"],
     [{ type: "image/png", size: 6 * 1024 * 1024 }, "Image must be less than 5MB"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAllowedPhotoType } from "../../../convex/lib/photo";
 
 export const MIN_PROFILE_GOAL = 1;
 export const MAX_PROFILE_GOAL = 1000;
@@ -33,7 +34,7 @@ export type ProfileValues = z.output<typeof profileSchema>;
 
 /** Why a chosen file cannot be a profile photo (the spec's wording), or null when it can. */
 export function photoProblem(file: Pick<File, "type" | "size">): string | null {
-  if (!file.type.toLowerCase().startsWith("image/")) return NOT_AN_IMAGE;
+  if (!isAllowedPhotoType(file.type)) return NOT_AN_IMAGE;
   if (file.size >= MAX_PHOTO_BYTES) return PHOTO_TOO_LARGE;
   return null;
 }
