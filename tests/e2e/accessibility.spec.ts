@@ -1,16 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { seriousViolations } from "./support/a11y";
 import { pageVisits } from "./support/pages";
 import { mainHeading } from "./support/ui";
-
-/** Serious and critical WCAG 2.1 A/AA violations on the current page, as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
-}
 
 test.describe("accessibility (axe)", () => {
   for (const visit of pageVisits) {

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
+import { seriousViolations } from "./support/a11y";
 import { toast } from "./support/ui";
 
 type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
@@ -40,14 +40,6 @@ async function markNoReload(page: Page) {
 
 async function expectNoReload(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
-}
-
-/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
 }
 
 async function openAdminTab(page: Page, tab: "Mics" | "Claims" | "Reports") {

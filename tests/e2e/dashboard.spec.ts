@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { expect, test } from "./fixtures";
+import { logSet } from "./support/logSet";
 import { toast } from "./support/ui";
 
 const NY = "America/New_York";
@@ -16,20 +17,6 @@ async function setGoal(page: Page, value: string) {
   await dialog.getByLabel("Minutes per week").fill(value);
   await dialog.getByRole("button", { name: "Save goal" }).click();
   return dialog;
-}
-
-/** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
-async function logSet(page: Page, venueName: string, minutes: number) {
-  await page.goto("/log-set");
-  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
-  await page.getByRole("option", { name: new RegExp(venueName) }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/log-set\/event$/);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/log-set\/details$/);
-  await page.getByLabel("Minutes on stage").fill(String(minutes));
-  await page.getByRole("button", { name: "Save Set" }).click();
-  await expect(page.getByRole("heading", { name: "Set logged!" })).toBeVisible();
 }
 
 test.describe("the dashboard", () => {

@@ -1,30 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
+import { logSet } from "./support/logSet";
+import { seriousViolations } from "./support/a11y";
 import { toast } from "./support/ui";
-
-/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
-}
-
-/** Logs a set of `minutes` at the given mic through the log-a-set wizard. */
-async function logSet(page: Page, venueName: string, minutes: number) {
-  await page.goto("/log-set");
-  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
-  await page.getByRole("option", { name: new RegExp(venueName) }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/log-set\/event$/);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/log-set\/details$/);
-  await page.getByLabel("Minutes on stage").fill(String(minutes));
-  await page.getByRole("button", { name: "Save Set" }).click();
-  await expect(page.getByRole("heading", { name: "Set logged!" })).toBeVisible();
-}
 
 test.describe("performance history", () => {
   test.describe.configure({ timeout: 150_000 });

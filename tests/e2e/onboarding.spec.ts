@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
+import { seriousViolations } from "./support/a11y";
 import { toast } from "./support/ui";
 
 /** A one-word venue name no other test uses. */
@@ -26,18 +26,6 @@ async function seedMic(runFunction: <T>(name: string, args?: Record<string, unkn
 
 function progress(page: Page, n: number) {
   return page.getByRole("progressbar", { name: `Step ${n} of 10` });
-}
-
-/** Serious and critical WCAG 2.1 A/AA violations on the current step. Toasts are left out:
- * a toast from the previous step may be caught mid-fade, which axe reads as low contrast. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .exclude("[data-sonner-toaster]")
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 /** Whether the page fits the viewport without sideways scrolling. */
@@ -80,7 +68,7 @@ test.describe("onboarding", () => {
     await expect(progress(page, 3)).toBeVisible();
     const mic = page.getByRole("radio", { name: new RegExp(title) });
     await expect(mic).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { excludeToasts: true })).toEqual([]);
     await page.getByRole("button", { name: "Next" }).click();
     await expect(toast(page, "Please make a selection")).toContainText("Select an existing event or choose to create a new one");
     await mic.click();
@@ -91,7 +79,7 @@ test.describe("onboarding", () => {
     await expect(progress(page, 4)).toBeVisible();
     const setSlider = page.getByRole("slider", { name: "Set length (minutes)" });
     await expect(setSlider).toHaveAttribute("aria-valuenow", "5");
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { excludeToasts: true })).toEqual([]);
     await setSlider.focus();
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
     await expect(page.getByText("8 minutes", { exact: true })).toBeVisible();
@@ -120,7 +108,7 @@ test.describe("onboarding", () => {
     await expect(page.getByText("Pro tip")).toBeVisible();
     await expect(page.getByText(/30 minutes before to 2 hours after show time/)).toBeVisible();
     await expect(page.getByText(/2 or more comedians check in/)).toContainText("30 days");
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { excludeToasts: true })).toEqual([]);
     await page.getByRole("button", { name: "Next" }).click();
 
     // Step 8: no other venue.
@@ -135,7 +123,7 @@ test.describe("onboarding", () => {
     const goalSlider = page.getByRole("slider", { name: "Weekly goal (minutes)" });
     await expect(goalSlider).toHaveAttribute("aria-valuenow", "15");
     await expect(page.getByText("A steady habit: a couple of mics a week.")).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { excludeToasts: true })).toEqual([]);
     await goalSlider.focus();
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");

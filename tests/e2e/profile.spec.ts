@@ -1,16 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import fs from "node:fs";
 import { expect, test } from "./fixtures";
+import { seriousViolations } from "./support/a11y";
 import { toast, topBar } from "./support/ui";
-
-/** Serious and critical WCAG 2.1 A/AA violations on the current page. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")})`);
-}
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from(
