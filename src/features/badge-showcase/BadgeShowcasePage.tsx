@@ -3,7 +3,7 @@ import { Badge, Box, Button, Card, Flex, Grid, Heading, Link, Progress, Skeleton
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
-import { useMemo } from "react";
+import { useMemo, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import {
@@ -82,6 +82,34 @@ function Summary({ earned }: { earned: number }) {
   );
 }
 
+/** A badge's name, its rarity label (non-common only) and its description. */
+function BadgeTitle({ def }: { def: BadgeDefinition }) {
+  return (
+    <>
+      <Flex gap="2" align="center" wrap="wrap">
+        <Text size="3" weight="bold">
+          {def.name}
+        </Text>
+        <RarityLabel def={def} />
+      </Flex>
+      <Text as="p" size="2" color="gray">
+        {def.description}
+      </Text>
+    </>
+  );
+}
+
+/** The responsive list the earned and to-earn badges are laid out in. */
+function BadgeGrid({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Grid columns={{ initial: "1", xs: "2", md: "3" }} gap="3" asChild>
+      <ul style={listStyle} aria-label={label}>
+        {children}
+      </ul>
+    </Grid>
+  );
+}
+
 function NextMilestoneCard({ row, def }: { row: ProgressRow; def: BadgeDefinition }) {
   return (
     <Card size="3" role="region" aria-label="Next Milestone">
@@ -92,15 +120,7 @@ function NextMilestoneCard({ row, def }: { row: ProgressRow; def: BadgeDefinitio
         <Flex gap="3" align="center">
           <BadgeIcon def={def} />
           <Box flexGrow="1">
-            <Flex gap="2" align="center" wrap="wrap">
-              <Text size="3" weight="bold">
-                {def.name}
-              </Text>
-              <RarityLabel def={def} />
-            </Flex>
-            <Text as="p" size="2" color="gray">
-              {def.description}
-            </Text>
+            <BadgeTitle def={def} />
           </Box>
         </Flex>
         <Progress value={row.percentage} aria-label={`${def.name} progress`} />
@@ -114,68 +134,48 @@ function NextMilestoneCard({ row, def }: { row: ProgressRow; def: BadgeDefinitio
 
 function EarnedList({ rows }: { rows: Array<{ row: ProgressRow; def: BadgeDefinition }> }) {
   return (
-    <Grid columns={{ initial: "1", xs: "2", md: "3" }} gap="3" asChild>
-      <ul style={listStyle} aria-label="Earned badges">
-        {rows.map(({ row, def }) => (
-          <li key={def.code} aria-label={def.name}>
-            <Card size="2" style={{ height: "100%" }}>
-              <Flex gap="3" align="start">
-                <BadgeIcon def={def} />
-                <Box>
-                  <Flex gap="2" align="center" wrap="wrap">
-                    <Text size="3" weight="bold">
-                      {def.name}
-                    </Text>
-                    <RarityLabel def={def} />
-                  </Flex>
-                  <Text as="p" size="2" color="gray">
-                    {def.description}
+    <BadgeGrid label="Earned badges">
+      {rows.map(({ row, def }) => (
+        <li key={def.code} aria-label={def.name}>
+          <Card size="2" style={{ height: "100%" }}>
+            <Flex gap="3" align="start">
+              <BadgeIcon def={def} />
+              <Box>
+                <BadgeTitle def={def} />
+                {row.earnedAt !== null ? (
+                  <Text as="p" size="1" color="gray" mt="1">
+                    Earned {format(row.earnedAt, "MMM d, yyyy")}
                   </Text>
-                  {row.earnedAt !== null ? (
-                    <Text as="p" size="1" color="gray" mt="1">
-                      Earned {format(row.earnedAt, "MMM d, yyyy")}
-                    </Text>
-                  ) : null}
-                </Box>
-              </Flex>
-            </Card>
-          </li>
-        ))}
-      </ul>
-    </Grid>
+                ) : null}
+              </Box>
+            </Flex>
+          </Card>
+        </li>
+      ))}
+    </BadgeGrid>
   );
 }
 
 function ToEarnList({ rows }: { rows: Array<{ row: ProgressRow; def: BadgeDefinition }> }) {
   return (
-    <Grid columns={{ initial: "1", xs: "2", md: "3" }} gap="3" asChild>
-      <ul style={listStyle} aria-label="Badges to earn">
-        {rows.map(({ row, def }) => (
-          <li key={def.code} aria-label={def.name}>
-            <Card size="2" style={{ height: "100%" }}>
-              <Flex gap="3" align="start">
-                <BadgeIcon def={def} faded />
-                <Box flexGrow="1">
-                  <Flex gap="2" align="center" wrap="wrap">
-                    <Text size="3" weight="bold">
-                      {def.name}
-                    </Text>
-                    <RarityLabel def={def} />
-                  </Flex>
-                  <Text as="p" size="2" color="gray">
-                    {def.description}
-                  </Text>
-                  <Progress value={row.percentage} mt="2" aria-label={`${def.name} progress`} />
-                  <Text as="p" size="1" color="gray" mt="1">
-                    {row.current} of {row.required}
-                  </Text>
-                </Box>
-              </Flex>
-            </Card>
-          </li>
-        ))}
-      </ul>
-    </Grid>
+    <BadgeGrid label="Badges to earn">
+      {rows.map(({ row, def }) => (
+        <li key={def.code} aria-label={def.name}>
+          <Card size="2" style={{ height: "100%" }}>
+            <Flex gap="3" align="start">
+              <BadgeIcon def={def} faded />
+              <Box flexGrow="1">
+                <BadgeTitle def={def} />
+                <Progress value={row.percentage} mt="2" aria-label={`${def.name} progress`} />
+                <Text as="p" size="1" color="gray" mt="1">
+                  {row.current} of {row.required}
+                </Text>
+              </Box>
+            </Flex>
+          </Card>
+        </li>
+      ))}
+    </BadgeGrid>
   );
 }
 
