@@ -17,44 +17,19 @@
  */
 import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id, TableNames } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import schema from "./schema";
+import { publicFunctions, useOfflineServer } from "./test.registry";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-type Registered = {
-  isQuery?: boolean;
-  isMutation?: boolean;
-  isAction?: boolean;
-  isPublic?: boolean;
-  exportArgs?: () => string;
-};
 
-const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.setup.ts"], {
-  eager: true,
-});
 
-/** "module:name" and kind of every public function `convex/` exports. */
-function publicFunctions(): Array<{ name: string; kind: "query" | "mutation" | "action" }> {
-  const found: Array<{ name: string; kind: "query" | "mutation" | "action" }> = [];
-  for (const [path, mod] of Object.entries(loaded)) {
-    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
-    for (const [exportName, value] of Object.entries(mod)) {
-      const fn = value as Registered | null;
-      if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) continue;
-      if (fn.isPublic !== true) continue;
-      const kind = fn.isQuery ? "query" : fn.isMutation ? "mutation" : fn.isAction ? "action" : null;
-      if (kind === null) continue;
-      found.push({ name: `${moduleName}:${exportName}`, kind });
-    }
-  }
-  return found.sort((a, b) => a.name.localeCompare(b.name));
-}
 
 type Access = "read" | "own" | "change" | "nothing";
 type Role = "anon" | "other" | "admin" | "owner";
@@ -385,29 +360,7 @@ function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-  // The geocoder gets a key and a Google that always answers; auth gets its keys.
-  vi.stubEnv("GOOGLE_MAPS_API_KEY", "test-key");
-  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
-  vi.stubEnv("SITE_URL", "http://localhost:5173");
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async () =>
-      new Response(JSON.stringify({ status: "OK", results: [{ geometry: { location: { lat: 40.72, lng: -73.99 } } }] }), {
-        status: 200,
-        headers: { "content-type": "application/json" },
-      }),
-    ),
-  );
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllEnvs();
-  vi.unstubAllGlobals();
-});
+useOfflineServer(NOW);
 
 const functions = publicFunctions();
 

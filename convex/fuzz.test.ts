@@ -15,10 +15,11 @@
 import fc from "fast-check";
 import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
+import { publicFunctions, useOfflineServer } from "./test.registry";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 const FUZZ_RUNS = 500;
@@ -35,35 +36,15 @@ type ValidatorJson =
   | { type: "union"; value: ValidatorJson[] }
   | { type: "object"; value: Record<string, { fieldType: ValidatorJson; optional: boolean }> };
 
-type Registered = {
-  isQuery?: boolean;
-  isMutation?: boolean;
-  isAction?: boolean;
-  isPublic?: boolean;
-  exportArgs?: () => string;
-};
 
-const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.setup.ts"], {
-  eager: true,
-});
 
 /** Every public mutation and action with its args validator. */
 function writeFunctions(): Array<{ name: string; kind: "mutation" | "action"; args: ValidatorJson }> {
-  const found: Array<{ name: string; kind: "mutation" | "action"; args: ValidatorJson }> = [];
-  for (const [path, mod] of Object.entries(loaded)) {
-    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
-    for (const [exportName, value] of Object.entries(mod)) {
-      const fn = value as Registered | null;
-      if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) continue;
-      if (fn.isPublic !== true || !(fn.isMutation || fn.isAction) || fn.exportArgs === undefined) continue;
-      found.push({
-        name: `${moduleName}:${exportName}`,
-        kind: fn.isMutation ? "mutation" : "action",
-        args: JSON.parse(fn.exportArgs()) as ValidatorJson,
-      });
-    }
-  }
-  return found.sort((a, b) => a.name.localeCompare(b.name));
+  return publicFunctions().flatMap((fn) =>
+    fn.kind !== "query" && fn.argsJson !== undefined
+      ? [{ name: fn.name, kind: fn.kind, args: JSON.parse(fn.argsJson) as ValidatorJson }]
+      : [],
+  );
 }
 
 /** Functions only admins may call: fuzzed as an admin so the arguments reach the logic. */
@@ -469,29 +450,7 @@ function seedFor(name: string): number {
   return h;
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-  vi.stubEnv("GOOGLE_MAPS_API_KEY", "test-key");
-  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
-  vi.stubEnv("SITE_URL", "http://localhost:5173");
-  // No real network: the geocoder (and anything else) gets a canned Google answer.
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async () =>
-      new Response(JSON.stringify({ status: "OK", results: [{ geometry: { location: { lat: 40.72, lng: -73.99 } } }] }), {
-        status: 200,
-        headers: { "content-type": "application/json" },
-      }),
-    ),
-  );
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllEnvs();
-  vi.unstubAllGlobals();
-});
+useOfflineServer(NOW);
 
 const targets = writeFunctions();
 

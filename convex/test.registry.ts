@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, vi } from "vitest";
+
+/** What convex/server's registered functions expose about themselves. */
+type Registered = {
+  isQuery?: boolean;
+  isMutation?: boolean;
+  isAction?: boolean;
+  isPublic?: boolean;
+  exportArgs?: () => string;
+};
+
+const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.*.ts"], {
+  eager: true,
+});
+
+/** A public function of `convex/`: "module:name", its kind and its args validator as JSON. */
+export type PublicFunction = { name: string; kind: "query" | "mutation" | "action"; argsJson: string | undefined };
+
+/** Every public query, mutation and action `convex/` exports, sorted by name (the
+ * authorization matrix and the bad-input fuzzing both enumerate these). */
+export function publicFunctions(): PublicFunction[] {
+  const found: PublicFunction[] = [];
+  for (const [path, mod] of Object.entries(loaded)) {
+    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
+    for (const [exportName, value] of Object.entries(mod)) {
+      const fn = value as Registered | null;
+      if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) continue;
+      if (fn.isPublic !== true) continue;
+      const kind = fn.isQuery ? "query" : fn.isMutation ? "mutation" : fn.isAction ? "action" : null;
+      if (kind === null) continue;
+      found.push({ name: `${moduleName}:${exportName}`, kind, argsJson: fn.exportArgs?.() });
+    }
+  }
+  return found.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * For every test of the calling file: the clock frozen at `nowMs` (Date only), the server
+ * environment auth and the geocoder need, and no real network (fetch answers like Google
+ * Geocoding finding a place).
+ */
+export function useOfflineServer(nowMs: number): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(nowMs);
+    vi.stubEnv("GOOGLE_MAPS_API_KEY", "test-key");
+    vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+    vi.stubEnv("SITE_URL", "http://localhost:5173");
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({ status: "OK", results: [{ geometry: { location: { lat: 40.72, lng: -73.99 } } }] }),
+            { status: 200, headers: { "content-type": "application/json" } },
+          ),
+      ),
+    );
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+  });
+}
