@@ -49,7 +49,10 @@ const EDITS: Edit[] = [
 
 const EXPORTS =
   "\nexport { DatabaseFake, TransactionManager, convexGlobalStorage, runScheduledFunction, " +
-  "executionContextStorage, withAuth, AuthFake };\n";
+  "executionContextStorage, withAuth, AuthFake, " +
+  // For IndexedDatabase (indexedDatabase.ts): the query semantics it must match.
+  "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +
+  "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId };\n";
 
 let loaded: Promise<any> | null = null;
 

@@ -14,6 +14,7 @@ import { inspect } from "node:util";
 import { convexToJson, getDocumentSize, jsonToConvex } from "convex/values";
 import { Bundle, bundleFunctions } from "./bundler.js";
 import { loadConvexTest } from "./convexTestLoader.js";
+import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
 import { DataStore, type JsonDoc } from "./store.js";
 
@@ -73,7 +74,6 @@ function installConsoleCapture(): void {
 
 let activeEngine: Engine | null = null;
 const docCache = new WeakMap<object, { json: string; size: number }>();
-let hooksInstalled = false;
 
 export function tableFromId(id: string): string | null {
   const match = /^[0-9]+/.exec(id);
@@ -85,130 +85,6 @@ export function tableFromId(id: string): string | null {
 export function canonicalPath(udfPath: string): string {
   const [mod, fn] = udfPath.includes(":") ? udfPath.split(":", 2) : [udfPath, "default"];
   return `${mod.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "")}:${fn}`;
-}
-
-/**
- * Ids per table of a DatabaseFake's committed documents, so a query scans its
- * own table instead of every document. Built lazily, updated on each commit,
- * dropped when documents are loaded directly (restore).
- */
-const tableIndexes = new WeakMap<object, Map<string, Set<string>>>();
-
-function tableIndex(db: any): Map<string, Set<string>> {
-  let index = tableIndexes.get(db);
-  if (!index) {
-    index = new Map();
-    for (const id of Object.keys(db._documents)) {
-      const table = tableFromId(id);
-      if (!table) continue;
-      let ids = index.get(table);
-      if (!ids) index.set(table, (ids = new Set()));
-      ids.add(id);
-    }
-    tableIndexes.set(db, index);
-  }
-  return index;
-}
-
-/**
- * Per table, a version bumped by every commit that writes it; per index and
- * order, the table's ids sorted in that index's order at some version. An
- * index-range query then hands convex-test its documents already in index
- * order, so its sort (same comparator, unique keys, stable) does linear work.
- */
-const tableVersions = new WeakMap<object, Map<string, number>>();
-const indexOrders = new WeakMap<object, Map<string, { version: number; ids: string[] }>>();
-
-function versionsOf(db: object): Map<string, number> {
-  let versions = tableVersions.get(db);
-  if (!versions) tableVersions.set(db, (versions = new Map()));
-  return versions;
-}
-
-/** Patches convex-test's DatabaseFake once: commit hook, read tracking, per-table scans. */
-function installHooks(ct: any): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  const proto = ct.DatabaseFake.prototype;
-  const commit = proto.commit;
-  proto.commit = function (this: any, commitTs: bigint | null = null) {
-    const top = this._writes.length === 1;
-    const writes = top ? this._writes[0] : null;
-    commit.call(this, commitTs);
-    if (writes) {
-      const versions = versionsOf(this);
-      for (const id of Object.keys(writes)) {
-        const table = tableFromId(id);
-        if (table) versions.set(table, (versions.get(table) ?? 0) + 1);
-      }
-      const index = tableIndexes.get(this);
-      if (index) {
-        for (const [id, doc] of Object.entries(writes)) {
-          const table = tableFromId(id);
-          if (!table) continue;
-          let ids = index.get(table);
-          if (!ids) index.set(table, (ids = new Set()));
-          if (doc === null) ids.delete(id);
-          else ids.add(id);
-        }
-      }
-    }
-    if (top && commitTs !== null && activeEngine !== null) activeEngine.afterCommit(this, commitTs, writes);
-  };
-  const resolve = proto._resolveQuerySource;
-  proto._resolveQuerySource = function (this: any, query: any) {
-    const source = query?.source;
-    if (source?.type !== "IndexRange" || this.__localBackendOrder) return resolve.call(this, query);
-    const table = String(source.indexName).split(".")[0];
-    // Writes of this transaction to the table: no cached order applies.
-    for (const layer of this._writes) {
-      for (const id of Object.keys(layer)) if (tableFromId(id) === table) return resolve.call(this, query);
-    }
-    const key = `${source.indexName}|${source.order ?? "asc"}`;
-    const version = versionsOf(this).get(table) ?? 0;
-    let orders = indexOrders.get(this);
-    if (!orders) indexOrders.set(this, (orders = new Map()));
-    let order = orders.get(key);
-    if (!order || order.version !== version) {
-      const all = resolve.call(this, { source: { ...source, range: [] }, operators: [] });
-      order = { version, ids: all.sortedDocs.map((doc: any) => doc._id) };
-      orders.set(key, order);
-    }
-    this.__localBackendOrder = { table, ids: order.ids };
-    try {
-      return resolve.call(this, query);
-    } finally {
-      this.__localBackendOrder = null;
-    }
-  };
-  const get = proto.get;
-  proto.get = function (this: any, tableName: string | undefined, id: string) {
-    const qctx = readTracker.getStore();
-    if (qctx && typeof id === "string") {
-      const table = tableName ?? tableFromId(id);
-      if (table) qctx.reads.add(table);
-    }
-    return get.call(this, tableName, id);
-  };
-  proto._iterateDocs = function (this: any, tableName: string, callback: (doc: unknown) => void) {
-    readTracker.getStore()?.reads.add(tableName);
-    const hint = this.__localBackendOrder;
-    if (hint && hint.table === tableName) {
-      for (const id of hint.ids) {
-        const document = this._documents[id];
-        if (document) callback(document);
-      }
-      return;
-    }
-    const ids = new Set(tableIndex(this).get(tableName));
-    for (const layer of this._writes) {
-      for (const id of Object.keys(layer)) if (tableFromId(id) === tableName) ids.add(id);
-    }
-    for (const id of ids) {
-      const document = get.call(this, tableName, id);
-      if (document !== null) callback(document);
-    }
-  };
 }
 
 function schemaForDb(schema: any): any {
@@ -294,7 +170,6 @@ export class Engine {
     this.store.lock();
     this.applyEnv(this.store.readEnv());
     this.ct = await loadConvexTest();
-    installHooks(this.ct);
     installConsoleCapture();
     (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;
     const bundle = await this.buildBundle();
@@ -307,7 +182,17 @@ export class Engine {
       g = this.ct.convexGlobalStorage.getStore();
     });
     this.g = g;
-    this.db = g.components[""].db;
+    // Per-table storage and ordered indexes instead of convex-test's one
+    // object of all documents (see indexedDatabase.ts), swapped in between
+    // transactions; convex-test finds the database through this object.
+    const IndexedDatabase = indexedDatabaseClass(this.ct);
+    this.db = new IndexedDatabase(schema ?? null, "");
+    this.db.onRead = (table: string) => readTracker.getStore()?.reads.add(table);
+    this.db.onCommit = (writes: Record<string, unknown>, commitTs: bigint) => {
+      // The DatabaseFake reports commits to the one active engine of this process.
+      if (activeEngine === this) this.afterCommit(this.db, commitTs, writes);
+    };
+    g.components[""].db = this.db;
     g.components[""].modules = (modulePath: string) => this.loadModule(modulePath);
     this.bundle = bundle;
     this.wrapSyscalls();
@@ -452,7 +337,7 @@ export class Engine {
     const ids = writes ? Object.keys(writes) : [];
     if (ids.length === 0) return;
     const w: [string, JsonDoc][] = ids.map((id) => {
-      const doc = db._documents[id];
+      const doc = db.committed(id);
       return [id, doc ? (convexToJson(doc) as Record<string, unknown>) : null];
     });
     // Durable before anyone hears of it: a crash after this line loses nothing acknowledged.
@@ -479,9 +364,10 @@ export class Engine {
     const db = this.db;
     let maxCounter = 0;
     let maxCreation = 0;
+    const docs: [string, Record<string, any>][] = [];
     for (const [id, json] of state.docs) {
       const doc = jsonToConvex(json as any) as Record<string, any>;
-      db._documents[id] = doc;
+      docs.push([id, doc]);
       const counter = Number(/^[0-9]+/.exec(id)?.[0] ?? 0);
       if (counter > maxCounter) maxCounter = counter;
       if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
@@ -493,9 +379,7 @@ export class Engine {
     }
     db._nextDocId = Math.max(db._nextDocId, maxCounter + 1);
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
-    tableIndexes.delete(db);
-    indexOrders.delete(db);
-    tableVersions.delete(db);
+    db.loadDocuments(docs);
     const tm = this.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     this.lastCommitTs = tm._lastCommitTs;
@@ -506,8 +390,8 @@ export class Engine {
   }
 
   *allDocsJson(): Iterable<[string, JsonDoc]> {
-    for (const [id, doc] of Object.entries(this.db._documents)) {
-      yield [id, convexToJson(doc as any) as Record<string, unknown>];
+    for (const [id, doc] of this.db.allDocuments() as Iterable<[string, any]>) {
+      yield [id, convexToJson(doc) as Record<string, unknown>];
     }
   }
 
@@ -516,7 +400,7 @@ export class Engine {
     if (!dbSchema || !dbSchema.schemaValidation) return [];
     const problems: string[] = [];
     const validate = this.ct.DatabaseFake.prototype._validate;
-    for (const [id, doc] of Object.entries(this.db._documents) as [string, any][]) {
+    for (const [id, doc] of this.db.allDocuments() as Iterable<[string, any]>) {
       const table = tableFromId(id);
       if (!table || table.startsWith("_")) continue;
       const { _id, _creationTime, ...fields } = doc;
@@ -533,12 +417,12 @@ export class Engine {
   /** Pending scheduled functions from before a restart run on their own clock. */
   private rescheduleRestoredJobs(skip: Set<string> = new Set()): void {
     const db = this.db;
-    for (const [id, doc] of Object.entries(db._documents) as [string, any][]) {
-      if (tableFromId(id) !== "_scheduled_functions" || skip.has(id)) continue;
+    for (const [id, doc] of [...db.tableDocuments("_scheduled_functions")] as [string, any][]) {
+      if (skip.has(id)) continue;
       const kind = doc.state?.kind;
       if (kind !== "pending" && kind !== "inProgress") continue;
       // Interrupted by the restart: run it again from the start.
-      if (kind === "inProgress") db._documents[id] = { ...doc, state: { kind: "pending" } };
+      if (kind === "inProgress") db.putCommitted(id, { ...doc, state: { kind: "pending" } });
       this.scheduleJob(id, doc.name, doc.args?.[0] ?? {}, doc.scheduledTime);
     }
   }
@@ -681,7 +565,7 @@ export class Engine {
   /** A committed file and its content type, or null. */
   getFile(storageId: string): { blob: Blob; contentType: string | null } | null {
     if (tableFromId(storageId) !== "_storage") return null;
-    const doc = this.db._documents[storageId];
+    const doc = this.db.committed(storageId);
     const blob = this.db._storage[storageId];
     if (!doc || !blob) return null;
     return { blob, contentType: doc.contentType ?? (blob.type || null) };
@@ -804,17 +688,15 @@ export class Engine {
     const dbSchema = this.db._schema;
     const tm = this.g.transactionManager;
     // Jobs that already have a timer here; imported pending jobs get one after the commit.
-    const scheduledBefore = new Set(
-      Object.keys(this.db._documents).filter((id) => tableFromId(id) === "_scheduled_functions"),
-    );
+    const scheduledBefore = new Set<string>(this.db.tableDocuments("_scheduled_functions").keys());
     await readTracker.exit(() =>
       mutationTag.exit(() =>
         this.ct.convexGlobalStorage.run(this.g, async () => {
           await tm.begin(false);
           try {
-            const writes = this.db._writes[this.db._writes.length - 1];
-            for (const id of Object.keys(this.db._documents)) if (!incoming.has(id)) writes[id] = null;
-            for (const [id, doc] of incoming) writes[id] = doc;
+            const existing = [...this.db.allDocuments()].map(([id]: [string, unknown]) => id);
+            for (const id of existing) if (!incoming.has(id)) this.db._addWrite(id, null);
+            for (const [id, doc] of incoming) this.db._addWrite(id, doc);
             const problems = this.validateIncoming(dbSchema, incoming);
             if (problems.length > 0) throw new Error(`The schema rejects the snapshot:\n  ${problems.join("\n  ")}`);
           } catch (error) {
@@ -852,7 +734,7 @@ export class Engine {
 
   /** Number of documents in user tables (seeding runs on an empty database). */
   isEmpty(): boolean {
-    return Object.keys(this.db._documents).length === 0;
+    return this.db.documentCount() === 0;
   }
 
   close(): void {
