@@ -422,3 +422,93 @@ test("a table too big to check in one query is reported, not passed silently", a
   expect(report.ok).toBe(false);
   expect(report.problems).toContain("favorites: more than 2000 rows, only the first 2000 were checked");
 });
+
+/** The paged check (checkAll), `numItems` rows per page of each table. */
+async function checkAll(t: TestBackend, numItems?: number) {
+  return await t.action(internal.invariants.checkAll, numItems === undefined ? {} : { numItems });
+}
+
+describe("invariants:checkAll (the paged check)", () => {
+  test("passes where check passes, a page of one row at a time or the default pages", async () => {
+    const { t } = await buildScene();
+    for (const numItems of [1, 2, undefined]) {
+      const report = await checkAll(t, numItems);
+      expect(report.problems).toEqual([]);
+      expect(report.ok).toBe(true);
+    }
+    // It really walked the rows: 5 sets logged, one deleted; pages of one row each.
+    const report = await checkAll(t, 1);
+    expect(report.rowsChecked).toMatchObject({ performances: 4, checkIns: 2, sceneItems: 2, profiles: 3 });
+    expect(report.pages).toBeGreaterThan(20);
+  });
+
+  test("passes on the seeded demo scene", async () => {
+    vi.useRealTimers();
+    const t = newTest();
+    await t.action(internal.seed.run, {});
+    const report = await checkAll(t, 7);
+    expect(report.problems).toEqual([]);
+  });
+
+  // Pages of one row: every broken row but the very first of its table lies
+  // beyond the first page, and totals (stats, streaks, counters) are added up
+  // over many pages. The report must be exactly check's.
+  test.each(breakages)("finds $name beyond the first page, as check does", async ({ breakIt, problem }) => {
+    const scene = await buildScene();
+    await breakIt(scene);
+    const whole = await check(scene.t);
+    const paged = await checkAll(scene.t, 1);
+    expect(paged.ok).toBe(false);
+    expect(paged.problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
+    expect([...paged.problems].sort()).toEqual([...whole.problems].sort());
+    const bigPages = await checkAll(scene.t, 500);
+    expect([...bigPages.problems].sort()).toEqual([...whole.problems].sort());
+  });
+
+  test("checks a table check cannot read in one query, whole", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const mic = await createSceneItem(t);
+    await t.run(async (ctx) => {
+      for (let i = 0; i <= 2000; i++) await ctx.db.insert("scheduleEntries", { userId: comic.userId, sceneItemId: mic, addedAt: i });
+    });
+    expect((await check(t)).problems).toEqual([
+      "scheduleEntries: more than 2000 rows, only the first 2000 were checked",
+    ]);
+    const report = await checkAll(t);
+    expect(report).toMatchObject({ ok: true, problems: [] });
+    expect(report.rowsChecked.scheduleEntries).toBe(2001);
+
+    // ... and still finds a broken row at the very end.
+    const gone = await goneId(t, (ctx) => ctx.db.insert("sceneItems", sceneItemDoc()), "sceneItems");
+    await t.run(async (ctx) => {
+      await ctx.db.insert("scheduleEntries", { userId: comic.userId, sceneItemId: gone, addedAt: 1 });
+    });
+    const broken = await checkAll(t);
+    expect(broken.problems).toEqual([expect.stringMatching(/^scheduleEntries \S+: mic \S+ does not exist$/)]);
+  });
+
+  test("adds a streak up over day rows split across pages", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    // Five consecutive days, a gap, then two days: longest 5, current 2.
+    const dates = ["2026-11-10", "2026-11-11", "2026-11-12", "2026-11-13", "2026-11-14", "2026-11-20", "2026-11-21"];
+    for (const date of dates) {
+      await comic.asUser.mutation(api.performances.log, {
+        minutes: 5,
+        performedAt: Date.parse(`${date}T20:00:00-05:00`),
+        tags: [],
+        timeZone: "America/New_York",
+        venueName: "The Loft",
+      });
+    }
+    for (const numItems of [1, 2, 3, 4]) expect((await checkAll(t, numItems)).problems).toEqual([]);
+    await patchStats(t, comic, { longestStreak: 4, currentStreak: 3 });
+    for (const numItems of [1, 2, 3, 4]) {
+      expect((await checkAll(t, numItems)).problems.sort()).toEqual([
+        expect.stringMatching(/^userStats \S+: currentStreak 3 but the run ending at the last set day is 2$/),
+        expect.stringMatching(/^userStats \S+: longestStreak 4 but the day rows give 5$/),
+      ]);
+    }
+  });
+});
