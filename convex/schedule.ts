@@ -57,19 +57,33 @@ export const calendar = userQuery({
   handler: async (ctx, { fromMs }) => await Schedule.calendar(ctx, ctx.userId, fromMs),
 });
 
-/** The five-minute cleanup (crons.ts): marks finished occurrences done, in batches. */
+/**
+ * The five-minute cleanup (crons.ts): marks finished occurrences done and
+ * removes entries that are over, reading only the entries that are due; it
+ * reschedules itself while a full batch was due.
+ */
 export const cleanupCompleted = internalMutation({
-  // Both are set only by the batch before, when it reschedules itself.
-  args: { cursor: v.optional(v.string()), markedBefore: v.optional(v.number()) },
+  args: {},
   returns: v.object({ marked: v.number(), removed: v.number(), more: v.boolean() }),
-  handler: async (ctx, { cursor, markedBefore }) => {
-    const result = await Schedule.cleanupCompleted(ctx, Date.now(), { cursor: cursor ?? null, markedBefore });
-    if (result.continueCursor !== null) {
-      await ctx.scheduler.runAfter(0, internal.schedule.cleanupCompleted, {
-        cursor: result.continueCursor,
-        markedBefore: result.markedBefore,
-      });
-    }
-    return { marked: result.marked, removed: result.removed, more: result.continueCursor !== null };
+  handler: async (ctx) => {
+    const result = await Schedule.cleanupCompleted(ctx, Date.now());
+    if (result.more) await ctx.scheduler.runAfter(0, internal.schedule.cleanupCompleted, {});
+    return result;
+  },
+});
+
+/**
+ * Migration: sets `dueAt` on entries written before it existed, in batches
+ * (reschedules itself). Run once after deploying, e.g.
+ * `npx convex run schedule:backfillDueAt` or `npm run backend -- run schedule:backfillDueAt`;
+ * until then the cleanup treats those entries as due.
+ */
+export const backfillDueAt = internalMutation({
+  args: {},
+  returns: v.object({ updated: v.number(), more: v.boolean() }),
+  handler: async (ctx) => {
+    const result = await Schedule.backfillDueAt(ctx, Date.now());
+    if (result.more) await ctx.scheduler.runAfter(0, internal.schedule.backfillDueAt, {});
+    return result;
   },
 });

@@ -201,10 +201,16 @@ export default defineSchema({
     addedAt: v.number(),
     /** Set by the cleanup once the performance it was added for is over. */
     completedAt: v.optional(v.number()),
+    /**
+     * When the cleanup next has to look at the entry: the end of its next
+     * occurrence, or the time it became removable.
+     * Optional until `schedule:backfillDueAt` has run on older entries.
+     */
+    dueAt: v.optional(v.number()),
   })
     .index("by_user_and_item", ["userId", "sceneItemId"])
     .index("by_item", ["sceneItemId"])
-    .index("by_completedAt", ["completedAt"]),
+    .index("by_dueAt", ["dueAt"]),
 
   userBadges: defineTable({
     userId: v.id("users"),

@@ -3,8 +3,8 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { nextOccurrence, occurrencesInRange } from "../lib/recurrence";
-import { COMPLETED_AFTER_MIN, completedAtMs, isPerformanceCompleted } from "../lib/schedule";
-import { DAY_MS, MINUTE_MS, compareWeeklySlots, localDateString } from "../lib/time";
+import { completedAtMs, isPerformanceCompleted } from "../lib/schedule";
+import { DAY_MS, compareWeeklySlots, localDateString } from "../lib/time";
 import { recurrence, sceneItemType } from "../schema";
 import { requireActiveItem } from "./scene";
 
@@ -36,7 +36,12 @@ export async function addToSchedule(
   if (latest !== null && nowMs - latest.addedAt < DUPLICATE_WINDOW_MS) {
     throw appError(ErrorCode.ALREADY_EXISTS, "Already in your schedule");
   }
-  const entryId = await ctx.db.insert("scheduleEntries", { userId, sceneItemId, addedAt: nowMs });
+  const entryId = await ctx.db.insert("scheduleEntries", {
+    userId,
+    sceneItemId,
+    addedAt: nowMs,
+    dueAt: entryDueAt(item, { addedAt: nowMs, completedAt: undefined }, nowMs),
+  });
   return { entryId, nextOccurrence: nextOccurrence(item, nowMs) };
 }
 
@@ -346,9 +351,6 @@ export async function calendar(ctx: QueryCtx, userId: Id<"users">, fromMs: numbe
 export const CLEANUP_BATCH = 100;
 /** How far back the cleanup looks for the latest finished occurrence. */
 const CLEANUP_LOOKBACK_MS = 400 * DAY_MS;
-/** No rule repeats more often than weekly, so an entry marked done within this is not due again yet. */
-const MIN_REPEAT_MS = 7 * DAY_MS + COMPLETED_AFTER_MIN * MINUTE_MS;
-
 /**
  * The start of the latest occurrence of the entry's mic that is over at
  * `nowMs` and later than the one already marked, or null when there is none.
@@ -373,44 +375,89 @@ export function latestFinishedOccurrence(
 }
 
 /**
- * One batch of the five-minute cleanup (part 1 §4, §9): each entry whose mic
- * has an occurrence that is over gets `completedAt` = that occurrence's start,
- * which hides it from the week; an entry whose mic will not run again (a
- * one-time show that is over, a deleted mic) is deleted, as the spec's
- * auto_remove_completed_events did. Only entries not marked done within the
- * last week can be due (no mic repeats more often), so that is the range read.
+ * When the cleanup next has to look at an entry for `item` (its `dueAt`):
+ * the instant its next occurrence that is not over at `nowMs` becomes over
+ * (start + 60 minutes + set length); `nowMs` when the mic will not run
+ * again, so that the entry is removed by the next run. Always later than
+ * `nowMs` unless the entry is removable. A mic's cadence never changes after
+ * it is created; an edit of its day or time can only make the next mark come
+ * late (by at most one occurrence), and the week view hides finished
+ * occurrences by itself meanwhile.
+ */
+export function entryDueAt(
+  item: Doc<"sceneItems"> | null,
+  entry: Pick<Doc<"scheduleEntries">, "addedAt" | "completedAt">,
+  nowMs: number,
+): number {
+  if (item === null) return nowMs;
+  const overAfter = completedAtMs(0, item.performanceMinutes);
+  const fromMs = Math.max(
+    nowMs - overAfter + 1,
+    entry.completedAt === undefined ? -Infinity : entry.completedAt + 1,
+    entry.addedAt - overAfter + 1,
+  );
+  const start = nextOccurrence(item, fromMs);
+  if (start === null) return nowMs;
+  return start + overAfter;
+}
+
+/**
+ * One batch of the five-minute cleanup (part 1 §4, §9). It reads only the
+ * entries that are due (`dueAt` at or before `nowMs`, or not set yet): each
+ * whose mic has an occurrence that is over gets `completedAt` = that
+ * occurrence's start, which hides it from the week; an entry whose mic will
+ * not run again (a one-time show that is over, a deleted mic) is deleted, as
+ * the spec's auto_remove_completed_events did. Every entry it keeps gets its
+ * next `dueAt`, later than `nowMs`, so it leaves the range read: `more` says
+ * whether due entries remain for another batch.
  */
 export async function cleanupCompleted(
   ctx: MutationCtx,
   nowMs: number,
-  page: { cursor: string | null; markedBefore?: number },
-): Promise<{ marked: number; removed: number; continueCursor: string | null; markedBefore: number }> {
-  // Later batches keep the first batch's range, so that their cursor stays valid.
-  const markedBefore = page.markedBefore ?? nowMs - MIN_REPEAT_MS;
-  const result = await ctx.db
+): Promise<{ marked: number; removed: number; more: boolean }> {
+  const due = await ctx.db
     .query("scheduleEntries")
-    // Entries never marked (completedAt missing) sort first and are in range.
-    .withIndex("by_completedAt", (q) => q.lt("completedAt", markedBefore))
-    .paginate({ numItems: CLEANUP_BATCH, cursor: page.cursor });
-  const items = await getItems(ctx, result.page.map((e) => e.sceneItemId));
+    // Entries without dueAt (added before it existed) sort first and are in range.
+    .withIndex("by_dueAt", (q) => q.lte("dueAt", nowMs))
+    .take(CLEANUP_BATCH + 1);
+  const batch = due.slice(0, CLEANUP_BATCH);
+  const items = await getItems(ctx, batch.map((e) => e.sceneItemId));
   let marked = 0;
   let removed = 0;
-  for (const entry of result.page) {
-    const item = items.get(entry.sceneItemId);
-    if (item === undefined) {
+  for (const entry of batch) {
+    const item = items.get(entry.sceneItemId) ?? null;
+    const latest = item === null ? null : latestFinishedOccurrence(item, entry, nowMs);
+    const completedAt = latest ?? entry.completedAt;
+    const dueAt = entryDueAt(item, { addedAt: entry.addedAt, completedAt }, nowMs);
+    if (dueAt <= nowMs) {
       await ctx.db.delete("scheduleEntries", entry._id);
       removed += 1;
-      continue;
-    }
-    const latest = latestFinishedOccurrence(item, entry, nowMs);
-    const stillOpenFrom = nowMs - completedAtMs(0, item.performanceMinutes) + 1;
-    if (nextOccurrence(item, stillOpenFrom) === null) {
-      await ctx.db.delete("scheduleEntries", entry._id);
-      removed += 1;
-    } else if (latest !== null) {
-      await ctx.db.patch("scheduleEntries", entry._id, { completedAt: latest });
-      marked += 1;
+    } else {
+      await ctx.db.patch("scheduleEntries", entry._id, latest === null ? { dueAt } : { completedAt: latest, dueAt });
+      if (latest !== null) marked += 1;
     }
   }
-  return { marked, removed, continueCursor: result.isDone ? null : result.continueCursor, markedBefore };
+  return { marked, removed, more: due.length > CLEANUP_BATCH };
+}
+
+/**
+ * One batch of the `dueAt` migration: gives entries written before the field
+ * existed their `dueAt` (the cleanup also handles them, as due, until then).
+ * Returns how many were set and whether more remain.
+ */
+export async function backfillDueAt(
+  ctx: MutationCtx,
+  nowMs: number,
+): Promise<{ updated: number; more: boolean }> {
+  const missing = await ctx.db
+    .query("scheduleEntries")
+    .withIndex("by_dueAt", (q) => q.eq("dueAt", undefined))
+    .take(CLEANUP_BATCH + 1);
+  const batch = missing.slice(0, CLEANUP_BATCH);
+  const items = await getItems(ctx, batch.map((e) => e.sceneItemId));
+  for (const entry of batch) {
+    const dueAt = entryDueAt(items.get(entry.sceneItemId) ?? null, entry, nowMs);
+    await ctx.db.patch("scheduleEntries", entry._id, { dueAt });
+  }
+  return { updated: batch.length, more: missing.length > CLEANUP_BATCH };
 }
