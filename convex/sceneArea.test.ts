@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
-import { encodeGeohash, haversineMeters, METERS_PER_MILE } from "./lib/geo";
-import { coveringCells, MAX_COVER_CELLS } from "./model/sceneArea";
+import type { Doc, Id } from "./_generated/dataModel";
+import { decodeGeohashBounds, encodeGeohash, haversineMeters, METERS_PER_MILE } from "./lib/geo";
+import { coveringCells, MAX_AREA_PAGE, MAX_AREA_ROWS_READ, MAX_COVER_CELLS } from "./model/sceneArea";
 import { createSceneItem, newTest, type TestBackend } from "./test.setup";
 
 const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
@@ -162,6 +162,313 @@ describe("sceneArea.listArea", () => {
     await expectInvalid(
       t.query(api.sceneArea.listArea, { ...MANHATTAN, radiusMiles: 10, paginationOpts: { numItems: 0, cursor: null } }),
       "numItems must be at least 1",
+    );
+  });
+});
+
+type AreaPage = {
+  page: Array<{ _id: Id<"sceneItems">; title: string }>;
+  isDone: boolean;
+  continueCursor: string;
+  pageStatus?: string | null;
+  splitCursor?: string | null;
+};
+
+/** One page of the area around MANHATTAN. */
+async function areaPage(
+  t: TestBackend,
+  radiusMiles: number,
+  opts: { numItems: number; cursor: string | null; endCursor?: string | null },
+): Promise<AreaPage> {
+  return await t.query(api.sceneArea.listArea, { ...MANHATTAN, radiusMiles, paginationOpts: opts });
+}
+
+/** Pages through the area at `numItems` a page, keeping every page. */
+async function allPages(t: TestBackend, radiusMiles: number, numItems: number) {
+  const pages: AreaPage[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const result = await areaPage(t, radiusMiles, { numItems, cursor });
+    pages.push(result);
+    if (result.isDone) break;
+    cursor = result.continueCursor;
+    if (pages.length > 500) throw new Error("did not finish paging");
+  }
+  return { pages, ids: pages.flatMap((p) => p.page.map((item) => item._id)) };
+}
+
+/**
+ * The ids the area should list, in the documented order: active mics inside
+ * the circle, by geohash, then creation time, then id (the order of the
+ * `by_status_and_geohash` index, covering cell after covering cell).
+ */
+async function expectedArea(t: TestBackend, radiusMiles: number): Promise<Id<"sceneItems">[]> {
+  const all: Doc<"sceneItems">[] = await t.run(async (ctx) => await ctx.db.query("sceneItems").collect());
+  const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+  return all
+    .filter(
+      (item) =>
+        item.status === "active" &&
+        item.geohash !== undefined &&
+        item.latitude !== undefined &&
+        item.longitude !== undefined &&
+        haversineMeters(MANHATTAN, { lat: item.latitude, lng: item.longitude }) <= radiusMiles * METERS_PER_MILE,
+    )
+    .sort(
+      (a, b) =>
+        cmp(a.geohash!, b.geohash!) || cmp(a._creationTime, b._creationTime) || cmp(a._id, b._id),
+    )
+    .map((item) => item._id);
+}
+
+/** A point inside `cell` (a covering cell of the 5-mile circle) but outside the circle. */
+function outsideCircleIn(cell: string, miles: number): { latitude: number; longitude: number } {
+  const box = decodeGeohashBounds(cell);
+  for (let i = 0; i <= 10; i++) {
+    for (let j = 0; j <= 10; j++) {
+      const latitude = box.minLat + ((box.maxLat - box.minLat) * (i + 0.5)) / 11.5;
+      const longitude = box.minLng + ((box.maxLng - box.minLng) * (j + 0.5)) / 11.5;
+      if (haversineMeters(MANHATTAN, { lat: latitude, lng: longitude }) > miles * METERS_PER_MILE * 1.05) {
+        return { latitude, longitude };
+      }
+    }
+  }
+  throw new Error(`no point of ${cell} lies outside the circle`);
+}
+
+/**
+ * 30 mics at one spot (one geohash cell), 12 spread over the neighbouring
+ * covering cells, mics in covering cells but outside the 5-mile circle, and
+ * far-away, inactive and unlocated ones.
+ */
+async function crowdedScene(t: TestBackend) {
+  for (let i = 0; i < 30; i++) {
+    await createSceneItem(t, { title: `Crowded ${i}`, latitude: MANHATTAN.lat, longitude: MANHATTAN.lng });
+  }
+  for (let i = 0; i < 12; i++) {
+    const angle = (i / 12) * 2 * Math.PI;
+    // 1.5 to 3.5 miles out: other cells than the crowded one, inside the circle.
+    const r = 0.025 + (i % 3) * 0.0125;
+    await createSceneItem(t, {
+      title: `Around ${i}`,
+      latitude: MANHATTAN.lat + r * Math.sin(angle),
+      longitude: MANHATTAN.lng + r * Math.cos(angle) * 1.3,
+    });
+  }
+  const cells = coveringCells(MANHATTAN.lat, MANHATTAN.lng, 5 * METERS_PER_MILE);
+  for (const cell of [cells[0]!, cells[cells.length - 1]!]) {
+    for (let i = 0; i < 3; i++) await createSceneItem(t, { title: `Edge ${cell} ${i}`, ...outsideCircleIn(cell, 5) });
+  }
+  await createSceneItem(t, { title: "Philadelphia", latitude: 39.9526, longitude: -75.1652 });
+  await createSceneItem(t, { title: "Closed", latitude: MANHATTAN.lat, longitude: MANHATTAN.lng, status: "inactive" });
+  await createSceneItem(t, { title: "Nowhere", latitude: undefined, longitude: undefined });
+}
+
+describe("sceneArea.listArea paging", () => {
+  test.each([1, 7, 24])(
+    "30 mics in one geohash cell: pages of %i list every mic in the circle once, in order",
+    async (numItems) => {
+      const t = newTest();
+      await crowdedScene(t);
+      const expected = await expectedArea(t, 5);
+      expect(expected.length).toBe(42);
+      const crowdedCell = encodeGeohash(MANHATTAN.lat, MANHATTAN.lng, 6);
+      const geohashes = await t.run(async (ctx) =>
+        Promise.all(expected.map(async (id) => (await ctx.db.get("sceneItems", id))!.geohash)),
+      );
+      expect(geohashes.filter((g) => g === crowdedCell).length).toBe(30);
+
+      const { pages, ids } = await allPages(t, 5, numItems);
+      expect(ids).toEqual(expected);
+      for (const [i, page] of pages.entries()) {
+        expect(page.page.length).toBeLessThanOrEqual(numItems);
+        // Only the last page says it is done.
+        expect(page.isDone).toBe(i === pages.length - 1);
+      }
+      // Full pages until the end: no page is cut short while mics remain.
+      for (const page of pages.slice(0, -1)) expect(page.page.length).toBe(numItems);
+      expect(pages.length).toBeLessThanOrEqual(Math.ceil(expected.length / numItems) + 1);
+    },
+  );
+
+  test("a page never holds more than the largest page", async () => {
+    const t = newTest();
+    for (let i = 0; i < MAX_AREA_PAGE + 5; i++) {
+      await createSceneItem(t, { title: `Mic ${i}`, latitude: MANHATTAN.lat, longitude: MANHATTAN.lng });
+    }
+    const first = await areaPage(t, 5, { numItems: 1000, cursor: null });
+    expect(first.page.length).toBe(MAX_AREA_PAGE);
+    expect(first.isDone).toBe(false);
+    const second = await areaPage(t, 5, { numItems: 1000, cursor: first.continueCursor });
+    expect(second.page.length).toBe(5);
+    expect(second.isDone).toBe(true);
+  });
+
+  test("a page re-run with its end cursor ends at the same place after inserts", async () => {
+    const t = newTest();
+    await crowdedScene(t);
+    const first = await areaPage(t, 5, { numItems: 7, cursor: null });
+    expect(first.page.length).toBe(7);
+    const firstIds = first.page.map((item) => item._id);
+
+    // A mic after the page's end (beside the last mic of the area, so later in the order) does not join the page.
+    const expected = await expectedArea(t, 5);
+    const lastMic = await t.run(async (ctx) => (await ctx.db.get("sceneItems", expected[expected.length - 1]!))!);
+    const later = { latitude: lastMic.latitude, longitude: lastMic.longitude };
+    await createSceneItem(t, { title: "Later", ...later });
+    const again = await areaPage(t, 5, { numItems: 7, cursor: null, endCursor: first.continueCursor });
+    expect(again.page.map((item) => item._id)).toEqual(firstIds);
+    expect(again.continueCursor).toBe(first.continueCursor);
+    expect(again.isDone).toBe(false);
+
+    // A mic inside the page's range joins it; the page still ends where it ended.
+    // (Beside a mic whose geohash comes before the page's last one: its creation
+    // time puts it after that mic, still inside the page.)
+    const pageDocs = await t.run(async (ctx) =>
+      Promise.all(firstIds.map(async (id) => (await ctx.db.get("sceneItems", id))!)),
+    );
+    const lastGeohash = pageDocs[pageDocs.length - 1]!.geohash!;
+    const inside = pageDocs.find((doc) => doc.geohash! < lastGeohash)!;
+    expect(inside).toBeDefined();
+    const inserted = await createSceneItem(t, { title: "Inserted", latitude: inside.latitude, longitude: inside.longitude });
+    const pinned = await areaPage(t, 5, { numItems: 7, cursor: null, endCursor: first.continueCursor });
+    const pinnedIds = pinned.page.map((item) => item._id);
+    expect(pinnedIds.filter((id) => id !== inserted)).toEqual(firstIds);
+    expect(pinnedIds).toContain(inserted);
+    expect(pinned.continueCursor).toBe(first.continueCursor);
+
+    // The next page starts right after, so the two pages still meet without overlap.
+    const second = await areaPage(t, 5, { numItems: 7, cursor: first.continueCursor });
+    expect(second.page.map((item) => item._id).some((id) => pinnedIds.includes(id))).toBe(false);
+
+    // An end cursor at the very end reads to the end and says so.
+    const { pages } = await allPages(t, 5, 100);
+    const last = pages[pages.length - 1]!;
+    const whole = await areaPage(t, 5, { numItems: 1, cursor: null, endCursor: last.continueCursor });
+    expect(whole.isDone).toBe(true);
+    expect(whole.page.map((item) => item._id)).toEqual(await expectedArea(t, 5));
+  });
+
+  test("a mic added to an already-read cell between pages neither repeats nor skips the rest", async () => {
+    const t = newTest();
+    await crowdedScene(t);
+    const expected = await expectedArea(t, 5);
+    const seen: Id<"sceneItems">[] = [];
+    let cursor: string | null = null;
+    let pageCount = 0;
+    for (;;) {
+      const result: AreaPage = await areaPage(t, 5, { numItems: 7, cursor });
+      seen.push(...result.page.map((item) => item._id));
+      pageCount++;
+      if (pageCount === 2) {
+        // Into the cell of the first mic (already read), and into the crowded cell.
+        const first = await t.run(async (ctx) => (await ctx.db.get("sceneItems", expected[0]!))!);
+        await createSceneItem(t, { title: "Late first cell", latitude: first.latitude, longitude: first.longitude });
+        await createSceneItem(t, { title: "Late crowded", latitude: MANHATTAN.lat, longitude: MANHATTAN.lng });
+      }
+      if (result.isDone) break;
+      cursor = result.continueCursor;
+      if (pageCount > 50) throw new Error("did not finish paging");
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    // Every mic that existed before paging began is listed exactly once.
+    for (const id of expected) expect(seen.filter((s) => s === id).length).toBe(1);
+  });
+
+  test(
+    "a sparse area stops a page at the rows bound and later pages complete the set",
+    async () => {
+      const t = newTest();
+      const cells = coveringCells(MANHATTAN.lat, MANHATTAN.lng, 5 * METERS_PER_MILE);
+      // More rows than one page may read, all in the first covering cell and all outside the circle.
+      const outside = outsideCircleIn(cells[0]!, 5);
+      const extra = Math.ceil(MAX_AREA_ROWS_READ * 1.25);
+      await t.run(async (ctx) => {
+        for (let i = 0; i < extra; i++) {
+          await ctx.db.insert("sceneItems", {
+            title: `Outside ${i}`,
+            venueName: "Far Room",
+            city: "New York",
+            address: "1 Far St",
+            type: "open_mic",
+            ...outside,
+            dayOfWeek: 1,
+            startTimeLocal: "19:30",
+            recurrence: "weekly",
+            signupMethod: "in_person",
+            costInfo: { type: "free" },
+            performanceMinutes: 5,
+            timeZone: "America/New_York",
+            status: "active",
+            checkInCount: 0,
+            verifiedCheckIns30d: 0,
+            geohash: encodeGeohash(outside.latitude, outside.longitude, 6),
+            searchText: "outside",
+          });
+        }
+      });
+      await crowdedScene(t);
+      const expected = await expectedArea(t, 5);
+
+      const first = await areaPage(t, 5, { numItems: 10, cursor: null });
+      // The bound was hit inside the out-of-circle rows: nothing to show yet, but more to come.
+      expect(first.page).toEqual([]);
+      expect(first.isDone).toBe(false);
+
+      const { ids, pages } = await allPages(t, 5, 10);
+      expect(ids).toEqual(expected);
+      expect(pages[0]!.page).toEqual([]);
+      expect(pages.length).toBeLessThanOrEqual(Math.ceil(expected.length / 10) + 3);
+
+      // A re-run of the whole list with an end cursor that the bound cannot reach asks the client to split.
+      const last = pages[pages.length - 1]!;
+      const whole = await areaPage(t, 5, { numItems: 10, cursor: null, endCursor: last.continueCursor });
+      expect(whole.pageStatus).toBe("SplitRequired");
+      expect(typeof whole.splitCursor).toBe("string");
+      const left = await areaPage(t, 5, { numItems: 10, cursor: null, endCursor: whole.splitCursor });
+      const right = await areaPage(t, 5, { numItems: 10, cursor: whole.splitCursor!, endCursor: last.continueCursor });
+      expect(left.pageStatus ?? undefined).toBeUndefined();
+      expect(right.pageStatus ?? undefined).toBeUndefined();
+      expect([...left.page, ...right.page].map((item) => item._id)).toEqual(expected);
+      expect(right.isDone).toBe(true);
+    },
+    120_000,
+  );
+
+  test("a cursor that does not parse or belongs to another area is an INVALID_INPUT error", async () => {
+    const t = newTest();
+    await crowdedScene(t);
+    const first = await areaPage(t, 5, { numItems: 3, cursor: null });
+    const message = "This page cursor is not valid for this area; reload the list";
+    for (const cursor of [
+      "not a cursor",
+      "[]",
+      "{}",
+      JSON.stringify({ v: 1, cell: 0, after: null }),
+      JSON.stringify({ ...JSON.parse(first.continueCursor), cell: 999 }),
+      JSON.stringify({ ...JSON.parse(first.continueCursor), after: ["active", "zzzzzz", 1, "x"] }),
+      JSON.stringify({ ...JSON.parse(first.continueCursor), after: "oops" }),
+    ]) {
+      await expectInvalid(areaPage(t, 5, { numItems: 3, cursor }), message);
+      await expectInvalid(areaPage(t, 5, { numItems: 3, cursor: null, endCursor: cursor }), message);
+    }
+    // The same cursor for a different circle.
+    await expectInvalid(areaPage(t, 10, { numItems: 3, cursor: first.continueCursor }), message);
+    await expectInvalid(
+      t.query(api.sceneArea.listArea, {
+        lat: MANHATTAN.lat + 0.01,
+        lng: MANHATTAN.lng,
+        radiusMiles: 5,
+        paginationOpts: { numItems: 3, cursor: first.continueCursor },
+      }),
+      message,
+    );
+    // An end cursor before the cursor.
+    const second = await areaPage(t, 5, { numItems: 30, cursor: first.continueCursor });
+    const later = await areaPage(t, 5, { numItems: 3, cursor: second.continueCursor });
+    await expectInvalid(
+      areaPage(t, 5, { numItems: 3, cursor: later.continueCursor, endCursor: first.continueCursor }),
+      message,
     );
   });
 });

@@ -4,7 +4,8 @@
  * not the national total, and pages through them.
  */
 import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
-import { mergedStream, stream } from "convex-helpers/server/stream";
+import { stream } from "convex-helpers/server/stream";
+import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import {
@@ -95,35 +96,187 @@ export function assertArea({ lat, lng, radiusMiles }: Pick<AreaArgs, "lat" | "ln
 }
 
 /**
- * Active items within `radiusMiles` of the point, ordered by geohash (so pages
- * are stable under inserts elsewhere), a page at a time. One index range per
- * covering cell, merged into a single stream; items in the cells but outside
- * the circle are skipped, so a page may hold fewer than `numItems`.
+ * Where a page of the area starts or ends: the covering cell (an index into
+ * {@link coveringCells}) and the `by_status_and_geohash` key of the last row
+ * read in it (`null`: the start of the cell). `cell === cells.length` is the
+ * end of the area.
+ */
+type AreaPosition = { cell: number; after: AreaIndexKey | null };
+/** A row's key in `by_status_and_geohash`: status, geohash, _creationTime, _id. */
+type AreaIndexKey = [string, string, number, string];
+/** The circle a cursor was made for: a cursor from another circle is refused. */
+type AreaKey = [number, number, number];
+
+const CURSOR_VERSION = 1;
+const INVALID_CURSOR = "This page cursor is not valid for this area; reload the list";
+
+/** Ascending order of positions (the order of the area's rows). */
+function comparePositions(a: AreaPosition, b: AreaPosition): number {
+  if (a.cell !== b.cell) return a.cell - b.cell;
+  if (a.after === null || b.after === null) return (a.after === null ? 0 : 1) - (b.after === null ? 0 : 1);
+  for (let i = 1; i < 4; i++) {
+    const x = a.after[i]!;
+    const y = b.after[i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+function serializePosition(area: AreaKey, position: AreaPosition): string {
+  return JSON.stringify({ v: CURSOR_VERSION, area, cell: position.cell, after: position.after });
+}
+
+/**
+ * Reads a cursor made by {@link serializePosition} for this circle; anything
+ * else (another format, another circle, a cell or key outside it) is an
+ * INVALID_INPUT error. The error also names the pagination failure the way
+ * Convex's `usePaginatedQuery` recognises (`InvalidCursor`), so a client
+ * holding an old cursor starts the list again.
+ */
+function parsePosition(cursor: string, area: AreaKey, cells: string[]): AreaPosition {
+  const refuse = (): never => {
+    throw appError(ErrorCode.INVALID_INPUT, INVALID_CURSOR, { paginationError: "InvalidCursor" });
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cursor);
+  } catch {
+    return refuse();
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return refuse();
+  const { v, area: cursorArea, cell, after } = parsed as Record<string, unknown>;
+  if (v !== CURSOR_VERSION) return refuse();
+  if (!Array.isArray(cursorArea) || cursorArea.length !== 3 || cursorArea.some((x, i) => x !== area[i])) {
+    return refuse();
+  }
+  if (typeof cell !== "number" || !Number.isInteger(cell) || cell < 0 || cell > cells.length) return refuse();
+  if (after === null) return { cell, after: null };
+  if (
+    cell === cells.length ||
+    !Array.isArray(after) ||
+    after.length !== 4 ||
+    after[0] !== "active" ||
+    typeof after[1] !== "string" ||
+    !after[1].startsWith(cells[cell]!) ||
+    typeof after[2] !== "number" ||
+    !Number.isFinite(after[2]) ||
+    typeof after[3] !== "string"
+  ) {
+    return refuse();
+  }
+  return { cell, after: after as AreaIndexKey };
+}
+
+/**
+ * A single-cell stream's cursor (convex-helpers writes an index key as the
+ * JSON of its values) and back. Our keys hold only strings and finite numbers.
+ */
+const streamCursor = (key: AreaIndexKey | null): string | null => (key === null ? null : JSON.stringify(key));
+const keyOfStreamCursor = (cursor: string): AreaIndexKey => JSON.parse(cursor) as AreaIndexKey;
+
+/**
+ * Active items within `radiusMiles` of the point, a page at a time, in the
+ * order of the index `by_status_and_geohash` (geohash, then creation time,
+ * then id): the covering cells are distinct, sorted and of one precision, so
+ * their index ranges are disjoint and the order is simply one cell after
+ * another. Each cell is read as its own stream from the cursor's position;
+ * items in a cell but outside the circle are skipped.
+ *
+ * The cursor is our own JSON (`{v, area, cell, after}`), opaque to clients.
+ * A page holds at most `numItems` (capped at {@link MAX_AREA_PAGE}) and reads
+ * at most {@link MAX_AREA_ROWS_READ} rows; when that bound stops it, it
+ * returns what it has with `isDone: false` and a cursor where it stopped.
+ * With `endCursor` (a page re-run, or one half of a split) the page ends
+ * exactly there whatever `numItems`; if the rows bound stops it first, it
+ * answers `pageStatus: "SplitRequired"` with a `splitCursor`, as Convex does.
  */
 export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<PaginationResult<SceneItem>> {
   assertArea(args);
   const numItems = Math.floor(args.paginationOpts.numItems);
   if (!(numItems >= 1)) invalid("numItems must be at least 1");
+  const limit = Math.min(numItems, MAX_AREA_PAGE);
   const radiusMeters = args.radiusMiles * METERS_PER_MILE;
   const center = { lat: args.lat, lng: args.lng };
-  const prefixes = coveringCells(args.lat, args.lng, radiusMeters);
-  const cells = prefixes.map((prefix) =>
-    stream(ctx.db, schema)
+  const cells = coveringCells(args.lat, args.lng, radiusMeters);
+  const area: AreaKey = [args.lat, args.lng, args.radiusMiles];
+  const { cursor, endCursor } = args.paginationOpts;
+  const start: AreaPosition = cursor === null ? { cell: 0, after: null } : parsePosition(cursor, area, cells);
+  const end = typeof endCursor === "string" ? parsePosition(endCursor, area, cells) : null;
+  if (end && comparePositions(end, start) < 0) {
+    throw appError(ErrorCode.INVALID_INPUT, INVALID_CURSOR, { paginationError: "InvalidCursor" });
+  }
+
+  const page: Doc<"sceneItems">[] = [];
+  let rowsRead = 0;
+  let position = start;
+  let stoppedByBound = false;
+  while (position.cell < cells.length) {
+    if (end && comparePositions(position, end) >= 0) break;
+    if (!end && page.length >= limit) break;
+    if (rowsRead >= MAX_AREA_ROWS_READ) {
+      stoppedByBound = true;
+      break;
+    }
+    const endsHere = end !== null && end.cell === position.cell;
+    const prefix = cells[position.cell]!;
+    let cellRows = 0;
+    const rowsLeft = MAX_AREA_ROWS_READ - rowsRead;
+    const result = await stream(ctx.db, schema)
       .query("sceneItems")
       .withIndex("by_status_and_geohash", (q) =>
         q.eq("status", "active").gte("geohash", prefix).lt("geohash", `${prefix}~`),
-      ),
-  );
-  const page = await mergedStream(cells, ["geohash"])
-    .filterWith(async (item) =>
-      item.latitude !== undefined &&
-      item.longitude !== undefined &&
-      haversineMeters(center, { lat: item.latitude, lng: item.longitude }) <= radiusMeters,
-    )
-    .paginate({
-      ...args.paginationOpts,
-      numItems: Math.min(numItems, MAX_AREA_PAGE),
-      maximumRowsRead: MAX_AREA_ROWS_READ,
-    });
-  return { ...page, page: page.page.map(toSceneItem) };
+      )
+      .filterWith(async (item) => {
+        cellRows++;
+        return (
+          item.latitude !== undefined &&
+          item.longitude !== undefined &&
+          haversineMeters(center, { lat: item.latitude, lng: item.longitude }) <= radiusMeters
+        );
+      })
+      .paginate({
+        cursor: streamCursor(position.after),
+        // With an end, the end decides (items never outnumber rows read).
+        numItems: end ? rowsLeft : limit - page.length,
+        endCursor: endsHere ? streamCursor(end.after) : undefined,
+        maximumRowsRead: rowsLeft,
+      });
+    rowsRead += cellRows;
+    page.push(...result.page);
+    if (endsHere) {
+      const reachedEnd =
+        result.pageStatus !== "SplitRequired" || result.continueCursor === streamCursor(end.after);
+      if (reachedEnd) {
+        position = end;
+      } else {
+        position = { cell: position.cell, after: keyOfStreamCursor(result.continueCursor) };
+        stoppedByBound = true;
+      }
+      break;
+    }
+    if (result.isDone) {
+      position = { cell: position.cell + 1, after: null };
+      continue;
+    }
+    // The page is full, or the rows bound stopped it inside this cell.
+    position = { cell: position.cell, after: keyOfStreamCursor(result.continueCursor) };
+    if (result.pageStatus === "SplitRequired") stoppedByBound = true;
+    break;
+  }
+
+  const items = page.map(toSceneItem);
+  if (end && endCursor) {
+    if (stoppedByBound) {
+      // Convex's protocol: the client drops this page and asks for [cursor, splitCursor] and [splitCursor, endCursor].
+      return {
+        page: items,
+        isDone: false,
+        continueCursor: endCursor,
+        pageStatus: "SplitRequired",
+        splitCursor: serializePosition(area, position),
+      };
+    }
+    return { page: items, isDone: end.cell >= cells.length, continueCursor: endCursor };
+  }
+  return { page: items, isDone: position.cell >= cells.length, continueCursor: serializePosition(area, position) };
 }
