@@ -267,6 +267,19 @@ export const scaleEmail = (index: number) => `comic${index}@scale.stagetime.test
 export const HOME_POOL = 1000;
 const HOME_MICS = 5;
 
+/**
+ * The mics (indexes) comedian `index` logs sets at: five mics of the metro of
+ * mic (index mod pool), the first five of that metro among the pool (the first
+ * {@link HOME_POOL} mics, passed in).
+ */
+export function homeMicsFor(index: number, pool: Array<Pick<GeneratedMic, "city">>): number[] {
+  if (pool.length === 0) return [];
+  const city = pool[index % pool.length].city;
+  const out: number[] = [];
+  for (let i = 0; i < pool.length && out.length < HOME_MICS; i++) if (pool[i].city === city) out.push(i);
+  return out;
+}
+
 export type ScaleOptions = {
   mics: number;
   comedians: number;
@@ -380,15 +393,12 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
 
   try {
     const micIds: string[] = [];
-    const micCity: string[] = [];
-    const poolByCity = new Map<string, number[]>();
+    const pool: GeneratedMic[] = [];
     const activePerCity = new Map<string, number>();
-    const pool = Math.min(MICS, HOME_POOL);
     for (let i = 0; i < MICS; i++) {
       const mic = generateMic(i, seed);
       micIds.push(add("sceneItems", mic));
-      micCity.push(mic.city);
-      if (i < pool) poolByCity.set(mic.city, [...(poolByCity.get(mic.city) ?? []), i]);
+      if (i < HOME_POOL) pool.push(mic);
       activePerCity.set(cityKey(mic.city), (activePerCity.get(cityKey(mic.city)) ?? 0) + 1);
     }
 
@@ -412,8 +422,7 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
         timeZone: "UTC",
         isAdmin: false,
       });
-      // Home: the metro of mic (c mod pool), its first five mics of the pool.
-      const homeMics = pool > 0 ? (poolByCity.get(micCity[c % pool]) ?? []).slice(0, HOME_MICS) : [];
+      const homeMics = homeMicsFor(c, pool);
       const count = homeMics.length > 0 ? setCountFor(c, MAX_SETS, seed) : 0;
       const bucket =
         count >= 10_000 ? "10000+" : count >= 1000 ? "1000-9999" : count >= 100 ? "100-999" : count >= 10 ? "10-99" : "1-9";
