@@ -26,7 +26,7 @@
  * Search and vector queries keep convex-test's scan, over their own table.
  */
 import { compareValues, getDocumentSize, jsonToConvex } from "convex/values";
-import { ChunkedSortedList, type Pos } from "./sortedList.js";
+import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
 
 type Doc = Record<string, any> & { _id: string; _creationTime: number };
 type Layer = Record<string, Doc | null>;
@@ -112,7 +112,7 @@ function makeClass(ct: ConvexTestInternals): any {
     };
   }
 
-  function makeIndex(fields: string[]): Index {
+  function makeIndex(fields: string[], load: number): Index {
     const getters = fields.map(getter);
     const cmp = (a: Doc, b: Doc) => {
       for (const get of getters) {
@@ -121,12 +121,14 @@ function makeClass(ct: ConvexTestInternals): any {
       }
       return 0;
     };
-    return { fields, getters, cmp, list: new ChunkedSortedList(cmp) };
+    return { fields, getters, cmp, list: new ChunkedSortedList(cmp, load) };
   }
 
   const layerTables = new WeakMap<Layer, Map<string, Set<string>>>();
 
   return class IndexedDatabase extends ct.DatabaseFake {
+    /** Index chunk size (tests make it tiny to exercise chunk splits). */
+    static chunkLoad = DEFAULT_CHUNK_LOAD;
     /** Called with the table of every document read and every query (read tracking). */
     onRead: ((table: string) => void) | null = null;
     /** Called after a top-level commit with a timestamp, with that commit's writes. */
@@ -213,7 +215,7 @@ function makeClass(ct: ConvexTestInternals): any {
       const table = this._table(tableName);
       let index = table.indexes.get(indexName);
       if (!index) {
-        index = makeIndex(fields);
+        index = makeIndex(fields, (this.constructor as any).chunkLoad);
         const docs = [...table.docs.values()];
         // Sort on precomputed keys: one getter call per field and document.
         const keyed = docs.map((doc) => ({ doc, key: index!.getters.map((get) => get(doc)) }));

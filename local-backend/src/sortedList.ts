@@ -7,19 +7,22 @@
  */
 export type Pos = { c: number; i: number };
 
-/** Chunk size after a bulk build; a chunk splits at twice this. */
-const LOAD = 512;
+/** Default chunk size after a bulk build; a chunk splits at twice this. */
+export const DEFAULT_CHUNK_LOAD = 512;
 
 export class ChunkedSortedList<T> {
   private chunks: T[][] = [];
   size = 0;
 
-  constructor(private readonly cmp: (a: T, b: T) => number) {}
+  constructor(
+    private readonly cmp: (a: T, b: T) => number,
+    private readonly load = DEFAULT_CHUNK_LOAD,
+  ) {}
 
   /** Replaces the contents with `items`, which must already be sorted by `cmp`. */
   loadSorted(items: T[]): void {
     this.chunks = [];
-    for (let start = 0; start < items.length; start += LOAD) this.chunks.push(items.slice(start, start + LOAD));
+    for (let start = 0; start < items.length; start += this.load) this.chunks.push(items.slice(start, start + this.load));
     this.size = items.length;
   }
 
@@ -73,7 +76,7 @@ export class ChunkedSortedList<T> {
     }
     const chunk = chunks[c];
     chunk.splice(i, 0, item);
-    if (chunk.length > 2 * LOAD) chunks.splice(c + 1, 0, chunk.splice(LOAD));
+    if (chunk.length > 2 * this.load) chunks.splice(c + 1, 0, chunk.splice(this.load));
   }
 
   /** Removes the item that compares equal to `item`; false if there is none. */
