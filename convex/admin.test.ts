@@ -135,7 +135,8 @@ describe("admin.updateMic", () => {
     expect((await siteStats(t)).cities).toBe(1);
     await admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, city: "Denver", status: "inactive" });
     expect(await t.query(api.scene.get, { id })).toBeNull();
-    expect((await t.query(api.scene.list, {})).map((i) => i._id)).not.toContain(id);
+    const scene = await t.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 100, cursor: null } });
+    expect(scene.page.map((i) => i._id)).not.toContain(id);
     expect((await siteStats(t)).venues).toBe(0);
     expect((await siteStats(t)).cities).toBe(0);
     await admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, city: "Boulder", status: "active" });

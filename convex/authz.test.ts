@@ -241,7 +241,8 @@ const matrix: Record<string, Entry> = {
   "community:stats": { args: () => ({}), anon: "read", other: "read", admin: "read", owner: "read" },
 
   // The scene
-  "scene:list": { args: () => ({}), anon: "read", other: "read", admin: "read", owner: "read" },
+  // Active items only; sceneList.test.ts shows no caller ever gets an inactive one.
+  "scene:listPage": { args: () => ({ type: "all", day: null, search: "", ...page }), anon: "read", other: "read", admin: "read", owner: "read" },
   "scene:get": { args: (w) => ({ id: w.ownerMic }), anon: "read", other: "read", admin: "read", owner: "read" },
   "scene:viewerState": { args: () => ({ sinceMs: NOW - 2 * DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "scene:remove": { args: (w) => ({ id: w.ownerMic }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },

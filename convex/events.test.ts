@@ -84,8 +84,8 @@ describe("events.create", () => {
       timeZone: "America/New_York",
     });
     // It is in the scene list for everyone.
-    const list = await t.query(api.scene.list, {});
-    expect(list.map((i) => i._id)).toContain(sceneItemId);
+    const list = await t.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 100, cursor: null } });
+    expect(list.page.map((i) => i._id)).toContain(sceneItemId);
     const viewer = await comic.asUser.query(api.scene.viewerState, { sinceMs: NOW - 48 * 3600_000 });
     expect(viewer?.schedule.map((e) => e.sceneItemId)).toEqual([sceneItemId]);
     expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({ venuesAdded: 1 });

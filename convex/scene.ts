@@ -1,14 +1,26 @@
+import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internalMutation } from "./_generated/server";
 import { publicQuery, userMutation } from "./functions";
 import * as Scene from "./model/scene";
 import { sceneItemFields, sceneItemStatus } from "./schema";
 
-/** Every active mic and show, ordered by day of week then start time. */
-export const list = publicQuery({
-  args: {},
-  returns: v.array(Scene.sceneItemValidator),
-  handler: async (ctx) => await Scene.listActive(ctx),
+/**
+ * The scene a page at a time (at most 100 items): active mics and shows of a
+ * type ("all", "open_mic", or "show" for shows of every kind) on a day (0 =
+ * Sunday .. 6, or null for the whole week), in day and start-time order, or
+ * by relevance when `search` (title, venue or city; at most 100 characters)
+ * is given. Reads only the page, whatever the national total.
+ */
+export const listPage = publicQuery({
+  args: {
+    type: Scene.sceneTypeFilter,
+    day: v.union(v.number(), v.null()),
+    search: v.string(),
+    paginationOpts: paginationOptsValidator,
+  },
+  returns: Scene.scenePageValidator,
+  handler: async (ctx, args) => await Scene.listPage(ctx, args),
 });
 
 /** One active item by id; null when the id is malformed, missing or inactive. */

@@ -169,12 +169,14 @@ export default defineSchema({
     searchText: v.string(),
   })
     .index("by_status_and_day", ["status", "dayOfWeek", "startTimeLocal"])
+    // The scene's Open Mic chip: open mics only, still in day and time order.
+    .index("by_status_and_type_and_day", ["status", "type", "dayOfWeek", "startTimeLocal"])
     .index("by_status_and_geohash", ["status", "geohash"])
     .index("by_googlePlaceId", ["googlePlaceId"])
     .index("by_venueName", ["venueName"])
     .index("by_createdBy", ["createdBy"])
     .index("by_verificationExpiresAt", ["verificationExpiresAt"])
-    .searchIndex("search_text", { searchField: "searchText", filterFields: ["status"] })
+    .searchIndex("search_text", { searchField: "searchText", filterFields: ["status", "type", "dayOfWeek"] })
     .searchIndex("search_venue", { searchField: "venueName", filterFields: ["status"] }),
 
   checkIns: defineTable({

@@ -1,4 +1,5 @@
 import type { Infer } from "convex/values";
+import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
 import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
@@ -68,13 +69,114 @@ export async function isAdmin(ctx: QueryCtx, userId: Id<"users">): Promise<boole
   return profile?.isAdmin === true;
 }
 
-/** Active items ordered by day of week, then start time. */
-export async function listActive(ctx: QueryCtx): Promise<SceneItem[]> {
-  const docs = await ctx.db
+/** The scene page's type chips: every item, open mics, or shows of any kind (plain, booked, bringer). */
+export const sceneTypeFilter = v.union(v.literal("all"), v.literal("open_mic"), v.literal("show"));
+export type SceneTypeFilter = Infer<typeof sceneTypeFilter>;
+
+/** Most items one scene page returns, whatever the client asks for. */
+export const SCENE_PAGE_MAX = 100;
+/** Most rows one scene page may read (the Show chip skips open mics as it reads). */
+export const SCENE_MAX_ROWS_READ = 300;
+/** Longest search text, after trimming. */
+export const SCENE_SEARCH_MAX_LENGTH = 100;
+/** Convex search matches at most 16 terms. */
+const SEARCH_MAX_TERMS = 16;
+
+export const scenePageValidator = paginationResultValidator(sceneItemValidator);
+
+/** The words of a search or of an item's search text: lower-cased runs of letters and digits. */
+export function searchTerms(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((term) => term !== "");
+}
+
+/** Whether every search term starts one of the item's words (title, venue, city). */
+export function matchesEveryTerm(searchText: string, terms: readonly string[]): boolean {
+  const words = searchTerms(searchText);
+  return terms.every((term) => words.some((word) => word.startsWith(term)));
+}
+
+function matchesTypeFilter(type: Doc<"sceneItems">["type"], filter: SceneTypeFilter): boolean {
+  if (filter === "all") return true;
+  return filter === "open_mic" ? type === "open_mic" : type !== "open_mic";
+}
+
+/**
+ * One page of active items for the scene page, reading only that page:
+ * - without search text, in day-of-week then start-time order, through
+ *   by_status_and_day (all, or shows: open mics skipped as they are read, at
+ *   most SCENE_MAX_ROWS_READ rows a page, so a page may come back short) or
+ *   by_status_and_type_and_day (open mics);
+ * - with search text, through the search_text index (relevance order), the
+ *   type and day filters applied by the index where it can, then only items
+ *   whose title, venue or city has a word starting with every search term.
+ * Throws INVALID_INPUT for a day outside 0..6, a bad page size or a search
+ * longer than SCENE_SEARCH_MAX_LENGTH.
+ */
+export async function listPage(
+  ctx: QueryCtx,
+  args: { type: SceneTypeFilter; day: number | null; search: string; paginationOpts: PaginationOptions },
+): Promise<PaginationResult<SceneItem>> {
+  const { type, day, paginationOpts } = args;
+  if (day !== null && !(Number.isInteger(day) && day >= 0 && day <= 6)) {
+    throw appError(ErrorCode.INVALID_INPUT, "Day must be 0 (Sunday) to 6 (Saturday).");
+  }
+  if (!Number.isFinite(paginationOpts.numItems)) {
+    throw appError(ErrorCode.INVALID_INPUT, "Page size must be a number.");
+  }
+  const search = args.search.trim();
+  if (search.length > SCENE_SEARCH_MAX_LENGTH) {
+    throw appError(ErrorCode.INVALID_INPUT, `Search is too long (at most ${SCENE_SEARCH_MAX_LENGTH} characters).`);
+  }
+  const opts: PaginationOptions = {
+    ...paginationOpts,
+    numItems: Math.min(SCENE_PAGE_MAX, Math.max(1, Math.floor(paginationOpts.numItems))),
+    maximumRowsRead: Math.min(paginationOpts.maximumRowsRead ?? SCENE_MAX_ROWS_READ, SCENE_MAX_ROWS_READ),
+  };
+
+  if (search !== "") {
+    const terms = searchTerms(search);
+    if (terms.length === 0) return { page: [], isDone: true, continueCursor: "" };
+    const result = await ctx.db
+      .query("sceneItems")
+      .withSearchIndex("search_text", (q) => {
+        let query = q.search("searchText", terms.slice(0, SEARCH_MAX_TERMS).join(" ")).eq("status", "active");
+        if (type === "open_mic") query = query.eq("type", "open_mic");
+        if (day !== null) query = query.eq("dayOfWeek", day);
+        return query;
+      })
+      .paginate(opts);
+    const page = result.page.filter((doc) => matchesTypeFilter(doc.type, type) && matchesEveryTerm(doc.searchText, terms));
+    return { ...result, page: page.map(toSceneItem) };
+  }
+
+  if (type === "open_mic") {
+    const result = await ctx.db
+      .query("sceneItems")
+      .withIndex("by_status_and_type_and_day", (q) =>
+        day === null
+          ? q.eq("status", "active").eq("type", "open_mic")
+          : q.eq("status", "active").eq("type", "open_mic").eq("dayOfWeek", day),
+      )
+      .paginate(opts);
+    return { ...result, page: result.page.map(toSceneItem) };
+  }
+  const inDayOrder = ctx.db
     .query("sceneItems")
-    .withIndex("by_status_and_day", (q) => q.eq("status", "active"))
-    .take(2000);
-  return docs.map(toSceneItem);
+    .withIndex("by_status_and_day", (q) =>
+      day === null ? q.eq("status", "active") : q.eq("status", "active").eq("dayOfWeek", day),
+    );
+  // "Show" is three types (show, booked, bringer), which no single index range
+  // holds in day order; open mics are skipped as they are read, and
+  // maximumRowsRead caps what one page may skip.
+  const result = await (type === "show"
+    ? // eslint-disable-next-line @convex-dev/no-filter-in-query -- bounded by maximumRowsRead (above)
+      inDayOrder.filter((q) => q.neq(q.field("type"), "open_mic"))
+    : inDayOrder
+  ).paginate(opts);
+  return { ...result, page: result.page.map(toSceneItem) };
 }
 
 /** The active item with this id, or null when the id is malformed, missing or inactive. */

@@ -7,6 +7,7 @@ import {
   DISTANCE_MIN_MILES,
   DISTANCE_STEP_MILES,
   hasActiveFilters,
+  SEARCH_MAX_LENGTH,
   TYPE_CHIPS,
   type SceneFilters,
 } from "./filters";
@@ -48,6 +49,7 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           size="3"
           placeholder="Search mics, venues or cities"
           aria-label="Search mics, venues or cities"
+          maxLength={SEARCH_MAX_LENGTH}
           value={filters.search}
           onChange={(e) => onChange({ ...filters, search: e.target.value })}
         >

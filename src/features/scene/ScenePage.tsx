@@ -1,6 +1,6 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Skeleton, Spinner, Text } from "@radix-ui/themes";
-import { useConvexAuth, usePaginatedQuery, useQuery } from "convex/react";
+import { useConvexAuth, usePaginatedQuery } from "convex/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
@@ -8,17 +8,28 @@ import type { LatLng } from "../../../convex/lib/geo";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
-import { DEFAULT_FILTERS, filterSceneItems, type SceneFilters } from "./filters";
-import { areaCenter, hasMoreToShow, nextLimit, resultCountText, revealedSlice, SCENE_PAGE_SIZE, uniqueById } from "./incremental";
+import { DEFAULT_FILTERS, filterSceneItems, hasActiveFilters, type SceneFilters } from "./filters";
+import {
+  areaCenter,
+  hasMoreToShow,
+  nextLimit,
+  pagedSceneView,
+  resultCountText,
+  revealedSlice,
+  SCENE_PAGE_SIZE,
+  SEARCH_DEBOUNCE_MS,
+} from "./incremental";
 import { SceneCard } from "./SceneCard";
 import { SceneFiltersPanel } from "./SceneFiltersPanel";
 import type { SceneItem } from "./types";
 import { useAddToSchedule } from "./useAddToSchedule";
 import { useCheckIn } from "./useCheckIn";
+import { useDebouncedValue } from "./useDebouncedValue";
 import { useDistanceLocation } from "./useDistanceLocation";
 import { useFavoriteToggle } from "./useFavoriteToggle";
 import { useNow } from "@/lib/useNow";
 import { useRevealSentinel } from "./useRevealSentinel";
+import { useScenePages } from "./useScenePages";
 import { useViewerState } from "./useViewerState";
 
 const GRID_COLUMNS = { initial: "1", sm: "2", lg: "3" } as const;
@@ -46,13 +57,30 @@ type ResultsProps = {
   onClear: () => void;
 };
 
-/** Filters off the distance: every active item (scene.list), filtered on the client, rendered 24 at a time. */
+/**
+ * Filters off the distance: the server pages through the scene (scene.listPage)
+ * with the type, day and search applied there, 24 at a time, so the page costs
+ * the same whatever the national total. The search goes to the server after a
+ * pause in typing; clearing it applies at once.
+ */
 function AllSceneResults({ filters, onClear }: ResultsProps) {
-  const items = useQuery(api.scene.list, {});
-  const matching = useMemo(() => (items ? filterSceneItems(items, filters, null) : []), [items, filters]);
+  const typed = filters.search.trim();
+  const settled = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
+  const search = typed === "" ? "" : settled;
+  const { results, status, loadMore, refreshing } = useScenePages({ type: filters.type, day: filters.day, search });
+  const pages: PagedSource = useMemo(
+    () => ({
+      canLoadMore: status === "CanLoadMore" && !refreshing,
+      loadingMore: status === "LoadingMore",
+      complete: status === "Exhausted",
+      loadMore: () => loadMore(SCENE_PAGE_SIZE),
+    }),
+    [status, refreshing, loadMore],
+  );
 
-  if (items === undefined) return <SceneSkeleton />;
-  if (items.length === 0) {
+  const view = pagedSceneView({ status, loaded: results.length, filtered: hasActiveFilters(filters) });
+  if (view === "skeleton") return <SceneSkeleton />;
+  if (view === "start-your-scene") {
     return (
       <EmptyState
         title="Start Your Local Scene!"
@@ -65,7 +93,20 @@ function AllSceneResults({ filters, onClear }: ResultsProps) {
       />
     );
   }
-  return <IncrementalSceneList filters={filters} onClear={onClear} matching={matching} total={items.length} pages={NO_PAGES} />;
+  // The server has filtered, so what is loaded is what matches; there is no
+  // larger total to show until the last page is in.
+  return (
+    <IncrementalSceneList
+      filters={filters}
+      onClear={onClear}
+      matching={results}
+      total={results.length}
+      pages={pages}
+      nearby={false}
+      busy={refreshing}
+      keepFound={false}
+    />
+  );
 }
 
 /**
@@ -83,10 +124,7 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   );
   // With the distance filter, search, type and day apply to the pages loaded so
   // far: the server has already kept only the circle, so distance is not re-checked.
-  // Pages are deduplicated by id: a page boundary inside a run of mics with the
-  // same geohash can repeat items (see the report on sceneArea.listArea).
-  const loaded = useMemo(() => uniqueById(results), [results]);
-  const matching = useMemo(() => filterSceneItems(loaded, { ...filters, distanceEnabled: false }, null), [loaded, filters]);
+  const matching = useMemo(() => filterSceneItems(results, { ...filters, distanceEnabled: false }, null), [results, filters]);
   const pages: PagedSource = useMemo(
     () => ({
       canLoadMore: status === "CanLoadMore",
@@ -98,10 +136,21 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   );
 
   if (status === "LoadingFirstPage") return <SceneSkeleton />;
-  return <IncrementalSceneList filters={filters} onClear={onClear} matching={matching} total={loaded.length} pages={pages} />;
+  return (
+    <IncrementalSceneList
+      filters={filters}
+      onClear={onClear}
+      matching={matching}
+      total={results.length}
+      pages={pages}
+      nearby
+      busy={false}
+      keepFound
+    />
+  );
 }
 
-/** Where the items come from: the area query's pages, or one complete list. */
+/** Where the items come from: the server's pages. */
 type PagedSource = {
   canLoadMore: boolean;
   loadingMore: boolean;
@@ -109,8 +158,6 @@ type PagedSource = {
   complete: boolean;
   loadMore: () => void;
 };
-
-const NO_PAGES: PagedSource = { canLoadMore: false, loadingMore: false, complete: true, loadMore: () => {} };
 
 /**
  * The matching items, 24 at first and 24 more per 'Show more' or each time the
@@ -124,7 +171,24 @@ function IncrementalSceneList({
   matching,
   total,
   pages,
-}: ResultsProps & { matching: SceneItem[]; total: number; pages: PagedSource }) {
+  nearby,
+  busy,
+  keepFound,
+}: ResultsProps & {
+  matching: SceneItem[];
+  total: number;
+  pages: PagedSource;
+  /** The items are the distance filter's circle (for the count's wording). */
+  nearby: boolean;
+  /** New results are on their way; the cards shown are the previous ones. */
+  busy: boolean;
+  /**
+   * Cards a search found stay once it is cleared. Only where the search runs
+   * over the loaded pages (the circle): a server search's finds are usually in
+   * pages of the whole scene that are not loaded.
+   */
+  keepFound: boolean;
+}) {
   const viewer = useViewerState();
   const now = useNow(30_000);
   const { checkIn, pendingId } = useCheckIn();
@@ -140,17 +204,17 @@ function IncrementalSceneList({
   const [found, setFound] = useState<{ search: string; ids: ReadonlySet<string> }>({ search: "", ids: new Set() });
   const searching = filters.search.trim() !== "";
   const shown = useMemo(
-    () => (searching ? matching.slice(0, limit) : revealedSlice(matching, limit, found.ids)),
-    [matching, limit, searching, found],
+    () => (searching || !keepFound ? matching.slice(0, limit) : revealedSlice(matching, limit, found.ids)),
+    [matching, limit, searching, keepFound, found],
   );
   useEffect(() => {
-    if (!searching) return;
+    if (!searching || !keepFound) return;
     setFound((prev) => {
       const ids = prev.search === filters.search ? prev.ids : new Set<string>();
       if (prev.search === filters.search && shown.every((item) => ids.has(item._id))) return prev;
       return { search: filters.search, ids: new Set([...ids, ...shown.map((item) => item._id)]) };
     });
-  }, [searching, filters.search, shown]);
+  }, [searching, keepFound, filters.search, shown]);
   const more = hasMoreToShow(limit, matching.length, pages.canLoadMore);
 
   const showMore = () => {
@@ -177,10 +241,13 @@ function IncrementalSceneList({
 
   const nothingYet = shown.length === 0 && !more && !pages.loadingMore;
   return (
-    <Flex direction="column" gap="3">
-      <Text size="2" color="gray" role="status" aria-live="polite" data-testid="result-count">
-        {resultCountText({ shown: shown.length, matching: matching.length, total, complete: pages.complete })}
-      </Text>
+    <Flex direction="column" gap="3" aria-busy={busy} data-testid="scene-results">
+      <Flex align="center" gap="2">
+        <Text size="2" color="gray" role="status" aria-live="polite" data-testid="result-count">
+          {resultCountText({ shown: shown.length, matching: matching.length, total, complete: pages.complete, nearby })}
+        </Text>
+        {busy ? <Spinner size="1" role="img" aria-label="Loading results" /> : null}
+      </Flex>
       {nothingYet ? (
         <EmptyState
           title="No events match your filters"

@@ -16,6 +16,8 @@ export const DISTANCE_MIN_MILES = 5;
 export const DISTANCE_MAX_MILES = 50;
 export const DISTANCE_STEP_MILES = 5;
 export const DEFAULT_RADIUS_MILES = 25;
+/** Longest search the server accepts (scene.listPage). */
+export const SEARCH_MAX_LENGTH = 100;
 
 export const DEFAULT_FILTERS: SceneFilters = {
   search: "",

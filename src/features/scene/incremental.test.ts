@@ -1,5 +1,15 @@
-import { describe, expect, test } from "vitest";
-import { areaCenter, hasMoreToShow, nextLimit, resultCountText, revealedSlice, roundCoord, SCENE_PAGE_SIZE, uniqueById } from "./incremental";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import {
+  areaCenter,
+  debouncer,
+  hasMoreToShow,
+  nextLimit,
+  pagedSceneView,
+  resultCountText,
+  revealedSlice,
+  roundCoord,
+  SCENE_PAGE_SIZE,
+} from "./incremental";
 
 describe("nextLimit", () => {
   test.each([
@@ -49,14 +59,17 @@ describe("rounding the area's point", () => {
 
 describe("resultCountText", () => {
   test.each([
-    ["part of a long list", { shown: 24, matching: 180, total: 180, complete: true }, "Showing 24 of 180 events"],
-    ["part of a filtered list", { shown: 24, matching: 30, total: 1000, complete: true }, "Showing 24 of 30 events"],
-    ["everything, unfiltered", { shown: 12, matching: 12, total: 12, complete: true }, "12 events"],
-    ["everything that matches", { shown: 3, matching: 3, total: 40, complete: true }, "3 events of 40"],
-    ["one", { shown: 1, matching: 1, total: 1, complete: true }, "1 event"],
-    ["none", { shown: 0, matching: 0, total: 40, complete: true }, "0 events of 40"],
-    ["area pages left", { shown: 24, matching: 24, total: 24, complete: false }, "Showing 24 events nearby so far"],
-    ["area pages left, one so far", { shown: 1, matching: 1, total: 24, complete: false }, "Showing 1 event nearby so far"],
+    ["part of a long list", { shown: 24, matching: 180, total: 180, complete: true, nearby: false }, "Showing 24 of 180 events"],
+    ["part of a filtered list", { shown: 24, matching: 30, total: 1000, complete: true, nearby: false }, "Showing 24 of 30 events"],
+    ["everything, unfiltered", { shown: 12, matching: 12, total: 12, complete: true, nearby: false }, "12 events"],
+    ["everything that matches", { shown: 3, matching: 3, total: 40, complete: true, nearby: true }, "3 events of 40"],
+    ["one", { shown: 1, matching: 1, total: 1, complete: true, nearby: false }, "1 event"],
+    ["none", { shown: 0, matching: 0, total: 40, complete: true, nearby: true }, "0 events of 40"],
+    ["area pages left", { shown: 24, matching: 24, total: 24, complete: false, nearby: true }, "Showing 24 events nearby so far"],
+    ["area pages left, one so far", { shown: 1, matching: 1, total: 24, complete: false, nearby: true }, "Showing 1 event nearby so far"],
+    // The server-paged scene knows no total until its last page: it never claims one.
+    ["scene pages left", { shown: 24, matching: 24, total: 24, complete: false, nearby: false }, "Showing 24 events so far"],
+    ["scene pages left, none match yet", { shown: 0, matching: 0, total: 0, complete: false, nearby: false }, "Showing 0 events so far"],
   ])("%s", (_name, input, expected) => {
     expect(resultCountText(input)).toBe(expected);
   });
@@ -75,9 +88,50 @@ describe("revealedSlice", () => {
   });
 });
 
-describe("uniqueById", () => {
-  test("keeps the first of each id, in order", () => {
-    const list = [{ _id: "a", n: 1 }, { _id: "b", n: 2 }, { _id: "a", n: 3 }, { _id: "c", n: 4 }, { _id: "b", n: 5 }];
-    expect(uniqueById(list)).toEqual([{ _id: "a", n: 1 }, { _id: "b", n: 2 }, { _id: "c", n: 4 }]);
+describe("debouncer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("settles on the last value once the delay passes without another push", () => {
+    vi.useFakeTimers();
+    const settled: string[] = [];
+    const d = debouncer<string>(250, (value) => settled.push(value));
+    d.push("c");
+    vi.advanceTimersByTime(200);
+    d.push("ce");
+    vi.advanceTimersByTime(200);
+    d.push("cel");
+    expect(settled).toEqual([]);
+    vi.advanceTimersByTime(249);
+    expect(settled).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(settled).toEqual(["cel"]);
+    d.push("cell");
+    vi.advanceTimersByTime(250);
+    expect(settled).toEqual(["cel", "cell"]);
+  });
+
+  test("cancel drops the pending value", () => {
+    vi.useFakeTimers();
+    const settled: string[] = [];
+    const d = debouncer<string>(250, (value) => settled.push(value));
+    d.push("x");
+    d.cancel();
+    vi.advanceTimersByTime(1000);
+    expect(settled).toEqual([]);
+  });
+});
+
+describe("pagedSceneView", () => {
+  test.each([
+    ["first load", { status: "LoadingFirstPage", loaded: 0, filtered: false }, "skeleton"],
+    ["an empty scene", { status: "Exhausted", loaded: 0, filtered: false }, "start-your-scene"],
+    ["nothing matches the filters", { status: "Exhausted", loaded: 0, filtered: true }, "list"],
+    ["pages left, none matching yet", { status: "CanLoadMore", loaded: 0, filtered: false }, "list"],
+    ["loaded", { status: "CanLoadMore", loaded: 24, filtered: false }, "list"],
+    ["loading more", { status: "LoadingMore", loaded: 24, filtered: true }, "list"],
+  ] as const)("%s", (_name, input, expected) => {
+    expect(pagedSceneView(input)).toBe(expected);
   });
 });

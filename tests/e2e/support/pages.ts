@@ -18,9 +18,14 @@ export type PageVisit = {
 };
 
 async function firstSceneItemId(helpers: VisitHelpers): Promise<string> {
-  const items = await helpers.runFunction<Array<{ _id: string }>>("scene:list", {});
-  if (!Array.isArray(items) || items.length === 0) throw new Error("The seeded scene is empty");
-  return items[0]._id;
+  const { page } = await helpers.runFunction<{ page: Array<{ _id: string }> }>("scene:listPage", {
+    type: "all",
+    day: null,
+    search: "",
+    paginationOpts: { numItems: 1, cursor: null },
+  });
+  if (!Array.isArray(page) || page.length === 0) throw new Error("The seeded scene is empty");
+  return page[0]._id;
 }
 
 /** Every page the foundation issue promises works (at 375 px, and without serious axe violations). */
