@@ -70,8 +70,16 @@ function compareKeys(a: unknown, b: unknown): number {
     if (a < b) return -1;
     if (a > b) return 1;
     if (a === b && a !== 0) return 0;
-  } else if (typeof a === "string" && typeof b === "string" && a === b) {
-    return 0;
+  } else if (typeof a === "string" && typeof b === "string") {
+    // UTF-8 byte order is code point order; below the surrogates a UTF-16 code
+    // unit is the code point, so compare those directly.
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const x = a.charCodeAt(i);
+      const y = b.charCodeAt(i);
+      if (x !== y) return x < 0xd800 && y < 0xd800 ? x - y : compareValues(a, b);
+    }
+    return a.length - b.length;
   }
   return compareValues(a as any, b as any);
 }

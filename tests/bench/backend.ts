@@ -9,6 +9,11 @@
  * resident memory. The subscribers run in this process, so the end-to-end
  * figures include their parsing; the backend's own share (from its trace) is
  * printed too. Prints figures; asserts nothing.
+ *
+ * `npm run bench:backend -- --index-read [--stock]` instead times, in process,
+ * an index range read of 50 documents from a 100,000- and a 1,000,000-document
+ * table with the backend's IndexedDatabase (and with stock convex-test
+ * DatabaseFake, the "before", with --stock), plus single-document commits.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -17,7 +22,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
-import { anyApi } from "convex/server";
+import { anyApi, defineSchema, defineTable } from "convex/server";
+import { v } from "convex/values";
+import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
+import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
 
 const api = anyApi as any;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -183,7 +191,80 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+/** Median of `runs` timings of `fn`, in ms. */
+function timeMs(fn: () => void, runs = 9): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+async function indexRead(): Promise<void> {
+  const ct = await loadConvexTest();
+  const Indexed = indexedDatabaseClass(ct);
+  const schema = defineSchema({
+    items: defineTable({ area: v.string(), n: v.number(), body: v.string() }).index("by_area_and_n", ["area", "n"]),
+  });
+  const withStock = process.argv.includes("--stock");
+  const drain = (db: any, query: unknown) => {
+    const id = db.startQuery(query);
+    let count = 0;
+    while (!db.queryNext(id).done) count++;
+    return count;
+  };
+  for (const size of [100_000, 1_000_000]) {
+    const areas = size / 50;
+    const docs: [string, any][] = [];
+    for (let i = 0; i < size; i++) {
+      const _id = `${String(10000 + i).padStart(27, "0")}items`;
+      docs.push([_id, { _id, _creationTime: 1_700_000_000_000 + i, area: `a${i % areas}`, n: i, body: `item ${i}` }]);
+    }
+    const query = (area: string) => ({
+      source: { type: "IndexRange", indexName: "items.by_area_and_n", range: [{ type: "Eq", fieldPath: "area", value: area }], order: "asc" },
+      operators: [],
+    });
+    const fmt = (ms: number) => `${ms < 10 ? ms.toFixed(3) : ms.toFixed(0)} ms`;
+    const db = new Indexed(schema, "");
+    db.loadDocuments(docs);
+    let start = performance.now();
+    drain(db, query("a0"));
+    const build = performance.now() - start;
+    let k = 0;
+    const read = timeMs(() => {
+      if (drain(db, query(`a${(k++ * 7919) % areas}`)) !== 50) throw new Error("expected 50 documents");
+    }, 101);
+    const page = timeMs(() => {
+      const first = db.paginate({ query: query(`a${k % areas}`), cursor: null, pageSize: 25 });
+      const second = db.paginate({ query: query(`a${k++ % areas}`), cursor: first.continueCursor, pageSize: 25 });
+      if (second.page.length !== 25) throw new Error("expected a second page of 25");
+    }, 101);
+    start = performance.now();
+    const commits = 1000;
+    for (let i = 0; i < commits; i++) {
+      db.startTransaction();
+      db.insert("items", { area: `a${i % areas}`, n: size + i, body: "new" });
+      db.commit(BigInt(i + 1));
+    }
+    const perCommit = (performance.now() - start) / commits;
+    console.log(
+      `IndexedDatabase, ${size.toLocaleString("en")} documents: range read of 50 ${fmt(read)} (median), ` +
+        `two pages of 25 ${fmt(page)}, first use of the index (build) ${fmt(build)}, insert+commit ${fmt(perCommit)}`,
+    );
+    if (withStock) {
+      const stock = new ct.DatabaseFake(schema, "");
+      for (const [id, doc] of docs) stock._documents[id] = doc;
+      const stockRead = timeMs(() => {
+        if (drain(stock, query(`a${(k++ * 7919) % areas}`)) !== 50) throw new Error("expected 50 documents");
+      }, 3);
+      console.log(`stock convex-test DatabaseFake, ${size.toLocaleString("en")} documents: range read of 50 ${fmt(stockRead)} (median of 3)`);
+    }
+  }
+}
+
+(process.argv.includes("--index-read") ? indexRead() : main()).then(
   () => process.exit(0),
   (error) => {
     console.error(error);
