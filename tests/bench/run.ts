@@ -1,12 +1,19 @@
 /**
  * `npm run bench`: figures for issue 9 (items 6 and 7). Prints; asserts nothing.
  *
- * 1. Queries at 1k, 10k and 100k mics on the local backend process (a copy of
- *    convex/ plus tests/bench/probe.ts): documents and bytes read (the
- *    engine's transaction metrics) and the median HTTP round trip of
- *    the area scene query (sceneArea.listArea), the current scene.list, the
- *    dashboard summary, the schedule week and the history's first page, for a
- *    comedian with 10,000 sets.
+ * 1. Queries on national-size data at 1k, 10k and 100k mics: for each size the
+ *    scale generator (tests/bench/scaleData.ts, as scripts/generate-scale.ts)
+ *    writes the mics plus the same 1,000 comedians with up to 10,000 sets
+ *    each (comedian 0 has 10,000), the CLI imports them into a fresh data dir
+ *    and the local backend process starts on it (a copy of convex/ plus
+ *    tests/bench/probe.ts). Signed in as comedian 0 over HTTP, each query is
+ *    measured: documents and KB read and index ranges (the engine's
+ *    transaction metrics), result size, median and min HTTP round trip over 5
+ *    runs: the area scene query (sceneArea.listArea, 10 and 50 mi around NYC,
+ *    first and second page), the national scene list (scene.listPage, plain
+ *    and with a search), the dashboard, the schedule week and the history
+ *    (first page of 25 and a later one). Also the generator's time and size,
+ *    the import, the backend's start (restore) time and its RSS.
  * 2. Realtime fan-out on the local backend process: a check-in to 200
  *    ConvexClient subscribers of that mic.
  * 3. Gzip size of the JavaScript the landing and scene pages load (vite build
@@ -14,9 +21,10 @@
  * 4. Headless Chromium: navigation to the first scene card with 1,000 mics in
  *    the area (built app against the local backend).
  *
- * Options: --max-mics 100000 (stop the query series earlier), --skip-browser.
+ * Options: --sizes 1000,10000,100000 (mic counts of the query series),
+ * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -27,8 +35,8 @@ import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { chromium } from "playwright-core";
 import { goalWeek, scheduleWeek } from "../../convex/lib/weeks";
-import { startBackend, type Backend } from "../local-backend/harness";
-import { generateMic } from "./scaleData";
+import { freePort, startBackend, type Backend } from "../local-backend/harness";
+import { generateMic, importScaleSnapshot, writeScaleSnapshot } from "./scaleData";
 
 const api = anyApi as any;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -38,156 +46,247 @@ function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
 }
-const MAX_MICS = Number(flag("max-mics", "100000"));
+const SIZES = flag("sizes", "1000,10000,100000")
+  .split(",")
+  .map((n) => Number(n.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
+const COMEDIANS = Number(flag("comedians", "1000"));
+const MAX_SETS = Number(flag("max-sets", "10000"));
+const SKIP_QUERIES = process.argv.includes("--skip-queries");
 const SKIP_BROWSER = process.argv.includes("--skip-browser");
-const HEAVY_SETS = 10_000;
+const RUNS = 5;
 const NYC = { lat: 40.7128, lng: -74.006 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
+const fmt = (n: number) => n.toLocaleString("en-US");
 function row(cells: Array<string | number>, widths: number[]): string {
   return cells.map((c, i) => String(c).padEnd(widths[i])).join("  ");
 }
 
 type Measure = { documentsRead: number; bytesRead: number; databaseQueries: number; resultBytes: number; result: unknown };
+type Paged = { page: unknown[]; continueCursor: string; isDone: boolean };
+
+/** The measuring module, added to a copy of convex/ for the benchmark only (never part of the app). */
+function probeSource(): string {
+  return `export { measure } from ${JSON.stringify(path.join(root, "tests/bench/probe.ts"))};\n`;
+}
+
+/** The child's resident set size from /proc (Linux), or null. */
+function rssOf(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * The probe module, added to a copy of convex/ for the benchmark only: the
- * measuring query plus public seeding mutations (never part of the app).
+ * The local backend process on a big data dir: like the test harness's
+ * startBackend, with room for the heap (--max-old-space-size) and a longer
+ * wait for the restore.
  */
-function probeSource(): string {
-  const scale = path.join(root, "tests/bench/scaleData.ts");
-  const probe = path.join(root, "tests/bench/probe.ts");
-  return `import { mutation } from "./_generated/server";
-import { v } from "convex/values";
-import { getAuthUserId } from "@convex-dev/auth/server";
-import { generateMic, generateSets, summarizeSets } from ${JSON.stringify(scale)};
-export { measure } from ${JSON.stringify(probe)};
-
-export const seedMics = mutation({
-  args: { start: v.number(), end: v.number() },
-  handler: async (ctx, { start, end }) => {
-    const ids = [];
-    for (let i = start; i < end; i++) ids.push(await ctx.db.insert("sceneItems", generateMic(i)));
-    return ids;
-  },
-});
-
-/** The caller's sets number [from, to) of a ${HEAVY_SETS}-set history at the given mics; the last batch also writes the stats rows. */
-export const seedSets = mutation({
-  args: { micIds: v.array(v.id("sceneItems")), from: v.number(), to: v.number(), nowMs: v.number(), today: v.string() },
-  handler: async (ctx, { micIds, from, to, nowMs, today }) => {
-    const userId = await getAuthUserId(ctx);
-    if (userId === null) throw new Error("sign in first");
-    const sets = generateSets(${HEAVY_SETS}, micIds.map((_, i) => i), nowMs, 31);
-    for (const set of sets.slice(from, to)) {
-      await ctx.db.insert("performances", { userId, minutes: set.minutes, performedAt: set.performedAt,
-        performanceDate: set.performanceDate, sceneItemId: micIds[set.micIndex], tags: set.tags });
-    }
-    if (to >= sets.length) {
-      const summary = summarizeSets(sets, today);
-      const old = await ctx.db.query("userStats").withIndex("by_userId", (q) => q.eq("userId", userId)).unique();
-      if (old) await ctx.db.delete("userStats", old._id);
-      await ctx.db.insert("userStats", { userId, ...summary.stats });
-      for (const [date, n] of summary.days) await ctx.db.insert("performanceDays", { userId, date, sets: n });
-      for (const [i, n] of summary.venues) await ctx.db.insert("venueVisits", { userId, sceneItemId: micIds[i], sets: n });
-      for (const id of micIds) await ctx.db.insert("scheduleEntries", { userId, sceneItemId: id, addedAt: nowMs - 86400000 });
-    }
-    return null;
-  },
-});
-`;
+async function startBigBackend(dataDir: string, functionsDir: string) {
+  const port = await freePort();
+  let sitePort = await freePort();
+  while (sitePort === port) sitePort = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("VITEST") || name.startsWith("CONVEX_") || name === "NODE_OPTIONS") delete env[name];
+  }
+  const started = performance.now();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      "--max-old-space-size=12288",
+      "--import",
+      "tsx",
+      path.join(root, "local-backend/src/cli.ts"),
+      "start",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--site-port",
+      String(sitePort),
+      "--data-dir",
+      dataDir,
+      "--functions",
+      functionsDir,
+      "--no-seed",
+      "--no-env-file",
+      "--no-watch",
+    ],
+    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let log = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`backend not ready after 15 min:\n${log.slice(-4000)}`)), 15 * 60_000);
+    const onData = (chunk: string) => {
+      log += chunk;
+      if (log.includes("Local backend ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.setEncoding("utf8").on("data", onData);
+    child.stderr!.setEncoding("utf8").on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`backend exited (${code}) before it was ready:\n${log.slice(-4000)}`));
+    });
+  });
+  const startMs = performance.now() - started;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    startMs,
+    rss: () => rssOf(child.pid!),
+    log: () => log,
+    async stop(): Promise<void> {
+      try {
+        process.kill(child.pid!, "SIGTERM");
+      } catch {
+        return;
+      }
+      const forced = await Promise.race([exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 30_000))]);
+      if (forced) {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // Gone.
+        }
+        await exited;
+      }
+    },
+  };
 }
 
 async function querySeries(): Promise<void> {
-  console.log("\n== Queries on the local backend process (the app's convex/ functions, over HTTP) ==");
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "h17-bench-fns-"));
+  console.log("\n== Queries on generated national data (the local backend process, the app's convex/ functions, over HTTP) ==");
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-bench-"));
   const functionsDir = path.join(work, "convex");
   fs.cpSync(convexDir, functionsDir, {
     recursive: true,
-    filter: (src) => !/\.test\.ts$|test\.setup\.ts$/.test(src),
+    filter: (src) => !/\.test\.ts$|test\.setup\.ts$|test\.registry\.ts$/.test(src),
   });
   fs.writeFileSync(path.join(functionsDir, "benchProbe.ts"), probeSource());
-  const backend = await startBackend({ functionsDir });
+  // One clock for every size: the same comedians with the same sets each time.
+  const nowMs = Date.now();
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  const goal = goalWeek(nowMs, "UTC");
+  const week = scheduleWeek(nowMs, "UTC");
+  const hourMs = Math.floor(nowMs / 3_600_000) * 3_600_000;
   try {
-    const nowMs = Date.now();
-    const today = new Date(nowMs).toISOString().slice(0, 10);
-    const http = new ConvexHttpClient(backend.url, { logger: false });
-    const signed = (await http.action(api.auth.signIn, {
-      provider: "password",
-      params: { email: "bench-heavy@example.com", password: "punchline-42", flow: "signUp" },
-    })) as { tokens: { token: string } };
-    http.setAuth(signed.tokens.token);
-
-    let mics = 0;
-    const micIds: string[] = [];
-    const addMics = async (upTo: number) => {
-      for (; mics < upTo; mics = Math.min(upTo, mics + 2000)) {
-        const ids = (await http.mutation(api.benchProbe.seedMics, { start: mics, end: Math.min(upTo, mics + 2000) })) as string[];
-        if (micIds.length < 5) micIds.push(...ids.slice(0, 5 - micIds.length));
-      }
-    };
-    const loadStarted = Date.now();
-    await addMics(1000);
-    for (let from = 0; from < HEAVY_SETS; from += 2000) {
-      await http.mutation(api.benchProbe.seedSets, { micIds, from, to: from + 2000, nowMs, today });
-    }
-    console.log(
-      `Signed up one comedian and gave them ${HEAVY_SETS.toLocaleString("en-US")} sets over ~${Math.round(HEAVY_SETS / 3.4)} nights ` +
-        `(with stats, day and venue rows) in ${((Date.now() - loadStarted) / 1000).toFixed(1)} s.\n` +
-        "(These queries read only the caller's rows, so other comedians' sets do not change them;\n" +
-        " scripts/generate-scale.ts makes the full 1,000 comedians for a local backend data dir.)",
-    );
-
-    const goal = goalWeek(nowMs, "UTC");
-    const week = scheduleWeek(nowMs, "UTC");
-    const hourMs = Math.floor(nowMs / 3_600_000) * 3_600_000;
-    const queries: Array<[string, string, Record<string, unknown>]> = [
-      ["scene area, 10 mi NYC, 1st page of 50", "sceneArea:listArea", { ...NYC, radiusMiles: 10, paginationOpts: { numItems: 50, cursor: null } }],
-      ["scene area, 50 mi NYC, 1st page of 50", "sceneArea:listArea", { ...NYC, radiusMiles: 50, paginationOpts: { numItems: 50, cursor: null } }],
-      ["scene.list (current, all active)", "scene:list", {}],
-      ["dashboard.summary (10k sets)", "dashboard:summary", { goalWeekStartMs: goal.startMs, goalWeekEndMs: goal.endMs, today }],
-      ["schedule.week", "schedule:week", { weekStartMs: week.startMs, weekEndMs: week.endMs, nowMs: hourMs }],
-      ["history.list (first page of 25)", "history:list", { paginationOpts: { numItems: 25, cursor: null } }],
-    ];
-    const widths = [38, 10, 9, 8, 10, 11, 11];
-    for (const size of [1000, 10_000, 100_000].filter((n) => n <= MAX_MICS)) {
-      const started = Date.now();
-      await addMics(size);
-      console.log(`\n-- ${size.toLocaleString("en-US")} mics nationwide (seeded in ${((Date.now() - started) / 1000).toFixed(1)} s) --`);
-      console.log(row(["query", "docs read", "KB read", "ranges", "result", "median", "min"], widths));
-      for (const [label, name, args] of queries) {
-        const p0 = performance.now();
-        const m = (await http.query(api.benchProbe.measure, { name, args })) as Measure;
-        const times: number[] = [];
-        // The engine filters whole tables per range: at 100k the measuring run's own round trip is
-        // the one timed run the budget allows.
-        if (size >= 100_000) times.push(performance.now() - p0);
-        for (let i = 0; i < (size >= 100_000 ? 0 : 5); i++) {
-          const t0 = performance.now();
-          await http.query(name as never, args as never);
-          times.push(performance.now() - t0);
-        }
-        const result = m.result as { page?: unknown[] } | unknown[];
-        const items = Array.isArray(result) ? result.length : Array.isArray(result?.page) ? result.page.length : null;
+    for (const size of SIZES) {
+      const snapshot = path.join(work, `scale-${size}.json`);
+      const dataDir = path.join(work, `data-${size}`);
+      const summary = await writeScaleSnapshot({ mics: size, comedians: COMEDIANS, maxSets: MAX_SETS, out: snapshot, nowMs });
+      const importMs = importScaleSnapshot(snapshot, dataDir, functionsDir);
+      fs.rmSync(snapshot, { force: true });
+      const backend = await startBigBackend(dataDir, functionsDir);
+      try {
         console.log(
-          row([label, m.documentsRead, (m.bytesRead / 1024).toFixed(1), m.databaseQueries, kb(m.resultBytes), ms(median(times)), ms(Math.min(...times))], widths) +
-            (items !== null ? ` (${items} items)` : ""),
+          `\n-- ${fmt(size)} mics nationwide, ${fmt(COMEDIANS)} comedians, ${fmt(summary.totalSets)} sets ` +
+            `(${fmt(summary.documents)} documents) --`,
         );
+        console.log(
+          `generator ${secs(summary.ms)}, snapshot ${mib(summary.bytes)}; CLI import ${secs(importMs)}; ` +
+            `backend start (restore) ${secs(backend.startMs)}, RSS ${backend.rss() === null ? "n/a" : mib(backend.rss()!)}`,
+        );
+        const client = new ConvexHttpClient(backend.url, { logger: false });
+        const signed = (await client.action(api.auth.signIn, {
+          provider: "password",
+          params: { email: summary.comedian0.email, password: summary.comedian0.password, flow: "signIn" },
+        })) as { tokens: { token: string } };
+        client.setAuth(signed.tokens.token);
+        await measureQueries(client, { today, goal, week, hourMs, sets: summary.comedian0.sets });
+        console.log(`backend RSS after the queries ${backend.rss() === null ? "n/a" : mib(backend.rss()!)}`);
+      } finally {
+        await backend.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
       }
     }
     console.log(
-      "\nDocuments read and ranges (index queries) come from the engine's transaction metrics (the counters\n" +
-        "behind Convex's limits); median and min over 5 runs (at 100k one run: the measuring query's own round trip).\n" +
-        "Times are HTTP round trips to the local backend, whose engine keeps each table in memory and filters\n" +
-        "it per index range, so its times grow with the table even where the documents read do not; on Convex\n" +
-        "an index range costs what it reads. scene.list stops at 2,000 items (its take).",
+      "\nDocuments read, KB read and ranges (index ranges and gets) come from the engine's transaction metrics\n" +
+        `(the counters behind Convex's limits), measured by one run inside a query; median and min over ${RUNS}\n` +
+        "timed HTTP round trips to the local backend process. The comedian is generated comedian 0 (10,000 sets).",
     );
   } finally {
-    await backend.dispose();
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+async function measureQueries(
+  client: ConvexHttpClient,
+  ctx: { today: string; goal: { startMs: number; endMs: number }; week: { startMs: number; endMs: number }; hourMs: number; sets: number },
+): Promise<void> {
+  const widths = [46, 10, 9, 7, 10, 10, 10];
+  console.log(row(["query", "docs read", "KB read", "ranges", "result", "median", "min"], widths));
+  const measure = async (label: string, name: string, args: Record<string, unknown>): Promise<unknown> => {
+    const m = (await client.query(api.benchProbe.measure, { name, args })) as Measure;
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await client.query(name as never, args as never);
+      times.push(performance.now() - t0);
+    }
+    const result = m.result as Partial<Paged> | unknown[];
+    const items = Array.isArray(result) ? result.length : Array.isArray(result?.page) ? result.page.length : null;
+    console.log(
+      row([label, m.documentsRead, (m.bytesRead / 1024).toFixed(1), m.databaseQueries, kb(m.resultBytes), ms(median(times)), ms(Math.min(...times))], widths) +
+        (items !== null ? ` (${items} items)` : ""),
+    );
+    return m.result;
+  };
+
+  for (const radiusMiles of [10, 50]) {
+    const args = { ...NYC, radiusMiles, paginationOpts: { numItems: 50, cursor: null } };
+    const first = (await measure(`scene area ${radiusMiles} mi NYC, page 1 of 50`, "sceneArea:listArea", args)) as Paged;
+    if (!first.isDone) {
+      await measure(`scene area ${radiusMiles} mi NYC, page 2`, "sceneArea:listArea", {
+        ...args,
+        paginationOpts: { numItems: 50, cursor: first.continueCursor },
+      });
+    }
+  }
+  let hasListPage = true;
+  try {
+    await client.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 1, cursor: null } });
+  } catch {
+    hasListPage = false;
+  }
+  if (hasListPage) {
+    const list = { type: "all", day: null, search: "", paginationOpts: { numItems: 24, cursor: null } };
+    await measure("scene.listPage (all, page 1 of 24)", "scene:listPage", list);
+    await measure('scene.listPage (search "chicago")', "scene:listPage", { ...list, search: "chicago" });
+  } else {
+    await measure("scene.list (no scene.listPage yet)", "scene:list", {});
+  }
+  await measure(`dashboard.summary (${fmt(ctx.sets)} sets)`, "dashboard:summary", {
+    goalWeekStartMs: ctx.goal.startMs,
+    goalWeekEndMs: ctx.goal.endMs,
+    today: ctx.today,
+  });
+  await measure("schedule.week", "schedule:week", { weekStartMs: ctx.week.startMs, weekEndMs: ctx.week.endMs, nowMs: ctx.hourMs });
+  const history = { paginationOpts: { numItems: 25, cursor: null as string | null } };
+  await measure("history.list (page 1 of 25)", "history:list", history);
+  // Walk to page 200 (sets 4,976-5,000), a page deep in a 10,000-set history (or the last page of a shorter one).
+  let cursor: string | null = null;
+  let later = 1;
+  while (later < 200) {
+    const page = (await client.query(api.history.list, { paginationOpts: { numItems: 25, cursor } })) as Paged;
+    if (page.isDone) break;
+    cursor = page.continueCursor;
+    later++;
+  }
+  await measure(`history.list (page ${later}: sets ${fmt((later - 1) * 25 + 1)}-${fmt(later * 25)})`, "history:list", {
+    paginationOpts: { numItems: 25, cursor },
+  });
 }
 
 async function fanOutAndBrowser(): Promise<void> {
@@ -387,7 +486,7 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   console.log(`StageTime bench, ${new Date().toISOString()}, ${os.cpus().length} cores, Node ${process.version}`);
-  await querySeries();
+  if (!SKIP_QUERIES) await querySeries();
   await fanOutAndBrowser();
   console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
