@@ -103,7 +103,7 @@ function AllSceneResults({ filters, onClear }: ResultsProps) {
       total={results.length}
       pages={pages}
       nearby={false}
-      busy={refreshing}
+      busy={refreshing || search !== typed}
       keepFound={false}
     />
   );
