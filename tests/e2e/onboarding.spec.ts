@@ -179,6 +179,13 @@ test.describe("onboarding", () => {
     const newTitle = `Sunday Scratch ${venueName}`;
     await page.getByLabel("Event name").fill(newTitle);
     await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
+    // ... and for a description of a custom frequency.
+    await page.getByRole("radio", { name: /Custom Schedule/ }).click();
+    await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
+    await page.getByLabel("Describe the schedule:").fill("every third Sunday");
+    await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
+    await page.getByRole("radio", { name: /Weekly/ }).click();
+    await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
     await page.getByRole("button", { name: "Next" }).click();
 
     await expect(page).toHaveURL(/\/onboarding\/success$/);

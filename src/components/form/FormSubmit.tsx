@@ -6,7 +6,7 @@ type FormSubmitProps = {
   children: ReactNode;
   /** Extra busy flag (e.g. an OAuth redirect in flight elsewhere on the page). */
   busy?: boolean;
-} & Pick<ComponentProps<typeof Button>, "size" | "color" | "variant">;
+} & Pick<ComponentProps<typeof Button>, "size" | "color" | "variant" | "disabled">;
 
 /** The submit button of a <Form>: disabled with a spinner while submitting. */
 export function FormSubmit({ children, busy, size = "3", ...rest }: FormSubmitProps) {

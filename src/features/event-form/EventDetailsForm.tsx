@@ -38,6 +38,8 @@ export type EventDetailsFormProps = {
   children?: ReactNode;
   /** A button beside Save (e.g. Back). */
   secondaryAction?: ReactNode;
+  /** Whether the submit button is disabled for the current values (onboarding's Next waits for a name). */
+  submitDisabled?: (values: EventFormInput) => boolean;
 };
 
 /**
@@ -56,6 +58,7 @@ export function EventDetailsForm({
   onDraftChange,
   children,
   secondaryAction,
+  submitDisabled,
 }: EventDetailsFormProps) {
   const titleId = useId();
   const defaults = { ...defaultEventFormValues({ venueName, startTime: defaultStartTime, today }), ...initialValues };
@@ -75,10 +78,25 @@ export function EventDetailsForm({
         {children}
         <Flex gap="3" justify="between" wrap="wrap-reverse">
           {secondaryAction ?? <span />}
-          <FormSubmit size="4">{submitLabel}</FormSubmit>
+          {submitDisabled ? (
+            <GuardedSubmit label={submitLabel} disabledFor={submitDisabled} />
+          ) : (
+            <FormSubmit size="4">{submitLabel}</FormSubmit>
+          )}
         </Flex>
       </Form>
     </Flex>
+  );
+}
+
+/** The submit button, disabled while `disabledFor` says so for the form's current values. */
+function GuardedSubmit({ label, disabledFor }: { label: string; disabledFor: (values: EventFormInput) => boolean }) {
+  const { control } = useFormContext<EventFormInput>();
+  const values = useWatch({ control }) as EventFormInput;
+  return (
+    <FormSubmit size="4" disabled={disabledFor(values)}>
+      {label}
+    </FormSubmit>
   );
 }
 

@@ -2,8 +2,7 @@ import { CheckCircledIcon, LightningBoltIcon, StarFilledIcon } from "@radix-ui/r
 import { Badge, Button, Callout, Card, Flex, Heading, RadioCards, Text } from "@radix-ui/themes";
 import { useConvex, useMutation } from "convex/react";
 import { ConvexError } from "convex/values";
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { useFormContext, useWatch } from "react-hook-form";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { Navigate, useNavigate } from "react-router-dom";
 import { toast } from "sonner";
 import { LoadingState } from "@/components/LoadingState";
@@ -15,7 +14,7 @@ import { DAY_NAMES, formatTime12h, localDateString } from "../../../convex/lib/t
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { NamedSlider } from "./NamedSlider";
 import { OnboardingShell } from "./OnboardingShell";
-import { alreadyFavorited, goalFromSlider, goalLabel, GOAL_MINUTES, SET_MINUTES, sliderFromGoal } from "./progress";
+import { alreadyFavorited, detailsIncomplete, goalFromSlider, goalLabel, GOAL_MINUTES, SET_MINUTES, sliderFromGoal } from "./progress";
 import { useFinishOnboarding } from "./useFinishOnboarding";
 import { useOnboardingProgress } from "./useOnboardingProgress";
 
@@ -271,26 +270,9 @@ export type EventFormSlotProps = {
   submitLabel: string;
   onSubmit: (details: EventDetails) => Promise<void>;
   onDraftChange: (values: Record<string, unknown>) => void;
-  /** Rendered inside the form, above Next. */
-  children: ReactNode;
+  /** Whether Next is disabled for the form's current values. */
+  submitDisabled: (values: Record<string, unknown>) => boolean;
 };
-
-/**
- * Part 2 §5: Next is disabled, without a message, while the trimmed title is
- * empty or a custom frequency has no description. The shared form has no such
- * switch, so this sits inside it and sets the submit button's disabled flag.
- */
-function DisableNextWhenIncomplete() {
-  const { control } = useFormContext<Record<string, unknown>>();
-  const [title, recurrence, custom] = useWatch({ control, name: ["title", "recurrence", "customRecurrenceDescription"] });
-  const incomplete = String(title ?? "").trim() === "" || (recurrence === "custom" && String(custom ?? "").trim() === "");
-  const ref = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
-    const next = ref.current?.closest("form")?.querySelector<HTMLButtonElement>('button[type="submit"]');
-    if (next) next.disabled = incomplete;
-  });
-  return <span ref={ref} hidden />;
-}
 
 /** Step 5: a new mic or show at the venue; Next creates it in the scene. */
 export function VenueDetailsStep({ renderEventForm }: { renderEventForm: (props: EventFormSlotProps) => ReactNode }) {
@@ -332,7 +314,7 @@ export function VenueDetailsStep({ renderEventForm }: { renderEventForm: (props:
         submitLabel: "Next",
         onSubmit,
         onDraftChange: (draft) => dispatch({ type: "setDraft", draft }),
-        children: <DisableNextWhenIncomplete />,
+        submitDisabled: detailsIncomplete,
       })}
     </OnboardingShell>
   );

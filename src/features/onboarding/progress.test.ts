@@ -3,6 +3,7 @@ import {
   alreadyFavorited,
   goalFromSlider,
   goalLabel,
+  detailsIncomplete,
   initialProgress,
   parseProgress,
   pendingSaves,
@@ -162,5 +163,21 @@ describe("retryPendingSaves (completion)", () => {
     expect(state.addedVenues[1]).toEqual({ venue, event: "new", details, sceneItemId: "item7" });
     expect(state.addedVenues[2]).toMatchObject({ sceneItemId: null, saveError: "server down" });
     expect(await retryPendingSaves(run(), create, dispatch, String)).toBe(true);
+  });
+});
+
+describe("step 5's Next", () => {
+  test.each([
+    [{ title: "Monday Mic", recurrence: "weekly" }, false],
+    [{ title: "", recurrence: "weekly" }, true],
+    [{ title: "   ", recurrence: "weekly" }, true],
+    [{ recurrence: "weekly" }, true],
+    [{ title: "Monday Mic", recurrence: "custom", customRecurrenceDescription: "" }, true],
+    [{ title: "Monday Mic", recurrence: "custom", customRecurrenceDescription: "  " }, true],
+    [{ title: "Monday Mic", recurrence: "custom" }, true],
+    [{ title: "Monday Mic", recurrence: "custom", customRecurrenceDescription: "every 3 weeks" }, false],
+    [{ title: "Monday Mic", recurrence: "monthly", customRecurrenceDescription: "" }, false],
+  ] as const)("%j: disabled %s", (values, disabled) => {
+    expect(detailsIncomplete(values)).toBe(disabled);
   });
 });

@@ -216,3 +216,16 @@ export function goalFromSlider(value: number): number {
 export function sliderFromGoal(goal: number): number {
   return goal <= GOAL_MINUTES.min ? 0 : goal;
 }
+
+/**
+ * Part 2 §5: step 5's Next is disabled, without a message, while the trimmed
+ * event name is empty or a custom frequency has no description.
+ */
+export function detailsIncomplete(values: {
+  title?: unknown;
+  recurrence?: unknown;
+  customRecurrenceDescription?: unknown;
+}): boolean {
+  const blank = (text: unknown) => String(text ?? "").trim() === "";
+  return blank(values.title) || (values.recurrence === "custom" && blank(values.customRecurrenceDescription));
+}
