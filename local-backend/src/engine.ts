@@ -81,6 +81,16 @@ export function tableFromId(id: string): string | null {
   return id.slice(match[0].length);
 }
 
+/**
+ * The sequence number in a document id (ids are counter + table name), or 0
+ * for a file: `_storage` ids are random digits (see indexedDatabase.ts).
+ */
+function idCounter(id: string): number {
+  if (tableFromId(id) === "_storage") return 0;
+  const counter = Number(/^[0-9]+/.exec(id)?.[0] ?? 0);
+  return Number.isSafeInteger(counter) ? counter : 0;
+}
+
 /** "messages" -> "messages:default", "dir/mod.js:fn" -> "dir/mod:fn". */
 export function canonicalPath(udfPath: string): string {
   const [mod, fn] = udfPath.includes(":") ? udfPath.split(":", 2) : [udfPath, "default"];
@@ -368,7 +378,7 @@ export class Engine {
     for (const [id, json] of state.docs) {
       const doc = jsonToConvex(json as any) as Record<string, any>;
       docs.push([id, doc]);
-      const counter = Number(/^[0-9]+/.exec(id)?.[0] ?? 0);
+      const counter = idCounter(id);
       if (counter > maxCounter) maxCounter = counter;
       if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
       if (tableFromId(id) === "_storage") {
@@ -708,7 +718,7 @@ export class Engine {
       ),
     );
     let maxCounter = 0;
-    for (const id of incoming.keys()) maxCounter = Math.max(maxCounter, Number(/^[0-9]+/.exec(id)?.[0] ?? 0));
+    for (const id of incoming.keys()) maxCounter = Math.max(maxCounter, idCounter(id));
     this.db._nextDocId = Math.max(this.db._nextDocId, maxCounter + 1);
     if (!this.closed) this.rescheduleRestoredJobs(scheduledBefore);
     return { documents: incoming.size, files: fileCount };

@@ -25,6 +25,7 @@
  * (tests/local-backend/indexedDatabase.test.ts compares both on random work).
  * Search and vector queries keep convex-test's scan, over their own table.
  */
+import { randomInt } from "node:crypto";
 import { compareValues, getDocumentSize, jsonToConvex } from "convex/values";
 import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
 
@@ -83,6 +84,9 @@ function compareKeys(a: unknown, b: unknown): number {
   }
   return compareValues(a as any, b as any);
 }
+
+/** convex-test pads ids to this length (as real Convex ids are). */
+const TYPICAL_ID_LENGTH = 32;
 
 /** Committed-value writes of a table larger than this fraction rebuild its indexes instead. */
 const REBUILD_FRACTION = 0.25;
@@ -238,6 +242,22 @@ function makeClass(ct: ConvexTestInternals): any {
         table.indexes.set(indexName, index);
       }
       return index;
+    }
+
+    /**
+     * Document ids are convex-test's (a counter padded to 32 characters with the
+     * table name after it), except files: a `_storage` id is random digits of
+     * the same length, so a file's URL cannot be guessed from another's.
+     */
+    _generateId(table: string): string {
+      if (table !== "_storage") return super._generateId(table);
+      const length = Math.max(TYPICAL_ID_LENGTH - table.length, 16);
+      for (;;) {
+        let digits = "";
+        for (let i = 0; i < length; i++) digits += String(randomInt(10));
+        const id = digits + table;
+        if (!this._writes.some((layer: Layer) => id in layer) && this.committed(id) === null) return id;
+      }
     }
 
     // --- transactions ----------------------------------------------------------
