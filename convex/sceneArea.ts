@@ -5,8 +5,10 @@ import * as SceneArea from "./model/sceneArea";
 
 /**
  * Active mics and shows within `radiusMiles` (5 to 50) of a point, a page at a
- * time. Reads only the geohash cells around the point, so it costs the same
- * whatever the national total.
+ * time in geohash order. Reads only the geohash cells around the point, so it
+ * costs the same whatever the national total. The cursor is this function's
+ * own (covering cell and last index key); one made for another circle, or not
+ * made here at all, is an INVALID_INPUT error. Honours `endCursor`.
  */
 export const listArea = publicQuery({
   args: {
