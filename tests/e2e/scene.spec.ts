@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { toast } from "./support/ui";
+import { encodeGeohash } from "../../convex/lib/geo";
 
 type MicFields = {
   title: string;
@@ -520,6 +521,43 @@ test.describe("a long list renders a page at a time", () => {
     await searchScene(page, `Many Mic 07 ${tok}`);
     await expect(cards).toHaveCount(1);
     await expect(count).toHaveText("1 event of 30");
+    await context.close();
+  });
+
+  test("30 mics at one spot page without repeats, and a mic added earlier in the order drops none", async ({
+    browser,
+    runFunction,
+  }) => {
+    // Another spot of our own, further south in the badlands.
+    const here = { latitude: 42.6 + Math.random() * 0.3, longitude: -103.0 - Math.random() * 0.3 };
+    const spot = { latitude: here.latitude + 0.005, longitude: here.longitude + 0.005 };
+    const tok = token();
+    // All 30 share one geohash cell, so the page boundary falls inside the cell.
+    const titles = await createMany(runFunction, tok, 30, {}, () => spot);
+
+    const context = await contextWithoutScrollReveal(browser, { geolocation: here, permissions: ["geolocation"] });
+    const page = await context.newPage();
+    await page.goto("/scene");
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    const cards = page.getByRole("article");
+    await expect(page.getByTestId("result-count")).toHaveText("Showing 24 events nearby so far");
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect(page.getByTestId("result-count")).toHaveText("30 events");
+    const shownTitles = async () => (await cards.locator("h3").allTextContents()).map((t) => t.trim());
+    expect((await shownTitles()).sort()).toEqual([...titles].sort());
+
+    // A mic whose geohash sorts before the spot's lands on the first page: the
+    // first page keeps its end, so no mic falls between the pages.
+    const spotHash = encodeGeohash(spot.latitude, spot.longitude);
+    let early = { latitude: spot.latitude - 0.02, longitude: spot.longitude - 0.02 };
+    for (let i = 1; encodeGeohash(early.latitude, early.longitude) >= spotHash; i++) {
+      early = { latitude: spot.latitude - 0.02 * i, longitude: spot.longitude - 0.02 * i };
+    }
+    const earlyTitle = `Early Mic ${tok}`;
+    await createMic(runFunction, { title: earlyTitle, venueName: `Hall ${tok}`, city: "Newark", ...early });
+    await expect(page.getByTestId("result-count")).toHaveText("31 events");
+    const after = await shownTitles();
+    expect(after.sort()).toEqual([...titles, earlyTitle].sort());
     await context.close();
   });
 });

@@ -1,6 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Skeleton, Spinner, Text } from "@radix-ui/themes";
-import { useConvexAuth, usePaginatedQuery } from "convex/react";
+import { useConvexAuth } from "convex/react";
+import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
@@ -117,7 +118,10 @@ function AllSceneResults({ filters, onClear }: ResultsProps) {
  */
 function AreaSceneResults({ filters, location, onClear }: ResultsProps & { location: LatLng }) {
   const center = areaCenter(location);
-  const { results, status, loadMore } = usePaginatedQuery(
+  // listArea reads several cell ranges, which Convex's query journal cannot pin,
+  // so each loaded page passes its end cursor explicitly (convex-helpers' hook):
+  // a mic added or removed earlier in the order cannot repeat or drop a card.
+  const { results, status, loadMore } = usePinnedPaginatedQuery(
     api.sceneArea.listArea,
     { lat: center.lat, lng: center.lng, radiusMiles: filters.radiusMiles },
     { initialNumItems: SCENE_PAGE_SIZE },
