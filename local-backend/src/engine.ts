@@ -374,28 +374,35 @@ export class Engine {
     const db = this.db;
     let maxCounter = 0;
     let maxCreation = 0;
-    const docs: [string, Record<string, any>][] = [];
-    for (const [id, json] of state.docs) {
-      const doc = jsonToConvex(json as any) as Record<string, any>;
-      docs.push([id, doc]);
-      const counter = idCounter(id);
-      if (counter > maxCounter) maxCounter = counter;
-      if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
-      if (tableFromId(id) === "_storage") {
-        const bytes = this.store.readFile(doc.sha256);
-        if (bytes) db._storage[id] = new Blob([new Uint8Array(bytes)], { type: doc.contentType ?? "" });
-        else this.logError(`stored file ${id} is missing its bytes in ${this.store.dir}/files`);
+    const count = state.docs.size;
+    // Converted one at a time, each JSON form dropped once converted, so the
+    // two forms of a large database are not both held at the peak.
+    const store = this.store;
+    const logError = (line: string) => this.logError(line);
+    function* converted(): Generator<[string, Record<string, any>]> {
+      for (const [id, json] of state.docs) {
+        state.docs.delete(id);
+        const doc = jsonToConvex(json as any) as Record<string, any>;
+        const counter = idCounter(id);
+        if (counter > maxCounter) maxCounter = counter;
+        if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
+        if (tableFromId(id) === "_storage") {
+          const bytes = store.readFile(doc.sha256);
+          if (bytes) db._storage[id] = new Blob([new Uint8Array(bytes)], { type: doc.contentType ?? "" });
+          else logError(`stored file ${id} is missing its bytes in ${store.dir}/files`);
+        }
+        yield [id, doc];
       }
     }
+    db.loadDocuments(converted());
     db._nextDocId = Math.max(db._nextDocId, maxCounter + 1);
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
-    db.loadDocuments(docs);
     const tm = this.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     this.lastCommitTs = tm._lastCommitTs;
     for (const [key, value] of state.mutations) this.mutationResults.set(key, value);
     if (this.store.maybeCompact(this.allDocsJson(), this.lastCommitTs)) {
-      this.log(`Compacted the data log (${state.docs.size} documents).`);
+      this.log(`Compacted the data log (${count} documents).`);
     }
   }
 
