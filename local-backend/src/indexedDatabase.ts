@@ -23,10 +23,14 @@
  * Results are those of stock DatabaseFake: same order, filters, limits, page
  * boundaries, cursors, split cursors and page status
  * (tests/local-backend/indexedDatabase.test.ts compares both on random work).
- * Search and vector queries keep convex-test's scan, over their own table.
+ * Search queries (`withSearchIndex`) read an inverted index per search index
+ * and return results by relevance (see searchIndex.ts for the rules), not
+ * convex-test's scan in insertion order; vector search keeps convex-test's
+ * scan, over its own table.
  */
 import { randomInt } from "node:crypto";
 import { compareValues, getDocumentSize, jsonToConvex } from "convex/values";
+import { compareRank, InvertedIndex, parseSearchQuery, SEARCH_RESULT_LIMIT, type RankKey, type Ranked } from "./searchIndex.js";
 import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
 
 type Doc = Record<string, any> & { _id: string; _creationTime: number };
@@ -39,7 +43,7 @@ type Index = {
   list: ChunkedSortedList<Doc>;
 };
 
-type Table = { docs: Map<string, Doc>; indexes: Map<string, Index> };
+type Table = { docs: Map<string, Doc>; indexes: Map<string, Index>; searches: Map<string, InvertedIndex> };
 
 /** How a query source maps onto one index. */
 type Plan = {
@@ -161,7 +165,7 @@ function makeClass(ct: ConvexTestInternals): any {
 
     _table(name: string): Table {
       let table = this._tables.get(name);
-      if (!table) this._tables.set(name, (table = { docs: new Map(), indexes: new Map() }));
+      if (!table) this._tables.set(name, (table = { docs: new Map(), indexes: new Map(), searches: new Map() }));
       return table;
     }
 
@@ -215,15 +219,23 @@ function makeClass(ct: ConvexTestInternals): any {
         } else if (old) index.list.remove(old);
         else if (doc) index.list.insert(doc);
       }
+      for (const search of table.searches.values()) search.apply(old, doc);
+    }
+
+    /** Drops every index when the schema changed (hot reload may define them differently). */
+    _checkSchema(): void {
+      if (this._indexedSchema !== this._schema) {
+        for (const table of this._tables.values()) {
+          table.indexes.clear();
+          table.searches.clear();
+        }
+        this._indexedSchema = this._schema;
+      }
     }
 
     /** The index, built from the committed documents on first use. */
     _index(tableName: string, indexName: string, fields: string[]): Index {
-      if (this._indexedSchema !== this._schema) {
-        // A new schema (hot reload) may define indexes differently.
-        for (const table of this._tables.values()) table.indexes.clear();
-        this._indexedSchema = this._schema;
-      }
+      this._checkSchema();
       const table = this._table(tableName);
       let index = table.indexes.get(indexName);
       if (!index) {
@@ -316,7 +328,10 @@ function makeClass(ct: ConvexTestInternals): any {
       for (const [name, writes] of byTable) {
         const table = this._table(name);
         // A bulk write (an import) rebuilds the table's indexes when next used.
-        if (writes.length > REBUILD_MIN && writes.length > table.docs.size * REBUILD_FRACTION) table.indexes.clear();
+        if (writes.length > REBUILD_MIN && writes.length > table.docs.size * REBUILD_FRACTION) {
+          table.indexes.clear();
+          table.searches.clear();
+        }
         for (const [id, doc] of writes) this._apply(table, id, doc);
       }
       if (commitTs !== null) this.onCommit?.(lastWrites, commitTs);
@@ -452,8 +467,167 @@ function makeClass(ct: ConvexTestInternals): any {
       while (next < added.length) yield added[next++];
     }
 
+    // --- search ------------------------------------------------------------------
+
+    /** The inverted index of a schema search index, built from the committed documents on first use. */
+    _searchIndex(tableName: string, indexName: string, searchField: string): InvertedIndex {
+      this._checkSchema();
+      const table = this._table(tableName);
+      let index = table.searches.get(indexName);
+      if (!index) {
+        const get = getter(searchField);
+        index = new InvertedIndex(get as (doc: Doc) => unknown);
+        index.load(table.docs.values());
+        table.searches.set(indexName, index);
+      }
+      return index;
+    }
+
+    _searchPlan(source: any) {
+      const [table, indexName] = String(source.indexName).split(".");
+      const definition = this._schema?.tables
+        .get(table)
+        ?.searchIndexes?.find(({ indexDescriptor }: any) => indexDescriptor === indexName);
+      if (definition === undefined) {
+        throw new Error(`Cannot use search index "${indexName}" for table "${table}" because it is not declared in the schema.`);
+      }
+      let text: string | null = null;
+      const eqs: { get: (doc: Doc) => unknown; value: unknown }[] = [];
+      for (const filter of source.filters) {
+        if (filter.type === "Search") {
+          if (filter.fieldPath !== definition.searchField) {
+            throw new Error(
+              `Search index "${table}.${indexName}" searches "${definition.searchField}", not "${filter.fieldPath}".`,
+            );
+          }
+          text = String(filter.value);
+        } else {
+          if (!definition.filterFields.includes(filter.fieldPath)) {
+            throw new Error(
+              `Search index "${table}.${indexName}" has no filter field "${filter.fieldPath}" (filter fields: ${definition.filterFields.join(", ")}).`,
+            );
+          }
+          eqs.push({ get: getter(filter.fieldPath), value: evaluateQueryValue(filter.value) });
+        }
+      }
+      const keep = (doc: Doc) => eqs.every(({ get, value }) => compareValues(get(doc) as any, value as any) === 0);
+      return {
+        table,
+        index: this._searchIndex(table, indexName, definition.searchField),
+        terms: parseSearchQuery(text ?? ""),
+        keep,
+      };
+    }
+
+    /** A search's ranked results after `after`, at most `limit` (and never over Convex's 1024). */
+    _search(source: any, after: RankKey | null, limit: number): Ranked[] {
+      const plan = this._searchPlan(source);
+      this.onRead?.(plan.table);
+      return plan.index.search(plan.terms, plan.keep, this._pending(plan.table), after, Math.min(limit, SEARCH_RESULT_LIMIT));
+    }
+
+    _evaluateSearch(query: any): Doc[] {
+      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
+      const limitOp = query.operators.filter((op: any) => "limit" in op)[0] ?? null;
+      const limit: number | null = limitOp?.limit ?? null;
+      const bounded = limit !== null && Number.isInteger(limit) && limit >= 0;
+      const ranked = this._search(query.source, null, bounded && filters.length === 0 ? limit : SEARCH_RESULT_LIMIT);
+      const docs = ranked.map((r) => r.doc).filter((doc) => filters.every((f: unknown) => evaluateFilter(doc, f)));
+      return limit !== null ? docs.slice(0, limit) : docs;
+    }
+
+    /** paginate for a search: the cursor is the last row's rank key, so pages follow the ranked order. */
+    _paginateSearch(args: {
+      query: any;
+      cursor: string | null;
+      endCursor?: string | null;
+      pageSize: number;
+      maximumRowsRead?: number;
+      maximumBytesRead?: number;
+    }): any {
+      const { query, cursor, endCursor, pageSize, maximumRowsRead, maximumBytesRead } = args;
+      const encode = (key: RankKey) => JSON.stringify(["search", ...key]);
+      const parse = (c: string): RankKey => {
+        let value: unknown;
+        try {
+          value = JSON.parse(c);
+        } catch {
+          value = null;
+        }
+        if (
+          !Array.isArray(value) ||
+          value.length !== 5 ||
+          value[0] !== "search" ||
+          typeof value[1] !== "number" ||
+          typeof value[2] !== "number" ||
+          typeof value[3] !== "number" ||
+          typeof value[4] !== "string"
+        ) {
+          throw new Error(`Invalid search cursor: ${c}`);
+        }
+        return value.slice(1) as RankKey;
+      };
+      const page: Doc[] = [];
+      if (cursor === "_end_cursor") {
+        this.onRead?.(String(query.source.indexName).split(".")[0]);
+        return { page, isDone: true, continueCursor: "_end_cursor", splitCursor: null, pageStatus: null };
+      }
+      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
+      const filterFn = (doc: Doc) => filters.every((f: unknown) => evaluateFilter(doc, f));
+      const end = endCursor && endCursor !== "_end_cursor" ? parse(endCursor) : null;
+      const ranked = this._search(query.source, cursor ? parse(cursor) : null, SEARCH_RESULT_LIMIT);
+      const capped = ranked.length === SEARCH_RESULT_LIMIT;
+      let continueCursor = "_end_cursor";
+      let splitCursor: string | null = null;
+      let pageStatus: string | null = null;
+      let rowsRead = 0;
+      let bytesRead = 0;
+      const readCursors: string[] = [];
+      for (let i = 0; i < ranked.length; i++) {
+        const { doc, key } = ranked[i];
+        if (end) {
+          const c = compareRank(key, end);
+          if (c >= 0) {
+            if (c === 0) {
+              rowsRead += 1;
+              readCursors.push(encode(key));
+              if (filterFn(doc)) page.push(doc);
+              continueCursor = encode(key);
+            }
+            break;
+          }
+        }
+        rowsRead += 1;
+        bytesRead += getDocumentSize(doc as any);
+        readCursors.push(encode(key));
+        let hitLimit = false;
+        if (maximumRowsRead && rowsRead >= maximumRowsRead) hitLimit = true;
+        if (maximumBytesRead && bytesRead >= maximumBytesRead) hitLimit = true;
+        if (filterFn(doc)) page.push(doc);
+        if (hitLimit) {
+          pageStatus = "SplitRequired";
+          continueCursor = encode(key);
+          break;
+        }
+        if (!endCursor && page.length >= pageSize) {
+          if (i < ranked.length - 1 || capped) continueCursor = encode(key);
+          break;
+        }
+        // This call read its 1024 ranked rows without filling the page: the next page goes on from here.
+        if (capped && i === ranked.length - 1 && !end) continueCursor = encode(key);
+      }
+      const isDone = continueCursor === "_end_cursor";
+      if (pageStatus === "SplitRequired" && readCursors.length >= 2) {
+        splitCursor = readCursors[Math.floor((readCursors.length - 1) / 2)];
+      } else if (pageStatus === null && rowsRead > pageSize + 1 && readCursors.length >= 2) {
+        pageStatus = "SplitRecommended";
+        splitCursor = readCursors[Math.floor((readCursors.length - 1) / 2)];
+      }
+      return { page, isDone, continueCursor, splitCursor, pageStatus };
+    }
+
     _evaluateQuery(query: any): Doc[] {
-      if (query.source.type === "Search") return super._evaluateQuery(query);
+      if (query.source.type === "Search") return this._evaluateSearch(query);
       const plan = this._plan(query.source);
       const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
       const limitOp = query.operators.filter((op: any) => "limit" in op)[0] ?? null;
@@ -479,7 +653,7 @@ function makeClass(ct: ConvexTestInternals): any {
       maximumBytesRead?: number;
     }): any {
       const { query, cursor, endCursor, pageSize, maximumRowsRead, maximumBytesRead } = args;
-      if (query.source.type === "Search") return super.paginate(args);
+      if (query.source.type === "Search") return this._paginateSearch(args);
       const plan = this._plan(query.source);
       const order = plan.order;
       const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
