@@ -436,6 +436,20 @@ async function checkLinks(
   if (!itemOk) problems.push(`${table} ${row._id}: mic ${row.itemId} does not exist`);
 }
 
+/** A page of a table whose only invariant is its links to a user and a mic. */
+async function linksPage<T extends "scheduleEntries" | "micClaims" | "problemReports">(
+  ctx: QueryCtx,
+  exists: ReturnType<typeof existence>,
+  problems: string[],
+  table: T,
+  opts: PageOpts,
+  links: (row: Doc<T>) => { userId: Id<"users">; itemId?: Id<"sceneItems"> },
+) {
+  const page = await ctx.db.query(table).withIndex("by_creation_time").paginate(opts);
+  await Promise.all(page.page.map((r) => checkLinks(exists, problems, table, { _id: r._id, ...links(r as Doc<T>) })));
+  return page;
+}
+
 /** Day segments of consecutive rows of the same comedian (rows sorted by user, then date). */
 function segmentsOf(rows: Array<{ userId: string; date: string }>): DaySegment[] {
   const out: DaySegment[] = [];
@@ -572,31 +586,12 @@ export async function checkInvariantPage(
       );
       return done(page);
     }
-    case "scheduleEntries": {
-      const page = await ctx.db.query("scheduleEntries").withIndex("by_creation_time").paginate(opts);
-      await Promise.all(
-        page.page.map((r) =>
-          checkLinks(exists, problems, "scheduleEntries", { _id: r._id, userId: r.userId, itemId: r.sceneItemId }),
-        ),
-      );
-      return done(page);
-    }
-    case "micClaims": {
-      const page = await ctx.db.query("micClaims").withIndex("by_creation_time").paginate(opts);
-      await Promise.all(
-        page.page.map((r) => checkLinks(exists, problems, "micClaims", { _id: r._id, userId: r.claimantId, itemId: r.micId })),
-      );
-      return done(page);
-    }
-    case "problemReports": {
-      const page = await ctx.db.query("problemReports").withIndex("by_creation_time").paginate(opts);
-      await Promise.all(
-        page.page.map((r) =>
-          checkLinks(exists, problems, "problemReports", { _id: r._id, userId: r.reporterId, itemId: r.micId }),
-        ),
-      );
-      return done(page);
-    }
+    case "scheduleEntries":
+      return done(await linksPage(ctx, exists, problems, "scheduleEntries", opts, (r) => ({ userId: r.userId, itemId: r.sceneItemId })));
+    case "micClaims":
+      return done(await linksPage(ctx, exists, problems, "micClaims", opts, (r) => ({ userId: r.claimantId, itemId: r.micId })));
+    case "problemReports":
+      return done(await linksPage(ctx, exists, problems, "problemReports", opts, (r) => ({ userId: r.reporterId, itemId: r.micId })));
     case "performances": {
       const page = await ctx.db.query("performances").withIndex("by_creation_time").paginate(opts);
       const dayRow = new Map<string, Promise<boolean>>();

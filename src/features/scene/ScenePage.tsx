@@ -69,15 +69,7 @@ function AllSceneResults({ filters, onClear }: ResultsProps) {
   const settled = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
   const search = typed === "" ? "" : settled;
   const { results, status, loadMore, refreshing } = useScenePages({ type: filters.type, day: filters.day, search });
-  const pages: PagedSource = useMemo(
-    () => ({
-      canLoadMore: status === "CanLoadMore" && !refreshing,
-      loadingMore: status === "LoadingMore",
-      complete: status === "Exhausted",
-      loadMore: () => loadMore(SCENE_PAGE_SIZE),
-    }),
-    [status, refreshing, loadMore],
-  );
+  const pages = usePagedSource(status, loadMore, refreshing);
 
   const view = pagedSceneView({ status, loaded: results.length, filtered: hasActiveFilters(filters) });
   if (view === "skeleton") return <SceneSkeleton />;
@@ -129,15 +121,7 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   // With the distance filter, search, type and day apply to the pages loaded so
   // far: the server has already kept only the circle, so distance is not re-checked.
   const matching = useMemo(() => filterSceneItems(results, { ...filters, distanceEnabled: false }, null), [results, filters]);
-  const pages: PagedSource = useMemo(
-    () => ({
-      canLoadMore: status === "CanLoadMore",
-      loadingMore: status === "LoadingMore",
-      complete: status === "Exhausted",
-      loadMore: () => loadMore(SCENE_PAGE_SIZE),
-    }),
-    [status, loadMore],
-  );
+  const pages = usePagedSource(status, loadMore, false);
 
   if (status === "LoadingFirstPage") return <SceneSkeleton />;
   return (
@@ -162,6 +146,23 @@ type PagedSource = {
   complete: boolean;
   loadMore: () => void;
 };
+
+/** A paginated query's status as a {@link PagedSource}; no more pages while a new first page loads. */
+function usePagedSource(
+  status: "LoadingFirstPage" | "CanLoadMore" | "LoadingMore" | "Exhausted",
+  loadMore: (numItems: number) => void,
+  refreshing: boolean,
+): PagedSource {
+  return useMemo(
+    () => ({
+      canLoadMore: status === "CanLoadMore" && !refreshing,
+      loadingMore: status === "LoadingMore",
+      complete: status === "Exhausted",
+      loadMore: () => loadMore(SCENE_PAGE_SIZE),
+    }),
+    [status, refreshing, loadMore],
+  );
+}
 
 /**
  * The matching items, 24 at first and 24 more per 'Show more' or each time the
