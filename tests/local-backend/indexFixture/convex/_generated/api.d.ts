@@ -13,6 +13,7 @@ import type {
   FilterApi,
   FunctionReference,
 } from "convex/server";
+import type * as acts from "../acts.js";
 import type * as rows from "../rows.js";
 
 /**
@@ -24,6 +25,7 @@ import type * as rows from "../rows.js";
  * ```
  */
 declare const fullApi: ApiFromModules<{
+  acts: typeof acts;
   rows: typeof rows;
 }>;
 export declare const api: FilterApi<
