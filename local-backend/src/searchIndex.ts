@@ -91,6 +91,9 @@ export class InvertedIndex {
   /** Every term with postings, sorted (UTF-16 order, enough for prefix ranges). */
   private vocab: string[] = [];
   private totalLength = 0;
+  private matchedBySlot = new Uint16Array(0);
+  private scoreBySlot = new Float64Array(0);
+  private prefixBySlot = new Float64Array(0);
 
   constructor(private readonly text: (doc: Doc) => unknown) {}
 
@@ -205,18 +208,28 @@ export class InvertedIndex {
     limit: number,
   ): Ranked[] {
     if (terms.prefix === null || limit <= 0) return [];
-    // Per matching slot: terms matched so far, score of the whole terms, best prefix score.
-    const matched = new Map<number, number>();
-    const score = new Map<number, number>();
-    const prefixScore = new Map<number, number>();
+    const avg = this.size > 0 ? this.totalLength / this.size || 1 : 1;
+    // Per slot: terms matched and score (reused arrays, reset after use).
+    if (this.matchedBySlot.length < this.docs.length) {
+      this.matchedBySlot = new Uint16Array(Math.max(Math.ceil(this.docs.length * 1.25), 1024));
+      this.scoreBySlot = new Float64Array(this.matchedBySlot.length);
+      this.prefixBySlot = new Float64Array(this.matchedBySlot.length);
+    }
+    const matched = this.matchedBySlot;
+    const score = this.scoreBySlot;
+    const prefixScore = this.prefixBySlot;
+    const touched: number[] = [];
+    const lengths = this.lengths;
+    const bm25 = (idf: number, tf: number, length: number) => (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
     for (const term of terms.whole) {
       const list = this.postings.get(term);
       if (!list) continue;
       const idf = this.idf(term);
       for (const entry of list) {
         const slot = Math.floor(entry / TF_BITS);
-        matched.set(slot, (matched.get(slot) ?? 0) + 1);
-        score.set(slot, (score.get(slot) ?? 0) + this.bm25(idf, entry % TF_BITS, this.lengths[slot]));
+        if (matched[slot] === 0) touched.push(slot);
+        matched[slot]++;
+        score[slot] += bm25(idf, entry % TF_BITS, lengths[slot]);
       }
     }
     for (const term of this.expand(terms.prefix)) {
@@ -224,29 +237,59 @@ export class InvertedIndex {
       const idf = this.idf(term);
       for (const entry of list) {
         const slot = Math.floor(entry / TF_BITS);
-        const s = this.bm25(idf, entry % TF_BITS, this.lengths[slot]);
-        const best = prefixScore.get(slot);
-        if (best === undefined || s > best) prefixScore.set(slot, s);
+        const s = bm25(idf, entry % TF_BITS, lengths[slot]);
+        if (prefixScore[slot] === 0) {
+          if (matched[slot] === 0) touched.push(slot);
+          prefixScore[slot] = s;
+        } else if (s > prefixScore[slot]) prefixScore[slot] = s;
       }
     }
-    for (const [slot, s] of prefixScore) {
-      matched.set(slot, (matched.get(slot) ?? 0) + 1);
-      score.set(slot, (score.get(slot) ?? 0) + s);
+    // Candidates with their (terms matched, score) as one number for a quick top-k.
+    const slots: number[] = [];
+    const coarse: number[] = [];
+    const ms: number[] = [];
+    const ss: number[] = [];
+    // A candidate whose coarse value is above the cursor's ranks before it.
+    const afterCoarse = after ? after[0] * 1e6 + after[1] : Infinity;
+    for (const slot of touched) {
+      let m = matched[slot];
+      let s = score[slot];
+      if (prefixScore[slot] > 0) {
+        m++;
+        s += prefixScore[slot];
+      }
+      matched[slot] = 0;
+      score[slot] = 0;
+      prefixScore[slot] = 0;
+      const c = m * 1e6 + s;
+      if (c > afterCoarse) continue; // ranks before the cursor
+      const doc = this.docs[slot]!;
+      if (pending.has(doc._id) || !keep(doc)) continue;
+      slots.push(slot);
+      coarse.push(c);
+      ms.push(m);
+      ss.push(s);
     }
     const results: Ranked[] = [];
     const consider = (doc: Doc, m: number, s: number) => {
       const key: RankKey = [m, s, doc._creationTime, doc._id];
       if (after && compareRank(key, after) <= 0) return;
-      if (!keep(doc)) return;
       results.push({ doc, key });
     };
-    for (const [slot, m] of matched) {
-      const doc = this.docs[slot]!;
-      if (pending.has(doc._id)) continue;
-      consider(doc, m, score.get(slot)!);
+    // m * 1e6 + s never decreases with (m, s), so everything ranking in the top
+    // `limit` has a coarse value at least the limit-th largest.
+    let threshold = -Infinity;
+    if (slots.length > limit) {
+      const copy = Float64Array.from(coarse);
+      copy.sort();
+      threshold = copy[copy.length - limit];
+    }
+    for (let i = 0; i < slots.length; i++) {
+      if (coarse[i] < threshold) continue;
+      consider(this.docs[slots[i]]!, ms[i], ss[i]);
     }
     for (const doc of pending.values()) {
-      if (doc === null) continue;
+      if (doc === null || !keep(doc)) continue;
       const [m, s] = this.scoreText(terms, this.text(doc));
       if (m > 0) consider(doc, m, s);
     }

@@ -13,7 +13,11 @@
  * `npm run bench:backend -- --index-read [--stock]` instead times, in process,
  * an index range read of 50 documents from a 100,000- and a 1,000,000-document
  * table with the backend's IndexedDatabase (and with stock convex-test
- * DatabaseFake, the "before", with --stock), plus single-document commits.
+ * DatabaseFake, the "before", with --stock), plus single-document commits,
+ * and full-text searches (first use of the search index, `.take(24)`, a
+ * `.collect()` of up to 1,024 results and two pages of 24, for a one-term, a
+ * two-term, a prefix and a three-term query; with --stock also convex-test's
+ * scan).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -206,8 +210,18 @@ async function indexRead(): Promise<void> {
   const ct = await loadConvexTest();
   const Indexed = indexedDatabaseClass(ct);
   const schema = defineSchema({
-    items: defineTable({ area: v.string(), n: v.number(), body: v.string() }).index("by_area_and_n", ["area", "n"]),
+    items: defineTable({ area: v.string(), n: v.number(), body: v.string() })
+      .index("by_area_and_n", ["area", "n"])
+      .searchIndex("search_body", { searchField: "body", filterFields: ["area"] }),
   });
+  // Search text shaped like sceneItems.searchText (title, venue, city): a city
+  // is 1 in 200 documents, "laugh factory" venues 1 in 300.
+  const titleWords = ["open", "mic", "comedy", "night", "showcase", "late", "show", "stand", "up", "roast", "hour", "jokes"];
+  const venueA = ["laugh", "comedy", "funny", "punchline", "improv", "gotham", "chuckle", "giggle", "the", "blue", "red", "brick", "old", "new", "main", "corner", "lucky", "golden", "silver", "velvet"];
+  const venueB = ["factory", "cellar", "club", "bar", "lounge", "room", "house", "theater", "tavern", "pub", "cafe", "stage", "hall", "attic", "garage"];
+  const cities = Array.from({ length: 200 }, (_, i) => (i === 7 ? "chicago" : i === 8 ? "chico" : `city${i}`));
+  const bodyOf = (i: number) =>
+    `${titleWords[i % 12]} ${titleWords[(i >> 3) % 12]} ${venueA[(i * 7) % 20]} ${venueB[(i * 11) % 15]} ${cities[(i * 13) % 200]}`;
   const withStock = process.argv.includes("--stock");
   const drain = (db: any, query: unknown) => {
     const id = db.startQuery(query);
@@ -220,7 +234,7 @@ async function indexRead(): Promise<void> {
     const docs: [string, any][] = [];
     for (let i = 0; i < size; i++) {
       const _id = `${String(10000 + i).padStart(27, "0")}items`;
-      docs.push([_id, { _id, _creationTime: 1_700_000_000_000 + i, area: `a${i % areas}`, n: i, body: `item ${i}` }]);
+      docs.push([_id, { _id, _creationTime: 1_700_000_000_000 + i, area: `a${i % areas}`, n: i, body: bodyOf(i) }]);
     }
     const query = (area: string) => ({
       source: { type: "IndexRange", indexName: "items.by_area_and_n", range: [{ type: "Eq", fieldPath: "area", value: area }], order: "asc" },
@@ -241,6 +255,26 @@ async function indexRead(): Promise<void> {
       const second = db.paginate({ query: query(`a${k++ % areas}`), cursor: first.continueCursor, pageSize: 25 });
       if (second.page.length !== 25) throw new Error("expected a second page of 25");
     }, 101);
+    const search = (text: string, take: number | null) => ({
+      source: { type: "Search", indexName: "items.search_body", filters: [{ type: "Search", fieldPath: "body", value: text }] },
+      operators: take === null ? [] : [{ limit: take }],
+    });
+    start = performance.now();
+    drain(db, search("chicago", 24));
+    const searchBuild = performance.now() - start;
+    const searchFigures: string[] = [];
+    for (const text of ["chicago", "laugh factory", "chi", "laugh factory chicago"]) {
+      const take = timeMs(() => drain(db, search(text, 24)), 21);
+      const collectAll = timeMs(() => drain(db, search(text, null)), 11);
+      const pages = timeMs(() => {
+        const first = db.paginate({ query: search(text, null), cursor: null, pageSize: 24 });
+        db.paginate({ query: search(text, null), cursor: first.continueCursor, pageSize: 24 });
+      }, 11);
+      searchFigures.push(`"${text}": take(24) ${fmt(take)}, collect (≤1024) ${fmt(collectAll)}, two pages of 24 ${fmt(pages)}`);
+    }
+    console.log(
+      `IndexedDatabase search, ${size.toLocaleString("en")} documents: first use (build) ${fmt(searchBuild)}; ` + searchFigures.join("; "),
+    );
     start = performance.now();
     const commits = 1000;
     for (let i = 0; i < commits; i++) {
@@ -260,6 +294,10 @@ async function indexRead(): Promise<void> {
         if (drain(stock, query(`a${(k++ * 7919) % areas}`)) !== 50) throw new Error("expected 50 documents");
       }, 3);
       console.log(`stock convex-test DatabaseFake, ${size.toLocaleString("en")} documents: range read of 50 ${fmt(stockRead)} (median of 3)`);
+      const stockSearch = ["chicago", "laugh factory"].map(
+        (text) => `"${text}" take(24) ${fmt(timeMs(() => drain(stock, search(text, 24)), 3))}`,
+      );
+      console.log(`stock convex-test DatabaseFake search, ${size.toLocaleString("en")} documents: ${stockSearch.join(", ")} (median of 3)`);
     }
   }
 }

@@ -65,7 +65,7 @@ function allPages(db: any, query: any, pageSize: number): { docs: any[]; pages: 
   let cursor: string | null = null;
   let pages = 0;
   for (;;) {
-    const result = db.paginate({ query, cursor, pageSize });
+    const result: any = db.paginate({ query, cursor, pageSize });
     pages++;
     docs.push(...result.page);
     if (result.isDone) return { docs, pages };
