@@ -575,7 +575,9 @@ function makeClass(ct: ConvexTestInternals): any {
       const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
       const filterFn = (doc: Doc) => filters.every((f: unknown) => evaluateFilter(doc, f));
       const end = endCursor && endCursor !== "_end_cursor" ? parse(endCursor) : null;
-      const ranked = this._search(query.source, cursor ? parse(cursor) : null, SEARCH_RESULT_LIMIT);
+      // Without `.filter` or an end cursor a page needs only pageSize rows and one to know there are more.
+      const want = !end && filters.length === 0 ? Math.min(Math.max(pageSize, 0) + 1, SEARCH_RESULT_LIMIT) : SEARCH_RESULT_LIMIT;
+      const ranked = this._search(query.source, cursor ? parse(cursor) : null, want);
       const capped = ranked.length === SEARCH_RESULT_LIMIT;
       let continueCursor = "_end_cursor";
       let splitCursor: string | null = null;

@@ -264,6 +264,8 @@ export class InvertedIndex {
       const c = m * 1e6 + s;
       if (c > afterCoarse) continue; // ranks before the cursor
       const doc = this.docs[slot]!;
+      // Equal coarse values: the exact rank key decides (before the top-k, which must only see rows after the cursor).
+      if (after && c === afterCoarse && compareRank([m, s, doc._creationTime, doc._id], after) <= 0) continue;
       if (pending.has(doc._id) || !keep(doc)) continue;
       slots.push(slot);
       coarse.push(c);
