@@ -254,19 +254,10 @@ async function measureQueries(
       });
     }
   }
-  let hasListPage = true;
-  try {
-    await client.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 1, cursor: null } });
-  } catch {
-    hasListPage = false;
-  }
-  if (hasListPage) {
-    const list = { type: "all", day: null, search: "", paginationOpts: { numItems: 24, cursor: null } };
-    await measure("scene.listPage (all, page 1 of 24)", "scene:listPage", list);
-    await measure('scene.listPage (search "chicago")', "scene:listPage", { ...list, search: "chicago" });
-  } else {
-    await measure("scene.list (no scene.listPage yet)", "scene:list", {});
-  }
+  const list = { type: "all", day: null, search: "", paginationOpts: { numItems: 24, cursor: null } };
+  await measure("scene.listPage (all, page 1 of 24)", "scene:listPage", list);
+  await measure('scene.listPage (search "chicago")', "scene:listPage", { ...list, search: "chicago" });
+  await measure('scene.listPage (search "laugh factory")', "scene:listPage", { ...list, search: "laugh factory" });
   await measure(`dashboard.summary (${fmt(ctx.sets)} sets)`, "dashboard:summary", {
     goalWeekStartMs: ctx.goal.startMs,
     goalWeekEndMs: ctx.goal.endMs,
