@@ -9,10 +9,13 @@ type FormSubmitProps = {
 } & Pick<ComponentProps<typeof Button>, "size" | "color" | "variant" | "disabled">;
 
 /** The submit button of a <Form>: disabled with a spinner while submitting. */
-export function FormSubmit({ children, busy, size = "3", ...rest }: FormSubmitProps) {
+export function FormSubmit({ children, busy, size = "3", disabled, ...rest }: FormSubmitProps) {
   const { isSubmitting } = useFormState();
+  const loading = isSubmitting || busy === true;
+  // An explicit `disabled` would override Radix's disable-while-loading, so a
+  // second click could submit again: it is always combined with `loading`.
   return (
-    <Button type="submit" size={size} loading={isSubmitting || busy} {...rest}>
+    <Button type="submit" size={size} loading={loading} disabled={disabled === true || loading} {...rest}>
       {children}
     </Button>
   );
