@@ -5,6 +5,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
+import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import schema, { sceneItemFields, sceneItemStatus } from "../schema";
 import { onSceneItemCreated, onSceneItemRemoved } from "./stats";
 
@@ -83,20 +84,6 @@ export const SCENE_SEARCH_MAX_LENGTH = 100;
 const SEARCH_MAX_TERMS = 16;
 
 export const scenePageValidator = paginationResultValidator(sceneItemValidator);
-
-/** The words of a search or of an item's search text: lower-cased runs of letters and digits. */
-export function searchTerms(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((term) => term !== "");
-}
-
-/** Whether every search term starts one of the item's words (title, venue, city). */
-export function matchesEveryTerm(searchText: string, terms: readonly string[]): boolean {
-  const words = searchTerms(searchText);
-  return terms.every((term) => words.some((word) => word.startsWith(term)));
-}
 
 function matchesTypeFilter(type: Doc<"sceneItems">["type"], filter: SceneTypeFilter): boolean {
   if (filter === "all") return true;

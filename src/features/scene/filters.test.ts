@@ -31,6 +31,8 @@ describe("filterSceneItems", () => {
     ["search matches city", f({ search: "philadelphia" }), null, ["Philly Booked"]],
     ["search trims spaces", f({ search: "  boston " }), null, ["Bring Two"]],
     ["search without a match", f({ search: "zzz" }), null, []],
+    ["search words start words of any field, as on the server", f({ search: "cellar new" }), null, ["Laugh Lab"]],
+    ["search inside a word does not match, as on the server", f({ search: "augh" }), null, []],
     ["type open mic", f({ type: "open_mic" }), null, ["Laugh Lab", "No Day Mic"]],
     ["type show covers booked and bringer shows", f({ type: "show" }), null, ["Brooklyn Bombs", "Philly Booked", "Bring Two"]],
     ["day Friday", f({ day: 5 }), null, ["Brooklyn Bombs", "Philly Booked"]],

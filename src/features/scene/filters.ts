@@ -1,4 +1,5 @@
 import { haversineMeters, METERS_PER_MILE, type LatLng } from "../../../convex/lib/geo";
+import { matchesEveryTerm, searchTerms } from "../../../convex/lib/sceneSearch";
 import type { SceneItem } from "./types";
 
 export type TypeFilter = "all" | "open_mic" | "show";
@@ -67,8 +68,8 @@ type FilterableItem = Pick<
 >;
 
 /**
- * Applies the scene page's filters on the client. Search matches the title,
- * venue or city, case-insensitively. While the distance filter is on, items
+ * Applies the scene page's filters on the client. Search words must each start a word of
+ * the title, venue or city (any case), the rule the server uses. While the distance filter is on, items
  * without coordinates drop out, and once the comedian's location is known only
  * items within the radius stay.
  */
@@ -77,13 +78,10 @@ export function filterSceneItems<T extends FilterableItem>(
   filters: SceneFilters,
   location: LatLng | null,
 ): T[] {
-  const needle = filters.search.trim().toLowerCase();
+  const terms = searchTerms(filters.search);
   const radiusM = filters.radiusMiles * METERS_PER_MILE;
   return items.filter((item) => {
-    if (needle) {
-      const haystack = `${item.title}\n${item.venueName}\n${item.city}`.toLowerCase();
-      if (!haystack.includes(needle)) return false;
-    }
+    if (terms.length > 0 && !matchesEveryTerm(`${item.title} ${item.venueName} ${item.city}`, terms)) return false;
     if (!matchesType(item, filters.type)) return false;
     if (filters.day !== null && item.dayOfWeek !== filters.day) return false;
     if (filters.distanceEnabled) {
