@@ -58,6 +58,8 @@ type ResultsProps = {
   onClear: () => void;
 };
 
+const isClearedSearch = (text: string) => text === "";
+
 /**
  * Filters off the distance: the server pages through the scene (scene.listPage)
  * with the type, day and search applied there, 24 at a time, so the page costs
@@ -66,8 +68,7 @@ type ResultsProps = {
  */
 function AllSceneResults({ filters, onClear }: ResultsProps) {
   const typed = filters.search.trim();
-  const settled = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
-  const search = typed === "" ? "" : settled;
+  const search = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS, isClearedSearch);
   const { results, status, loadMore, refreshing } = useScenePages({ type: filters.type, day: filters.day, search });
   const pages = usePagedSource(status, loadMore, refreshing);
 
@@ -222,12 +223,26 @@ function IncrementalSceneList({
   }, [searching, keepFound, filters.search, shown]);
   const more = hasMoreToShow(limit, matching.length, pages.canLoadMore);
 
+  // Server pages can come back with nothing new (a search keeps only the rows
+  // with every word): after two such loads in a row, scrolling stops loading
+  // and 'Show more' asks for the next page, so a list never chains page after
+  // empty page on its own.
+  const [idle, setIdle] = useState({ filters, loads: 0, from: -1 });
+  const idleLoads = idle.filters === filters ? idle.loads : 0;
+  useEffect(() => {
+    if (pages.loadingMore || idle.filters !== filters || idle.from < 0) return;
+    setIdle({ filters, loads: matching.length === idle.from ? idle.loads + 1 : 0, from: -1 });
+  }, [pages.loadingMore, matching.length, filters, idle]);
+
   const showMore = () => {
     const next = nextLimit(limit, matching.length);
-    if (next > matching.length && pages.canLoadMore) pages.loadMore();
+    if (next > matching.length && pages.canLoadMore) {
+      pages.loadMore();
+      setIdle({ filters, loads: idleLoads, from: matching.length });
+    }
     setLimitFor({ filters, limit: next });
   };
-  const sentinelRef = useRevealSentinel(showMore, more && !pages.loadingMore, shown.length);
+  const sentinelRef = useRevealSentinel(showMore, more && !pages.loadingMore && idleLoads < 2, shown.length);
 
   // After 'Show more', focus moves to the first new card so keyboard and
   // screen-reader users carry on from there (the button may be gone).
