@@ -63,7 +63,9 @@ export const calendar = userQuery({
  * reschedules itself while a full batch was due.
  */
 export const cleanupCompleted = internalMutation({
-  args: {},
+  // Batches queued by the cursor-based cleanup before `dueAt` still carry these;
+  // they are accepted and ignored (the due index needs no cursor).
+  args: { cursor: v.optional(v.string()), markedBefore: v.optional(v.number()) },
   returns: v.object({ marked: v.number(), removed: v.number(), more: v.boolean() }),
   handler: async (ctx) => {
     const result = await Schedule.cleanupCompleted(ctx, Date.now());

@@ -199,6 +199,15 @@ describe("schedule entries' dueAt", () => {
     expect(await cleanupAt(MONDAY + OVER)).toEqual({ marked: 1, removed: 0, more: false });
   });
 
+  test("a batch queued by the old cursor-based cleanup (with its arguments) still runs after the deploy", async () => {
+    const { entryId } = await addedThroughApp();
+    vi.setSystemTime(MONDAY + OVER);
+    expect(
+      await t.mutation(internal.schedule.cleanupCompleted, { cursor: "old-cursor", markedBefore: MONDAY - 7 * DAY }),
+    ).toEqual({ marked: 1, removed: 0, more: false });
+    expect((await entry(entryId))?.completedAt).toBe(MONDAY);
+  });
+
   test("the migration leaves entries that already have dueAt alone", async () => {
     const { entryId } = await addedThroughApp();
     vi.setSystemTime(MONDAY);
