@@ -82,6 +82,11 @@ function termFrequencies(tokens: string[]): Map<string, number> {
   return tf;
 }
 
+/** BM25 of one term in one document: the one formula committed and pending documents share. */
+function bm25Score(idf: number, tf: number, length: number, averageLength: number): number {
+  return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / averageLength));
+}
+
 export class InvertedIndex {
   private slotOf = new Map<string, number>();
   private docs: (Doc | null)[] = [];
@@ -189,10 +194,13 @@ export class InvertedIndex {
     return Math.log(1 + (N - n + 0.5) / (n + 0.5));
   }
 
+  /** Average words per document (1 for an empty index). */
+  private averageLength(): number {
+    return this.size > 0 ? this.totalLength / this.size || 1 : 1;
+  }
+
   private bm25(idf: number, tf: number, length: number): number {
-    const avg = this.size > 0 ? this.totalLength / this.size : 1;
-    const norm = 1 - B + (B * length) / (avg || 1);
-    return (idf * (tf * (K1 + 1))) / (tf + K1 * norm);
+    return bm25Score(idf, tf, length, this.averageLength());
   }
 
   /**
@@ -208,7 +216,7 @@ export class InvertedIndex {
     limit: number,
   ): Ranked[] {
     if (terms.prefix === null || limit <= 0) return [];
-    const avg = this.size > 0 ? this.totalLength / this.size || 1 : 1;
+    const avg = this.averageLength();
     // Per slot: terms matched and score (reused arrays, reset after use).
     if (this.matchedBySlot.length < this.docs.length) {
       this.matchedBySlot = new Uint16Array(Math.max(Math.ceil(this.docs.length * 1.25), 1024));
@@ -220,7 +228,7 @@ export class InvertedIndex {
     const prefixScore = this.prefixBySlot;
     const touched: number[] = [];
     const lengths = this.lengths;
-    const bm25 = (idf: number, tf: number, length: number) => (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+    const bm25 = (idf: number, tf: number, length: number) => bm25Score(idf, tf, length, avg);
     for (const term of terms.whole) {
       const list = this.postings.get(term);
       if (!list) continue;

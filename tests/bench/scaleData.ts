@@ -13,7 +13,9 @@ import { Scrypt } from "lucia";
 import { earnedBadgeCodes } from "../../convex/lib/badges";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../../convex/lib/geo";
 import { computeStreaks } from "../../convex/lib/streaks";
+import type { Doc } from "../../convex/_generated/dataModel";
 import { sceneSearchText } from "../../convex/model/scene";
+import { entryDueAt } from "../../convex/model/schedule";
 import { cityKey } from "../../convex/model/stats";
 
 /** [city, lat, lng, relative weight (~metro population in millions), IANA zone] */
@@ -448,7 +450,10 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
         add("userBadges", { userId, badgeCode, awardedAt: sets[0]?.performedAt ?? nowMs });
       }
       for (const micIndex of homeMics) {
-        add("scheduleEntries", { userId, sceneItemId: micIds[micIndex], addedAt: nowMs - DAY_MS });
+        const addedAt = nowMs - DAY_MS;
+        // dueAt as schedule.add sets it, so the cleanup sees the steady state.
+        const dueAt = entryDueAt(pool[micIndex] as unknown as Doc<"sceneItems">, { addedAt }, nowMs);
+        add("scheduleEntries", { userId, sceneItemId: micIds[micIndex], addedAt, dueAt });
         add("favorites", { userId, sceneItemId: micIds[micIndex] });
       }
       totalSets += sets.length;
