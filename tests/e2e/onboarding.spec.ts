@@ -160,6 +160,13 @@ test.describe("onboarding", () => {
 
   test("a new mic from the details form, then another venue starts clean (at 375 px)", async ({ page, signUp, runFunction }) => {
     await page.setViewportSize({ width: 375, height: 800 });
+    // Saves are counted on the wire: every events:create the page sends over its WebSocket.
+    let creates = 0;
+    page.on("websocket", (ws) =>
+      ws.on("framesent", ({ payload }) => {
+        if (typeof payload === "string" && payload.includes('"Mutation"') && payload.includes('"events:create"')) creates++;
+      }),
+    );
     const { venueName } = await seedMic(runFunction);
     await signUp(page);
     await page.getByRole("link", { name: "Get Started" }).click();
@@ -191,6 +198,7 @@ test.describe("onboarding", () => {
 
     await expect(page).toHaveURL(/\/onboarding\/success$/);
     await expect(page.getByRole("heading", { name: "Venue Added!" })).toBeVisible();
+    expect(creates).toBe(1);
     const items = await runFunction<Array<{ title: string }>>("venues:eventsAt", { venueName });
     expect(items.filter((i) => i.title === newTitle)).toHaveLength(1);
     await expect(toast(page, "Could not save event")).toHaveCount(0);
