@@ -57,6 +57,16 @@ type Plan = {
   inRange: (doc: Doc) => boolean;
 };
 
+/** What convex-test's `DatabaseFake.paginate` receives. */
+type PaginateArgs = {
+  query: any;
+  cursor: string | null;
+  endCursor?: string | null;
+  pageSize: number;
+  maximumRowsRead?: number;
+  maximumBytesRead?: number;
+};
+
 /** The convex-test internals this class needs (exported by convexTestLoader). */
 export type ConvexTestInternals = {
   DatabaseFake: any;
@@ -537,14 +547,7 @@ function makeClass(ct: ConvexTestInternals): any {
     }
 
     /** paginate for a search: the cursor is the last row's rank key, so pages follow the ranked order. */
-    _paginateSearch(args: {
-      query: any;
-      cursor: string | null;
-      endCursor?: string | null;
-      pageSize: number;
-      maximumRowsRead?: number;
-      maximumBytesRead?: number;
-    }): any {
+    _paginateSearch(args: PaginateArgs): any {
       const { query, cursor, endCursor, pageSize, maximumRowsRead, maximumBytesRead } = args;
       const encode = (key: RankKey) => JSON.stringify(["search", ...key]);
       const parse = (c: string): RankKey => {
@@ -646,14 +649,7 @@ function makeClass(ct: ConvexTestInternals): any {
     }
 
     /** convex-test's paginate over {@link _stream}, seeking to the cursor. */
-    paginate(args: {
-      query: any;
-      cursor: string | null;
-      endCursor?: string | null;
-      pageSize: number;
-      maximumRowsRead?: number;
-      maximumBytesRead?: number;
-    }): any {
+    paginate(args: PaginateArgs): any {
       const { query, cursor, endCursor, pageSize, maximumRowsRead, maximumBytesRead } = args;
       if (query.source.type === "Search") return this._paginateSearch(args);
       const plan = this._plan(query.source);
