@@ -24,7 +24,7 @@
  * Options: --sizes 1000,10000,100000 (mic counts of the query series),
  * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -35,7 +35,7 @@ import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { chromium } from "playwright-core";
 import { goalWeek, scheduleWeek } from "../../convex/lib/weeks";
-import { freePort, startBackend, type Backend } from "../local-backend/harness";
+import { startBackend, type Backend } from "../local-backend/harness";
 import { generateMic, importScaleSnapshot, writeScaleSnapshot } from "./scaleData";
 
 const api = anyApi as any;
@@ -75,8 +75,9 @@ function probeSource(): string {
   return `export { measure } from ${JSON.stringify(path.join(root, "tests/bench/probe.ts"))};\n`;
 }
 
-/** The child's resident set size from /proc (Linux), or null. */
-function rssOf(pid: number): number | null {
+/** A process's resident set size from /proc (Linux), or null. */
+function rssOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) * 1024 : null;
@@ -86,84 +87,18 @@ function rssOf(pid: number): number | null {
 }
 
 /**
- * The local backend process on a big data dir: like the test harness's
- * startBackend, with room for the heap (--max-old-space-size) and a longer
- * wait for the restore.
+ * The local backend process on a big data dir (the test harness's backend with
+ * room for the heap and a long wait for the restore), and how long it took to start.
  */
-async function startBigBackend(dataDir: string, functionsDir: string) {
-  const port = await freePort();
-  let sitePort = await freePort();
-  while (sitePort === port) sitePort = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" };
-  for (const name of Object.keys(env)) {
-    if (name.startsWith("VITEST") || name.startsWith("CONVEX_") || name === "NODE_OPTIONS") delete env[name];
-  }
+async function startBigBackend(dataDir: string, functionsDir: string): Promise<{ backend: Backend; startMs: number }> {
   const started = performance.now();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      "--max-old-space-size=12288",
-      "--import",
-      "tsx",
-      path.join(root, "local-backend/src/cli.ts"),
-      "start",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--site-port",
-      String(sitePort),
-      "--data-dir",
-      dataDir,
-      "--functions",
-      functionsDir,
-      "--no-seed",
-      "--no-env-file",
-      "--no-watch",
-    ],
-    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  let log = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`backend not ready after 15 min:\n${log.slice(-4000)}`)), 15 * 60_000);
-    const onData = (chunk: string) => {
-      log += chunk;
-      if (log.includes("Local backend ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.setEncoding("utf8").on("data", onData);
-    child.stderr!.setEncoding("utf8").on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`backend exited (${code}) before it was ready:\n${log.slice(-4000)}`));
-    });
+  const backend = await startBackend({
+    dataDir,
+    functionsDir,
+    nodeArgs: ["--max-old-space-size=12288"],
+    startTimeoutMs: 15 * 60_000,
   });
-  const startMs = performance.now() - started;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    startMs,
-    rss: () => rssOf(child.pid!),
-    log: () => log,
-    async stop(): Promise<void> {
-      try {
-        process.kill(child.pid!, "SIGTERM");
-      } catch {
-        return;
-      }
-      const forced = await Promise.race([exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 30_000))]);
-      if (forced) {
-        try {
-          process.kill(-child.pid!, "SIGKILL");
-        } catch {
-          // Gone.
-        }
-        await exited;
-      }
-    },
-  };
+  return { backend, startMs: performance.now() - started };
 }
 
 async function querySeries(): Promise<void> {
@@ -188,7 +123,8 @@ async function querySeries(): Promise<void> {
       const summary = await writeScaleSnapshot({ mics: size, comedians: COMEDIANS, maxSets: MAX_SETS, out: snapshot, nowMs });
       const importMs = importScaleSnapshot(snapshot, dataDir, functionsDir);
       fs.rmSync(snapshot, { force: true });
-      const backend = await startBigBackend(dataDir, functionsDir);
+      const { backend, startMs } = await startBigBackend(dataDir, functionsDir);
+      const rss = () => rssOf(backend.pid);
       try {
         console.log(
           `\n-- ${fmt(size)} mics nationwide, ${fmt(COMEDIANS)} comedians, ${fmt(summary.totalSets)} sets ` +
@@ -196,7 +132,7 @@ async function querySeries(): Promise<void> {
         );
         console.log(
           `generator ${secs(summary.ms)}, snapshot ${mib(summary.bytes)}; CLI import ${secs(importMs)}; ` +
-            `backend start (restore) ${secs(backend.startMs)}, RSS ${backend.rss() === null ? "n/a" : mib(backend.rss()!)}`,
+            `backend start (restore) ${secs(startMs)}, RSS ${rss() === null ? "n/a" : mib(rss()!)}`,
         );
         const client = new ConvexHttpClient(backend.url, { logger: false });
         const signed = (await client.action(api.auth.signIn, {
@@ -205,9 +141,9 @@ async function querySeries(): Promise<void> {
         })) as { tokens: { token: string } };
         client.setAuth(signed.tokens.token);
         await measureQueries(client, { today, goal, week, hourMs, sets: summary.comedian0.sets });
-        console.log(`backend RSS after the queries ${backend.rss() === null ? "n/a" : mib(backend.rss()!)}`);
+        console.log(`backend RSS after the queries ${rss() === null ? "n/a" : mib(rss()!)}`);
       } finally {
-        await backend.stop();
+        await backend.dispose();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     }

@@ -144,6 +144,10 @@ export type BackendOptions = {
   extraArgs?: string[];
   /** Watch the functions folder (the tests pass --no-watch unless this is set). */
   watch?: boolean;
+  /** Node flags before the CLI (e.g. a bigger heap for a national-size data dir). */
+  nodeArgs?: string[];
+  /** How long to wait for `Local backend ready` (a big restore takes minutes). */
+  startTimeoutMs?: number;
 };
 
 /**
@@ -170,6 +174,8 @@ export class Backend {
     private readonly ownsDataDir: boolean,
     private readonly extraArgs: string[],
     private readonly watch = false,
+    private readonly nodeArgs: string[] = [],
+    private readonly startTimeoutMs = START_TIMEOUT_MS,
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.siteUrl = `http://127.0.0.1:${sitePort}`;
@@ -191,6 +197,11 @@ export class Backend {
     return length > 0 ? this.log.slice(-length) : "";
   }
 
+  /** The child's process id while it runs (for /proc figures such as RSS). */
+  get pid(): number | undefined {
+    return this.running ? this.child!.pid : undefined;
+  }
+
   /** Whether the child process is alive. */
   get running(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
@@ -201,6 +212,7 @@ export class Backend {
     if (this.running) throw new Error("backend already running");
     this.log = "";
     const args = [
+      ...this.nodeArgs,
       "--import",
       "tsx",
       cliPath,
@@ -246,8 +258,8 @@ export class Backend {
       const timer = setTimeout(() => {
         cleanup();
         this.signalGroup("SIGKILL");
-        reject(new Error(`Backend did not print "${READY_LINE}" within ${START_TIMEOUT_MS} ms. Output:\n${this.log}`));
-      }, START_TIMEOUT_MS);
+        reject(new Error(`Backend did not print "${READY_LINE}" within ${this.startTimeoutMs} ms. Output:\n${this.log}`));
+      }, this.startTimeoutMs);
       const onData = () => {
         if (this.log.includes(READY_LINE)) {
           cleanup();
@@ -369,6 +381,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     options.dataDir === undefined,
     options.extraArgs ?? [],
     options.watch ?? false,
+    options.nodeArgs ?? [],
+    options.startTimeoutMs ?? START_TIMEOUT_MS,
   );
   try {
     await backend.start();
