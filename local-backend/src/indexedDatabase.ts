@@ -57,6 +57,31 @@ type Plan = {
   inRange: (doc: Doc) => boolean;
 };
 
+/**
+ * The end of a paginate as convex-test reports it: done when no continue
+ * cursor was set, and a split cursor at the middle of the rows read when the
+ * limits stopped the page (SplitRequired) or it read far more rows than it
+ * returned (SplitRecommended).
+ */
+function finishPage(
+  page: Doc[],
+  continueCursor: string,
+  status: string | null,
+  rowsRead: number,
+  pageSize: number,
+  readCursors: string[],
+) {
+  let pageStatus = status;
+  let splitCursor: string | null = null;
+  if (pageStatus === "SplitRequired" && readCursors.length >= 2) {
+    splitCursor = readCursors[Math.floor((readCursors.length - 1) / 2)];
+  } else if (pageStatus === null && rowsRead > pageSize + 1 && readCursors.length >= 2) {
+    pageStatus = "SplitRecommended";
+    splitCursor = readCursors[Math.floor((readCursors.length - 1) / 2)];
+  }
+  return { page, isDone: continueCursor === "_end_cursor", continueCursor, splitCursor, pageStatus };
+}
+
 /** What convex-test's `DatabaseFake.paginate` receives. */
 type PaginateArgs = {
   query: any;
@@ -583,7 +608,6 @@ function makeClass(ct: ConvexTestInternals): any {
       const ranked = this._search(query.source, cursor ? parse(cursor) : null, want);
       const capped = ranked.length === SEARCH_RESULT_LIMIT;
       let continueCursor = "_end_cursor";
-      let splitCursor: string | null = null;
       let pageStatus: string | null = null;
       let rowsRead = 0;
       let bytesRead = 0;
@@ -621,14 +645,7 @@ function makeClass(ct: ConvexTestInternals): any {
         // This call read its 1024 ranked rows without filling the page: the next page goes on from here.
         if (capped && i === ranked.length - 1 && !end) continueCursor = encode(key);
       }
-      const isDone = continueCursor === "_end_cursor";
-      if (pageStatus === "SplitRequired" && readCursors.length >= 2) {
-        splitCursor = readCursors[Math.floor((readCursors.length - 1) / 2)];
-      } else if (pageStatus === null && rowsRead > pageSize + 1 && readCursors.length >= 2) {
-        pageStatus = "SplitRecommended";
-        splitCursor = readCursors[Math.floor((readCursors.length - 1) / 2)];
-      }
-      return { page, isDone, continueCursor, splitCursor, pageStatus };
+      return finishPage(page, continueCursor, pageStatus, rowsRead, pageSize, readCursors);
     }
 
     _evaluateQuery(query: any): Doc[] {
@@ -667,7 +684,6 @@ function makeClass(ct: ConvexTestInternals): any {
       const endCursorKeys = hasEndBoundary ? parseCursor(endCursor) : null;
       const page: Doc[] = [];
       let continueCursor = "_end_cursor";
-      let splitCursor: string | null = null;
       let pageStatus: string | null = null;
       let rowsRead = 0;
       let bytesRead = 0;
@@ -675,7 +691,7 @@ function makeClass(ct: ConvexTestInternals): any {
       if (cursor === "_end_cursor") {
         // Past the end: nothing is after the end cursor.
         this.onRead?.(plan.table);
-        return { page, isDone: true, continueCursor, splitCursor, pageStatus };
+        return { page, isDone: true, continueCursor, splitCursor: null, pageStatus };
       }
       const isAfter = cursorKeys ? (doc: Doc) => this._docIsAfterCursor(doc, cursorKeys, cursorFields, order) > 0 : undefined;
       const stream = this._stream(plan, isAfter);
@@ -715,14 +731,7 @@ function makeClass(ct: ConvexTestInternals): any {
           break;
         }
       }
-      const isDone = continueCursor === "_end_cursor";
-      if (pageStatus === "SplitRequired" && readDocCursors.length >= 2) {
-        splitCursor = readDocCursors[Math.floor((readDocCursors.length - 1) / 2)];
-      } else if (pageStatus === null && rowsRead > pageSize + 1 && readDocCursors.length >= 2) {
-        pageStatus = "SplitRecommended";
-        splitCursor = readDocCursors[Math.floor((readDocCursors.length - 1) / 2)];
-      }
-      return { page, isDone, continueCursor, splitCursor, pageStatus };
+      return finishPage(page, continueCursor, pageStatus, rowsRead, pageSize, readDocCursors);
     }
   };
 }
