@@ -1,5 +1,5 @@
-import { describe, expect, test } from "vitest";
-import { api } from "./_generated/api";
+import { describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
@@ -111,6 +111,66 @@ describe("claims.list and claims.review", () => {
     expect((await t.run(async (ctx) => await ctx.db.get("micClaims", first)))!.status).toBe("approved");
     // An approved claimant cannot file another claim on the same mic.
     await expectAppError(ann.asUser.mutation(api.claims.submit, { micId: micA }), "ALREADY_EXISTS");
+  });
+});
+
+describe("claim numbers", () => {
+  test("each claim gets the next number, shown to the admin and the claimant; no two claims share one", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    const ann = await createUser(t);
+    const bob = await createUser(t);
+    const micA = await createSceneItem(t);
+    const micB = await createSceneItem(t);
+    const a1 = await ann.asUser.mutation(api.claims.submit, { micId: micA });
+    const b1 = await bob.asUser.mutation(api.claims.submit, { micId: micA });
+    await admin.asUser.mutation(api.claims.review, { id: a1, status: "denied" });
+    const a2 = await ann.asUser.mutation(api.claims.submit, { micId: micA });
+    const b2 = await bob.asUser.mutation(api.claims.submit, { micId: micB });
+    const list = await admin.asUser.query(api.claims.list, {});
+    expect(list.map((c) => [c._id, c.number])).toEqual([
+      [b2, 4],
+      [a2, 3],
+      [b1, 2],
+      [a1, 1],
+    ]);
+    expect((await ann.asUser.query(api.claims.mine, { micId: micA })).map((c) => c.number)).toEqual([3, 1]);
+    expect((await bob.asUser.query(api.claims.ownerState, { micId: micB })).claims.map((c) => c.number)).toEqual([4]);
+  });
+
+  test("the migration numbers claims filed before numbers existed, oldest first, in batches, after the highest number", async () => {
+    vi.useFakeTimers();
+    try {
+      const t = newTest();
+      const admin = await createAdmin(t);
+      const comic = await createUser(t);
+      const micId = await createSceneItem(t);
+      const numbered = await comic.asUser.mutation(api.claims.submit, { micId });
+      await admin.asUser.mutation(api.claims.review, { id: numbered, status: "denied" });
+      // 150 claims written before the number field existed.
+      const old = await t.run(async (ctx) => {
+        const ids = [];
+        for (let i = 0; i < 150; i++) {
+          ids.push(await ctx.db.insert("micClaims", { micId, claimantId: comic.userId, status: "denied" }));
+        }
+        return ids;
+      });
+      expect((await admin.asUser.query(api.claims.list, {})).filter((c) => c.number === undefined)).toHaveLength(150);
+      expect(await t.mutation(internal.claims.backfillNumbers, {})).toEqual({ updated: 100, more: true });
+      await t.finishAllScheduledFunctions(vi.runAllTimers);
+      const numbers = await t.run(async (ctx) => await Promise.all(old.map(async (id) => (await ctx.db.get("micClaims", id))!.number)));
+      expect(numbers).toEqual(Array.from({ length: 150 }, (_, i) => i + 2));
+      expect(await t.mutation(internal.claims.backfillNumbers, {})).toEqual({ updated: 0, more: false });
+      // New claims continue after the backfilled ones.
+      await comic.asUser.mutation(api.claims.submit, { micId });
+      const mine = await comic.asUser.query(api.claims.mine, { micId });
+      expect(mine[0].number).toBe(152);
+      const all = await t.run(async (ctx) => await ctx.db.query("micClaims").collect());
+      expect(all).toHaveLength(152);
+      expect(new Set(all.map((c) => c.number)).size).toBe(152);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 import { v } from "convex/values";
+import { internal } from "./_generated/api";
+import { internalMutation } from "./_generated/server";
 import { adminMutation, adminQuery, userMutation, userQuery } from "./functions";
 import * as Claims from "./model/claims";
 import { sceneItemValidator } from "./model/scene";
@@ -63,4 +65,20 @@ export const setCancelledDate = userMutation({
   returns: v.array(v.string()),
   handler: async (ctx, { micId, date, cancelled }) =>
     await Claims.setCancelledDate(ctx, ctx.userId, micId, date, cancelled),
+});
+
+/**
+ * Migration: gives claims filed before claim numbers existed their number,
+ * in batches (reschedules itself). Run once after deploying, e.g.
+ * `npx convex run claims:backfillNumbers` or `npm run backend -- run claims:backfillNumbers`;
+ * until then their cards read 'Claim (unnumbered)'.
+ */
+export const backfillNumbers = internalMutation({
+  args: {},
+  returns: v.object({ updated: v.number(), more: v.boolean() }),
+  handler: async (ctx) => {
+    const result = await Claims.backfillClaimNumbers(ctx);
+    if (result.more) await ctx.scheduler.runAfter(0, internal.claims.backfillNumbers, {});
+    return result;
+  },
 });

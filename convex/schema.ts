@@ -228,8 +228,12 @@ export default defineSchema({
     status: claimStatus,
     reviewedAt: v.optional(v.number()),
     reviewedBy: v.optional(v.id("users")),
+    /** The claim's short reference, 'Claim #{number}': 1, 2, 3… in the order
+     * claims were filed (claims:backfillNumbers numbers those filed before it existed). */
+    number: v.optional(v.number()),
   })
     .index("by_mic_and_claimant", ["micId", "claimantId"])
+    .index("by_number", ["number"])
     .index("by_claimant", ["claimantId"])
     .index("by_status", ["status"]),
 

@@ -36,6 +36,7 @@ import type * as lib_checkInWindow from "../lib/checkInWindow.js";
 import type * as lib_geo from "../lib/geo.js";
 import type * as lib_photo from "../lib/photo.js";
 import type * as lib_recurrence from "../lib/recurrence.js";
+import type * as lib_sceneSearch from "../lib/sceneSearch.js";
 import type * as lib_schedule from "../lib/schedule.js";
 import type * as lib_similarity from "../lib/similarity.js";
 import type * as lib_streaks from "../lib/streaks.js";
@@ -104,6 +105,7 @@ declare const fullApi: ApiFromModules<{
   "lib/geo": typeof lib_geo;
   "lib/photo": typeof lib_photo;
   "lib/recurrence": typeof lib_recurrence;
+  "lib/sceneSearch": typeof lib_sceneSearch;
   "lib/schedule": typeof lib_schedule;
   "lib/similarity": typeof lib_similarity;
   "lib/streaks": typeof lib_streaks;

@@ -39,6 +39,7 @@ export const claimValidator = v.object({
   status: v.union(v.literal("pending"), v.literal("approved"), v.literal("denied")),
   reviewedAt: v.optional(v.number()),
   reviewedBy: v.optional(v.id("users")),
+  number: v.optional(v.number()),
 });
 
 /** A claim in the admin queue, with the mic's title and the claimant's name. */
@@ -53,6 +54,16 @@ async function claimsOf(ctx: QueryCtx, micId: Id<"sceneItems">, userId: Id<"user
     .withIndex("by_mic_and_claimant", (q) => q.eq("micId", micId).eq("claimantId", userId))
     .order("desc")
     .take(CLAIMS_PER_MIC_LIMIT);
+}
+
+/** The next claim number: one more than the highest given (1 for the first). */
+async function nextClaimNumber(ctx: QueryCtx): Promise<number> {
+  const last = await ctx.db
+    .query("micClaims")
+    .withIndex("by_number", (q) => q.gt("number", 0))
+    .order("desc")
+    .first();
+  return (last?.number ?? 0) + 1;
 }
 
 /** Files a claim on an active mic; one pending (or approved) claim per comedian per mic. */
@@ -79,7 +90,28 @@ export async function submitClaim(
     claimantId: userId,
     message: text ? text : undefined,
     status: "pending",
+    number: await nextClaimNumber(ctx),
   });
+}
+
+const BACKFILL_BATCH = 100;
+
+/**
+ * One batch of the claim-number migration: numbers claims filed before
+ * numbers existed, oldest first, after the highest number given so far.
+ */
+export async function backfillClaimNumbers(ctx: MutationCtx): Promise<{ updated: number; more: boolean }> {
+  const missing = await ctx.db
+    .query("micClaims")
+    .withIndex("by_number", (q) => q.eq("number", undefined))
+    .take(BACKFILL_BATCH + 1);
+  const batch = missing.slice(0, BACKFILL_BATCH);
+  let next = await nextClaimNumber(ctx);
+  for (const claim of batch) {
+    await ctx.db.patch("micClaims", claim._id, { number: next });
+    next += 1;
+  }
+  return { updated: batch.length, more: missing.length > BACKFILL_BATCH };
 }
 
 /** The caller's claims on a mic, newest first. */

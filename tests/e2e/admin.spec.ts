@@ -77,11 +77,19 @@ test("a claim reaches the admin live; once approved the comedian edits the mic",
   await expect(toast(comedian, "Claim submitted")).toBeVisible();
   await expect(comedian.getByText("Pending review")).toBeVisible();
   await expect(comedian.getByRole("button", { name: "Claim this mic" })).toHaveCount(0);
+  // The claimant sees the claim's short reference, the same the admin's card shows.
+  const yourClaim = comedian.getByText(/^Your claim #\d+:$/);
+  await expect(yourClaim).toBeVisible();
+  const claimNumber = /#(\d+)/.exec((await yourClaim.textContent()) ?? "")![1];
 
   // The admin's Claims tab shows it within a second, without a reload.
   const card = admin.getByRole("article").filter({ hasText: `I host ${tok}` });
   await expect(card).toBeVisible({ timeout: 1000 });
-  await expect(card.getByRole("heading", { name: /^Claim #\w{8}$/ })).toBeVisible();
+  await expect(card.getByRole("heading", { name: `Claim #${claimNumber}`, exact: true })).toBeVisible();
+  // Every card has its own reference.
+  const refs = await admin.getByRole("article").getByRole("heading", { name: /^Claim #\d+$/ }).allTextContents();
+  expect(refs.length).toBeGreaterThan(0);
+  expect(new Set(refs).size).toBe(refs.length);
   await expect(card.getByRole("link", { name: title })).toHaveAttribute("href", `/event/${id}`);
   await expect(card.getByText("Pending", { exact: true })).toBeVisible();
   await expect(card.getByText(/^Submitted [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();

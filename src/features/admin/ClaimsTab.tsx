@@ -8,7 +8,7 @@ import { api } from "../../../convex/_generated/api";
 import { EmptyState } from "@/components/EmptyState";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";
-import { reviewedDate, shortId, submittedDate } from "./adminText";
+import { claimLabel, reviewedDate, submittedDate } from "./adminText";
 import type { AdminClaim } from "./types";
 
 const STATUS = {
@@ -33,7 +33,7 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
       setBusy(null);
     }
   };
-  const name = `Claim #${shortId(claim._id)}`;
+  const name = claimLabel(claim.number);
   return (
     <Card asChild size="2">
       <article aria-label={name}>

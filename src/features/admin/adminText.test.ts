@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkInsLabel, coordinatesToast, dayLabel, micTypeLabel, reviewedDate, shortId, submittedDate, timeLabel } from "./adminText";
+import { checkInsLabel, coordinatesToast, dayLabel, micTypeLabel, claimLabel, reviewedDate, submittedDate, timeLabel } from "./adminText";
 
 describe("admin text", () => {
   test.each([
@@ -22,7 +22,8 @@ describe("admin text", () => {
       title: "Coordinate Update Complete",
       description: "Updated 3 venues, 1 failed",
     });
-    expect(shortId("k57abcdefgh12345678")).toBe("12345678");
+    expect(claimLabel(12)).toBe("Claim #12");
+    expect(claimLabel(undefined)).toBe("Claim (unnumbered)");
   });
 
   test("dates use MMM d, yyyy and MMM d, yyyy HH:mm", () => {

@@ -49,9 +49,10 @@ export function reviewedDate(ms: number): string {
   return format(ms, "MMM d, yyyy HH:mm");
 }
 
-/** The last eight characters of an id, as 'Claim #{short id}' shows it. */
-export function shortId(id: string): string {
-  return id.slice(-8);
+/** A claim's short reference, 'Claim #12' (claims filed before numbers
+ * existed read 'Claim (unnumbered)' until claims:backfillNumbers has run). */
+export function claimLabel(number: number | undefined): string {
+  return number === undefined ? "Claim (unnumbered)" : `Claim #${number}`;
 }
 
 /** 'Coordinate Update Complete: Updated {n} venues, {m} failed' (title: description). */

@@ -56,7 +56,7 @@ function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
         </Heading>
         {!state.canManage && latest ? (
           <Flex gap="2" align="center">
-            <Text size="2">Your claim:</Text>
+            <Text size="2">{latest.number === undefined ? "Your claim:" : `Your claim #${latest.number}:`}</Text>
             <Badge color={pending ? "amber" : "red"} variant="soft" highContrast={pending}>
               {pending ? "Pending review" : "Denied"}
             </Badge>
