@@ -1,26 +1,23 @@
 import { v } from "convex/values";
 import { internalMutation } from "./_generated/server";
-import { appError, ErrorCode } from "./errors";
 import { adminMutation, adminQuery } from "./functions";
 import * as Admin from "./model/admin";
-import { setAdminByEmail } from "./model/profiles";
+import { setAdminFor } from "./model/profiles";
 import { removeSceneItem, sceneItemValidator } from "./model/scene";
 
 /**
- * Grants or revokes admin rights by email. Internal on purpose: no public
- * function can make anyone an admin. Run it with the backend CLI:
+ * Grants or revokes admin rights on one account. Internal on purpose: no
+ * public function can make anyone an admin. Run it with the backend CLI:
  * `npm run backend -- run admin:setAdmin '{"email":"x@y.z","isAdmin":true}'`
- * (or `npx convex run admin:setAdmin ...` against Convex).
+ * (or `npx convex run admin:setAdmin ...` against Convex). An email shared by
+ * several accounts is refused with their ids; pass `"userId"` then.
  */
 export const setAdmin = internalMutation({
-  args: { email: v.string(), isAdmin: v.boolean() },
-  returns: v.object({ email: v.string(), isAdmin: v.boolean(), accounts: v.number() }),
-  handler: async (ctx, { email, isAdmin }) => {
-    const accounts = await setAdminByEmail(ctx, email, isAdmin);
-    if (accounts === 0) {
-      throw appError(ErrorCode.NOT_FOUND, `No account with the email ${email}.`);
-    }
-    return { email, isAdmin, accounts };
+  args: { email: v.optional(v.string()), userId: v.optional(v.id("users")), isAdmin: v.boolean() },
+  returns: v.object({ userId: v.id("users"), email: v.union(v.string(), v.null()), isAdmin: v.boolean() }),
+  handler: async (ctx, { email, userId, isAdmin }) => {
+    const changed = await setAdminFor(ctx, { email, userId }, isAdmin);
+    return { ...changed, isAdmin };
   },
 });
 

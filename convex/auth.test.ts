@@ -98,7 +98,8 @@ describe("password sign-up", () => {
     expect(profile?.displayName).toBe("riley");
   });
 
-  test("an email listed in ADMIN_EMAILS (any case) signs up as an admin", async () => {
+  test("an email listed in ADMIN_EMAILS does not make a password sign-up an admin (nothing proved the email)", async () => {
+    // Security issue 13 item 2: anyone could type the admin's address into the sign-up form.
     stubAuthEnv("someone@else.com, Boss@StageTime.app");
     const t = newTest();
     const result = await passwordSignIn(t, {
@@ -108,7 +109,9 @@ describe("password sign-up", () => {
     });
     const userId = userIdOf(result.tokens!.token);
     const asBoss = t.withIdentity({ subject: `${userId}|session` });
-    expect(await asBoss.query(api.profiles.isAdmin, {})).toBe(true);
+    expect(await asBoss.query(api.profiles.isAdmin, {})).toBe(false);
+    const user = await t.run(async (ctx) => ctx.db.get("users", userId));
+    expect(user?.emailVerificationTime).toBeUndefined();
   });
 
   test("rejects a password shorter than 6 characters with the spec's message", async () => {

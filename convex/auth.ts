@@ -80,6 +80,19 @@ const google = Google({
   clientId: process.env.AUTH_GOOGLE_ID,
   clientSecret: process.env.AUTH_GOOGLE_SECRET,
   ...(googleIssuer ? { issuer: googleIssuer } : {}),
+  // Auth.js's Google profile drops `email_verified`, and Convex Auth then
+  // treats every OAuth email as verified. Pass Google's own answer on, so
+  // only an address Google has verified gets `emailVerificationTime` (the
+  // proof ADMIN_EMAILS and account linking rely on).
+  profile(claims) {
+    return {
+      id: claims.sub,
+      name: claims.name,
+      email: claims.email,
+      image: claims.picture,
+      emailVerified: claims.email_verified === true,
+    };
+  },
 });
 
 export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({

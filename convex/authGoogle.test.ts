@@ -14,6 +14,15 @@ vi.setConfig({ testTimeout: 30_000 });
 const SITE_URL = "http://localhost:5173";
 const CONVEX_SITE_URL = "http://127.0.0.1:3211";
 let server: OAuth2Server;
+const GINA = {
+  sub: "google-user-42",
+  email: "gina.google@example.com",
+  email_verified: true,
+  name: "Gina Google",
+  picture: "https://example.com/gina.png",
+};
+/** The id_token claims of the next Google sign-in. */
+let googleClaims: Record<string, unknown> = GINA;
 
 beforeAll(async () => {
   server = new OAuth2Server();
@@ -28,13 +37,7 @@ beforeAll(async () => {
   vi.stubEnv("CONVEX_SITE_URL", CONVEX_SITE_URL);
   vi.stubEnv("SITE_URL", SITE_URL);
   server.service.on("beforeTokenSigning", (token) => {
-    Object.assign(token.payload, {
-      sub: "google-user-42",
-      email: "gina.google@example.com",
-      email_verified: true,
-      name: "Gina Google",
-      picture: "https://example.com/gina.png",
-    });
+    Object.assign(token.payload, { ...googleClaims });
   });
 });
 
@@ -51,8 +54,8 @@ function cookieHeader(response: Response): string {
     .join("; ");
 }
 
-test("Google sign-in against the OpenID mock creates the comedian's profile", async () => {
-  const t = newTest();
+/** The whole Google round trip against the mock; returns the session token's subject. */
+async function googleSignIn(t: ReturnType<typeof newTest>): Promise<string> {
   // 1. The client asks to sign in with Google and is sent to the app's sign-in route.
   const started = await t.action(api.auth.signIn, { provider: "google", params: {} });
   expect(started.redirect).toBeDefined();
@@ -86,6 +89,12 @@ test("Google sign-in against the OpenID mock creates the comedian's profile", as
   });
   const token = done.tokens!.token;
   const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
+  return payload.sub as string;
+}
+
+test("Google sign-in against the OpenID mock creates the comedian's profile", async () => {
+  const t = newTest();
+  const payload = { sub: await googleSignIn(t) };
   const userId = payload.sub.split("|")[0] as Id<"users">;
   const me = await t.withIdentity({ subject: payload.sub }).query(api.profiles.me, {});
   expect(me).toMatchObject({
@@ -98,4 +107,32 @@ test("Google sign-in against the OpenID mock creates the comedian's profile", as
     weeklyGoalMinutes: 15,
     hasProfile: true,
   });
+});
+
+test("ADMIN_EMAILS makes an admin of a Google account whose email Google verified", async () => {
+  vi.stubEnv("ADMIN_EMAILS", "gina.google@example.com");
+  googleClaims = GINA;
+  try {
+    const t = newTest();
+    const subject = await googleSignIn(t);
+    expect(await t.withIdentity({ subject }).query(api.profiles.isAdmin, {})).toBe(true);
+  } finally {
+    vi.stubEnv("ADMIN_EMAILS", "");
+  }
+});
+
+test("a Google account with an unverified listed email is not an admin and is not marked verified", async () => {
+  vi.stubEnv("ADMIN_EMAILS", "gina.google@example.com");
+  googleClaims = { ...GINA, sub: "google-user-43", email_verified: false };
+  try {
+    const t = newTest();
+    const subject = await googleSignIn(t);
+    expect(await t.withIdentity({ subject }).query(api.profiles.isAdmin, {})).toBe(false);
+    const userId = subject.split("|")[0] as Id<"users">;
+    const user = await t.run(async (ctx) => ctx.db.get("users", userId));
+    expect(user?.emailVerificationTime).toBeUndefined();
+  } finally {
+    googleClaims = GINA;
+    vi.stubEnv("ADMIN_EMAILS", "");
+  }
 });

@@ -115,12 +115,22 @@ describe("profiles.ensure", () => {
     expect(await profileOf(t, userId)).toHaveLength(1);
   });
 
-  test("makes an ADMIN_EMAILS account an admin", async () => {
+  test("makes an ADMIN_EMAILS account with a verified email an admin", async () => {
+    vi.stubEnv("ADMIN_EMAILS", "chief@example.com");
+    const t = newTest();
+    const userId = await t.run(async (ctx) =>
+      ctx.db.insert("users", { email: "chief@example.com", emailVerificationTime: Date.now() }),
+    );
+    const me = await t.withIdentity({ subject: `${userId}|s` }).mutation(api.profiles.ensure, {});
+    expect(me.isAdmin).toBe(true);
+  });
+
+  test("an ADMIN_EMAILS address nobody verified (a password account) is not an admin", async () => {
     vi.stubEnv("ADMIN_EMAILS", "chief@example.com");
     const t = newTest();
     const userId = await t.run(async (ctx) => ctx.db.insert("users", { email: "chief@example.com" }));
     const me = await t.withIdentity({ subject: `${userId}|s` }).mutation(api.profiles.ensure, {});
-    expect(me.isAdmin).toBe(true);
+    expect(me.isAdmin).toBe(false);
   });
 
   test("needs a signed-in caller", async () => {
@@ -194,6 +204,32 @@ describe("admin.setAdmin", () => {
     expect(await asUser.query(api.profiles.isAdmin, {})).toBe(true);
     await t.mutation(internal.admin.setAdmin, { email: "promote@example.com", isAdmin: false });
     expect(await asUser.query(api.profiles.isAdmin, {})).toBe(false);
+  });
+
+  test("refuses an email two accounts share, and promotes neither", async () => {
+    // The attack: a password account registered with the admin's address.
+    const t = newTest();
+    const owner = await createUser(t, { email: "boss@example.com" });
+    const squatter = await createUser(t, { email: "boss@example.com" });
+    await expect(
+      t.mutation(internal.admin.setAdmin, { email: "boss@example.com", isAdmin: true }),
+    ).rejects.toThrow(/2 accounts use the email boss@example.com .*name one with .*userId/);
+    expect(await owner.asUser.query(api.profiles.isAdmin, {})).toBe(false);
+    expect(await squatter.asUser.query(api.profiles.isAdmin, {})).toBe(false);
+    // Named by id, exactly that account changes.
+    const result = await t.mutation(internal.admin.setAdmin, { userId: owner.userId, isAdmin: true });
+    expect(result).toEqual({ userId: owner.userId, email: "boss@example.com", isAdmin: true });
+    expect(await owner.asUser.query(api.profiles.isAdmin, {})).toBe(true);
+    expect(await squatter.asUser.query(api.profiles.isAdmin, {})).toBe(false);
+  });
+
+  test("refuses a user id whose account has another email, and a call naming no account", async () => {
+    const t = newTest();
+    const { userId } = await createUser(t, { email: "a@example.com" });
+    await expect(
+      t.mutation(internal.admin.setAdmin, { userId, email: "b@example.com", isAdmin: true }),
+    ).rejects.toThrow(/does not have the email b@example.com/);
+    await expect(t.mutation(internal.admin.setAdmin, { isAdmin: true })).rejects.toThrow(/Name the account/);
   });
 
   test("fails for an unknown email", async () => {

@@ -78,8 +78,21 @@ export async function requireProfile(
 }
 
 /**
+ * Whether an account becomes an admin when its profile is created: its email
+ * is in ADMIN_EMAILS *and* the account proved it owns that email
+ * (`emailVerificationTime`, set by Convex Auth only for a Google sign-in whose
+ * `email_verified` is true). A password sign-up proves nothing, so a listed
+ * email typed into the sign-up form never makes an admin.
+ */
+export function isProvenAdminEmail(
+  user: Pick<Doc<"users">, "email" | "emailVerificationTime"> | null,
+): boolean {
+  return user?.emailVerificationTime !== undefined && isAdminEmail(user.email);
+}
+
+/**
  * Creates the profile of a new comedian (needs onboarding, goal 15, admin iff
- * the email is in ADMIN_EMAILS) and counts them on the landing page. Returns the
+ * {@link isProvenAdminEmail}) and counts them on the landing page. Returns the
  * existing profile instead when there is one, so it is safe to call twice.
  */
 export async function createProfileIfMissing(
@@ -95,7 +108,7 @@ export async function createProfileIfMissing(
     weeklyGoalMinutes: DEFAULT_WEEKLY_GOAL_MINUTES,
     needsOnboarding: true,
     onboardingCompleted: false,
-    isAdmin: isAdminEmail(user?.email),
+    isAdmin: isProvenAdminEmail(user),
   });
   await onComedianCreated(ctx);
   return (await ctx.db.get("profiles", id))!;
@@ -165,25 +178,48 @@ export async function finishOnboarding(
   });
 }
 
+/** Who `admin:setAdmin` should change: an email, a user id, or both. */
+export type AdminTarget = { email?: string; userId?: Id<"users"> };
+
 /**
- * Grants or revokes admin rights by account email (every account with that
- * email: a Google and a password account are separate users). Returns how many
- * accounts changed; 0 when none has that email. Creates missing profiles.
+ * Grants or revokes admin rights on exactly one account, named by user id or
+ * by an email only one account has (a Google and a password account with the
+ * same address are two users: an email they share names neither, and the
+ * caller must pass the user id). Creates a missing profile. Returns the
+ * account changed; NOT_FOUND or INVALID_INPUT (with the candidate ids) otherwise.
  */
-export async function setAdminByEmail(
+export async function setAdminFor(
   ctx: MutationCtx,
-  email: string,
+  target: AdminTarget,
   admin: boolean,
-): Promise<number> {
-  const users = await ctx.db
-    .query("users")
-    .withIndex("email", (q) => q.eq("email", normalizeEmail(email)))
-    .take(10);
-  for (const user of users) {
-    const profile = await createProfileIfMissing(ctx, user._id);
-    await ctx.db.patch("profiles", profile._id, { isAdmin: admin });
+): Promise<{ userId: Id<"users">; email: string | null }> {
+  let user: Doc<"users"> | null;
+  if (target.userId !== undefined) {
+    user = await ctx.db.get("users", target.userId);
+    if (user === null) throw appError(ErrorCode.NOT_FOUND, `No account with the id ${target.userId}.`);
+    if (target.email !== undefined && normalizeEmail(user.email ?? "") !== normalizeEmail(target.email)) {
+      throw appError(ErrorCode.INVALID_INPUT, `Account ${target.userId} does not have the email ${target.email}.`);
+    }
+  } else if (target.email !== undefined) {
+    const email = normalizeEmail(target.email);
+    const users = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", email))
+      .take(10);
+    if (users.length === 0) throw appError(ErrorCode.NOT_FOUND, `No account with the email ${email}.`);
+    if (users.length > 1) {
+      throw appError(
+        ErrorCode.INVALID_INPUT,
+        `${users.length} accounts use the email ${email} (${users.map((u) => u._id).join(", ")}); name one with "userId".`,
+      );
+    }
+    user = users[0];
+  } else {
+    throw appError(ErrorCode.INVALID_INPUT, 'Name the account with "email" or "userId".');
   }
-  return users.length;
+  const profile = await createProfileIfMissing(ctx, user._id);
+  await ctx.db.patch("profiles", profile._id, { isAdmin: admin });
+  return { userId: user._id, email: user.email ?? null };
 }
 
 /** Bounds of the weekly goal on the profile page (wider than the dashboard's 1 to 100). */

@@ -105,13 +105,28 @@ test.describe("admin gate", () => {
     await expect(page.getByRole("heading", { name: "Access Denied" })).toHaveCount(0);
   });
 
-  test("ADMIN_EMAILS makes an admin at sign-up", async ({ page, signUp }) => {
+  test("ADMIN_EMAILS makes an admin of a Google sign-in whose email Google verified", async ({ page, google }) => {
+    const { adminEmail } = readState();
+    await google.nextIdentity({ email: adminEmail, name: "Ada Admin" });
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sign up with Google" }).click();
+    await expect(page).toHaveURL(/\/onboarding\/welcome$/, { timeout: 30_000 });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+  });
+
+  test("a password sign-up with an ADMIN_EMAILS address is not an admin (nothing proved the email)", async ({
+    page,
+    signUp,
+  }) => {
     const { adminEmail } = readState();
     await signUp(page, { email: adminEmail });
     await page.getByRole("button", { name: "Skip onboarding" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto("/admin");
-    await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
   });
 
   test("an admin right granted with the CLI takes effect", async ({ page, signUp, runFunction }) => {

@@ -8,6 +8,8 @@ export type GoogleIdentity = {
   name: string;
   sub?: string;
   picture?: string;
+  /** The id_token's `email_verified` (default true, as Google sends for its own accounts). */
+  emailVerified?: boolean;
   /** Make the code exchange fail (the token endpoint answers invalid_grant), as a revoked consent would. */
   failTokenExchange?: boolean;
 };
@@ -48,7 +50,7 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
     Object.assign(token.payload, {
       sub: identity.sub,
       email: identity.email,
-      email_verified: true,
+      email_verified: identity.emailVerified ?? true,
       name: identity.name,
       ...(identity.picture ? { picture: identity.picture } : {}),
       aud: clientId,
@@ -65,7 +67,7 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
 
   service.on("beforeUserinfo", (response: { body: Record<string, unknown> }) => {
     if (!last) return;
-    response.body = { sub: last.sub, email: last.email, email_verified: true, name: last.name };
+    response.body = { sub: last.sub, email: last.email, email_verified: last.emailVerified ?? true, name: last.name };
   });
 
   // The mock's own app answers 404 to unknown paths, so the control path is routed here first.
