@@ -47,9 +47,82 @@ const EDITS: Edit[] = [
   },
 ];
 
+/** Convex's advice appended to read-limit errors (crates/database/src/reads.rs OVER_LIMIT_HELP). */
+const OVER_LIMIT_HELP =
+  "Consider using smaller limits in your queries, paginating your queries, or using indexed queries with a selective index range expressions.";
+
+/**
+ * Edits to convex-test's transactionMetrics.js: the limits are Convex's
+ * (knobs.rs), but the messages are convex-test's own; these give Convex's
+ * texts (crates/database/src/reads.rs, writes.rs, model/src/scheduled_jobs).
+ */
+const METRICS_EDITS: Edit[] = [
+  {
+    why: "Convex's TooManyBytesRead text",
+    find: "`Read too much data in a single function execution (limit: ${layer.limits.bytesRead} bytes). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace: `\`Too many bytes read in a single function execution (limit: \${layer.limits.bytesRead} bytes). ${OVER_LIMIT_HELP}\``,
+  },
+  {
+    why: "Convex's TooManyDocumentsRead text",
+    find: "`Scanned too many documents in a single function execution (limit: ${layer.limits.documentsRead}). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace: `\`Too many documents read in a single function execution (limit: \${layer.limits.documentsRead}). ${OVER_LIMIT_HELP}\``,
+  },
+  {
+    why: "Convex's TooManyBytesWritten text",
+    find: "`Wrote too much data in a single function execution (limit: ${layer.limits.bytesWritten} bytes). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace:
+      "`Too many bytes written in a single function execution (limit: ${layer.limits.bytesWritten % 1048576 === 0 ? `${layer.limits.bytesWritten / 1048576} MiB` : `${layer.limits.bytesWritten} bytes`})`",
+  },
+  {
+    why: "Convex's TooManyWrites text",
+    find: "`Wrote too many documents in a single function execution (limit: ${layer.limits.documentsWritten}). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace: "`Too many writes in a single function execution (limit: ${layer.limits.documentsWritten})`",
+  },
+  {
+    why: "Convex's TooManyReads (index ranges) text",
+    find: "`Too many index ranges read in a single function execution (limit: ${layer.limits.databaseQueries}). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace: `\`Too many reads in a single function execution (limit: \${layer.limits.databaseQueries}). ${OVER_LIMIT_HELP}\``,
+  },
+  {
+    why: "Convex's TooManyFunctionsScheduled text",
+    find: "`Scheduled too many functions in a single function execution (limit: ${layer.limits.functionsScheduled}). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace: "`Too many functions scheduled by this mutation (limit: ${layer.limits.functionsScheduled})`",
+  },
+  {
+    why: "Convex's ScheduledFunctionsArgumentsTooLarge text",
+    find: "`Scheduled function arguments too large in a single function execution (limit: ${layer.limits.scheduledFunctionArgsBytes} bytes). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",
+    replace:
+      "`Too large total size of the arguments of scheduled functions from this mutation (limit: ${layer.limits.scheduledFunctionArgsBytes} bytes)`",
+  },
+];
+
+/** Applies edits, each of which must match exactly once. */
+function applyEdits(source: string, edits: Edit[], file: string): string {
+  for (const edit of edits) {
+    const count = source.split(edit.find).length - 1;
+    if (count !== 1) {
+      throw new Error(`convex-test edit of ${file} (${edit.why}) matched ${count} times; expected once`);
+    }
+    source = source.replace(edit.find, () => edit.replace);
+  }
+  return source;
+}
+
+/** Writes a generated module to a temp file named by its content, and returns its URL. */
+function writeTemp(name: string, source: string): string {
+  const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
+  const file = path.join(os.tmpdir(), `local-backend-${name}-${hash}.mjs`);
+  if (!fs.existsSync(file)) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, source);
+    fs.renameSync(tmp, file);
+  }
+  return pathToFileURL(file).href;
+}
+
 const EXPORTS =
   "\nexport { DatabaseFake, TransactionManager, convexGlobalStorage, runScheduledFunction, " +
-  "executionContextStorage, withAuth, AuthFake, " +
+  "executionContextStorage, withAuth, AuthFake, getTransactionManager, " +
   // For IndexedDatabase (indexedDatabase.ts): the query semantics it must match.
   "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +
   "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId };\n";
@@ -72,14 +145,8 @@ async function load(): Promise<any> {
     );
   }
   const distDir = path.join(path.dirname(pkgJsonPath), "dist");
-  let source = fs.readFileSync(path.join(distDir, "index.js"), "utf8");
-  for (const edit of EDITS) {
-    const count = source.split(edit.find).length - 1;
-    if (count !== 1) {
-      throw new Error(`convex-test edit (${edit.why}) matched ${count} times; expected once`);
-    }
-    source = source.replace(edit.find, () => edit.replace);
-  }
+  let source = applyEdits(fs.readFileSync(path.join(distDir, "index.js"), "utf8"), EDITS, "index.js");
+  const metrics = applyEdits(fs.readFileSync(path.join(distDir, "transactionMetrics.js"), "utf8"), METRICS_EDITS, "transactionMetrics.js");
   // Resolve the module's own imports to the installed files, so it shares the
   // `convex` package instance with the rest of the backend.
   const convexServer = import.meta.resolve("convex/server");
@@ -87,16 +154,7 @@ async function load(): Promise<any> {
   source = source
     .replace('from "convex/server";', () => `from ${JSON.stringify(convexServer)};`)
     .replace('from "convex/values";', () => `from ${JSON.stringify(convexValues)};`)
-    .replace('from "./transactionMetrics.js";', () =>
-      `from ${JSON.stringify(pathToFileURL(path.join(distDir, "transactionMetrics.js")).href)};`,
-    );
+    .replace('from "./transactionMetrics.js";', () => `from ${JSON.stringify(writeTemp("convex-test-metrics", metrics))};`);
   source += EXPORTS;
-  const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
-  const file = path.join(os.tmpdir(), `local-backend-convex-test-${hash}.mjs`);
-  if (!fs.existsSync(file)) {
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, source);
-    fs.renameSync(tmp, file);
-  }
-  return await import(pathToFileURL(file).href);
+  return await import(writeTemp("convex-test", source));
 }

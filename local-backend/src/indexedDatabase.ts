@@ -102,6 +102,7 @@ export type ConvexTestInternals = {
   validateIndexRangeExpression: (source: unknown, fields: string[]) => void;
   resolveCommittedValues: (value: unknown, commitTs: bigint) => unknown;
   tableNameFromId: (id: string) => string | null;
+  getTransactionManager: () => { getMetricsTracker(): { trackRead(bytes: number): void } | null };
 };
 
 /** compareValues, with shortcuts for the common number and equal-string cases. */
@@ -152,7 +153,26 @@ function makeClass(ct: ConvexTestInternals): any {
     validateIndexRangeExpression,
     resolveCommittedValues,
     tableNameFromId,
+    getTransactionManager,
   } = ct;
+
+  /**
+   * Counts a document a query read but its `.filter` dropped against the
+   * transaction's read limits (32,000 documents, 16 MiB), as Convex does: a
+   * filter runs over the rows the index range yields, and each one is read.
+   * convex-test counts only the documents a query returns (its syscalls do
+   * that for the kept ones), so a filter over 40,000 rows keeping none would
+   * otherwise pass here and fail on Convex.
+   */
+  function trackDropped(doc: Doc): void {
+    let tracker: { trackRead(bytes: number): void } | null = null;
+    try {
+      tracker = getTransactionManager().getMetricsTracker();
+    } catch {
+      return; // outside any function execution
+    }
+    tracker?.trackRead(getDocumentSize(doc as any));
+  }
 
   function getter(fieldPath: string): (doc: Doc) => unknown {
     if (fieldPath.includes(".")) return (doc) => evaluateFieldPath(fieldPath, doc);
@@ -567,7 +587,12 @@ function makeClass(ct: ConvexTestInternals): any {
       const limit: number | null = limitOp?.limit ?? null;
       const bounded = limit !== null && Number.isInteger(limit) && limit >= 0;
       const ranked = this._search(query.source, null, bounded && filters.length === 0 ? limit : SEARCH_RESULT_LIMIT);
-      const docs = ranked.map((r) => r.doc).filter((doc) => filters.every((f: unknown) => evaluateFilter(doc, f)));
+      const docs: Doc[] = [];
+      for (const { doc } of ranked) {
+        if (bounded && docs.length >= (limit ?? 0)) break;
+        if (filters.every((f: unknown) => evaluateFilter(doc, f))) docs.push(doc);
+        else trackDropped(doc);
+      }
       return limit !== null ? docs.slice(0, limit) : docs;
     }
 
@@ -601,7 +626,11 @@ function makeClass(ct: ConvexTestInternals): any {
         return { page, isDone: true, continueCursor: "_end_cursor", splitCursor: null, pageStatus: null };
       }
       const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
-      const filterFn = (doc: Doc) => filters.every((f: unknown) => evaluateFilter(doc, f));
+      const filterFn = (doc: Doc) => {
+        const keep = filters.every((f: unknown) => evaluateFilter(doc, f));
+        if (!keep) trackDropped(doc);
+        return keep;
+      };
       const end = endCursor && endCursor !== "_end_cursor" ? parse(endCursor) : null;
       // Without `.filter` or an end cursor a page needs only pageSize rows and one to know there are more.
       const want = !end && filters.length === 0 ? Math.min(Math.max(pageSize, 0) + 1, SEARCH_RESULT_LIMIT) : SEARCH_RESULT_LIMIT;
@@ -658,7 +687,10 @@ function makeClass(ct: ConvexTestInternals): any {
       const results: Doc[] = [];
       if (bounded && limit === 0) return results;
       for (const doc of this._stream(plan)) {
-        if (!filters.every((f: unknown) => evaluateFilter(doc, f))) continue;
+        if (!filters.every((f: unknown) => evaluateFilter(doc, f))) {
+          trackDropped(doc);
+          continue;
+        }
         results.push(doc);
         if (bounded && results.length >= limit) break;
       }
@@ -672,7 +704,11 @@ function makeClass(ct: ConvexTestInternals): any {
       const plan = this._plan(query.source);
       const order = plan.order;
       const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
-      const filterFn = (doc: Doc) => filters.every((f: unknown) => evaluateFilter(doc, f));
+      const filterFn = (doc: Doc) => {
+        const keep = filters.every((f: unknown) => evaluateFilter(doc, f));
+        if (!keep) trackDropped(doc);
+        return keep;
+      };
       const fieldPathsToSortBy = plan.fieldPathsToSortBy;
       const cursorFields = fieldPathsToSortBy.includes("_id") ? fieldPathsToSortBy : [...fieldPathsToSortBy, "_id"];
       const parseCursor = (c: string | null | undefined): unknown[] | null => {

@@ -1,0 +1,76 @@
+/**
+ * Convex's transaction, document, time and cursor limits, enforced with
+ * Convex's numbers and error texts (crates/common/src/knobs.rs,
+ * crates/database/src/reads.rs and writes.rs), through a running backend and
+ * the official clients.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { api } from "./fixture/convex/_generated/api";
+import { type Backend, startBackend } from "./harness";
+
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend();
+}, 120_000);
+
+afterAll(async () => {
+  await backend?.dispose();
+});
+
+const OVER_LIMIT_HELP =
+  "Consider using smaller limits in your queries, paginating your queries, or using indexed queries with a selective index range expressions.";
+
+function escape(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+}
+
+describe("transaction limits", () => {
+  test("rows a .filter drops count against the 32,000 documents read", async () => {
+    const http = backend.httpClient();
+    for (let from = 0; from < 40_000; from += 10_000) {
+      await http.mutation(api.limits.fillBulk, { from, count: 10_000 });
+    }
+    // 30,000 rows read, none kept: under the limit.
+    expect(await http.query(api.limits.filterNone, { below: 30_000 })).toBe(0);
+    // 40,000 rows read, none kept: over it, as on Convex.
+    await expect(http.query(api.limits.filterNone, {})).rejects.toThrow(
+      escape(`Too many documents read in a single function execution (limit: 32000). ${OVER_LIMIT_HELP}`),
+    );
+  }, 120_000);
+
+  test("bytes read count 16 MiB, dropped rows included", async () => {
+    const http = backend.httpClient();
+    // 30 documents of 600 KB: 18 MB, in two mutations (16 MiB written per mutation).
+    await http.mutation(api.limits.fillBlobs, { count: 15, bytes: 600_000 });
+    await http.mutation(api.limits.fillBlobs, { count: 15, bytes: 600_000 });
+    const message = escape(`Too many bytes read in a single function execution (limit: 16777216 bytes). ${OVER_LIMIT_HELP}`);
+    await expect(http.query(api.limits.readBlobs, { keep: true })).rejects.toThrow(message);
+    await expect(http.query(api.limits.readBlobs, { keep: false })).rejects.toThrow(message);
+  }, 120_000);
+
+  test("index ranges: 4,096 per function execution", async () => {
+    const http = backend.httpClient();
+    expect(await http.query(api.limits.manyQueries, { count: 4_000 })).toBe(0);
+    await expect(http.query(api.limits.manyQueries, { count: 4_097 })).rejects.toThrow(
+      escape(`Too many reads in a single function execution (limit: 4096). ${OVER_LIMIT_HELP}`),
+    );
+  });
+
+  test("documents written: 16,000 per mutation; over it nothing commits", async () => {
+    const http = backend.httpClient();
+    await expect(http.mutation(api.limits.writeMany, { count: 16_001 })).rejects.toThrow(
+      escape("Too many writes in a single function execution (limit: 16000)"),
+    );
+    expect(await http.query(api.limits.countWritten, {})).toBe(0);
+    await http.mutation(api.limits.writeMany, { count: 16_000 });
+    expect(await http.query(api.limits.countWritten, {})).toBe(16_000);
+  }, 120_000);
+
+  test("functions scheduled: Convex's text", async () => {
+    const http = backend.httpClient();
+    await expect(http.mutation(api.limits.manySchedules, { channel: "limits-text", count: 1_001 })).rejects.toThrow(
+      escape("Too many functions scheduled by this mutation (limit: 1000)"),
+    );
+  });
+});
