@@ -171,6 +171,11 @@ export class Engine {
     (this.opts.errorLog ?? console.error)(line);
   }
 
+  /** Figures for `/_local/stats` (tests and benchmarks). */
+  stats(): Record<string, unknown> {
+    return { commits: this.commitSeq };
+  }
+
   onCommit(listener: CommitListener): void {
     this.listeners.push(listener);
   }

@@ -276,6 +276,12 @@ export async function startServers(
         sendJson(req, res, 200, engine.exportSnapshot());
         return;
       }
+      case "/_local/stats": {
+        // Figures for tests and benchmarks (subscriptions, query re-runs, contention).
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats() });
+        return;
+      }
       case "/_local/import": {
         const body = await readBody(req, MAX_UPLOAD_BYTES);
         const result = await engine.importSnapshot(JSON.parse(body.toString("utf8")));

@@ -17,6 +17,19 @@ import { canonicalPath, captureLogs } from "./engine.js";
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
 
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * Messages (query set changes, authentications, mutations) a connection may
+ * have waiting, and actions it may have running: Convex's sync worker allows
+ * 1,000 pending operations per WebSocket (OPERATION_QUEUE_BUFFER_SIZE in
+ * crates/sync/src/worker.rs) and fails the connection past that.
+ */
+export const MAX_INFLIGHT_MESSAGES = 1000;
+/**
+ * Queries one connection may subscribe to. Convex has no fixed number here
+ * (its query sets are bounded by memory); a page needs tens, so 1,000 leaves
+ * every real client room while one socket cannot pin unbounded work.
+ */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 
 export function encodeTs(ts: bigint): string {
   const buf = Buffer.alloc(8);
@@ -107,6 +120,9 @@ export class Session {
   expiryTimer: NodeJS.Timeout | null = null;
   deferredPush = false;
   closed = false;
+  /** Messages waiting in (or running from) the queue, and actions running. */
+  queued = 0;
+  actionsInFlight = 0;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -131,12 +147,29 @@ export class Session {
     setTimeout(() => this.ws.close(1011, error.slice(0, 120)), 10).unref();
   }
 
-  /** Runs message handlers one after another, in arrival order. */
+  /**
+   * Runs message handlers one after another, in arrival order. Once the
+   * session is closed or dropped nothing queued runs any more (it would take
+   * references no one releases).
+   */
   enqueue(task: () => Promise<void>): void {
-    this.queue = this.queue.then(task).catch((error) => {
-      this.sync.engine.logError(`sync session error: ${(error as Error).stack ?? String(error)}`);
-      this.fatal(`Internal error: ${(error as Error).message}`);
-    });
+    if (this.closed) return;
+    if (this.queued >= MAX_INFLIGHT_MESSAGES) {
+      this.fatal(
+        `TooManyInflightMessages: more than ${MAX_INFLIGHT_MESSAGES} messages are waiting on this connection`,
+      );
+      return;
+    }
+    this.queued++;
+    this.queue = this.queue
+      .then(() => (this.closed ? undefined : task()))
+      .catch((error) => {
+        this.sync.engine.logError(`sync session error: ${(error as Error).stack ?? String(error)}`);
+        this.fatal(`Internal error: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.queued--;
+      });
   }
 }
 
@@ -170,6 +203,16 @@ export class SyncManager {
     }, 15_000);
     this.pingTimer.unref();
     void this.loop();
+  }
+
+  /** Query executions since start (first runs and re-runs), for tests and benchmarks. */
+  queryRuns = 0;
+
+  /** Live sessions, shared query executions with their references, and query runs so far. */
+  stats(): { sessions: number; subscriptions: number; entries: number; queryRuns: number } {
+    let subscriptions = 0;
+    for (const session of this.sessions) subscriptions += session.queries.size;
+    return { sessions: this.sessions.size, subscriptions, entries: this.entries.size, queryRuns: this.queryRuns };
   }
 
   stop(): void {
@@ -241,6 +284,7 @@ export class SyncManager {
 
   private async compute(entry: Entry): Promise<void> {
     entry.dirty = false;
+    this.queryRuns++;
     const written = new Set<string>();
     this.writtenDuringCompute.add(written);
     const reads = new Set<string>();
@@ -401,7 +445,14 @@ export class SyncManager {
       case "Action":
         // Actions run concurrently; they do not hold up the session's queue.
         session.enqueue(async () => {
-          void this.action(session, message);
+          if (session.actionsInFlight >= MAX_INFLIGHT_MESSAGES) {
+            session.fatal(
+              `TooManyInflightActionsForSingleClient: more than ${MAX_INFLIGHT_MESSAGES} actions are running on this connection`,
+            );
+            return;
+          }
+          session.actionsInFlight++;
+          void this.action(session, message).finally(() => session.actionsInFlight--);
         });
         return;
       case "Event":
@@ -443,9 +494,23 @@ export class SyncManager {
     for (const mod of message.modifications) {
       if (mod?.type === "Add" && typeof mod.queryId === "number") {
         const old = session.queries.get(mod.queryId);
-        if (old) this.release(old.entry);
+        if (old) {
+          this.release(old.entry);
+          session.queries.delete(mod.queryId);
+        }
         const sub = await this.subscribe(session, mod.udfPath, mod.args, mod.journal);
+        if (session.closed) {
+          // Dropped while this message ran: drop() already released the rest.
+          this.release(sub.entry);
+          return;
+        }
         session.queries.set(mod.queryId, sub);
+        if (session.queries.size > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          session.fatal(
+            `TooManySubscriptions: a connection may subscribe to at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} queries`,
+          );
+          return;
+        }
         session.removed = session.removed.filter((id) => id !== mod.queryId);
         added.push(sub);
       } else if (mod?.type === "Remove" && typeof mod.queryId === "number") {
@@ -515,6 +580,7 @@ export class SyncManager {
         caller = { kind: "none" };
       } else if (message.tokenType === "User" && typeof message.value === "string") {
         const identity = await this.verifier.verify(message.value);
+        if (session.closed) return;
         caller = { kind: "user", identity, key: JSON.stringify(identity) };
       } else if (message.tokenType === "Admin" && typeof message.value === "string") {
         if (message.value !== this.engine.store.adminKey()) throw new AuthError("Invalid admin key");
