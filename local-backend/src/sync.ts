@@ -8,6 +8,7 @@
  * tables were written are re-run, and each session gets a Transition holding
  * only the results whose serialized value changed.
  */
+import { createHash } from "node:crypto";
 import type { WebSocket } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, EXPIRES, type TokenVerifier } from "./auth.js";
@@ -51,6 +52,22 @@ export function describeError(error: unknown): { message: string; data?: unknown
   }
   if (error instanceof Error) return { message: `Uncaught ${error.name}: ${error.message}` };
   return { message: `Uncaught ${String(error)}` };
+}
+
+/**
+ * Who calls which function, for mutation de-duplication: the identity's
+ * `tokenIdentifier` (stable across token refreshes, so a retry after a
+ * reconnect with a fresh JWT still matches) and the canonical function path,
+ * hashed to keep the log small.
+ */
+function requestFingerprint(caller: Caller, udfPath: unknown): string {
+  let who: string;
+  if (caller.kind === "user") {
+    const tokenIdentifier = caller.identity.tokenIdentifier;
+    who = `user:${typeof tokenIdentifier === "string" ? tokenIdentifier : caller.key}`;
+  } else who = caller.kind;
+  const path = typeof udfPath === "string" ? canonicalPath(udfPath) : "";
+  return createHash("sha256").update(`${who}\u0000${path}`).digest("base64url").slice(0, 22);
 }
 
 function parseJournal(journal: string | null): Journal {
@@ -645,8 +662,14 @@ export class SyncManager {
       session.fatal("Mutation without a numeric requestId");
       return;
     }
-    const dedupeKey = `${session.sessionId}:${requestId}`;
-    const previous = session.sessionId ? this.engine.mutationResults.get(dedupeKey) : undefined;
+    // A retry must come from the same session, identity and function: a request
+    // id replayed on another identity (or for another function) never returns
+    // someone else's result.
+    const dedupeSession = session.sessionId
+      ? `${session.sessionId}|${requestFingerprint(session.caller, message.udfPath)}`
+      : "";
+    const dedupeKey = `${dedupeSession}:${requestId}`;
+    const previous = dedupeSession ? this.engine.mutationResults.get(dedupeKey) : undefined;
     if (previous) {
       // A retry after a reconnect: it already committed, answer with its first result.
       session.send({
@@ -670,7 +693,7 @@ export class SyncManager {
         unknown
       >;
       const { value, ts } = await captureLogs(logLines, () =>
-        this.engine.mutation(path, args, session.caller, { sessionId: session.sessionId, requestId }),
+        this.engine.mutation(path, args, session.caller, { sessionId: dedupeSession, requestId }),
       );
       session.send({
         type: "MutationResponse",
