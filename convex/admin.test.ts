@@ -80,6 +80,28 @@ describe("admin.listMics", () => {
     expect(await admin.asUser.query(api.admin.listMics, { search: "zzzz" })).toEqual([]);
     expect(await admin.asUser.query(api.admin.listMics, { search: "   " })).toHaveLength(3);
   });
+
+  test("every search word must start a word of the title, venue or city, as on the scene", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    await createSceneItem(t, { title: "The Velvet Hour", venueName: "Velvet Room", city: "Chicago" });
+    await createSceneItem(t, { title: "Backroom Jokes", venueName: "The Green Room", city: "Chicago" });
+    await createSceneItem(t, { title: "The Late Set", venueName: "Corner Bar", city: "Austin", status: "inactive" });
+    await createSceneItem(t, { title: "Velvet Lounge", venueName: "Lounge", city: "Austin" });
+    const titles = async (search: string) =>
+      (await admin.asUser.query(api.admin.listMics, { search })).map((i) => i.title).sort();
+    // More words narrow the list, never widen it.
+    expect(await titles("velvet")).toEqual(["The Velvet Hour", "Velvet Lounge"]);
+    expect(await titles("velvet room")).toEqual(["The Velvet Hour"]);
+    expect(await titles("the velvet")).toEqual(["The Velvet Hour"]);
+    expect(await titles("room")).toEqual(["Backroom Jokes", "The Velvet Hour"]);
+    expect(await titles("room austin")).toEqual([]);
+    // Prefixes of words, any order, punctuation ignored; inactive items too.
+    expect(await titles("aus lat")).toEqual(["The Late Set"]);
+    expect(await titles("Velv, chic!")).toEqual(["The Velvet Hour"]);
+    expect(await titles("oom")).toEqual([]);
+    expect(await titles("?!")).toEqual([]);
+  });
 });
 
 describe("admin.updateMic", () => {

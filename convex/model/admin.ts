@@ -5,7 +5,8 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { parseHHMM } from "../lib/time";
 import { costInfo as costInfoValidator, sceneItemStatus, sceneItemType } from "../schema";
-import { sceneGeohash, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
+import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
+import { SEARCH_MAX_TERMS, sceneGeohash, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
 import { onSceneItemUpdated } from "./stats";
 
 /** Most items the admin list returns (newest first). */
@@ -65,22 +66,32 @@ export function normalizeCostInfo(cost: CostInfo): CostInfo {
   return out;
 }
 
+/** Search results read to find the admin list's matches (under the search index's 1,024). */
+const ADMIN_SEARCH_READ = 2 * ADMIN_LIST_LIMIT;
+
 /**
  * Every item, both statuses, newest first; with a search, the items whose
- * title, venue or city match it (the search index is queried without its
- * status filter so inactive items are found too).
+ * title, venue or city match it by the scene's one rule (every word starts a
+ * word of them, lib/sceneSearch). The search index is queried without its
+ * status filter so inactive items are found too.
  */
 export async function listMics(ctx: QueryCtx, search: string | undefined): Promise<SceneItem[]> {
-  const text = search?.trim().toLowerCase() ?? "";
+  const text = search?.trim() ?? "";
   if (text.length === 0) {
     const docs = await ctx.db.query("sceneItems").withIndex("by_creation_time").order("desc").take(ADMIN_LIST_LIMIT);
     return docs.map(toSceneItem);
   }
+  const terms = searchTerms(text);
+  if (terms.length === 0) return [];
   const docs = await ctx.db
     .query("sceneItems")
-    .withSearchIndex("search_text", (q) => q.search("searchText", text))
-    .take(ADMIN_LIST_LIMIT);
-  return docs.sort((a, b) => b._creationTime - a._creationTime).map(toSceneItem);
+    .withSearchIndex("search_text", (q) => q.search("searchText", terms.slice(0, SEARCH_MAX_TERMS).join(" ")))
+    .take(ADMIN_SEARCH_READ);
+  return docs
+    .filter((doc) => matchesEveryTerm(doc.searchText, terms))
+    .sort((a, b) => b._creationTime - a._creationTime)
+    .slice(0, ADMIN_LIST_LIMIT)
+    .map(toSceneItem);
 }
 
 /** What an admin may change on a mic (part 2 §7 "Update scene_items by id"). */

@@ -81,7 +81,8 @@ export const SCENE_MAX_ROWS_READ = 300;
 /** Longest search text, after trimming. */
 export const SCENE_SEARCH_MAX_LENGTH = 100;
 /** Convex search matches at most 16 terms. */
-const SEARCH_MAX_TERMS = 16;
+/** Most search words sent to the search index (every word is still checked). */
+export const SEARCH_MAX_TERMS = 16;
 
 export const scenePageValidator = paginationResultValidator(sceneItemValidator);
 
