@@ -224,7 +224,8 @@ async function cmdExport(positional: string[], flags: Flags, store: DataStore): 
   }
   const text = JSON.stringify(snapshot, null, 1);
   if (positional[0]) {
-    fs.writeFileSync(positional[0], text + "\n");
+    // Holds password hashes and sessions, like the data directory: owner-only.
+    fs.writeFileSync(positional[0], text + "\n", { mode: 0o600 });
     const tables = (snapshot as any).tables as Record<string, unknown[]>;
     const count = Object.values(tables).reduce((n, docs) => n + docs.length, 0);
     console.log(`Exported ${count} documents from ${Object.keys(tables).length} tables to ${positional[0]}`);
@@ -314,7 +315,7 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
     engine.close();
     return 1;
   }
-  fs.writeFileSync(store.runningPath, JSON.stringify({ pid: process.pid, apiUrl, siteUrl }) + "\n");
+  fs.writeFileSync(store.runningPath, JSON.stringify({ pid: process.pid, apiUrl, siteUrl }) + "\n", { mode: 0o600 });
   console.log(`Convex API: ${apiUrl}`);
   console.log(`HTTP actions: ${siteUrl}`);
   console.log(`Data: ${store.dir}`);

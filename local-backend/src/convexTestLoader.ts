@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { tableNameFromId } from "./ids.js";
 
 export const CONVEX_TEST_VERSION = "0.0.60";
 
@@ -38,6 +39,11 @@ const EDITS: Edit[] = [
     find: "function frameworkSetTimeout(cb, ms) {\n",
     replace:
       "function frameworkSetTimeout(cb, ms) {\n    if (ms > 2 ** 31 - 1) return globalOverridesStorage.exit(() => globalThis.setTimeout(() => frameworkSetTimeout(cb, ms - (2 ** 31 - 1)), 2 ** 31 - 1));\n",
+  },
+  {
+    why: "document ids are Convex's (random, table number inside, see ids.ts): the table of an id comes from ids.ts",
+    find: "function tableNameFromId(id) {\n",
+    replace: "function tableNameFromId(id) {\n    return globalThis.__localBackendTableNameFromId(id);\n",
   },
   {
     why: "the commit hook stores a client mutation's result with its writes (retried mutations are not re-applied)",
@@ -136,6 +142,7 @@ export function loadConvexTest(): Promise<any> {
 }
 
 async function load(): Promise<any> {
+  (globalThis as any).__localBackendTableNameFromId = tableNameFromId;
   const pkgJsonPath = require.resolve("convex-test/package.json");
   const pkg = JSON.parse(fs.readFileSync(pkgJsonPath, "utf8"));
   if (pkg.version !== CONVEX_TEST_VERSION) {

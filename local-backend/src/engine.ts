@@ -17,6 +17,7 @@ import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
 import { DataStore, type JsonDoc } from "./store.js";
+import { setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
 
 /** Who calls a function. `user` identities come from a verified JWT. */
 export type Caller =
@@ -75,20 +76,9 @@ function installConsoleCapture(): void {
 let activeEngine: Engine | null = null;
 const docCache = new WeakMap<object, { json: string; size: number }>();
 
+/** The table of a document id (see ids.ts), or null. */
 export function tableFromId(id: string): string | null {
-  const match = /^[0-9]+/.exec(id);
-  if (!match || match[0].length === id.length) return null;
-  return id.slice(match[0].length);
-}
-
-/**
- * The sequence number in a document id (ids are counter + table name), or 0
- * for a file: `_storage` ids are random digits (see indexedDatabase.ts).
- */
-function idCounter(id: string): number {
-  if (tableFromId(id) === "_storage") return 0;
-  const counter = Number(/^[0-9]+/.exec(id)?.[0] ?? 0);
-  return Number.isSafeInteger(counter) ? counter : 0;
+  return tableNameFromId(id);
 }
 
 /** "messages" -> "messages:default", "dir/mod.js:fn" -> "dir/mod:fn". */
@@ -133,6 +123,8 @@ export type EngineOptions = {
 
 export class Engine {
   readonly store: DataStore;
+  /** Table numbers of the data directory (inside every document id). */
+  readonly tables: TableNumbers;
   readonly opts: EngineOptions;
   ct: any;
   t: any;
@@ -159,6 +151,7 @@ export class Engine {
   constructor(opts: EngineOptions) {
     this.opts = opts;
     this.store = new DataStore(opts.dataDir);
+    this.tables = new TableNumbers(this.store.dir);
     removeStaleBundles();
     this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), `local-backend-bundle-${process.pid}-`));
     this.crons = new CronRunner(this);
@@ -183,6 +176,7 @@ export class Engine {
   /** Bundles, loads and restores. Throws (with a clear message) if it cannot start. */
   async init(options: { startBackground?: boolean } = {}): Promise<void> {
     this.store.lock();
+    setCurrentTableNumbers(this.tables);
     this.applyEnv(this.store.readEnv());
     this.ct = await loadConvexTest();
     installConsoleCapture();
@@ -377,7 +371,6 @@ export class Engine {
   private restore(): void {
     const state = this.store.load();
     const db = this.db;
-    let maxCounter = 0;
     let maxCreation = 0;
     const count = state.docs.size;
     // Converted one at a time, each JSON form dropped once converted, so the
@@ -388,8 +381,6 @@ export class Engine {
       for (const [id, json] of state.docs) {
         state.docs.delete(id);
         const doc = jsonToConvex(json as any) as Record<string, any>;
-        const counter = idCounter(id);
-        if (counter > maxCounter) maxCounter = counter;
         if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
         if (tableFromId(id) === "_storage") {
           const bytes = store.readFile(doc.sha256);
@@ -400,7 +391,6 @@ export class Engine {
       }
     }
     db.loadDocuments(converted());
-    db._nextDocId = Math.max(db._nextDocId, maxCounter + 1);
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
     const tm = this.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
@@ -682,12 +672,21 @@ export class Engine {
       }
     }
     for (const docs of Object.values(tables)) docs.sort((a: any, b: any) => a._creationTime - b._creationTime);
-    return { format: "stagetime-local-backend-snapshot", version: 1, ts: this.lastCommitTs.toString(), tables, files };
+    return {
+      format: "stagetime-local-backend-snapshot",
+      version: 1,
+      ts: this.lastCommitTs.toString(),
+      tableNumbers: this.tables.entries(),
+      tables,
+      files,
+    };
   }
 
   /** Replaces the whole database with a snapshot, as one commit. */
   async importSnapshot(snapshot: any): Promise<{ documents: number; files: number }> {
     if (!snapshot || typeof snapshot.tables !== "object") throw new Error("Not a snapshot: missing `tables`");
+    // The ids inside name their tables by number: take the snapshot's numbers first.
+    if (snapshot.tableNumbers && typeof snapshot.tableNumbers === "object") this.tables.adopt(snapshot.tableNumbers);
     const incoming = new Map<string, any>();
     for (const [table, docs] of Object.entries(snapshot.tables as Record<string, any[]>)) {
       for (const json of docs) {
@@ -729,9 +728,6 @@ export class Engine {
         }),
       ),
     );
-    let maxCounter = 0;
-    for (const id of incoming.keys()) maxCounter = Math.max(maxCounter, idCounter(id));
-    this.db._nextDocId = Math.max(this.db._nextDocId, maxCounter + 1);
     if (!this.closed) this.rescheduleRestoredJobs(scheduledBefore);
     return { documents: incoming.size, files: fileCount };
   }

@@ -28,7 +28,7 @@
  * convex-test's scan in insertion order; vector search keeps convex-test's
  * scan, over its own table.
  */
-import { randomInt } from "node:crypto";
+import { currentTableNumbers } from "./ids.js";
 import { compareValues, getDocumentSize, jsonToConvex } from "convex/values";
 import { compareRank, InvertedIndex, parseSearchQuery, SEARCH_RESULT_LIMIT, type RankKey, type Ranked } from "./searchIndex.js";
 import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
@@ -124,9 +124,6 @@ function compareKeys(a: unknown, b: unknown): number {
   }
   return compareValues(a as any, b as any);
 }
-
-/** convex-test pads ids to this length (as real Convex ids are). */
-const TYPICAL_ID_LENGTH = 32;
 
 /** Committed-value writes of a table larger than this fraction rebuild its indexes instead. */
 const REBUILD_FRACTION = 0.25;
@@ -312,17 +309,11 @@ function makeClass(ct: ConvexTestInternals): any {
     }
 
     /**
-     * Document ids are convex-test's (a counter padded to 32 characters with the
-     * table name after it), except files: a `_storage` id is random digits of
-     * the same length, so a file's URL cannot be guessed from another's.
+     * Document ids are Convex's: random, with the table number inside (see ids.ts).
      */
     _generateId(table: string): string {
-      if (table !== "_storage") return super._generateId(table);
-      const length = Math.max(TYPICAL_ID_LENGTH - table.length, 16);
       for (;;) {
-        let digits = "";
-        for (let i = 0; i < length; i++) digits += String(randomInt(10));
-        const id = digits + table;
+        const id = currentTableNumbers().newId(table);
         if (!this._writes.some((layer: Layer) => id in layer) && this.committed(id) === null) return id;
       }
     }

@@ -29,13 +29,37 @@ export type LoadedState = {
 
 const COMPACT_LOG_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The data directory holds password hashes, session ids, the admin key and
+ * the JWT private key: only its owner may read it. Files are created 0600 and
+ * folders 0700, and a directory made by an older version is fixed on open.
+ */
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+/** Makes `dir` and everything in it owner-only (files 0600, folders 0700). */
+export function restrictPermissions(dir: string): void {
+  const walk = (current: string) => {
+    fs.chmodSync(current, DIR_MODE);
+    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) {
+        if ((fs.statSync(full).mode & 0o777) !== FILE_MODE) fs.chmodSync(full, FILE_MODE);
+      }
+    }
+  };
+  walk(dir);
+}
+
 export class DataStore {
   readonly dir: string;
   private logFd: number | null = null;
 
   constructor(dir: string) {
     this.dir = path.resolve(dir);
-    fs.mkdirSync(path.join(this.dir, "files"), { recursive: true });
+    fs.mkdirSync(path.join(this.dir, "files"), { recursive: true, mode: DIR_MODE });
+    restrictPermissions(this.dir);
   }
 
   get logPath(): string {
@@ -93,14 +117,14 @@ export class DataStore {
     if (!force && size < COMPACT_LOG_BYTES) return false;
     this.writeSnapshot({ ts: ts.toString(), docs: [...docs] });
     this.closeLog();
-    fs.writeFileSync(this.logPath, "");
+    fs.writeFileSync(this.logPath, "", { mode: FILE_MODE });
     this.fsyncDir();
     return true;
   }
 
   writeSnapshot(snap: Snapshot): void {
     const tmp = `${this.snapshotPath}.tmp`;
-    const fd = fs.openSync(tmp, "w");
+    const fd = fs.openSync(tmp, "w", FILE_MODE);
     fs.writeSync(fd, JSON.stringify(snap));
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -110,7 +134,7 @@ export class DataStore {
 
   /** Appends one commit and fsyncs it before returning. */
   append(entry: LogEntry): void {
-    if (this.logFd === null) this.logFd = fs.openSync(this.logPath, "a");
+    if (this.logFd === null) this.logFd = fs.openSync(this.logPath, "a", FILE_MODE);
     fs.writeSync(this.logFd, JSON.stringify(entry) + "\n");
     fs.fsyncSync(this.logFd);
   }
@@ -145,7 +169,7 @@ export class DataStore {
     const file = this.fileName(sha);
     if (!fs.existsSync(file)) {
       const tmp = `${file}.tmp`;
-      const fd = fs.openSync(tmp, "w");
+      const fd = fs.openSync(tmp, "w", FILE_MODE);
       fs.writeSync(fd, bytes);
       fs.fsyncSync(fd);
       fs.closeSync(fd);
@@ -173,14 +197,14 @@ export class DataStore {
 
   writeEnv(env: Record<string, string>): void {
     const tmp = `${this.envPath}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(env, null, 2) + "\n", { mode: 0o600 });
+    fs.writeFileSync(tmp, JSON.stringify(env, null, 2) + "\n", { mode: FILE_MODE });
     fs.renameSync(tmp, this.envPath);
   }
 
   /** Secret for admin requests (CLI -> running backend) and upload URL signatures. */
   adminKey(): string {
     const file = path.join(this.dir, "admin-key");
-    if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(24).toString("hex"), { mode: 0o600 });
+    if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(24).toString("hex"), { mode: FILE_MODE });
     return fs.readFileSync(file, "utf8").trim();
   }
 
@@ -192,7 +216,7 @@ export class DataStore {
     const file = path.join(this.dir, "lock");
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+        fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: FILE_MODE });
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -52,7 +52,7 @@ describe("hot reload", () => {
     const http = backend.httpClient();
     edit("schema.ts", "n: v.number(), body: v.string()", "n: v.number(), body: v.string(), extra: v.number()");
     await waitFor(() => backend.output.includes("rejects existing data"), { message: "the schema error" });
-    expect(backend.output).toMatch(/table "items", document \S+items: .*extra/);
+    expect(backend.output).toMatch(/table "items", document \S+: .*extra/);
     // Still the old schema: a document without `extra` is accepted.
     await http.mutation(api.items.add, { n: 2 });
     expect((await http.query(api.items.summary, {})).count).toBe(2);

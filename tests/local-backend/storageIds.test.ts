@@ -1,11 +1,13 @@
 /**
- * File ids cannot be guessed: `_storage` ids are random digits (same length and
- * shape as other ids, so `v.id("_storage")` and the table-from-id rule hold),
- * not the next number after the last upload, and an id nobody was given is a 404.
+ * File ids cannot be guessed: `_storage` ids are Convex's format (random bits
+ * and the table number, the same length and alphabet as every other id, so
+ * `v.id("_storage")` and the table-from-id rule hold), not the next number
+ * after the last upload, and an id nobody was given is a 404.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
 import type { Id } from "./fixture/convex/_generated/dataModel";
+import { decodeId, encodeId } from "../../local-backend/src/ids";
 import { type Backend, startBackend } from "./harness";
 
 let backend: Backend;
@@ -25,35 +27,56 @@ async function upload(text: string): Promise<Id<"_storage">> {
   return ((await response.json()) as { storageId: Id<"_storage"> }).storageId;
 }
 
-/** The id with its number moved by `delta` (what guessing the next upload looks like). */
+const CONVEX_ID = /^[0-9a-hjkmnp-tv-z]{32}$/;
+
+/** The random part of an id as a number. */
+function internalNumber(id: string): bigint {
+  let n = 0n;
+  for (const byte of decodeId(id)!.internalId) n = (n << 8n) | BigInt(byte);
+  return n;
+}
+
+/** The id with its random part moved by `delta` (what guessing the next upload looks like). */
 function neighbour(id: string, delta: bigint): string {
-  const digits = /^[0-9]+/.exec(id)![0];
-  return `${(BigInt(digits) + delta).toString().padStart(digits.length, "0")}_storage`;
+  let n = internalNumber(id) + delta;
+  const bytes = new Uint8Array(16);
+  for (let i = 15; i >= 0; i--) {
+    bytes[i] = Number(n & 0xffn);
+    n >>= 8n;
+  }
+  return encodeId(decodeId(id)!.tableNumber, bytes);
 }
 
 describe("storage ids", () => {
   test("uploads get random, non-sequential ids that still validate as _storage ids", async () => {
     const ids = [await upload("first"), await upload("second"), await upload("third")];
     for (const id of ids) {
-      expect(id).toMatch(/^[0-9]{24}_storage$/);
+      expect(id).toMatch(CONVEX_ID);
       // A valid v.id("_storage") argument, and the file is there.
       const file = await backend.httpClient().query(api.files.get, { storageId: id });
       expect(file?.size).toBeGreaterThan(0);
       expect((await fetch(file!.url!)).status).toBe(200);
     }
-    const numbers = ids.map((id) => BigInt(/^[0-9]+/.exec(id)![0]));
+    const numbers = ids.map(internalNumber);
     for (let i = 1; i < numbers.length; i++) {
       const gap = numbers[i] - numbers[i - 1];
       expect(gap < -1000n || gap > 1000n, `ids ${ids[i - 1]} then ${ids[i]}`).toBe(true);
     }
-    // A document inserted between uploads keeps the ordinary sequential id shape.
+    // A document inserted between uploads has the same id shape, with its own table number.
     const savedId = await backend.httpClient().mutation(api.files.save, { storageId: ids[0], label: "kept" });
-    expect(savedId).toMatch(/^[0-9]+uploads$/);
+    expect(savedId).toMatch(CONVEX_ID);
+    expect(decodeId(savedId)!.tableNumber).not.toBe(decodeId(ids[0])!.tableNumber);
   });
 
   test("a made-up or neighbouring id is a 404", async () => {
     const id = await upload("secret set list");
-    const guesses = [neighbour(id, 1n), neighbour(id, -1n), `${"0".repeat(19)}10001_storage`, `${"1".repeat(24)}_storage`];
+    const guesses = [
+      neighbour(id, 1n),
+      neighbour(id, -1n),
+      `${"0".repeat(19)}10001_storage`,
+      `${"1".repeat(24)}_storage`,
+      encodeId(decodeId(id)!.tableNumber, new Uint8Array(16)),
+    ];
     for (const guess of guesses) {
       const response = await fetch(`${backend.url}/api/storage/${guess}`);
       expect(response.status, guess).toBe(404);
@@ -68,9 +91,9 @@ describe("storage ids", () => {
     const after = await upload("after restart");
     expect(after).not.toBe(before);
     for (const id of [before, after]) expect((await fetch(`${backend.url}/api/storage/${id}`)).status).toBe(200);
-    // Other tables still count on from where they were.
+    // Table numbers survive the restart: the new upload's id names the same table.
+    expect(decodeId(after)!.tableNumber).toBe(decodeId(before)!.tableNumber);
     const saved = await backend.httpClient().mutation(api.files.save, { storageId: after, label: "after" });
-    expect(saved).toMatch(/^[0-9]{1,}uploads$/);
-    expect(Number(/^[0-9]+/.exec(saved)![0])).toBeLessThan(1_000_000);
+    expect(saved).toMatch(CONVEX_ID);
   });
 });

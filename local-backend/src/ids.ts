@@ -1,0 +1,246 @@
+/**
+ * Document ids in Convex's format (convex-backend crates/value/src/id_v6.rs):
+ *
+ *   base32( VInt(table number) ++ 16 random bytes ++ footer )
+ *   footer = fletcher16(everything before it) XOR version 0, little endian
+ *
+ * in Crockford's lowercase base32 alphabet without padding. User tables are
+ * numbered from 10001 (two VInt bytes), so their ids are 32 characters, like
+ * the ids Convex hands out. The 128 random bits make an id unguessable: knowing
+ * your own ids tells you nothing about anybody else's (Convex Auth's refresh
+ * token is two document ids).
+ *
+ * The table of an id is resolved through the data directory's table numbers
+ * (`tables.json`). Ids minted before this format (a decimal counter followed by
+ * the table name, convex-test's format) still resolve, so existing data
+ * directories keep working; no new id has that shape.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+const DECODE = new Map<string, number>([...ALPHABET].map((c, i) => [c, i]));
+const INTERNAL_ID_LEN = 16;
+/** Convex's bounds: one to five VInt bytes, 16 id bytes, 2 footer bytes. */
+const MIN_LEN = encodedLen(1 + INTERNAL_ID_LEN + 2);
+const MAX_LEN = encodedLen(5 + INTERNAL_ID_LEN + 2);
+export const FIRST_USER_TABLE_NUMBER = 10001;
+/** System tables get two-byte numbers too, so every id is 32 characters and starts with a letter. */
+const FIRST_SYSTEM_TABLE_NUMBER = 9001;
+
+function encodedLen(bytes: number): number {
+  return Math.floor(bytes / 5) * 8 + [0, 2, 4, 5, 7][bytes % 5];
+}
+
+function base32Encode(bytes: Uint8Array): string {
+  let out = "";
+  let buffer = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(buffer >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
+  return out;
+}
+
+function base32Decode(text: string): Uint8Array | null {
+  const out: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  for (const char of text) {
+    const value = DECODE.get(char);
+    if (value === undefined) return null;
+    buffer = ((buffer << 5) | value) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((buffer >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+function fletcher16(bytes: Uint8Array): number {
+  let c0 = 0;
+  let c1 = 0;
+  for (const byte of bytes) {
+    c0 = (c0 + byte) & 0xff;
+    c1 = (c1 + c0) & 0xff;
+  }
+  return (c1 << 8) | c0;
+}
+
+function vintEncode(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    if (n < 0x80) {
+      out.push(n);
+      return out;
+    }
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+}
+
+/** Convex's id string for a table number and 16 internal id bytes. */
+export function encodeId(tableNumber: number, internalId: Uint8Array): string {
+  if (internalId.length !== INTERNAL_ID_LEN) throw new Error("internal id must be 16 bytes");
+  const head = [...vintEncode(tableNumber), ...internalId];
+  const footer = fletcher16(Uint8Array.from(head));
+  return base32Encode(Uint8Array.from([...head, footer & 0xff, footer >> 8]));
+}
+
+/** The table number of a Convex-format id, or null if `id` is not one (as Convex decodes: canonical only). */
+export function decodeId(id: string): { tableNumber: number; internalId: Uint8Array } | null {
+  if (id.length < MIN_LEN || id.length > MAX_LEN) return null;
+  const bytes = base32Decode(id);
+  if (!bytes) return null;
+  let tableNumber = 0;
+  let pos = 0;
+  for (;;) {
+    if (pos >= 5 || pos >= bytes.length) return null;
+    const byte = bytes[pos];
+    tableNumber += (byte & 0x7f) * 2 ** (7 * pos);
+    pos++;
+    if (byte < 0x80) break;
+  }
+  if (tableNumber === 0 || bytes.length !== pos + INTERNAL_ID_LEN + 2) return null;
+  const body = bytes.subarray(0, pos + INTERNAL_ID_LEN);
+  const footer = bytes[pos + INTERNAL_ID_LEN] | (bytes[pos + INTERNAL_ID_LEN + 1] << 8);
+  if (fletcher16(body) !== footer) return null;
+  const internalId = bytes.slice(pos, pos + INTERNAL_ID_LEN);
+  // One-to-one: only the canonical spelling decodes.
+  if (encodeId(tableNumber, internalId) !== id) return null;
+  return { tableNumber, internalId };
+}
+
+/** The table name of an id in convex-test's old format (a counter then the table name). */
+function legacyTable(id: string): string | null {
+  const match = /^[0-9]+/.exec(id);
+  if (!match || match[0].length === id.length) return null;
+  return id.slice(match[0].length);
+}
+
+/**
+ * The data directory's table numbers (`tables.json`): each table gets one the
+ * first time a document is written to it, user tables from 10001 (as Convex
+ * numbers them) and system tables (`_storage`, `_scheduled_functions`) from 9001.
+ * Numbers are never reused or changed; the file is written before any id with
+ * a new number can be committed.
+ */
+export class TableNumbers {
+  private readonly file: string | null;
+  private byName = new Map<string, number>();
+  private byNumber = new Map<number, string>();
+
+  constructor(dir: string | null) {
+    this.file = dir === null ? null : path.join(dir, "tables.json");
+    if (this.file && fs.existsSync(this.file)) {
+      const saved = JSON.parse(fs.readFileSync(this.file, "utf8")) as Record<string, number>;
+      for (const [name, number] of Object.entries(saved)) this.set(name, number);
+    }
+  }
+
+  private set(name: string, number: number): void {
+    this.byName.set(name, number);
+    this.byNumber.set(number, name);
+  }
+
+  nameOf(number: number): string | undefined {
+    return this.byNumber.get(number);
+  }
+
+  entries(): Record<string, number> {
+    return Object.fromEntries(this.byName);
+  }
+
+  /** The table's number, assigned (and saved) on first use. */
+  numberFor(name: string): number {
+    const known = this.byName.get(name);
+    if (known !== undefined) return known;
+    const system = name.startsWith("_");
+    let next = system ? FIRST_SYSTEM_TABLE_NUMBER : FIRST_USER_TABLE_NUMBER;
+    for (const n of this.byNumber.keys()) {
+      if (system ? n < FIRST_USER_TABLE_NUMBER : n >= FIRST_USER_TABLE_NUMBER) next = Math.max(next, n + 1);
+    }
+    this.set(name, next);
+    this.save();
+    return next;
+  }
+
+  /**
+   * Adopts another data directory's numbers (an imported snapshot): fails if
+   * a name or number already means something else here.
+   */
+  adopt(numbers: Record<string, number>): void {
+    for (const [name, number] of Object.entries(numbers)) {
+      if (!Number.isSafeInteger(number) || number <= 0) throw new Error(`Invalid table number ${number} for "${name}"`);
+      const mine = this.byName.get(name);
+      const owner = this.byNumber.get(number);
+      if ((mine !== undefined && mine !== number) || (owner !== undefined && owner !== name)) {
+        throw new Error(
+          `The snapshot numbers table "${name}" ${number}, but this data directory already uses ` +
+            `${mine !== undefined ? `${mine} for "${name}"` : `${number} for "${owner}"`}; import it into a new data directory.`,
+        );
+      }
+    }
+    let changed = false;
+    for (const [name, number] of Object.entries(numbers)) {
+      if (!this.byName.has(name)) {
+        this.set(name, number);
+        changed = true;
+      }
+    }
+    if (changed) this.save();
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    const tmp = `${this.file}.tmp`;
+    const fd = fs.openSync(tmp, "w", 0o600);
+    fs.writeSync(fd, JSON.stringify(this.entries(), null, 1) + "\n");
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(tmp, this.file);
+  }
+
+  /** A new random id in `table`. */
+  newId(table: string): string {
+    // Starts with a letter (a two-byte table number), so it never reads as an old-format id.
+    return encodeId(this.numberFor(table), randomBytes(INTERNAL_ID_LEN));
+  }
+
+  /** The table an id belongs to, or null. */
+  tableOf(id: string): string | null {
+    if (typeof id !== "string") return null;
+    const decoded = decodeId(id);
+    if (decoded) {
+      const name = this.byNumber.get(decoded.tableNumber);
+      if (name !== undefined) return name;
+    }
+    return legacyTable(id);
+  }
+}
+
+/** The numbers of the data directory the engine of this process serves. */
+let current = new TableNumbers(null);
+
+export function setCurrentTableNumbers(tables: TableNumbers): void {
+  current = tables;
+}
+
+export function currentTableNumbers(): TableNumbers {
+  return current;
+}
+
+/** The table of a document id (either format), or null. Used by the patched convex-test too. */
+export function tableNameFromId(id: string): string | null {
+  return current.tableOf(id);
+}
