@@ -31,6 +31,7 @@
 import { currentTableNumbers } from "./ids.js";
 import { compareValues, getDocumentSize, jsonToConvex } from "convex/values";
 import { compareRank, InvertedIndex, parseSearchQuery, SEARCH_RESULT_LIMIT, type RankKey, type Ranked } from "./searchIndex.js";
+import { checkUserDocument } from "./documentLimits.js";
 import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
 
 type Doc = Record<string, any> & { _id: string; _creationTime: number };
@@ -321,6 +322,10 @@ function makeClass(ct: ConvexTestInternals): any {
     // --- transactions ----------------------------------------------------------
 
     _addWrite(id: string, value: Doc | null): void {
+      // Convex's document limits (size, nesting, array length, field names) on every user write.
+      if (value !== null && !id.endsWith("_storage") && !(tableNameFromId(id) ?? "_").startsWith("_")) {
+        checkUserDocument(value);
+      }
       super._addWrite(id, value);
       const layer: Layer = this._writes[this._writes.length - 1];
       let tables = layerTables.get(layer);

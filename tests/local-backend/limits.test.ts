@@ -74,3 +74,54 @@ describe("transaction limits", () => {
     );
   });
 });
+
+describe("document limits", () => {
+  test("a document over 1 MiB is refused, one under it stored; nothing commits", async () => {
+    const http = backend.httpClient();
+    await expect(http.mutation(api.limits.storeLarge, { bytes: 1_500_000 })).rejects.toThrow(
+      escape("Value is too large (1.43 MiB > maximum size 1 MiB)"),
+    );
+    expect(await http.query(api.limits.countAnything, {})).toBe(0);
+    await http.mutation(api.limits.storeLarge, { bytes: 1_000_000 });
+    expect(await http.query(api.limits.countAnything, {})).toBe(1);
+  });
+
+  test("a patch that makes a document too large is refused", async () => {
+    const http = backend.httpClient();
+    const id = await http.mutation(api.limits.storeValue, { value: "small" });
+    await expect(http.mutation(api.limits.storeValue, { id, value: "y".repeat(1_100_000) })).rejects.toThrow(
+      /Value is too large \(1\.05 MiB > maximum size 1 MiB\)/,
+    );
+  });
+
+  test("arrays: 8,192 elements", async () => {
+    const http = backend.httpClient();
+    await http.mutation(api.limits.storeArray, { length: 8_192 });
+    await expect(http.mutation(api.limits.storeArray, { length: 8_193 })).rejects.toThrow(
+      escape("Array length is too long (8193 > maximum length 8192)"),
+    );
+  });
+
+  test("nesting: 16 levels", async () => {
+    const http = backend.httpClient();
+    // The document is one level, `data` and its objects the rest.
+    await http.mutation(api.limits.storeNested, { depth: 15 });
+    await expect(http.mutation(api.limits.storeNested, { depth: 16 })).rejects.toThrow(
+      escape("Document is too nested (nested 17 levels deep > maximum nesting 16)"),
+    );
+  });
+
+  test("field names: no top-level '_' but the system fields, no '$', ASCII only", async () => {
+    const http = backend.httpClient();
+    await expect(http.mutation(api.limits.storeValue, { value: 1, field: "_secret" })).rejects.toThrow(
+      escape("Field '_secret' starts with an underscore, which is only allowed for system fields like '_id'"),
+    );
+    await expect(http.mutation(api.limits.storeValue, { value: 1, field: "$where" })).rejects.toThrow(
+      escape("Field name $where starts with a '$', which is reserved."),
+    );
+    await expect(http.mutation(api.limits.storeValue, { value: 1, field: "café" })).rejects.toThrow(
+      /Field name café has invalid character 'é'/,
+    );
+    await http.mutation(api.limits.storeValue, { value: { _nested: 1 }, field: "ok" });
+  });
+});
