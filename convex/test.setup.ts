@@ -1,3 +1,5 @@
+import rateLimiterTest from "@convex-dev/rate-limiter/test";
+import shardedCounterTest from "@convex-dev/sharded-counter/test";
 import { convexTest, type TestConvex } from "convex-test";
 import type { Doc, Id } from "./_generated/dataModel";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "./lib/geo";
@@ -11,9 +13,21 @@ export const modules = import.meta.glob("./**/*.ts");
 /** A convex-test backend with our schema; Convex's per-transaction limits are enforced. */
 export type TestBackend = TestConvex<typeof schema>;
 
-/** A fresh, empty backend for one test (schema validation and transaction limits on). */
+/**
+ * A fresh, empty backend for one test (schema validation and transaction limits
+ * on), with the components `convex.config.ts` installs registered under the
+ * same names (their own tables and functions, as on Convex).
+ */
 export function newTest(): TestBackend {
-  return convexTest({ schema, modules, transactionLimits: true });
+  const t = convexTest({ schema, modules, transactionLimits: true });
+  registerComponents(t);
+  return t;
+}
+
+/** Registers the app's components (see convex.config.ts) on a convex-test backend. */
+export function registerComponents(t: TestBackend): void {
+  rateLimiterTest.register(t, "rateLimiter");
+  shardedCounterTest.register(t, "shardedCounter");
 }
 
 /** A signed-in caller made by {@link createUser}. */

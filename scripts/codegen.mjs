@@ -13,6 +13,20 @@ const load = (name) => import(pathToFileURL(path.join(templates, name)).href);
 const { apiCodegen } = await load("api.js");
 const { serverCodegen } = await load("server.js");
 const { header } = await load("common.js");
+const { apiComment } = await load("common.js");
+/** The CLI's `componentApiJs()` (its template module pulls in CLI-only packages). */
+const componentApiJs = () => `${header("Generated `api` utility.")}
+import { anyApi, componentsGeneric } from "convex/server";
+
+${apiComment("api", undefined)}
+export const api = anyApi;
+export const internal = anyApi;
+export const components = componentsGeneric();
+`;
+// The component tree comes from the local backend's reading of convex.config.ts
+// (TypeScript, loaded through tsx).
+const { tsImport } = await import("tsx/esm/api");
+const { componentTree } = await tsImport(pathToFileURL(path.join(root, "local-backend/src/components.ts")).href, import.meta.url);
 
 /** The CLI's "dynamic" data model (types inferred from schema.ts); its template
  * module pulls in CLI-only packages, so its text is reproduced here. */
@@ -61,6 +75,22 @@ function modulePaths(base, rel = "") {
 const mods = modulePaths(dir).sort();
 fs.mkdirSync(out, { recursive: true });
 const api = apiCodegen(mods, { useTypeScript: false });
+// With a convex.config.ts, `components` is added as `npx convex codegen` emits it
+// for packaged components: each child's type is the `ComponentApi` its package
+// ships in `_generated/component`.
+const tree = await componentTree(dir);
+if (fs.existsSync(path.join(dir, "convex.config.ts")) || fs.existsSync(path.join(dir, "convex.config.js"))) {
+  api.JS = componentApiJs();
+  const lines = tree.children.map((child) => {
+    const spec = child.importSpecifier;
+    const base =
+      spec && !spec.startsWith(".") && !path.isAbsolute(spec)
+        ? spec.replace(/\/convex\.config(\.[jt]s)?$/, "")
+        : `../${path.relative(dir, child.dir).split(path.sep).join("/")}`;
+    return `  "${child.name}": import("${base}/_generated/component.js").ComponentApi<"${child.name}">,`;
+  });
+  api.DTS += `\nexport declare const components: {\n${lines.join("\n")}\n};\n`;
+}
 const server = serverCodegen({ useTypeScript: false });
 const files = {
   "api.js": api.JS,
@@ -72,7 +102,9 @@ const files = {
 for (const [name, content] of Object.entries(files)) {
   fs.writeFileSync(path.join(out, name), content.replace(/^\s+$/gm, "").trimStart() + "\n");
 }
-console.log(`codegen: ${mods.length} modules -> ${path.relative(root, out)}`);
+console.log(
+  `codegen: ${mods.length} modules, ${tree.children.length} components -> ${path.relative(root, out)}`,
+);
 
 // Format like the CLI does.
 import { execFileSync } from "node:child_process";

@@ -9,6 +9,7 @@ import path from "node:path";
 import { builtinModules } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { ComponentConfigError, type ComponentNode, componentTree, flattenComponents } from "./components.js";
 
 /** Function module paths as Convex picks them (see scripts/codegen.mjs). */
 export function modulePaths(base: string, rel = ""): string[] {
@@ -53,6 +54,15 @@ export type Bundle = {
   schemaFile: string | null;
   authConfigFile: string | null;
   outDir: string;
+  /** Installed components by component path ("rateLimiter", "rateLimiter/batchWorker"), parents first. */
+  components: Map<string, ComponentBundle>;
+};
+
+/** One component's functions, bundled on their own (see components.ts). */
+export type ComponentBundle = {
+  node: ComponentNode;
+  modules: Map<string, string>;
+  schemaFile: string | null;
 };
 
 export class BundleError extends Error {}
@@ -61,7 +71,10 @@ const OWN_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
-/** Bundles `functionsDir` into `outDir` (which must not exist yet). */
+/**
+ * Bundles `functionsDir` into `outDir` (which must not exist yet), and each
+ * component its `convex.config.ts` installs into a folder of its own.
+ */
 export async function bundleFunctions(functionsDir: string, outDir: string): Promise<Bundle> {
   if (!fs.existsSync(functionsDir)) throw new BundleError(`Functions folder not found: ${functionsDir}`);
   if (!fs.existsSync(path.join(functionsDir, "_generated"))) {
@@ -69,6 +82,27 @@ export async function bundleFunctions(functionsDir: string, outDir: string): Pro
       `${functionsDir}/_generated is missing: run \`npm run codegen\` (node scripts/codegen.mjs ${functionsDir}).`,
     );
   }
+  let tree: ComponentNode;
+  try {
+    tree = await componentTree(functionsDir);
+  } catch (error) {
+    if (error instanceof ComponentConfigError) throw new BundleError(error.message);
+    throw error;
+  }
+  const root = await bundleDir(functionsDir, outDir);
+  const components = new Map<string, ComponentBundle>();
+  let n = 0;
+  for (const node of flattenComponents(tree)) {
+    const part = await bundleDir(node.dir, path.join(outDir, "components", String(n++)));
+    components.set(node.path, { node, modules: part.modules, schemaFile: part.schemaFile });
+  }
+  return { ...root, outDir, components };
+}
+
+async function bundleDir(
+  functionsDir: string,
+  outDir: string,
+): Promise<{ modules: Map<string, string>; schemaFile: string | null; authConfigFile: string | null }> {
   const mods = modulePaths(functionsDir);
   const browserEntries: Record<string, string> = {};
   const nodeEntries: Record<string, string> = {};
@@ -130,7 +164,7 @@ export async function bundleFunctions(functionsDir: string, outDir: string): Pro
   const authConfigFile = modules.get("__auth_config") ?? null;
   modules.delete("__schema");
   modules.delete("__auth_config");
-  return { modules, schemaFile, authConfigFile, outDir };
+  return { modules, schemaFile, authConfigFile };
 }
 
 function describeBuildFailure(error: unknown, functionsDir: string): string {

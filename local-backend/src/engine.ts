@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { convexToJson, getDocumentSize, jsonToConvex } from "convex/values";
 import { Bundle, bundleFunctions } from "./bundler.js";
+import { componentDocKey, componentReadKey, ComponentStore } from "./componentStore.js";
 import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
@@ -147,6 +148,16 @@ export class Engine {
   readonly crons: CronRunner;
   private pendingTimers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** The installed components' databases (see componentStore.ts). */
+  readonly components: ComponentStore = new ComponentStore({
+    ct: null,
+    g: null,
+    loadModule: (modulePath, componentPath) => this.loadModule(modulePath, componentPath),
+    onRead: (key) => readTracker.getStore()?.reads.add(key),
+    onCommit: (ts, app, components) => {
+      if (activeEngine === this) this.afterCommit(this.db, ts, app, components);
+    },
+  });
 
   constructor(opts: EngineOptions) {
     this.opts = opts;
@@ -198,12 +209,15 @@ export class Engine {
     this.db = new IndexedDatabase(schema ?? null, "");
     this.db.onRead = (table: string) => readTracker.getStore()?.reads.add(table);
     this.db.onCommit = (writes: Record<string, unknown>, commitTs: bigint) => {
+      // Gathered with the components' writes of the same commit (componentStore.ts).
+      if (this.components.collect("", writes)) return;
       // The DatabaseFake reports commits to the one active engine of this process.
       if (activeEngine === this) this.afterCommit(this.db, commitTs, writes);
     };
     g.components[""].db = this.db;
     g.components[""].modules = (modulePath: string) => this.loadModule(modulePath);
     this.bundle = bundle;
+    await this.components.install(bundle, this.ct, g);
     this.wrapSyscalls();
     this.restore();
     const problems = this.validateData(this.db._schema);
@@ -225,10 +239,14 @@ export class Engine {
     return await bundleFunctions(this.opts.functionsDir, outDir);
   }
 
-  async loadModule(modulePath: string): Promise<any> {
+  async loadModule(modulePath: string, componentPath = ""): Promise<any> {
     const key = modulePath.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "");
-    const file = this.bundle?.modules.get(key);
-    if (!file) throw new Error(`Could not find module "${key}" in ${this.opts.functionsDir}`);
+    const modules = componentPath ? this.bundle?.components.get(componentPath)?.modules : this.bundle?.modules;
+    const file = modules?.get(key);
+    if (!file) {
+      const where = componentPath ? `component "${componentPath}"` : this.opts.functionsDir;
+      throw new Error(`Could not find module "${key}" in ${where}`);
+    }
     let mod = this.moduleCache.get(file);
     if (!mod) {
       mod = import(pathToFileURL(file).href);
@@ -331,7 +349,12 @@ export class Engine {
   // --- commits ---------------------------------------------------------------
 
   /** Called synchronously from DatabaseFake.commit for top-level commits. */
-  afterCommit(db: any, commitTs: bigint, writes: Record<string, unknown> | null): void {
+  afterCommit(
+    db: any,
+    commitTs: bigint,
+    writes: Record<string, unknown> | null,
+    componentWrites: Map<string, Record<string, unknown>> = new Map(),
+  ): void {
     if (commitTs > this.lastCommitTs) this.lastCommitTs = commitTs;
     const tag = mutationTag.getStore();
     let m: { s: string; r: number; res: unknown } | undefined;
@@ -344,11 +367,13 @@ export class Engine {
       }
     }
     const ids = writes ? Object.keys(writes) : [];
-    if (ids.length === 0) return;
+    const inComponents = this.components.committedWrites(componentWrites);
+    if (ids.length === 0 && inComponents.length === 0) return;
     const w: [string, JsonDoc][] = ids.map((id) => {
       const doc = db.committed(id);
       return [id, doc ? (convexToJson(doc) as Record<string, unknown>) : null];
     });
+    for (const entry of inComponents) w.push([componentDocKey(entry.path, entry.id), entry.doc]);
     // Durable before anyone hears of it: a crash after this line loses nothing acknowledged.
     this.store.append({ ts: commitTs.toString(), w, ...(m ? { m } : {}) });
     if (m) this.mutationResults.set(`${m.s}:${m.r}`, { ts: commitTs, result: m.res });
@@ -358,6 +383,7 @@ export class Engine {
       const table = tableFromId(id);
       if (table) tables.add(table);
     }
+    for (const entry of inComponents) tables.add(componentReadKey(entry.path, entry.table));
     for (const listener of this.listeners) {
       try {
         listener(tables, commitTs);
@@ -370,6 +396,7 @@ export class Engine {
   /** Loads the data directory into the (empty) in-memory database. */
   private restore(): void {
     const state = this.store.load();
+    this.components.restore(state.docs);
     const db = this.db;
     let maxCreation = 0;
     const count = state.docs.size;
@@ -405,6 +432,7 @@ export class Engine {
     for (const [id, doc] of this.db.allDocuments() as Iterable<[string, any]>) {
       yield [id, convexToJson(doc) as Record<string, unknown>];
     }
+    yield* this.components.allDocsJson();
   }
 
   /** Problems (document, table, message) the schema finds in existing data. */
@@ -428,18 +456,27 @@ export class Engine {
 
   /** Pending scheduled functions from before a restart run on their own clock. */
   private rescheduleRestoredJobs(skip: Set<string> = new Set()): void {
-    const db = this.db;
-    for (const [id, doc] of [...db.tableDocuments("_scheduled_functions")] as [string, any][]) {
-      if (skip.has(id)) continue;
-      const kind = doc.state?.kind;
-      if (kind !== "pending" && kind !== "inProgress") continue;
-      // Interrupted by the restart: run it again from the start.
-      if (kind === "inProgress") db.putCommitted(id, { ...doc, state: { kind: "pending" } });
-      this.scheduleJob(id, doc.name, doc.args?.[0] ?? {}, doc.scheduledTime);
+    // The app's jobs, then each component's (in its own `_scheduled_functions`).
+    for (const [componentPath, db] of [["", this.db], ...this.components.dbs] as [string, any][]) {
+      for (const [id, doc] of [...db.tableDocuments("_scheduled_functions")] as [string, any][]) {
+        if (skip.has(componentPath ? `@${componentPath}|${id}` : id)) continue;
+        const kind = doc.state?.kind;
+        if (kind !== "pending" && kind !== "inProgress") continue;
+        // Interrupted by the restart: run it again from the start.
+        if (kind === "inProgress") db.putCommitted(id, { ...doc, state: { kind: "pending" } });
+        this.scheduleJob(id, doc.name, doc.args?.[0] ?? {}, doc.scheduledTime, db, componentPath);
+      }
     }
   }
 
-  private scheduleJob(jobId: string, name: string, args: unknown, scheduledTime: number): void {
+  private scheduleJob(
+    jobId: string,
+    name: string,
+    args: unknown,
+    scheduledTime: number,
+    db: any = this.db,
+    componentPath = "",
+  ): void {
     const fire = () => {
       this.pendingTimers.delete(timer);
       if (this.closed) return;
@@ -452,10 +489,10 @@ export class Engine {
       void this.ct.convexGlobalStorage
         .run(this.g, () =>
           this.ct.runScheduledFunction({
-            db: this.db,
+            db,
             jobId,
-            componentPath: "",
-            functionPath: { udfPath: name, componentPath: "" },
+            componentPath,
+            functionPath: { udfPath: name, componentPath },
             args,
             name,
           }),
@@ -519,7 +556,7 @@ export class Engine {
    */
   private queryStreamNext(jsonArgs: string): string {
     const { queryId } = JSON.parse(jsonArgs);
-    const { value, done } = this.db.queryNext(queryId);
+    const { value, done } = this.components.currentDb(this.db).queryNext(queryId);
     if (done || value === null) return JSON.stringify(convexToJson({ value, done }));
     let cached = docCache.get(value);
     if (!cached) {
@@ -630,6 +667,13 @@ export class Engine {
       return false;
     }
     const dbSchema = schemaForDb(schema);
+    let componentSchemas: Map<string, any>;
+    try {
+      componentSchemas = await this.components.loadSchemas(bundle);
+    } catch (error) {
+      this.logError(`Reload failed: a component's schema threw: ${String(error)}. Still serving the previous functions.`);
+      return false;
+    }
     const problems = this.validateData(dbSchema);
     if (problems.length > 0) {
       this.logError(
@@ -647,6 +691,7 @@ export class Engine {
         this.bundle = bundle;
         this.moduleCache.clear();
         this.db._schema = dbSchema;
+        this.components.attach(bundle, componentSchemas, true);
         if (old) setTimeout(() => fs.rmSync(old.outDir, { recursive: true, force: true }), 60_000).unref();
       } finally {
         tm.rollback(false);
@@ -664,6 +709,7 @@ export class Engine {
     const tables: Record<string, unknown[]> = {};
     const files: Record<string, { contentType: string | null; base64: string }> = {};
     for (const [id, doc] of this.allDocsJson()) {
+      if (id.startsWith("@")) continue; // a component's (below)
       const table = tableFromId(id) ?? "unknown";
       (tables[table] ??= []).push(doc);
       if (table === "_storage" && doc) {
@@ -672,6 +718,7 @@ export class Engine {
       }
     }
     for (const docs of Object.values(tables)) docs.sort((a: any, b: any) => a._creationTime - b._creationTime);
+    const components = this.components.exportTables();
     return {
       format: "stagetime-local-backend-snapshot",
       version: 1,
@@ -679,6 +726,7 @@ export class Engine {
       tableNumbers: this.tables.entries(),
       tables,
       files,
+      ...(Object.keys(components).length > 0 ? { components } : {}),
     };
   }
 
@@ -710,6 +758,10 @@ export class Engine {
     const tm = this.g.transactionManager;
     // Jobs that already have a timer here; imported pending jobs get one after the commit.
     const scheduledBefore = new Set<string>(this.db.tableDocuments("_scheduled_functions").keys());
+    for (const [componentPath, db] of this.components.dbs) {
+      for (const id of db.tableDocuments("_scheduled_functions").keys()) scheduledBefore.add(`@${componentPath}|${id}`);
+    }
+    let componentDocs = 0;
     await readTracker.exit(() =>
       mutationTag.exit(() =>
         this.ct.convexGlobalStorage.run(this.g, async () => {
@@ -718,6 +770,7 @@ export class Engine {
             const existing = [...this.db.allDocuments()].map(([id]: [string, unknown]) => id);
             for (const id of existing) if (!incoming.has(id)) this.db._addWrite(id, null);
             for (const [id, doc] of incoming) this.db._addWrite(id, doc);
+            componentDocs = this.components.importTables(snapshot.components);
             const problems = this.validateIncoming(dbSchema, incoming);
             if (problems.length > 0) throw new Error(`The schema rejects the snapshot:\n  ${problems.join("\n  ")}`);
           } catch (error) {
@@ -729,7 +782,7 @@ export class Engine {
       ),
     );
     if (!this.closed) this.rescheduleRestoredJobs(scheduledBefore);
-    return { documents: incoming.size, files: fileCount };
+    return { documents: incoming.size + componentDocs, files: fileCount };
   }
 
   private validateIncoming(dbSchema: any, docs: Map<string, any>): string[] {

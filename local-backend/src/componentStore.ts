@@ -1,0 +1,264 @@
+/**
+ * The databases of installed Convex components (see components.ts for how they
+ * are found and bundler.ts for how their functions are bundled).
+ *
+ * Each component gets its own `IndexedDatabase` registered in convex-test's
+ * global under its component path, exactly where `t.registerComponent` puts
+ * one: convex-test then runs a component's functions with that database, its
+ * own `_scheduled_functions`, and no auth (auth does not cross component
+ * boundaries), and begins, commits and rolls back every component's writes
+ * together with the app's.
+ *
+ * Persistence: a transaction's writes in all components are one log entry
+ * (`tm.commit` is wrapped so the app's and the components' writes are gathered
+ * and appended at once). A component document is stored under the key
+ * `@<componentPath>|<id>`, which no app id can collide with; subscriptions
+ * track component tables as `@<componentPath>|<table>`.
+ */
+import { pathToFileURL } from "node:url";
+import { convexToJson, jsonToConvex } from "convex/values";
+import type { Bundle } from "./bundler.js";
+import { tableNameFromId } from "./ids.js";
+import { indexedDatabaseClass } from "./indexedDatabase.js";
+import type { JsonDoc } from "./store.js";
+
+/** Where a component's document lives in the data log and snapshot. */
+export function componentDocKey(componentPath: string, id: string): string {
+  return `@${componentPath}|${id}`;
+}
+
+/** The key a read or write of a component's table is tracked under. */
+export function componentReadKey(componentPath: string, table: string): string {
+  return `@${componentPath}|${table}`;
+}
+
+export function parseComponentDocKey(key: string): { path: string; id: string } | null {
+  if (!key.startsWith("@")) return null;
+  const bar = key.indexOf("|");
+  if (bar < 0) return null;
+  return { path: key.slice(1, bar), id: key.slice(bar + 1) };
+}
+
+/** A component's ids are minted like the app's (ids.ts): the table number names the table. */
+function tableOf(id: string): string | null {
+  return tableNameFromId(id);
+}
+
+function schemaForDb(schema: any): any {
+  if (!schema) return null;
+  return {
+    schemaValidation: schema.schemaValidation,
+    tables: new Map(Object.entries(schema.tables).map(([name, table]: [string, any]) => [name, table.export()])),
+  };
+}
+
+/** What the store needs from the engine. */
+export type ComponentHost = {
+  ct: any;
+  g: any;
+  loadModule(modulePath: string, componentPath: string): Promise<any>;
+  /** A component table was read (subscription tracking). */
+  onRead(key: string): void;
+  /** One top-level commit: the app's writes and each component's. */
+  onCommit(commitTs: bigint, appWrites: Record<string, unknown> | null, components: Map<string, Record<string, unknown>>): void;
+};
+
+export type CommittedComponentWrite = { path: string; id: string; table: string; doc: JsonDoc };
+
+export class ComponentStore {
+  /** Component path -> its database. */
+  readonly dbs = new Map<string, any>();
+  /** Documents on disk of components that are not installed (kept, never dropped). */
+  private orphans = new Map<string, Record<string, unknown>>();
+  private buffer: Map<string, Record<string, unknown>> | null = null;
+  private wrapped = false;
+
+  constructor(private readonly host: ComponentHost) {}
+
+  /**
+   * Gathers a database's top-level commit while `tm.commit` runs; returns false
+   * when no wrapped commit is in progress (the caller then reports it itself).
+   */
+  collect(componentPath: string, writes: Record<string, unknown>): boolean {
+    if (!this.buffer) return false;
+    this.buffer.set(componentPath, writes);
+    return true;
+  }
+
+  private wrapCommit(): void {
+    if (this.wrapped) return;
+    this.wrapped = true;
+    const tm = this.host.g.transactionManager;
+    const commit = tm.commit.bind(tm);
+    tm.commit = (isNested: boolean) => {
+      if (isNested) return commit(isNested);
+      const buffer = new Map<string, Record<string, unknown>>();
+      this.buffer = buffer;
+      let ts: bigint | null;
+      try {
+        ts = commit(isNested);
+      } finally {
+        this.buffer = null;
+      }
+      if (ts !== null) {
+        const app = buffer.get("") ?? null;
+        buffer.delete("");
+        this.host.onCommit(ts, app, buffer);
+      }
+      return ts;
+    };
+  }
+
+  /**
+   * Creates a database for each component of the bundle that has none yet (and
+   * updates the schema of the others). `inTransaction`: called between
+   * `tm.begin` and `tm.rollback` (hot reload), so a new database joins it.
+   */
+  async install(bundle: Bundle, ct: any, g: any): Promise<void> {
+    this.host.ct = ct;
+    this.host.g = g;
+    this.attach(bundle, await this.loadSchemas(bundle), false);
+  }
+
+  /** Each component's schema (evaluated from its bundle). */
+  async loadSchemas(bundle: Bundle): Promise<Map<string, any>> {
+    const schemas = new Map<string, any>();
+    for (const [path, comp] of bundle.components) {
+      schemas.set(path, comp.schemaFile ? (await import(pathToFileURL(comp.schemaFile).href)).default : undefined);
+    }
+    return schemas;
+  }
+
+  attach(bundle: Bundle, schemas: Map<string, any>, inTransaction: boolean): void {
+    this.wrapCommit();
+    const IndexedDatabase = indexedDatabaseClass(this.host.ct);
+    for (const path of bundle.components.keys()) {
+      const schema = schemas.get(path);
+      let db = this.dbs.get(path);
+      if (db) {
+        db._schema = schemaForDb(schema);
+      } else {
+        db = new IndexedDatabase(schema ?? null, path);
+        db.onRead = (table: string) => this.host.onRead(componentReadKey(path, table));
+        db.onCommit = (writes: Record<string, unknown>) => {
+          this.collect(path, writes);
+        };
+        this.dbs.set(path, db);
+        this.load(path, db);
+        if (inTransaction) db.startTransaction();
+      }
+      this.host.g.components[path] = {
+        db,
+        modules: (modulePath: string) => this.host.loadModule(modulePath, path),
+      };
+    }
+  }
+
+  /** The database of the component whose function is running (the app's outside components). */
+  currentDb(appDb: any): any {
+    const componentPath = this.host.ct?.executionContextStorage.getStore()?.componentPath;
+    return componentPath ? (this.dbs.get(componentPath) ?? appDb) : appDb;
+  }
+
+  /** Takes the component documents out of a loaded data directory (before the app's are restored). */
+  restore(docs: Map<string, Record<string, unknown>>): void {
+    for (const [key, json] of docs) {
+      if (!key.startsWith("@")) continue;
+      docs.delete(key);
+      this.orphans.set(key, json);
+    }
+    for (const [path, db] of this.dbs) this.load(path, db);
+  }
+
+  /** Moves the orphans of one component into its database. */
+  private load(path: string, db: any): void {
+    const mine: [string, any][] = [];
+    for (const [key, json] of this.orphans) {
+      const parsed = parseComponentDocKey(key);
+      if (!parsed || parsed.path !== path) continue;
+      this.orphans.delete(key);
+      mine.push([parsed.id, jsonToConvex(json as any)]);
+    }
+    if (mine.length === 0) return;
+    let maxCreation = 0;
+    for (const [, doc] of mine) if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
+    db.loadDocuments([...db.allDocuments(), ...mine]);
+    db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
+  }
+
+  /** The committed form of a commit's component writes, for the data log. */
+  committedWrites(writes: Map<string, Record<string, unknown>>): CommittedComponentWrite[] {
+    const out: CommittedComponentWrite[] = [];
+    for (const [path, layer] of writes) {
+      const db = this.dbs.get(path);
+      if (!db) continue;
+      for (const id of Object.keys(layer)) {
+        const doc = db.committed(id);
+        out.push({ path, id, table: tableOf(id) ?? "", doc: doc ? (convexToJson(doc) as Record<string, unknown>) : null });
+      }
+    }
+    return out;
+  }
+
+  /** Every component document under its data-log key (compaction). */
+  *allDocsJson(): Iterable<[string, JsonDoc]> {
+    for (const [path, db] of this.dbs) {
+      for (const [id, doc] of db.allDocuments() as Iterable<[string, any]>) {
+        yield [componentDocKey(path, id), convexToJson(doc) as Record<string, unknown>];
+      }
+    }
+    yield* this.orphans;
+  }
+
+  /** `{ [componentPath]: { [table]: documents } }` for a snapshot export. */
+  exportTables(): Record<string, Record<string, unknown[]>> {
+    const out: Record<string, Record<string, unknown[]>> = {};
+    for (const [path, db] of this.dbs) {
+      const tables: Record<string, unknown[]> = {};
+      for (const [id, doc] of db.allDocuments() as Iterable<[string, any]>) {
+        (tables[tableOf(id) ?? "unknown"] ??= []).push(convexToJson(doc));
+      }
+      out[path] = tables;
+    }
+    // Documents of components the current functions do not install are kept too.
+    for (const [key, json] of this.orphans) {
+      const parsed = parseComponentDocKey(key);
+      if (!parsed) continue;
+      ((out[parsed.path] ??= {})[tableOf(parsed.id) ?? "unknown"] ??= []).push(json);
+    }
+    for (const tables of Object.values(out)) {
+      for (const docs of Object.values(tables)) docs.sort((a: any, b: any) => a._creationTime - b._creationTime);
+    }
+    return out;
+  }
+
+  /**
+   * Inside an import's transaction: replaces every installed component's
+   * documents with the snapshot's (a snapshot without a component empties it).
+   */
+  importTables(snapshotComponents: unknown): number {
+    const given = (snapshotComponents ?? {}) as Record<string, Record<string, any[]>>;
+    if (typeof given !== "object") throw new Error("Snapshot `components` must be an object");
+    for (const path of Object.keys(given)) {
+      if (!this.dbs.has(path)) throw new Error(`Snapshot holds component "${path}", which is not installed`);
+    }
+    let count = 0;
+    for (const [path, db] of this.dbs) {
+      const incoming = new Map<string, any>();
+      for (const [table, docs] of Object.entries(given[path] ?? {})) {
+        for (const json of docs) {
+          if (typeof json?._id !== "string" || tableOf(json._id) !== table) {
+            throw new Error(
+              `Snapshot table "${table}" of component "${path}" holds a document whose _id does not belong to it: ${json?._id}`,
+            );
+          }
+          incoming.set(json._id, jsonToConvex(json));
+        }
+      }
+      for (const [id] of [...db.allDocuments()] as [string, unknown][]) if (!incoming.has(id)) db._addWrite(id, null);
+      for (const [id, doc] of incoming) db._addWrite(id, doc);
+      count += incoming.size;
+    }
+    return count;
+  }
+}
