@@ -43,14 +43,14 @@ export const SEARCH_DEBOUNCE_MS = 300;
 
 /** Google Places when it is configured (or already on the page), else the venues in the scene. */
 function useVenueSource(): Source {
-  const apiKey = import.meta.env.VITE_GOOGLE_MAPS_API_KEY as string | undefined;
+  const apiKey = (import.meta.env.VITE_GOOGLE_MAPS_API_KEY as string | undefined)?.trim() || undefined;
   const [source, setSource] = useState<Source>(() => (placesAvailable() ? "google" : apiKey ? "loading" : "scene"));
   useEffect(() => {
-    // Without a key the scene search is the normal offline mode, so only a
-    // developer is told ('Configuration Error'); comedians just search the scene.
+    // Without a key the scene search is the normal offline setup (the README's
+    // default): the hint under the box says so, no toast. The Maps error toasts
+    // are for a key that is set and fails (below).
     if (!apiKey && !placesAvailable() && import.meta.env.DEV) {
-      const t = mapsLoadToast("missing-key");
-      toast(t.title, { description: t.description, id: "maps-load" });
+      console.info("VITE_GOOGLE_MAPS_API_KEY is not set: the venue search uses the venues already in the scene.");
     }
   }, [apiKey]);
   useEffect(() => {
