@@ -33,7 +33,7 @@ export const listMics = adminQuery({
 export const updateMic = adminMutation({
   args: Admin.adminMicEditValidator,
   returns: sceneItemValidator,
-  handler: async (ctx, edit) => await Admin.updateMic(ctx, edit),
+  handler: async (ctx, edit) => await Admin.updateMic(ctx, edit, Date.now()),
 });
 
 /** Deletes a mic and what hangs off it (sets keep their venue name). */

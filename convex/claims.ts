@@ -82,3 +82,16 @@ export const backfillNumbers = internalMutation({
     return result;
   },
 });
+
+/**
+ * One tap on the event page: the mic's approved claimant (or its creator, or
+ * an admin) confirms a night runs ("Host confirmed tonight"), or takes the
+ * confirmation back. Confirming a cancelled night restores it. Returns the
+ * confirmed dates.
+ */
+export const setConfirmedDate = userMutation({
+  args: { micId: v.id("sceneItems"), date: v.string(), confirmed: v.boolean() },
+  returns: v.array(v.string()),
+  handler: async (ctx, { micId, date, confirmed }) =>
+    await Claims.setConfirmedDate(ctx, ctx.userId, micId, date, confirmed, Date.now()),
+});

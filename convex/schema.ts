@@ -163,6 +163,10 @@ export default defineSchema({
     lastCheckInAt: v.optional(v.number()),
     /** Local dates ("YYYY-MM-DD") the claimant marked cancelled. */
     cancelledDates: v.optional(v.array(v.string())),
+    /** Local dates ("YYYY-MM-DD") the host (approved claimant) or an admin confirmed the night runs. */
+    confirmedDates: v.optional(v.array(v.string())),
+    /** Epoch ms of the latest host confirmation or admin edit; freshness takes the later of this and `lastCheckInAt`. */
+    lastConfirmedAt: v.optional(v.number()),
     /** Geohash of the venue (precision 6) for area reads; absent without coordinates. */
     geohash: v.optional(v.string()),
     /** title + venue + city, lower-cased, for the search index. */
@@ -172,6 +176,10 @@ export default defineSchema({
     // The scene's Open Mic chip: open mics only, still in day and time order.
     .index("by_status_and_type_and_day", ["status", "type", "dayOfWeek", "startTimeLocal"])
     .index("by_status_and_geohash", ["status", "geohash"])
+    // Tonight without a location: one weekday in one time zone, in local start order.
+    .index("by_status_and_day_and_timeZone", ["status", "dayOfWeek", "timeZone", "startTimeLocal"])
+    // Tonight around a point: one weekday's mics in the covering geohash cells.
+    .index("by_status_and_day_and_geohash", ["status", "dayOfWeek", "geohash"])
     .index("by_googlePlaceId", ["googlePlaceId"])
     .index("by_venueName", ["venueName"])
     .index("by_createdBy", ["createdBy"])

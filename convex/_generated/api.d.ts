@@ -41,6 +41,7 @@ import type * as lib_schedule from "../lib/schedule.js";
 import type * as lib_similarity from "../lib/similarity.js";
 import type * as lib_streaks from "../lib/streaks.js";
 import type * as lib_time from "../lib/time.js";
+import type * as lib_tonight from "../lib/tonight.js";
 import type * as lib_weeks from "../lib/weeks.js";
 import type * as model_account from "../model/account.js";
 import type * as model_admin from "../model/admin.js";
@@ -60,6 +61,7 @@ import type * as model_schedule from "../model/schedule.js";
 import type * as model_seed from "../model/seed.js";
 import type * as model_seedData from "../model/seedData.js";
 import type * as model_stats from "../model/stats.js";
+import type * as model_tonight from "../model/tonight.js";
 import type * as model_userStats from "../model/userStats.js";
 import type * as model_venues from "../model/venues.js";
 import type * as onboarding from "../onboarding.js";
@@ -71,6 +73,7 @@ import type * as sceneArea from "../sceneArea.js";
 import type * as schedule from "../schedule.js";
 import type * as seed from "../seed.js";
 import type * as stats from "../stats.js";
+import type * as tonight from "../tonight.js";
 import type * as venues from "../venues.js";
 
 /**
@@ -110,6 +113,7 @@ declare const fullApi: ApiFromModules<{
   "lib/similarity": typeof lib_similarity;
   "lib/streaks": typeof lib_streaks;
   "lib/time": typeof lib_time;
+  "lib/tonight": typeof lib_tonight;
   "lib/weeks": typeof lib_weeks;
   "model/account": typeof model_account;
   "model/admin": typeof model_admin;
@@ -129,6 +133,7 @@ declare const fullApi: ApiFromModules<{
   "model/seed": typeof model_seed;
   "model/seedData": typeof model_seedData;
   "model/stats": typeof model_stats;
+  "model/tonight": typeof model_tonight;
   "model/userStats": typeof model_userStats;
   "model/venues": typeof model_venues;
   onboarding: typeof onboarding;
@@ -140,6 +145,7 @@ declare const fullApi: ApiFromModules<{
   schedule: typeof schedule;
   seed: typeof seed;
   stats: typeof stats;
+  tonight: typeof tonight;
   venues: typeof venues;
 }>;
 export declare const api: FilterApi<

@@ -125,7 +125,7 @@ export type AdminMicEdit = {
  * clears it. The search text follows the new title, venue and city, and the
  * landing counts follow a change of status or city.
  */
-export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit): Promise<SceneItem> {
+export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: number): Promise<SceneItem> {
   const item = await ctx.db.get("sceneItems", edit.id);
   if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
   const title = requiredText(edit.title, "Title", MAX_TITLE_LENGTH);
@@ -148,6 +148,8 @@ export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit): Promise<S
     costInfo,
     searchText: sceneSearchText({ title, venueName, city }),
     geohash: sceneGeohash(item),
+    // An admin's edit counts as a confirmation for the freshness badge.
+    lastConfirmedAt: nowMs,
   };
   await ctx.db.patch("sceneItems", edit.id, patch);
   await onSceneItemUpdated(ctx, item, { city, status: edit.status });

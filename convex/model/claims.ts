@@ -12,7 +12,8 @@ import {
   requiredText,
 } from "./admin";
 import { displayNameFor } from "./profiles";
-import { requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
+import { MAX_CONFIRMED_DATES } from "../lib/tonight";
+import { isAdmin, requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
 
 export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
 export const MAX_NOTES_LENGTH = 1000;
@@ -298,6 +299,41 @@ export async function setCancelledDate(
   else dates.delete(date);
   // Keep the latest dates when the list would grow past its cap.
   const sorted = [...dates].sort().slice(-MAX_CANCELLED_DATES);
-  await ctx.db.patch("sceneItems", micId, { cancelledDates: sorted });
+  // A cancelled night is no longer a confirmed one.
+  const confirmed = cancelled ? (item.confirmedDates ?? []).filter((d) => d !== date) : item.confirmedDates;
+  await ctx.db.patch("sceneItems", micId, { cancelledDates: sorted, confirmedDates: confirmed });
+  return sorted;
+}
+
+/**
+ * Marks one night of the mic host-confirmed (or takes it back) for its
+ * creator, an approved claimant or an admin; confirming also restores a
+ * cancelled night and counts as a confirmation for freshness. Returns the
+ * sorted confirmed dates.
+ */
+export async function setConfirmedDate(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+  date: string,
+  confirmed: boolean,
+  nowMs: number,
+): Promise<string[]> {
+  if (!isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
+  const item = await ctx.db.get("sceneItems", micId);
+  if (item === null || item.status !== "active") throw appError(ErrorCode.NOT_FOUND, "Event not found");
+  if (!(await canManageMic(ctx, userId, item)) && !(await isAdmin(ctx, userId))) {
+    throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
+  }
+  const dates = new Set(item.confirmedDates ?? []);
+  if (confirmed) dates.add(date);
+  else dates.delete(date);
+  const sorted = [...dates].sort().slice(-MAX_CONFIRMED_DATES);
+  await ctx.db.patch("sceneItems", micId, {
+    confirmedDates: sorted,
+    ...(confirmed
+      ? { cancelledDates: (item.cancelledDates ?? []).filter((d) => d !== date), lastConfirmedAt: nowMs }
+      : {}),
+  });
   return sorted;
 }
