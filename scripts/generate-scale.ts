@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   if (!IMPORT) return;
   const ms = importScaleSnapshot(OUT, DATA_DIR);
   console.log(`Imported into ${DATA_DIR} in ${secs(ms)}`);
-  console.log(`Start it with: npm run backend -- start --data-dir ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR} --no-seed`);
+  console.log(`Start it with: npm run backend -- start --data-dir ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR}`);
 }
 
 main().catch((error: unknown) => {

@@ -38,7 +38,8 @@ class UsageError extends Error {}
 const USAGE = `Usage: npm run backend -- [command] [flags]
 
   start (default)  [--host 127.0.0.1] [--port 3210] [--site-port 3211] [--data-dir .convex-local]
-                   [--functions convex] [--site-url http://localhost:5173] [--no-seed] [--no-env-file] [--no-watch]
+                   [--functions convex] [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch]
+                   --seed: run seed:run on an empty database (demo accounts; npm run dev passes it)
   run <module:function> ['<json args>']   run any function (internal too), like \`npx convex run\`
   env list | env get NAME | env set NAME value | env remove NAME
   export [file]    JSON snapshot of every table and stored file (stdout without a file)
@@ -341,7 +342,9 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
-  if (flags["no-seed"] !== true && engine.isEmpty()) {
+  // Seeding creates the demo accounts whose passwords are in the README: only
+  // when asked (`npm run dev` passes --seed), never on a plain start.
+  if (flags.seed === true && flags["no-seed"] !== true && engine.isEmpty()) {
     const seed = await engine.describe("seed:run").catch((error: Error) => {
       console.error(`Cannot seed: ${error.message}`);
       return null;

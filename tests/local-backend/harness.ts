@@ -148,6 +148,8 @@ export type BackendOptions = {
   nodeArgs?: string[];
   /** How long to wait for `Local backend ready` (a big restore takes minutes). */
   startTimeoutMs?: number;
+  /** The seeding flag passed to `start` (`--no-seed` unless set; null: none, a plain start). */
+  seedFlag?: "--no-seed" | "--seed" | null;
 };
 
 /**
@@ -176,6 +178,7 @@ export class Backend {
     private readonly watch = false,
     private readonly nodeArgs: string[] = [],
     private readonly startTimeoutMs = START_TIMEOUT_MS,
+    private readonly seedFlag: "--no-seed" | "--seed" | null = "--no-seed",
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.siteUrl = `http://127.0.0.1:${sitePort}`;
@@ -227,7 +230,7 @@ export class Backend {
       this.dataDir,
       "--functions",
       this.functionsDir,
-      "--no-seed",
+      ...(this.seedFlag ? [this.seedFlag] : []),
       "--no-env-file",
       ...(this.watch ? [] : ["--no-watch"]),
       ...this.extraArgs,
@@ -383,6 +386,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     options.watch ?? false,
     options.nodeArgs ?? [],
     options.startTimeoutMs ?? START_TIMEOUT_MS,
+    options.seedFlag === undefined ? "--no-seed" : options.seedFlag,
   );
   try {
     await backend.start();

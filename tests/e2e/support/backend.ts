@@ -48,7 +48,8 @@ export async function startBackend(opts: BackendOptions): Promise<number> {
     "--no-watch",
     "--site-url", opts.siteUrl,
   ];
-  if (opts.seed === false) args.push("--no-seed");
+  // A plain start never seeds: the journeys rely on the demo scene, so ask for it.
+  args.push(opts.seed === false ? "--no-seed" : "--seed");
   const startOffset = fs.existsSync(opts.logFile) ? fs.statSync(opts.logFile).size : 0;
   const out = fs.openSync(opts.logFile, "a");
   const child = spawn(process.execPath, cliArgs(args), {
