@@ -4,6 +4,8 @@
  * site serving convex/http.ts.
  */
 import http from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { timingSafeEqual } from "node:crypto";
 import { WebSocketServer } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
@@ -16,6 +18,18 @@ import { MAX_MESSAGE_BYTES, SyncManager, describeError } from "./sync.js";
 const STATUS_UDF_FAILED = 560;
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const VERSION = "stagetime-local-backend 0.1.0";
+
+/** The image type the first bytes of a file prove (png, jpeg, gif, webp), or null. */
+export function sniffImage(head: Buffer): string | null {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return "image/png";
+  }
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  const ascii = head.toString("latin1");
+  if (ascii.startsWith("GIF87a") || ascii.startsWith("GIF89a")) return "image/gif";
+  if (ascii.startsWith("RIFF") && ascii.slice(8, 12) === "WEBP") return "image/webp";
+  return null;
+}
 
 class HttpError extends Error {
   constructor(
@@ -204,17 +218,34 @@ export async function startServers(
     }
     const storageMatch = /^\/api\/storage\/([^/]+)$/.exec(path);
     if ((method === "GET" || method === "HEAD") && storageMatch) {
-      const file = engine.getFile(decodeURIComponent(storageMatch[1]));
+      let storageId: string;
+      try {
+        storageId = decodeURIComponent(storageMatch[1]);
+      } catch {
+        throw new HttpError(400, "BadStorageId", "The storage id in the URL is not valid percent-encoding");
+      }
+      const file = engine.getFile(storageId);
       if (!file) throw new HttpError(404, "FileNotFound", "File not found");
-      const bytes = Buffer.from(await file.blob.arrayBuffer());
+      const image = sniffImage(Buffer.from(await file.blob.slice(0, 12).arrayBuffer()));
+      // Only a checked raster image whose declared type matches its bytes is shown
+      // inline; anything else (HTML, SVG, a PDF, a mislabelled image) downloads,
+      // and never runs as a page of the API origin.
+      const inline = image !== null && image === file.contentType?.split(";")[0].trim().toLowerCase();
       res.writeHead(200, {
         "Content-Type": file.contentType ?? "application/octet-stream",
-        "Content-Length": String(bytes.length),
+        "Content-Length": String(file.blob.size),
         "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+        ...(inline ? {} : { "Content-Disposition": "attachment" }),
         "Cache-Control": "private, max-age=2592000",
         ...corsHeaders(req),
       });
-      res.end(method === "HEAD" ? undefined : bytes);
+      if (method === "HEAD") {
+        res.end();
+        return;
+      }
+      // Streamed from disk: a large file is never held in memory whole.
+      await pipeline(Readable.fromWeb(file.blob.stream() as any), res);
       return;
     }
     if (method !== "POST") throw new HttpError(404, "NotFound", `No route for ${method} ${path}`);
