@@ -191,3 +191,39 @@ describe("password sign-up", () => {
     });
   });
 });
+
+describe("credential limits (security issue 13 item 8)", () => {
+  test("a 500,000-character sign-up name is refused like the profile's 60, and no account is made", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const error = await errorOf(
+      passwordSignIn(t, { email: "long@example.com", password: "secret1", flow: "signUp", name: "n".repeat(500_000) }),
+    );
+    expect((error as ConvexError<{ message: string }>).data.message).toBe("Display name must be 60 characters or fewer.");
+    expect(await t.run(async (ctx) => ctx.db.query("users").take(1))).toHaveLength(0);
+    // 60 characters is fine.
+    await passwordSignIn(t, { email: "long@example.com", password: "secret1", flow: "signUp", name: "n".repeat(60) });
+  });
+
+  test("a 5 MB password is refused before hashing, on sign-up and on sign-in", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const huge = "p".repeat(5 * 1024 * 1024);
+    for (const flow of ["signUp", "signIn"] as const) {
+      const started = Date.now();
+      const error = await errorOf(passwordSignIn(t, { email: "big@example.com", password: huge, flow }));
+      expect((error as ConvexError<{ message: string }>).data.message).toBe("Password must be 256 characters or fewer");
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+    expect(await t.run(async (ctx) => ctx.db.query("users").take(1))).toHaveLength(0);
+  });
+
+  test("an email past 254 characters is refused", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const error = await errorOf(
+      passwordSignIn(t, { email: `${"e".repeat(250)}@example.com`, password: "secret1", flow: "signUp" }),
+    );
+    expect((error as ConvexError<{ message: string }>).data.message).toBe("Email must be 254 characters or fewer");
+  });
+});

@@ -5,14 +5,16 @@ import { ConvexError } from "convex/values";
 import type { DataModel, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
+import { assertCredentialLengths, MIN_PASSWORD_LENGTH, signUpName } from "./lib/profileRules";
 import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
 
-/** Shortest password a comedian may choose (spec part 1 §5). */
-export const MIN_PASSWORD_LENGTH = 6;
+export { MIN_PASSWORD_LENGTH } from "./lib/profileRules";
 
 const password = withUserFacingErrors(
   Password<DataModel>({
+    // Called for every flow (sign-up, sign-in, reset) before any hashing.
     profile(params) {
+      assertCredentialLengths(params);
       const email = typeof params.email === "string" ? normalizeEmail(params.email) : "";
       if (email === "") {
         throw appError(
@@ -20,8 +22,8 @@ const password = withUserFacingErrors(
           "You must provide either an email or phone number and a password",
         );
       }
-      const name = typeof params.name === "string" ? params.name.trim() : "";
-      return name === "" ? { email } : { email, name };
+      const name = signUpName(params.name);
+      return name === undefined ? { email } : { email, name };
     },
     validatePasswordRequirements(pw) {
       if (pw.length < MIN_PASSWORD_LENGTH) {

@@ -3,6 +3,7 @@
  * check-in rule, area reads through `by_status_and_geohash`) and the React app
  * (distance filter, "You are 250m from the venue").
  */
+import { appError, ErrorCode } from "../errors";
 
 export const EARTH_RADIUS_M = 6371000;
 export const METERS_PER_MILE = 1609.34;
@@ -12,6 +13,28 @@ export const CHECK_IN_RADIUS_M = 200;
 export const STORED_GEOHASH_PRECISION = 6;
 
 export type LatLng = { lat: number; lng: number };
+
+/** Whether a latitude is a finite number from -90 to 90 and a longitude one from -180 to 180. */
+export function isValidLatLng(lat: number, lng: number): boolean {
+  return Number.isFinite(lat) && Number.isFinite(lng) && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180;
+}
+
+/** The message every function refuses bad coordinates with. */
+export const INVALID_COORDINATES_MESSAGE =
+  "Location must be a latitude from -90 to 90 and a longitude from -180 to 180";
+
+/** Throws INVALID_INPUT unless the coordinates are finite and in range (never NaN or Infinity). */
+export function assertLatLng(lat: number, lng: number): void {
+  if (!isValidLatLng(lat, lng)) throw appError(ErrorCode.INVALID_INPUT, INVALID_COORDINATES_MESSAGE);
+}
+
+/**
+ * Whether a distance allows a check-in. Fails closed: a NaN or infinite
+ * distance (from bad coordinates) is never "within 200 m".
+ */
+export function withinCheckInRadius(distanceMeters: number): boolean {
+  return Number.isFinite(distanceMeters) && distanceMeters >= 0 && distanceMeters <= CHECK_IN_RADIUS_M;
+}
 
 const toRadians = (deg: number) => (deg * Math.PI) / 180;
 

@@ -3,7 +3,16 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { parseHHMM } from "../lib/time";
+import { assertLatLng } from "../lib/geo";
+import {
+  micCity,
+  micTitle,
+  micVenueName,
+  normalizeCostInfo,
+  normalizeDayOfWeek,
+  normalizeTimeOfDay,
+} from "../lib/micRules";
+import { assertMaxLength } from "../lib/textRules";
 import { costInfo as costInfoValidator, sceneItemStatus, sceneItemType } from "../schema";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import { SEARCH_MAX_TERMS, sceneGeohash, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
@@ -11,60 +20,9 @@ import { onSceneItemUpdated } from "./stats";
 
 /** Most items the admin list returns (newest first). */
 export const ADMIN_LIST_LIMIT = 500;
-export const MAX_TITLE_LENGTH = 120;
-export const MAX_VENUE_LENGTH = 120;
-export const MAX_CITY_LENGTH = 200;
-/** The admin edit form's defaults for a cost type that needs an amount (part 2 §3). */
-export const DEFAULT_COVER_AMOUNT = 5;
-export const DEFAULT_MINIMUM_ITEMS = 1;
-
+/** Longest text the admin list searches for. */
+export const MAX_SEARCH_LENGTH = 200;
 export type CostInfo = Infer<typeof costInfoValidator>;
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
-}
-
-/** Trimmed, non-empty text of at most `max` characters. */
-export function requiredText(value: string, label: string, max: number): string {
-  const text = value.trim();
-  if (text.length === 0) invalid(`${label} is required`);
-  if (text.length > max) invalid(`${label} must be at most ${max} characters`);
-  return text;
-}
-
-/** "HH:MM" from "H:MM", "HH:MM" or "HH:MM:SS"; INVALID_INPUT otherwise. */
-export function normalizeTimeOfDay(value: string, label: string): string {
-  const t = parseHHMM(value);
-  if (t === null) invalid(`${label} must be a time like 19:30`);
-  return `${String(t.hours).padStart(2, "0")}:${String(t.minutes).padStart(2, "0")}`;
-}
-
-/** 0 (Sunday) to 6 (Saturday), or null for an unknown day. */
-export function normalizeDayOfWeek(value: number | null): number | null {
-  if (value === null) return null;
-  if (!Number.isInteger(value) || value < 0 || value > 6) invalid("Day must be Sunday to Saturday");
-  return value;
-}
-
-/**
- * Cost info as stored: only the amounts its type uses, with the admin form's
- * defaults (fee 5, one item) for a missing amount. A fee is at least 0; a
- * minimum is a whole number of at least 1.
- */
-export function normalizeCostInfo(cost: CostInfo): CostInfo {
-  const out: CostInfo = { type: cost.type };
-  if (cost.type === "cover" || cost.type === "combo") {
-    const amount = cost.coverAmount ?? DEFAULT_COVER_AMOUNT;
-    if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
-    out.coverAmount = Math.round(amount * 100) / 100;
-  }
-  if (cost.type === "minimum" || cost.type === "combo") {
-    const items = cost.minimumItems ?? DEFAULT_MINIMUM_ITEMS;
-    if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
-    out.minimumItems = items;
-  }
-  return out;
-}
 
 /** Search results read to find the admin list's matches (under the search index's 1,024). */
 const ADMIN_SEARCH_READ = 2 * ADMIN_LIST_LIMIT;
@@ -76,6 +34,7 @@ const ADMIN_SEARCH_READ = 2 * ADMIN_LIST_LIMIT;
  * status filter so inactive items are found too.
  */
 export async function listMics(ctx: QueryCtx, search: string | undefined): Promise<SceneItem[]> {
+  if (search !== undefined) assertMaxLength(search, "Search", MAX_SEARCH_LENGTH);
   const text = search?.trim() ?? "";
   if (text.length === 0) {
     const docs = await ctx.db.query("sceneItems").withIndex("by_creation_time").order("desc").take(ADMIN_LIST_LIMIT);
@@ -128,11 +87,11 @@ export type AdminMicEdit = {
 export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: number): Promise<SceneItem> {
   const item = await ctx.db.get("sceneItems", edit.id);
   if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
-  const title = requiredText(edit.title, "Title", MAX_TITLE_LENGTH);
-  const venueName = requiredText(edit.venueName, "Venue", MAX_VENUE_LENGTH);
-  const city = requiredText(edit.city, "City", MAX_CITY_LENGTH);
+  const title = micTitle(edit.title);
+  const venueName = micVenueName(edit.venueName, "Venue");
+  const city = micCity(edit.city);
   const dayOfWeek = normalizeDayOfWeek(edit.dayOfWeek);
-  const startTimeLocal = normalizeTimeOfDay(edit.startTimeLocal, "Start time");
+  const startTimeLocal = normalizeTimeOfDay(edit.startTimeLocal, "Start time must be a time like 19:30");
   const costInfo =
     edit.type === "open_mic"
       ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" })
@@ -237,6 +196,7 @@ export async function setCoordinates(
   latitude: number,
   longitude: number,
 ): Promise<boolean> {
+  assertLatLng(latitude, longitude);
   const item = await ctx.db.get("sceneItems", id);
   if (item === null) return false;
   await ctx.db.patch("sceneItems", id, {

@@ -3,7 +3,7 @@ import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { checkInWindow } from "../lib/checkInWindow";
-import { CHECK_IN_RADIUS_M, haversineMeters } from "../lib/geo";
+import { CHECK_IN_RADIUS_M, assertLatLng, haversineMeters, withinCheckInRadius } from "../lib/geo";
 import { DAY_MS, MINUTE_MS } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import { requireActiveItem } from "./scene";
@@ -45,6 +45,8 @@ export async function checkIn(
   },
 ): Promise<CheckInResult> {
   const { userId, sceneItemId, nowMs } = args;
+  // Before anything else: NaN or Infinity would make every distance test pass.
+  assertLatLng(args.latitude, args.longitude);
 
   // Failed attempts roll back with their transaction, so the limit counts the
   // check-ins that went through; failing ones write nothing.
@@ -89,7 +91,7 @@ export async function checkIn(
       { lat: item.latitude, lng: item.longitude },
     ),
   );
-  if (distance > CHECK_IN_RADIUS_M) {
+  if (!withinCheckInRadius(distance)) {
     throw appError(
       ErrorCode.CHECK_IN_TOO_FAR,
       `You are ${distance}m from the venue. Check-ins must be within ${CHECK_IN_RADIUS_M}m.`,

@@ -5,19 +5,22 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { costInfo as costInfoValidator, signupMethod } from "../schema";
 import {
-  MAX_TITLE_LENGTH,
+  micHostName,
+  micNotes,
+  micShowLink,
+  micSignupLink,
+  micTitle,
   normalizeCostInfo,
   normalizeDayOfWeek,
+  normalizePerformanceMinutes,
   normalizeTimeOfDay,
-  requiredText,
-} from "./admin";
+} from "../lib/micRules";
+import { optionalText } from "../lib/textRules";
 import { displayNameFor } from "./profiles";
 import { MAX_CONFIRMED_DATES } from "../lib/tonight";
 import { isAdmin, requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
 
 export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
-export const MAX_NOTES_LENGTH = 1000;
-export const MAX_HOST_LENGTH = 120;
 export const MAX_CANCELLED_DATES = 100;
 /** Most claims one comedian has on one mic that are read to check for a pending one. */
 const CLAIMS_PER_MIC_LIMIT = 100;
@@ -74,11 +77,8 @@ export async function submitClaim(
   micId: Id<"sceneItems">,
   message: string | undefined,
 ): Promise<Id<"micClaims">> {
+  const text = optionalText(message, "Message", MAX_CLAIM_MESSAGE_LENGTH);
   await requireActiveItem(ctx, micId);
-  const text = message?.trim();
-  if (text && text.length > MAX_CLAIM_MESSAGE_LENGTH) {
-    invalid(`Message must be at most ${MAX_CLAIM_MESSAGE_LENGTH} characters`);
-  }
   const existing = await claimsOf(ctx, micId, userId);
   if (existing.some((c) => c.status === "pending")) {
     throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_PENDING_MESSAGE);
@@ -219,52 +219,30 @@ export type OwnMicEdit = {
   performanceMinutes?: number;
 };
 
-function optionalText(value: string | undefined, label: string, max: number): string | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (text.length > max) invalid(`${label} must be at most ${max} characters`);
-  return text;
-}
-
-function optionalUrl(value: string | undefined, label: string): string | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  let ok = false;
-  try {
-    const url = new URL(text);
-    ok = url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    ok = false;
-  }
-  if (!ok) invalid(`${label} must be a valid URL (starting with http:// or https://)`);
-  return text;
-}
-
 /**
  * A claimant's (or creator's) edit of their own mic. Optional text fields
  * left empty are cleared. Cost info and sign-up method apply to open mics only.
  */
 export async function updateOwnMic(ctx: MutationCtx, userId: Id<"users">, edit: OwnMicEdit): Promise<SceneItem> {
   const item = await requireManagedMic(ctx, userId, edit.micId);
-  const title = requiredText(edit.title, "Title", MAX_TITLE_LENGTH);
+  const title = micTitle(edit.title);
   const openMic = item.type === "open_mic";
-  let performanceMinutes = item.performanceMinutes;
-  if (edit.performanceMinutes !== undefined) {
-    if (!Number.isInteger(edit.performanceMinutes) || edit.performanceMinutes < 1 || edit.performanceMinutes > 60) {
-      invalid("Set length must be 1 to 60 minutes");
-    }
-    performanceMinutes = edit.performanceMinutes;
-  }
+  const performanceMinutes =
+    edit.performanceMinutes === undefined
+      ? item.performanceMinutes
+      : normalizePerformanceMinutes(edit.performanceMinutes, "Set length must be 1 to 60 minutes");
   const patch = {
     title,
     dayOfWeek: normalizeDayOfWeek(edit.dayOfWeek),
-    startTimeLocal: normalizeTimeOfDay(edit.startTimeLocal, "Start time"),
-    listTimeLocal: edit.listTimeLocal?.trim() ? normalizeTimeOfDay(edit.listTimeLocal, "List time") : undefined,
+    startTimeLocal: normalizeTimeOfDay(edit.startTimeLocal, "Start time must be a time like 19:30"),
+    listTimeLocal: edit.listTimeLocal?.trim()
+      ? normalizeTimeOfDay(edit.listTimeLocal, "List time must be a time like 19:30")
+      : undefined,
     signupMethod: openMic ? edit.signupMethod : undefined,
-    signupLink: optionalUrl(edit.signupLink, "Sign-up link"),
-    showLink: optionalUrl(edit.showLink, "Show link"),
-    hostName: optionalText(edit.hostName, "Host name", MAX_HOST_LENGTH),
-    notes: optionalText(edit.notes, "Notes", MAX_NOTES_LENGTH),
+    signupLink: micSignupLink(edit.signupLink, "Sign-up link"),
+    showLink: micShowLink(edit.showLink),
+    hostName: micHostName(edit.hostName),
+    notes: micNotes(edit.notes),
     costInfo: openMic ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" }) : null,
     performanceMinutes,
     searchText: sceneSearchText({ title, venueName: item.venueName, city: item.city }),
@@ -292,7 +270,7 @@ export async function setCancelledDate(
   date: string,
   cancelled: boolean,
 ): Promise<string[]> {
-  if (!isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
+  if (date.length > 10 || !isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
   const item = await requireManagedMic(ctx, userId, micId);
   const dates = new Set(item.cancelledDates ?? []);
   if (cancelled) dates.add(date);

@@ -9,6 +9,28 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import {
+  DEFAULT_MINIMUM_ITEMS,
+  MAX_PERFORMANCE_MINUTES,
+  MIC_LIMITS,
+  MIN_PERFORMANCE_MINUTES,
+  micAddress,
+  micCustomRecurrence,
+  micHostName,
+  micMonthlyRule,
+  micOptionalCity,
+  micPlaceId,
+  micShowLink,
+  micSignupLink,
+  micTimeZone,
+  micTitle,
+  micVenueName,
+  normalizeCostInfo,
+  normalizeDayOfWeek,
+  normalizePerformanceMinutes,
+  normalizeTimeOfDay,
+} from "../lib/micRules";
+import { invalid, optionalText } from "../lib/textRules";
+import {
   INVALID_CUSTOM_RECURRENCE,
   monthlyRuleText,
   parseCustomRecurrence,
@@ -23,17 +45,15 @@ import {
   isValidTimeZone,
   localDateString,
   minusMinutesHHMM,
-  parseHHMM,
 } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import { insertSceneItem, type NewSceneItem } from "./scene";
 import { addToSchedule } from "./schedule";
 import { isDateString, onVenueAdded } from "./userStats";
 
-export const MAX_TITLE_LENGTH = 120;
-export const MAX_VENUE_NAME_LENGTH = 120;
-export const MIN_PERFORMANCE_MINUTES = 1;
-export const MAX_PERFORMANCE_MINUTES = 60;
+export { MIN_PERFORMANCE_MINUTES, MAX_PERFORMANCE_MINUTES } from "../lib/micRules";
+export const MAX_TITLE_LENGTH = MIC_LIMITS.title;
+export const MAX_VENUE_NAME_LENGTH = MIC_LIMITS.venueName;
 /** Set length a new item gets by type when the form sends none (part 2 §9). */
 export const DEFAULT_PERFORMANCE_MINUTES = { open_mic: 5, show: 10 } as const;
 /** Most items of one creator looked at by the duplicate rule. */
@@ -90,49 +110,7 @@ export const venueInputValidator = v.object({
 });
 export type VenueInput = Infer<typeof venueInputValidator>;
 
-function invalid(message: string, extra: Record<string, string> = {}): never {
-  throw appError(ErrorCode.INVALID_INPUT, message, extra);
-}
-
-/** Longest free-text fields, so no one stores a novel in a mic. */
-export const TEXT_LIMITS = {
-  address: 300,
-  city: 300,
-  googlePlaceId: 300,
-  hostName: 120,
-  customRecurrenceDescription: 200,
-  link: 2000,
-} as const;
-
-/** Trimmed text, or undefined when empty or absent; refuses text longer than `max`. */
-function optionalText(s: string | undefined, max = 100, label = "This field"): string | undefined {
-  const t = s?.trim();
-  if (t && t.length > max) invalid(`${label} must be ${max} characters or fewer`);
-  return t ? t : undefined;
-}
-
-/** Whether `s` is an absolute http(s) URL. */
-export function isHttpUrl(s: string): boolean {
-  try {
-    const url = new URL(s);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
-function normalizeUrl(s: string | undefined, label: string): string | undefined {
-  const t = optionalText(s, TEXT_LIMITS.link, label);
-  if (t === undefined) return undefined;
-  if (!isHttpUrl(t)) invalid(`${label} must be a valid URL (starting with http:// or https://)`);
-  return t;
-}
-
-function normalizeTime(s: string, message: string): string {
-  const t = parseHHMM(s);
-  if (t === null) invalid(message);
-  return `${String(t.hours).padStart(2, "0")}:${String(t.minutes).padStart(2, "0")}`;
-}
+export { isHttpUrl } from "../lib/textRules";
 
 /** The stored venue fields of a chosen venue; `city` falls back to the address (part 2 §3). */
 export function normalizeVenue(venue: VenueInput): {
@@ -144,14 +122,10 @@ export function normalizeVenue(venue: VenueInput): {
   longitude?: number;
   timeZone: string;
 } {
-  const venueName = venue.venueName.trim();
-  if (venueName === "") invalid("Please select a venue first.");
-  if (venueName.length > MAX_VENUE_NAME_LENGTH) {
-    invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
-  }
-  const address = optionalText(venue.address, TEXT_LIMITS.address, "Address");
-  const city = optionalText(venue.city, TEXT_LIMITS.city, "City") ?? address ?? venueName;
-  const timeZone = optionalText(venue.timeZone) ?? DEFAULT_TIME_ZONE;
+  const venueName = micVenueName(venue.venueName, "Venue name", "Please select a venue first.");
+  const address = micAddress(venue.address);
+  const city = micOptionalCity(venue.city) ?? (address ?? venueName).slice(0, MIC_LIMITS.city);
+  const timeZone = micTimeZone(venue.timeZone) ?? DEFAULT_TIME_ZONE;
   if (!isValidTimeZone(timeZone)) invalid(`Unknown time zone "${timeZone}"`);
   const { latitude, longitude } = venue;
   if ((latitude === undefined) !== (longitude === undefined)) {
@@ -167,7 +141,7 @@ export function normalizeVenue(venue: VenueInput): {
     venueName,
     address,
     city,
-    googlePlaceId: optionalText(venue.googlePlaceId, TEXT_LIMITS.googlePlaceId, "Place id"),
+    googlePlaceId: micPlaceId(venue.googlePlaceId),
     latitude,
     longitude,
     timeZone,
@@ -184,34 +158,27 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
   const venue = normalizeVenue(venueInput);
   const isMic = details.type === "open_mic";
 
-  let title = details.title.trim();
-  if (title === "") title = `${isMic ? "Open Mic" : "Show"} at ${venue.venueName}`;
-  if (title.length > MAX_TITLE_LENGTH) invalid(`Event name must be ${MAX_TITLE_LENGTH} characters or fewer`);
+  const typed = optionalText(details.title, "Event name", MIC_LIMITS.title);
+  const title = micTitle(typed ?? `${isMic ? "Open Mic" : "Show"} at ${venue.venueName}`, "Event name");
 
-  if (!Number.isInteger(details.dayOfWeek) || details.dayOfWeek < 0 || details.dayOfWeek > 6) {
-    invalid("Please choose a day of the week");
-  }
-  const startTimeLocal = normalizeTime(details.startTimeLocal, "Please choose a valid start time");
+  normalizeDayOfWeek(details.dayOfWeek, "Please choose a day of the week");
+  const startTimeLocal = normalizeTimeOfDay(details.startTimeLocal, "Please choose a valid start time");
 
   let anchorDate: string | undefined;
   if (details.anchorDate !== undefined) {
-    if (!isDateString(details.anchorDate)) invalid("The first date must be a valid date (YYYY-MM-DD)");
+    if (details.anchorDate.length > 10 || !isDateString(details.anchorDate)) invalid("The first date must be a valid date (YYYY-MM-DD)");
     anchorDate = details.anchorDate;
   }
 
   let customRecurrenceDescription: string | undefined;
   let monthlyRule: string | undefined;
   if (details.recurrence === "custom") {
-    customRecurrenceDescription = optionalText(
-      details.customRecurrenceDescription,
-      TEXT_LIMITS.customRecurrenceDescription,
-      "The schedule description",
-    );
+    customRecurrenceDescription = micCustomRecurrence(details.customRecurrenceDescription);
     if (customRecurrenceDescription === undefined || parseCustomRecurrence(customRecurrenceDescription) === null) {
       invalid(INVALID_CUSTOM_RECURRENCE.description, { title: INVALID_CUSTOM_RECURRENCE.title });
     }
   } else if (details.recurrence === "monthly") {
-    monthlyRule = optionalText(details.monthlyRule, 100, "The monthly rule");
+    monthlyRule = micMonthlyRule(details.monthlyRule);
     if (monthlyRule !== undefined && parseMonthlyRule(monthlyRule) === null) {
       invalid("Please choose a monthly date or weekday");
     }
@@ -224,14 +191,10 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     }
   }
 
-  const performanceMinutes = details.performanceMinutes ?? DEFAULT_PERFORMANCE_MINUTES[details.type];
-  if (
-    !Number.isInteger(performanceMinutes) ||
-    performanceMinutes < MIN_PERFORMANCE_MINUTES ||
-    performanceMinutes > MAX_PERFORMANCE_MINUTES
-  ) {
-    invalid(`Performance minutes must be a whole number from ${MIN_PERFORMANCE_MINUTES} to ${MAX_PERFORMANCE_MINUTES}`);
-  }
+  const performanceMinutes = normalizePerformanceMinutes(
+    details.performanceMinutes ?? DEFAULT_PERFORMANCE_MINUTES[details.type],
+    `Performance minutes must be a whole number from ${MIN_PERFORMANCE_MINUTES} to ${MAX_PERFORMANCE_MINUTES}`,
+  );
 
   const fields: NewSceneItem = {
     title,
@@ -247,7 +210,7 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     recurrence: details.recurrence,
     customRecurrenceDescription,
     monthlyRule,
-    hostName: optionalText(details.hostName, TEXT_LIMITS.hostName, "Host name"),
+    hostName: micHostName(details.hostName),
     performanceMinutes,
     anchorDate,
     timeZone: venue.timeZone,
@@ -259,35 +222,22 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     if (signupMethod === "in_person") {
       fields.listTimeLocal =
         details.listTimeLocal !== undefined && details.listTimeLocal.trim() !== ""
-          ? normalizeTime(details.listTimeLocal, "Please choose a valid list time")
+          ? normalizeTimeOfDay(details.listTimeLocal, "Please choose a valid list time")
           : minusMinutesHHMM(startTimeLocal, 30);
     } else {
-      fields.signupLink = normalizeUrl(details.signupLink, "Signup link");
+      fields.signupLink = micSignupLink(details.signupLink);
     }
-    fields.costInfo = details.costInfo === undefined ? undefined : normalizeCost(details.costInfo);
+    // The wizard's fee defaults to 0 when left empty (part 2 §5).
+    fields.costInfo =
+      details.costInfo === undefined
+        ? undefined
+        : normalizeCostInfo(details.costInfo, { coverAmount: 0, minimumItems: DEFAULT_MINIMUM_ITEMS });
   } else {
-    fields.showLink = normalizeUrl(details.showLink, "Show link");
+    fields.showLink = micShowLink(details.showLink);
     fields.costInfo = null;
   }
   // Leave optional fields out rather than storing undefined keys.
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as NewSceneItem;
-}
-
-function normalizeCost(cost: Infer<typeof costInfoInputValidator>): NonNullable<NewSceneItem["costInfo"]> {
-  const needsCover = cost.type === "cover" || cost.type === "combo";
-  const needsMinimum = cost.type === "minimum" || cost.type === "combo";
-  const out: NonNullable<NewSceneItem["costInfo"]> = { type: cost.type };
-  if (needsCover) {
-    const amount = cost.coverAmount ?? 0;
-    if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
-    out.coverAmount = amount;
-  }
-  if (needsMinimum) {
-    const items = cost.minimumItems ?? 1;
-    if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
-    out.minimumItems = items;
-  }
-  return out;
 }
 
 /** Whether two items sit at the same venue: same place id when both have one, else same name in any case. */

@@ -3,6 +3,7 @@ import { isAllowedPhotoType } from "../lib/photo";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
 import { onComedianCreated } from "./stats";
 
 /** Weekly goal every new comedian starts with. */
@@ -224,8 +225,7 @@ export async function setAdminFor(
 
 /** Bounds of the weekly goal on the profile page (wider than the dashboard's 1 to 100). */
 export const PROFILE_MAX_WEEKLY_GOAL_MINUTES = 1000;
-export const MAX_DISPLAY_NAME_LENGTH = 60;
-export const MAX_DEFAULT_CITY_LENGTH = 80;
+export { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
 /** Largest profile photo accepted: anything of 5 MB or more is refused. */
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 export const NOT_AN_IMAGE_MESSAGE = "Please select an image file";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Doc, Id } from "../../../convex/_generated/dataModel";
+import { micFieldsSchema } from "@/lib/micSchema";
 import type { CostType, MicType } from "./adminText";
 
 /** A number input's value: react-hook-form reads number inputs as numbers (NaN
@@ -11,10 +12,8 @@ export const NO_DAY = "none";
 
 /** The admin edit form; mirrors `admin.updateMic`'s validator (amounts are
  * kept as typed text and read with the spec's rules in {@link toUpdateArgs}). */
-export const micEditSchema = z.object({
-  title: z.string().trim().min(1, "Title is required").max(120, "Title must be at most 120 characters"),
-  venueName: z.string().trim().min(1, "Venue is required").max(120, "Venue must be at most 120 characters"),
-  city: z.string().trim().min(1, "City is required").max(200, "City must be at most 200 characters"),
+export const micEditSchema = micFieldsSchema.pick({ title: true, venueName: true }).extend({
+  city: micFieldsSchema.shape.city.min(1, "City is required"),
   type: z.enum(["open_mic", "show", "booked_show", "bringer_show"]),
   dayOfWeek: z.string(),
   startTimeLocal: z.string().regex(/^\d{1,2}:\d{2}(:\d{2})?$/, "Enter a start time"),

@@ -1,29 +1,25 @@
 import { z } from "zod";
 import type { Doc, Id } from "../../../convex/_generated/dataModel";
+import { micFieldsSchema } from "@/lib/micSchema";
 
 export const NO_DAY = "none";
 export const NO_SIGNUP = "unset";
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .refine((s) => s === "" || /^https?:\/\/\S+$/i.test(s), "Enter a full link starting with http:// or https://");
+const URL_MESSAGE = "Enter a full link starting with http:// or https://";
+const isOptionalUrl = (s: string) => s === "" || /^https?:\/\/\S+$/i.test(s);
 
 /** A number input's value: react-hook-form reads number inputs as numbers (NaN
  * when empty); the payload builders read it with the spec's fallbacks. */
 const numberText = z.union([z.string(), z.number()]).transform((value) => String(value));
 
 /** The claimant's edit form; mirrors `claims.updateOwnMic`'s validator. */
-export const editMicSchema = z.object({
-  title: z.string().trim().min(1, "Title is required").max(120, "Title must be at most 120 characters"),
+export const editMicSchema = micFieldsSchema.pick({ title: true, hostName: true, notes: true }).extend({
   dayOfWeek: z.string(),
   startTimeLocal: z.string().regex(/^\d{1,2}:\d{2}(:\d{2})?$/, "Enter a start time"),
   listTimeLocal: z.string(),
   signupMethod: z.enum([NO_SIGNUP, "in_person", "online"]),
-  signupLink: optionalUrl,
-  showLink: optionalUrl,
-  hostName: z.string().trim().max(120, "Host name must be at most 120 characters"),
-  notes: z.string().trim().max(1000, "Notes must be at most 1000 characters"),
+  signupLink: micFieldsSchema.shape.signupLink.refine(isOptionalUrl, URL_MESSAGE),
+  showLink: micFieldsSchema.shape.showLink.refine(isOptionalUrl, URL_MESSAGE),
   costType: z.enum(["free", "cover", "minimum", "combo"]),
   coverAmount: numberText,
   minimumItems: numberText,

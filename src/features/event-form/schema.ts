@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { INVALID_CUSTOM_RECURRENCE, monthlyRuleText, parseCustomRecurrence, type Recurrence } from "../../../convex/lib/recurrence";
 import { addDaysToDate, dayOfWeekOfDate, minusMinutesHHMM, parseHHMM } from "../../../convex/lib/time";
+import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MIC_LIMITS } from "../../../convex/lib/micRules";
+import { micFieldsSchema } from "@/lib/micSchema";
 import type { CostInfo, EventDetails } from "./types";
 
 export type EventType = EventDetails["type"];
@@ -18,7 +20,7 @@ export const DEFAULT_COVER_AMOUNT = 5;
 export const DEFAULT_MINIMUM_ITEMS = 1;
 /** Minutes before the start that the list goes up for an in-person sign-up. */
 export const LIST_TIME_LEAD_MINUTES = 30;
-export const MAX_TITLE_LENGTH = 120;
+export const MAX_TITLE_LENGTH = MIC_LIMITS.title;
 
 /** Defaults that a change of type resets (part 2 §4). */
 export function typeDefaults(type: EventType): { recurrence: Recurrence; performanceMinutes: number } {
@@ -88,8 +90,9 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Choose a time");
  * number inputs follow part 2 §5: a non-number fee is 0, a non-number or 0
  * minimum is 1, an empty or invalid set length is 5.
  */
-export const eventFormSchema = z
-  .object({
+export const eventFormSchema = micFieldsSchema
+  .pick({ signupLink: true, showLink: true, customRecurrenceDescription: true, hostName: true })
+  .extend({
     type: z.enum(["open_mic", "show"]),
     title: z.string().trim().min(1, TITLE_REQUIRED_MESSAGE).max(MAX_TITLE_LENGTH, `Keep the name under ${MAX_TITLE_LENGTH} characters`),
     dayOfWeek: z.coerce.number().int().min(0).max(6),
@@ -97,25 +100,28 @@ export const eventFormSchema = z
     signupMethod: z.enum(["in_person", "online"]),
     listTimeLocal: z.string(),
     listTimeEdited: z.boolean(),
-    signupLink: z.string().trim(),
     costType: z.enum(["free", "cover", "minimum", "combo"]),
-    coverAmount: z.preprocess(numberOr(0), z.number().min(0, COVER_AMOUNT_MESSAGE)),
+    coverAmount: z.preprocess(
+      numberOr(0),
+      z.number().min(0, COVER_AMOUNT_MESSAGE).max(MAX_COVER_AMOUNT, `Mic fee must be at most ${MAX_COVER_AMOUNT}`),
+    ),
     minimumItems: z.preprocess(
       (v) => {
         const n = numberOr(DEFAULT_MINIMUM_ITEMS)(v);
         return n === 0 ? DEFAULT_MINIMUM_ITEMS : n;
       },
-      z.number().int(MINIMUM_ITEMS_MESSAGE).min(1, MINIMUM_ITEMS_MESSAGE),
+      z
+        .number()
+        .int(MINIMUM_ITEMS_MESSAGE)
+        .min(1, MINIMUM_ITEMS_MESSAGE)
+        .max(MAX_MINIMUM_ITEMS, `Minimum items must be at most ${MAX_MINIMUM_ITEMS}`),
     ),
-    showLink: z.string().trim(),
     recurrence: z.enum(["weekly", "bi-weekly", "monthly", "one-time", "custom"]),
-    customRecurrenceDescription: z.string().trim(),
     monthlyMode: z.enum(["weekday", "date"]),
     performanceMinutes: z.preprocess(
       numberOr(5),
       z.number().int(PERFORMANCE_MINUTES_MESSAGE).min(1, PERFORMANCE_MINUTES_MESSAGE).max(60, PERFORMANCE_MINUTES_MESSAGE),
     ),
-    hostName: z.string().trim().max(120),
   })
   .superRefine((values, ctx) => {
     if (values.type === "open_mic" && values.signupMethod === "online" && !isValidUrl(values.signupLink)) {

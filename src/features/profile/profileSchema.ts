@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { isAllowedPhotoType } from "../../../convex/lib/photo";
+import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
 
 export const MIN_PROFILE_GOAL = 1;
 export const MAX_PROFILE_GOAL = 1000;
-export const MAX_DISPLAY_NAME = 60;
-export const MAX_DEFAULT_CITY = 80;
+export const MAX_DISPLAY_NAME = MAX_DISPLAY_NAME_LENGTH;
+export const MAX_DEFAULT_CITY = MAX_DEFAULT_CITY_LENGTH;
 /** Photos must be smaller than this (5 MB). */
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 export const NOT_AN_IMAGE = "Please select an image file";

@@ -5,14 +5,13 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import type { VenueInput } from "../../../convex/model/events";
+import { micFieldsSchema } from "@/lib/micSchema";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { requestLocation, saveLocation } from "./userLocation";
 import { manualVenue } from "./venueResults";
 
-export const manualVenueSchema = z.object({
-  venueName: z.string().trim().min(1, "Please enter the venue name").max(120, "Keep the name under 120 characters"),
-  address: z.string().trim().max(200),
-  city: z.string().trim().max(120),
+export const manualVenueSchema = micFieldsSchema.pick({ address: true, city: true }).extend({
+  venueName: micFieldsSchema.shape.venueName.min(1, "Please enter the venue name"),
   atVenue: z.boolean(),
 });
 

@@ -1,0 +1,178 @@
+/**
+ * Security issue 13 items 3 and 8 (and issue 15 item 3): every entry point
+ * caps its strings with the same limits (convex/lib/micRules.ts), and every
+ * coordinate is finite and in range. Each test is an attack that today's code
+ * (before the rules modules) accepted.
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import "./lib/time";
+import { INVALID_COORDINATES_MESSAGE } from "./lib/geo";
+import { MIC_LIMITS } from "./lib/micRules";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+
+async function appErrorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const data = (error as { data?: { code?: string; message?: string } }).data;
+    if (data === undefined) throw error;
+    return data;
+  }
+  throw new Error("expected the call to be refused");
+}
+
+const VENUE = { venueName: "The Cellar", latitude: 40.7411, longitude: -73.9897 };
+const DETAILS = {
+  type: "open_mic" as const,
+  title: "Cellar Mic",
+  dayOfWeek: 3,
+  startTimeLocal: "20:00",
+  recurrence: "weekly" as const,
+  signupMethod: "online" as const,
+  signupLink: "https://example.com/signup",
+};
+const MEGABYTE = "x".repeat(1024 * 1024);
+
+let t: TestBackend;
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  // Wednesday 2026-11-25 19:45 in New York: the Wednesday 20:00 mic's window is open.
+  vi.setSystemTime(Date.parse("2026-11-25T19:45:00-05:00"));
+  t = newTest();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function item(id: Id<"sceneItems">) {
+  return (await t.run(async (ctx) => ctx.db.get("sceneItems", id)))!;
+}
+
+describe("one set of mic limits on every write path", () => {
+  test("create and admin edit agree on the city: 200 characters saves on both, 201 is refused on both", async () => {
+    const comic = await createUser(t);
+    const admin = await createAdmin(t);
+    const city = "c".repeat(MIC_LIMITS.city);
+    const { sceneItemId } = await comic.asUser.mutation(api.events.create, {
+      venue: { ...VENUE, city },
+      details: DETAILS,
+    });
+    // The admin can save the mic the comedian created, as it is.
+    const mic = await item(sceneItemId);
+    await admin.asUser.mutation(api.admin.updateMic, {
+      id: sceneItemId,
+      title: mic.title,
+      venueName: mic.venueName,
+      city: mic.city,
+      type: mic.type,
+      dayOfWeek: mic.dayOfWeek ?? null,
+      startTimeLocal: mic.startTimeLocal ?? "20:00",
+      status: mic.status,
+    });
+    const tooLong = `${city}c`;
+    const refusedCreate = await appErrorOf(
+      comic.asUser.mutation(api.events.create, {
+        venue: { ...VENUE, venueName: "Other Room", city: tooLong },
+        details: DETAILS,
+      }),
+    );
+    expect(refusedCreate).toEqual({ code: "INVALID_INPUT", message: "City must be 200 characters or fewer" });
+    const refusedEdit = await appErrorOf(
+      admin.asUser.mutation(api.admin.updateMic, {
+        id: sceneItemId,
+        title: mic.title,
+        venueName: mic.venueName,
+        city: tooLong,
+        type: mic.type,
+        dayOfWeek: 3,
+        startTimeLocal: "20:00",
+        status: "active",
+      }),
+    );
+    expect(refusedEdit).toEqual({ code: "INVALID_INPUT", message: "City must be 200 characters or fewer" });
+  });
+
+  test("the claimant's (or creator's) sign-up and show links are capped like the wizard's", async () => {
+    const creator = await createUser(t);
+    const mic = await createSceneItem(t, { createdBy: creator.userId, signupMethod: "online" });
+    const edit = { micId: mic, title: "Test Mic", dayOfWeek: 3, startTimeLocal: "20:00" };
+    const hugeLink = `https://example.com/${MEGABYTE}`;
+    for (const field of ["signupLink", "showLink"] as const) {
+      const refused = await appErrorOf(creator.asUser.mutation(api.claims.updateOwnMic, { ...edit, [field]: hugeLink }));
+      expect(refused.code).toBe("INVALID_INPUT");
+      expect(refused.message).toMatch(/link must be 2000 characters or fewer/);
+    }
+    expect((await item(mic)).signupLink).toBeUndefined();
+    // At the cap it saves.
+    const atCap = `https://example.com/${"p".repeat(MIC_LIMITS.link - 20)}`;
+    expect(atCap).toHaveLength(MIC_LIMITS.link);
+    await creator.asUser.mutation(api.claims.updateOwnMic, { ...edit, signupLink: atCap });
+    expect((await item(mic)).signupLink).toBe(atCap);
+  });
+
+  test("1 MB strings are refused by the claim, admin search and own-mic notes", async () => {
+    const comic = await createUser(t);
+    const admin = await createAdmin(t);
+    const mic = await createSceneItem(t, { createdBy: comic.userId });
+    expect((await appErrorOf(comic.asUser.mutation(api.claims.submit, { micId: mic, message: MEGABYTE }))).code).toBe(
+      "INVALID_INPUT",
+    );
+    expect((await appErrorOf(admin.asUser.query(api.admin.listMics, { search: MEGABYTE }))).code).toBe("INVALID_INPUT");
+    expect(
+      (
+        await appErrorOf(
+          comic.asUser.mutation(api.claims.updateOwnMic, {
+            micId: mic,
+            title: "T",
+            dayOfWeek: 1,
+            startTimeLocal: "19:30",
+            notes: MEGABYTE,
+          }),
+        )
+      ).code,
+    ).toBe("INVALID_INPUT");
+  });
+});
+
+describe("coordinates are finite and in range everywhere", () => {
+  const BAD: Array<[number, number]> = [
+    [Infinity, -73.9897],
+    [40.7411, -Infinity],
+    [NaN, -73.9897],
+    [40.7411, NaN],
+    [90.0001, -73.9897],
+    [40.7411, 180.5],
+    [-91, 0],
+  ];
+
+  test.each(BAD)("a check-in from (%d, %d) is refused with a clear error and writes nothing", async (latitude, longitude) => {
+    const comic = await createUser(t);
+    const mic = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00" });
+    const refused = await appErrorOf(comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, latitude, longitude }));
+    expect(refused).toEqual({ code: "INVALID_INPUT", message: INVALID_COORDINATES_MESSAGE });
+    expect((await item(mic)).checkInCount).toBe(0);
+    const checkIns = await t.run(async (ctx) => ctx.db.query("checkIns").take(5));
+    expect(checkIns).toEqual([]);
+  });
+
+  test("the geocoder's internal save refuses non-finite coordinates", async () => {
+    const mic = await createSceneItem(t, { latitude: undefined, longitude: undefined });
+    for (const [latitude, longitude] of BAD) {
+      await expect(t.mutation(internal.geocode.saveCoordinates, { id: mic, latitude, longitude })).rejects.toThrow(
+        /latitude from -90 to 90/,
+      );
+    }
+    expect((await item(mic)).latitude).toBeUndefined();
+  });
+
+  test("the area list refuses non-finite coordinates", async () => {
+    for (const [lat, lng] of BAD) {
+      const refused = await appErrorOf(
+        t.query(api.sceneArea.listArea, { lat, lng, radiusMiles: 10, paginationOpts: { numItems: 10, cursor: null } }),
+      );
+      expect(refused.code).toBe("INVALID_INPUT");
+    }
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The rules of a mic (a scene item): every limit and normaliser its fields
+ * have, in one place. Every write path uses them: the add-event wizard, the
+ * log-a-set wizard and onboarding (model/events), the admin edit
+ * (model/admin) and the claimant's edit (model/claims). The client forms
+ * build their zod schemas from the same limits (src/lib/micSchema.ts).
+ */
+import { parseHHMM } from "./time";
+import { invalid, optionalHttpUrl, optionalText, requiredText } from "./textRules";
+
+/** Longest text per field (characters, after trimming). */
+export const MIC_LIMITS = {
+  title: 120,
+  venueName: 120,
+  city: 200,
+  address: 300,
+  googlePlaceId: 300,
+  hostName: 120,
+  notes: 1000,
+  customRecurrenceDescription: 200,
+  monthlyRule: 100,
+  timeZone: 100,
+  link: 2000,
+} as const;
+
+export const MIN_PERFORMANCE_MINUTES = 1;
+export const MAX_PERFORMANCE_MINUTES = 60;
+/** Highest mic fee and drink minimum a mic may list. */
+export const MAX_COVER_AMOUNT = 1000;
+export const MAX_MINIMUM_ITEMS = 100;
+/** The admin edit form's defaults for a cost type that needs an amount (part 2 §3). */
+export const DEFAULT_COVER_AMOUNT = 5;
+export const DEFAULT_MINIMUM_ITEMS = 1;
+
+export type CostInfoInput = {
+  type: "free" | "cover" | "minimum" | "combo";
+  coverAmount?: number;
+  minimumItems?: number;
+};
+
+export const micTitle = (value: string, label = "Title", emptyMessage?: string) =>
+  requiredText(value, label, MIC_LIMITS.title, emptyMessage);
+export const micVenueName = (value: string, label = "Venue name", emptyMessage?: string) =>
+  requiredText(value, label, MIC_LIMITS.venueName, emptyMessage);
+export const micCity = (value: string) => requiredText(value, "City", MIC_LIMITS.city);
+export const micOptionalCity = (value: string | undefined) => optionalText(value, "City", MIC_LIMITS.city);
+export const micAddress = (value: string | undefined) => optionalText(value, "Address", MIC_LIMITS.address);
+export const micPlaceId = (value: string | undefined) => optionalText(value, "Place id", MIC_LIMITS.googlePlaceId);
+export const micHostName = (value: string | undefined) => optionalText(value, "Host name", MIC_LIMITS.hostName);
+export const micNotes = (value: string | undefined) => optionalText(value, "Notes", MIC_LIMITS.notes);
+export const micTimeZone = (value: string | undefined) => optionalText(value, "Time zone", MIC_LIMITS.timeZone);
+export const micCustomRecurrence = (value: string | undefined) =>
+  optionalText(value, "The schedule description", MIC_LIMITS.customRecurrenceDescription);
+export const micMonthlyRule = (value: string | undefined) =>
+  optionalText(value, "The monthly rule", MIC_LIMITS.monthlyRule);
+export const micSignupLink = (value: string | undefined, label = "Signup link") =>
+  optionalHttpUrl(value, label, MIC_LIMITS.link);
+export const micShowLink = (value: string | undefined) => optionalHttpUrl(value, "Show link", MIC_LIMITS.link);
+
+/** "HH:MM" from "H:MM", "HH:MM" or "HH:MM:SS"; INVALID_INPUT with `message` otherwise. */
+export function normalizeTimeOfDay(value: string, message: string): string {
+  if (value.length > 16) invalid(message);
+  const t = parseHHMM(value);
+  if (t === null) invalid(message);
+  return `${String(t.hours).padStart(2, "0")}:${String(t.minutes).padStart(2, "0")}`;
+}
+
+/** 0 (Sunday) to 6 (Saturday), or null for an unknown day. */
+export function normalizeDayOfWeek(value: number | null, message = "Day must be Sunday to Saturday"): number | null {
+  if (value === null) return null;
+  if (!Number.isInteger(value) || value < 0 || value > 6) invalid(message);
+  return value;
+}
+
+/** A whole set length from 1 to 60 minutes. */
+export function normalizePerformanceMinutes(value: number, message: string): number {
+  if (!Number.isInteger(value) || value < MIN_PERFORMANCE_MINUTES || value > MAX_PERFORMANCE_MINUTES) invalid(message);
+  return value;
+}
+
+/**
+ * Cost info as stored: only the amounts its type uses, `defaults` for a
+ * missing amount. A fee is 0 to 1000, rounded to cents; a minimum is a whole
+ * number from 1 to 100.
+ */
+export function normalizeCostInfo(
+  cost: CostInfoInput,
+  defaults: { coverAmount: number; minimumItems: number } = {
+    coverAmount: DEFAULT_COVER_AMOUNT,
+    minimumItems: DEFAULT_MINIMUM_ITEMS,
+  },
+): CostInfoInput {
+  const out: CostInfoInput = { type: cost.type };
+  if (cost.type === "cover" || cost.type === "combo") {
+    const amount = cost.coverAmount ?? defaults.coverAmount;
+    if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
+    if (amount > MAX_COVER_AMOUNT) invalid(`Mic fee must be at most ${MAX_COVER_AMOUNT}`);
+    out.coverAmount = Math.round(amount * 100) / 100;
+  }
+  if (cost.type === "minimum" || cost.type === "combo") {
+    const items = cost.minimumItems ?? defaults.minimumItems;
+    if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
+    if (items > MAX_MINIMUM_ITEMS) invalid(`Minimum items must be at most ${MAX_MINIMUM_ITEMS}`);
+    out.minimumItems = items;
+  }
+  return out;
+}
