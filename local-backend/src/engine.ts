@@ -19,6 +19,7 @@ import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
 import { DataStore, type JsonDoc } from "./store.js";
 import { setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
+import { ReadSet, type Change, type Doc as ReadDoc } from "./readSet.js";
 
 /** Who calls a function. `user` identities come from a verified JWT. */
 export type Caller =
@@ -29,13 +30,14 @@ export type Caller =
 export type FunctionKind = "query" | "mutation" | "action";
 export type FunctionInfo = { kind: FunctionKind; visibility: "public" | "internal" };
 
-export type CommitListener = (tables: Set<string>, ts: bigint) => void;
+/** Tables written, the commit timestamp and each document write (before and after). */
+export type CommitListener = (tables: Set<string>, ts: bigint, changes: Change[]) => void;
 
 type MutationTag = { s?: string; r?: number; used: boolean; ts?: bigint };
 
 /** Pins a paginated query's page end across re-runs (Convex's "query journal"). */
 export type Journal = { endCursor?: string | null };
-type QueryContext = { reads: Set<string>; journal?: Journal };
+type QueryContext = { reads: ReadSet; journal?: Journal };
 
 const readTracker = new AsyncLocalStorage<QueryContext>();
 const mutationTag = new AsyncLocalStorage<MutationTag>();
@@ -141,6 +143,8 @@ export class Engine {
   /** Incremented on every commit that wrote something. */
   commitSeq = 0;
   private listeners: CommitListener[] = [];
+  /** The app database's written documents before the commit being reported (set by its onCommit). */
+  private previousValues: Map<string, any> | null = null;
   /** Results of client mutations by `${sessionId}:${requestId}`. */
   readonly mutationResults = new Map<string, { ts: bigint; result: unknown }>();
   private accessors = new Map<string, any>();
@@ -153,7 +157,7 @@ export class Engine {
     ct: null,
     g: null,
     loadModule: (modulePath, componentPath) => this.loadModule(modulePath, componentPath),
-    onRead: (key) => readTracker.getStore()?.reads.add(key),
+    onRead: (key) => readTracker.getStore()?.reads.addTable(key),
     onCommit: (ts, app, components) => {
       if (activeEngine === this) this.afterCommit(this.db, ts, app, components);
     },
@@ -207,8 +211,14 @@ export class Engine {
     // transactions; convex-test finds the database through this object.
     const IndexedDatabase = indexedDatabaseClass(this.ct);
     this.db = new IndexedDatabase(schema ?? null, "");
-    this.db.onRead = (table: string) => readTracker.getStore()?.reads.add(table);
-    this.db.onCommit = (writes: Record<string, unknown>, commitTs: bigint) => {
+    // What a subscription's query reads (sync.ts re-runs it when a commit touches that).
+    this.db.onRead = (table: string) => readTracker.getStore()?.reads.addTable(table);
+    this.db.onReadRange = (table: string, contains: (doc: ReadDoc) => boolean) =>
+      readTracker.getStore()?.reads.addRange(table, contains);
+    this.db.onReadId = (table: string, id: string) => readTracker.getStore()?.reads.addId(table, id);
+    this.db.onCommit = (writes: Record<string, unknown>, commitTs: bigint, previous: Map<string, any>) => {
+      // The written documents' values before this commit, for read-set invalidation (afterCommit).
+      this.previousValues = previous;
       // Gathered with the components' writes of the same commit (componentStore.ts).
       if (this.components.collect("", writes)) return;
       // The DatabaseFake reports commits to the one active engine of this process.
@@ -219,6 +229,7 @@ export class Engine {
     this.bundle = bundle;
     await this.components.install(bundle, this.ct, g);
     this.wrapSyscalls();
+    this.gateTransactions();
     this.restore();
     const problems = this.validateData(this.db._schema);
     if (problems.length > 0) {
@@ -299,7 +310,7 @@ export class Engine {
     udfPath: string,
     args: Record<string, unknown>,
     caller: Caller,
-    reads?: Set<string>,
+    reads?: ReadSet,
     journal?: Journal,
   ): Promise<unknown> {
     const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
@@ -346,6 +357,52 @@ export class Engine {
     return await readTracker.exit(() => mutationTag.exit(() => acc.fetch(pathAndQuery, init)));
   }
 
+  // --- one snapshot for all of a flush's queries ------------------------------
+
+  /** Set while sync.ts re-runs subscriptions: other transactions wait to begin. */
+  private commitHold: Promise<void> | null = null;
+
+  /**
+   * Top-level transactions (mutations, queries, scheduled functions, imports)
+   * wait to begin while a snapshot read holds commits back, except the
+   * snapshot's own queries (run with a read set, see query()).
+   */
+  private gateTransactions(): void {
+    const tm = this.g.transactionManager;
+    const begin = tm.begin.bind(tm);
+    tm.begin = async (isNested: boolean, limits?: unknown) => {
+      if (!isNested && !readTracker.getStore()) {
+        // Checked right before the original begin takes the lock, with no await in
+        // between, so nothing commits once runSnapshot has seen the lock free.
+        while (this.commitHold) await this.commitHold;
+      }
+      return await begin(isNested, limits);
+    };
+  }
+
+  /**
+   * Runs `fn` with new transactions held back, so the queries it runs (with a
+   * read set) read one committed state; Convex runs all of a Transition's
+   * queries at one timestamp, and sync.ts does through this. A transaction
+   * that was already waiting for the lock when the hold began may still
+   * commit during `fn`: callers compare `commitSeq` before and after and redo
+   * what such a commit touched (there are finitely many such stragglers).
+   */
+  async runSnapshot<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.commitHold) await this.commitHold;
+    let release!: () => void;
+    this.commitHold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const tm = this.g.transactionManager;
+      // Let a transaction already running finish (it may commit).
+      while (tm._waitOnCurrentFunction) await tm._waitOnCurrentFunction;
+      return await fn();
+    } finally {
+      this.commitHold = null;
+      release();
+    }
+  }
+
   // --- commits ---------------------------------------------------------------
 
   /** Called synchronously from DatabaseFake.commit for top-level commits. */
@@ -356,6 +413,8 @@ export class Engine {
     componentWrites: Map<string, Record<string, unknown>> = new Map(),
   ): void {
     if (commitTs > this.lastCommitTs) this.lastCommitTs = commitTs;
+    const previous = this.previousValues ?? new Map<string, any>();
+    this.previousValues = null;
     const tag = mutationTag.getStore();
     let m: { s: string; r: number; res: unknown } | undefined;
     if (tag && !tag.used) {
@@ -379,14 +438,22 @@ export class Engine {
     if (m) this.mutationResults.set(`${m.s}:${m.r}`, { ts: commitTs, result: m.res });
     this.commitSeq++;
     const tables = new Set<string>();
+    const changes: Change[] = [];
     for (const id of ids) {
       const table = tableFromId(id);
-      if (table) tables.add(table);
+      if (!table) continue;
+      tables.add(table);
+      changes.push({ table, id, before: previous.get(id) ?? null, after: db.committed(id) ?? null });
     }
-    for (const entry of inComponents) tables.add(componentReadKey(entry.path, entry.table));
+    for (const entry of inComponents) {
+      // Component reads are recorded by table (componentStore.ts), so any write to one re-runs its readers.
+      const table = componentReadKey(entry.path, entry.table);
+      tables.add(table);
+      changes.push({ table, id: entry.id, before: null, after: null });
+    }
     for (const listener of this.listeners) {
       try {
-        listener(tables, commitTs);
+        listener(tables, commitTs, changes);
       } catch (error) {
         this.logError(`commit listener failed: ${String(error)}`);
       }

@@ -200,8 +200,17 @@ function makeClass(ct: ConvexTestInternals): any {
     static chunkLoad = DEFAULT_CHUNK_LOAD;
     /** Called with the table of every document read and every query (read tracking). */
     onRead: ((table: string) => void) | null = null;
-    /** Called after a top-level commit with a timestamp, with that commit's writes. */
-    onCommit: ((writes: Layer, commitTs: bigint) => void) | null = null;
+    /**
+     * Called after a top-level commit with a timestamp, with that commit's
+     * writes and (for read-set invalidation) each written document's committed
+     * value before the commit.
+     */
+    onCommit: ((writes: Layer, commitTs: bigint, previous: Map<string, Doc | null>) => void) | null = null;
+    // --- read-set recording (sync.ts invalidates subscriptions by what they read; see readSet.ts) ---
+    /** Called for each index range a query streams, with a test of whether a document is within its bounds. */
+    onReadRange: ((table: string, contains: (doc: Doc) => boolean) => void) | null = null;
+    /** Called for each document read by id. */
+    onReadId: ((table: string, id: string) => void) | null = null;
     _tables = new Map<string, Table>();
     _indexedSchema: unknown = undefined;
 
@@ -351,7 +360,10 @@ function makeClass(ct: ConvexTestInternals): any {
       this._validateId(tableName, id);
       if (this.onRead && typeof id === "string") {
         const table = tableName ?? tableNameFromId(id);
-        if (table) this.onRead(table);
+        if (table) {
+          if (this.onReadId) this.onReadId(table, id);
+          else this.onRead(table);
+        }
       }
       const writes: Layer[] = this._writes;
       for (let i = writes.length - 1; i >= 0; i--) {
@@ -376,8 +388,10 @@ function makeClass(ct: ConvexTestInternals): any {
         if (!list) byTable.set(table, (list = []));
         list.push([id, write === null || commitTs === null ? write : (resolveCommittedValues(write, commitTs) as Doc)]);
       }
+      const previous = new Map<string, Doc | null>();
       for (const [name, writes] of byTable) {
         const table = this._table(name);
+        for (const [id] of writes) previous.set(id, table.docs.get(id) ?? null);
         // A bulk write (an import) rebuilds the table's indexes when next used.
         if (writes.length > REBUILD_MIN && writes.length > table.docs.size * REBUILD_FRACTION) {
           table.indexes.clear();
@@ -385,7 +399,7 @@ function makeClass(ct: ConvexTestInternals): any {
         }
         for (const [id, doc] of writes) this._apply(table, id, doc);
       }
-      if (commitTs !== null) this.onCommit?.(lastWrites, commitTs);
+      if (commitTs !== null) this.onCommit?.(lastWrites, commitTs, previous);
     }
 
     // --- queries -----------------------------------------------------------------
@@ -482,7 +496,8 @@ function makeClass(ct: ConvexTestInternals): any {
      * monotonic in query order, as cursor comparisons are).
      */
     *_stream(plan: Plan, isAfter?: (doc: Doc) => boolean): Generator<Doc> {
-      this.onRead?.(plan.table);
+      if (this.onReadRange) this.onReadRange(plan.table, (doc) => !plan.before(doc) && !plan.after(doc));
+      else this.onRead?.(plan.table);
       const { list, cmp } = plan.index;
       const asc = plan.order !== "desc";
       let lo = list.partition(plan.before);

@@ -14,6 +14,7 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, EXPIRES, type TokenVerifier } from "./auth.js";
 import type { Caller, Engine, Journal } from "./engine.js";
 import { canonicalPath, captureLogs } from "./engine.js";
+import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
 
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
 
@@ -108,7 +109,8 @@ type Entry = {
   udfPath: string;
   args: Record<string, unknown>;
   caller: Caller;
-  readTables: Set<string>;
+  /** What the last run read (null before the first run): commits that touch it re-run the entry. */
+  reads: ReadSet | null;
   result: QueryResult | null;
   logLines: string[];
   serialized: string;
@@ -116,11 +118,15 @@ type Entry = {
   modTail: string;
   version: number;
   dirty: boolean;
-  running: Promise<void> | null;
   refs: number;
 };
 
-type Subscription = { entry: Entry; sentVersion: number };
+/**
+ * One query of a session. `live` is false while the ModifyQuerySet or
+ * Authenticate that made it waits for the flush computing it: its result goes
+ * out with that flush's Transition, which also carries the new version.
+ */
+type Subscription = { entry: Entry; sentVersion: number; live: boolean };
 
 export class Session {
   sessionId = "";
@@ -133,6 +139,10 @@ export class Session {
   caller: Caller = { kind: "none" };
   queries = new Map<number, Subscription>();
   removed: number[] = [];
+  /** A query set / identity change waiting for the next flush (see SyncManager.applyPending). */
+  pendingQuerySet: number | null = null;
+  pendingIdentity: number | null = null;
+  pendingRemoved: number[] = [];
   mutationInFlight = false;
   expiryTimer: NodeJS.Timeout | null = null;
   deferredPush = false;
@@ -193,25 +203,25 @@ export class Session {
 export class SyncManager {
   private entries = new Map<string, Entry>();
   readonly sessions = new Set<Session>();
-  private pendingTables = new Set<string>();
+  /** Entries whose last read set touches each table (the candidates a write to it may invalidate). */
+  private readers = new Map<string, Set<Entry>>();
+  /** Sessions with a query set or identity change for the next flush. */
+  private pendingSessions = new Set<Session>();
+  /** Resolved when the next flush to start has pushed its Transitions. */
+  private flushWaiters: (() => void)[] = [];
   private processedTs: bigint;
   private kicked = false;
   private wake: (() => void) | null = null;
   private pingTimer: NodeJS.Timeout;
   private stopped = false;
-  /** Tables written while each running query computes (see compute). */
-  private writtenDuringCompute = new Set<Set<string>>();
 
   constructor(
     readonly engine: Engine,
     private readonly verifier: TokenVerifier,
   ) {
     this.processedTs = engine.lastCommitTs;
-    engine.onCommit((tables) => {
-      for (const table of tables) {
-        this.pendingTables.add(table);
-        for (const written of this.writtenDuringCompute) written.add(table);
-      }
+    engine.onCommit((_tables, _ts, changes) => {
+      this.invalidate(changes);
       this.kick();
     });
     // Convex clients reconnect when the server is silent for 60 s.
@@ -236,6 +246,67 @@ export class SyncManager {
     this.stopped = true;
     clearInterval(this.pingTimer);
     this.kick();
+    for (const resolve of this.flushWaiters.splice(0)) resolve();
+  }
+
+  /** Marks dirty every entry whose read set one of the commit's writes intersects. */
+  private invalidate(changes: Change[]): void {
+    const byTable = new Map<string, Change[]>();
+    for (const change of changes) {
+      let list = byTable.get(change.table);
+      if (!list) byTable.set(change.table, (list = []));
+      list.push(change);
+    }
+    for (const [table, list] of byTable) {
+      const readers = this.readers.get(table);
+      if (!readers) continue;
+      for (const entry of readers) {
+        if (entry.dirty) continue;
+        if (list.length > BULK_WRITE_THRESHOLD || entry.reads === null) {
+          entry.dirty = true;
+          continue;
+        }
+        for (const change of list) {
+          let hit: boolean;
+          try {
+            hit = entry.reads.intersects(change);
+          } catch {
+            hit = true;
+          }
+          if (hit) {
+            entry.dirty = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /** Points the per-table reader index at an entry's new read set. */
+  private setReads(entry: Entry, reads: ReadSet | null): void {
+    if (entry.reads) {
+      for (const table of entry.reads.touchedTables()) this.readers.get(table)?.delete(entry);
+    }
+    entry.reads = reads;
+    if (reads && entry.refs > 0) {
+      for (const table of reads.touchedTables()) {
+        let set = this.readers.get(table);
+        if (!set) this.readers.set(table, (set = new Set()));
+        set.add(entry);
+      }
+    }
+  }
+
+  /** Resolves once a flush that starts after this call has pushed its Transitions. */
+  private requestFlush(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.stopped) {
+        resolve();
+        return;
+      }
+      this.flushWaiters.push(resolve);
+      this.kick();
+    });
   }
 
   private kick(): void {
@@ -259,52 +330,77 @@ export class SyncManager {
     }
   }
 
+  /**
+   * Re-runs dirty entries and computes new ones, all at one snapshot (commits
+   * wait meanwhile, see Engine.runSnapshot), then applies waiting query set
+   * and identity changes and sends each session one Transition whose
+   * endVersion.ts is that snapshot's timestamp.
+   */
   private async flush(): Promise<void> {
     const started = TRACE ? performance.now() : 0;
-    const ts = this.engine.lastCommitTs;
-    const tables = this.pendingTables;
-    this.pendingTables = new Set();
-    for (const entry of this.entries.values()) {
-      if (entry.dirty) continue;
-      for (const table of entry.readTables) {
-        if (tables.has(table)) {
-          entry.dirty = true;
-          break;
-        }
+    const waiters = this.flushWaiters;
+    this.flushWaiters = [];
+    const ready = [...this.pendingSessions];
+    this.pendingSessions.clear();
+    let reran = 0;
+    try {
+      await this.runQueries(() => reran++);
+    } finally {
+      const computed = TRACE ? performance.now() : 0;
+      for (const session of ready) this.applyPending(session);
+      for (const session of this.sessions) this.push(session);
+      for (const resolve of waiters) resolve();
+      if (TRACE) {
+        const done = performance.now();
+        this.engine.log(
+          `[trace] flush: re-ran ${reran} queries in ${(computed - started).toFixed(1)} ms, pushed to ${this.sessions.size} sessions in ${(done - computed).toFixed(1)} ms`,
+        );
       }
     }
-    for (const entry of [...this.entries.values()]) {
-      if (entry.dirty && entry.refs > 0) await this.refresh(entry);
-    }
-    if (ts > this.processedTs) this.processedTs = ts;
-    const computed = TRACE ? performance.now() : 0;
-    for (const session of this.sessions) this.push(session);
-    if (TRACE) {
-      const done = performance.now();
-      this.engine.log(
-        `[trace] flush: re-ran queries in ${(computed - started).toFixed(1)} ms, pushed to ${this.sessions.size} sessions in ${(done - computed).toFixed(1)} ms`,
-      );
-    }
   }
 
-  /** Computes an entry if it is new or dirty (one execution at a time per entry). */
-  private async refresh(entry: Entry): Promise<void> {
-    while (entry.running) await entry.running;
-    if (entry.result !== null && !entry.dirty) return;
-    entry.running = this.compute(entry);
-    try {
-      await entry.running;
-    } finally {
-      entry.running = null;
-    }
+  /** Computes every new or dirty entry inside one snapshot. */
+  private async runQueries(counted: () => void): Promise<void> {
+    await this.engine.runSnapshot(async () => {
+      for (;;) {
+        const seq = this.engine.commitSeq;
+        for (const entry of [...this.entries.values()]) {
+          if (entry.refs > 0 && (entry.dirty || entry.result === null)) {
+            await this.compute(entry);
+            counted();
+          }
+        }
+        // A transaction that was already waiting when the hold began committed:
+        // what it touched is dirty again; run it at the newer state.
+        if (this.engine.commitSeq === seq) break;
+      }
+      const ts = this.engine.lastCommitTs;
+      if (ts > this.processedTs) this.processedTs = ts;
+    });
   }
 
+  /** A session's query set / identity change becomes visible once its queries are computed. */
+  private applyPending(session: Session): void {
+    if (session.pendingQuerySet !== null) {
+      session.querySetVersion = session.pendingQuerySet;
+      session.pendingQuerySet = null;
+    }
+    if (session.pendingIdentity !== null) {
+      session.identityVersion = session.pendingIdentity;
+      session.pendingIdentity = null;
+    }
+    if (session.pendingRemoved.length > 0) {
+      session.removed.push(...session.pendingRemoved);
+      session.pendingRemoved = [];
+    }
+    for (const sub of session.queries.values()) sub.live = true;
+  }
+
+  /** Runs an entry's query at the current state (only from flush, inside its snapshot). */
   private async compute(entry: Entry): Promise<void> {
     entry.dirty = false;
     this.queryRuns++;
-    const written = new Set<string>();
-    this.writtenDuringCompute.add(written);
-    const reads = new Set<string>();
+    const reads = new ReadSet();
     const logLines: string[] = [];
     let result: QueryResult;
     try {
@@ -315,10 +411,8 @@ export class SyncManager {
     } catch (error) {
       const { message, data } = describeError(error);
       result = data === undefined ? { ok: false, message } : { ok: false, message, data };
-    } finally {
-      this.writtenDuringCompute.delete(written);
     }
-    entry.readTables = reads;
+    this.setReads(entry, reads);
     const serialized = JSON.stringify(result);
     if (serialized !== entry.serialized) {
       entry.serialized = serialized;
@@ -326,15 +420,6 @@ export class SyncManager {
       entry.logLines = logLines;
       entry.modTail = "";
       entry.version++;
-    }
-    // A commit to a table this query reads landed while it ran (a flush may have
-    // checked it against the old read set): run it again.
-    for (const table of written) {
-      if (reads.has(table)) {
-        entry.dirty = true;
-        this.kick();
-        break;
-      }
     }
   }
 
@@ -349,14 +434,13 @@ export class SyncManager {
         udfPath,
         args,
         caller,
-        readTables: new Set(),
+        reads: null,
         result: null,
         logLines: [],
         serialized: "",
         modTail: "",
         version: 0,
         dirty: false,
-        running: null,
         refs: 0,
       };
       this.entries.set(key, entry);
@@ -367,7 +451,10 @@ export class SyncManager {
 
   private release(entry: Entry): void {
     entry.refs--;
-    if (entry.refs <= 0) this.entries.delete(entry.key);
+    if (entry.refs <= 0) {
+      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+      this.setReads(entry, null);
+    }
   }
 
   /** Sends a session what changed since its last Transition, if anything. */
@@ -383,7 +470,7 @@ export class SyncManager {
     session.removed = [];
     for (const [queryId, sub] of session.queries) {
       const { entry } = sub;
-      if (entry.result === null || sub.sentVersion === entry.version) continue;
+      if (!sub.live || entry.result === null || sub.sentVersion === entry.version) continue;
       sub.sentVersion = entry.version;
       if (entry.modTail === "") entry.modTail = modificationTail(entry);
       modifications.push(`{"queryId":${queryId},${entry.modTail}`);
@@ -497,7 +584,7 @@ export class SyncManager {
   }
 
   private async modifyQuerySet(session: Session, message: any): Promise<void> {
-    if (message.baseVersion !== session.querySetVersion || typeof message.newVersion !== "number") {
+    if (message.baseVersion !== (session.pendingQuerySet ?? session.querySetVersion) || typeof message.newVersion !== "number") {
       session.fatal(
         `Invalid ModifyQuerySet: base version ${message.baseVersion}, expected ${session.querySetVersion}`,
       );
@@ -507,7 +594,6 @@ export class SyncManager {
       session.fatal("Invalid ModifyQuerySet: modifications must be an array");
       return;
     }
-    const added: Subscription[] = [];
     for (const mod of message.modifications) {
       if (mod?.type === "Add" && typeof mod.queryId === "number") {
         const old = session.queries.get(mod.queryId);
@@ -529,23 +615,24 @@ export class SyncManager {
           return;
         }
         session.removed = session.removed.filter((id) => id !== mod.queryId);
-        added.push(sub);
+        session.pendingRemoved = session.pendingRemoved.filter((id) => id !== mod.queryId);
       } else if (mod?.type === "Remove" && typeof mod.queryId === "number") {
         const old = session.queries.get(mod.queryId);
         if (old) {
           this.release(old.entry);
           session.queries.delete(mod.queryId);
-          session.removed.push(mod.queryId);
+          session.pendingRemoved.push(mod.queryId);
         }
       } else {
         session.fatal(`Invalid query set modification: ${JSON.stringify(mod)?.slice(0, 200)}`);
         return;
       }
     }
-    await Promise.all(added.map((sub) => this.refresh(sub.entry)));
-    if (session.closed) return;
-    session.querySetVersion = message.newVersion;
-    this.push(session);
+    // New queries are computed by the next flush, at the same snapshot as every
+    // other query, and go out in its Transition with the new query set version.
+    session.pendingQuerySet = message.newVersion;
+    this.pendingSessions.add(session);
+    await this.requestFlush();
   }
 
   /** A subscription to an entry; bad paths or args give a failing entry of their own. */
@@ -568,26 +655,26 @@ export class SyncManager {
         udfPath: String(udfPath),
         args: {},
         caller: session.caller,
-        readTables: new Set(),
+        reads: null,
         result: { ok: false, message: (error as Error).message },
         logLines: [],
         serialized: "",
         modTail: "",
         version: 1,
         dirty: false,
-        running: null,
         refs: 1,
       };
-      return { entry, sentVersion: 0 };
+      return { entry, sentVersion: 0, live: false };
     }
     return {
       entry: this.acquire(path, args, session.caller, typeof journal === "string" ? journal : null),
       sentVersion: 0,
+      live: false,
     };
   }
 
   private async authenticate(session: Session, message: any): Promise<void> {
-    if (message.baseVersion !== session.identityVersion) {
+    if (message.baseVersion !== (session.pendingIdentity ?? session.identityVersion)) {
       session.fatal(`Invalid Authenticate: base version ${message.baseVersion}, expected ${session.identityVersion}`);
       return;
     }
@@ -622,16 +709,16 @@ export class SyncManager {
       return;
     }
     session.caller = caller;
-    session.identityVersion = message.baseVersion + 1;
+    const identityVersion = message.baseVersion + 1;
     if (session.expiryTimer) clearTimeout(session.expiryTimer);
     session.expiryTimer = null;
     const expires = caller.kind === "user" ? (caller.identity as any)[EXPIRES] : undefined;
     if (typeof expires === "number") {
-      const version = session.identityVersion;
+      const version = identityVersion;
       // Like Convex: when the token runs out, the client is told and fetches a new one.
       session.expiryTimer = setTimeout(
         () => {
-          if (session.closed || session.identityVersion !== version) return;
+          if (session.closed || (session.pendingIdentity ?? session.identityVersion) !== version) return;
           session.send({ type: "AuthError", error: "Token expired", baseVersion: version - 1, authUpdateAttempted: false });
           this.drop(session);
           setTimeout(() => session.ws.close(1000, "AuthError"), 10).unref();
@@ -640,20 +727,21 @@ export class SyncManager {
       );
       session.expiryTimer.unref();
     }
-    // Every query now runs as the new identity.
-    const resubscribed: Subscription[] = [];
+    // Every query now runs as the new identity; the next flush computes them and
+    // sends them with the new identity version.
     for (const [queryId, sub] of session.queries) {
       if (sub.entry.key.startsWith("invalid:")) continue;
-      const next = {
+      const next: Subscription = {
         entry: this.acquire(sub.entry.udfPath, sub.entry.args, caller, journalString(sub.entry.journal)),
         sentVersion: 0,
+        live: false,
       };
       this.release(sub.entry);
       session.queries.set(queryId, next);
-      resubscribed.push(next);
     }
-    await Promise.all(resubscribed.map((sub) => this.refresh(sub.entry)));
-    this.push(session);
+    session.pendingIdentity = identityVersion;
+    this.pendingSessions.add(session);
+    await this.requestFlush();
   }
 
   private async mutation(session: Session, message: any): Promise<void> {

@@ -1,6 +1,9 @@
 /**
  * `npm run bench:backend [-- --subscribers 200 --docs 1000 --updates 30 --query summary|all]`
  *
+ * `npm run bench:backend -- --fanout [--mics 1000 --scene 50 --checkins 20]`:
+ * read-set invalidation at scene size (see fanout() below).
+ *
  * Starts the local backend on free ports with a temporary data directory over
  * tests/bench/fixture/convex, subscribes N `ConvexClient`s to one query over
  * the items table, and measures, for each of a series of mutations, the time
@@ -19,7 +22,7 @@
  * two-term, a prefix and a three-term query; with --stock also convex-test's
  * scan).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -68,7 +71,10 @@ function rssMiB(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function main(): Promise<void> {
+type BenchBackend = { child: ChildProcess; url: string; dataDir: string; output: () => string };
+
+/** Starts the backend over tests/bench/fixture/convex on free ports with a temporary data directory. */
+async function startBenchBackend(): Promise<BenchBackend> {
   const port = await freePort();
   let sitePort = await freePort();
   while (sitePort === port) sitePort = await freePort();
@@ -96,8 +102,8 @@ async function main(): Promise<void> {
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOCAL_BACKEND_TRACE: "1" } },
   );
   let output = "";
-  child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
-  child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c));
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (output += c));
   await new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
       if (output.includes("Local backend ready")) {
@@ -109,7 +115,20 @@ async function main(): Promise<void> {
       }
     }, 50);
   });
-  const url = `http://127.0.0.1:${port}`;
+  return { child, url: `http://127.0.0.1:${port}`, dataDir, output: () => output };
+}
+
+/** The backend's `/_local/stats` (query runs, contention warnings). */
+async function backendStats(backend: BenchBackend): Promise<Record<string, any>> {
+  const adminKey = fs.readFileSync(path.join(backend.dataDir, "admin-key"), "utf8").trim();
+  const response = await fetch(`${backend.url}/_local/stats`, { method: "POST", headers: { Authorization: `Convex ${adminKey}` } });
+  return (await response.json()) as Record<string, any>;
+}
+
+async function main(): Promise<void> {
+  const backend = await startBenchBackend();
+  const { child, dataDir } = backend;
+  const url = backend.url;
   const writer = new ConvexHttpClient(url);
   const clients: ConvexClient[] = [];
   try {
@@ -144,7 +163,7 @@ async function main(): Promise<void> {
 
     const latencies: number[] = [];
     const firstLatencies: number[] = [];
-    const traceStart = output.length;
+    const traceStart = backend.output().length;
     for (let i = 0; i < UPDATES; i++) {
       const count = DOCS + i + 1;
       await writer.mutation(api.items.add, { n: count - 1 });
@@ -165,7 +184,7 @@ async function main(): Promise<void> {
     console.log(
       `mutation response -> first subscriber update: p50 ${fmt(percentile(firstLatencies, 50))}, p95 ${fmt(percentile(firstLatencies, 95))}`,
     );
-    const flushes = [...output.slice(traceStart).matchAll(/re-ran queries in ([\d.]+) ms, pushed to (\d+) sessions in ([\d.]+) ms/g)]
+    const flushes = [...backend.output().slice(traceStart).matchAll(/re-ran (?:\d+ )?queries in ([\d.]+) ms, pushed to (\d+) sessions in ([\d.]+) ms/g)]
       .filter((m) => Number(m[2]) === SUBSCRIBERS)
       .map((m) => Number(m[1]) + Number(m[3]))
       .sort((a, b) => a - b);
@@ -192,6 +211,91 @@ async function main(): Promise<void> {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `--fanout [--mics 1000 --scene 50 --checkins 20]`: one subscriber (its own
+ * `ConvexClient`) to each mic's event page and `--scene` subscribers to the
+ * scene list; check-ins at random mics. Prints the query re-runs per write
+ * (from the backend's `/_local/stats`) and, per check-in, the time from the
+ * writer's mutation response to the last of its watchers (the mic's page and
+ * the scene list) seeing it.
+ */
+async function fanout(): Promise<void> {
+  const MICS = Number(flag("mics", "1000"));
+  const SCENE = Number(flag("scene", "50"));
+  const CHECKINS = Number(flag("checkins", "20"));
+  const backend = await startBenchBackend();
+  const clients: ConvexClient[] = [];
+  try {
+    const writer = new ConvexHttpClient(backend.url);
+    const mics: string[] = [];
+    for (let from = 0; from < MICS; from += 500) {
+      mics.push(...((await writer.mutation(api.scene.seed, { from, count: Math.min(500, MICS - from) })) as string[]));
+    }
+    // Latest value seen by each subscriber, and when each value was first seen.
+    const micSeen: Map<number, number>[] = mics.map(() => new Map());
+    const sceneSeen: Map<number, number>[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < MICS; i++) {
+      const client = new ConvexClient(backend.url, { unsavedChangesWarning: false });
+      clients.push(client);
+      client.onUpdate(api.scene.event, { mic: mics[i] }, (value: any) => {
+        if (!micSeen[i].has(value.checkIns)) micSeen[i].set(value.checkIns, performance.now());
+      });
+    }
+    for (let i = 0; i < SCENE; i++) {
+      const client = new ConvexClient(backend.url, { unsavedChangesWarning: false });
+      clients.push(client);
+      const seen = new Map<number, number>();
+      sceneSeen.push(seen);
+      client.onUpdate(api.scene.list, {}, (value: any) => {
+        if (!seen.has(value.checkIns)) seen.set(value.checkIns, performance.now());
+      });
+    }
+    const until = async (check: () => boolean, what: string, timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
+    await until(() => micSeen.every((s) => s.has(0)) && sceneSeen.every((s) => s.has(0)), "first results");
+    console.log(`${MICS} event-page subscribers + ${SCENE} scene-list subscribers connected in ${Math.round(performance.now() - t0)} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+
+    const runsBefore = (await backendStats(backend)).queryRuns as number;
+    const latencies: number[] = [];
+    const perMic = new Map<number, number>();
+    for (let k = 0; k < CHECKINS; k++) {
+      const i = Math.floor(Math.random() * MICS);
+      const expectMic = (perMic.get(i) ?? 0) + 1;
+      perMic.set(i, expectMic);
+      await writer.mutation(api.scene.checkIn, { mic: mics[i], comedian: `c${k}` });
+      const responded = performance.now();
+      await until(() => micSeen[i].has(expectMic) && sceneSeen.every((s) => s.has(k + 1)), `check-in ${k}`);
+      const last = Math.max(micSeen[i].get(expectMic)!, ...sceneSeen.map((s) => s.get(k + 1)!));
+      latencies.push(Math.max(0, last - responded));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const stats = await backendStats(backend);
+    const reruns = ((stats.queryRuns as number) - runsBefore) / CHECKINS;
+    latencies.sort((a, b) => a - b);
+    const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+    console.log(`query re-runs per check-in: ${reruns.toFixed(1)} (of ${MICS + 1} shared executions)`);
+    console.log(
+      `check-in -> its watchers (mic page + ${SCENE} scene lists), ${CHECKINS} check-ins: ` +
+        `p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}, max ${fmt(latencies[latencies.length - 1])}`,
+    );
+    if (stats.contention) console.log(`contention warnings: ${JSON.stringify(stats.contention)}`);
+    console.log(`backend RSS with ${MICS + SCENE} subscribers: ${rssMiB(backend.child.pid!)} MiB`);
+  } finally {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    backend.child.kill("SIGTERM");
+    await new Promise((r) => backend.child.once("exit", r));
+    fs.rmSync(backend.dataDir, { recursive: true, force: true });
   }
 }
 
@@ -302,7 +406,7 @@ async function indexRead(): Promise<void> {
   }
 }
 
-(process.argv.includes("--index-read") ? indexRead() : main()).then(
+(process.argv.includes("--index-read") ? indexRead() : process.argv.includes("--fanout") ? fanout() : main()).then(
   () => process.exit(0),
   (error) => {
     console.error(error);
