@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   BADGES,
+  BADGE_ICON_LABELS,
   RARITY_LABELS,
   badgeByCode,
   badgeCollectionPercent,
@@ -35,6 +36,9 @@ describe("BADGES", () => {
     for (const b of BADGES) {
       expect(b.description.length).toBeGreaterThan(0);
       expect(b.icon.length).toBeGreaterThan(0);
+      // A named SVG icon, not an emoji (which needs an emoji font to render).
+      expect(Object.keys(BADGE_ICON_LABELS)).toContain(b.icon);
+      expect(b.icon).not.toMatch(/\p{Extended_Pictographic}/u);
     }
     expect(badgeByCode("streak_master")?.name).toBe("Streak Master");
     expect(badgeByCode("nope")).toBeUndefined();

@@ -8,12 +8,28 @@ export type BadgeMetric = "sets" | "minutes" | "uniqueVenues" | "venuesAdded" | 
 export type BadgeCategory = "performance" | "venue" | "community" | "streak";
 export type BadgeRarity = "common" | "rare" | "epic" | "legendary";
 
+/** The badge icons, drawn as SVG by the client (src/features/badges/BadgeIcon):
+ * never emoji, which render as empty boxes where no emoji font is installed. */
+export type BadgeIconName = "mic" | "stopwatch" | "pin" | "globe" | "people" | "flame" | "lightning" | "crown" | "star";
+
+/** Each icon's accessible name: what it shows. */
+export const BADGE_ICON_LABELS: Record<BadgeIconName, string> = {
+  mic: "Microphone",
+  stopwatch: "Stopwatch",
+  pin: "Map pin",
+  globe: "Globe",
+  people: "People",
+  flame: "Flame",
+  lightning: "Lightning bolt",
+  crown: "Crown",
+  star: "Star",
+};
+
 export type BadgeDefinition = {
   code: string;
   name: string;
   description: string;
-  /** An emoji. */
-  icon: string;
+  icon: BadgeIconName;
   requirement: number;
   metric: BadgeMetric;
   category: BadgeCategory;
@@ -25,7 +41,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "first_set",
     name: "First Timer",
     description: "Log your first set",
-    icon: "🎤",
+    icon: "mic",
     requirement: 1,
     metric: "sets",
     category: "performance",
@@ -35,7 +51,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "century_club",
     name: "Century Club",
     description: "Perform 100 lifetime minutes",
-    icon: "💯",
+    icon: "stopwatch",
     requirement: 100,
     metric: "minutes",
     category: "performance",
@@ -45,7 +61,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "scene_regular",
     name: "Scene Regular",
     description: "Perform at 10 different venues",
-    icon: "📍",
+    icon: "pin",
     requirement: 10,
     metric: "uniqueVenues",
     category: "venue",
@@ -55,7 +71,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "venue_pioneer",
     name: "Venue Pioneer",
     description: "Add your first venue to the scene",
-    icon: "🗺️",
+    icon: "globe",
     requirement: 1,
     metric: "venuesAdded",
     category: "venue",
@@ -65,7 +81,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "community_builder",
     name: "Community Builder",
     description: "Check in 5 times in one calendar month",
-    icon: "🤝",
+    icon: "people",
     requirement: 5,
     metric: "monthCheckIns",
     category: "community",
@@ -75,7 +91,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "streak_3",
     name: "Getting Started",
     description: "Perform 3 days in a row",
-    icon: "🔥",
+    icon: "flame",
     requirement: 3,
     metric: "streak",
     category: "streak",
@@ -85,7 +101,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "streak_master",
     name: "Streak Master",
     description: "Perform 7 days in a row",
-    icon: "⚡",
+    icon: "lightning",
     requirement: 7,
     metric: "streak",
     category: "streak",
@@ -95,7 +111,7 @@ export const BADGES: readonly BadgeDefinition[] = [
     code: "streak_legend",
     name: "Streak Legend",
     description: "Perform 30 days in a row",
-    icon: "👑",
+    icon: "crown",
     requirement: 30,
     metric: "streak",
     category: "streak",

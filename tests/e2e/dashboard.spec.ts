@@ -107,5 +107,15 @@ test.describe("the dashboard", () => {
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { level: 1, name: "Sign up to access Dashboard" })).toBeVisible();
     await expect(page.getByTestId("preview-content")).toHaveAttribute("aria-hidden", "true");
+    // The sample's streak flame and badge icons are drawn (SVG with names), not emoji that
+    // depend on the machine's fonts.
+    const preview = page.getByTestId("preview-content");
+    const streak = preview.locator("p", { hasText: "2-day streak" });
+    await expect(streak.locator('svg[role="img"][aria-label="Flame"]')).toHaveCount(1);
+    const badges = preview.locator('ul[aria-label="Earned badges"]');
+    for (const name of ["Microphone", "Stopwatch", "Flame"]) {
+      await expect(badges.locator(`svg[role="img"][aria-label="${name}"]`)).toHaveCount(1);
+    }
+    expect(await preview.innerText()).not.toMatch(/\p{Extended_Pictographic}/u);
   });
 });

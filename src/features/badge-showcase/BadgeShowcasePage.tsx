@@ -16,6 +16,7 @@ import {
 } from "../../../convex/lib/badges";
 import { EmptyState } from "@/components/EmptyState";
 import { paths } from "@/lib/paths";
+import { BadgeIcon } from "@/features/badges/BadgeIcon";
 
 type ProgressRow = FunctionReturnType<typeof api.badges.progress>[number];
 
@@ -34,10 +35,10 @@ function RarityLabel({ def }: { def: BadgeDefinition }) {
   );
 }
 
-function BadgeIcon({ def, faded = false }: { def: BadgeDefinition; faded?: boolean }) {
+function ShowcaseIcon({ def, faded = false }: { def: BadgeDefinition; faded?: boolean }) {
   return (
-    <Text size="7" aria-hidden="true" style={faded ? { filter: "grayscale(1)", opacity: 0.5 } : undefined}>
-      {def.icon}
+    <Text color={faded ? "gray" : "amber"} style={{ display: "inline-flex", opacity: faded ? 0.6 : undefined }}>
+      <BadgeIcon name={def.icon} size={32} />
     </Text>
   );
 }
@@ -118,7 +119,7 @@ function NextMilestoneCard({ row, def }: { row: ProgressRow; def: BadgeDefinitio
           Next Milestone
         </Heading>
         <Flex gap="3" align="center">
-          <BadgeIcon def={def} />
+          <ShowcaseIcon def={def} />
           <Box flexGrow="1">
             <BadgeTitle def={def} />
           </Box>
@@ -139,7 +140,7 @@ function EarnedList({ rows }: { rows: Array<{ row: ProgressRow; def: BadgeDefini
         <li key={def.code} aria-label={def.name}>
           <Card size="2" style={{ height: "100%" }}>
             <Flex gap="3" align="start">
-              <BadgeIcon def={def} />
+              <ShowcaseIcon def={def} />
               <Box>
                 <BadgeTitle def={def} />
                 {row.earnedAt !== null ? (
@@ -163,7 +164,7 @@ function ToEarnList({ rows }: { rows: Array<{ row: ProgressRow; def: BadgeDefini
         <li key={def.code} aria-label={def.name}>
           <Card size="2" style={{ height: "100%" }}>
             <Flex gap="3" align="start">
-              <BadgeIcon def={def} faded />
+              <ShowcaseIcon def={def} faded />
               <Box flexGrow="1">
                 <BadgeTitle def={def} />
                 <Progress value={row.percentage} mt="2" aria-label={`${def.name} progress`} />

@@ -2,6 +2,7 @@ import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { badgeToastIcon } from "./BadgeIcon";
 import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "./newBadges";
 
 /**
@@ -25,7 +26,7 @@ export function BadgeToaster() {
     for (const code of newBadgeCodes(known.current, badges)) {
       const t = badgeToast(code);
       // The id keeps one toast per badge even if another screen announces it too.
-      toast.success(t.title, { id: `badge-earned-${code}`, description: t.description, icon: t.icon, duration: BADGE_TOAST_MS });
+      toast.success(t.title, { id: `badge-earned-${code}`, description: t.description, icon: badgeToastIcon(t.icon), duration: BADGE_TOAST_MS });
     }
     known.current = new Set(badges.map((b) => b.code));
   }, [badges]);

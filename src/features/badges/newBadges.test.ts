@@ -14,6 +14,7 @@ describe("badge toasts", () => {
   });
 
   it("says 'Badge earned: {name}' with the icon and description", () => {
-    expect(badgeToast("first_set")).toEqual({ title: "Badge earned: First Timer", description: "Log your first set", icon: "🎤" });
+    expect(badgeToast("first_set")).toEqual({ title: "Badge earned: First Timer", description: "Log your first set", icon: "mic" });
+    expect(badgeToast("nope").icon).toBe("star");
   });
 });

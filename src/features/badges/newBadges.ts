@@ -1,4 +1,4 @@
-import { badgeByCode } from "../../../convex/lib/badges";
+import { badgeByCode, type BadgeIconName } from "../../../convex/lib/badges";
 
 /**
  * Codes in `current` that were not in `previous`. With no previous list (the
@@ -13,8 +13,8 @@ export function newBadgeCodes(previous: ReadonlySet<string> | null, current: rea
 export const BADGE_TOAST_MS = 4000;
 
 /** The toast of a newly earned badge: 'Badge earned: {name}' with its icon and description. */
-export function badgeToast(code: string): { title: string; description: string; icon: string } {
+export function badgeToast(code: string): { title: string; description: string; icon: BadgeIconName } {
   const badge = badgeByCode(code);
-  if (!badge) return { title: `Badge earned: ${code}`, description: "", icon: "🏅" };
+  if (!badge) return { title: `Badge earned: ${code}`, description: "", icon: "star" };
   return { title: `Badge earned: ${badge.name}`, description: badge.description, icon: badge.icon };
 }

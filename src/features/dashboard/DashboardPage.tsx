@@ -15,6 +15,8 @@ import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
 import { EditGoalDialog } from "./EditGoalDialog";
 import { GoalRing } from "./GoalRing";
+import { FlameIcon } from "../../components/icons/StageIcons";
+import { BadgeIcon } from "../badges/BadgeIcon";
 
 export type DashboardSummary = FunctionReturnType<typeof api.dashboard.summary>;
 
@@ -127,8 +129,8 @@ function BadgeShowcase({ badges }: { badges: DashboardSummary["badges"] }) {
                   <Card size="1" asChild>
                     <RouterLink to={paths.badges}>
                       <Flex direction="column" align="center" gap="1" style={{ textAlign: "center" }}>
-                        <Text size="6" aria-hidden="true">
-                          {def.icon}
+                        <Text color="amber" style={{ display: "inline-flex" }}>
+                          <BadgeIcon name={def.icon} size={28} />
                         </Text>
                         <Text size="1" weight="medium">
                           {def.name}
@@ -160,9 +162,14 @@ function DashboardView({ summary, signedIn }: { summary: DashboardSummary; signe
           </Text>
         ) : null}
         {summary.currentStreak > 1 ? (
-          <Text as="p" size="2" mt="1">
-            🔥 {summary.currentStreak}-day streak
-          </Text>
+          <Flex asChild align="center" gap="1" mt="1">
+            <Text as="p" size="2">
+              <Text color="orange" style={{ display: "inline-flex" }}>
+                <FlameIcon role="img" aria-label="Flame" />
+              </Text>
+              {summary.currentStreak}-day streak
+            </Text>
+          </Flex>
         ) : null}
       </Box>
 

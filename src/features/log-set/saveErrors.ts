@@ -2,6 +2,7 @@ import { ConvexError } from "convex/values";
 import { toast } from "sonner";
 import { errorMessage } from "@/lib/convexErrors";
 import { badgeByCode } from "../../../convex/lib/badges";
+import { badgeToastIcon } from "@/features/badges/BadgeIcon";
 
 /**
  * The toast for a failed save (part 2 §8): a validation error from the server
@@ -27,7 +28,7 @@ export function announceBadges(codes: readonly string[]): void {
     toast.success(`Badge earned: ${badge.name}`, {
       id: `badge-earned-${code}`,
       description: badge.description,
-      icon: badge.icon,
+      icon: badgeToastIcon(badge.icon),
       duration: 4000,
     });
   }

@@ -5,7 +5,8 @@ import { api } from "../../../convex/_generated/api";
 import { errorField, errorMessage } from "../../lib/convexErrors";
 import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
 import type { SceneItemId } from "./types";
-import { badgeToastTitle } from "./badgeName";
+import { badgeToastIcon } from "@/features/badges/BadgeIcon";
+import { badgeToast } from "@/features/badges/newBadges";
 
 const CHECK_IN_FAILED = "Check-in failed. Please try again.";
 
@@ -50,7 +51,8 @@ export function useCheckIn() {
         });
         for (const code of result.newBadges) {
           // Same id as the layout's BadgeToaster, so the badge is announced once.
-          toast.success(badgeToastTitle(code), { id: `badge-earned-${code}`, duration: 4000 });
+          const t = badgeToast(code);
+          toast.success(t.title, { id: `badge-earned-${code}`, description: t.description, icon: badgeToastIcon(t.icon), duration: 4000 });
         }
       } catch (err) {
         const distance = errorField(err, "distance");
