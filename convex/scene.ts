@@ -2,6 +2,7 @@ import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internalMutation } from "./_generated/server";
 import { publicQuery, userMutation } from "./functions";
+import { planFiltersValidator } from "./model/planFilters";
 import * as Scene from "./model/scene";
 import { sceneItemFields, sceneItemStatus } from "./schema";
 
@@ -18,6 +19,10 @@ export const listPage = publicQuery({
     day: v.union(v.number(), v.null()),
     search: v.string(),
     paginationOpts: paginationOptsValidator,
+    /** Free only, sign-up method, time of day, hide stale (applied to the rows each page reads). */
+    filters: v.optional(planFiltersValidator),
+    /** The client's clock, needed by the stale filter. */
+    nowMs: v.optional(v.number()),
   },
   returns: Scene.scenePageValidator,
   handler: async (ctx, args) => await Scene.listPage(ctx, args),

@@ -237,6 +237,34 @@ describe("tonight.list", () => {
   });
 });
 
+describe("scene.listPage plan filters", () => {
+  test("free only, sign-up, time of day and hide stale narrow the server's pages, with type and day", async () => {
+    const t = newTest();
+    const now = Date.parse("2026-11-25T12:00:00-05:00");
+    await createSceneItem(t, { title: "Free early", dayOfWeek: 3, startTimeLocal: "18:00", lastCheckInAt: now - 3 * DAY });
+    await createSceneItem(t, { title: "Paid prime", dayOfWeek: 3, startTimeLocal: "19:30", costInfo: { type: "cover", coverAmount: 5 } });
+    await createSceneItem(t, { title: "Online late", dayOfWeek: 4, startTimeLocal: "21:30", signupMethod: "online", lastConfirmedAt: now - 50 * DAY });
+    const run = async (filters: Partial<PlanFilters>, day: number | null = null) => {
+      const result = await t.query(api.scene.listPage, {
+        type: "all",
+        day,
+        search: "",
+        paginationOpts: { numItems: 50, cursor: null },
+        filters: { ...NO_PLAN_FILTERS, ...filters },
+        nowMs: now,
+      });
+      return titles(result.page.map((item) => ({ item })));
+    };
+    expect(await run({})).toEqual(["Free early", "Paid prime", "Online late"]);
+    expect(await run({ freeOnly: true })).toEqual(["Free early", "Online late"]);
+    expect(await run({ freeOnly: true }, 3)).toEqual(["Free early"]);
+    expect(await run({ signup: "online" })).toEqual(["Online late"]);
+    expect(await run({ timeOfDay: "prime" })).toEqual(["Paid prime"]);
+    expect(await run({ timeOfDay: "late" })).toEqual(["Online late"]);
+    expect(await run({ hideStale: true })).toEqual(["Free early"]);
+  });
+});
+
 describe("freshness and overlap rules", () => {
   const now = Date.parse("2026-11-25T12:00:00-05:00");
   test("fresh up to 14 days, ageing up to 45, stale after or never; the latest confirmation of any kind counts", () => {

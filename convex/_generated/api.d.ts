@@ -53,6 +53,7 @@ import type * as model_events from "../model/events.js";
 import type * as model_favorites from "../model/favorites.js";
 import type * as model_invariants from "../model/invariants.js";
 import type * as model_performances from "../model/performances.js";
+import type * as model_planFilters from "../model/planFilters.js";
 import type * as model_profiles from "../model/profiles.js";
 import type * as model_reports from "../model/reports.js";
 import type * as model_scene from "../model/scene.js";
@@ -125,6 +126,7 @@ declare const fullApi: ApiFromModules<{
   "model/favorites": typeof model_favorites;
   "model/invariants": typeof model_invariants;
   "model/performances": typeof model_performances;
+  "model/planFilters": typeof model_planFilters;
   "model/profiles": typeof model_profiles;
   "model/reports": typeof model_reports;
   "model/scene": typeof model_scene;

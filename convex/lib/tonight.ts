@@ -148,3 +148,36 @@ export function nightsOverlap(
 /** Latest plausible "now" a client may send, and the earliest. */
 export const MIN_NOW_MS = Date.UTC(2000, 0, 1);
 export const MAX_NOW_MS = Date.UTC(2200, 0, 1);
+
+/** The filters comedians plan by (free only, sign-up method, time of day, hide stale). */
+export type PlanFilters = {
+  freeOnly: boolean;
+  signup: "any" | "in_person" | "online";
+  timeOfDay: "any" | TimeOfDay;
+  hideStale: boolean;
+};
+
+/** Whether a mic passes the plan filters at `nowMs` (the stale filter needs the time). */
+export function matchesPlanFilters(
+  item: {
+    costInfo?: { type: string } | null;
+    signupMethod?: string;
+    startTimeLocal?: string;
+    lastCheckInAt?: number;
+    lastConfirmedAt?: number;
+    timeZone?: string;
+  },
+  filters: PlanFilters,
+  nowMs: number,
+): boolean {
+  if (filters.freeOnly && item.costInfo?.type !== "free") return false;
+  if (filters.signup !== "any" && item.signupMethod !== filters.signup) return false;
+  if (filters.timeOfDay !== "any" && !inTimeOfDay(item.startTimeLocal, filters.timeOfDay)) return false;
+  if (filters.hideStale && freshness(item, nowMs).grade === "stale") return false;
+  return true;
+}
+
+/** Whether any plan filter is on. */
+export function anyPlanFilter(filters: PlanFilters): boolean {
+  return filters.freeOnly || filters.signup !== "any" || filters.timeOfDay !== "any" || filters.hideStale;
+}

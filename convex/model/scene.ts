@@ -7,6 +7,7 @@ import { appError, ErrorCode } from "../errors";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import schema, { sceneItemFields, sceneItemStatus } from "../schema";
+import { anyPlanFilter, matchesPlanFilters, NO_PLAN_FILTERS, type PlanFilters } from "./planFilters";
 import { onSceneItemCreated, onSceneItemRemoved } from "./stats";
 
 /** A scene item as the client sees it: the stored document without the
@@ -104,6 +105,28 @@ function matchesTypeFilter(type: Doc<"sceneItems">["type"], filter: SceneTypeFil
  * longer than SCENE_SEARCH_MAX_LENGTH.
  */
 export async function listPage(
+  ctx: QueryCtx,
+  args: {
+    type: SceneTypeFilter;
+    day: number | null;
+    search: string;
+    paginationOpts: PaginationOptions;
+    filters?: PlanFilters;
+    nowMs?: number;
+  },
+): Promise<PaginationResult<SceneItem>> {
+  const result = await listPageUnfiltered(ctx, args);
+  const filters = args.filters ?? NO_PLAN_FILTERS;
+  if (!anyPlanFilter(filters)) return result;
+  const nowMs = args.nowMs;
+  if (filters.hideStale && (nowMs === undefined || !Number.isFinite(nowMs))) {
+    throw appError(ErrorCode.INVALID_INPUT, "Hiding stale listings needs the current time.");
+  }
+  // The plan filters apply to the rows the page read, so a page may come back short.
+  return { ...result, page: result.page.filter((item) => matchesPlanFilters(item, filters, nowMs ?? 0)) };
+}
+
+async function listPageUnfiltered(
   ctx: QueryCtx,
   args: { type: SceneTypeFilter; day: number | null; search: string; paginationOpts: PaginationOptions },
 ): Promise<PaginationResult<SceneItem>> {

@@ -21,8 +21,6 @@ import { appError, ErrorCode } from "../errors";
 import { haversineMeters, METERS_PER_MILE } from "../lib/geo";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import {
-  freshness,
-  inTimeOfDay,
   MAX_NOW_MS,
   MIN_NOW_MS,
   nightStatus,
@@ -40,6 +38,7 @@ import {
   localDateString,
   minusMinutesHHMM,
 } from "../lib/time";
+import { matchesPlanFilters, planFiltersValidator, type PlanFilters } from "./planFilters";
 import { sceneItemValidator, SCENE_SEARCH_MAX_LENGTH, sceneTypeFilter, toSceneItem } from "./scene";
 import { assertArea, coveringCells } from "./sceneArea";
 
@@ -52,24 +51,7 @@ export const TOMORROW_COUNT = 5;
 /** Longest time zone name accepted. */
 const MAX_TIME_ZONE_LENGTH = 64;
 
-/** The filters comedians plan by, shared by Tonight and the scene's pages. */
-export const planFiltersValidator = v.object({
-  freeOnly: v.boolean(),
-  signup: v.union(v.literal("any"), v.literal("in_person"), v.literal("online")),
-  timeOfDay: v.union(v.literal("any"), v.literal("early"), v.literal("prime"), v.literal("late")),
-  hideStale: v.boolean(),
-});
-export type PlanFilters = Infer<typeof planFiltersValidator>;
-export const NO_PLAN_FILTERS: PlanFilters = { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false };
-
-/** Whether a mic passes the plan filters at `nowMs` (the stale filter needs the time). */
-export function matchesPlanFilters(doc: Doc<"sceneItems">, filters: PlanFilters, nowMs: number): boolean {
-  if (filters.freeOnly && doc.costInfo?.type !== "free") return false;
-  if (filters.signup !== "any" && doc.signupMethod !== filters.signup) return false;
-  if (filters.timeOfDay !== "any" && !inTimeOfDay(doc.startTimeLocal, filters.timeOfDay)) return false;
-  if (filters.hideStale && freshness(doc, nowMs).grade === "stale") return false;
-  return true;
-}
+export { NO_PLAN_FILTERS, planFiltersValidator, type PlanFilters } from "./planFilters";
 
 export const tonightArgsValidator = {
   /** The viewer's clock (rounded to the minute by the app): queries never read the clock. */

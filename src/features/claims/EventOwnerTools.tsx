@@ -3,7 +3,9 @@ import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "../../../convex/_generated/api";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
+import { isConfirmedTonight } from "../scene/sceneText";
 import { CancelNightForm } from "./CancelNightForm";
+import { ConfirmTonight } from "./ConfirmTonight";
 import { ClaimDialog } from "./ClaimDialog";
 import { EditMicDetailsForm } from "./EditMicDetailsForm";
 import { cancellationNotices, cancelledDateLabel } from "./ownerText";
@@ -20,6 +22,20 @@ function useMinuteClock(): number {
   return now;
 }
 
+/** 'Host confirmed tonight', for every visitor. */
+function ConfirmedTonightNotice({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
+  if (!isConfirmedTonight(item, nowMs)) return null;
+  return (
+    <Callout.Root color="green" role="status" highContrast>
+      <Callout.Text>
+        <Text as="span" weight="bold" data-testid="night-status">
+          Host confirmed tonight
+        </Text>
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
 /** 'Cancelled tonight' and 'Cancelled on {date}', for every visitor. */
 export function CancelledNights({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
   const { tonight, upcoming } = cancellationNotices(item.cancelledDates, item.timeZone, nowMs);
@@ -28,7 +44,7 @@ export function CancelledNights({ item, nowMs }: { item: OwnedMic; nowMs: number
     <Callout.Root color="orange" role="status" highContrast>
       <Callout.Text>
         {tonight ? (
-          <Text as="span" weight="bold" style={{ display: "block" }}>
+          <Text as="span" weight="bold" style={{ display: "block" }} data-testid="night-status">
             Cancelled tonight
           </Text>
         ) : null}
@@ -44,6 +60,7 @@ export function CancelledNights({ item, nowMs }: { item: OwnedMic; nowMs: number
 
 function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
   const state = useQuery(api.claims.ownerState, { micId: item._id });
+  const admin = useQuery(api.profiles.isAdmin, {}) === true;
   const [editing, setEditing] = useState(false);
   if (state === undefined) return null;
   const latest = state.claims[0];
@@ -62,6 +79,7 @@ function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
             </Badge>
           </Flex>
         ) : null}
+        {state.canManage || admin ? <ConfirmTonight item={item} nowMs={nowMs} /> : null}
         {state.canManage ? (
           <Flex direction="column" gap="4">
             {editing ? (
@@ -95,6 +113,7 @@ function OwnerTools({ id }: { id: string }) {
   if (!item) return null;
   return (
     <Flex direction="column" gap="4">
+      <ConfirmedTonightNotice item={item} nowMs={nowMs} />
       <CancelledNights item={item} nowMs={nowMs} />
       {isAuthenticated ? <OwnerPanel item={item} nowMs={nowMs} /> : null}
     </Flex>

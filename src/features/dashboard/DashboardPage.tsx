@@ -13,6 +13,7 @@ import { goalWeek, weekGoalDisplay } from "../../../convex/lib/weeks";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
+import { TonightSection } from "../tonight/TonightSection";
 import { EditGoalDialog } from "./EditGoalDialog";
 import { GoalRing } from "./GoalRing";
 import { FlameIcon } from "../../components/icons/StageIcons";
@@ -205,6 +206,10 @@ function DashboardView({ summary, signedIn }: { summary: DashboardSummary; signe
         <StatTile label="Total Sets" value={String(summary.totalSets)} />
         <StatTile label="Average Length" value={formatDuration(summary.averageMinutes)} />
       </Grid>
+
+      <ErrorBoundary fallback={null}>
+        <TonightSection compact />
+      </ErrorBoundary>
 
       <BadgeShowcase badges={summary.badges} />
     </Flex>

@@ -1,7 +1,8 @@
 import { DataList, Link, Text } from "@radix-ui/themes";
 import { formatTime12h } from "../../../convex/lib/time";
 import { SignupInfo } from "./SceneParts";
-import { checkInCountText, costText, freshnessText, scheduleText } from "./sceneText";
+import { checkInCountText, costText, scheduleText } from "./sceneText";
+import { FreshnessBadge } from "../tonight/FreshnessBadge";
 import type { SceneItem } from "./types";
 
 /** The full facts of a mic or show, for the details dialog and the event page. */
@@ -72,7 +73,7 @@ export function EventFacts({ item, now }: { item: SceneItem; now: number }) {
       <DataList.Item>
         <DataList.Label>Last confirmed</DataList.Label>
         <DataList.Value>
-          <Text data-testid="freshness">{freshnessText(item.lastCheckInAt, now, item.timeZone)}</Text>
+          <FreshnessBadge item={item} now={now} />
         </DataList.Value>
       </DataList.Item>
       {item.notes ? (

@@ -3,7 +3,10 @@ import { useId } from "react";
 import { EventDialog } from "./EventDialog";
 import { CancelledTonightBadge, CheckInLabel, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
 import { checkInState } from "./checkInState";
-import { checkInCountText, freshnessText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
+import { checkInCountText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
+import { FreshnessBadge } from "../tonight/FreshnessBadge";
+import { HostConfirmedTonightBadge } from "./SceneParts";
+import { isConfirmedTonight } from "./sceneText";
 import type { SceneItem, ViewerState } from "./types";
 
 type SceneCardProps = {
@@ -33,7 +36,11 @@ export function SceneCard({ item, viewer, now, checkingIn, onCheckIn, onAddToSch
             <Flex gap="2" wrap="wrap">
               <TypeBadge type={item.type} />
               {isVerified(item, now) ? <VerifiedBadge /> : null}
-              {isCancelledTonight(item, now) ? <CancelledTonightBadge /> : null}
+              {isCancelledTonight(item, now) ? (
+                <CancelledTonightBadge />
+              ) : isConfirmedTonight(item, now) ? (
+                <HostConfirmedTonightBadge />
+              ) : null}
             </Flex>
             <Flex gap="3" align="center" flexShrink="0">
               <ShareButton item={item} />
@@ -64,9 +71,7 @@ export function SceneCard({ item, viewer, now, checkingIn, onCheckIn, onAddToSch
             <Text size="2" data-testid="check-in-count">
               {checkInCountText(item.checkInCount)}
             </Text>
-            <Text size="2" color="gray" data-testid="freshness">
-              {freshnessText(item.lastCheckInAt, now, item.timeZone)}
-            </Text>
+            <FreshnessBadge item={item} now={now} />
           </Flex>
           <CheckInLabel label={label} status={window.status} alreadyCheckedIn={alreadyCheckedIn} />
           <Flex gap="2" wrap="wrap" mt="auto" pt="2">

@@ -8,6 +8,8 @@ import {
   DISTANCE_STEP_MILES,
   hasActiveFilters,
   SEARCH_MAX_LENGTH,
+  SIGNUP_CHIPS,
+  TIME_OF_DAY_CHIPS,
   TYPE_CHIPS,
   type SceneFilters,
 } from "./filters";
@@ -33,6 +35,8 @@ function Chip({ pressed, onClick, children }: { pressed: boolean; onClick: () =>
 export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear, locating, locationError }: Props) {
   const typeLabelId = useId();
   const dayLabelId = useId();
+  const signupLabelId = useId();
+  const timeLabelId = useId();
   const sliderRef = useRef<HTMLSpanElement>(null);
   // Radix Themes' Slider does not pass a name to its thumb (the element with
   // role="slider"), so give it one here for screen readers.
@@ -82,6 +86,47 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
               </Chip>
             ))}
           </Flex>
+        </Flex>
+
+        <Flex direction="column" gap="1">
+          <Text size="1" color="gray" id={signupLabelId}>
+            Sign-up
+          </Text>
+          <Flex gap="2" wrap="wrap" role="group" aria-labelledby={signupLabelId}>
+            {SIGNUP_CHIPS.map((chip) => (
+              <Chip key={chip.value} pressed={filters.signup === chip.value} onClick={() => onChange({ ...filters, signup: chip.value })}>
+                {chip.label}
+              </Chip>
+            ))}
+          </Flex>
+        </Flex>
+
+        <Flex direction="column" gap="1">
+          <Text size="1" color="gray" id={timeLabelId}>
+            Time of day
+          </Text>
+          <Flex gap="2" wrap="wrap" role="group" aria-labelledby={timeLabelId}>
+            {TIME_OF_DAY_CHIPS.map((chip) => (
+              <Chip key={chip.value} pressed={filters.timeOfDay === chip.value} onClick={() => onChange({ ...filters, timeOfDay: chip.value })}>
+                {chip.label}
+              </Chip>
+            ))}
+          </Flex>
+        </Flex>
+
+        <Flex gap="4" wrap="wrap">
+          <Text as="label" size="2">
+            <Flex gap="2" align="center">
+              <Switch checked={filters.freeOnly} onCheckedChange={(freeOnly) => onChange({ ...filters, freeOnly })} />
+              Free only
+            </Flex>
+          </Text>
+          <Text as="label" size="2">
+            <Flex gap="2" align="center">
+              <Switch checked={filters.hideStale} onCheckedChange={(hideStale) => onChange({ ...filters, hideStale })} />
+              Hide stale listings
+            </Flex>
+          </Text>
         </Flex>
 
         <Flex direction="column" gap="2">

@@ -9,7 +9,9 @@ import type { LatLng } from "../../../convex/lib/geo";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
-import { DEFAULT_FILTERS, filterSceneItems, hasActiveFilters, type SceneFilters } from "./filters";
+import { DEFAULT_FILTERS, filterSceneItems, hasActiveFilters, planFiltersOf, type SceneFilters } from "./filters";
+import { matchesPlanFilters } from "../../../convex/lib/tonight";
+import { TonightSection } from "../tonight/TonightSection";
 import {
   areaCenter,
   hasMoreToShow,
@@ -69,7 +71,15 @@ const isClearedSearch = (text: string) => text === "";
 function AllSceneResults({ filters, onClear }: ResultsProps) {
   const typed = filters.search.trim();
   const search = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS, isClearedSearch);
-  const { results, status, loadMore, refreshing } = useScenePages({ type: filters.type, day: filters.day, search });
+  const hour = Math.floor(useNow(60_000) / 3_600_000) * 3_600_000;
+  const plan = useMemo(() => planFiltersOf(filters), [filters]);
+  const { results, status, loadMore, refreshing } = useScenePages({
+    type: filters.type,
+    day: filters.day,
+    search,
+    filters: plan,
+    nowMs: hour,
+  });
   const pages = usePagedSource(status, loadMore, refreshing);
 
   const view = pagedSceneView({ status, loaded: results.length, filtered: hasActiveFilters(filters) });
@@ -121,7 +131,14 @@ function AreaSceneResults({ filters, location, onClear }: ResultsProps & { locat
   );
   // With the distance filter, search, type and day apply to the pages loaded so
   // far: the server has already kept only the circle, so distance is not re-checked.
-  const matching = useMemo(() => filterSceneItems(results, { ...filters, distanceEnabled: false }, null), [results, filters]);
+  const now = useNow(60_000);
+  const matching = useMemo(
+    () =>
+      filterSceneItems(results, { ...filters, distanceEnabled: false }, null).filter((item) =>
+        matchesPlanFilters(item, planFiltersOf(filters), now),
+      ),
+    [results, filters, now],
+  );
   const pages = usePagedSource(status, loadMore, false);
 
   if (status === "LoadingFirstPage") return <SceneSkeleton />;
@@ -313,6 +330,18 @@ function IncrementalSceneList({
   );
 }
 
+/** Tonight at the top of the scene, narrowed by the same type, search, plan and distance filters. */
+function TonightPanel({ filters, location }: { filters: SceneFilters; location: LatLng | null }) {
+  const search = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS, isClearedSearch);
+  const plan = useMemo(() => planFiltersOf(filters), [filters]);
+  const center = filters.distanceEnabled && location ? areaCenter(location) : null;
+  const area = useMemo(
+    () => (center ? { lat: center.lat, lng: center.lng, radiusMiles: filters.radiusMiles } : null),
+    [center?.lat, center?.lng, filters.radiusMiles], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  return <TonightSection area={area} type={filters.type} search={search} filters={plan} />;
+}
+
 /** /scene: every mic and show, searchable and filterable, updating live. */
 export function ScenePage() {
   const { isAuthenticated } = useConvexAuth();
@@ -355,6 +384,9 @@ export function ScenePage() {
           </Button>
         ) : null}
       </Flex>
+      <ErrorBoundary fallback={null}>
+        <TonightPanel filters={filters} location={location} />
+      </ErrorBoundary>
       <SceneFiltersPanel
         filters={filters}
         onChange={setFilters}

@@ -21,6 +21,15 @@ export function CancelledTonightBadge() {
   );
 }
 
+/** Shown when the host (or an admin) has confirmed tonight's night runs. */
+export function HostConfirmedTonightBadge() {
+  return (
+    <Badge color="green" variant="soft" highContrast>
+      Host confirmed tonight
+    </Badge>
+  );
+}
+
 export function VerifiedBadge() {
   return (
     <Badge color="green" variant="soft" title="Checked in by at least 2 comedians in the last 30 days">

@@ -11,7 +11,35 @@ export type SceneFilters = {
   day: number | null;
   distanceEnabled: boolean;
   radiusMiles: number;
+  /** The filters comedians plan by (server-side where the scene pages on the server). */
+  freeOnly: boolean;
+  signup: "any" | "in_person" | "online";
+  timeOfDay: "any" | "early" | "prime" | "late";
+  hideStale: boolean;
 };
+
+/** The plan filters of a scene filter set, as the server takes them. */
+export function planFiltersOf(filters: SceneFilters): {
+  freeOnly: boolean;
+  signup: SceneFilters["signup"];
+  timeOfDay: SceneFilters["timeOfDay"];
+  hideStale: boolean;
+} {
+  return { freeOnly: filters.freeOnly, signup: filters.signup, timeOfDay: filters.timeOfDay, hideStale: filters.hideStale };
+}
+
+export const SIGNUP_CHIPS: { value: SceneFilters["signup"]; label: string }[] = [
+  { value: "any", label: "Any" },
+  { value: "in_person", label: "In person" },
+  { value: "online", label: "Online" },
+];
+
+export const TIME_OF_DAY_CHIPS: { value: SceneFilters["timeOfDay"]; label: string }[] = [
+  { value: "any", label: "Any time" },
+  { value: "early", label: "Before 7 PM" },
+  { value: "prime", label: "7–9 PM" },
+  { value: "late", label: "After 9 PM" },
+];
 
 export const DISTANCE_MIN_MILES = 5;
 export const DISTANCE_MAX_MILES = 50;
@@ -26,6 +54,10 @@ export const DEFAULT_FILTERS: SceneFilters = {
   day: null,
   distanceEnabled: false,
   radiusMiles: DEFAULT_RADIUS_MILES,
+  freeOnly: false,
+  signup: "any",
+  timeOfDay: "any",
+  hideStale: false,
 };
 
 export const TYPE_CHIPS: { value: TypeFilter; label: string }[] = [
@@ -51,7 +83,11 @@ export function hasActiveFilters(filters: SceneFilters): boolean {
     filters.search.trim() !== "" ||
     filters.type !== "all" ||
     filters.day !== null ||
-    filters.distanceEnabled
+    filters.distanceEnabled ||
+    filters.freeOnly ||
+    filters.signup !== "any" ||
+    filters.timeOfDay !== "any" ||
+    filters.hideStale
   );
 }
 

@@ -4,7 +4,14 @@ import { api } from "../../../convex/_generated/api";
 import { SCENE_PAGE_SIZE } from "./incremental";
 import type { TypeFilter } from "./filters";
 
-export type ScenePagesArgs = { type: TypeFilter; day: number | null; search: string };
+export type ScenePagesArgs = {
+  type: TypeFilter;
+  day: number | null;
+  search: string;
+  filters: { freeOnly: boolean; signup: "any" | "in_person" | "online"; timeOfDay: "any" | "early" | "prime" | "late"; hideStale: boolean };
+  /** The clock for the stale filter (rounded to the hour, so the subscription stays put). */
+  nowMs: number;
+};
 
 /**
  * The scene from the server, a page of 24 at a time (scene.listPage), live.

@@ -1,0 +1,38 @@
+import { format } from "date-fns";
+import { TZDate } from "@date-fns/tz";
+import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../convex/lib/time";
+import type { FreshnessGrade } from "../../../convex/lib/tonight";
+
+export const FRESHNESS_LABELS: Record<FreshnessGrade, string> = { fresh: "Fresh", ageing: "Ageing", stale: "Stale" };
+
+/** "List 7:30 PM · Starts 8:00 PM" for an in-person list, else "Starts 8:00 PM". */
+export function nightTimesText(item: { signupMethod?: string; listTimeLocal?: string; startTimeLocal?: string }): string {
+  const starts = item.startTimeLocal ? `Starts ${formatTime12h(item.startTimeLocal)}` : "";
+  if (item.signupMethod === "in_person" && item.listTimeLocal) {
+    return `List ${formatTime12h(item.listTimeLocal)}${starts ? ` · ${starts}` : ""}`;
+  }
+  return starts;
+}
+
+/** Nights this close to their start say "starts in 40 min". */
+export const STARTS_SOON_MIN = 90;
+
+/** "starts in 40 min", "starts in 1 h 5 min", "on now", or null while it is further off. */
+export function startsInText(startMs: number, endMs: number, nowMs: number): string | null {
+  if (nowMs >= startMs) return nowMs < endMs ? "on now" : null;
+  const minutes = Math.ceil((startMs - nowMs) / 60_000);
+  if (minutes > STARTS_SOON_MIN) return null;
+  if (minutes < 60) return `starts in ${minutes} min`;
+  const rest = minutes % 60;
+  return `starts in 1 h${rest ? ` ${rest} min` : ""}`;
+}
+
+/** "0.4 mi", "12 mi". */
+export function distanceText(miles: number): string {
+  return miles < 10 ? `${miles.toFixed(1)} mi` : `${Math.round(miles)} mi`;
+}
+
+/** The date of the last confirmation in words: "November 20, 2026". */
+export function confirmationDateText(lastMs: number, timeZone: string | undefined): string {
+  return format(new TZDate(lastMs, timeZone || DEFAULT_TIME_ZONE), "MMMM d, yyyy");
+}
