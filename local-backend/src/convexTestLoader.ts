@@ -46,6 +46,24 @@ const EDITS: Edit[] = [
     replace: "function tableNameFromId(id) {\n    return globalThis.__localBackendTableNameFromId(id);\n",
   },
   {
+    why: "a mutation's user code time is limited (userTime.ts); over it, it fails before committing",
+    find: "const rawResult = await nestedTxStorage.run(childLock, invokeInContext);\n            const commitTs",
+    replace:
+      "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"mutation\", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const commitTs",
+  },
+  {
+    why: "a query's user code time is limited (userTime.ts)",
+    find: "const rawResult = await nestedTxStorage.run(childLock, invokeInContext);\n            const result = jsonToConvex(JSON.parse(rawResult));\n            if (!isNested && hasPendingValues(result))",
+    replace:
+      "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"query\", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const result = jsonToConvex(JSON.parse(rawResult));\n            if (!isNested && hasPendingValues(result))",
+  },
+  {
+    why: "an action's time is limited (userTime.ts)",
+    find: "const rawResult = await requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)])))));",
+    replace:
+      "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"action\", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));",
+  },
+  {
     why: "the commit hook stores a client mutation's result with its writes (retried mutations are not re-applied)",
     find: "const commitTs = transactionManager.commit(isNested);\n",
     replace:

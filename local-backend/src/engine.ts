@@ -17,6 +17,7 @@ import { componentDocKey, componentReadKey, ComponentStore } from "./componentSt
 import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
+import { installUserTimeLimits } from "./userTime.js";
 import { DataStore, type JsonDoc } from "./store.js";
 import { setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
 import { ReadSet, type Change, type Doc as ReadDoc } from "./readSet.js";
@@ -230,6 +231,7 @@ export class Engine {
     await this.components.install(bundle, this.ct, g);
     this.wrapSyscalls();
     this.gateTransactions();
+    installUserTimeLimits(g);
     this.restore();
     const problems = this.validateData(this.db._schema);
     if (problems.length > 0) {

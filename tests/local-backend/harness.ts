@@ -150,6 +150,8 @@ export type BackendOptions = {
   startTimeoutMs?: number;
   /** The seeding flag passed to `start` (`--no-seed` unless set; null: none, a plain start). */
   seedFlag?: "--no-seed" | "--seed" | null;
+  /** Extra environment variables of the backend process (e.g. a shorter time limit knob). */
+  env?: Record<string, string>;
 };
 
 /**
@@ -179,6 +181,7 @@ export class Backend {
     private readonly nodeArgs: string[] = [],
     private readonly startTimeoutMs = START_TIMEOUT_MS,
     private readonly seedFlag: "--no-seed" | "--seed" | null = "--no-seed",
+    private readonly env: Record<string, string> = {},
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.siteUrl = `http://127.0.0.1:${sitePort}`;
@@ -239,7 +242,7 @@ export class Backend {
     // process group, so that kill -9 really kills the server and whatever it spawned.
     const child = spawn(process.execPath, args, {
       cwd: repoRoot,
-      env: childEnv(),
+      env: { ...childEnv(), ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -387,6 +390,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     options.nodeArgs ?? [],
     options.startTimeoutMs ?? START_TIMEOUT_MS,
     options.seedFlag === undefined ? "--no-seed" : options.seedFlag,
+    options.env ?? {},
   );
   try {
     await backend.start();

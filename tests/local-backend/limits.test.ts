@@ -125,3 +125,48 @@ describe("document limits", () => {
     await http.mutation(api.limits.storeValue, { value: { _nested: 1 }, field: "ok" });
   });
 });
+
+/** Iterations of the fixture's busy loop: ~3 s of CPU on the test machine (timed with
+ * process.cpuUsage), ~6 s here, and a short run. */
+const BUSY_3S = 100_000_000;
+const BUSY_6S = 200_000_000;
+const BUSY_SHORT = 100_000;
+
+describe("user code time", () => {
+  test("a query gets 1 s: a busy query of seconds fails, a short one works", async () => {
+    const http = backend.httpClient();
+    expect(await http.query(api.limits.busyQuery, { iterations: BUSY_SHORT })).toBe(BUSY_SHORT);
+    await expect(http.query(api.limits.busyQuery, { iterations: BUSY_6S })).rejects.toThrow(
+      escape("Function execution timed out (maximum duration: 1s)"),
+    );
+  }, 120_000);
+
+  test("a mutation over 1 s fails and commits nothing", async () => {
+    const client = backend.client();
+    await expect(client.mutation(api.limits.busyMutation, { channel: "too-slow", iterations: BUSY_3S })).rejects.toThrow(
+      escape("Function execution timed out (maximum duration: 1s)"),
+    );
+    expect(await client.query(api.messages.list, { channel: "too-slow" })).toEqual([]);
+    await client.mutation(api.limits.busyMutation, { channel: "quick", iterations: BUSY_SHORT });
+    expect(await client.query(api.messages.list, { channel: "quick" })).toHaveLength(1);
+  }, 120_000);
+
+  test("an action over its time (10 minutes; 1 s here through the knob) fails and commits nothing after", async () => {
+    const short = await startBackend({ env: { ACTION_USER_TIMEOUT_SECONDS: "1" } });
+    try {
+      const client = short.client();
+      await client.action(api.limits.slowAction, { channel: "quick-action", ms: 100 });
+      expect(await client.query(api.messages.list, { channel: "quick-action" })).toHaveLength(1);
+      await expect(client.action(api.limits.slowAction, { channel: "slow-action", ms: 2_000 })).rejects.toThrow(
+        escape("Function execution timed out (maximum duration: 1s)"),
+      );
+      // The action's code wakes up after its time and tries to write: refused.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await client.query(api.messages.list, { channel: "slow-action" })).toEqual([]);
+      // Queries and mutations keep Convex's 1 s meanwhile.
+      await expect(client.query(api.limits.busyQuery, { iterations: BUSY_3S })).rejects.toThrow(/maximum duration: 1s/);
+    } finally {
+      await short.dispose();
+    }
+  }, 120_000);
+});
