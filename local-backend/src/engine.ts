@@ -21,6 +21,7 @@ import { installUserTimeLimits } from "./userTime.js";
 import { DataStore, type JsonDoc } from "./store.js";
 import { setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
 import { ReadSet, type Change, type Doc as ReadDoc } from "./readSet.js";
+import { ContentionMonitor, DEFAULT_CONTENTION_THRESHOLD } from "./contention.js";
 
 /** Who calls a function. `user` identities come from a verified JWT. */
 export type Caller =
@@ -144,6 +145,18 @@ export class Engine {
   /** Incremented on every commit that wrote something. */
   commitSeq = 0;
   private listeners: CommitListener[] = [];
+  /**
+   * Hot documents (contention.ts). The threshold (transactions per second
+   * writing one document) comes from LOCAL_BACKEND_CONTENTION_THRESHOLD of the
+   * backend's own environment; 0 turns it off.
+   */
+  readonly contention = new ContentionMonitor(
+    // The backend's own log, not the log lines of the function that committed.
+    (line) => logSink.exit(() => this.logError(line)),
+    Number(process.env.LOCAL_BACKEND_CONTENTION_THRESHOLD ?? DEFAULT_CONTENTION_THRESHOLD),
+  );
+  /** The function whose transaction wrote first since the current top-level transaction began. */
+  private writer: string | null = null;
   /** The app database's written documents before the commit being reported (set by its onCommit). */
   private previousValues: Map<string, any> | null = null;
   /** Results of client mutations by `${sessionId}:${requestId}`. */
@@ -182,7 +195,7 @@ export class Engine {
 
   /** Figures for `/_local/stats` (tests and benchmarks). */
   stats(): Record<string, unknown> {
-    return { commits: this.commitSeq };
+    return { commits: this.commitSeq, contention: this.contention.stats() };
   }
 
   onCommit(listener: CommitListener): void {
@@ -224,6 +237,12 @@ export class Engine {
       if (this.components.collect("", writes)) return;
       // The DatabaseFake reports commits to the one active engine of this process.
       if (activeEngine === this) this.afterCommit(this.db, commitTs, writes);
+    };
+    // Which function writes, for the contention warnings.
+    const addWrite = this.db._addWrite.bind(this.db);
+    this.db._addWrite = (id: string, value: unknown) => {
+      if (this.writer === null) this.writer = this.ct.executionContextStorage.getStore()?.udfPath ?? null;
+      addWrite(id, value);
     };
     g.components[""].db = this.db;
     g.components[""].modules = (modulePath: string) => this.loadModule(modulePath);
@@ -378,7 +397,9 @@ export class Engine {
         // between, so nothing commits once runSnapshot has seen the lock free.
         while (this.commitHold) await this.commitHold;
       }
-      return await begin(isNested, limits);
+      const started = await begin(isNested, limits);
+      if (!isNested) this.writer = null;
+      return started;
     };
   }
 
@@ -447,6 +468,9 @@ export class Engine {
       tables.add(table);
       changes.push({ table, id, before: previous.get(id) ?? null, after: db.committed(id) ?? null });
     }
+    const writer = this.writer;
+    this.writer = null;
+    this.contention.record(changes, writer ? canonicalPath(writer) : "an internal write");
     for (const entry of inComponents) {
       // Component reads are recorded by table (componentStore.ts), so any write to one re-runs its readers.
       const table = componentReadKey(entry.path, entry.table);
