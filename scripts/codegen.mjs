@@ -47,8 +47,14 @@ export type Id<TableName extends TableNames | SystemTableNames> = GenericId<Tabl
 /** A type describing your Convex data model. */
 export type DataModel = DataModelFromSchemaDefinition<typeof schema>;
 `;
-const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, "convex");
-const out = path.join(dir, "_generated");
+// `codegen.mjs [functionsDir] [--out dir]`: --out writes the files elsewhere
+// (scripts/check-codegen.mjs compares such a fresh copy with convex/_generated/).
+const argv = process.argv.slice(2);
+const outAt = argv.indexOf("--out");
+if (outAt >= 0 && !argv[outAt + 1]) throw new Error("--out needs a directory");
+const positional = argv.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
+const dir = positional[0] ? path.resolve(positional[0]) : path.join(root, "convex");
+const out = outAt >= 0 ? path.resolve(argv[outAt + 1]) : path.join(dir, "_generated");
 
 /** The same files `convex deploy` treats as function modules. */
 function modulePaths(base, rel = "") {
