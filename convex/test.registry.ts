@@ -9,7 +9,9 @@ type Registered = {
   exportArgs?: () => string;
 };
 
-const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.*.ts"], {
+// convex.config.ts declares components (it defines no functions, and its component packages
+// import extensionless paths that only a bundler resolves).
+const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.*.ts", "!./convex.config.ts"], {
   eager: true,
 });
 
