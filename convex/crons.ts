@@ -19,4 +19,12 @@ crons.interval(
   {},
 );
 
+// Uploads no profile uses are deleted an hour after upload (storage.ts).
+crons.hourly(
+  "delete unattached uploads",
+  { minuteUTC: 41 },
+  internal.storage.deleteUnattachedUploads,
+  {},
+);
+
 export default crons;

@@ -77,6 +77,7 @@ import type * as sceneArea from "../sceneArea.js";
 import type * as schedule from "../schedule.js";
 import type * as seed from "../seed.js";
 import type * as stats from "../stats.js";
+import type * as storage from "../storage.js";
 import type * as tonight from "../tonight.js";
 import type * as venues from "../venues.js";
 
@@ -153,6 +154,7 @@ declare const fullApi: ApiFromModules<{
   schedule: typeof schedule;
   seed: typeof seed;
   stats: typeof stats;
+  storage: typeof storage;
   tonight: typeof tonight;
   venues: typeof venues;
 }>;

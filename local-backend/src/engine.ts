@@ -5,7 +5,7 @@
  * announced to listeners), hot reload, the scheduler after a restart and crons.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -45,6 +45,8 @@ const readTracker = new AsyncLocalStorage<QueryContext>();
 const mutationTag = new AsyncLocalStorage<MutationTag>();
 const logSink = new AsyncLocalStorage<string[]>();
 const MAX_LOG_LINES = 256;
+/** How long an upload URL can be used (once). */
+export const UPLOAD_URL_TTL_MS = 10 * 60 * 1000;
 
 /** Runs `fn`, collecting what functions print with console.* as Convex log lines ("[LOG] 'text'"). */
 export function captureLogs<T>(lines: string[], fn: () => Promise<T>): Promise<T> {
@@ -166,6 +168,12 @@ export class Engine {
   readonly crons: CronRunner;
   private pendingTimers = new Set<NodeJS.Timeout>();
   private closed = false;
+  private readonly startedAt = Date.now();
+  /** Spent upload token nonces, with their expiry. */
+  private spentUploads = new Map<string, number>();
+  /** File content (sha256) of each `_storage` document, and how many documents share each content. */
+  private fileShas = new Map<string, string>();
+  private shaRefs = new Map<string, number>();
   /** The installed components' databases (see componentStore.ts). */
   readonly components: ComponentStore = new ComponentStore({
     ct: null,
@@ -251,7 +259,7 @@ export class Engine {
     this.wrapSyscalls();
     this.gateTransactions();
     installUserTimeLimits(g);
-    this.restore();
+    await this.restore();
     const problems = this.validateData(this.db._schema);
     if (problems.length > 0) {
       throw new Error(`The schema in ${this.opts.functionsDir} rejects existing data:\n  ${problems.join("\n  ")}`);
@@ -458,6 +466,7 @@ export class Engine {
     for (const entry of inComponents) w.push([componentDocKey(entry.path, entry.id), entry.doc]);
     // Durable before anyone hears of it: a crash after this line loses nothing acknowledged.
     this.store.append({ ts: commitTs.toString(), w, ...(m ? { m } : {}) });
+    this.trackStorage(ids);
     if (m) this.mutationResults.set(`${m.s}:${m.r}`, { ts: commitTs, result: m.res });
     this.commitSeq++;
     const tables = new Set<string>();
@@ -487,7 +496,7 @@ export class Engine {
   }
 
   /** Loads the data directory into the (empty) in-memory database. */
-  private restore(): void {
+  private async restore(): Promise<void> {
     const state = this.store.load();
     this.components.restore(state.docs);
     const db = this.db;
@@ -495,22 +504,25 @@ export class Engine {
     const count = state.docs.size;
     // Converted one at a time, each JSON form dropped once converted, so the
     // two forms of a large database are not both held at the peak.
-    const store = this.store;
-    const logError = (line: string) => this.logError(line);
+    const files: [string, string, string][] = [];
     function* converted(): Generator<[string, Record<string, any>]> {
       for (const [id, json] of state.docs) {
         state.docs.delete(id);
         const doc = jsonToConvex(json as any) as Record<string, any>;
         if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
-        if (tableFromId(id) === "_storage") {
-          const bytes = store.readFile(doc.sha256);
-          if (bytes) db._storage[id] = new Blob([new Uint8Array(bytes)], { type: doc.contentType ?? "" });
-          else logError(`stored file ${id} is missing its bytes in ${store.dir}/files`);
-        }
+        if (tableFromId(id) === "_storage") files.push([id, doc.sha256, doc.contentType ?? ""]);
         yield [id, doc];
       }
     }
     db.loadDocuments(converted());
+    // Files are Blobs backed by their bytes on disk: memory does not grow with them.
+    for (const [id, sha, type] of files) {
+      this.fileShas.set(id, sha);
+      this.shaRefs.set(sha, (this.shaRefs.get(sha) ?? 0) + 1);
+      const file = this.store.fileName(sha);
+      if (fs.existsSync(file)) db._storage[id] = await fs.openAsBlob(file, { type });
+      else this.logError(`stored file ${id} is missing its bytes in ${this.store.dir}/files`);
+    }
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
     const tm = this.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
@@ -635,7 +647,13 @@ export class Engine {
     g.jsSyscall = async (op: string, args: any) => {
       if (op === "storage/storeBlob") {
         // Bytes on disk before the _storage document can commit.
-        this.store.writeFile(new Uint8Array(await args.blob.arrayBuffer()));
+        const sha = this.store.writeFile(new Uint8Array(await args.blob.arrayBuffer()));
+        const id = await jsSyscall(op, args);
+        // Then served from disk like an upload, not kept in memory.
+        if (this.db._storage[id]) {
+          this.db._storage[id] = await fs.openAsBlob(this.store.fileName(sha), { type: args.blob.type ?? "" });
+        }
+        return id;
       }
       return await jsSyscall(op, args);
     };
@@ -680,28 +698,102 @@ export class Engine {
     return JSON.stringify(result);
   }
 
+  /**
+   * An upload URL's token: `<expires>.<nonce>.<hmac>`. It lives 10 minutes
+   * (Convex's live an hour; the app uploads right after asking) and is good for
+   * one upload: the nonce is spent when an upload starts (see claimUploadToken).
+   */
   uploadToken(): string {
-    const expires = Date.now() + 60 * 60 * 1000;
-    const sig = createHmac("sha256", this.store.adminKey()).update(`upload:${expires}`).digest("base64url");
-    return `${expires}.${sig}`;
+    const expires = Date.now() + UPLOAD_URL_TTL_MS;
+    const nonce = randomBytes(12).toString("base64url");
+    return `${expires}.${nonce}.${this.uploadSignature(expires, nonce)}`;
   }
 
-  checkUploadToken(token: string | null): boolean {
+  private uploadSignature(expires: number, nonce: string): string {
+    return createHmac("sha256", this.store.adminKey()).update(`upload:${expires}:${nonce}`).digest("base64url");
+  }
+
+  /**
+   * Spends an upload token: true once for a valid, unexpired token issued by
+   * this process (spent nonces are kept in memory, so tokens from before a
+   * restart are refused rather than possibly reused).
+   */
+  claimUploadToken(token: string | null): boolean {
     if (!token) return false;
-    const [expires, sig] = token.split(".");
-    if (!expires || !sig || Number(expires) < Date.now()) return false;
-    const expected = createHmac("sha256", this.store.adminKey()).update(`upload:${expires}`).digest("base64url");
+    const [expiresText, nonce, sig] = token.split(".");
+    const expires = Number(expiresText);
+    if (!nonce || !sig || !Number.isSafeInteger(expires)) return false;
+    const now = Date.now();
+    if (expires < now || expires - UPLOAD_URL_TTL_MS < this.startedAt) return false;
     const a = Buffer.from(sig);
-    const b = Buffer.from(expected);
-    return a.length === b.length && timingSafeEqual(a, b);
+    const b = Buffer.from(this.uploadSignature(expires, nonce));
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return false;
+    if (this.spentUploads.has(nonce)) return false;
+    if (this.spentUploads.size > 1000) {
+      for (const [spent, until] of this.spentUploads) if (until < now) this.spentUploads.delete(spent);
+    }
+    this.spentUploads.set(nonce, expires);
+    return true;
   }
 
-  /** Stores an uploaded file; returns its storage id. */
+  /**
+   * Stores an upload streamed from `source` (at most `limit` bytes, else
+   * UploadTooLarge and nothing is kept): the bytes go to disk as they arrive,
+   * and the file is served from disk, never held in memory.
+   */
+  async storeUpload(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, contentType: string | null, limit: number): Promise<string> {
+    const { sha, size } = await this.store.writeStream(source, limit);
+    // Pinned: a concurrent delete of another file with these bytes must not remove them.
+    this.shaRefs.set(sha, (this.shaRefs.get(sha) ?? 0) + 1);
+    try {
+      const blob = await fs.openAsBlob(this.store.fileName(sha), contentType ? { type: contentType } : {});
+      const doc = { size, sha256: sha, ...(contentType ? { contentType } : {}) };
+      const id: string = await readTracker.exit(() =>
+        mutationTag.exit(() => this.t.run(async () => this.db.insert("_storage", doc))),
+      );
+      this.db.storeFile(id, blob);
+      return id;
+    } finally {
+      this.releaseSha(sha);
+    }
+  }
+
+  /** Stores bytes already in memory (tests, tools); returns the storage id. */
   async storeFile(bytes: Uint8Array, contentType: string | null): Promise<string> {
-    const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], contentType ? { type: contentType } : {});
-    return await readTracker.exit(() =>
-      mutationTag.exit(() => this.t.run(async (ctx: any) => await ctx.storage.store(blob))),
-    );
+    return await this.storeUpload([bytes], contentType, Infinity);
+  }
+
+  private releaseSha(sha: string): void {
+    const count = (this.shaRefs.get(sha) ?? 0) - 1;
+    if (count > 0) {
+      this.shaRefs.set(sha, count);
+      return;
+    }
+    this.shaRefs.delete(sha);
+    this.store.removeFile(sha);
+  }
+
+  /**
+   * Keeps the count of `_storage` documents per file content; bytes nothing
+   * refers to any more are removed from disk (after the commit is durable).
+   */
+  private trackStorage(ids: string[]): void {
+    const dropped: string[] = [];
+    for (const id of ids) {
+      if (tableFromId(id) !== "_storage") continue;
+      const doc = this.db.committed(id);
+      const old = this.fileShas.get(id);
+      if (doc && doc.sha256 !== old) {
+        this.fileShas.set(id, doc.sha256);
+        this.shaRefs.set(doc.sha256, (this.shaRefs.get(doc.sha256) ?? 0) + 1);
+        if (old !== undefined) dropped.push(old);
+      } else if (!doc && old !== undefined) {
+        this.fileShas.delete(id);
+        delete this.db._storage[id];
+        dropped.push(old);
+      }
+    }
+    for (const sha of dropped) this.releaseSha(sha);
   }
 
   /** A committed file and its content type, or null. */
@@ -839,11 +931,10 @@ export class Engine {
     }
     let fileCount = 0;
     for (const [id, file] of Object.entries((snapshot.files ?? {}) as Record<string, any>)) {
-      const bytes = Buffer.from(file.base64, "base64");
-      this.store.writeFile(bytes);
+      const sha = this.store.writeFile(Buffer.from(file.base64, "base64"));
       const doc = incoming.get(id);
       if (doc) {
-        this.db._storage[id] = new Blob([new Uint8Array(bytes)], { type: file.contentType ?? "" });
+        this.db._storage[id] = await fs.openAsBlob(this.store.fileName(sha), { type: file.contentType ?? "" });
         fileCount++;
       }
     }

@@ -12,11 +12,20 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, TokenVerifier } from "./auth.js";
 import type { Caller, Engine } from "./engine.js";
 import { canonicalPath, captureLogs } from "./engine.js";
+import { UploadTooLarge } from "./store.js";
 import { MAX_MESSAGE_BYTES, SyncManager, describeError } from "./sync.js";
 
 /** Convex's status code for a function that ran and failed. */
 const STATUS_UDF_FAILED = 560;
-const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+/**
+ * The largest file upload: 10 MiB. The app's only uploads are profile photos
+ * (5 MB at most, checked by the app), so this is twice that with room for
+ * encoding overhead; uploads stream to disk, so the cap bounds disk use per
+ * upload URL, not memory.
+ */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** An admin import (CLI `import` against a running backend). */
+const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 const VERSION = "stagetime-local-backend 0.1.0";
 
 /** The image type the first bytes of a file prove (png, jpeg, gif, webp), or null. */
@@ -207,12 +216,24 @@ export async function startServers(
       return;
     }
     if (method === "POST" && path === "/api/storage/upload") {
-      if (!engine.checkUploadToken(url.searchParams.get("token"))) {
-        throw new HttpError(401, "InvalidUploadToken", "The upload URL is invalid or has expired");
+      const tooLarge = () => {
+        // Refused without reading the rest: the connection closes after the answer.
+        sendJson(req, res, 413, { code: "PayloadTooLarge", message: `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes` }, {
+          Connection: "close",
+        });
+      };
+      if (Number(req.headers["content-length"] ?? 0) > MAX_UPLOAD_BYTES) return tooLarge();
+      if (!engine.claimUploadToken(url.searchParams.get("token"))) {
+        throw new HttpError(401, "InvalidUploadToken", "The upload URL is invalid, expired or already used");
       }
-      const bytes = await readBody(req, MAX_UPLOAD_BYTES);
       const contentType = (req.headers["content-type"] as string | undefined) ?? null;
-      const storageId = await engine.storeFile(bytes, contentType);
+      let storageId: string;
+      try {
+        storageId = await engine.storeUpload(req, contentType, MAX_UPLOAD_BYTES);
+      } catch (error) {
+        if (error instanceof UploadTooLarge) return tooLarge();
+        throw error;
+      }
       sendJson(req, res, 200, { storageId });
       return;
     }
@@ -314,7 +335,7 @@ export async function startServers(
         return;
       }
       case "/_local/import": {
-        const body = await readBody(req, MAX_UPLOAD_BYTES);
+        const body = await readBody(req, MAX_IMPORT_BYTES);
         const result = await engine.importSnapshot(JSON.parse(body.toString("utf8")));
         sendJson(req, res, 200, result);
         return;

@@ -52,6 +52,13 @@ export function restrictPermissions(dir: string): void {
   walk(dir);
 }
 
+/** An upload over the size limit (the server answers 413). */
+export class UploadTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`The upload is larger than ${limit} bytes`);
+  }
+}
+
 export class DataStore {
   readonly dir: string;
   private logFd: number | null = null;
@@ -60,6 +67,10 @@ export class DataStore {
     this.dir = path.resolve(dir);
     fs.mkdirSync(path.join(this.dir, "files"), { recursive: true, mode: DIR_MODE });
     restrictPermissions(this.dir);
+    // Uploads cut off by a crash.
+    for (const name of fs.readdirSync(path.join(this.dir, "files"))) {
+      if (/^upload-[0-9a-f]+\.tmp$/.test(name)) fs.rmSync(path.join(this.dir, "files", name), { force: true });
+    }
   }
 
   get logPath(): string {
@@ -177,6 +188,44 @@ export class DataStore {
       this.fsyncDir();
     }
     return sha;
+  }
+
+  /**
+   * Streams bytes to disk (fsync'd), hashing as they arrive; content-addressed
+   * like writeFile. More than `limit` bytes: UploadTooLarge, and nothing is kept.
+   */
+  async writeStream(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<{ sha: string; size: number }> {
+    const tmp = path.join(this.dir, "files", `upload-${randomBytes(8).toString("hex")}.tmp`);
+    const handle = await fs.promises.open(tmp, "w", FILE_MODE);
+    const hash = createHash("sha256");
+    let size = 0;
+    try {
+      for await (const chunk of source) {
+        size += chunk.length;
+        if (size > limit) throw new UploadTooLarge(limit);
+        hash.update(chunk);
+        await handle.write(chunk);
+      }
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      fs.rmSync(tmp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    const sha = hash.digest("base64");
+    const file = this.fileName(sha);
+    if (fs.existsSync(file)) fs.rmSync(tmp, { force: true });
+    else {
+      fs.renameSync(tmp, file);
+      this.fsyncDir();
+    }
+    return { sha, size };
+  }
+
+  /** Removes stored bytes no `_storage` document refers to any more. */
+  removeFile(sha256Base64: string): void {
+    fs.rmSync(this.fileName(sha256Base64), { force: true });
   }
 
   readFile(sha256Base64: string): Buffer | null {
