@@ -22,7 +22,8 @@
  *    the area (built app against the local backend).
  *
  * Options: --sizes 1000,10000,100000 (mic counts of the query series),
- * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser.
+ * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser,
+ * --only-browser (with --skip-queries: no fan-out, just bundle sizes and the first scene card).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -54,6 +55,7 @@ const COMEDIANS = Number(flag("comedians", "1000"));
 const MAX_SETS = Number(flag("max-sets", "10000"));
 const SKIP_QUERIES = process.argv.includes("--skip-queries");
 const SKIP_BROWSER = process.argv.includes("--skip-browser");
+const ONLY_BROWSER = process.argv.includes("--only-browser");
 const RUNS = 5;
 const NYC = { lat: 40.7128, lng: -74.006 };
 
@@ -239,7 +241,7 @@ async function fanOutAndBrowser(): Promise<void> {
   const backend = await startBackend({ functionsDir: convexDir, dataDir });
   const clients: ConvexClient[] = [];
   try {
-    await fanOut(backend, clients);
+    if (!ONLY_BROWSER) await fanOut(backend, clients);
     await Promise.allSettled(clients.splice(0).map((c) => c.close()));
     await bundlesAndBrowser(backend);
   } finally {
@@ -388,14 +390,41 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
   });
   try {
     const times: number[] = [];
+    const timelines: string[] = [];
     let cards = 0;
     for (let i = 0; i < 2; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
+      // What the first card waits for: the route chunk's request, the WebSocket's
+      // opening, the first query result (a Transition with modifications).
+      const marks: Record<string, number> = {};
+      const mark = (name: string) => {
+        marks[name] ??= performance.now();
+      };
+      page.on("request", (req) => {
+        if (/\/assets\/Scene-[^/]*\.js$/.test(req.url())) mark("scene chunk requested");
+      });
+      page.on("requestfinished", (req) => {
+        if (/\/assets\/index-[^/]*\.js$/.test(req.url())) mark("entry JS loaded");
+      });
+      page.on("websocket", (ws) => {
+        mark("WebSocket opened");
+        ws.on("framereceived", (frame) => {
+          const text = typeof frame.payload === "string" ? frame.payload : frame.payload.toString();
+          if (text.includes('"Transition"') && text.includes('"QueryUpdated"')) mark("first query result");
+          if (text.includes('"Transition"') && text.includes('"continueCursor"')) mark("scene list page result");
+        });
+      });
       const t0 = performance.now();
       await page.goto(`${appUrl}/scene`);
       await page.locator('[data-testid="scene-card"]').first().waitFor({ state: "visible", timeout: 60_000 });
       times.push(performance.now() - t0);
+      timelines.push(
+        Object.entries(marks)
+          .sort((a, b) => a[1] - b[1])
+          .map(([name, at]) => `${name} ${ms(at - t0)}`)
+          .join(", "),
+      );
       cards = await page.locator('[data-testid="scene-card"]').count();
       await context.close();
     }
@@ -403,6 +432,8 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
       `\nHeadless Chromium, navigation to the first scene card (/scene, 1,000 mics around New York, signed out, fresh context each):`,
     );
     console.log(`  first load ${ms(times[0])}; second load (HTTP cache warm) ${ms(times[1])}; cards rendered ${cards}`);
+    console.log(`  first load timeline: ${timelines[0]}, first card ${ms(times[0])}`);
+    console.log(`  second load timeline: ${timelines[1]}, first card ${ms(times[1])}`);
 
     // The same with the distance filter on (location granted in Manhattan): the
     // area query's first page, timed from navigation (the switch is turned on as
