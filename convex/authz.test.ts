@@ -51,6 +51,16 @@ type World = {
   ownerClaim: Id<"micClaims">;
   ownerReport: Id<"problemReports">;
   photo: Id<"_storage">;
+  /** Tonight's first-come list on the owner's mic: the owner, the other comedian and a walk-in. */
+  ownerList: Id<"nightLists">;
+  ownerSpot: Id<"listSpots">;
+  /** An undrawn lottery on the owner's mic without coordinates: the owner and the other comedian in the pool. */
+  lotteryList: Id<"nightLists">;
+  /** A list on another mic of the owner's where the owner is up now. */
+  runningList: Id<"nightLists">;
+  runningSpot: Id<"listSpots">;
+  /** Tonight's empty list on the mic the owner only claimed (opened by the admin). */
+  claimList: Id<"nightLists">;
 };
 
 const NOW = Date.parse("2026-11-25T19:45:00-05:00");
@@ -99,7 +109,50 @@ async function buildWorld(): Promise<World> {
     const db = ctx.db as unknown as { patch: (table: string, id: string, value: object) => Promise<void> };
     await db.patch("_storage", photo, { contentType: "image/png" });
   });
-  return { t, owner, other, admin, ownerMic, claimMic, noCoordsMic, ownerSet, ownerEntry, ownerClaim, ownerReport, photo };
+  const runningMic = await createSceneItem(t, { ...wednesday, title: "Olive's Late Mic", createdBy: owner.userId });
+  const lists = await t.run(async (ctx) => {
+    const base = {
+      date: "2026-11-25",
+      status: "open" as const,
+      spots: 5,
+      waitlistSpots: 5,
+      setMinutes: 5,
+      lightMinutes: 1,
+      mode: "first_come" as const,
+      bucket: false,
+      signupOpensAt: NOW - 60 * 60 * 1000,
+      version: 1,
+    };
+    const spot = { state: "waiting" as const, priority: false, bumped: false };
+    const ownerList = await ctx.db.insert("nightLists", { ...base, micId: ownerMic, openedBy: owner.userId });
+    const ownerSpot = await ctx.db.insert("listSpots", { ...spot, listId: ownerList, micId: ownerMic, userId: owner.userId, name: OWNER_NAME, section: "list", rank: 0 });
+    await ctx.db.insert("listSpots", { ...spot, listId: ownerList, micId: ownerMic, userId: other.userId, name: "Other Otto", section: "list", rank: 1 });
+    await ctx.db.insert("listSpots", { ...spot, listId: ownerList, micId: ownerMic, name: "Walk-in Wally", section: "list", rank: 2 });
+    const lotteryList = await ctx.db.insert("nightLists", {
+      ...base,
+      micId: noCoordsMic,
+      openedBy: owner.userId,
+      mode: "lottery",
+      drawAt: NOW + 60 * 60 * 1000,
+    });
+    await ctx.db.insert("listSpots", { ...spot, listId: lotteryList, micId: noCoordsMic, userId: owner.userId, name: OWNER_NAME, section: "pool", rank: 0 });
+    await ctx.db.insert("listSpots", { ...spot, listId: lotteryList, micId: noCoordsMic, userId: other.userId, name: "Other Otto", section: "pool", rank: 1 });
+    const runningList = await ctx.db.insert("nightLists", { ...base, micId: runningMic, openedBy: owner.userId });
+    const runningSpot = await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: runningList,
+      micId: runningMic,
+      userId: owner.userId,
+      name: OWNER_NAME,
+      section: "list",
+      rank: 0,
+      state: "up",
+      startedAt: NOW - 5 * 60 * 1000,
+    });
+    const claimList = await ctx.db.insert("nightLists", { ...base, micId: claimMic, openedBy: admin.userId });
+    return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList };
+  });
+  return { t, owner, other, admin, ownerMic, claimMic, noCoordsMic, ownerSet, ownerEntry, ownerClaim, ownerReport, photo, ...lists };
 }
 
 /** Things only the owner's own answers may contain. */
@@ -123,6 +176,9 @@ async function snapshotOwner(w: World): Promise<unknown[]> {
   const all = await snapshotAll(w.t);
   const owner = w.owner.userId as string;
   const rows: unknown[] = [];
+  const ownerMics = new Set(
+    (all.sceneItems as Array<Record<string, unknown>>).filter((d) => d.createdBy === owner).map((d) => d._id as string),
+  );
   for (const [table, docs] of Object.entries(all)) {
     for (const doc of docs as Array<Record<string, unknown>>) {
       if (table === "sceneItems") {
@@ -136,6 +192,14 @@ async function snapshotOwner(w: World): Promise<unknown[]> {
           ...rest
         } = doc;
         rows.push({ table, ...rest });
+      } else if (table === "nightLists") {
+        // The owner's lists as their host; the version moves with every sign-up.
+        if (!ownerMics.has(doc.micId as string)) continue;
+        const { version: _v, ...rest } = doc;
+        rows.push({ table, ...rest });
+      } else if (table === "listSpots" && doc.userId === undefined) {
+        // Walk-ins are the host's entries.
+        if (ownerMics.has(doc.micId as string)) rows.push({ table, ...doc });
       } else if (doc.userId === owner || doc.claimantId === owner || doc.reporterId === owner) {
         rows.push({ table, ...doc });
       }
@@ -322,6 +386,39 @@ const matrix: Record<string, Entry> = {
   "reports:submit": { args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }), anon: "nothing", other: "own", admin: "own", owner: "change" },
   "reports:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
   "reports:resolve": { args: (w) => ({ id: w.ownerReport, action: "dismiss" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+
+  // The live list
+  "nightLists:current": { args: (w) => ({ micId: w.ownerMic, sinceDate: "2026-11-24" }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "nightLists:myRecent": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "nightLists:open": {
+    args: (w) => ({ micId: w.ownerMic, date: "2026-11-26", spots: 10, lightMinutes: 1, mode: "first_come" }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
+  "nightLists:signUp": { args: (w) => ({ listId: w.claimList }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "nightLists:dropOut": { args: (w) => ({ listId: w.lotteryList }), anon: "nothing", other: "own", admin: "nothing", owner: "change" },
+  "nightLists:addWalkIn": { args: (w) => ({ listId: w.ownerList, name: "Walk-in Wendy" }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:move": {
+    args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, toIndex: 1, version: 1 }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
+  "nightLists:bump": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:noShow": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:draw": { args: (w) => ({ listId: w.lotteryList }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:upNow": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:done": {
+    args: (w) => ({ listId: w.runningList, spotId: w.runningSpot, useTimer: false }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
+  "nightLists:close": { args: (w) => ({ listId: w.ownerList }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
 
   // Admin
   "admin:listMics": { args: () => ({ search: "" }), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },

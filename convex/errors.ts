@@ -15,6 +15,9 @@ export const ErrorCode = {
   INCOMPLETE_SCHEDULE: "INCOMPLETE_SCHEDULE",
   DUPLICATE_EVENT: "DUPLICATE_EVENT",
   RATE_LIMITED: "RATE_LIMITED",
+  LIST_CLOSED: "LIST_CLOSED",
+  LIST_FULL: "LIST_FULL",
+  LIST_STALE: "LIST_STALE",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

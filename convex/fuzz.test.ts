@@ -422,7 +422,39 @@ async function buildWorld(): Promise<World> {
       tags: [],
     });
     await ctx.db.delete("performances", goneSet);
-    return { claim, report, photo, pdf, goneItem, goneSet };
+    // Live lists: one the comedian hosts (someone up, a waitlist), an undrawn
+    // lottery of theirs, and the rival's list the comedian is on.
+    const listBase = {
+      status: "open" as const,
+      spots: 3,
+      waitlistSpots: 2,
+      setMinutes: 5,
+      lightMinutes: 1,
+      mode: "first_come" as const,
+      bucket: false,
+      signupOpensAt: NOW - DAY / 24,
+      version: 1,
+    };
+    const spot = { state: "waiting" as const, priority: false, bumped: false };
+    const myList = await ctx.db.insert("nightLists", { ...listBase, micId: mine, date: "2026-11-25", openedBy: comic.userId });
+    const myLottery = await ctx.db.insert("nightLists", {
+      ...listBase,
+      micId: mine,
+      date: "2026-11-26",
+      openedBy: comic.userId,
+      mode: "lottery",
+      drawAt: NOW + DAY / 2,
+    });
+    const theirList = await ctx.db.insert("nightLists", { ...listBase, micId: theirs, date: "2026-11-25", openedBy: rival.userId });
+    const spots = [
+      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, userId: rival.userId, name: "Rival", section: "list", rank: 0 }),
+      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, name: "Walk-in", section: "list", rank: 1 }),
+      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, name: "On stage", section: "list", rank: 2, state: "up", startedAt: NOW - 300_000 }),
+      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, name: "Waiting", section: "waitlist", rank: 0 }),
+      await ctx.db.insert("listSpots", { ...spot, listId: myLottery, micId: mine, userId: rival.userId, name: "Rival", section: "pool", rank: 0 }),
+      await ctx.db.insert("listSpots", { ...spot, listId: theirList, micId: theirs, userId: comic.userId, name: "Comic", section: "list", rank: 0 }),
+    ];
+    return { claim, report, photo, pdf, goneItem, goneSet, lists: [myList, myLottery, theirList], spots };
   });
   const pools = {
     ids: {
@@ -434,6 +466,8 @@ async function buildWorld(): Promise<World> {
       _storage: [ids.photo, ids.pdf],
       users: [comic.userId, rival.userId, admin.userId],
       profiles: [comic.profileId],
+      nightLists: ids.lists,
+      listSpots: ids.spots,
     },
   };
   return { t, comic, admin, pools };

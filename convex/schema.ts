@@ -258,6 +258,61 @@ export default defineSchema({
     .index("by_mic", ["micId"])
     .index("by_reporter", ["reporterId"]),
 
+  /**
+   * A mic night's live list, one per mic per local night ("YYYY-MM-DD" in the
+   * mic's time zone). `version` moves with every change, so a host's reorder
+   * made against an older copy is refused instead of undoing someone else's.
+   */
+  nightLists: defineTable({
+    micId: v.id("sceneItems"),
+    date: v.string(),
+    status: v.union(v.literal("open"), v.literal("closed")),
+    closedReason: v.optional(v.union(v.literal("ended"), v.literal("cancelled"))),
+    openedBy: v.id("users"),
+    /** Spots on the list, and places on the waitlist behind it. */
+    spots: v.number(),
+    waitlistSpots: v.number(),
+    setMinutes: v.number(),
+    /** The light: minutes before the end of a set. */
+    lightMinutes: v.number(),
+    mode: v.union(v.literal("first_come"), v.literal("lottery")),
+    /** Lottery only: epoch ms of the draw, and whether sign-ups after it go to the waitlist. */
+    drawAt: v.optional(v.number()),
+    bucket: v.boolean(),
+    drawnAt: v.optional(v.number()),
+    /** Epoch ms online sign-up opens (walk-ins can always be added by the host). */
+    signupOpensAt: v.number(),
+    version: v.number(),
+  })
+    .index("by_mic_and_date", ["micId", "date"]),
+
+  /** A comedian (or a walk-in by name) on a night's list, in one section in rank order. */
+  listSpots: defineTable({
+    listId: v.id("nightLists"),
+    micId: v.id("sceneItems"),
+    /** Absent for a walk-in added by name. */
+    userId: v.optional(v.id("users")),
+    name: v.string(),
+    /** "pool": in the lottery before the draw. */
+    section: v.union(v.literal("pool"), v.literal("list"), v.literal("waitlist")),
+    rank: v.number(),
+    state: v.union(v.literal("waiting"), v.literal("up"), v.literal("done"), v.literal("no_show")),
+    /** Bumped or left on the waitlist at this mic's last list: placed first. */
+    priority: v.boolean(),
+    /** The host moved this spot to the waitlist. */
+    bumped: v.boolean(),
+    /** 1-based place in the lottery's recorded draw order. */
+    drawIndex: v.optional(v.number()),
+    startedAt: v.optional(v.number()),
+    endedAt: v.optional(v.number()),
+    /** The set logged for the comedian when the host marked it done. */
+    performanceId: v.optional(v.id("performances")),
+    loggedMinutes: v.optional(v.number()),
+  })
+    .index("by_list_and_user", ["listId", "userId"])
+    .index("by_user", ["userId"])
+    .index("by_mic", ["micId"]),
+
   /** Community figures for the landing page, kept up to date by the mutations
    * that change them (one row, key "global"). */
   siteStats: defineTable({

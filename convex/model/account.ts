@@ -317,6 +317,15 @@ export async function purgeOwnedRows(
       drain(
         (n) =>
           ctx.db
+            .query("listSpots")
+            .withIndex("by_user", (q) => q.eq("userId", userId))
+            .take(n),
+        deleteAll("listSpots"),
+      ),
+    () =>
+      drain(
+        (n) =>
+          ctx.db
             .query("userBadges")
             .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
             .take(n),

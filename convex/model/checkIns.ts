@@ -1,5 +1,5 @@
 import { v, type Infer } from "convex/values";
-import type { Id } from "../_generated/dataModel";
+import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { checkInWindow } from "../lib/checkInWindow";
@@ -77,13 +77,7 @@ export async function checkIn(
   }
   const localDate = window.localDate;
 
-  const already = await ctx.db
-    .query("checkIns")
-    .withIndex("by_user_item_and_date", (q) =>
-      q.eq("userId", userId).eq("sceneItemId", sceneItemId).eq("localDate", localDate),
-    )
-    .first();
-  if (already !== null) throw appError(ErrorCode.ALREADY_CHECKED_IN, "Already checked in");
+  if (await hasCheckedIn(ctx, userId, sceneItemId, localDate)) throw appError(ErrorCode.ALREADY_CHECKED_IN, "Already checked in");
 
   const distance = Math.round(
     haversineMeters(
@@ -99,6 +93,28 @@ export async function checkIn(
     );
   }
 
+  const { checkInCount, verified, newBadges } = await recordCheckIn(ctx, { userId, item, localDate, nowMs });
+  return {
+    success: true,
+    message: `Checked in at ${item.venueName}!`,
+    distance,
+    checkInCount,
+    verified,
+    newBadges,
+  };
+}
+
+/**
+ * Records a check-in the caller has already vetted (window, distance, once a
+ * day): the row, the mic's counters, verification and check-in badges. Used by
+ * the check-in mutation and by a host marking a set on the live list done.
+ */
+export async function recordCheckIn(
+  ctx: MutationCtx,
+  args: { userId: Id<"users">; item: Doc<"sceneItems">; localDate: string; nowMs: number },
+): Promise<{ checkInCount: number; verified: boolean; newBadges: string[] }> {
+  const { userId, item, localDate, nowMs } = args;
+  const sceneItemId = item._id;
   await ctx.db.insert("checkIns", { userId, sceneItemId, checkedInAt: nowMs, localDate });
 
   const recent = await ctx.db
@@ -128,15 +144,23 @@ export async function checkIn(
     (item.verifiedCheckIns30d > 0 && (item.verificationExpiresAt ?? 0) > nowMs);
 
   const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
+  return { checkInCount, verified, newBadges };
+}
 
-  return {
-    success: true,
-    message: `Checked in at ${item.venueName}!`,
-    distance,
-    checkInCount,
-    verified,
-    newBadges,
-  };
+/** Whether the comedian already has a check-in at the mic on that item-local day. */
+export async function hasCheckedIn(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  sceneItemId: Id<"sceneItems">,
+  localDate: string,
+): Promise<boolean> {
+  const row = await ctx.db
+    .query("checkIns")
+    .withIndex("by_user_item_and_date", (q) =>
+      q.eq("userId", userId).eq("sceneItemId", sceneItemId).eq("localDate", localDate),
+    )
+    .first();
+  return row !== null;
 }
 
 /** Items whose verification is cleared per run of {@link expireVerification}. */

@@ -16,6 +16,7 @@ import {
   normalizeTimeOfDay,
 } from "../lib/micRules";
 import { optionalText } from "../lib/textRules";
+import { onNightCancelled } from "./nightLists";
 import { displayNameFor } from "./profiles";
 import { MAX_CONFIRMED_DATES } from "../lib/tonight";
 import { isAdmin, requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
@@ -280,6 +281,7 @@ export async function setCancelledDate(
   // A cancelled night is no longer a confirmed one.
   const confirmed = cancelled ? (item.confirmedDates ?? []).filter((d) => d !== date) : item.confirmedDates;
   await ctx.db.patch("sceneItems", micId, { cancelledDates: sorted, confirmedDates: confirmed });
+  await onNightCancelled(ctx, micId, date, cancelled);
   return sorted;
 }
 
@@ -313,5 +315,7 @@ export async function setConfirmedDate(
       ? { cancelledDates: (item.cancelledDates ?? []).filter((d) => d !== date), lastConfirmedAt: nowMs }
       : {}),
   });
+  // Confirming restores a cancelled night, and with it the night's list.
+  if (confirmed && (item.cancelledDates ?? []).includes(date)) await onNightCancelled(ctx, micId, date, false);
   return sorted;
 }
