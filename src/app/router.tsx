@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
       { path: rel(paths.auth), lazy: page(() => import("@/routes/Auth")) },
       { path: rel(paths.authCallback), lazy: page(() => import("@/routes/AuthCallback")) },
       { path: rel(paths.eventPattern), lazy: page(() => import("@/routes/Event")) },
+      { path: rel(paths.eventListScreenPattern), lazy: page(() => import("@/routes/EventListScreen")) },
       { path: rel(paths.discover), element: <Navigate to={paths.home} replace /> },
       {
         // The signed-in layout group of the route table.

@@ -38,6 +38,9 @@ export const paths = {
   /** Route pattern of the event page, for the router. */
   eventPattern: "/event/:id",
   event: (id: string) => `/event/${encodeURIComponent(id)}`,
+  /** Route pattern of a mic's room screen (the live list on a venue TV). */
+  eventListScreenPattern: "/event/:id/list/screen",
+  eventListScreen: (id: string) => `/event/${encodeURIComponent(id)}/list/screen`,
   logSet: "/log-set",
   logSetStep: (step: LogSetStep) => `/log-set/${step}`,
   addEvent: "/add-event",

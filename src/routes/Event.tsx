@@ -2,6 +2,7 @@ import { Flex } from "@radix-ui/themes";
 import { useParams } from "react-router-dom";
 import { PageContainer } from "../components/PageContainer";
 import { EventOwnerTools } from "../features/claims/EventOwnerTools";
+import { EventLiveList } from "../features/live-list/LiveListSection";
 import { EventPage } from "../features/scene/EventPage";
 
 export default function Event() {
@@ -10,6 +11,7 @@ export default function Event() {
     <PageContainer size="3">
       <Flex direction="column" gap="4">
         <EventPage id={id} />
+        <EventLiveList id={id} />
         <EventOwnerTools id={id} />
       </Flex>
     </PageContainer>

@@ -2,6 +2,7 @@ import { Box } from "@radix-ui/themes";
 import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
 import { BadgeToaster } from "@/features/badges/BadgeToaster";
+import { ListNotifier } from "@/features/live-list/ListNotifier";
 import { useEnsureProfile } from "../gates/useEnsureProfile";
 import { ScrollToTop } from "./ScrollToTop";
 import { TopBar } from "./TopBar";
@@ -13,6 +14,7 @@ export function RootLayout() {
     <>
       <ScrollToTop />
       <BadgeToaster />
+      <ListNotifier />
       <TopBar />
       <Box asChild style={{ minHeight: "calc(100vh - 57px)" }}>
         <main id="main">

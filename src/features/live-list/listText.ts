@@ -1,0 +1,43 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import type { FunctionReturnType } from "convex/server";
+import type { api } from "../../../convex/_generated/api";
+
+export type ListView = NonNullable<FunctionReturnType<typeof api.nightLists.current>["list"]>;
+export type SpotView = ListView["list"][number];
+
+/** "7:30 PM" of an instant in the mic's time zone. */
+export function clockText(epochMs: number, timeZone: string): string {
+  return format(new TZDate(epochMs, timeZone), "h:mm a");
+}
+
+/** "12 of 20 spots taken". */
+export function summaryText(list: Pick<ListView, "taken" | "spots">): string {
+  return `${list.taken} of ${list.spots} spots taken`;
+}
+
+/** The viewer's own spot on the list, wherever it is. */
+export function mySpot(list: ListView): SpotView | null {
+  return [...list.list, ...list.waitlist, ...list.pool].find((s) => s.isMine) ?? null;
+}
+
+/** The viewer's place in words: "You are #7", "In the lottery: drawn at 7:30 PM", "On the waitlist: #2". */
+export function placeText(list: ListView, spot: SpotView): string {
+  if (spot.section === "pool") {
+    return list.drawAt !== null ? `In the lottery: drawn at ${clockText(list.drawAt, list.timeZone)}` : "In the lottery";
+  }
+  if (spot.section === "waitlist") return `On the waitlist: #${spot.place}`;
+  if (spot.state === "up") return "You're up now";
+  if (spot.state === "done") return "Your set is done";
+  if (spot.state === "no_show") return "Marked as a no-show";
+  if (spot.onDeck) return `You're on deck (#${spot.place})`;
+  return `You are #${spot.place}`;
+}
+
+/** Moves an item of an array to another index (for the host's drag and drop). */
+export function moved<T>(items: readonly T[], from: number, to: number): T[] {
+  const out = [...items];
+  const [item] = out.splice(from, 1);
+  out.splice(to, 0, item);
+  return out;
+}
