@@ -17,6 +17,7 @@ import { componentDocKey, componentReadKey, ComponentStore } from "./componentSt
 import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
+import { queryFingerprint, unwrapCursor, wrapCursor } from "./cursors.js";
 import { installUserTimeLimits } from "./userTime.js";
 import { DataStore, type JsonDoc } from "./store.js";
 import { setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
@@ -686,6 +687,10 @@ export class Engine {
   private async queryPage(asyncSyscall: (op: string, a: string) => Promise<string>, jsonArgs: string) {
     const journal = readTracker.getStore()?.journal;
     const args = JSON.parse(jsonArgs);
+    // A cursor belongs to its query (cursors.ts): checked and untagged here, tagged on the way out.
+    const fingerprint = queryFingerprint(args.query);
+    args.cursor = unwrapCursor(args.cursor, fingerprint) ?? null;
+    args.endCursor = unwrapCursor(args.endCursor, fingerprint);
     if (journal?.endCursor && (args.endCursor === null || args.endCursor === undefined)) {
       args.endCursor = journal.endCursor;
     }
@@ -695,6 +700,8 @@ export class Engine {
       result.isDone = args.endCursor === "_end_cursor";
     }
     if (journal && !journal.endCursor) journal.endCursor = result.continueCursor;
+    result.continueCursor = wrapCursor(result.continueCursor, fingerprint);
+    result.splitCursor = wrapCursor(result.splitCursor ?? null, fingerprint);
     return JSON.stringify(result);
   }
 

@@ -4,6 +4,7 @@
  * crates/database/src/reads.rs and writes.rs), through a running backend and
  * the official clients.
  */
+import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
 import { type Backend, startBackend } from "./harness";
@@ -169,4 +170,47 @@ describe("user code time", () => {
       await short.dispose();
     }
   }, 120_000);
+});
+
+describe("pagination cursors belong to their query", () => {
+  const INVALID_CURSOR =
+    "InvalidCursor: Tried to run a query starting from a cursor, but it looks like this cursor is from a different query.";
+
+  test("a cursor from another query, index or range is refused with InvalidCursor; its own query takes it", async () => {
+    const client = backend.client();
+    for (let i = 0; i < 6; i++) {
+      await client.mutation(api.messages.send, { channel: "cursor-a", author: "limits", body: `a${i}` });
+      await client.mutation(api.messages.send, { channel: "cursor-b", author: "limits", body: `b${i}` });
+    }
+    const first = await client.query(api.messages.page, { channel: "cursor-a", paginationOpts: { numItems: 2, cursor: null } });
+    expect(first.isDone).toBe(false);
+    // The same query goes on from it.
+    const second = await client.query(api.messages.page, {
+      channel: "cursor-a",
+      paginationOpts: { numItems: 2, cursor: first.continueCursor },
+    });
+    expect(second.page.map((m) => m.body)).toEqual(["a2", "a3"]);
+
+    const refusals = [
+      // The same function over another range of the index.
+      client.query(api.messages.page, { channel: "cursor-b", paginationOpts: { numItems: 2, cursor: first.continueCursor } }),
+      // Another query, on another index.
+      client.query(api.limits.pageAllMessages, { paginationOpts: { numItems: 2, cursor: first.continueCursor } }),
+    ];
+    for (const refusal of refusals) {
+      const error = await refusal.then(
+        (value) => {
+          throw new Error(`expected InvalidCursor, got ${JSON.stringify(value)}`);
+        },
+        (e: unknown) => e as ConvexError<any>,
+      );
+      expect(error).toBeInstanceOf(ConvexError);
+      expect(error.message).toContain(INVALID_CURSOR);
+      expect(error.data).toEqual({ isConvexSystemError: true, paginationError: "InvalidCursor" });
+    }
+    // A cursor nobody handed out.
+    await expect(
+      client.query(api.messages.page, { channel: "cursor-a", paginationOpts: { numItems: 2, cursor: "[\"1\"]" } }),
+    ).rejects.toThrow(/cursor/i);
+  });
 });
