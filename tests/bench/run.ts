@@ -16,6 +16,9 @@
  *    the import, the backend's start (restore) time and its RSS.
  * 2. Realtime fan-out on the local backend process: a check-in to 200
  *    ConvexClient subscribers of that mic.
+ *    And the live list: a host's reorder (nightLists.move) to 200 anonymous
+ *    subscribers of nightLists.current (room screens, phones): time from the
+ *    host's send to the last watcher's update, p50 and p95 over 20 moves.
  * 3. Gzip size of the JavaScript the landing and scene pages load (vite build
  *    manifest: entry + route chunk + their static imports).
  * 4. Headless Chromium: navigation to the first scene card with 1,000 mics in
@@ -23,7 +26,8 @@
  *
  * Options: --sizes 1000,10000,100000 (mic counts of the query series),
  * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser,
- * --only-browser (with --skip-queries: no fan-out, just bundle sizes and the first scene card).
+ * --only-browser (with --skip-queries: no fan-out, just bundle sizes and the first scene card),
+ * --only-list (with --skip-queries: just the live list fan-out), --list-watchers 200.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -56,6 +60,8 @@ const MAX_SETS = Number(flag("max-sets", "10000"));
 const SKIP_QUERIES = process.argv.includes("--skip-queries");
 const SKIP_BROWSER = process.argv.includes("--skip-browser");
 const ONLY_BROWSER = process.argv.includes("--only-browser");
+const ONLY_LIST = process.argv.includes("--only-list");
+const LIST_WATCHERS = Number(flag("list-watchers", "200"));
 const RUNS = 5;
 const NYC = { lat: 40.7128, lng: -74.006 };
 
@@ -241,9 +247,11 @@ async function fanOutAndBrowser(): Promise<void> {
   const backend = await startBackend({ functionsDir: convexDir, dataDir });
   const clients: ConvexClient[] = [];
   try {
-    if (!ONLY_BROWSER) await fanOut(backend, clients);
+    if (!ONLY_BROWSER && !ONLY_LIST) await fanOut(backend, clients);
     await Promise.allSettled(clients.splice(0).map((c) => c.close()));
-    await bundlesAndBrowser(backend);
+    if (!ONLY_BROWSER) await listFanOut(backend, clients);
+    await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+    if (!ONLY_LIST) await bundlesAndBrowser(backend);
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
     await backend.dispose();
@@ -325,6 +333,89 @@ async function fanOut(backend: Backend, clients: ConvexClient[]): Promise<void> 
   console.log(
     `  median send-to-last-subscriber: ${ms(median(samples.map((s) => s.lastFromSend)))} (subscribers run in this process, so their parsing counts too)`,
   );
+}
+
+/** The live list: a host's reorder to LIST_WATCHERS subscribers of the list, send to last watcher. */
+async function listFanOut(backend: Backend, clients: ConvexClient[]): Promise<void> {
+  const email = `bench-host-${Date.now()}@example.com`;
+  const host = new ConvexHttpClient(backend.url, { logger: false });
+  const signed = (await host.action(api.auth.signIn, {
+    provider: "password",
+    params: { email, password: "punchline-42", flow: "signUp" },
+  })) as { tokens: { token: string } };
+  host.setAuth(signed.tokens.token);
+  const admin = await backend.cli(["run", "admin:setAdmin", JSON.stringify({ email, isAdmin: true })]);
+  if (admin.code !== 0) throw new Error(admin.stderr);
+  const now = new Date();
+  const today = now.toISOString().slice(0, 10);
+  const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  const run = await backend.cli([
+    "run",
+    "scene:insertForTest",
+    JSON.stringify({
+      title: "Bench List Mic",
+      venueName: "Bench List Room",
+      city: "New York",
+      type: "open_mic",
+      dayOfWeek: now.getUTCDay(),
+      startTimeLocal: "23:59",
+      recurrence: "weekly",
+      timeZone: "UTC",
+    }),
+  ]);
+  if (run.code !== 0) throw new Error(run.stderr);
+  const micId = JSON.parse(run.stdout.trim()) as string;
+  const listId = (await host.mutation(api.nightLists.open, {
+    micId,
+    date: today,
+    spots: 20,
+    lightMinutes: 1,
+    mode: "first_come",
+    signupOpensAt: Date.now() - 60_000,
+  })) as string;
+  for (let i = 0; i < 20; i++) await host.mutation(api.nightLists.addWalkIn, { listId, name: `Walk-in ${i + 1}` });
+
+  type Seen = { version: number; list: Array<{ _id: string }> };
+  const versions: number[] = new Array(LIST_WATCHERS).fill(-1);
+  const arrivals: Array<Map<number, number>> = Array.from({ length: LIST_WATCHERS }, () => new Map());
+  let latest: Seen | null = null;
+  for (let i = 0; i < LIST_WATCHERS; i++) {
+    const client = new ConvexClient(backend.url, { unsavedChangesWarning: false, logger: false });
+    clients.push(client);
+    client.onUpdate(api.nightLists.current, { micId, sinceDate: yesterday }, (value: { list: Seen | null }) => {
+      if (value.list === null) return;
+      versions[i] = value.list.version;
+      arrivals[i].set(value.list.version, performance.now());
+      if (i === 0) latest = value.list;
+    });
+  }
+  const waitAll = async (version: number) => {
+    const deadline = Date.now() + 60_000;
+    while (!versions.every((v) => v >= version)) {
+      if (Date.now() > deadline) throw new Error(`list watchers did not all see version ${version}`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
+  const subscribeStarted = performance.now();
+  while (latest === null) await new Promise((r) => setTimeout(r, 5));
+  await waitAll((latest as Seen).version);
+  const subscribeMs = performance.now() - subscribeStarted;
+
+  const MOVES = 20;
+  const samples: number[] = [];
+  for (let k = 0; k < MOVES; k++) {
+    const seen = latest as unknown as Seen;
+    const last = seen.list[seen.list.length - 1];
+    const sent = performance.now();
+    await host.mutation(api.nightLists.move, { listId, spotId: last._id, toIndex: 0, version: seen.version });
+    await waitAll(seen.version + 1);
+    samples.push(Math.max(...arrivals.map((a) => a.get(seen.version + 1) ?? Number.POSITIVE_INFINITY)) - sent);
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
+  console.log(`\nLive list fan-out: a host's reorder (HTTP mutation) to ${LIST_WATCHERS} ConvexClient subscribers of nightLists.current (20 spots), ${MOVES} moves`);
+  console.log(`  (${LIST_WATCHERS} clients connected and got their first result in ${ms(subscribeMs)})`);
+  console.log(`  host send to last watcher: p50 ${ms(median(samples))}, p95 ${ms(p95)}, max ${ms(sorted[sorted.length - 1])}`);
 }
 
 type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean; css?: string[] };
