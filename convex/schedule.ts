@@ -8,7 +8,12 @@ import * as Schedule from "./model/schedule";
 /** Adds a mic to the caller's schedule; returns the entry and its next occurrence. */
 export const add = publicMutation({
   args: { sceneItemId: v.id("sceneItems") },
-  returns: v.object({ entryId: v.id("scheduleEntries"), nextOccurrence: v.union(v.number(), v.null()) }),
+  returns: v.object({
+    entryId: v.id("scheduleEntries"),
+    nextOccurrence: v.union(v.number(), v.null()),
+    /** The comedian's scheduled mics whose night overlaps this one (start to start + set + 30 min). */
+    overlaps: v.array(v.object({ title: v.string(), startMs: v.number() })),
+  }),
   handler: async (ctx, { sceneItemId }) => {
     // Public so that signed-out callers get the schedule wording of the spec.
     if (ctx.userId === null) {

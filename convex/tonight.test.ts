@@ -265,6 +265,37 @@ describe("scene.listPage plan filters", () => {
   });
 });
 
+describe("the schedule and tonight's status", () => {
+  test("adding a second mic for the same night warns of the overlap without blocking; the week shows each night's status", async () => {
+    const t = newTest();
+    const comic = await createUser(t, { withStats: true });
+    const host = await createUser(t);
+    const eight = await createSceneItem(t, { title: "Eight", dayOfWeek: 3, startTimeLocal: "20:00", performanceMinutes: 5, createdBy: host.userId });
+    const half = await createSceneItem(t, { title: "Half past", dayOfWeek: 3, startTimeLocal: "20:30" });
+    const nine = await createSceneItem(t, { title: "Nine", dayOfWeek: 3, startTimeLocal: "21:00" });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse("2026-11-25T12:00:00-05:00"));
+    try {
+      const first = await comic.asUser.mutation(api.schedule.add, { sceneItemId: eight });
+      expect(first.overlaps).toEqual([]);
+      const second = await comic.asUser.mutation(api.schedule.add, { sceneItemId: half });
+      expect(second.overlaps).toEqual([{ title: "Eight", startMs: Date.parse("2026-11-25T20:00:00-05:00") }]);
+      const third = await comic.asUser.mutation(api.schedule.add, { sceneItemId: nine });
+      expect(third.overlaps.map((o) => o.title)).toEqual(["Half past"]);
+      await host.asUser.mutation(api.claims.setCancelledDate, { micId: eight, date: "2026-11-25", cancelled: true });
+    } finally {
+      vi.useRealTimers();
+    }
+    const week = await comic.asUser.query(api.schedule.week, {
+      weekStartMs: Date.parse("2026-11-23T00:00:00-05:00"),
+      weekEndMs: Date.parse("2026-11-29T23:59:59-05:00"),
+      nowMs: Date.parse("2026-11-25T12:00:00-05:00"),
+    });
+    const statusOf = Object.fromEntries(week.items.map((i) => [i.title, "nightStatus" in i ? (i.nightStatus ?? null) : null]));
+    expect(statusOf).toEqual({ Eight: "cancelled", "Half past": null, Nine: null });
+  });
+});
+
 describe("freshness and overlap rules", () => {
   const now = Date.parse("2026-11-25T12:00:00-05:00");
   test("fresh up to 14 days, ageing up to 45, stale after or never; the latest confirmation of any kind counts", () => {

@@ -5,6 +5,7 @@ import { appError, ErrorCode } from "../errors";
 import { nextOccurrence, occurrencesInRange } from "../lib/recurrence";
 import { completedAtMs, isPerformanceCompleted } from "../lib/schedule";
 import { DAY_MS, compareWeeklySlots, localDateString } from "../lib/time";
+import { nightStatus, nightsOverlap } from "../lib/tonight";
 import { recurrence, sceneItemType } from "../schema";
 import { requireActiveItem } from "./scene";
 
@@ -23,7 +24,11 @@ export async function addToSchedule(
   userId: Id<"users">,
   sceneItemId: Id<"sceneItems">,
   nowMs: number,
-): Promise<{ entryId: Id<"scheduleEntries">; nextOccurrence: number | null }> {
+): Promise<{
+  entryId: Id<"scheduleEntries">;
+  nextOccurrence: number | null;
+  overlaps: Array<{ title: string; startMs: number }>;
+}> {
   const item = await requireActiveItem(ctx, sceneItemId);
   if (item.dayOfWeek === null || item.dayOfWeek === undefined || !item.startTimeLocal) {
     throw appError(ErrorCode.INCOMPLETE_SCHEDULE, "This event doesn't have a complete schedule");
@@ -42,7 +47,45 @@ export async function addToSchedule(
     addedAt: nowMs,
     dueAt: entryDueAt(item, { addedAt: nowMs, completedAt: undefined }, nowMs),
   });
-  return { entryId, nextOccurrence: nextOccurrence(item, nowMs) };
+  const next = nextOccurrence(item, nowMs);
+  const overlaps = next === null ? [] : await overlappingNights(ctx, userId, item, next, nowMs);
+  return { entryId, nextOccurrence: next, overlaps };
+}
+
+/** Most of the comedian's schedule entries looked at for an overlap. */
+const OVERLAP_ENTRIES_READ = 200;
+
+/**
+ * The comedian's other scheduled mics whose next night overlaps the new one's
+ * (start to start + set length + 30 minutes): a warning, never a refusal.
+ */
+async function overlappingNights(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  item: Doc<"sceneItems">,
+  startMs: number,
+  nowMs: number,
+): Promise<Array<{ title: string; startMs: number }>> {
+  const entries = await ctx.db
+    .query("scheduleEntries")
+    .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+    .take(OVERLAP_ENTRIES_READ);
+  const otherIds = [...new Set(entries.filter((e) => e.completedAt === undefined).map((e) => e.sceneItemId))].filter(
+    (id) => id !== item._id,
+  );
+  const others = await Promise.all(otherIds.map((id) => ctx.db.get("sceneItems", id)));
+  const found: Array<{ title: string; startMs: number }> = [];
+  // Nights of the other mics that could touch the new one: from a day before it.
+  const from = Math.max(nowMs, startMs - DAY_MS);
+  for (const other of others) {
+    if (other === null || other.status !== "active") continue;
+    const otherStart = nextOccurrence(other, from);
+    if (otherStart === null) continue;
+    if (nightsOverlap({ startMs, performanceMinutes: item.performanceMinutes }, { startMs: otherStart, performanceMinutes: other.performanceMinutes })) {
+      found.push({ title: other.title, startMs: otherStart });
+    }
+  }
+  return found.sort((a, b) => a.startMs - b.startMs);
 }
 
 function notInSchedule(): never {
@@ -97,6 +140,8 @@ export const weekItemValidator = v.union(
     startsAt: v.number(),
     type: sceneItemType,
     recurrence,
+    /** That night's status: cancelled or host confirmed (absent when neither). */
+    nightStatus: v.optional(v.union(v.literal("cancelled"), v.literal("confirmed"))),
   }),
   v.object({
     kind: v.literal("session"),
@@ -115,6 +160,7 @@ export const weekItemValidator = v.union(
     city: v.string(),
     startsAt: v.number(),
     type: sceneItemType,
+    nightStatus: v.optional(v.union(v.literal("cancelled"), v.literal("confirmed"))),
   }),
 );
 export type WeekItem = Infer<typeof weekItemValidator>;
@@ -264,6 +310,7 @@ export async function week(
         startsAt,
         type: item.type,
         recurrence: item.recurrence,
+        nightStatus: nightStatus(item, localDateString(startsAt, item.timeZone)) ?? undefined,
       });
     }
   }
@@ -279,6 +326,7 @@ export async function week(
         city: item.city,
         startsAt,
         type: item.type,
+        nightStatus: nightStatus(item, localDateString(startsAt, item.timeZone)) ?? undefined,
       });
     }
   }

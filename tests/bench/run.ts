@@ -11,7 +11,8 @@
  *    transaction metrics), result size, median and min HTTP round trip over 5
  *    runs: the area scene query (sceneArea.listArea, 10 and 50 mi around NYC,
  *    first and second page), the national scene list (scene.listPage, plain
- *    and with a search), the dashboard, the schedule week and the history
+ *    and with a search), Tonight (tonight.list at 6 PM New York: the time
+ *    zone without a location, 10 mi around NYC, and with filters), the dashboard, the schedule week and the history
  *    (first page of 25 and a later one). Also the generator's time and size,
  *    the import, the backend's start (restore) time and its RSS.
  * 2. Realtime fan-out on the local backend process: a check-in to 200
@@ -39,6 +40,7 @@ import zlib from "node:zlib";
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { chromium } from "playwright-core";
+import { localDateString, zonedEpoch } from "../../convex/lib/time";
 import { goalWeek, scheduleWeek } from "../../convex/lib/weeks";
 import { startBackend, type Backend } from "../local-backend/harness";
 import { generateMic, importScaleSnapshot, writeScaleSnapshot } from "./scaleData";
@@ -179,8 +181,14 @@ async function measureQueries(
       await client.query(name as never, args as never);
       times.push(performance.now() - t0);
     }
-    const result = m.result as Partial<Paged> | unknown[];
-    const items = Array.isArray(result) ? result.length : Array.isArray(result?.page) ? result.page.length : null;
+    const result = m.result as (Partial<Paged> & { nights?: unknown[] }) | unknown[];
+    const items = Array.isArray(result)
+      ? result.length
+      : Array.isArray(result?.page)
+        ? result.page.length
+        : Array.isArray(result?.nights)
+          ? result.nights.length
+          : null;
     console.log(
       row([label, m.documentsRead, (m.bytesRead / 1024).toFixed(1), m.databaseQueries, kb(m.resultBytes), ms(median(times)), ms(Math.min(...times))], widths) +
         (items !== null ? ` (${items} items)` : ""),
@@ -202,6 +210,23 @@ async function measureQueries(
   await measure("scene.listPage (all, page 1 of 24)", "scene:listPage", list);
   await measure('scene.listPage (search "chicago")', "scene:listPage", { ...list, search: "chicago" });
   await measure('scene.listPage (search "laugh factory")', "scene:listPage", { ...list, search: "laugh factory" });
+  // Tonight at 6 PM in New York (each size's data has the same weekday mix).
+  const evening = zonedEpoch(localDateString(ctx.hourMs, "America/New_York"), "18:00", "America/New_York");
+  const tonight = {
+    nowMs: evening,
+    timeZone: "America/New_York",
+    type: "all",
+    search: "",
+    filters: { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false },
+    limit: 20,
+  };
+  await measure("tonight.list (New York zone, first 20)", "tonight:list", tonight);
+  await measure("tonight.list (10 mi around NYC, first 20)", "tonight:list", { ...tonight, area: { ...NYC, radiusMiles: 10 } });
+  await measure("tonight.list (10 mi NYC, free, after 9 PM)", "tonight:list", {
+    ...tonight,
+    area: { ...NYC, radiusMiles: 10 },
+    filters: { ...tonight.filters, freeOnly: true, timeOfDay: "late" },
+  });
   await measure(`dashboard.summary (${fmt(ctx.sets)} sets)`, "dashboard:summary", {
     goalWeekStartMs: ctx.goal.startMs,
     goalWeekEndMs: ctx.goal.endMs,

@@ -1,6 +1,7 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "sonner";
+import { format } from "date-fns";
 import { api } from "../../../convex/_generated/api";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { errorCode } from "../../lib/convexErrors";
@@ -26,8 +27,14 @@ export function useAddToSchedule(where: "card" | "page" = "card") {
       return;
     }
     try {
-      const { nextOccurrence } = await add({ sceneItemId: item._id });
+      const { nextOccurrence, overlaps } = await add({ sceneItemId: item._id });
       const title = `Added ${item.title} to your schedule`;
+      // A warning only: the mic is added either way.
+      for (const other of overlaps) {
+        toast.warning(`Overlaps ${other.title}`, {
+          description: `It starts at ${format(new Date(other.startMs), "h:mm a")}, within this night's set plus 30 minutes.`,
+        });
+      }
       if (nextOccurrence === null) {
         toast.success(title);
         return;

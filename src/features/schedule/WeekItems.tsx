@@ -66,6 +66,9 @@ function DeletePerformanceButton({ item }: { item: Extract<WeekItem, { kind: "se
   );
 }
 
+/** A night's status on its schedule entry ("that night", whichever day it is). */
+const NIGHT_STATUS_NIGHT_LABELS = { cancelled: "Cancelled that night", confirmed: "Host confirmed" } as const;
+
 function WeekItemCard({ item, timeZone }: { item: WeekItem; timeZone: string }) {
   const titleId = useId();
   const removeFromSchedule = useRemoveFromSchedule();
@@ -87,6 +90,11 @@ function WeekItemCard({ item, timeZone }: { item: WeekItem; timeZone: string }) 
                 <Badge color="purple">Your event</Badge>
               )}
               {item.kind !== "session" ? <Badge variant="outline">{TYPE_LABELS[item.type]}</Badge> : null}
+              {item.kind !== "session" && item.nightStatus ? (
+                <Badge color={item.nightStatus === "cancelled" ? "red" : "green"} variant="soft" highContrast>
+                  {NIGHT_STATUS_NIGHT_LABELS[item.nightStatus]}
+                </Badge>
+              ) : null}
             </Flex>
             <Heading as="h3" size="3" id={titleId} style={{ overflowWrap: "anywhere" }}>
               {item.title}

@@ -1,0 +1,158 @@
+import type { Browser, Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { DEMO_COMEDIAN, expect, test } from "./fixtures";
+import { seriousViolations } from "./support/a11y";
+import { nowInZone, VENUE, type Run } from "./support/scene";
+
+// Several browsers per test on a small shared machine.
+test.describe.configure({ timeout: 120_000 });
+
+const NY = "America/New_York";
+const MINUTE = 60_000;
+
+/** A browser in New York time (Tonight without a location covers the viewer's time zone). */
+async function newYorkPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ timezoneId: NY, ...(viewport ? { viewport } : {}) });
+  return await context.newPage();
+}
+
+/** A weekly New York mic whose night starts `offsetMin` minutes from now (on tonight's date). */
+async function createNight(
+  runFunction: Run,
+  title: string,
+  offsetMin: number,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const { dayOfWeek, hhmm } = nowInZone(NY, offsetMin * MINUTE);
+  return await runFunction<string>("scene:insertForTest", {
+    title,
+    venueName: `Tonight Room ${title.split(" ").pop()}`,
+    city: "New York",
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek,
+    startTimeLocal: hhmm,
+    timeZone: NY,
+    latitude: VENUE.latitude,
+    longitude: VENUE.longitude,
+    signupMethod: "in_person",
+    costInfo: { type: "free" },
+    performanceMinutes: 5,
+    ...extra,
+  });
+}
+
+/** /scene searching for the test's token: Tonight shows only this test's mics. */
+async function openTonight(page: Page, tok: string) {
+  await page.goto("/scene");
+  await page.getByLabel("Search mics, venues or cities").fill(tok);
+}
+
+function tonightList(page: Page) {
+  return page.getByTestId("tonight").getByRole("list", { name: "On tonight" });
+}
+
+function nights(page: Page) {
+  return tonightList(page).getByTestId("tonight-night");
+}
+
+/** The tests need tonight's nights to stay on tonight's date: skip in the last hour before midnight in New York. */
+function skipNearMidnight() {
+  const { hhmm } = nowInZone(NY);
+  test.skip(hhmm >= "22:50", "too close to midnight in New York for tonight's nights to stay on today's date");
+}
+
+test("a signed-out visitor sees tonight's mics in start order with list and start times", async ({ browser, runFunction }) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  await createNight(runFunction, `Late ${tok}`, 60);
+  await createNight(runFunction, `Now ${tok}`, 0, { listTimeLocal: nowInZone(NY, -30 * MINUTE).hhmm });
+  await createNight(runFunction, `Soon ${tok}`, 20);
+  // Another day's mic is not on tonight.
+  await createNight(runFunction, `Tomorrow ${tok}`, 24 * 60);
+
+  const page = await newYorkPage(browser, { width: 375, height: 800 });
+  await openTonight(page, tok);
+  await expect(nights(page)).toHaveCount(3);
+  await expect(nights(page).getByRole("heading")).toHaveText([`Now ${tok}`, `Soon ${tok}`, `Late ${tok}`]);
+  await expect(nights(page).first().getByTestId("tonight-times")).toHaveText(/^List \d{1,2}:\d{2} [AP]M · Starts \d{1,2}:\d{2} [AP]M$/);
+  await expect(nights(page).nth(1).getByText(/starts in (19|20) min/)).toBeVisible();
+  // 375 px: nothing wider than the screen, and no serious accessibility violations.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.context().close();
+});
+
+test("a claimant confirms tonight and another open browser shows Host confirmed tonight within a second", async ({
+  browser,
+  runFunction,
+  signIn,
+}) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  const title = `Confirm ${tok}`;
+  const id = await createNight(runFunction, title, 30);
+
+  const host = await newYorkPage(browser);
+  await signIn(host, DEMO_COMEDIAN);
+  await runFunction("claims:approveForTest", { micId: id, email: DEMO_COMEDIAN.email });
+  const visitor = await newYorkPage(browser);
+  await openTonight(visitor, tok);
+  const night = nights(visitor).filter({ hasText: title });
+  await expect(night).toBeVisible();
+  await expect(night.getByText("Host confirmed tonight")).toHaveCount(0);
+
+  await host.goto(`/event/${id}`);
+  await host.getByRole("button", { name: "Confirm tonight" }).click();
+  await expect(night.getByText("Host confirmed tonight")).toBeVisible({ timeout: 1000 });
+  await expect(host.getByText("Host confirmed tonight").first()).toBeVisible();
+  // The freshness badge counts the host's confirmation.
+  await expect(night.getByTestId("freshness")).toHaveAttribute("data-grade", "fresh");
+  for (const p of [host, visitor]) await p.context().close();
+});
+
+test("a cancelled night moves last and greys out", async ({ browser, runFunction, signIn }) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  const first = await createNight(runFunction, `First ${tok}`, 10);
+  await createNight(runFunction, `Second ${tok}`, 40);
+
+  const host = await newYorkPage(browser);
+  await signIn(host, DEMO_COMEDIAN);
+  await runFunction("claims:approveForTest", { micId: first, email: DEMO_COMEDIAN.email });
+  const visitor = await newYorkPage(browser);
+  await openTonight(visitor, tok);
+  await expect(nights(visitor).getByRole("heading")).toHaveText([`First ${tok}`, `Second ${tok}`]);
+
+  await host.goto(`/event/${first}`);
+  await host.getByRole("button", { name: "Cancel this night" }).click();
+  await expect(nights(visitor).getByRole("heading")).toHaveText([`Second ${tok}`, `First ${tok}`]);
+  const cancelled = nights(visitor).last();
+  await expect(cancelled).toHaveAttribute("data-cancelled", "true");
+  await expect(cancelled.getByText("Cancelled tonight")).toBeVisible();
+  expect(Number(await cancelled.evaluate((el) => getComputedStyle(el).opacity))).toBeLessThan(1);
+  for (const p of [host, visitor]) await p.context().close();
+});
+
+test("filters narrow tonight's list: free only, sign-up method, time of day", async ({ browser, runFunction }) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  await createNight(runFunction, `Free ${tok}`, 10);
+  await createNight(runFunction, `Paid ${tok}`, 20, { costInfo: { type: "cover", coverAmount: 5 } });
+  await createNight(runFunction, `Online ${tok}`, 30, { signupMethod: "online" });
+
+  const page = await newYorkPage(browser);
+  await openTonight(page, tok);
+  await expect(nights(page)).toHaveCount(3);
+  await page.getByRole("switch", { name: "Free only" }).click();
+  await expect(nights(page).getByRole("heading")).toHaveText([`Free ${tok}`, `Online ${tok}`]);
+  await page.getByRole("group", { name: "Sign-up" }).getByRole("button", { name: "Online" }).click();
+  await expect(nights(page).getByRole("heading")).toHaveText([`Online ${tok}`]);
+  // The time of day that does not hold now: nothing is on tonight for it.
+  const { hhmm } = nowInZone(NY, 30 * MINUTE);
+  const other = hhmm < "19:00" ? "After 9 PM" : "Before 7 PM";
+  await page.getByRole("group", { name: "Time of day" }).getByRole("button", { name: other }).click();
+  await expect(page.getByTestId("tonight-empty")).toBeVisible();
+  await page.context().close();
+});
