@@ -4,14 +4,13 @@ import { useId, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { checkInWindow } from "../../../convex/lib/checkInWindow";
-import { NIGHT_STATUS_LABELS, type PlanFilters } from "../../../convex/lib/tonight";
+import { freshness, NIGHT_STATUS_LABELS, type PlanFilters } from "../../../convex/lib/tonight";
 import type { TonightNight } from "../../../convex/model/tonight";
 import { paths } from "@/lib/paths";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { useNow } from "@/lib/useNow";
 import { TypeBadge } from "../scene/SceneParts";
-import { FreshnessBadge } from "./FreshnessBadge";
-import { distanceText, nightTimesText, startsInText } from "./tonightText";
+import { confirmationDateText, distanceText, FRESHNESS_LABELS, nightTimesText, startsInText } from "./tonightText";
 
 export type TonightArea = { lat: number; lng: number; radiusMiles: number };
 
@@ -58,63 +57,70 @@ function NightStatusBadge({ status }: { status: TonightNight["status"] }) {
   );
 }
 
-/** One night in the Tonight list. A cancelled night is greyed (and sorted last by the server). */
+/**
+ * One night in the Tonight list. A cancelled night is greyed (and sorted last
+ * by the server). Not an article or a heading: the scene's own cards below
+ * are, and a mic on tonight appears in both.
+ */
 function NightRow({ night, now, compact }: { night: TonightNight; now: number; compact: boolean }) {
-  const titleId = useId();
   const { item } = night;
   const cancelled = night.status === "cancelled";
   const soon = cancelled ? null : startsInText(night.startMs, night.endMs, now);
   const window = checkInWindow(item, now);
+  const { grade, lastMs } = freshness(item, now);
   return (
-    <li style={{ listStyle: "none" }}>
-      <Card size="1" asChild>
-        <article
-          aria-labelledby={titleId}
-          data-testid="tonight-night"
-          data-cancelled={cancelled ? "true" : undefined}
-          style={cancelled ? { opacity: 0.6, filter: "grayscale(1)" } : undefined}
-        >
-          <Flex direction="column" gap="1">
-            <Flex gap="2" align="center" wrap="wrap">
-              <Heading as="h3" size="3" id={titleId}>
-                <Link asChild>
-                  <RouterLink to={paths.event(item._id)}>{item.title}</RouterLink>
-                </Link>
-              </Heading>
-              <NightStatusBadge status={night.status} />
-            </Flex>
-            <Text size="2" color="gray">
-              {item.venueName}
-              {item.city ? `, ${item.city}` : ""}
-              {night.distanceMiles !== null ? ` · ${distanceText(night.distanceMiles)}` : ""}
+    <li
+      style={{ listStyle: "none" }}
+      aria-label={`${item.title}${cancelled ? ", cancelled tonight" : ""}`}
+      data-testid="tonight-night"
+      data-cancelled={cancelled ? "true" : undefined}
+    >
+      <Card size="1" style={cancelled ? { opacity: 0.6, filter: "grayscale(1)" } : undefined}>
+        <Flex direction="column" gap="1">
+          <Flex gap="2" align="center" wrap="wrap">
+            <Link asChild weight="bold" size="3">
+              <RouterLink to={paths.event(item._id)} data-testid="tonight-title">
+                {item.title}
+              </RouterLink>
+            </Link>
+            <NightStatusBadge status={night.status} />
+          </Flex>
+          <Text size="2" color="gray">
+            {item.venueName}
+            {item.city ? `, ${item.city}` : ""}
+            {night.distanceMiles !== null ? ` · ${distanceText(night.distanceMiles)}` : ""}
+          </Text>
+          <Flex gap="2" align="center" wrap="wrap">
+            <Text size="2" weight="medium" data-testid="tonight-times">
+              {nightTimesText(item)}
             </Text>
+            {soon ? (
+              <Badge color="amber" variant="soft" highContrast>
+                {soon}
+              </Badge>
+            ) : null}
+          </Flex>
+          {compact ? null : (
             <Flex gap="2" align="center" wrap="wrap">
-              <Text size="2" weight="medium" data-testid="tonight-times">
-                {nightTimesText(item)}
-              </Text>
-              {soon ? (
-                <Badge color="amber" variant="soft" highContrast>
-                  {soon}
+              <TypeBadge type={item.type} />
+              {window.status !== "unscheduled" && !cancelled ? (
+                <Badge color={window.status === "open" ? "green" : "gray"} variant="soft" highContrast>
+                  {window.status === "open" ? "Check-in open" : window.status === "upcoming" ? "Check-in opens soon" : "Check-in closed"}
                 </Badge>
               ) : null}
+              <Badge color={GRADE_COLORS[grade]} variant="soft" highContrast data-testid="freshness" data-grade={grade}>
+                {FRESHNESS_LABELS[grade]}
+                {lastMs !== null ? ` · confirmed ${confirmationDateText(lastMs, item.timeZone)}` : " · never confirmed"}
+              </Badge>
             </Flex>
-            {compact ? null : (
-              <Flex gap="2" align="center" wrap="wrap">
-                <TypeBadge type={item.type} />
-                {window.status !== "unscheduled" && !cancelled ? (
-                  <Badge color={window.status === "open" ? "green" : "gray"} variant="soft" highContrast>
-                    {window.label}
-                  </Badge>
-                ) : null}
-                <FreshnessBadge item={item} now={now} />
-              </Flex>
-            )}
-          </Flex>
-        </article>
+          )}
+        </Flex>
       </Card>
     </li>
   );
 }
+
+const GRADE_COLORS = { fresh: "green", ageing: "amber", stale: "gray" } as const;
 
 function NightList({ nights, now, compact, label }: { nights: TonightNight[]; now: number; compact: boolean; label: string }) {
   return (
