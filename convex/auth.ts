@@ -3,10 +3,11 @@ import { Password } from "@convex-dev/auth/providers/Password";
 import { convexAuth } from "@convex-dev/auth/server";
 import { ConvexError } from "convex/values";
 import type { DataModel, Id } from "./_generated/dataModel";
-import type { MutationCtx } from "./_generated/server";
+import type { ActionCtx, MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
 import { assertCredentialLengths, MIN_PASSWORD_LENGTH, signUpName } from "./lib/profileRules";
 import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
+import { limitSignUp } from "./rateLimits";
 
 export { MIN_PASSWORD_LENGTH } from "./lib/profileRules";
 
@@ -47,6 +48,11 @@ function withUserFacingErrors<P>(provider: P): P {
   const options = (provider as unknown as { options: { authorize: Authorize } }).options;
   const authorize = options.authorize;
   options.authorize = async (params, ctx) => {
+    // Sign-ups are anonymous and each hashes a password: limited before that
+    // (rateLimits.ts). `ctx` is the sign-in action's.
+    if (params.flow === "signUp") {
+      await limitSignUp(ctx as ActionCtx, typeof params.email === "string" ? params.email : "");
+    }
     try {
       return await authorize(params, ctx);
     } catch (error) {

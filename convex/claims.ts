@@ -3,13 +3,17 @@ import { internal } from "./_generated/api";
 import { internalMutation } from "./_generated/server";
 import { adminMutation, adminQuery, userMutation, userQuery } from "./functions";
 import * as Claims from "./model/claims";
+import { enforceRateLimit } from "./rateLimits";
 import { sceneItemValidator } from "./model/scene";
 
 /** A comedian claims a mic they run, with an optional message for the admins. */
 export const submit = userMutation({
   args: { micId: v.id("sceneItems"), message: v.optional(v.string()) },
   returns: v.id("micClaims"),
-  handler: async (ctx, { micId, message }) => await Claims.submitClaim(ctx, ctx.userId, micId, message),
+  handler: async (ctx, { micId, message }) => {
+    await enforceRateLimit(ctx, "micClaim", ctx.userId);
+    return await Claims.submitClaim(ctx, ctx.userId, micId, message);
+  },
 });
 
 /** The caller's claims on one mic, newest first. */

@@ -1,13 +1,17 @@
 import { v } from "convex/values";
 import { adminMutation, adminQuery, userMutation } from "./functions";
 import * as Reports from "./model/reports";
+import { enforceRateLimit } from "./rateLimits";
 import { reportKind } from "./schema";
 
 /** Anyone signed in reports a problem with a mic ("other" needs a note). */
 export const submit = userMutation({
   args: { micId: v.id("sceneItems"), kind: reportKind, note: v.optional(v.string()) },
   returns: v.id("problemReports"),
-  handler: async (ctx, args) => await Reports.submitReport(ctx, ctx.userId, args),
+  handler: async (ctx, args) => {
+    await enforceRateLimit(ctx, "problemReport", ctx.userId);
+    return await Reports.submitReport(ctx, ctx.userId, args);
+  },
 });
 
 /** Admin queue: open reports, newest first. */

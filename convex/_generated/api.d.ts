@@ -73,6 +73,7 @@ import type * as nightLists from "../nightLists.js";
 import type * as onboarding from "../onboarding.js";
 import type * as performances from "../performances.js";
 import type * as profiles from "../profiles.js";
+import type * as rateLimits from "../rateLimits.js";
 import type * as reports from "../reports.js";
 import type * as scene from "../scene.js";
 import type * as sceneArea from "../sceneArea.js";
@@ -152,6 +153,7 @@ declare const fullApi: ApiFromModules<{
   onboarding: typeof onboarding;
   performances: typeof performances;
   profiles: typeof profiles;
+  rateLimits: typeof rateLimits;
   reports: typeof reports;
   scene: typeof scene;
   sceneArea: typeof sceneArea;

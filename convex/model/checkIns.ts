@@ -4,16 +4,15 @@ import type { MutationCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { checkInWindow } from "../lib/checkInWindow";
 import { CHECK_IN_RADIUS_M, assertLatLng, haversineMeters, withinCheckInRadius } from "../lib/geo";
-import { DAY_MS, MINUTE_MS } from "../lib/time";
+import { DAY_MS } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import { requireActiveItem } from "./scene";
+import { enforceRateLimit } from "../rateLimits";
 
 /** An item is Verified when this many different comedians checked in within the period. */
 export const VERIFY_MIN_COMEDIANS = 2;
 /** Both the look-back for verifying check-ins and how long verification lasts. */
 export const VERIFICATION_PERIOD_MS = 30 * DAY_MS;
-/** Check-ins one comedian may make per minute. */
-export const CHECK_IN_RATE_LIMIT = 10;
 /** Most recent check-ins read when counting verifying comedians. */
 const VERIFICATION_READ_LIMIT = 500;
 
@@ -48,20 +47,9 @@ export async function checkIn(
   // Before anything else: NaN or Infinity would make every distance test pass.
   assertLatLng(args.latitude, args.longitude);
 
-  // Failed attempts roll back with their transaction, so the limit counts the
-  // check-ins that went through; failing ones write nothing.
-  const lastMinute = await ctx.db
-    .query("checkIns")
-    .withIndex("by_user_and_time", (q) =>
-      q.eq("userId", userId).gt("checkedInAt", nowMs - MINUTE_MS),
-    )
-    .take(CHECK_IN_RATE_LIMIT);
-  if (lastMinute.length >= CHECK_IN_RATE_LIMIT) {
-    throw appError(
-      ErrorCode.RATE_LIMITED,
-      "Too many check-ins. Please wait a minute and try again.",
-    );
-  }
+  // The limit (rateLimits.ts) is taken in this transaction: a check-in that
+  // fails below gives its token back, and a refused one writes nothing.
+  await enforceRateLimit(ctx, "checkIn", userId);
 
   const item = await requireActiveItem(ctx, sceneItemId);
   if (item.latitude === undefined || item.longitude === undefined) {

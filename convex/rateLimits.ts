@@ -1,0 +1,85 @@
+import { HOUR, MINUTE, RateLimiter } from "@convex-dev/rate-limiter";
+import { components } from "./_generated/api";
+import type { ActionCtx, MutationCtx } from "./_generated/server";
+import { appError, ErrorCode } from "./errors";
+
+/**
+ * Every rate limit of the app, in one place, kept by the `@convex-dev/rate-limiter`
+ * component (its own tables, transactional with the mutation that consumes it:
+ * a mutation that fails afterwards gives its token back, and a refused call
+ * writes nothing). Token buckets: `capacity` is the burst, `rate` per `period`
+ * the sustained pace.
+ *
+ * Why these numbers:
+ * - checkIn (per comedian): 10 a minute, as before. A comedian checks in at one
+ *   mic a night; 10 leaves room for retries with a poor GPS fix, and stops a
+ *   script from sweeping every mic.
+ * - createMic (per comedian): 10 at once, then 20 a day. Enough for a producer
+ *   entering a season of shows in one sitting; 100 mics in 1.6 s is not.
+ * - problemReport (per comedian): 10 at once, 10 an hour. Reports go to a human
+ *   admin queue, which floods otherwise.
+ * - micClaim (per comedian): 5 at once, 5 a day. A claim is rare (you run a
+ *   mic) and each one is reviewed by an admin.
+ * - signUp (whole site, anonymous): 30 at once, 30 a minute. Each sign-up hashes
+ *   a password (~300 ms of the backend's time); this bounds that to about 15%
+ *   of one core while a real launch-day burst still gets through.
+ * - signUpEmail (per email address): 5 an hour, so one address cannot be
+ *   retried in a loop.
+ */
+export const rateLimiter = new RateLimiter(components.rateLimiter, {
+  checkIn: { kind: "token bucket", rate: 10, period: MINUTE, capacity: 10 },
+  createMic: { kind: "token bucket", rate: 20, period: 24 * HOUR, capacity: 10 },
+  problemReport: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  micClaim: { kind: "token bucket", rate: 5, period: 24 * HOUR, capacity: 5 },
+  signUp: { kind: "token bucket", rate: 30, period: MINUTE, capacity: 30 },
+  signUpEmail: { kind: "token bucket", rate: 5, period: HOUR, capacity: 5 },
+});
+
+export type RateLimitName = "checkIn" | "createMic" | "problemReport" | "micClaim" | "signUp" | "signUpEmail";
+
+/** "a minute", "3 minutes", "2 hours": when to try again, for the messages below. */
+export function waitText(retryAfterMs: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / MINUTE));
+  if (minutes < 60) return minutes === 1 ? "a minute" : `${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? "an hour" : `${hours} hours`;
+}
+
+/** What the user reads when a limit refuses them. */
+export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) => string> = {
+  checkIn: () => "Too many check-ins. Please wait a minute and try again.",
+  createMic: (ms) => `You have added a lot of events today. Please try again in ${waitText(ms)}.`,
+  problemReport: (ms) => `Too many reports. Please try again in ${waitText(ms)}.`,
+  micClaim: (ms) => `Too many claims. Please try again in ${waitText(ms)}.`,
+  signUp: () => "Too many sign-ups right now. Please try again in a few minutes.",
+  signUpEmail: (ms) => `Too many sign-up attempts for this email. Please try again in ${waitText(ms)}.`,
+};
+
+/**
+ * Consumes one token of `name` for `key` (none for a site-wide limit), or
+ * throws a RATE_LIMITED ConvexError with the message above and `retryAfterMs`.
+ */
+export async function enforceRateLimit(
+  ctx: MutationCtx | ActionCtx,
+  name: RateLimitName,
+  key?: string,
+): Promise<void> {
+  const status = await rateLimiter.limit(ctx, name, key === undefined ? {} : { key });
+  if (!status.ok) {
+    throw appError(ErrorCode.RATE_LIMITED, RATE_LIMIT_MESSAGES[name](status.retryAfter), {
+      limit: name,
+      retryAfterMs: Math.ceil(status.retryAfter),
+    });
+  }
+}
+
+/**
+ * A password sign-up is anonymous: limited site-wide, then per email address,
+ * before the provider hashes anything. Called from the Password provider's
+ * `authorize` (auth.ts) for the "signUp" flow; the tokens are taken in their
+ * own transaction, so failed sign-ups count too.
+ */
+export async function limitSignUp(ctx: ActionCtx, email: string): Promise<void> {
+  await enforceRateLimit(ctx, "signUp");
+  await enforceRateLimit(ctx, "signUpEmail", email.trim().toLowerCase().slice(0, 320));
+}
