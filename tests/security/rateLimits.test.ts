@@ -1,0 +1,100 @@
+/**
+ * Floods through a running local backend over the app's own functions (issue 13
+ * items 9 and 15): anonymous sign-ups and mic creation are cut off by the
+ * @convex-dev/rate-limiter component (convex/rateLimits.ts) with a clear
+ * message, and the refused calls create nothing.
+ */
+import path from "node:path";
+import { ConvexHttpClient } from "convex/browser";
+import { ConvexError } from "convex/values";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { api } from "../../convex/_generated/api";
+import { type Backend, repoRoot, startBackend } from "../local-backend/harness";
+
+const appFunctions = path.join(repoRoot, "convex");
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startBackend({ functionsDir: appFunctions, seedFlag: null, startTimeoutMs: 120_000 });
+}, 180_000);
+
+afterAll(async () => {
+  await backend?.dispose();
+});
+
+async function refusal(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConvexError);
+    return (error as ConvexError<any>).data as Record<string, unknown>;
+  }
+  throw new Error("expected the call to be refused");
+}
+
+describe("rate limits through the real backend", () => {
+  test("a sign-up flood is cut off after 30 in a minute with a clear message", async () => {
+    const http = backend.httpClient();
+    const signUp = (i: number, password: string) =>
+      http.action(api.auth.signIn, {
+        provider: "password",
+        params: { email: `flood${i}@example.com`, password, flow: "signUp" },
+      });
+    // Too-short passwords fail fast (no hashing) but use the allowance all the
+    // same; the bucket refills 1 every 2 s, so a flood is refused within a few
+    // more than 30 attempts.
+    let refusedAt = -1;
+    let data: Record<string, unknown> = {};
+    for (let i = 0; i < 60 && refusedAt < 0; i++) {
+      data = await refusal(signUp(i, "x"));
+      if (data.code === "RATE_LIMITED") refusedAt = i;
+      else expect(data.code, `attempt ${i}`).toBe("INVALID_INPUT");
+    }
+    expect(refusedAt).toBeGreaterThanOrEqual(30);
+    expect(data).toMatchObject({
+      code: "RATE_LIMITED",
+      message: "Too many sign-ups right now. Please try again in a few minutes.",
+    });
+    // A valid sign-up right now is refused too, and creates no account.
+    expect((await refusal(signUp(100, "a good password"))).code).toBe("RATE_LIMITED");
+    await expect(
+      http.action(api.auth.signIn, {
+        provider: "password",
+        params: { email: "flood100@example.com", password: "a good password", flow: "signIn" },
+      }),
+    ).rejects.toThrow();
+  }, 120_000);
+
+  test("a mic-creation flood from one account stops at 10 with a clear message", async () => {
+    // The sign-up allowance refills at 30 a minute.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const anon = backend.httpClient();
+    const { tokens } = (await anon.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: "mic-flooder@example.com", password: "a good password", flow: "signUp" },
+    })) as { tokens: { token: string } };
+    const http = new ConvexHttpClient(backend.url);
+    http.setAuth(tokens.token);
+    const venue = {
+      venueName: "Flood Hall",
+      address: "1 Flood St, New York, NY 10001",
+      latitude: 40.7411,
+      longitude: -73.9897,
+    };
+    const details = (i: number) => ({
+      type: "open_mic" as const,
+      title: `Flood mic ${i}`,
+      dayOfWeek: i % 7,
+      startTimeLocal: `${String(12 + Math.floor(i / 7)).padStart(2, "0")}:00`,
+      recurrence: "weekly" as const,
+      signupMethod: "in_person" as const,
+      costInfo: { type: "free" as const },
+    });
+    for (let i = 0; i < 10; i++) await http.mutation(api.events.create, { venue, details: details(i) });
+    for (let i = 10; i < 15; i++) {
+      const data = await refusal(http.mutation(api.events.create, { venue, details: details(i) }));
+      expect(data).toMatchObject({ code: "RATE_LIMITED", limit: "createMic" });
+      expect(String(data.message)).toMatch(/^You have added a lot of events today\. Please try again in /);
+    }
+  }, 180_000);
+});
