@@ -349,6 +349,42 @@ describe("running order", () => {
     expect(await t.query(internal.invariants.check, {})).toEqual({ ok: true, problems: [] });
   });
 
+  test("a Done is a check-in only from a vetted host about someone else: a mic's creator cannot check in puppets or themselves", async () => {
+    // An unvetted account makes up a mic (it is its creator, so it may run the list).
+    const maker = await createUser(t, { name: "Mick Maker", withStats: true });
+    const madeUp = await createSceneItem(t, {
+      title: "Made Up Mic",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      performanceMinutes: 5,
+      createdBy: maker.userId,
+      ...VENUE,
+    });
+    const listId = await openList({ spots: 3 }, maker, madeUp);
+    const [puppet] = await comics(1, "Puppet");
+    await puppet.asUser.mutation(api.nightLists.signUp, { listId });
+    await maker.asUser.mutation(api.nightLists.signUp, { listId });
+    const spots = (await maker.asUser.query(api.nightLists.current, { micId: madeUp, sinceDate: TONIGHT })).list!.list;
+    for (const spot of spots) {
+      await maker.asUser.mutation(api.nightLists.upNow, { listId, spotId: spot._id });
+      const result = await maker.asUser.mutation(api.nightLists.done, { listId, spotId: spot._id, useTimer: false });
+      expect(result.performanceId).not.toBeNull();
+    }
+    // Both sets are logged, but neither counts as a check-in.
+    expect(await t.run(async (ctx) => (await ctx.db.query("checkIns").collect()).length)).toBe(0);
+    const item = await t.run(async (ctx) => await ctx.db.get("sceneItems", madeUp));
+    expect(item?.checkInCount ?? 0).toBe(0);
+
+    // The approved host marking their own set done gets it logged, not checked in either.
+    const own = await openList({ spots: 3 });
+    await host.asUser.mutation(api.nightLists.signUp, { listId: own });
+    const mine = (await listOf(host)).list[0];
+    await host.asUser.mutation(api.nightLists.upNow, { listId: own, spotId: mine._id });
+    await host.asUser.mutation(api.nightLists.done, { listId: own, spotId: mine._id, useTimer: false });
+    expect(await t.run(async (ctx) => (await ctx.db.query("checkIns").collect()).length)).toBe(0);
+    expect(await t.query(internal.invariants.check, {})).toEqual({ ok: true, problems: [] });
+  });
+
   test("a comedian who already checked in by phone gets the set logged but no second check-in", async () => {
     const listId = await openList();
     const [a] = await comics(1);

@@ -166,6 +166,16 @@ export async function reviewClaim(
   await ctx.db.patch("micClaims", id, { status, reviewedAt: nowMs, reviewedBy: adminId });
 }
 
+/** Whether an admin approved the user's claim on the mic (a vetted host, unlike a mere creator). */
+export async function isApprovedClaimant(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+): Promise<boolean> {
+  const claims = await claimsOf(ctx, micId, userId);
+  return claims.some((c) => c.status === "approved");
+}
+
 /** Whether the user may manage the mic: its creator or an approved claimant. */
 export async function canManageMic(
   ctx: QueryCtx,

@@ -11,7 +11,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { addDaysToDate, DAY_MS, isValidTimeZone, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { hasCheckedIn, recordCheckIn } from "./checkIns";
-import { canManageMic, isLocalDate } from "./claims";
+import { canManageMic, isApprovedClaimant, isLocalDate } from "./claims";
 import { logSet, MAX_SET_MINUTES } from "./performances";
 import { displayNameFor } from "./profiles";
 import { isAdmin, requireActiveItem } from "./scene";
@@ -550,7 +550,12 @@ export async function done(
   if (spot.userId !== undefined) {
     const logged = await logSet(ctx, spot.userId, { minutes, performedAt: nowMs, sceneItemId: list.micId, tags: [] }, nowMs);
     performanceId = logged.performanceId;
-    if (!(await hasCheckedIn(ctx, spot.userId, list.micId, list.date))) {
+    // A Done vouches for presence only from a vetted host (an admin, or a claimant an admin
+    // approved) about someone else: a mic's creator could otherwise open a list on a mic they
+    // made up and "check in" puppets, or themselves, from anywhere.
+    const vouched =
+      spot.userId !== userId && ((await isAdmin(ctx, userId)) || (await isApprovedClaimant(ctx, userId, item._id)));
+    if (vouched && !(await hasCheckedIn(ctx, spot.userId, list.micId, list.date))) {
       const fresh = (await ctx.db.get("sceneItems", item._id)) ?? item;
       await recordCheckIn(ctx, { userId: spot.userId, item: fresh, localDate: list.date, nowMs });
     }
