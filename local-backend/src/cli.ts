@@ -59,38 +59,37 @@ function num(flags: Flags, name: string, fallback: number): number {
 
 type RunningInfo = { pid: number; apiUrl: string; siteUrl: string };
 
-/** The backend running on a data dir, if any (its pid alive and answering). */
+/**
+ * The backend running on a data dir, if any: whoever holds the data dir's lock
+ * socket (see DataStore.lock), not a pid file, so a dead backend's leftovers
+ * (a zombie, a pid reused after a reboot) never count as running.
+ */
 async function findRunning(store: DataStore, portFlag?: number): Promise<RunningInfo | null> {
-  let info: RunningInfo | null = null;
-  if (fs.existsSync(store.runningPath)) {
-    try {
-      info = JSON.parse(fs.readFileSync(store.runningPath, "utf8"));
-    } catch {
-      info = null;
-    }
+  let owner = await store.probeLock();
+  // A backend that is still starting has not published its URLs yet.
+  for (let attempt = 0; owner && typeof owner.apiUrl !== "string" && attempt < 60; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    owner = await store.probeLock();
   }
-  if (info) {
-    try {
-      process.kill(info.pid, 0);
-    } catch {
-      info = null;
-    }
+  if (owner && typeof owner.apiUrl !== "string") {
+    throw new Error(`${store.dir} is in use by another process (pid ${String(owner.pid)}) that serves no API; stop it first.`);
   }
-  const pidAlive = info !== null;
+  let info: RunningInfo | null = owner ? (owner as unknown as RunningInfo) : null;
+  const live = info !== null;
   if (!info && portFlag !== undefined) info = { pid: 0, apiUrl: `http://127.0.0.1:${portFlag}`, siteUrl: "" };
   if (!info) return null;
   // A live backend owns the data dir: never open it a second time behind its
-  // back (ids would collide), even if it is slow to answer on a busy machine.
-  for (let attempt = 0; attempt < (pidAlive ? 4 : 1); attempt++) {
+  // back, even if it is slow to answer on a busy machine.
+  for (let attempt = 0; attempt < (live ? 4 : 1); attempt++) {
     try {
       const response = await fetch(`${info.apiUrl}/version`, { signal: AbortSignal.timeout(5000) });
       if (response.ok) return info;
     } catch {
       // Not answering (yet).
     }
-    if (pidAlive) await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (live) await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  if (pidAlive) {
+  if (live) {
     throw new Error(`The backend (pid ${info.pid}) using ${store.dir} does not answer at ${info.apiUrl}; stop it first.`);
   }
   return null;
@@ -316,6 +315,8 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
     engine.close();
     return 1;
   }
+  // Probes of the lock socket now learn where this backend answers.
+  engine.store.lockInfo = { pid: process.pid, apiUrl, siteUrl };
   fs.writeFileSync(store.runningPath, JSON.stringify({ pid: process.pid, apiUrl, siteUrl }) + "\n", { mode: 0o600 });
   console.log(`Convex API: ${apiUrl}`);
   console.log(`HTTP actions: ${siteUrl}`);

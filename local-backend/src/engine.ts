@@ -213,7 +213,7 @@ export class Engine {
 
   /** Bundles, loads and restores. Throws (with a clear message) if it cannot start. */
   async init(options: { startBackground?: boolean } = {}): Promise<void> {
-    this.store.lock();
+    await this.store.lock();
     setCurrentTableNumbers(this.tables);
     this.applyEnv(this.store.readEnv());
     this.ct = await loadConvexTest();

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 
 /** A document as Convex JSON (convexToJson), or null for a delete. */
@@ -257,43 +258,86 @@ export class DataStore {
     return fs.readFileSync(file, "utf8").trim();
   }
 
+  private lockServer: net.Server | null = null;
+  /** What the lock answers a probe with (the CLI sets the running backend's URLs). */
+  lockInfo: Record<string, unknown> = { pid: process.pid };
+
   /**
-   * Takes the data dir for this process (one writer at a time): a `lock` file
-   * holding our pid. A lock left by a dead process (kill -9) is taken over.
+   * Where the data dir's lock listens: an abstract Unix socket named after the
+   * directory on Linux (nothing on disk), else `lock.sock` inside it.
    */
-  lock(): void {
-    const file = path.join(this.dir, "lock");
+  private get lockAddress(): string {
+    const key = createHash("sha256").update(fs.realpathSync(this.dir)).digest("hex").slice(0, 32);
+    return process.platform === "linux" ? `\0stagetime-local-backend-${key}` : path.join(this.dir, "lock.sock");
+  }
+
+  /**
+   * Takes the data dir for this process (one writer at a time) by listening on
+   * its lock socket. The kernel closes the socket the moment the process dies
+   * (kill -9 included, before it is even reaped), so a dead owner never blocks
+   * a start, whatever pid file it left and whoever has its pid now; a live
+   * owner always does.
+   */
+  async lock(): Promise<void> {
+    if (this.lockServer) return;
+    const address = this.lockAddress;
     for (let attempt = 0; attempt < 3; attempt++) {
+      const server = net.createServer((socket) => {
+        socket.on("error", () => {});
+        socket.end(JSON.stringify(this.lockInfo));
+      });
       try {
-        fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: FILE_MODE });
+        await new Promise<void>((resolve, reject) => {
+          server.once("error", reject);
+          server.listen(address, () => resolve());
+        });
+        server.unref();
+        this.lockServer = server;
+        // A pid file from before this lock existed means nothing now.
+        fs.rmSync(path.join(this.dir, "lock"), { force: true });
         return;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
       }
-      const pid = Number(fs.readFileSync(file, "utf8").trim());
-      if (pid === process.pid) return;
-      let alive = false;
-      try {
-        if (pid > 0) {
-          process.kill(pid, 0);
-          alive = true;
-        }
-      } catch {
-        alive = false;
+      const owner = await this.probeLock();
+      if (owner) {
+        throw new Error(`${this.dir} is in use by another local backend process (pid ${String(owner.pid ?? "?")}).`);
       }
-      if (alive) throw new Error(`${this.dir} is in use by another local backend process (pid ${pid}).`);
-      fs.rmSync(file, { force: true });
+      // A socket file left by a dead process (non-Linux): remove and retry.
+      if (!address.startsWith("\0")) fs.rmSync(address, { force: true });
     }
     throw new Error(`Could not lock ${this.dir}`);
   }
 
+  /** The live process holding the data dir, as it describes itself, or null if none. */
+  async probeLock(): Promise<Record<string, unknown> | null> {
+    return await new Promise((resolve) => {
+      const socket = net.connect(this.lockAddress);
+      let text = "";
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve({ pid: "unknown" }); // connected but silent: alive and busy
+      }, 5000);
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (text += chunk));
+      socket.on("end", () => {
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          resolve({ pid: "unknown" });
+        }
+      });
+      socket.on("error", () => {
+        clearTimeout(timer);
+        resolve(null); // nobody listens: no live owner
+      });
+    });
+  }
+
   unlock(): void {
-    const file = path.join(this.dir, "lock");
-    try {
-      if (Number(fs.readFileSync(file, "utf8").trim()) === process.pid) fs.rmSync(file);
-    } catch {
-      // Not locked.
-    }
+    this.lockServer?.close();
+    this.lockServer = null;
   }
 
   get runningPath(): string {
