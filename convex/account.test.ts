@@ -149,6 +149,38 @@ describe("account.deleteAccount", () => {
     await expect(comic.asUser.mutation(api.profiles.ensure, {})).rejects.toThrow("Account not found.");
   });
 
+  test("after Delete Account the same token cannot log a set, create a mic, recreate a profile or check in", async () => {
+    // Security issue 13 item 6: the session JWT outlives the account by up to an hour.
+    const t = newTest();
+    const mic = await createSceneItem(t, { title: "Monday Mic" });
+    const comic = await createUser(t);
+    const bystander = await createUser(t);
+    await comic.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" });
+    const gone = /Account not found/;
+    await expect(
+      comic.asUser.mutation(api.performances.log, { minutes: 5, performedAt: Date.now() - HOUR, tags: [], sceneItemId: mic }),
+    ).rejects.toThrow(gone);
+    await expect(
+      comic.asUser.mutation(api.events.create, {
+        venue: { venueName: "Ghost Bar", latitude: 40.7, longitude: -73.9 },
+        details: { type: "open_mic", title: "Ghost Mic", dayOfWeek: 2, startTimeLocal: "20:00", recurrence: "weekly" },
+      }),
+    ).rejects.toThrow(gone);
+    await expect(comic.asUser.mutation(api.profiles.ensure, {})).rejects.toThrow(gone);
+    await expect(
+      comic.asUser.mutation(api.profiles.update, { displayName: "Ghost", weeklyGoalMinutes: 10 }),
+    ).rejects.toThrow(gone);
+    // A public mutation sees an anonymous caller.
+    await expect(
+      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, latitude: 40.7411, longitude: -73.9897 }),
+    ).rejects.toThrow(/sign in/);
+    expect(await rowsOf(t, comic.userId)).toEqual({});
+    const items = await t.run(async (ctx) => ctx.db.query("sceneItems").collect());
+    expect(items.map((i) => i.title)).toEqual(["Monday Mic"]);
+    // Nobody else is affected.
+    expect(await bystander.asUser.query(api.profiles.me, {})).not.toBeNull();
+  });
+
   test("a long history is removed in scheduled batches", async () => {
     vi.useFakeTimers();
     const t = newTest();

@@ -1,22 +1,53 @@
 import { getAuthUserId } from "@convex-dev/auth/server";
+import { v } from "convex/values";
 import {
   customAction,
   customCtx,
   customMutation,
   customQuery,
 } from "convex-helpers/server/customFunctions";
+import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { action, mutation, query, type QueryCtx } from "./_generated/server";
+import { action, internalQuery, mutation, query, type ActionCtx, type QueryCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
 
-/** The signed-in user's id, or null for an anonymous caller. */
-export async function currentUserId(ctx: { auth: QueryCtx["auth"] }): Promise<Id<"users"> | null> {
-  return await getAuthUserId(ctx);
+type AuthCtx = Pick<QueryCtx, "auth" | "db">;
+
+/**
+ * The signed-in user's id, or null for an anonymous caller. A session token
+ * outlives a deleted account (its JWT stays valid until it expires), so an
+ * identity whose user row is gone counts as anonymous: it can no longer act.
+ */
+export async function currentUserId(ctx: AuthCtx): Promise<Id<"users"> | null> {
+  const userId = await getAuthUserId(ctx);
+  if (userId === null) return null;
+  const user = await ctx.db.get("users", userId);
+  return user === null ? null : userId;
 }
 
-async function requireUserId(ctx: { auth: QueryCtx["auth"] }): Promise<Id<"users">> {
+/** The message for a token whose account was deleted. */
+const ACCOUNT_GONE = "Account not found. Please sign in again.";
+
+async function requireUserId(ctx: AuthCtx): Promise<Id<"users">> {
   const userId = await getAuthUserId(ctx);
   if (userId === null) throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to continue.");
+  if ((await ctx.db.get("users", userId)) === null) throw appError(ErrorCode.NOT_SIGNED_IN, ACCOUNT_GONE);
+  return userId;
+}
+
+/** Whether the user row still exists (actions have no `db`; they ask this query). */
+export const userExists = internalQuery({
+  args: { userId: v.id("users") },
+  returns: v.boolean(),
+  handler: async (ctx, { userId }) => (await ctx.db.get("users", userId)) !== null,
+});
+
+async function requireActionUserId(ctx: ActionCtx): Promise<Id<"users">> {
+  const userId = await getAuthUserId(ctx);
+  if (userId === null) throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to continue.");
+  if (!(await ctx.runQuery(internal.functions.userExists, { userId }))) {
+    throw appError(ErrorCode.NOT_SIGNED_IN, ACCOUNT_GONE);
+  }
   return userId;
 }
 
@@ -55,7 +86,7 @@ export const userMutation = customMutation(
 /** An action for signed-in callers; `ctx.userId` is set. */
 export const userAction = customAction(
   action,
-  customCtx(async (ctx) => ({ userId: await requireUserId(ctx) })),
+  customCtx(async (ctx) => ({ userId: await requireActionUserId(ctx) })),
 );
 
 /** A query only admins may call. */
