@@ -4,7 +4,7 @@ import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -32,6 +32,17 @@ async function expectAppError(
     return data!;
   }
   throw new Error(`expected a ${code} error`);
+}
+
+/** A comedian whose account is two days old: old enough for their check-ins to verify a mic. */
+async function seasonedUser(t: TestBackend) {
+  const now = Date.now();
+  vi.setSystemTime(now - 2 * DAY);
+  try {
+    return await createUser(t);
+  } finally {
+    vi.setSystemTime(now);
+  }
 }
 
 async function item(t: TestBackend, id: Id<"sceneItems">) {
@@ -295,8 +306,9 @@ describe("checkIns.checkIn", () => {
   });
 
   test("two comedians verify the item for 30 days from the latest check-in", async () => {
+    // Accounts before the mic: creation times only grow.
+    const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
     const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const [a, b] = [await createUser(t), await createUser(t)];
     await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
     const now = nyWed("20:05");
     vi.setSystemTime(now);
@@ -309,6 +321,34 @@ describe("checkIns.checkIn", () => {
     expect(after.verifiedCheckIns30d).toBe(2);
     expect(after.lastVerifiedAt).toBe(now);
     expect(after.verificationExpiresAt).toBe(now + 30 * DAY);
+  });
+
+  test("two fresh accounts cannot verify a mic one of them created (security issue 13 item 12)", async () => {
+    const creator = await createUser(t);
+    const sock = await createUser(t);
+    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
+    await creator.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    const result = await sock.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    expect(result).toMatchObject({ checkInCount: 2, verified: false });
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(0);
+  });
+
+  test("the creator's check-in never counts, even from an old account; two other seasoned comedians verify", async () => {
+    const creator = await seasonedUser(t);
+    const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
+    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
+    await creator.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    expect((await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(false);
+    expect((await b.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(true);
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(2);
+  });
+
+  test("a fresh account's check-in does not count until the account is a day old", async () => {
+    const old = await seasonedUser(t);
+    const mic = await createSceneItem(t, WEDNESDAY_MIC);
+    const fresh = await createUser(t);
+    await old.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    expect((await fresh.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(false);
   });
 
   test("check-ins older than 30 days do not count toward verification", async () => {
@@ -391,15 +431,15 @@ describe("checkIns.checkIn", () => {
 });
 
 describe("checkIns.expireVerification", () => {
-  async function verify(mic: Id<"sceneItems">) {
-    const [a, b] = [await createUser(t), await createUser(t)];
+  async function verify(mic: Id<"sceneItems">, [a, b]: TestUser[]) {
     await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
     await b.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
   }
 
   test("keeps verification until it expires, then clears it and keeps lastVerifiedAt", async () => {
+    const comedians = [await seasonedUser(t), await seasonedUser(t)];
     const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    await verify(mic);
+    await verify(mic, comedians);
     const expiresAt = nyWed("19:45") + 30 * DAY;
 
     vi.setSystemTime(expiresAt - 1);

@@ -55,10 +55,13 @@ type Scene = {
  */
 async function buildScene(): Promise<Scene> {
   const t = newTest();
-  const mic = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE, city: "New York" });
-  const other = await createSceneItem(t, { title: "Other Mic", venueName: "Other Room", city: "Boston" });
+  // Ana and Ben joined two days ago: only accounts a day old verify a mic.
+  vi.setSystemTime(nyWed("19:45") - 2 * 24 * 60 * 60 * 1000);
   const ana = await createUser(t);
   const ben = await createUser(t);
+  vi.setSystemTime(nyWed("19:45"));
+  const mic = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE, city: "New York" });
+  const other = await createSceneItem(t, { title: "Other Mic", venueName: "Other Room", city: "Boston" });
   const admin = await createAdmin(t);
   const log = async (who: TestUser, minutes: number, performedAt: number, extra: object) =>
     (

@@ -133,6 +133,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ["AUTH_GOOGLE_ID", E2E_GOOGLE_CLIENT_ID],
       ["AUTH_GOOGLE_SECRET", E2E_GOOGLE_CLIENT_SECRET],
       ["AUTH_GOOGLE_ISSUER", googleMock.issuer],
+      // The demo accounts are minutes old here; in production a verifier's account must be a day old.
+      ["VERIFIER_MIN_ACCOUNT_AGE_HOURS", "0"],
     ] as const) {
       await envSet(dataDir, name, value);
     }
