@@ -176,7 +176,8 @@ export async function countVerifyingComedians(
 ): Promise<number> {
   const candidates = [...new Set(recent.map((c) => c.userId))].filter((id) => id !== creator);
   const users = await Promise.all(candidates.map((id) => ctx.db.get("users", id)));
-  return users.filter((u) => u !== null && u._creationTime <= nowMs - verifierMinAccountAgeMs()).length;
+  const minAge = verifierMinAccountAgeMs();
+  return users.filter((u) => u !== null && (minAge === 0 || u._creationTime <= nowMs - minAge)).length;
 }
 
 /** Items whose verification is cleared per run of {@link expireVerification}. */
