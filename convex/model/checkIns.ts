@@ -4,7 +4,7 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { checkInWindow } from "../lib/checkInWindow";
 import { CHECK_IN_RADIUS_M, assertLatLng, haversineMeters, withinCheckInRadius } from "../lib/geo";
-import { DAY_MS } from "../lib/time";
+import { DAY_MS, MINUTE_MS } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import { requireActiveItem } from "./scene";
 import { enforceRateLimit } from "../rateLimits";
