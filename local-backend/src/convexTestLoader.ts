@@ -64,6 +64,16 @@ const EDITS: Edit[] = [
       "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"action\", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));",
   },
   {
+    why: "a query counts its index range once per transaction, as Convex's read set merges equal ranges",
+    find: "tracker?.trackIndexRange();\n                const queryId = db.startQuery(query);",
+    replace: "tracker?.trackIndexRange(JSON.stringify(query.source));\n                const queryId = db.startQuery(query);",
+  },
+  {
+    why: "a db.get counts its document's range once per transaction, as Convex's read set merges equal ranges",
+    find: "tracker?.trackIndexRange();\n                const doc = getAndTrack(table, id);",
+    replace: "tracker?.trackIndexRange(`get:${id}`);\n                const doc = getAndTrack(table, id);",
+  },
+  {
     why: "the commit hook stores a client mutation's result with its writes (retried mutations are not re-applied)",
     find: "const commitTs = transactionManager.commit(isNested);\n",
     replace:
@@ -81,6 +91,12 @@ const OVER_LIMIT_HELP =
  * texts (crates/database/src/reads.rs, writes.rs, model/src/scheduled_jobs).
  */
 const METRICS_EDITS: Edit[] = [
+  {
+    why: "the same index range read again in one transaction is not another range (Convex merges its read set)",
+    find: "trackIndexRange() {\n        const layer = this._current();",
+    replace:
+      "trackIndexRange(key) {\n        if (key !== undefined) {\n            this._rangeKeys ??= new Set();\n            if (this._rangeKeys.has(key)) return;\n            this._rangeKeys.add(key);\n        }\n        const layer = this._current();",
+  },
   {
     why: "Convex's TooManyBytesRead text",
     find: "`Read too much data in a single function execution (limit: ${layer.limits.bytesRead} bytes). ` +\n                    `This is a Convex limit: https://docs.convex.dev/production/state/limits`",

@@ -58,6 +58,12 @@ describe("transaction limits", () => {
     );
   });
 
+  test("the same range read again is not another range (Convex merges its read set)", async () => {
+    const http = backend.httpClient();
+    const id = await http.mutation(api.messages.send, { channel: "same-get", author: "limits", body: "x" });
+    expect(await http.query(api.limits.sameGet, { id, count: 5_000 })).toBe(5_000);
+  });
+
   test("documents written: 16,000 per mutation; over it nothing commits", async () => {
     const http = backend.httpClient();
     await expect(http.mutation(api.limits.writeMany, { count: 16_001 })).rejects.toThrow(
