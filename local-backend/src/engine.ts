@@ -20,7 +20,8 @@ import { CronRunner } from "./crons.js";
 import { queryFingerprint, unwrapCursor, wrapCursor } from "./cursors.js";
 import { installUserTimeLimits } from "./userTime.js";
 import { DataStore, type JsonDoc } from "./store.js";
-import { setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
+import { isRefusedLegacyId, setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
+import { MutationResults } from "./mutationResults.js";
 import { ReadSet, type Change, type Doc as ReadDoc } from "./readSet.js";
 import { ContentionMonitor, DEFAULT_CONTENTION_THRESHOLD } from "./contention.js";
 
@@ -163,7 +164,7 @@ export class Engine {
   /** The app database's written documents before the commit being reported (set by its onCommit). */
   private previousValues: Map<string, any> | null = null;
   /** Results of client mutations by `${sessionId}:${requestId}`. */
-  readonly mutationResults = new Map<string, { ts: bigint; result: unknown }>();
+  readonly mutationResults = new MutationResults();
   private accessors = new Map<string, any>();
   private envKeys = new Set<string>();
   readonly crons: CronRunner;
@@ -204,7 +205,7 @@ export class Engine {
 
   /** Figures for `/_local/stats` (tests and benchmarks). */
   stats(): Record<string, unknown> {
-    return { commits: this.commitSeq, contention: this.contention.stats() };
+    return { commits: this.commitSeq, contention: this.contention.stats(), mutationResults: this.mutationResults.size };
   }
 
   onCommit(listener: CommitListener): void {
@@ -499,6 +500,7 @@ export class Engine {
   /** Loads the data directory into the (empty) in-memory database. */
   private async restore(): Promise<void> {
     const state = this.store.load();
+    const signedOut = dropLegacyAuthRows(state.docs);
     this.components.restore(state.docs);
     const db = this.db;
     let maxCreation = 0;
@@ -529,7 +531,8 @@ export class Engine {
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     this.lastCommitTs = tm._lastCommitTs;
     for (const [key, value] of state.mutations) this.mutationResults.set(key, value);
-    if (this.store.maybeCompact(this.allDocsJson(), this.lastCommitTs)) {
+    if (signedOut > 0) this.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
+    if (this.store.maybeCompact(this.allDocsJson(), this.lastCommitTs, signedOut > 0)) {
       this.log(`Compacted the data log (${count} documents).`);
     }
   }
@@ -930,6 +933,8 @@ export class Engine {
     const incoming = new Map<string, any>();
     for (const [table, docs] of Object.entries(snapshot.tables as Record<string, any[]>)) {
       for (const json of docs) {
+        // Sessions and refresh tokens with old (guessable) ids are not imported: they sign in again.
+        if (typeof json?._id === "string" && isRefusedLegacyId(json._id)) continue;
         if (typeof json?._id !== "string" || tableFromId(json._id) !== table) {
           throw new Error(`Snapshot table "${table}" holds a document whose _id does not belong to it: ${json?._id}`);
         }
@@ -1008,4 +1013,20 @@ export class Engine {
     if (activeEngine === this) activeEngine = null;
     fs.rmSync(this.bundleRoot, { recursive: true, force: true });
   }
+}
+
+/**
+ * Deletes Convex Auth sessions and refresh tokens with old counter ids from
+ * loaded documents (ids.ts NO_LEGACY_ID_TABLES): their refresh tokens could
+ * be guessed by counting down. Returns how many were deleted.
+ */
+function dropLegacyAuthRows(docs: Map<string, unknown>): number {
+  let dropped = 0;
+  for (const id of docs.keys()) {
+    if (isRefusedLegacyId(id)) {
+      docs.delete(id);
+      dropped++;
+    }
+  }
+  return dropped;
 }

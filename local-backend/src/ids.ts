@@ -121,11 +121,27 @@ export function decodeId(id: string): { tableNumber: number; internalId: Uint8Ar
   return { tableNumber, internalId };
 }
 
+/**
+ * Tables whose old-format ids are never resolved: Convex Auth's refresh token
+ * is `<authRefreshTokens id>|<authSessions id>`, so with counter ids a token
+ * minted before the id change could be guessed by counting down. The engine
+ * deletes such rows when it opens a data directory or imports a snapshot
+ * (their owners sign in again once).
+ */
+export const NO_LEGACY_ID_TABLES: ReadonlySet<string> = new Set(["authRefreshTokens", "authSessions"]);
+
 /** The table name of an id in convex-test's old format (a counter then the table name). */
 function legacyTable(id: string): string | null {
   const match = /^[0-9]+/.exec(id);
   if (!match || match[0].length === id.length) return null;
-  return id.slice(match[0].length);
+  const table = id.slice(match[0].length);
+  return NO_LEGACY_ID_TABLES.has(table) ? null : table;
+}
+
+/** Whether `id` is an old-format id of a table in {@link NO_LEGACY_ID_TABLES} (a row to delete). */
+export function isRefusedLegacyId(id: string): boolean {
+  const match = /^[0-9]+/.exec(id);
+  return !!match && match[0].length < id.length && NO_LEGACY_ID_TABLES.has(id.slice(match[0].length));
 }
 
 /**

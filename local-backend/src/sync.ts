@@ -32,6 +32,14 @@ export const MAX_INFLIGHT_MESSAGES = 1000;
  * every real client room while one socket cannot pin unbounded work.
  */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
+/**
+ * Bytes of messages a connection may have waiting (or actions running from):
+ * with 1,000 messages of up to 8 MiB each one socket could otherwise hold
+ * gigabytes. Past it the connection ends with a FatalError.
+ */
+export const MAX_QUEUED_BYTES_PER_CONNECTION = 32 * 1024 * 1024;
+/** A UUID, as the official client's Connect carries (any version, either case). */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeTs(ts: bigint): string {
   const buf = Buffer.alloc(8);
@@ -150,6 +158,8 @@ export class Session {
   /** Messages waiting in (or running from) the queue, and actions running. */
   queued = 0;
   actionsInFlight = 0;
+  /** Bytes of the messages waiting in the queue and of the actions running. */
+  queuedBytes = 0;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -179,7 +189,7 @@ export class Session {
    * session is closed or dropped nothing queued runs any more (it would take
    * references no one releases).
    */
-  enqueue(task: () => Promise<void>): void {
+  enqueue(task: () => Promise<void>, bytes = 0): void {
     if (this.closed) return;
     if (this.queued >= MAX_INFLIGHT_MESSAGES) {
       this.fatal(
@@ -187,6 +197,7 @@ export class Session {
       );
       return;
     }
+    if (!this.reserve(bytes)) return;
     this.queued++;
     this.queue = this.queue
       .then(() => (this.closed ? undefined : task()))
@@ -196,7 +207,20 @@ export class Session {
       })
       .finally(() => {
         this.queued--;
+        this.queuedBytes -= bytes;
       });
+  }
+
+  /** Counts `bytes` against the connection's budget; past it, ends the connection and returns false. */
+  reserve(bytes: number): boolean {
+    if (this.queuedBytes + bytes > MAX_QUEUED_BYTES_PER_CONNECTION) {
+      this.fatal(
+        `TooManyInflightBytes: more than ${MAX_QUEUED_BYTES_PER_CONNECTION} bytes of messages are waiting on this connection`,
+      );
+      return false;
+    }
+    this.queuedBytes += bytes;
+    return true;
   }
 }
 
@@ -517,7 +541,7 @@ export class SyncManager {
         session.fatal(`Malformed message: ${(error as Error).message}`);
         return;
       }
-      this.dispatch(session, message);
+      this.dispatch(session, message, size);
     });
     ws.on("close", () => this.drop(session));
     ws.on("error", () => this.drop(session));
@@ -532,31 +556,44 @@ export class SyncManager {
     session.queries.clear();
   }
 
-  private dispatch(session: Session, message: any): void {
+  private dispatch(session: Session, message: any, size: number): void {
     switch (message.type) {
       case "Connect":
-        session.sessionId = typeof message.sessionId === "string" ? message.sessionId : "";
+        // The official client always sends a random UUID (convex-js
+        // src/browser/sync/session.ts); the id goes into every kept mutation
+        // result, so anything else is refused rather than stored.
+        if (typeof message.sessionId !== "string" || !SESSION_ID.test(message.sessionId)) {
+          session.fatal("Invalid Connect: sessionId must be a UUID");
+          return;
+        }
+        session.sessionId = message.sessionId;
         return;
       case "ModifyQuerySet":
-        session.enqueue(() => this.modifyQuerySet(session, message));
+        session.enqueue(() => this.modifyQuerySet(session, message), size);
         return;
       case "Authenticate":
-        session.enqueue(() => this.authenticate(session, message));
+        session.enqueue(() => this.authenticate(session, message), size);
         return;
       case "Mutation":
-        session.enqueue(() => this.mutation(session, message));
+        session.enqueue(() => this.mutation(session, message), size);
         return;
       case "Action":
         // Actions run concurrently; they do not hold up the session's queue.
+        // A running action holds its message: it counts against the budget until it ends.
+        if (!session.reserve(size)) return;
         session.enqueue(async () => {
           if (session.actionsInFlight >= MAX_INFLIGHT_MESSAGES) {
+            session.queuedBytes -= size;
             session.fatal(
               `TooManyInflightActionsForSingleClient: more than ${MAX_INFLIGHT_MESSAGES} actions are running on this connection`,
             );
             return;
           }
           session.actionsInFlight++;
-          void this.action(session, message).finally(() => session.actionsInFlight--);
+          void this.action(session, message).finally(() => {
+            session.actionsInFlight--;
+            session.queuedBytes -= size;
+          });
         });
         return;
       case "Event":
