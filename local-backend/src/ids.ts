@@ -13,7 +13,8 @@
  * The table of an id is resolved through the data directory's table numbers
  * (`tables.json`). Ids minted before this format (a decimal counter followed by
  * the table name, convex-test's format) still resolve, so existing data
- * directories keep working; no new id has that shape.
+ * directories keep working; no new id has that shape. The exception is Convex
+ * Auth's sessions and refresh tokens (NO_LEGACY_ID_TABLES below).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";

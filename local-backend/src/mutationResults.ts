@@ -1,8 +1,9 @@
 /**
  * The results of committed mutations, kept so a client that reconnects and
  * retries a mutation it never heard back about gets the first result instead
- * of running it twice (Convex keeps these per session in a system table and
- * deletes them after a while).
+ * of running it twice. Convex keeps them in its `_session_requests` system
+ * table and deletes them after two weeks (MAX_SESSION_CLEANUP_DURATION_HOURS,
+ * crates/common/src/knobs.rs); here they are in memory, so counts bound them too.
  *
  * The keys start with a client-chosen session id, so the map must not grow
  * with what clients send: a result is kept for {@link MUTATION_RESULT_TTL_MS}
@@ -13,7 +14,7 @@
  * it again, as on a backend that lost it. Compaction writes no results to
  * `snapshot.json`, so the log's copies go with it.
  */
-export const MUTATION_RESULT_TTL_MS = 60 * 60 * 1000;
+export const MUTATION_RESULT_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 export const MUTATION_RESULTS_PER_SESSION = 100;
 export const MAX_MUTATION_RESULTS = 100_000;
 
