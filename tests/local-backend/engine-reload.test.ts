@@ -4,6 +4,7 @@
  * same session and request id (as the client does after a reconnect) is not
  * applied twice.
  */
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -81,7 +82,7 @@ describe("mutation retries", () => {
   test("the same session and request id commit once and get the first result", async () => {
     const http = backend.httpClient();
     const before = (await http.query(api.items.summary, {})).count;
-    const sessionId = `retry-${Date.now()}`;
+    const sessionId = randomUUID(); // the protocol's session ids are UUIDs
     const first = await sendMutation(sessionId, 7, 100);
     const second = await sendMutation(sessionId, 7, 100);
     expect(first.success).toBe(true);
