@@ -11,6 +11,13 @@ import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { ComponentConfigError, type ComponentNode, componentTree, flattenComponents } from "./components.js";
 
+/**
+ * Where bundled function code finds `process.env`: the deployment's variables
+ * (`env set`, kept by the engine), never the backend process's own
+ * environment, as on Convex (issue 14 item 4).
+ */
+export const FUNCTION_ENV_GLOBAL = "__localBackendFunctionEnv";
+
 /** Function module paths as Convex picks them (see scripts/codegen.mjs). */
 export function modulePaths(base: string, rel = ""): string[] {
   const found: string[] = [];
@@ -129,6 +136,7 @@ async function bundleDir(
     // A functions folder outside this project (tests copy one to a temp dir)
     // still finds `convex` and friends in the backend's own node_modules.
     nodePaths: [OWN_NODE_MODULES],
+    define: { "process.env": `globalThis.${FUNCTION_ENV_GLOBAL}` },
   };
   const builds: Promise<unknown>[] = [];
   if (Object.keys(browserEntries).length > 0) {
@@ -136,6 +144,9 @@ async function bundleDir(
       esbuild.build({
         ...common,
         platform: "browser",
+        // esbuild inlines this for the browser platform unless process.env is
+        // defined (as it is above); `convex deploy` gets the same.
+        define: { ...common.define, "process.env.NODE_ENV": '"development"' },
         entryPoints: browserEntries,
         outdir: path.join(outDir, "browser"),
       }),

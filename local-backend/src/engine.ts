@@ -12,7 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { convexToJson, getDocumentSize, jsonToConvex } from "convex/values";
-import { Bundle, bundleFunctions } from "./bundler.js";
+import { Bundle, bundleFunctions, FUNCTION_ENV_GLOBAL } from "./bundler.js";
 import { componentDocKey, componentReadKey, ComponentStore } from "./componentStore.js";
 import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
@@ -166,7 +166,6 @@ export class Engine {
   /** Results of client mutations by `${sessionId}:${requestId}`. */
   readonly mutationResults = new MutationResults();
   private accessors = new Map<string, any>();
-  private envKeys = new Set<string>();
   readonly crons: CronRunner;
   private pendingTimers = new Set<NodeJS.Timeout>();
   private closed = false;
@@ -817,10 +816,17 @@ export class Engine {
 
   // --- env, auth config, reload ------------------------------------------------
 
+  /**
+   * The deployment's variables, which function code reads as `process.env`
+   * (the bundler points it here); the backend's own process.env is untouched.
+   */
   applyEnv(env: Record<string, string>): void {
-    for (const key of this.envKeys) if (!(key in env)) delete process.env[key];
-    for (const [key, value] of Object.entries(env)) process.env[key] = value;
-    this.envKeys = new Set(Object.keys(env));
+    const g = globalThis as any;
+    const target: Record<string, string> = (g[FUNCTION_ENV_GLOBAL] ??= {});
+    for (const key of Object.keys(target)) delete target[key];
+    Object.assign(target, env);
+    target.CONVEX_CLOUD_URL ??= this.opts.apiUrl;
+    target.CONVEX_SITE_URL ??= this.opts.siteUrl;
   }
 
   async reloadEnv(): Promise<void> {
