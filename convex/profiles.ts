@@ -2,6 +2,7 @@ import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import { appError, ErrorCode } from "./errors";
 import * as Profiles from "./model/profiles";
+import { enforceRateLimit } from "./rateLimits";
 
 /** The signed-in comedian, or null when signed out. */
 export const me = publicQuery({
@@ -77,7 +78,11 @@ export const update = userMutation({
 export const generatePhotoUploadUrl = userMutation({
   args: {},
   returns: v.string(),
-  handler: async (ctx) => await ctx.storage.generateUploadUrl(),
+  handler: async (ctx) => {
+    // Each URL takes one file of up to 10 MiB: limited so one account cannot fill the disk.
+    await enforceRateLimit(ctx, "photoUpload", ctx.userId);
+    return await ctx.storage.generateUploadUrl();
+  },
 });
 
 /**

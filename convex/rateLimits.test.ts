@@ -163,4 +163,58 @@ describe("rate limits", () => {
     vi.setSystemTime(NOW + 60 * 1000);
     expect((await refusal(signUp(31))).code).toBe("INVALID_INPUT");
   });
+  test("photo upload URLs: 10 an hour per user, the 11th is refused with a message", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    for (let i = 0; i < 10; i++) expect(typeof (await comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
+    const data = await refusal(comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}));
+    expect(data).toMatchObject({
+      code: "RATE_LIMITED",
+      limit: "photoUpload",
+      message: "Too many photo uploads. Please try again in 6 minutes.",
+    });
+    // Another user is not limited; the allowance comes back with time.
+    expect(typeof (await other.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
+    vi.setSystemTime(NOW + 6 * 60 * 1000);
+    expect(typeof (await comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
+  });
+
+  test("live-list sign-ups: 20 an hour per comedian (sign-up and drop-out churn), the 21st is refused and writes nothing", async () => {
+    const t = newTest();
+    const host = await createUser(t, { name: "Hana Host" });
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    // A Friday mic (NOW is Friday 15:00 in New York) whose host is its approved claimant.
+    const micId = await createSceneItem(t, { title: "Friday Laughs", dayOfWeek: 5, startTimeLocal: "20:00", listTimeLocal: "19:30" });
+    await t.run(async (ctx) => {
+      await ctx.db.insert("micClaims", { micId, claimantId: host.userId, status: "approved" });
+    });
+    const listId = await host.asUser.mutation(api.nightLists.open, {
+      micId,
+      date: "2026-11-20",
+      spots: 5,
+      waitlistSpots: 2,
+      lightMinutes: 1,
+      mode: "first_come",
+      signupOpensAt: NOW,
+    });
+    for (let i = 0; i < 20; i++) {
+      await comic.asUser.mutation(api.nightLists.signUp, { listId });
+      await comic.asUser.mutation(api.nightLists.dropOut, { listId });
+    }
+    const spots = () => t.run(async (ctx) => await ctx.db.query("listSpots").collect());
+    const before = await spots();
+    const data = await refusal(comic.asUser.mutation(api.nightLists.signUp, { listId }));
+    expect(data).toMatchObject({
+      code: "RATE_LIMITED",
+      limit: "listSignUp",
+      message: "Too many list sign-ups. Please try again in 3 minutes.",
+    });
+    expect(await spots()).toEqual(before);
+    // Another comedian signs up; the comedian may again a few minutes later.
+    expect(await other.asUser.mutation(api.nightLists.signUp, { listId })).toMatchObject({ section: "list" });
+    vi.setSystemTime(NOW + 3 * 60 * 1000);
+    expect(await comic.asUser.mutation(api.nightLists.signUp, { listId })).toMatchObject({ section: "list" });
+  });
 });

@@ -25,6 +25,14 @@ import { appError, ErrorCode } from "./errors";
  *   of one core while a real launch-day burst still gets through.
  * - signUpEmail (per email address): 5 an hour, so one address cannot be
  *   retried in a loop.
+ * - photoUpload (per user): 10 at once, 10 an hour. Each upload URL takes one
+ *   file of up to 10 MiB and an unattached upload is only deleted by a cron
+ *   after an hour, so without a limit one account could fill the disk; a
+ *   person changing their photo needs a handful.
+ * - listSignUp (per comedian): 20 at once, 20 an hour. A comedian signs up for
+ *   one or two live lists a night; 20 leaves room for signing up, dropping out
+ *   and signing up again, and stops a script churning a list (each sign-up
+ *   reorders it for everyone watching).
  */
 export const rateLimiter = new RateLimiter(components.rateLimiter, {
   checkIn: { kind: "token bucket", rate: 10, period: MINUTE, capacity: 10 },
@@ -33,9 +41,19 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   micClaim: { kind: "token bucket", rate: 5, period: 24 * HOUR, capacity: 5 },
   signUp: { kind: "token bucket", rate: 30, period: MINUTE, capacity: 30 },
   signUpEmail: { kind: "token bucket", rate: 5, period: HOUR, capacity: 5 },
+  photoUpload: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  listSignUp: { kind: "token bucket", rate: 20, period: HOUR, capacity: 20 },
 });
 
-export type RateLimitName = "checkIn" | "createMic" | "problemReport" | "micClaim" | "signUp" | "signUpEmail";
+export type RateLimitName =
+  | "checkIn"
+  | "createMic"
+  | "problemReport"
+  | "micClaim"
+  | "signUp"
+  | "signUpEmail"
+  | "photoUpload"
+  | "listSignUp";
 
 /** "a minute", "3 minutes", "2 hours": when to try again, for the messages below. */
 export function waitText(retryAfterMs: number): string {
@@ -53,6 +71,8 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   micClaim: (ms) => `Too many claims. Please try again in ${waitText(ms)}.`,
   signUp: () => "Too many sign-ups right now. Please try again in a few minutes.",
   signUpEmail: (ms) => `Too many sign-up attempts for this email. Please try again in ${waitText(ms)}.`,
+  photoUpload: (ms) => `Too many photo uploads. Please try again in ${waitText(ms)}.`,
+  listSignUp: (ms) => `Too many list sign-ups. Please try again in ${waitText(ms)}.`,
 };
 
 /**

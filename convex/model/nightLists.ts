@@ -9,6 +9,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { enforceRateLimit } from "../rateLimits";
 import { addDaysToDate, DAY_MS, isValidTimeZone, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { hasCheckedIn, recordCheckIn } from "./checkIns";
 import { canManageMic, isApprovedClaimant, isLocalDate } from "./claims";
@@ -331,6 +332,8 @@ export async function signUp(
     .withIndex("by_list_and_user", (q) => q.eq("listId", listId).eq("userId", userId))
     .first();
   if (mine !== null) throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_ON_LIST_MESSAGE);
+  // Per comedian, so sign-up / drop-out churn cannot reorder a list endlessly.
+  await enforceRateLimit(ctx, "listSignUp", userId);
   const [spots, name, priority] = await Promise.all([
     spotsOf(ctx, listId),
     comedianName(ctx, userId),
