@@ -79,6 +79,17 @@ const EDITS: Edit[] = [
     replace:
       "globalThis.__localBackendMutationResult = rawResult;\n            const commitTs = transactionManager.commit(isNested);\n",
   },
+  {
+    why: "a scheduled mutation's job status is written in the mutation's own transaction (engine.ts runJob)",
+    find: "globalThis.__localBackendMutationResult = rawResult;\n",
+    replace: "globalThis.__localBackendMutationResult = rawResult;\n            globalThis.__localBackendBeforeCommit?.(isNested);\n",
+  },
+  {
+    why: "scheduled functions run through the backend's executor (engine.ts runJob): exactly once, as in Convex",
+    find: "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n",
+    replace:
+      "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n    const localBackendRun = globalThis.__localBackendRunScheduledFunction?.({ db, jobId, componentPath, functionPath, args, name });\n    if (localBackendRun) return await localBackendRun;\n",
+  },
 ];
 
 /** Convex's advice appended to read-limit errors (crates/database/src/reads.rs OVER_LIMIT_HELP). */
@@ -163,6 +174,8 @@ function writeTemp(name: string, source: string): string {
 const EXPORTS =
   "\nexport { DatabaseFake, TransactionManager, convexGlobalStorage, runScheduledFunction, " +
   "executionContextStorage, withAuth, AuthFake, getTransactionManager, " +
+  // For the scheduler (engine.ts runJob).
+  "requestMetadataStorage, authStorage, newRequestId, resolveFunction, " +
   // For IndexedDatabase (indexedDatabase.ts): the query semantics it must match.
   "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +
   "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId };\n";

@@ -45,6 +45,10 @@ type QueryContext = { reads: ReadSet; journal?: Journal };
 
 const readTracker = new AsyncLocalStorage<QueryContext>();
 const mutationTag = new AsyncLocalStorage<MutationTag>();
+/** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
+const scheduledMutation = new AsyncLocalStorage<{ db: any; jobId: string; done: boolean }>();
+/** Thrown from the commit hook when a job was canceled while its mutation ran: nothing commits. */
+const JOB_CANCELED = Symbol("job canceled");
 const logSink = new AsyncLocalStorage<string[]>();
 const MAX_LOG_LINES = 256;
 /** How long an upload URL can be used (once). */
@@ -86,6 +90,11 @@ let activeEngine: Engine | null = null;
 const docCache = new WeakMap<object, { json: string; size: number }>();
 
 /** The table of a document id (see ids.ts), or null. */
+/** A failed job's `error`, as Convex words an uncaught error. */
+function errorText(error: unknown): string {
+  return `Uncaught ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+}
+
 export function tableFromId(id: string): string | null {
   return tableNameFromId(id);
 }
@@ -260,6 +269,9 @@ export class Engine {
     this.wrapSyscalls();
     this.gateTransactions();
     installUserTimeLimits(g);
+    (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.beforeCommit(isNested);
+    (globalThis as any).__localBackendRunScheduledFunction = (job: any) =>
+      activeEngine?.runJob(job.db, job.jobId, job.componentPath, job.functionPath.udfPath, job.args);
     await this.restore();
     const problems = this.validateData(this.db._schema);
     if (problems.length > 0) {
@@ -569,12 +581,92 @@ export class Engine {
       for (const [id, doc] of [...db.tableDocuments("_scheduled_functions")] as [string, any][]) {
         if (skip.has(componentPath ? `@${componentPath}|${id}` : id)) continue;
         const kind = doc.state?.kind;
-        if (kind !== "pending" && kind !== "inProgress") continue;
-        // Interrupted by the restart: run it again from the start.
-        if (kind === "inProgress") db.putCommitted(id, { ...doc, state: { kind: "pending" } });
+        if (kind === "inProgress") {
+          // Only an action's job is ever committed as inProgress: it was running when
+          // the backend stopped. Convex runs actions at most once and fails the job.
+          void this.completeJob(db, id, componentPath, {
+            kind: "failed",
+            error: "Transient error while executing action",
+          }).catch((error: unknown) => this.logError(`scheduled function ${doc.name}: ${String(error)}`));
+          continue;
+        }
+        if (kind !== "pending") continue;
         this.scheduleJob(id, doc.name, doc.args?.[0] ?? {}, doc.scheduledTime, db, componentPath);
       }
     }
+  }
+
+  /** Sets a job's final state in a transaction of its own. */
+  private async completeJob(db: any, jobId: string, componentPath: string, state: Record<string, unknown>): Promise<void> {
+    await this.ct.convexGlobalStorage.run(this.g, () =>
+      this.ct.withAuth().runInComponent(componentPath, async () => {
+        const job = db.get("_scheduled_functions", jobId);
+        if (job) db.patch("_scheduled_functions", jobId, { state, completedTime: Date.now() });
+      }),
+    );
+  }
+
+  /**
+   * Runs a due job exactly once, as Convex's scheduled job executor does. A
+   * mutation and its job's `success` commit in one transaction (one log entry),
+   * so a crash leaves either both or neither; if it throws, nothing of it
+   * commits and the job is marked failed. An action's job is committed
+   * `inProgress` before it starts, so a crash while it runs fails it on restart
+   * instead of running it again.
+   */
+  async runJob(db: any, jobId: string, componentPath: string, name: string, args: unknown): Promise<void> {
+    const ct = this.ct;
+    const functionPath = { udfPath: name, componentPath };
+    const { func } = await ct.resolveFunction(functionPath, "any");
+    const requestMetadata = {
+      ip: null,
+      userAgent: null,
+      requestId: ct.newRequestId(),
+      scheduledFunctionId: jobId,
+      authToken: null,
+    };
+    const auth = new ct.AuthFake();
+    await ct.requestMetadataStorage.run(requestMetadata, () =>
+      ct.authStorage.run(auth, async () => {
+        if (func.isMutation) {
+          const job = db.get("_scheduled_functions", jobId);
+          if (job?.state?.kind !== "pending") return;
+          try {
+            await scheduledMutation.run({ db, jobId, done: false }, () => ct.withAuth().fun(functionPath, args));
+          } catch (error) {
+            if (error === JOB_CANCELED) return;
+            this.logError(`Error when running scheduled function ${name}: ${String(error)}`);
+            await this.completeJob(db, jobId, componentPath, { kind: "failed", error: errorText(error) });
+          }
+          return;
+        }
+        const started = await ct.withAuth().runInComponent(componentPath, async () => {
+          const job = db.get("_scheduled_functions", jobId);
+          if (job?.state?.kind !== "pending") return false;
+          db.patch("_scheduled_functions", jobId, { state: { kind: "inProgress" } });
+          return true;
+        });
+        if (!started) return;
+        let state: Record<string, unknown> = { kind: "success" };
+        try {
+          await ct.withAuth().fun(functionPath, args);
+        } catch (error) {
+          this.logError(`Error when running scheduled function ${name}: ${String(error)}`);
+          state = { kind: "failed", error: errorText(error) };
+        }
+        await this.completeJob(db, jobId, componentPath, state);
+      }),
+    );
+  }
+
+  /** Called by convex-test right before a mutation commits (convexTestLoader.ts). */
+  beforeCommit(isNested: boolean): void {
+    const job = scheduledMutation.getStore();
+    if (isNested || !job || job.done) return;
+    job.done = true;
+    const doc = job.db.get("_scheduled_functions", job.jobId);
+    if (doc?.state?.kind !== "pending") throw JOB_CANCELED;
+    job.db.patch("_scheduled_functions", job.jobId, { state: { kind: "success" }, completedTime: Date.now() });
   }
 
   private scheduleJob(
@@ -595,16 +687,7 @@ export class Engine {
         return;
       }
       void this.ct.convexGlobalStorage
-        .run(this.g, () =>
-          this.ct.runScheduledFunction({
-            db,
-            jobId,
-            componentPath,
-            functionPath: { udfPath: name, componentPath },
-            args,
-            name,
-          }),
-        )
+        .run(this.g, () => this.runJob(db, jobId, componentPath, name, args))
         .catch((error: unknown) => this.logError(`scheduled function ${name} failed: ${String(error)}`));
     };
     let timer = setTimeout(fire, Math.max(0, Math.min(scheduledTime - Date.now(), 2 ** 31 - 1)));
