@@ -13,7 +13,7 @@ const loadEngine = async () => (await import("./engine.js")).Engine;
 
 type Flags = Record<string, string | boolean>;
 
-const BOOLEAN_FLAGS = new Set(["no-seed", "seed", "no-env-file", "no-watch", "watch", "help"]);
+const BOOLEAN_FLAGS = new Set(["prod", "no-seed", "seed", "no-env-file", "no-watch", "watch", "help"]);
 
 function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
   const positional: string[] = [];
@@ -38,8 +38,9 @@ class UsageError extends Error {}
 const USAGE = `Usage: npm run backend -- [command] [flags]
 
   start (default)  [--host 127.0.0.1] [--port 3210] [--site-port 3211] [--data-dir .convex-local]
-                   [--functions convex] [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch]
+                   [--functions convex] [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch] [--prod]
                    --seed: run seed:run on an empty database (demo accounts; npm run dev passes it)
+                   --prod: like a production deployment: errors redacted to clients, no seeding, no watching
   run <module:function> ['<json args>']   run any function (internal too), like \`npx convex run\`
   env list | env get NAME | env set NAME value | env remove NAME
   export [file]    JSON snapshot of every table and stored file (stdout without a file)
@@ -299,6 +300,8 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
 
   const Engine = await loadEngine();
   const { startServers } = await import("./server.js");
+  // Before any client connects: production redacts errors (issue 14 item 11).
+  if (flags.prod === true) (await import("./sync.js")).setRedactErrors(true);
   const engine = new Engine({ functionsDir, dataDir: store.dir, apiUrl, siteUrl });
   try {
     await engine.init();
@@ -345,7 +348,11 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
 
   // Seeding creates the demo accounts whose passwords are in the README: only
   // when asked (`npm run dev` passes --seed), never on a plain start.
-  if (flags.seed === true && flags["no-seed"] !== true && engine.isEmpty()) {
+  const prod = flags.prod === true;
+  if (prod) {
+    if (flags.seed === true) console.log("--prod: not seeding (a production deployment has no demo accounts).");
+  }
+  if (!prod && flags.seed === true && flags["no-seed"] !== true && engine.isEmpty()) {
     const seed = await engine.describe("seed:run").catch((error: Error) => {
       console.error(`Cannot seed: ${error.message}`);
       return null;
@@ -362,7 +369,8 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   }
 
   // `--watch` wins over `--no-watch` (a test harness may pass both).
-  if (flags.watch === true || flags["no-watch"] !== true) watchFunctions(engine, functionsDir);
+  if (!prod && (flags.watch === true || flags["no-watch"] !== true)) watchFunctions(engine, functionsDir);
+  if (prod) console.log("Production mode: errors reach clients as \"Server Error\" (details in this log), no seeding, no file watching.");
   console.log("Local backend ready");
   return -1;
 }

@@ -13,7 +13,7 @@ import { AuthError, TokenVerifier } from "./auth.js";
 import type { Caller, Engine } from "./engine.js";
 import { canonicalPath, captureLogs } from "./engine.js";
 import { UploadTooLarge } from "./store.js";
-import { MAX_MESSAGE_BYTES, SyncManager, describeError } from "./sync.js";
+import { MAX_MESSAGE_BYTES, SyncManager, describeError, describeErrorFully } from "./sync.js";
 
 /** Convex's status code for a function that ran and failed. */
 const STATUS_UDF_FAILED = 560;
@@ -312,7 +312,7 @@ export async function startServers(
           const value = await engine.runAny(String(body.path), args, { kind: "admin" });
           sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any) });
         } catch (error) {
-          const { message, data } = describeError(error);
+          const { message, data } = describeErrorFully(error);
           sendJson(req, res, STATUS_UDF_FAILED, { status: "error", errorMessage: message, errorData: data });
         }
         return;

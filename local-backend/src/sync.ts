@@ -8,7 +8,7 @@
  * tables were written are re-run, and each session gets a Transition holding
  * only the results whose serialized value changed.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { WebSocket } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, EXPIRES, type TokenVerifier } from "./auth.js";
@@ -47,8 +47,30 @@ export function encodeTs(ts: bigint): string {
   return buf.toString("base64");
 }
 
+let redactErrors = false;
+
+/**
+ * Production mode (`start --prod`, issue 14 item 11): clients get
+ * `[Request ID: …] Server Error` as a Convex production deployment sends
+ * (crates/application/src/redaction.rs); a ConvexError's data still passes.
+ * The full error is logged on the backend's console under the same request id.
+ */
+export function setRedactErrors(on: boolean): void {
+  redactErrors = on;
+}
+
 /** errorMessage / errorData for a failed function, as Convex reports them. */
 export function describeError(error: unknown): { message: string; data?: unknown } {
+  const described = describeErrorFully(error);
+  if (!redactErrors) return described;
+  const requestId = randomBytes(8).toString("hex");
+  console.error(`[Request ID: ${requestId}] ${described.message}`);
+  const message = `[Request ID: ${requestId}] Server Error`;
+  return described.data === undefined ? { message } : { message, data: described.data };
+}
+
+/** The unredacted description (the admin CLI's `run`). */
+export function describeErrorFully(error: unknown): { message: string; data?: unknown } {
   if (typeof error === "object" && error !== null && Symbol.for("ConvexError") in error) {
     const e = error as { message: string; data?: unknown };
     let data: unknown = null;

@@ -1,0 +1,72 @@
+import { ConvexError } from "convex/values";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { api } from "./fixture/convex/_generated/api";
+import { type Backend, startBackend } from "./harness";
+
+/**
+ * Issue 14 item 11: `start --prod` reports errors to clients as a Convex
+ * production deployment does (`[Request ID: …] Server Error`), ConvexError
+ * data still passes; development mode shows the message.
+ */
+let dev: Backend;
+let prod: Backend;
+
+beforeAll(async () => {
+  [dev, prod] = await Promise.all([startBackend(), startBackend({ extraArgs: ["--prod"], seedFlag: "--seed", watch: true })]);
+});
+
+afterAll(async () => {
+  await Promise.all([dev?.dispose(), prod?.dispose()]);
+});
+
+async function failure(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("production mode", () => {
+  test("a thrown Error's message is hidden in prod (WebSocket and HTTP clients) and shown in dev", async () => {
+    for (const error of [
+      await failure(() => prod.client().mutation(api.messages.crash, {})),
+      await failure(() => prod.httpClient().mutation(api.messages.crash, {})),
+    ]) {
+      expect(error.message).toMatch(/\[Request ID: [0-9a-f]{16}\] Server Error/);
+      expect(error.message).not.toContain("boom");
+    }
+    expect(prod.output).toMatch(/\[Request ID: [0-9a-f]{16}\] Uncaught Error: boom/);
+    for (const error of [
+      await failure(() => dev.client().mutation(api.messages.crash, {})),
+      await failure(() => dev.httpClient().mutation(api.messages.crash, {})),
+    ]) {
+      expect(error.message).toContain("boom");
+      expect(error.message).not.toContain("Server Error");
+    }
+  });
+
+  test("a ConvexError's data passes in both modes (mutation, action, subscription)", async () => {
+    for (const backend of [prod, dev]) {
+      const mutationError = await failure(() => backend.client().mutation(api.messages.fail, { reason: "far" }));
+      expect(mutationError).toBeInstanceOf(ConvexError);
+      expect((mutationError as ConvexError<any>).data).toMatchObject({ code: "CHECK_IN_TOO_FAR", extra: { reason: "far" } });
+      const actionError = await failure(() => backend.httpClient().action(api.messages.failInAction, {}));
+      expect(actionError).toBeInstanceOf(ConvexError);
+      expect((actionError as ConvexError<any>).data).toMatchObject({ code: "RATE_LIMITED" });
+      const client = backend.client();
+      const queryError = await new Promise<Error>((resolve) => {
+        client.onUpdate(api.messages.failingQuery, { reason: "mine" }, () => {}, resolve);
+      });
+      expect(queryError).toBeInstanceOf(ConvexError);
+      expect((queryError as ConvexError<any>).data).toMatchObject({ code: "FORBIDDEN", extra: { reason: "mine" } });
+    }
+  });
+
+  test("prod neither seeds (even with --seed) nor watches the functions folder", async () => {
+    expect(prod.output).toContain("--prod: not seeding");
+    expect(prod.output).not.toContain("running seed:run");
+    expect(prod.output).toContain("no file watching");
+  });
+});
