@@ -13,6 +13,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import type { EventDetails, VenueInput } from "./model/events";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { signUpConfig } from "./rateLimits";
 
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");
 const HOUR = 60 * 60 * 1000;
@@ -163,6 +164,25 @@ describe("rate limits", () => {
     vi.setSystemTime(NOW + 60 * 1000);
     expect((await refusal(signUp(31))).code).toBe("INVALID_INPUT");
   });
+  test("sign-ups: a deployment's SIGN_UP_LIMIT_PER_MINUTE sets the site-wide allowance (nonsense keeps 30)", async () => {
+    const t = newTest();
+    const signUp = (i: number) =>
+      t.action(api.auth.signIn, { provider: "password", params: { email: `env${i}@example.com`, password: "x", flow: "signUp" } });
+    vi.stubEnv("SIGN_UP_LIMIT_PER_MINUTE", "3");
+    try {
+      for (let i = 0; i < 3; i++) expect((await refusal(signUp(i))).code).toBe("INVALID_INPUT");
+      expect(await refusal(signUp(3))).toMatchObject({ code: "RATE_LIMITED", limit: "signUp" });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    vi.stubEnv("SIGN_UP_LIMIT_PER_MINUTE", "Infinity");
+    try {
+      expect(signUpConfig()).toMatchObject({ rate: 30, capacity: 30 });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   test("photo upload URLs: 10 an hour per user, the 11th is refused with a message", async () => {
     const t = newTest();
     const comic = await createUser(t);

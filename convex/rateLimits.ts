@@ -1,4 +1,4 @@
-import { HOUR, MINUTE, RateLimiter } from "@convex-dev/rate-limiter";
+import { HOUR, MINUTE, RateLimiter, type RateLimitConfig } from "@convex-dev/rate-limiter";
 import { components } from "./_generated/api";
 import type { ActionCtx, MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
@@ -22,7 +22,9 @@ import { appError, ErrorCode } from "./errors";
  *   mic) and each one is reviewed by an admin.
  * - signUp (whole site, anonymous): 30 at once, 30 a minute. Each sign-up hashes
  *   a password (~300 ms of the backend's time); this bounds that to about 15%
- *   of one core while a real launch-day burst still gets through.
+ *   of one core while a real launch-day burst still gets through. A deployment
+ *   may set SIGN_UP_LIMIT_PER_MINUTE (test deployments that sign up a hundred
+ *   comedians at once do), so this one is given inline ({@link signUpConfig}).
  * - signUpEmail (per email address): 5 an hour, so one address cannot be
  *   retried in a loop.
  * - photoUpload (per user): 10 at once, 10 an hour. Each upload URL takes one
@@ -39,7 +41,6 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   createMic: { kind: "token bucket", rate: 20, period: 24 * HOUR, capacity: 10 },
   problemReport: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   micClaim: { kind: "token bucket", rate: 5, period: 24 * HOUR, capacity: 5 },
-  signUp: { kind: "token bucket", rate: 30, period: MINUTE, capacity: 30 },
   signUpEmail: { kind: "token bucket", rate: 5, period: HOUR, capacity: 5 },
   photoUpload: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   listSignUp: { kind: "token bucket", rate: 20, period: HOUR, capacity: 20 },
@@ -75,6 +76,16 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   listSignUp: (ms) => `Too many list sign-ups. Please try again in ${waitText(ms)}.`,
 };
 
+const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
+
+/** The site-wide sign-up bucket: 30 a minute unless the deployment's
+ * SIGN_UP_LIMIT_PER_MINUTE says otherwise (read per call, so `env set` applies at once). */
+export function signUpConfig(): RateLimitConfig {
+  const raw = Number(process.env.SIGN_UP_LIMIT_PER_MINUTE);
+  const perMinute = Number.isFinite(raw) && raw >= 1 ? Math.min(Math.floor(raw), 100_000) : DEFAULT_SIGN_UPS_PER_MINUTE;
+  return { kind: "token bucket", rate: perMinute, period: MINUTE, capacity: perMinute };
+}
+
 /**
  * Consumes one token of `name` for `key` (none for a site-wide limit), or
  * throws a RATE_LIMITED ConvexError with the message above and `retryAfterMs`.
@@ -84,7 +95,10 @@ export async function enforceRateLimit(
   name: RateLimitName,
   key?: string,
 ): Promise<void> {
-  const status = await rateLimiter.limit(ctx, name, key === undefined ? {} : { key });
+  const status =
+    name === "signUp"
+      ? await rateLimiter.limit(ctx, name, { config: signUpConfig() })
+      : await rateLimiter.limit(ctx, name, key === undefined ? {} : { key });
   if (!status.ok) {
     throw appError(ErrorCode.RATE_LIMITED, RATE_LIMIT_MESSAGES[name](status.retryAfter), {
       limit: name,

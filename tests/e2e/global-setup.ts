@@ -135,6 +135,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ["AUTH_GOOGLE_ISSUER", googleMock.issuer],
       // The demo accounts are minutes old here; in production a verifier's account must be a day old.
       ["VERIFIER_MIN_ACCOUNT_AGE_HOURS", "0"],
+      // The journeys sign up more accounts a minute than a real deployment allows.
+      ["SIGN_UP_LIMIT_PER_MINUTE", "1000"],
     ] as const) {
       await envSet(dataDir, name, value);
     }

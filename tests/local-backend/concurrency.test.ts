@@ -24,6 +24,8 @@ let hasInvariants = false;
 beforeAll(async () => {
   hasInvariants = fs.existsSync(path.join(repoRoot, "convex/invariants.ts"));
   backend = await startBackend({ functionsDir: path.join(repoRoot, "convex") });
+  // More accounts sign up here in a minute than the site-wide sign-up limit allows a real deployment.
+  await backend.cli(["env", "set", "SIGN_UP_LIMIT_PER_MINUTE", "1000"]);
 }, 120_000);
 
 afterAll(async () => {
