@@ -1,6 +1,7 @@
 import { v } from "convex/values";
 import { userQuery } from "./functions";
 import * as Badges from "./model/badges";
+import { assertTimeMs } from "./lib/requestRules";
 
 /** The caller's badges, oldest first (the badge toaster diffs this list). */
 export const mine = userQuery({
@@ -14,5 +15,8 @@ export const mine = userQuery({
 export const progress = userQuery({
   args: { monthStartMs: v.number() },
   returns: v.array(Badges.badgeProgressValidator),
-  handler: async (ctx, { monthStartMs }) => await Badges.myBadgeProgress(ctx, ctx.userId, monthStartMs),
+  handler: async (ctx, { monthStartMs }) => {
+    assertTimeMs(monthStartMs);
+    return await Badges.myBadgeProgress(ctx, ctx.userId, monthStartMs);
+  },
 });

@@ -8,6 +8,7 @@ import { userQuery } from "./functions";
 import { localDateString } from "./lib/time";
 import { onMinutesChanged } from "./model/stats";
 import { applySetChange, getMyStats } from "./model/userStats";
+import { assertPageOpts } from "./lib/requestRules";
 
 /** Shown for a set whose venue is not known. */
 export const UNKNOWN_VENUE = "Unknown Venue";
@@ -95,7 +96,10 @@ export async function historyStats(ctx: QueryCtx, userId: Id<"users">): Promise<
 /** The caller's sets, newest first, a page at a time, each with its venue name. */
 export const list = userQuery({
   args: { paginationOpts: paginationOptsValidator },
-  handler: async (ctx, { paginationOpts }) => await listSets(ctx, ctx.userId, paginationOpts),
+  handler: async (ctx, { paginationOpts }) => {
+    assertPageOpts(paginationOpts);
+    return await listSets(ctx, ctx.userId, paginationOpts);
+  },
 });
 
 /** The history page's totals: sets, minutes and the average set length. */

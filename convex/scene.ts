@@ -5,6 +5,7 @@ import { publicQuery, userMutation } from "./functions";
 import { planFiltersValidator } from "./model/planFilters";
 import * as Scene from "./model/scene";
 import { sceneItemFields, sceneItemStatus } from "./schema";
+import { assertPageOpts, assertTimeMs } from "./lib/requestRules";
 
 /**
  * The scene a page at a time (at most 100 items): active mics and shows of a
@@ -25,7 +26,11 @@ export const listPage = publicQuery({
     nowMs: v.optional(v.number()),
   },
   returns: Scene.scenePageValidator,
-  handler: async (ctx, args) => await Scene.listPage(ctx, args),
+  handler: async (ctx, args) => {
+    assertPageOpts(args.paginationOpts);
+    if (args.nowMs !== undefined) assertTimeMs(args.nowMs);
+    return await Scene.listPage(ctx, args);
+  },
 });
 
 /** One active item by id; null when the id is malformed, missing or inactive. */
@@ -41,6 +46,7 @@ export const viewerState = publicQuery({
   args: { sinceMs: v.number() },
   returns: Scene.viewerStateValidator,
   handler: async (ctx, { sinceMs }) => {
+    assertTimeMs(sinceMs);
     if (ctx.userId === null) return null;
     return await Scene.viewerState(ctx, ctx.userId, sinceMs);
   },

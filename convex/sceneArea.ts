@@ -2,6 +2,7 @@ import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { publicQuery } from "./functions";
 import * as SceneArea from "./model/sceneArea";
+import { assertPageOpts } from "./lib/requestRules";
 
 /**
  * Active mics and shows within `radiusMiles` (5 to 50) of a point, a page at a
@@ -18,5 +19,8 @@ export const listArea = publicQuery({
     paginationOpts: paginationOptsValidator,
   },
   returns: SceneArea.areaPageValidator,
-  handler: async (ctx, args) => await SceneArea.listArea(ctx, args),
+  handler: async (ctx, args) => {
+    assertPageOpts(args.paginationOpts);
+    return await SceneArea.listArea(ctx, args);
+  },
 });

@@ -4,6 +4,7 @@ import { internalMutation } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
 import { publicMutation, userMutation, userQuery } from "./functions";
 import * as Schedule from "./model/schedule";
+import { assertTimeMs } from "./lib/requestRules";
 
 /** Adds a mic to the caller's schedule; returns the entry and its next occurrence. */
 export const add = publicMutation({
@@ -52,14 +53,20 @@ export const removeByItem = userMutation({
 export const week = userQuery({
   args: { weekStartMs: v.number(), weekEndMs: v.number(), nowMs: v.number() },
   returns: Schedule.weekValidator,
-  handler: async (ctx, args) => await Schedule.week(ctx, ctx.userId, args),
+  handler: async (ctx, args) => {
+    assertTimeMs(args.nowMs);
+    return await Schedule.week(ctx, ctx.userId, args);
+  },
 });
 
 /** The caller's scheduled, active mics that still run from `fromMs`, for the .ics export. */
 export const calendar = userQuery({
   args: { fromMs: v.number() },
   returns: v.array(Schedule.calendarItemValidator),
-  handler: async (ctx, { fromMs }) => await Schedule.calendar(ctx, ctx.userId, fromMs),
+  handler: async (ctx, { fromMs }) => {
+    assertTimeMs(fromMs);
+    return await Schedule.calendar(ctx, ctx.userId, fromMs);
+  },
 });
 
 /**

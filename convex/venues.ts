@@ -2,24 +2,36 @@ import { v } from "convex/values";
 import { publicQuery } from "./functions";
 import { sceneItemValidator } from "./model/scene";
 import * as Venues from "./model/venues";
+import { MIC_LIMITS } from "./lib/micRules";
+import { assertMaxLength } from "./lib/textRules";
 
 /** Venues already in the scene matching the text (the venue search without Google). */
 export const search = publicQuery({
   args: { query: v.string() },
   returns: v.array(Venues.venueResultValidator),
-  handler: async (ctx, { query }) => await Venues.searchVenues(ctx, query),
+  handler: async (ctx, { query }) => {
+    assertMaxLength(query.trim(), "Search", MIC_LIMITS.address);
+    return await Venues.searchVenues(ctx, query);
+  },
 });
 
 /** Active events at a venue, by place id or name, ordered by day of week. */
 export const eventsAt = publicQuery({
   args: { venueName: v.string(), googlePlaceId: v.optional(v.string()) },
   returns: v.array(sceneItemValidator),
-  handler: async (ctx, args) => await Venues.eventsAtVenue(ctx, args),
+  handler: async (ctx, args) => {
+    assertMaxLength(args.venueName.trim(), "Venue name", MIC_LIMITS.venueName);
+    if (args.googlePlaceId !== undefined) assertMaxLength(args.googlePlaceId.trim(), "Place id", MIC_LIMITS.googlePlaceId);
+    return await Venues.eventsAtVenue(ctx, args);
+  },
 });
 
 /** Up to 3 active events at venues with a similar name (word overlap above 0.2). */
 export const similar = publicQuery({
   args: { venueName: v.string() },
   returns: v.array(sceneItemValidator),
-  handler: async (ctx, { venueName }) => await Venues.similarEvents(ctx, venueName),
+  handler: async (ctx, { venueName }) => {
+    assertMaxLength(venueName.trim(), "Venue name", MIC_LIMITS.venueName);
+    return await Venues.similarEvents(ctx, venueName);
+  },
 });

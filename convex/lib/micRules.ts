@@ -78,6 +78,16 @@ export function normalizePerformanceMinutes(value: number, message: string): num
   return value;
 }
 
+function checkCoverAmount(amount: number): void {
+  if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
+  if (amount > MAX_COVER_AMOUNT) invalid(`Mic fee must be at most ${MAX_COVER_AMOUNT}`);
+}
+
+function checkMinimumItems(items: number): void {
+  if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
+  if (items > MAX_MINIMUM_ITEMS) invalid(`Minimum items must be at most ${MAX_MINIMUM_ITEMS}`);
+}
+
 /**
  * Cost info as stored: only the amounts its type uses, `defaults` for a
  * missing amount. A fee is 0 to 1000, rounded to cents; a minimum is a whole
@@ -90,17 +100,18 @@ export function normalizeCostInfo(
     minimumItems: DEFAULT_MINIMUM_ITEMS,
   },
 ): CostInfoInput {
+  // Amounts the type does not use are dropped, but must still be numbers in range.
+  if (cost.coverAmount !== undefined) checkCoverAmount(cost.coverAmount);
+  if (cost.minimumItems !== undefined) checkMinimumItems(cost.minimumItems);
   const out: CostInfoInput = { type: cost.type };
   if (cost.type === "cover" || cost.type === "combo") {
     const amount = cost.coverAmount ?? defaults.coverAmount;
-    if (!Number.isFinite(amount) || amount < 0) invalid("Mic fee must be a number of at least 0");
-    if (amount > MAX_COVER_AMOUNT) invalid(`Mic fee must be at most ${MAX_COVER_AMOUNT}`);
+    checkCoverAmount(amount);
     out.coverAmount = Math.round(amount * 100) / 100;
   }
   if (cost.type === "minimum" || cost.type === "combo") {
     const items = cost.minimumItems ?? defaults.minimumItems;
-    if (!Number.isInteger(items) || items < 1) invalid("Minimum items must be a whole number of at least 1");
-    if (items > MAX_MINIMUM_ITEMS) invalid(`Minimum items must be at most ${MAX_MINIMUM_ITEMS}`);
+    checkMinimumItems(items);
     out.minimumItems = items;
   }
   return out;

@@ -170,6 +170,13 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     anchorDate = details.anchorDate;
   }
 
+  // Fields that do not apply are dropped below, but hostile values in them are
+  // refused first, with the same caps as where they apply.
+  micCustomRecurrence(details.customRecurrenceDescription);
+  micMonthlyRule(details.monthlyRule);
+  optionalText(details.signupLink, "Signup link", MIC_LIMITS.link);
+  optionalText(details.showLink, "Show link", MIC_LIMITS.link);
+
   let customRecurrenceDescription: string | undefined;
   let monthlyRule: string | undefined;
   if (details.recurrence === "custom") {

@@ -195,6 +195,8 @@ export async function openList(ctx: MutationCtx, userId: Id<"users">, args: Open
   const inWindow = (ms: number) => Number.isFinite(ms) && ms >= windowStart && ms <= windowEnd;
 
   let drawAt: number | undefined;
+  // Only a lottery uses the draw time, but a non-finite one is refused whatever the mode.
+  if (args.drawAt !== undefined && !inWindow(args.drawAt)) invalid("The draw must be within a day of tonight");
   if (args.mode === "lottery") {
     if (args.drawAt === undefined) invalid("Please choose when the lottery is drawn");
     if (!inWindow(args.drawAt)) invalid("The draw must be within a day of tonight");

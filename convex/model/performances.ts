@@ -163,6 +163,7 @@ export async function logSet(
   const notes = normalizeNotes(args.notes);
   const tags = normalizeTags(args.tags);
   let venueName: string | undefined;
+  assertVenueNameCap(args.venueName);
   if (args.sceneItemId !== undefined) {
     const item = await ctx.db.get("sceneItems", args.sceneItemId);
     if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
@@ -218,6 +219,7 @@ export async function logWithNewMic(
   validateMinutes(args.set.minutes);
   normalizeNotes(args.set.notes);
   normalizeTags(args.set.tags);
+  assertVenueNameCap(args.set.venueName);
 
   let sceneItemId: Id<"sceneItems"> | null = null;
   const badges: string[] = [];
@@ -257,6 +259,13 @@ async function requireOwnSet(
   const set = await ctx.db.get("performances", id);
   if (set === null || set.userId !== userId) throw appError(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE);
   return set;
+}
+
+/** The set's venue name is capped even where a mic is chosen and the name goes unused: hostile input is refused, not ignored. */
+function assertVenueNameCap(venueName: string | undefined): void {
+  if (venueName !== undefined && venueName.trim().length > MAX_VENUE_NAME_LENGTH) {
+    invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
+  }
 }
 
 function factsOf(set: Pick<Doc<"performances">, "minutes" | "performanceDate" | "sceneItemId">): SetFacts {
