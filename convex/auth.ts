@@ -7,7 +7,13 @@ import type { ActionCtx, MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
 import { assertCredentialLengths, MIN_PASSWORD_LENGTH, signUpName } from "./lib/profileRules";
 import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
-import { limitSignUp } from "./rateLimits";
+import {
+  clearSignInAttempts,
+  limitSignInAttempt,
+  limitSignUp,
+  recordFailedSignIn,
+  SIGN_IN_LIMITED_MESSAGE,
+} from "./rateLimits";
 
 export { MIN_PASSWORD_LENGTH } from "./lib/profileRules";
 
@@ -50,14 +56,27 @@ function withUserFacingErrors<P>(provider: P): P {
   options.authorize = async (params, ctx) => {
     // Sign-ups are anonymous and each hashes a password: limited before that
     // (rateLimits.ts). `ctx` is the sign-in action's.
+    const email = typeof params.email === "string" ? params.email : "";
     if (params.flow === "signUp") {
-      await limitSignUp(ctx as ActionCtx, typeof params.email === "string" ? params.email : "");
+      await limitSignUp(ctx as ActionCtx, email);
+    }
+    // The lockout policy (rateLimits.ts, signInAccount / signInFailed): an
+    // attempt per account is taken before the password is checked, a wrong
+    // one also spends the site-wide ceiling, a right one clears the account.
+    const signingIn = params.flow === "signIn";
+    if (signingIn) {
+      await limitSignInAttempt(ctx as ActionCtx, email);
     }
     try {
-      return await authorize(params, ctx);
+      const result = await authorize(params, ctx);
+      if (signingIn) await clearSignInAttempts(ctx as ActionCtx, email);
+      return result;
     } catch (error) {
       if (error instanceof ConvexError) throw error;
       const message = error instanceof Error ? error.message : "";
+      if (signingIn && /^(InvalidAccountId|InvalidSecret|Invalid credentials)$/.test(message)) {
+        await recordFailedSignIn(ctx as ActionCtx);
+      }
       if (/already exists/.test(message)) {
         throw appError(
           ErrorCode.ALREADY_EXISTS,
@@ -68,7 +87,8 @@ function withUserFacingErrors<P>(provider: P): P {
         throw appError(ErrorCode.INVALID_INPUT, "Invalid email or password.");
       }
       if (message === "TooManyFailedAttempts") {
-        throw appError(ErrorCode.RATE_LIMITED, "Too many failed attempts. Please try again later.");
+        // Convex Auth's own per-account limit, a backstop that the limits above reach first.
+        throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE);
       }
       throw error;
     }
@@ -105,6 +125,10 @@ const google = Google({
 
 export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
   providers: [password, google],
+  // Convex Auth's own bucket (per account, N at once then N an hour) stays as
+  // a backstop: at 60 it never refuses before signInAccount in rateLimits.ts
+  // (10 at once, then one every 2 minutes), which sets the policy.
+  signIn: { maxFailedAttempsPerHour: 60 },
   callbacks: {
     // A profile per comedian from the moment the account exists; later
     // sign-ins (existingUserId set) leave it alone.

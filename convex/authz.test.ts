@@ -156,6 +156,8 @@ describe("abuse limits", () => {
     expect(!limited.ok && limited.error instanceof ConvexError && limited.error.data).toEqual({
       code: "RATE_LIMITED",
       message: "Too many failed attempts. Please try again later.",
+      limit: "signInAccount",
+      retryAfterMs: expect.any(Number),
     });
     // Another account is not affected.
     await t.action(api.auth.signIn, {
@@ -163,7 +165,7 @@ describe("abuse limits", () => {
       params: { email: "other@example.com", password: "secret1", flow: "signUp" },
     });
 
-    // The allowance refills over the hour (10 an hour): after an hour the right password works.
+    // The allowance refills (one attempt every 2 minutes, see authLockout.test.ts): after an hour the right password works.
     vi.setSystemTime(NOW + 60 * 60 * 1000);
     const later = await signIn("right-password");
     expect(later.tokens?.token).toBeTruthy();

@@ -35,7 +35,26 @@ import { appError, ErrorCode } from "./errors";
  *   one or two live lists a night; 20 leaves room for signing up, dropping out
  *   and signing up again, and stops a script churning a list (each sign-up
  *   reorders it for everyone watching).
+ * - signInAccount (per email address, password sign-in): 10 at once, then one
+ *   more every 2 minutes (10 per 20 minutes). Every attempt takes a token
+ *   before the password is checked, and a right password gives the account a
+ *   full bucket again. This is the lockout policy: it stops online guessing
+ *   (at most ~730 guesses a day on one account) but cannot keep the owner out
+ *   for long. After 10 wrong passwords the owner waits 2 minutes, not an hour,
+ *   and whoever wants to keep them out must keep spending an attempt every 2
+ *   minutes, which the site-wide ceiling below bounds. Unknown emails are
+ *   counted the same, so the answer never tells which accounts exist.
+ * - signInFailed (whole site): 60 wrong passwords at once, 60 a minute. Each
+ *   check hashes (~300 ms); this caps the backend time spent on wrong
+ *   passwords at about a third of one core and throttles spraying many
+ *   accounts (with it, one attacker holds at most ~120 accounts locked). Only
+ *   failures spend it; when it is empty, password sign-ins wait a few seconds.
  */
+/** Wrong passwords one account takes before it waits. */
+export const SIGN_IN_ATTEMPTS = 10;
+/** Time for the per-account sign-in bucket to refill completely (one attempt every 2 minutes). */
+export const SIGN_IN_REFILL_PERIOD_MS = 20 * MINUTE;
+
 export const rateLimiter = new RateLimiter(components.rateLimiter, {
   checkIn: { kind: "token bucket", rate: 10, period: MINUTE, capacity: 10 },
   createMic: { kind: "token bucket", rate: 20, period: 24 * HOUR, capacity: 10 },
@@ -44,6 +63,8 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   signUpEmail: { kind: "token bucket", rate: 5, period: HOUR, capacity: 5 },
   photoUpload: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   listSignUp: { kind: "token bucket", rate: 20, period: HOUR, capacity: 20 },
+  signInAccount: { kind: "token bucket", rate: 10, period: SIGN_IN_REFILL_PERIOD_MS, capacity: 10 },
+  signInFailed: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
 });
 
 export type RateLimitName =
@@ -54,7 +75,12 @@ export type RateLimitName =
   | "signUp"
   | "signUpEmail"
   | "photoUpload"
-  | "listSignUp";
+  | "listSignUp"
+  | "signInAccount"
+  | "signInFailed";
+
+/** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
+export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
 
 /** "a minute", "3 minutes", "2 hours": when to try again, for the messages below. */
 export function waitText(retryAfterMs: number): string {
@@ -74,6 +100,8 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   signUpEmail: (ms) => `Too many sign-up attempts for this email. Please try again in ${waitText(ms)}.`,
   photoUpload: (ms) => `Too many photo uploads. Please try again in ${waitText(ms)}.`,
   listSignUp: (ms) => `Too many list sign-ups. Please try again in ${waitText(ms)}.`,
+  signInAccount: () => SIGN_IN_LIMITED_MESSAGE,
+  signInFailed: () => SIGN_IN_LIMITED_MESSAGE,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
@@ -116,4 +144,35 @@ export async function enforceRateLimit(
 export async function limitSignUp(ctx: ActionCtx, email: string): Promise<void> {
   await enforceRateLimit(ctx, "signUp");
   await enforceRateLimit(ctx, "signUpEmail", email.trim().toLowerCase().slice(0, 320));
+}
+
+/** The per-account key of a password sign-in: the email as the provider stores it. */
+function signInKey(email: string): string {
+  return email.trim().toLowerCase().slice(0, 320);
+}
+
+/**
+ * Before a password sign-in checks the password: refused while the site-wide
+ * failure ceiling is empty, then takes one of the account's attempts
+ * (atomically, so parallel guesses cannot overrun it). See signInAccount above.
+ */
+export async function limitSignInAttempt(ctx: ActionCtx, email: string): Promise<void> {
+  const site = await rateLimiter.check(ctx, "signInFailed");
+  if (!site.ok) {
+    throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, {
+      limit: "signInFailed",
+      retryAfterMs: Math.ceil(site.retryAfter),
+    });
+  }
+  await enforceRateLimit(ctx, "signInAccount", signInKey(email));
+}
+
+/** A wrong password (or unknown email): spends one of the site-wide failures. */
+export async function recordFailedSignIn(ctx: ActionCtx): Promise<void> {
+  await rateLimiter.limit(ctx, "signInFailed");
+}
+
+/** The right password: the account's attempts are full again. */
+export async function clearSignInAttempts(ctx: ActionCtx, email: string): Promise<void> {
+  await rateLimiter.reset(ctx, "signInAccount", { key: signInKey(email) });
 }

@@ -54,6 +54,31 @@ describe("sign-in toasts", () => {
   test("an unexpected throw says so", () => {
     expect(signInFailureToast({ weird: true }).description).toBe("An unexpected error occurred.");
   });
+
+  test("a locked account keeps the spec's text and says when to try again", () => {
+    const locked = (retryAfterMs: number) =>
+      new ConvexError({
+        code: "RATE_LIMITED",
+        message: "Too many failed attempts. Please try again later.",
+        limit: "signInAccount",
+        retryAfterMs,
+      });
+    expect(signInFailureToast(locked(120_000))).toEqual({
+      title: "Sign in failed",
+      description: "Too many failed attempts. Please try again later. You can try again in 2 minutes.",
+      duration: 2500,
+    });
+    expect(signInFailureToast(locked(45_000)).description).toBe(
+      "Too many failed attempts. Please try again later. You can try again in a minute.",
+    );
+    expect(signInFailureToast(locked(800)).description).toBe(
+      "Too many failed attempts. Please try again later. You can try again in a few seconds.",
+    );
+    // Convex Auth's own limit sends no wait: the spec's text alone.
+    expect(signInFailureToast(wrapped("TooManyFailedAttempts")).description).toBe(
+      "Too many failed attempts. Please try again later.",
+    );
+  });
 });
 
 describe("sign-up toasts", () => {

@@ -1,5 +1,5 @@
 import { ConvexError } from "convex/values";
-import { errorMessage } from "./convexErrors";
+import { errorCode, errorField, errorMessage } from "./convexErrors";
 
 /** A toast to show: title, description and how long it stays (ms, or the default). */
 export type ToastSpec = { title: string; description: string; duration?: number };
@@ -38,11 +38,23 @@ export function isAccountExistsError(err: unknown): boolean {
   return /Account .* already exists/i.test(text) || /already registered/i.test(text);
 }
 
-/** Spec: 'Sign in failed' with the error message (2500 ms); unexpected: 'An unexpected error occurred.' */
+/** "a few seconds", "a minute", "2 minutes": a sign-in lockout's wait (the server sends `retryAfterMs`). */
+export function retryWaitText(retryAfterMs: number): string {
+  if (retryAfterMs <= 30_000) return "a few seconds";
+  const minutes = Math.ceil(retryAfterMs / 60_000);
+  return minutes === 1 ? "a minute" : `${minutes} minutes`;
+}
+
+/** Spec: 'Sign in failed' with the error message (2500 ms); unexpected: 'An unexpected error occurred.'
+ * A sign-in refused by the lockout keeps the spec's text and adds when to retry. */
 export function signInFailureToast(err: unknown): ToastSpec {
   const reason = authErrorReason(err);
   // A redacted production error on sign-in is almost always bad credentials.
-  const description = reason === null ? UNEXPECTED_ERROR : reason === "Server Error" ? INVALID_CREDENTIALS : reason;
+  let description = reason === null ? UNEXPECTED_ERROR : reason === "Server Error" ? INVALID_CREDENTIALS : reason;
+  const retryAfterMs = errorField(err, "retryAfterMs");
+  if (errorCode(err) === "RATE_LIMITED" && typeof retryAfterMs === "number" && Number.isFinite(retryAfterMs)) {
+    description = `${description} You can try again in ${retryWaitText(retryAfterMs)}.`;
+  }
   return { title: "Sign in failed", description, duration: 2500 };
 }
 
