@@ -46,7 +46,7 @@ async function refusal(promise: Promise<unknown>): Promise<Record<string, unknow
     await promise;
   } catch (error) {
     expect(error).toBeInstanceOf(ConvexError);
-    return (error as ConvexError<Record<string, unknown>>).data;
+    return (error as ConvexError<any>).data as Record<string, unknown>;
   }
   throw new Error("expected the sign-in to be refused");
 }
