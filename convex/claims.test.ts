@@ -114,6 +114,87 @@ describe("claims.list and claims.review", () => {
   });
 });
 
+describe("claims.revoke", () => {
+  const TONIGHT = "2026-11-25";
+
+  test("an admin revokes an approved claim: the claimant can no longer edit the mic, cancel or confirm nights, or host its list", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    const comic = await createUser(t);
+    const micId = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00" });
+    const claimId = await comic.asUser.mutation(api.claims.submit, { micId });
+    await admin.asUser.mutation(api.claims.review, { id: claimId, status: "approved" });
+    // While approved the claimant manages the mic.
+    expect((await comic.asUser.query(api.claims.ownerState, { micId })).canManage).toBe(true);
+    await comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit });
+
+    const before = Date.now();
+    expect(await admin.asUser.mutation(api.claims.revoke, { id: claimId })).toBeNull();
+    const revoked = await t.run(async (ctx) => await ctx.db.get("micClaims", claimId));
+    expect(revoked).toMatchObject({ status: "revoked", revokedBy: admin.userId, reviewedBy: admin.userId });
+    expect(revoked!.revokedAt).toBeGreaterThanOrEqual(before);
+
+    // The claimant's view: no longer managing, their claim reads revoked.
+    const state = await comic.asUser.query(api.claims.ownerState, { micId });
+    expect(state.canManage).toBe(false);
+    expect(state.claims.map((c) => c.status)).toEqual(["revoked"]);
+    // The admin queue shows it revoked.
+    expect((await admin.asUser.query(api.claims.list, {})).map((c) => [c._id, c.status])).toEqual([[claimId, "revoked"]]);
+
+    const itemBefore = await getItem(t, micId);
+    const notOwner = "Only the mic's approved claimant can change it";
+    await expectAppError(comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit, title: "Still mine" }), "FORBIDDEN", notOwner);
+    await expectAppError(
+      comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: TONIGHT, cancelled: true }),
+      "FORBIDDEN",
+      notOwner,
+    );
+    await expectAppError(
+      comic.asUser.mutation(api.claims.setConfirmedDate, { micId, date: TONIGHT, confirmed: true }),
+      "FORBIDDEN",
+      notOwner,
+    );
+    await expectAppError(
+      comic.asUser.mutation(api.nightLists.open, { micId, date: TONIGHT, spots: 3, lightMinutes: 1, mode: "first_come" }),
+      "FORBIDDEN",
+    );
+    expect(await getItem(t, micId)).toEqual(itemBefore);
+    expect(await t.run(async (ctx) => await ctx.db.query("nightLists").collect())).toEqual([]);
+    // They may file a new claim for the admins to review.
+    await comic.asUser.mutation(api.claims.submit, { micId });
+  });
+
+  test("only admins revoke; pending, denied and already revoked claims are refused with a clear message", async () => {
+    const t = newTest();
+    const admin = await createAdmin(t);
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    const micId = await createSceneItem(t);
+    const micB = await createSceneItem(t);
+    const approved = await comic.asUser.mutation(api.claims.submit, { micId });
+    await admin.asUser.mutation(api.claims.review, { id: approved, status: "approved" });
+    await expectAppError(t.mutation(api.claims.revoke, { id: approved }), "NOT_SIGNED_IN");
+    await expectAppError(other.asUser.mutation(api.claims.revoke, { id: approved }), "FORBIDDEN");
+    // The claimant cannot revoke (or un-revoke) anything either.
+    await expectAppError(comic.asUser.mutation(api.claims.revoke, { id: approved }), "FORBIDDEN");
+    expect((await t.run(async (ctx) => await ctx.db.get("micClaims", approved)))!.status).toBe("approved");
+    expect((await comic.asUser.query(api.claims.ownerState, { micId })).canManage).toBe(true);
+
+    const pending = await other.asUser.mutation(api.claims.submit, { micId });
+    const denied = await other.asUser.mutation(api.claims.submit, { micId: micB });
+    await admin.asUser.mutation(api.claims.review, { id: denied, status: "denied" });
+    const message = "Only an approved claim can be revoked";
+    await expectAppError(admin.asUser.mutation(api.claims.revoke, { id: pending }), "INVALID_INPUT", message);
+    await expectAppError(admin.asUser.mutation(api.claims.revoke, { id: denied }), "INVALID_INPUT", message);
+    expect((await t.run(async (ctx) => await ctx.db.get("micClaims", pending)))!.status).toBe("pending");
+    expect((await t.run(async (ctx) => await ctx.db.get("micClaims", denied)))!.status).toBe("denied");
+    await admin.asUser.mutation(api.claims.revoke, { id: approved });
+    await expectAppError(admin.asUser.mutation(api.claims.revoke, { id: approved }), "INVALID_INPUT", message);
+    // A revoked claim cannot be reviewed back to approved.
+    await expectAppError(admin.asUser.mutation(api.claims.review, { id: approved, status: "approved" }), "INVALID_INPUT");
+  });
+});
+
 describe("claim numbers", () => {
   test("each claim gets the next number, shown to the admin and the claimant; no two claims share one", async () => {
     const t = newTest();

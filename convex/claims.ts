@@ -56,6 +56,16 @@ export const review = adminMutation({
   },
 });
 
+/** Revokes an approved claim: the claimant loses the mic's host rights. */
+export const revoke = adminMutation({
+  args: { id: v.id("micClaims") },
+  returns: v.null(),
+  handler: async (ctx, { id }) => {
+    await Claims.revokeClaim(ctx, ctx.userId, id, Date.now());
+    return null;
+  },
+});
+
 /** An approved claimant (or the creator) edits the mic's description. */
 export const updateOwnMic = userMutation({
   args: Claims.ownMicEditValidator,

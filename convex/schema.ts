@@ -39,6 +39,8 @@ export const claimStatus = v.union(
   v.literal("pending"),
   v.literal("approved"),
   v.literal("denied"),
+  /** An approved claim an admin took back: the claimant no longer manages the mic. */
+  v.literal("revoked"),
 );
 
 export const reportKind = v.union(
@@ -236,6 +238,9 @@ export default defineSchema({
     status: claimStatus,
     reviewedAt: v.optional(v.number()),
     reviewedBy: v.optional(v.id("users")),
+    /** When and by which admin an approved claim was revoked (status "revoked"). */
+    revokedAt: v.optional(v.number()),
+    revokedBy: v.optional(v.id("users")),
     /** The claim's short reference, 'Claim #{number}': 1, 2, 3… in the order
      * claims were filed (claims:backfillNumbers numbers those filed before it existed). */
     number: v.optional(v.number()),

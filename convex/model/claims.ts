@@ -3,7 +3,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { costInfo as costInfoValidator, signupMethod } from "../schema";
+import { claimStatus, costInfo as costInfoValidator, signupMethod } from "../schema";
 import {
   micHostName,
   micNotes,
@@ -29,6 +29,7 @@ export const CLAIM_LIST_LIMIT = 500;
 
 export const ALREADY_PENDING_MESSAGE = "You already have a pending claim for this mic";
 export const ALREADY_APPROVED_MESSAGE = "Your claim for this mic is already approved";
+export const ONLY_APPROVED_REVOCABLE_MESSAGE = "Only an approved claim can be revoked";
 export const NOT_OWNER_MESSAGE = "Only the mic's approved claimant can change it";
 
 function invalid(message: string): never {
@@ -41,9 +42,11 @@ export const claimValidator = v.object({
   micId: v.id("sceneItems"),
   claimantId: v.id("users"),
   message: v.optional(v.string()),
-  status: v.union(v.literal("pending"), v.literal("approved"), v.literal("denied")),
+  status: claimStatus,
   reviewedAt: v.optional(v.number()),
   reviewedBy: v.optional(v.id("users")),
+  revokedAt: v.optional(v.number()),
+  revokedBy: v.optional(v.id("users")),
   number: v.optional(v.number()),
 });
 
@@ -164,6 +167,24 @@ export async function reviewClaim(
   if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
   if (claim.status !== "pending") invalid("This claim has already been reviewed");
   await ctx.db.patch("micClaims", id, { status, reviewedAt: nowMs, reviewedBy: adminId });
+}
+
+/**
+ * Takes back an approved claim: the claimant stops managing the mic (editing
+ * it, cancelling or confirming nights, hosting its lists) at once, since every
+ * one of those checks looks for an "approved" claim. The approval stamp stays;
+ * the revocation is stamped beside it. Pending and denied claims are refused.
+ */
+export async function revokeClaim(
+  ctx: MutationCtx,
+  adminId: Id<"users">,
+  id: Id<"micClaims">,
+  nowMs: number,
+): Promise<void> {
+  const claim = await ctx.db.get("micClaims", id);
+  if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
+  if (claim.status !== "approved") invalid(ONLY_APPROVED_REVOCABLE_MESSAGE);
+  await ctx.db.patch("micClaims", id, { status: "revoked", revokedAt: nowMs, revokedBy: adminId });
 }
 
 /** Whether an admin approved the user's claim on the mic (a vetted host, unlike a mere creator). */

@@ -1,5 +1,5 @@
-import { CheckCircledIcon, CheckIcon, ClockIcon, Cross2Icon, CrossCircledIcon } from "@radix-ui/react-icons";
-import { Badge, Blockquote, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { CheckCircledIcon, CheckIcon, ClockIcon, Cross2Icon, CrossCircledIcon, ResetIcon } from "@radix-ui/react-icons";
+import { AlertDialog, Badge, Blockquote, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
@@ -15,7 +15,55 @@ const STATUS = {
   pending: { label: "Pending", color: "amber", Icon: ClockIcon },
   approved: { label: "Approved", color: "green", Icon: CheckCircledIcon },
   denied: { label: "Denied", color: "red", Icon: CrossCircledIcon },
+  revoked: { label: "Revoked", color: "gray", Icon: ResetIcon },
 } as const;
+
+/** Takes back an approved claim, after a confirmation. */
+function RevokeClaimButton({ claim, name }: { claim: AdminClaim; name: string }) {
+  const revoke = useMutation(api.claims.revoke);
+  const [busy, setBusy] = useState(false);
+  const confirmRevoke = async () => {
+    setBusy(true);
+    try {
+      await revoke({ id: claim._id });
+      toast.success("Claim revoked successfully");
+    } catch (error) {
+      console.error("Failed to revoke claim", error);
+      toast.error("Failed to revoke claim");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const mic = claim.micTitle ?? "this mic";
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger>
+        <Button size="2" variant="soft" color="red" aria-label={`Revoke ${name}`} loading={busy}>
+          <ResetIcon aria-hidden="true" />
+          Revoke
+        </Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Content maxWidth="420px">
+        <AlertDialog.Title>Revoke claim</AlertDialog.Title>
+        <AlertDialog.Description size="2">
+          {`Revoke ${claim.claimantName}'s claim on "${mic}"? They will no longer be able to manage this mic.`}
+        </AlertDialog.Description>
+        <Flex gap="3" mt="4" justify="end">
+          <AlertDialog.Cancel>
+            <Button variant="soft" color="gray">
+              Cancel
+            </Button>
+          </AlertDialog.Cancel>
+          <AlertDialog.Action>
+            <Button color="red" onClick={() => void confirmRevoke()}>
+              Revoke
+            </Button>
+          </AlertDialog.Action>
+        </Flex>
+      </AlertDialog.Content>
+    </AlertDialog.Root>
+  );
+}
 
 function ClaimCard({ claim }: { claim: AdminClaim }) {
   const review = useMutation(api.claims.review);
@@ -75,18 +123,28 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
                 Deny
               </Button>
             </Flex>
-          ) : claim.reviewedAt !== undefined ? (
-            <Text size="1" color="gray">
-              Reviewed {reviewedDate(claim.reviewedAt)}
-            </Text>
-          ) : null}
+          ) : (
+            <Flex direction="column" gap="2" align="start">
+              {claim.reviewedAt !== undefined ? (
+                <Text size="1" color="gray">
+                  Reviewed {reviewedDate(claim.reviewedAt)}
+                </Text>
+              ) : null}
+              {claim.revokedAt !== undefined ? (
+                <Text size="1" color="gray">
+                  Revoked {reviewedDate(claim.revokedAt)}
+                </Text>
+              ) : null}
+              {claim.status === "approved" ? <RevokeClaimButton claim={claim} name={name} /> : null}
+            </Flex>
+          )}
         </Flex>
       </article>
     </Card>
   );
 }
 
-/** Every claim, live, newest first, with Approve and Deny while pending. */
+/** Every claim, live, newest first, with Approve and Deny while pending and Revoke once approved. */
 export function ClaimsTab() {
   const claims = useQuery(api.claims.list, {});
   const pending = claims?.filter((c) => c.status === "pending").length ?? 0;
