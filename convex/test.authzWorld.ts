@@ -27,6 +27,8 @@ export type World = {
   ownerSet: Id<"performances">;
   ownerEntry: Id<"scheduleEntries">;
   ownerClaim: Id<"micClaims">;
+  /** The owner's approved claim on a mic nobody created. */
+  approvedClaim: Id<"micClaims">;
   ownerReport: Id<"problemReports">;
   photo: Id<"_storage">;
   /** Tonight's first-come list on the owner's mic: the owner, the other comedian and a walk-in. */
@@ -130,7 +132,11 @@ export async function buildWorld(): Promise<World> {
     const claimList = await ctx.db.insert("nightLists", { ...base, micId: claimMic, openedBy: admin.userId });
     return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList };
   });
-  return { t, owner, other, admin, ownerMic, claimMic, noCoordsMic, ownerSet, ownerEntry, ownerClaim, ownerReport, photo, ...lists };
+  const hostedMic = await createSceneItem(t, { title: "Co-hosted Mic", venueName: "Cohost Room" });
+  const approvedClaim = await t.run(async (ctx) =>
+    ctx.db.insert("micClaims", { micId: hostedMic, claimantId: owner.userId, status: "approved", reviewedAt: NOW - DAY, reviewedBy: admin.userId }),
+  );
+  return { t, owner, other, admin, approvedClaim, ownerMic, claimMic, noCoordsMic, ownerSet, ownerEntry, ownerClaim, ownerReport, photo, ...lists };
 }
 
 /** Things only the owner's own answers may contain. */
@@ -345,6 +351,7 @@ export const matrix: Record<string, Entry> = {
   "claims:mine": { args: (w) => ({ micId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "claims:ownerState": { ownerAnswerShows: false, args: (w) => ({ micId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "claims:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
+  "claims:revoke": { args: (w) => ({ id: w.approvedClaim }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
   "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
   "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
   "claims:setCancelledDate": {

@@ -120,6 +120,26 @@ test("a claim reaches the admin live; once approved the comedian edits the mic",
   await visitor.goto(`/event/${id}`);
   await expect(visitor.getByText("Cancelled tonight")).toBeVisible();
 
+  // The admin revokes the approved claim, after confirming; the comedian loses the owner tools live.
+  await markNoReload(admin);
+  await card.getByRole("button", { name: `Revoke Claim #${claimNumber}` }).click();
+  const confirm = admin.getByRole("alertdialog", { name: "Revoke claim" });
+  await expect(confirm).toContainText("will no longer be able to manage this mic");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(card.getByText("Approved", { exact: true })).toBeVisible();
+  await card.getByRole("button", { name: `Revoke Claim #${claimNumber}` }).click();
+  await admin.getByRole("alertdialog", { name: "Revoke claim" }).getByRole("button", { name: "Revoke" }).click();
+  await expect(toast(admin, "Claim revoked successfully")).toBeVisible();
+  await expect(card.getByText("Revoked", { exact: true })).toBeVisible();
+  await expect(card.getByText(/^Revoked [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/)).toBeVisible();
+  await expect(card.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  await expectNoReload(admin);
+  await expect(comedian.getByRole("button", { name: "Edit mic details" })).toHaveCount(0);
+  await expect(comedian.getByText(`Your claim #${claimNumber}:`)).toBeVisible();
+  await expect(comedian.getByText("Revoked", { exact: true })).toBeVisible();
+  await expect(comedian.getByRole("button", { name: "Claim this mic" })).toBeVisible();
+  await expectNoReload(comedian);
+
   for (const p of [comedian, admin, visitor]) await p.context().close();
 });
 
