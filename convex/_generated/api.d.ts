@@ -38,6 +38,7 @@ import type * as lib_micRules from "../lib/micRules.js";
 import type * as lib_photo from "../lib/photo.js";
 import type * as lib_profileRules from "../lib/profileRules.js";
 import type * as lib_recurrence from "../lib/recurrence.js";
+import type * as lib_requestRules from "../lib/requestRules.js";
 import type * as lib_sceneSearch from "../lib/sceneSearch.js";
 import type * as lib_schedule from "../lib/schedule.js";
 import type * as lib_similarity from "../lib/similarity.js";
@@ -118,6 +119,7 @@ declare const fullApi: ApiFromModules<{
   "lib/photo": typeof lib_photo;
   "lib/profileRules": typeof lib_profileRules;
   "lib/recurrence": typeof lib_recurrence;
+  "lib/requestRules": typeof lib_requestRules;
   "lib/sceneSearch": typeof lib_sceneSearch;
   "lib/schedule": typeof lib_schedule;
   "lib/similarity": typeof lib_similarity;
