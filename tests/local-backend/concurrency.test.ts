@@ -26,6 +26,8 @@ beforeAll(async () => {
   backend = await startBackend({ functionsDir: path.join(repoRoot, "convex") });
   // More accounts sign up here in a minute than the site-wide sign-up limit allows a real deployment.
   await backend.cli(["env", "set", "SIGN_UP_LIMIT_PER_MINUTE", "1000"]);
+  // The crowd signs up minutes before checking in; production counts only day-old accounts toward verification.
+  await backend.cli(["env", "set", "VERIFIER_MIN_ACCOUNT_AGE_HOURS", "0"]);
 }, 120_000);
 
 afterAll(async () => {
