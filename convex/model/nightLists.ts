@@ -129,6 +129,22 @@ function requireSpot(spots: Spot[], spotId: Id<"listSpots">): Spot {
   return spot;
 }
 
+/**
+ * The host's step on one spot: the caller hosts the list, it is open, the
+ * version they saw is current (when given), and the spot is on it.
+ */
+async function hostedSpot(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; version?: number },
+): Promise<{ list: List; item: Doc<"sceneItems">; spots: Spot[]; spot: Spot }> {
+  const { list, item } = await requireHostedList(ctx, userId, args.listId);
+  requireOpen(list);
+  requireVersion(list, args.version);
+  const spots = await spotsOf(ctx, args.listId);
+  return { list, item, spots, spot: requireSpot(spots, args.spotId) };
+}
+
 // ---------------------------------------------------------------------------
 // Opening a list
 
@@ -401,11 +417,7 @@ export async function moveSpot(
   userId: Id<"users">,
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; toIndex: number; version: number },
 ): Promise<null> {
-  const { list } = await requireHostedList(ctx, userId, args.listId);
-  requireOpen(list);
-  requireVersion(list, args.version);
-  const spots = await spotsOf(ctx, args.listId);
-  const spot = requireSpot(spots, args.spotId);
+  const { list, spots, spot } = await hostedSpot(ctx, userId, args);
   if (spot.section === "pool") invalid("The lottery hasn't been drawn yet.");
   const ordered = bySection(spots, spot.section);
   if (!Number.isInteger(args.toIndex) || args.toIndex < 0 || args.toIndex >= ordered.length) {
@@ -425,11 +437,7 @@ export async function bump(
   userId: Id<"users">,
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; version: number },
 ): Promise<null> {
-  const { list } = await requireHostedList(ctx, userId, args.listId);
-  requireOpen(list);
-  requireVersion(list, args.version);
-  const spots = await spotsOf(ctx, args.listId);
-  const spot = requireSpot(spots, args.spotId);
+  const { list, spots, spot } = await hostedSpot(ctx, userId, args);
   if (spot.section !== "list" || spot.state !== "waiting") invalid("Only someone waiting on the list can be bumped.");
   await ctx.db.patch("listSpots", spot._id, { bumped: true });
   spot.bumped = true;
@@ -450,11 +458,7 @@ export async function noShow(
   userId: Id<"users">,
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; version: number },
 ): Promise<null> {
-  const { list } = await requireHostedList(ctx, userId, args.listId);
-  requireOpen(list);
-  requireVersion(list, args.version);
-  const spots = await spotsOf(ctx, args.listId);
-  const spot = requireSpot(spots, args.spotId);
+  const { list, spots, spot } = await hostedSpot(ctx, userId, args);
   if (spot.section !== "list" || spot.state !== "waiting") invalid("Only someone waiting on the list can be marked a no-show.");
   await ctx.db.patch("listSpots", spot._id, { state: "no_show" });
   spot.state = "no_show";
@@ -520,10 +524,7 @@ export async function upNow(
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots"> },
   nowMs: number,
 ): Promise<null> {
-  const { list } = await requireHostedList(ctx, userId, args.listId);
-  requireOpen(list);
-  const spots = await spotsOf(ctx, args.listId);
-  const spot = requireSpot(spots, args.spotId);
+  const { list, spots, spot } = await hostedSpot(ctx, userId, args);
   if (spot.section !== "list" || spot.state !== "waiting") invalid("Only someone waiting on the list can go up.");
   const current = spots.find((s) => s.state === "up");
   if (current !== undefined) invalid(`${current.name} is still up: mark their set done first.`);
@@ -544,10 +545,7 @@ export async function done(
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; useTimer: boolean },
   nowMs: number,
 ): Promise<{ performanceId: Id<"performances"> | null; minutes: number }> {
-  const { list, item } = await requireHostedList(ctx, userId, args.listId);
-  requireOpen(list);
-  const spots = await spotsOf(ctx, args.listId);
-  const spot = requireSpot(spots, args.spotId);
+  const { list, item, spot } = await hostedSpot(ctx, userId, args);
   if (spot.state !== "up") invalid("Only the comedian who is up can be marked done.");
   const timed = args.useTimer && spot.startedAt !== undefined ? Math.round((nowMs - spot.startedAt) / MINUTE_MS) : null;
   const minutes = Math.min(MAX_SET_MINUTES, Math.max(1, timed ?? list.setMinutes));
