@@ -13,11 +13,9 @@ afterEach(() => {
 async function storeImage(t: TestBackend) {
   return await t.run(async (ctx) => {
     const id = await ctx.storage.store(new Blob([new Uint8Array(64)], { type: "image/png" }));
-    await (ctx.db as unknown as { patch: (t: string, id: string, v: object) => Promise<void> }).patch(
-      "_storage",
-      id,
-      { contentType: "image/png" },
-    );
+    await (ctx.db as unknown as { patch: (t: string, id: string, v: object) => Promise<void> }).patch("_storage", id, {
+      contentType: "image/png",
+    });
     return id;
   });
 }
@@ -29,7 +27,12 @@ async function storeImage(t: TestBackend) {
  */
 async function livedIn(t: TestBackend, comic: TestUser, mic: Id<"sceneItems">) {
   const { asUser, userId, sessionId } = comic;
-  await asUser.mutation(api.performances.log, { minutes: 7, performedAt: Date.now() - HOUR, tags: ["riff"], sceneItemId: mic });
+  await asUser.mutation(api.performances.log, {
+    minutes: 7,
+    performedAt: Date.now() - HOUR,
+    tags: ["riff"],
+    sceneItemId: mic,
+  });
   await asUser.mutation(api.performances.log, {
     minutes: 4,
     performedAt: Date.now() - 30 * HOUR,
@@ -45,7 +48,12 @@ async function livedIn(t: TestBackend, comic: TestUser, mic: Id<"sceneItems">) {
   const photo = await storeImage(t);
   await asUser.mutation(api.profiles.setPhoto, { storageId: photo });
   await t.run(async (ctx) => {
-    await ctx.db.insert("checkIns", { userId, sceneItemId: mic, checkedInAt: Date.now() - HOUR, localDate: "2026-01-01" });
+    await ctx.db.insert("checkIns", {
+      userId,
+      sceneItemId: mic,
+      checkedInAt: Date.now() - HOUR,
+      localDate: "2026-01-01",
+    });
     const item = (await ctx.db.get("sceneItems", mic))!;
     await ctx.db.patch("sceneItems", mic, { checkInCount: item.checkInCount + 1 });
     const accountId = await ctx.db.insert("authAccounts", {
@@ -69,9 +77,23 @@ async function rowsOf(t: TestBackend, userId: Id<"users">) {
   return await t.run(async (ctx) => {
     const found: Record<string, number> = {};
     const tables = [
-      "users", "authSessions", "authAccounts", "authRefreshTokens", "authVerificationCodes", "profiles",
-      "userStats", "performanceDays", "venueVisits", "performances", "sceneItems", "checkIns", "favorites",
-      "scheduleEntries", "userBadges", "micClaims", "problemReports",
+      "users",
+      "authSessions",
+      "authAccounts",
+      "authRefreshTokens",
+      "authVerificationCodes",
+      "profiles",
+      "userStats",
+      "performanceDays",
+      "venueVisits",
+      "performances",
+      "sceneItems",
+      "checkIns",
+      "favorites",
+      "scheduleEntries",
+      "userBadges",
+      "micClaims",
+      "problemReports",
     ] as const;
     for (const table of tables) {
       // A test may scan whole tables: it looks for any trace of the comedian.
@@ -87,9 +109,18 @@ describe("account.exportData", () => {
   test("returns everything the comedian owns and nobody else's", async () => {
     const t = newTest();
     const mic = await createSceneItem(t, { title: "Monday Mic", venueName: "The Creek" });
-    const comic = await createUser(t, { email: "export.me@example.com", name: "Export Me", profile: { defaultCity: "Austin" } });
+    const comic = await createUser(t, {
+      email: "export.me@example.com",
+      name: "Export Me",
+      profile: { defaultCity: "Austin" },
+    });
     const other = await createUser(t);
-    await other.asUser.mutation(api.performances.log, { minutes: 9, performedAt: Date.now() - HOUR, tags: [], sceneItemId: mic });
+    await other.asUser.mutation(api.performances.log, {
+      minutes: 9,
+      performedAt: Date.now() - HOUR,
+      tags: [],
+      sceneItemId: mic,
+    });
     await livedIn(t, comic, mic);
 
     const data = await comic.asUser.query(api.account.exportData, {});
@@ -98,7 +129,12 @@ describe("account.exportData", () => {
     expect(data.profile?.photoUrl).toEqual(expect.any(String));
     expect(data.stats).toMatchObject({ totalSets: 2, totalMinutes: 11 });
     expect(data.sets).toHaveLength(2);
-    expect(data.sets[0]).toMatchObject({ minutes: 7, venueName: "The Creek", tags: ["riff"], mic: { title: "Monday Mic" } });
+    expect(data.sets[0]).toMatchObject({
+      minutes: 7,
+      venueName: "The Creek",
+      tags: ["riff"],
+      mic: { title: "Monday Mic" },
+    });
     expect(data.sets[1]).toMatchObject({ minutes: 4, venueName: "Basement Show", notes: "new closer" });
     expect(data.schedule).toMatchObject([{ mic: { title: "Monday Mic" } }]);
     expect(data.favorites).toMatchObject([{ mic: { venueName: "The Creek" } }]);
@@ -122,7 +158,12 @@ describe("account.deleteAccount", () => {
     const mic = await createSceneItem(t, { title: "Monday Mic" });
     const comic = await createUser(t);
     const other = await createUser(t);
-    await other.asUser.mutation(api.performances.log, { minutes: 9, performedAt: Date.now() - HOUR, tags: [], sceneItemId: mic });
+    await other.asUser.mutation(api.performances.log, {
+      minutes: 9,
+      performedAt: Date.now() - HOUR,
+      tags: [],
+      sceneItemId: mic,
+    });
     await other.asUser.mutation(api.favorites.add, { sceneItemId: mic });
     const { added, photo } = await livedIn(t, comic, mic);
     expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 2, venues: 2 });
@@ -140,7 +181,11 @@ describe("account.deleteAccount", () => {
     const shared = await t.run(async (ctx) => await ctx.db.get("sceneItems", mic));
     expect(shared?.checkInCount).toBe(0);
     // The other comedian is untouched.
-    expect(await other.asUser.query(api.history.stats, {})).toEqual({ totalSets: 1, totalMinutes: 9, averageMinutes: 9 });
+    expect(await other.asUser.query(api.history.stats, {})).toEqual({
+      totalSets: 1,
+      totalMinutes: 9,
+      averageMinutes: 9,
+    });
     expect(await other.asUser.query(api.favorites.list, {})).toHaveLength(1);
     expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 1, venues: 2 });
     expect(await t.run(async (ctx) => (await ctx.db.query("siteStats").first())!.minutesLogged)).toBe(9);
@@ -158,7 +203,12 @@ describe("account.deleteAccount", () => {
     await comic.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" });
     const gone = /Account not found/;
     await expect(
-      comic.asUser.mutation(api.performances.log, { minutes: 5, performedAt: Date.now() - HOUR, tags: [], sceneItemId: mic }),
+      comic.asUser.mutation(api.performances.log, {
+        minutes: 5,
+        performedAt: Date.now() - HOUR,
+        tags: [],
+        sceneItemId: mic,
+      }),
     ).rejects.toThrow(gone);
     await expect(
       comic.asUser.mutation(api.events.create, {
@@ -207,9 +257,7 @@ describe("account.deleteAccount", () => {
   test("asks for the typed confirmation and a signed-in caller", async () => {
     const t = newTest();
     const comic = await createUser(t);
-    await expect(
-      comic.asUser.mutation(api.account.deleteAccount, { confirm: "delete" as "DELETE" }),
-    ).rejects.toThrow();
+    await expect(comic.asUser.mutation(api.account.deleteAccount, { confirm: "delete" as "DELETE" })).rejects.toThrow();
     expect(await comic.asUser.query(api.profiles.me, {})).not.toBeNull();
     await expect(t.mutation(api.account.deleteAccount, { confirm: "DELETE" })).rejects.toThrow(/sign in/i);
   });

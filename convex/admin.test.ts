@@ -157,7 +157,12 @@ describe("admin.updateMic", () => {
     expect((await siteStats(t)).cities).toBe(1);
     await admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, city: "Denver", status: "inactive" });
     expect(await t.query(api.scene.get, { id })).toBeNull();
-    const scene = await t.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 100, cursor: null } });
+    const scene = await t.query(api.scene.listPage, {
+      type: "all",
+      day: null,
+      search: "",
+      paginationOpts: { numItems: 100, cursor: null },
+    });
     expect(scene.page.map((i) => i._id)).not.toContain(id);
     expect((await siteStats(t)).venues).toBe(0);
     expect((await siteStats(t)).cities).toBe(0);
@@ -176,7 +181,10 @@ describe("admin.updateMic", () => {
       admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, startTimeLocal: "25:00" }),
       "INVALID_INPUT",
     );
-    await expectAppError(admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, dayOfWeek: 7 }), "INVALID_INPUT");
+    await expectAppError(
+      admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, dayOfWeek: 7 }),
+      "INVALID_INPUT",
+    );
     await expectAppError(
       admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, costInfo: { type: "cover", coverAmount: -1 } }),
       "INVALID_INPUT",

@@ -8,7 +8,6 @@ import { newTest, type TestBackend } from "./test.setup";
 // Password hashing (scrypt) and seeding are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-
 // Convex Auth signs session JWTs with JWT_PRIVATE_KEY and names CONVEX_SITE_URL as issuer.
 let privateKey = "";
 beforeAll(async () => {
@@ -64,9 +63,7 @@ describe("password sign-up", () => {
     expect(token).toBeTypeOf("string");
     const userId = userIdOf(token!);
 
-    const me = await t
-      .withIdentity({ subject: `${userId}|session` })
-      .query(api.profiles.me, {});
+    const me = await t.withIdentity({ subject: `${userId}|session` }).query(api.profiles.me, {});
     expect(me).toMatchObject({
       userId,
       displayName: "Nia New",
@@ -117,13 +114,9 @@ describe("password sign-up", () => {
   test("rejects a password shorter than 6 characters with the spec's message", async () => {
     stubAuthEnv();
     const t = newTest();
-    const error = await errorOf(
-      passwordSignIn(t, { email: "short@example.com", password: "12345", flow: "signUp" }),
-    );
+    const error = await errorOf(passwordSignIn(t, { email: "short@example.com", password: "12345", flow: "signUp" }));
     expect(error).toBeInstanceOf(ConvexError);
-    expect((error as ConvexError<{ message: string }>).data.message).toBe(
-      "Password must be at least 6 characters",
-    );
+    expect((error as ConvexError<{ message: string }>).data.message).toBe("Password must be at least 6 characters");
     const users = await t.run(async (ctx) => ctx.db.query("users").take(5));
     expect(users).toHaveLength(0);
   });
@@ -161,9 +154,7 @@ describe("password sign-up", () => {
     stubAuthEnv();
     const t = newTest();
     await passwordSignIn(t, { email: "pw@example.com", password: "secret1", flow: "signUp" });
-    const wrong = await errorOf(
-      passwordSignIn(t, { email: "pw@example.com", password: "wrong-one", flow: "signIn" }),
-    );
+    const wrong = await errorOf(passwordSignIn(t, { email: "pw@example.com", password: "wrong-one", flow: "signIn" }));
     expect(wrong).toBeInstanceOf(ConvexError);
     expect((wrong as ConvexError<{ code: string; message: string }>).data).toMatchObject({
       code: "INVALID_INPUT",
@@ -172,18 +163,14 @@ describe("password sign-up", () => {
     const unknown = await errorOf(
       passwordSignIn(t, { email: "nobody@example.com", password: "secret1", flow: "signIn" }),
     );
-    expect((unknown as ConvexError<{ message: string }>).data.message).toBe(
-      "Invalid email or password.",
-    );
+    expect((unknown as ConvexError<{ message: string }>).data.message).toBe("Invalid email or password.");
   });
 
   test("signing up twice with the same email fails", async () => {
     stubAuthEnv();
     const t = newTest();
     await passwordSignIn(t, { email: "dup@example.com", password: "secret1", flow: "signUp" });
-    const error = await errorOf(
-      passwordSignIn(t, { email: "Dup@example.com", password: "other12", flow: "signUp" }),
-    );
+    const error = await errorOf(passwordSignIn(t, { email: "Dup@example.com", password: "other12", flow: "signUp" }));
     expect(error).toBeInstanceOf(ConvexError);
     expect((error as ConvexError<{ code: string; message: string }>).data).toEqual({
       code: "ALREADY_EXISTS",
@@ -199,7 +186,9 @@ describe("credential limits (security issue 13 item 8)", () => {
     const error = await errorOf(
       passwordSignIn(t, { email: "long@example.com", password: "secret1", flow: "signUp", name: "n".repeat(500_000) }),
     );
-    expect((error as ConvexError<{ message: string }>).data.message).toBe("Display name must be 60 characters or fewer.");
+    expect((error as ConvexError<{ message: string }>).data.message).toBe(
+      "Display name must be 60 characters or fewer.",
+    );
     expect(await t.run(async (ctx) => ctx.db.query("users").take(1))).toHaveLength(0);
     // 60 characters is fine.
     await passwordSignIn(t, { email: "long@example.com", password: "secret1", flow: "signUp", name: "n".repeat(60) });

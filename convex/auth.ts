@@ -24,10 +24,7 @@ const password = withUserFacingErrors(
       assertCredentialLengths(params);
       const email = typeof params.email === "string" ? normalizeEmail(params.email) : "";
       if (email === "") {
-        throw appError(
-          ErrorCode.INVALID_INPUT,
-          "You must provide either an email or phone number and a password",
-        );
+        throw appError(ErrorCode.INVALID_INPUT, "You must provide either an email or phone number and a password");
       }
       const name = signUpName(params.name);
       return name === undefined ? { email } : { email, name };
@@ -78,10 +75,7 @@ function withUserFacingErrors<P>(provider: P): P {
         await recordFailedSignIn(ctx as ActionCtx);
       }
       if (/already exists/.test(message)) {
-        throw appError(
-          ErrorCode.ALREADY_EXISTS,
-          "This email is already registered. Try signing in instead.",
-        );
+        throw appError(ErrorCode.ALREADY_EXISTS, "This email is already registered. Try signing in instead.");
       }
       if (/^(InvalidAccountId|InvalidSecret|Invalid credentials)$/.test(message)) {
         throw appError(ErrorCode.INVALID_INPUT, "Invalid email or password.");

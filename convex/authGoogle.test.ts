@@ -10,7 +10,6 @@ import { newTest } from "./test.setup";
 // OAuth round trips are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-
 const SITE_URL = "http://localhost:5173";
 const CONVEX_SITE_URL = "http://127.0.0.1:3211";
 let server: OAuth2Server;

@@ -112,7 +112,9 @@ describe("sign-in lockout", () => {
     await signIn(t, "owner@example.com", "right-password", "signUp");
     // Spraying: one guess each on 60 different emails.
     for (let i = 0; i < 60; i++) {
-      expect(await refusal(signIn(t, `spray-${i}@example.com`, "password123"))).toMatchObject({ code: "INVALID_INPUT" });
+      expect(await refusal(signIn(t, `spray-${i}@example.com`, "password123"))).toMatchObject({
+        code: "INVALID_INPUT",
+      });
     }
     const throttled = await refusal(signIn(t, "spray-60@example.com", "password123"));
     expect(throttled).toMatchObject({ ...LOCKED, limit: "signInFailed" });

@@ -52,10 +52,17 @@ function caller(w: World, role: Role) {
   return w[role].asUser;
 }
 
-async function call(w: World, role: Role, name: string, kind: "query" | "mutation" | "action", args: Record<string, unknown>) {
+async function call(
+  w: World,
+  role: Role,
+  name: string,
+  kind: "query" | "mutation" | "action",
+  args: Record<string, unknown>,
+) {
   const c = caller(w, role);
   if (kind === "query") return await c.query(makeFunctionReference<"query">(name) as FunctionReference<"query">, args);
-  if (kind === "mutation") return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
+  if (kind === "mutation")
+    return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
   return await c.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, args);
 }
 
@@ -101,9 +108,15 @@ describe("authorization matrix", () => {
 
       if (expected === "nothing") {
         if (outcome.ok) {
-          expect(kind === "query" && isEmptyAnswer(outcome.value), `${label}, but it answered ${JSON.stringify(outcome.value)}`).toBe(true);
+          expect(
+            kind === "query" && isEmptyAnswer(outcome.value),
+            `${label}, but it answered ${JSON.stringify(outcome.value)}`,
+          ).toBe(true);
         } else {
-          expect(outcome.error instanceof ConvexError, `${label}: refused, but with ${describeError(outcome.error)}`).toBe(true);
+          expect(
+            outcome.error instanceof ConvexError,
+            `${label}: refused, but with ${describeError(outcome.error)}`,
+          ).toBe(true);
         }
         expect(allAfter, `${label}: no row may change`).toEqual(allBefore);
         continue;
@@ -116,7 +129,10 @@ describe("authorization matrix", () => {
         // so that the "own" check above is not passing on an answer that never shows anyone's.
         if (kind === "query" && role === "owner" && entry.other === "own" && entry.ownerAnswerShows !== false) {
           const text = JSON.stringify(outcome.value);
-          expect(privateMarkers(w).some((m) => text.includes(m)), `${label}: the answer should show the owner's data`).toBe(true);
+          expect(
+            privateMarkers(w).some((m) => text.includes(m)),
+            `${label}: the answer should show the owner's data`,
+          ).toBe(true);
         }
       }
       if (expected === "own") {
@@ -182,7 +198,9 @@ describe("abuse limits", () => {
     for (const mic of mics.slice(0, 10)) {
       await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...VENUE });
     }
-    const refused = await attempt(() => comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...VENUE }));
+    const refused = await attempt(() =>
+      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...VENUE }),
+    );
     expect(!refused.ok && refused.error instanceof ConvexError && refused.error.data).toMatchObject({
       code: "RATE_LIMITED",
       message: "Too many check-ins. Please wait a minute and try again.",
@@ -204,8 +222,7 @@ describe("abuse limits", () => {
         await db.patch("_storage", id, { contentType });
         return id;
       });
-    const photoOf = async () =>
-      (await t.run(async (ctx) => ctx.db.get("profiles", comic.profileId)))?.photoStorageId;
+    const photoOf = async () => (await t.run(async (ctx) => ctx.db.get("profiles", comic.profileId)))?.photoStorageId;
 
     for (const [bytes, type] of [
       [100, "text/html"],

@@ -73,12 +73,7 @@ describe("awardEarnedBadges", () => {
     const first = await award(t, comic.userId);
     expect([...first].sort()).toEqual(["century_club", "first_set", "streak_3", "venue_pioneer"]);
     expect(await award(t, comic.userId)).toEqual([]);
-    expect(await badgeCodes(t, comic.userId)).toEqual([
-      "century_club",
-      "first_set",
-      "streak_3",
-      "venue_pioneer",
-    ]);
+    expect(await badgeCodes(t, comic.userId)).toEqual(["century_club", "first_set", "streak_3", "venue_pioneer"]);
   });
 
   test("community_builder counts check-ins from the first of the month in the comedian's time zone", async () => {

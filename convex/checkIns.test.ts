@@ -383,9 +383,7 @@ describe("checkIns.checkIn", () => {
     const badges = await t.run(async (ctx) =>
       ctx.db
         .query("userBadges")
-        .withIndex("by_user_and_code", (q) =>
-          q.eq("userId", comic.userId).eq("badgeCode", "community_builder"),
-        )
+        .withIndex("by_user_and_code", (q) => q.eq("userId", comic.userId).eq("badgeCode", "community_builder"))
         .collect(),
     );
     expect(badges).toHaveLength(1);

@@ -139,11 +139,17 @@ describe("claims.revoke", () => {
     expect(state.canManage).toBe(false);
     expect(state.claims.map((c) => c.status)).toEqual(["revoked"]);
     // The admin queue shows it revoked.
-    expect((await admin.asUser.query(api.claims.list, {})).map((c) => [c._id, c.status])).toEqual([[claimId, "revoked"]]);
+    expect((await admin.asUser.query(api.claims.list, {})).map((c) => [c._id, c.status])).toEqual([
+      [claimId, "revoked"],
+    ]);
 
     const itemBefore = await getItem(t, micId);
     const notOwner = "Only the mic's approved claimant can change it";
-    await expectAppError(comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit, title: "Still mine" }), "FORBIDDEN", notOwner);
+    await expectAppError(
+      comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit, title: "Still mine" }),
+      "FORBIDDEN",
+      notOwner,
+    );
     await expectAppError(
       comic.asUser.mutation(api.claims.setCancelledDate, { micId, date: TONIGHT, cancelled: true }),
       "FORBIDDEN",
@@ -155,7 +161,13 @@ describe("claims.revoke", () => {
       notOwner,
     );
     await expectAppError(
-      comic.asUser.mutation(api.nightLists.open, { micId, date: TONIGHT, spots: 3, lightMinutes: 1, mode: "first_come" }),
+      comic.asUser.mutation(api.nightLists.open, {
+        micId,
+        date: TONIGHT,
+        spots: 3,
+        lightMinutes: 1,
+        mode: "first_come",
+      }),
       "FORBIDDEN",
     );
     expect(await getItem(t, micId)).toEqual(itemBefore);
@@ -191,7 +203,10 @@ describe("claims.revoke", () => {
     await admin.asUser.mutation(api.claims.revoke, { id: approved });
     await expectAppError(admin.asUser.mutation(api.claims.revoke, { id: approved }), "INVALID_INPUT", message);
     // A revoked claim cannot be reviewed back to approved.
-    await expectAppError(admin.asUser.mutation(api.claims.review, { id: approved, status: "approved" }), "INVALID_INPUT");
+    await expectAppError(
+      admin.asUser.mutation(api.claims.review, { id: approved, status: "approved" }),
+      "INVALID_INPUT",
+    );
   });
 });
 
@@ -239,7 +254,9 @@ describe("claim numbers", () => {
       expect((await admin.asUser.query(api.claims.list, {})).filter((c) => c.number === undefined)).toHaveLength(150);
       expect(await t.mutation(internal.claims.backfillNumbers, {})).toEqual({ updated: 100, more: true });
       await t.finishAllScheduledFunctions(vi.runAllTimers);
-      const numbers = await t.run(async (ctx) => await Promise.all(old.map(async (id) => (await ctx.db.get("micClaims", id))!.number)));
+      const numbers = await t.run(
+        async (ctx) => await Promise.all(old.map(async (id) => (await ctx.db.get("micClaims", id))!.number)),
+      );
       expect(numbers).toEqual(Array.from({ length: 150 }, (_, i) => i + 2));
       expect(await t.mutation(internal.claims.backfillNumbers, {})).toEqual({ updated: 0, more: false });
       // New claims continue after the backfilled ones.
@@ -297,7 +314,12 @@ describe("claims.updateOwnMic", () => {
     const t = newTest();
     const micId = await createSceneItem(t);
     const comic = await approvedClaimant(t, micId);
-    for (const extra of [{ checkInCount: 99 }, { status: "inactive" }, { verifiedCheckIns30d: 5 }, { venueName: "X" }]) {
+    for (const extra of [
+      { checkInCount: 99 },
+      { status: "inactive" },
+      { verifiedCheckIns30d: 5 },
+      { venueName: "X" },
+    ]) {
       await expect(
         comic.asUser.mutation(api.claims.updateOwnMic, { micId, ...ownEdit, ...extra } as never),
       ).rejects.toThrow();
@@ -346,7 +368,10 @@ describe("claims.updateOwnMic", () => {
     expect(show!.costInfo).toBeNull();
     expect(show!.signupMethod).toBeUndefined();
     for (const bad of [{ title: " " }, { startTimeLocal: "7pm" }, { performanceMinutes: 61 }, { signupLink: "nope" }]) {
-      await expectAppError(comic.asUser.mutation(api.claims.updateOwnMic, { micId: showId, ...ownEdit, ...bad }), "INVALID_INPUT");
+      await expectAppError(
+        comic.asUser.mutation(api.claims.updateOwnMic, { micId: showId, ...ownEdit, ...bad }),
+        "INVALID_INPUT",
+      );
     }
   });
 });

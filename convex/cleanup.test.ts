@@ -56,37 +56,33 @@ describe("schedule.cleanupCompleted", () => {
     ["Europe/London, clocks go forward", "Europe/London", 0, "20:00", 5, "2026-03-29T20:00:00+01:00"],
     ["America/New_York, fall back", "America/New_York", 0, "19:30", 7, "2026-11-01T19:30:00-05:00"],
     ["Asia/Tokyo, no DST", "Asia/Tokyo", 3, "19:00", undefined, "2026-11-25T19:00:00+09:00"],
-  ] as const)("%s: not completed 1 ms before start + 60 min + set length, completed at it", async (
-    _name,
-    timeZone,
-    dayOfWeek,
-    startTimeLocal,
-    performanceMinutes,
-    startIso,
-  ) => {
-    const start = Date.parse(startIso);
-    const boundary = start + (60 + (performanceMinutes ?? 0)) * MIN;
-    const { entryId, comic } = await scheduledMic(start - 3 * DAY, {
-      timeZone,
-      dayOfWeek,
-      startTimeLocal,
-      performanceMinutes,
-    });
+  ] as const)(
+    "%s: not completed 1 ms before start + 60 min + set length, completed at it",
+    async (_name, timeZone, dayOfWeek, startTimeLocal, performanceMinutes, startIso) => {
+      const start = Date.parse(startIso);
+      const boundary = start + (60 + (performanceMinutes ?? 0)) * MIN;
+      const { entryId, comic } = await scheduledMic(start - 3 * DAY, {
+        timeZone,
+        dayOfWeek,
+        startTimeLocal,
+        performanceMinutes,
+      });
 
-    expect(await cleanupAt(boundary - 1)).toEqual({ marked: 0, removed: 0, more: false });
-    expect((await entry(entryId))?.completedAt).toBeUndefined();
-    const week = scheduleWeek(start, timeZone);
-    const view = (nowMs: number) =>
-      comic.asUser.query(api.schedule.week, { weekStartMs: week.startMs, weekEndMs: week.endMs, nowMs });
-    expect((await view(boundary - 1)).items.map((i) => i.startsAt)).toEqual([start]);
+      expect(await cleanupAt(boundary - 1)).toEqual({ marked: 0, removed: 0, more: false });
+      expect((await entry(entryId))?.completedAt).toBeUndefined();
+      const week = scheduleWeek(start, timeZone);
+      const view = (nowMs: number) =>
+        comic.asUser.query(api.schedule.week, { weekStartMs: week.startMs, weekEndMs: week.endMs, nowMs });
+      expect((await view(boundary - 1)).items.map((i) => i.startsAt)).toEqual([start]);
 
-    expect(await cleanupAt(boundary)).toEqual({ marked: 1, removed: 0, more: false });
-    expect((await entry(entryId))?.completedAt).toBe(start);
-    // Marked done, the occurrence stays hidden even for a client whose clock lags behind.
-    expect((await view(boundary - 1)).items).toEqual([]);
-    // Running again changes nothing.
-    expect(await cleanupAt(boundary + 5 * MIN)).toEqual({ marked: 0, removed: 0, more: false });
-  });
+      expect(await cleanupAt(boundary)).toEqual({ marked: 1, removed: 0, more: false });
+      expect((await entry(entryId))?.completedAt).toBe(start);
+      // Marked done, the occurrence stays hidden even for a client whose clock lags behind.
+      expect((await view(boundary - 1)).items).toEqual([]);
+      // Running again changes nothing.
+      expect(await cleanupAt(boundary + 5 * MIN)).toEqual({ marked: 0, removed: 0, more: false });
+    },
+  );
 
   test("a weekly mic stays scheduled: each week's occurrence is marked in turn", async () => {
     const start = Date.parse("2026-11-23T19:30:00-05:00");

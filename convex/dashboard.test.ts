@@ -28,7 +28,16 @@ async function logSet(userId: Id<"users">, performedAt: number, minutes: number,
   });
 }
 
-async function setStats(userId: Id<"users">, fields: { totalMinutes: number; totalSets: number; currentStreak?: number; longestStreak?: number; lastSetDate?: string }) {
+async function setStats(
+  userId: Id<"users">,
+  fields: {
+    totalMinutes: number;
+    totalSets: number;
+    currentStreak?: number;
+    longestStreak?: number;
+    lastSetDate?: string;
+  },
+) {
   await t.run(async (ctx) => {
     const row = await ctx.db
       .query("userStats")
@@ -127,7 +136,13 @@ describe("dashboard.summary", () => {
 
   test("with today passed, a streak whose last set is older than yesterday reads 0", async () => {
     const comic = await createUser(t, { withStats: true });
-    await setStats(comic.userId, { totalMinutes: 10, totalSets: 2, currentStreak: 2, longestStreak: 2, lastSetDate: "2026-11-19" });
+    await setStats(comic.userId, {
+      totalMinutes: 10,
+      totalSets: 2,
+      currentStreak: 2,
+      longestStreak: 2,
+      lastSetDate: "2026-11-19",
+    });
     const on = (today: string) => comic.asUser.query(api.dashboard.summary, { ...weekArgs, today });
     expect((await on("2026-11-20")).currentStreak).toBe(2);
     expect((await on("2026-11-21")).currentStreak).toBe(0);

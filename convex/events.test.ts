@@ -84,7 +84,12 @@ describe("events.create", () => {
       timeZone: "America/New_York",
     });
     // It is in the scene list for everyone.
-    const list = await t.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 100, cursor: null } });
+    const list = await t.query(api.scene.listPage, {
+      type: "all",
+      day: null,
+      search: "",
+      paginationOpts: { numItems: 100, cursor: null },
+    });
     expect(list.page.map((i) => i._id)).toContain(sceneItemId);
     const viewer = await comic.asUser.query(api.scene.viewerState, { sinceMs: NOW - 48 * 3600_000 });
     expect(viewer?.schedule.map((e) => e.sceneItemId)).toEqual([sceneItemId]);
@@ -251,7 +256,11 @@ describe("events.create", () => {
       "Signup link must be a valid URL (starting with http:// or https://)",
     );
     await expectAppError(create(comic, { dayOfWeek: 7 }), "INVALID_INPUT", "Please choose a day of the week");
-    await expectAppError(create(comic, { startTimeLocal: "25:00" }), "INVALID_INPUT", "Please choose a valid start time");
+    await expectAppError(
+      create(comic, { startTimeLocal: "25:00" }),
+      "INVALID_INPUT",
+      "Please choose a valid start time",
+    );
     await expectAppError(
       create(comic, { performanceMinutes: 61 }),
       "INVALID_INPUT",
@@ -267,12 +276,27 @@ describe("events.create", () => {
       "INVALID_INPUT",
       "Minimum items must be a whole number of at least 1",
     );
-    await expectAppError(create(comic, { title: "x".repeat(121) }), "INVALID_INPUT", "Event name must be 120 characters or fewer");
-    await expectAppError(create(comic, {}, { venueName: "  " }), "INVALID_INPUT", "Please select a venue first.");
-    await expectAppError(create(comic, { hostName: "h".repeat(121) }), "INVALID_INPUT", "Host name must be 120 characters or fewer");
-    await expectAppError(create(comic, {}, { address: "a".repeat(301) }), "INVALID_INPUT", "Address must be 300 characters or fewer");
     await expectAppError(
-      create(comic, { recurrence: "custom", customRecurrenceDescription: `every 2 weeks${" ".repeat(10)}${"x".repeat(200)}` }),
+      create(comic, { title: "x".repeat(121) }),
+      "INVALID_INPUT",
+      "Event name must be 120 characters or fewer",
+    );
+    await expectAppError(create(comic, {}, { venueName: "  " }), "INVALID_INPUT", "Please select a venue first.");
+    await expectAppError(
+      create(comic, { hostName: "h".repeat(121) }),
+      "INVALID_INPUT",
+      "Host name must be 120 characters or fewer",
+    );
+    await expectAppError(
+      create(comic, {}, { address: "a".repeat(301) }),
+      "INVALID_INPUT",
+      "Address must be 300 characters or fewer",
+    );
+    await expectAppError(
+      create(comic, {
+        recurrence: "custom",
+        customRecurrenceDescription: `every 2 weeks${" ".repeat(10)}${"x".repeat(200)}`,
+      }),
       "INVALID_INPUT",
       "The schedule description must be 200 characters or fewer",
     );

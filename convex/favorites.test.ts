@@ -82,9 +82,7 @@ describe("favorites", () => {
     expect(list[0]).not.toHaveProperty("searchText");
 
     await t.run(async (ctx) => ctx.db.patch("sceneItems", friday, { status: "inactive" }));
-    expect((await comic.asUser.query(api.favorites.list, {})).map((i) => i.title)).toEqual([
-      "Monday",
-    ]);
+    expect((await comic.asUser.query(api.favorites.list, {})).map((i) => i.title)).toEqual(["Monday"]);
   });
 
   test("an inactive or deleted item cannot be added", async () => {

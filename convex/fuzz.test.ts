@@ -36,8 +36,6 @@ type ValidatorJson =
   | { type: "union"; value: ValidatorJson[] }
   | { type: "object"; value: Record<string, { fieldType: ValidatorJson; optional: boolean }> };
 
-
-
 /** Every public mutation and action with its args validator. */
 function writeFunctions(): Array<{ name: string; kind: "mutation" | "action"; args: ValidatorJson }> {
   return publicFunctions().flatMap((fn) =>
@@ -93,8 +91,36 @@ const HOSTILE_STRINGS = [
 ];
 
 const NUMBERS = [
-  0, -0, 1, -1, 5, 7, 15, 30, 60, 100, 600, 601, 1000, 1e6, -1e6, 2 ** 53, -(2 ** 53), 1e308, -1e308,
-  Number.MAX_VALUE, Number.MIN_VALUE, Infinity, -Infinity, NaN, 0.5, 3.7, 40.7411, -73.9897, 90.0001, -180.5,
+  0,
+  -0,
+  1,
+  -1,
+  5,
+  7,
+  15,
+  30,
+  60,
+  100,
+  600,
+  601,
+  1000,
+  1e6,
+  -1e6,
+  2 ** 53,
+  -(2 ** 53),
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Infinity,
+  -Infinity,
+  NaN,
+  0.5,
+  3.7,
+  40.7411,
+  -73.9897,
+  90.0001,
+  -180.5,
 ];
 
 /** Ids to draw from, and whether values must match their validator (`strict`:
@@ -209,8 +235,10 @@ function typedValue(v: ValidatorJson, pools: Pools, depth: number): fc.Arbitrary
  */
 function plausible(field: string): fc.Arbitrary<unknown> | null {
   if (/TimeLocal$/.test(field)) return fc.constantFrom("19:00", "19:30", "20:00", "23:45", "00:15");
-  if (/^(date|anchorDate|today)$/.test(field)) return fc.constantFrom("2026-11-25", "2026-12-02", "2027-01-01", "2026-02-29");
-  if (field === "timeZone") return fc.constantFrom("America/New_York", "America/Los_Angeles", "Europe/London", "Pacific/Kiritimati");
+  if (/^(date|anchorDate|today)$/.test(field))
+    return fc.constantFrom("2026-11-25", "2026-12-02", "2027-01-01", "2026-02-29");
+  if (field === "timeZone")
+    return fc.constantFrom("America/New_York", "America/Los_Angeles", "Europe/London", "Pacific/Kiritimati");
   if (field === "dayOfWeek") return fc.integer({ min: 0, max: 6 });
   if (/minutes|Minutes$/.test(field)) return fc.integer({ min: 0, max: 120 });
   if (field === "performedAt") return fc.integer({ min: NOW - 60 * DAY, max: NOW });
@@ -296,7 +324,9 @@ function conforms(v: ValidatorJson, value: unknown): boolean {
     case "literal":
       return value === v.value;
     case "id":
-      return typeof value === "string" && value.endsWith(v.tableName) && /^[0-9]+$/.test(value.slice(0, -v.tableName.length));
+      return (
+        typeof value === "string" && value.endsWith(v.tableName) && /^[0-9]+$/.test(value.slice(0, -v.tableName.length))
+      );
     case "array":
       return Array.isArray(value) && value.every((x) => conforms(v.value, x));
     case "record":
@@ -372,7 +402,12 @@ async function buildWorld(): Promise<World> {
   const admin = await createAdmin(t);
   const wednesday = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
   const mine = await createSceneItem(t, { ...wednesday, title: "Mine", createdBy: comic.userId });
-  const theirs = await createSceneItem(t, { ...wednesday, title: "Theirs", venueName: "Their Room", createdBy: rival.userId });
+  const theirs = await createSceneItem(t, {
+    ...wednesday,
+    title: "Theirs",
+    venueName: "Their Room",
+    createdBy: rival.userId,
+  });
   const lost = await createSceneItem(t, { title: "Lost", latitude: undefined, longitude: undefined });
   const { performanceId: mySet } = await comic.asUser.mutation(api.performances.log, {
     minutes: 7,
@@ -436,7 +471,12 @@ async function buildWorld(): Promise<World> {
       version: 1,
     };
     const spot = { state: "waiting" as const, priority: false, bumped: false };
-    const myList = await ctx.db.insert("nightLists", { ...listBase, micId: mine, date: "2026-11-25", openedBy: comic.userId });
+    const myList = await ctx.db.insert("nightLists", {
+      ...listBase,
+      micId: mine,
+      date: "2026-11-25",
+      openedBy: comic.userId,
+    });
     const myLottery = await ctx.db.insert("nightLists", {
       ...listBase,
       micId: mine,
@@ -445,14 +485,66 @@ async function buildWorld(): Promise<World> {
       mode: "lottery",
       drawAt: NOW + DAY / 2,
     });
-    const theirList = await ctx.db.insert("nightLists", { ...listBase, micId: theirs, date: "2026-11-25", openedBy: rival.userId });
+    const theirList = await ctx.db.insert("nightLists", {
+      ...listBase,
+      micId: theirs,
+      date: "2026-11-25",
+      openedBy: rival.userId,
+    });
     const spots = [
-      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, userId: rival.userId, name: "Rival", section: "list", rank: 0 }),
-      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, name: "Walk-in", section: "list", rank: 1 }),
-      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, name: "On stage", section: "list", rank: 2, state: "up", startedAt: NOW - 300_000 }),
-      await ctx.db.insert("listSpots", { ...spot, listId: myList, micId: mine, name: "Waiting", section: "waitlist", rank: 0 }),
-      await ctx.db.insert("listSpots", { ...spot, listId: myLottery, micId: mine, userId: rival.userId, name: "Rival", section: "pool", rank: 0 }),
-      await ctx.db.insert("listSpots", { ...spot, listId: theirList, micId: theirs, userId: comic.userId, name: "Comic", section: "list", rank: 0 }),
+      await ctx.db.insert("listSpots", {
+        ...spot,
+        listId: myList,
+        micId: mine,
+        userId: rival.userId,
+        name: "Rival",
+        section: "list",
+        rank: 0,
+      }),
+      await ctx.db.insert("listSpots", {
+        ...spot,
+        listId: myList,
+        micId: mine,
+        name: "Walk-in",
+        section: "list",
+        rank: 1,
+      }),
+      await ctx.db.insert("listSpots", {
+        ...spot,
+        listId: myList,
+        micId: mine,
+        name: "On stage",
+        section: "list",
+        rank: 2,
+        state: "up",
+        startedAt: NOW - 300_000,
+      }),
+      await ctx.db.insert("listSpots", {
+        ...spot,
+        listId: myList,
+        micId: mine,
+        name: "Waiting",
+        section: "waitlist",
+        rank: 0,
+      }),
+      await ctx.db.insert("listSpots", {
+        ...spot,
+        listId: myLottery,
+        micId: mine,
+        userId: rival.userId,
+        name: "Rival",
+        section: "pool",
+        rank: 0,
+      }),
+      await ctx.db.insert("listSpots", {
+        ...spot,
+        listId: theirList,
+        micId: theirs,
+        userId: comic.userId,
+        name: "Comic",
+        section: "list",
+        rank: 0,
+      }),
     ];
     return { claim, report, photo, pdf, goneItem, goneSet, lists: [myList, myLottery, theirList], spots };
   });
@@ -503,9 +595,15 @@ describe("bad input", () => {
         const valid = conforms(args, generated);
         try {
           if (kind === "mutation") {
-            await caller.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, generated as never);
+            await caller.mutation(
+              makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">,
+              generated as never,
+            );
           } else {
-            await caller.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, generated as never);
+            await caller.action(
+              makeFunctionReference<"action">(name) as FunctionReference<"action">,
+              generated as never,
+            );
           }
           if (!valid) throw new Error(`${name} accepted arguments its validator should refuse`);
           outcomes.ok++;

@@ -83,7 +83,8 @@ function leaves(v: ValidatorJson, path: string[] = []): Leaf[] {
       return Object.entries(v.value).flatMap(([k, f]) => leaves(f.fieldType, [...path, k]));
     case "union": {
       const seen = new Map<string, Leaf>();
-      for (const member of v.value) for (const leaf of leaves(member, path)) seen.set(`${leaf.path.join(".")}:${leaf.kind}`, leaf);
+      for (const member of v.value)
+        for (const leaf of leaves(member, path)) seen.set(`${leaf.path.join(".")}:${leaf.kind}`, leaf);
       return [...seen.values()];
     }
     default:
@@ -113,7 +114,8 @@ function hostileNumbers(field: string): Array<[string, number]> {
     ["MAX_VALUE", Number.MAX_VALUE],
   ];
   if (/^(lat|latitude)$/i.test(field)) out.push(["latitude 90.0001", 90.0001], ["latitude -90.0001", -90.0001]);
-  if (/^(lng|lon|longitude)$/i.test(field)) out.push(["longitude 180.0001", 180.0001], ["longitude -180.0001", -180.0001]);
+  if (/^(lng|lon|longitude)$/i.test(field))
+    out.push(["longitude 180.0001", 180.0001], ["longitude -180.0001", -180.0001]);
   return out;
 }
 
@@ -130,10 +132,17 @@ function actingRole(name: string): Role | null {
   return null;
 }
 
-async function call(w: World, role: Role, name: string, kind: "query" | "mutation" | "action", args: Record<string, unknown>) {
+async function call(
+  w: World,
+  role: Role,
+  name: string,
+  kind: "query" | "mutation" | "action",
+  args: Record<string, unknown>,
+) {
   const c = role === "anon" ? w.t : w[role].asUser;
   if (kind === "query") return await c.query(makeFunctionReference<"query">(name) as FunctionReference<"query">, args);
-  if (kind === "mutation") return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
+  if (kind === "mutation")
+    return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
   return await c.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, args);
 }
 
@@ -180,7 +189,10 @@ describe("hostile values are refused", () => {
         attempts.push({ label: `${field} = 1 MB string`, args: withValue(valid, path, ONE_MB) });
         const cap = capOf(name, path);
         if (cap !== undefined) {
-          attempts.push({ label: `${field} = ${cap + 1} characters (cap ${cap})`, args: withValue(valid, path, "y".repeat(cap + 1)) });
+          attempts.push({
+            label: `${field} = ${cap + 1} characters (cap ${cap})`,
+            args: withValue(valid, path, "y".repeat(cap + 1)),
+          });
         }
       }
     }
@@ -192,8 +204,10 @@ describe("hostile values are refused", () => {
       } catch (error) {
         outcome = { ok: false, error };
       }
-      const nullAnswer = outcome.ok && outcome.value === null && NULL_ANSWER_IS_REFUSAL.has(`${name}.${label.split(" = ")[0]}`);
-      if (!nullAnswer && (outcome.ok || !isRefusal(outcome.error))) accepted.push(`${label}: ${describeOutcome(outcome)}`);
+      const nullAnswer =
+        outcome.ok && outcome.value === null && NULL_ANSWER_IS_REFUSAL.has(`${name}.${label.split(" = ")[0]}`);
+      if (!nullAnswer && (outcome.ok || !isRefusal(outcome.error)))
+        accepted.push(`${label}: ${describeOutcome(outcome)}`);
       const after = await snapshotAll(w.t);
       if (JSON.stringify(after) !== JSON.stringify(before)) accepted.push(`${label}: rows changed`);
     }
@@ -203,7 +217,9 @@ describe("hostile values are refused", () => {
   const atCap = targets.flatMap(({ name, kind, role, fields }) =>
     fields.flatMap(({ path, kind: leafKind }) => {
       const cap = leafKind === "string" ? capOf(name, path) : undefined;
-      return cap === undefined || kind === "query" || FORMATTED.has(path[path.length - 1]) ? [] : [{ name, kind, role, path, cap, field: path.join(".") }];
+      return cap === undefined || kind === "query" || FORMATTED.has(path[path.length - 1])
+        ? []
+        : [{ name, kind, role, path, cap, field: path.join(".") }];
     }),
   );
 

@@ -35,7 +35,12 @@ describe("geocode.fixCoordinates", () => {
     vi.stubGlobal("fetch", fetchStub);
     const t = newTest();
     const admin = await createAdmin(t);
-    const cellar = await createSceneItem(t, { ...noCoordinates, venueName: "Cellar", address: undefined, city: "New York" });
+    const cellar = await createSceneItem(t, {
+      ...noCoordinates,
+      venueName: "Cellar",
+      address: undefined,
+      city: "New York",
+    });
     const dark = await createSceneItem(t, {
       ...noCoordinates,
       venueName: "Dark Room",
@@ -85,7 +90,12 @@ describe("geocode.fixCoordinates", () => {
     const admin = await createAdmin(t);
     const ids: Record<string, Id<"sceneItems">> = {};
     for (const venue of ["Nowhere", "Busy", "Denied", "Offline", "Austin Room"]) {
-      ids[venue] = await createSceneItem(t, { ...noCoordinates, venueName: venue, address: undefined, title: `${venue} Mic` });
+      ids[venue] = await createSceneItem(t, {
+        ...noCoordinates,
+        venueName: venue,
+        address: undefined,
+        title: `${venue} Mic`,
+      });
     }
     const started = Date.now();
     const result = await admin.asUser.action(api.geocode.fixCoordinates, {});

@@ -25,9 +25,10 @@ describe("goals.update", () => {
   test.each([0, 101, 1.5, -5, Number.NaN, Number.POSITIVE_INFINITY])(
     "refuses %d with the spec's message and keeps the old goal",
     async (goal) => {
-      const error = await comic.asUser
-        .mutation(api.goals.update, { weeklyGoalMinutes: goal })
-        .then(() => null, (e: unknown) => e as { data?: Record<string, unknown> });
+      const error = await comic.asUser.mutation(api.goals.update, { weeklyGoalMinutes: goal }).then(
+        () => null,
+        (e: unknown) => e as { data?: Record<string, unknown> },
+      );
       expect(error?.data).toMatchObject({
         code: "INVALID_INPUT",
         message: "Please enter a goal between 1 and 100 minutes.",

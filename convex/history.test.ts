@@ -83,9 +83,9 @@ describe("history.list", () => {
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(
-      t.query(api.history.list, { paginationOpts: { numItems: 25, cursor: null } }),
-    ).rejects.toThrow(/sign in/i);
+    await expect(t.query(api.history.list, { paginationOpts: { numItems: 25, cursor: null } })).rejects.toThrow(
+      /sign in/i,
+    );
     await expect(t.query(api.history.stats, {})).rejects.toThrow(/sign in/i);
   });
 });
@@ -112,7 +112,11 @@ describe("history.insertSetsForTest", () => {
     const t = newTest();
     const { asUser } = await createUser(t, { email: "bulk@example.com" });
     expect(
-      await t.mutation(internal.history.insertSetsForTest, { email: "Bulk@example.com", count: 30, venueName: "Bulk Bar" }),
+      await t.mutation(internal.history.insertSetsForTest, {
+        email: "Bulk@example.com",
+        count: 30,
+        venueName: "Bulk Bar",
+      }),
     ).toBe(30);
     expect(await asUser.query(api.history.stats, {})).toEqual({ totalSets: 30, totalMinutes: 30, averageMinutes: 1 });
     const page = await asUser.query(api.history.list, { paginationOpts: { numItems: 25, cursor: null } });

@@ -100,7 +100,9 @@ describe("one set of mic limits on every write path", () => {
     const edit = { micId: mic, title: "Test Mic", dayOfWeek: 3, startTimeLocal: "20:00" };
     const hugeLink = `https://example.com/${MEGABYTE}`;
     for (const field of ["signupLink", "showLink"] as const) {
-      const refused = await appErrorOf(creator.asUser.mutation(api.claims.updateOwnMic, { ...edit, [field]: hugeLink }));
+      const refused = await appErrorOf(
+        creator.asUser.mutation(api.claims.updateOwnMic, { ...edit, [field]: hugeLink }),
+      );
       expect(refused.code).toBe("INVALID_INPUT");
       expect(refused.message).toMatch(/link must be 2000 characters or fewer/);
     }
@@ -147,15 +149,20 @@ describe("coordinates are finite and in range everywhere", () => {
     [-91, 0],
   ];
 
-  test.each(BAD)("a check-in from (%d, %d) is refused with a clear error and writes nothing", async (latitude, longitude) => {
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00" });
-    const refused = await appErrorOf(comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, latitude, longitude }));
-    expect(refused).toEqual({ code: "INVALID_INPUT", message: INVALID_COORDINATES_MESSAGE });
-    expect((await item(mic)).checkInCount).toBe(0);
-    const checkIns = await t.run(async (ctx) => ctx.db.query("checkIns").take(5));
-    expect(checkIns).toEqual([]);
-  });
+  test.each(BAD)(
+    "a check-in from (%d, %d) is refused with a clear error and writes nothing",
+    async (latitude, longitude) => {
+      const comic = await createUser(t);
+      const mic = await createSceneItem(t, { dayOfWeek: 3, startTimeLocal: "20:00" });
+      const refused = await appErrorOf(
+        comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, latitude, longitude }),
+      );
+      expect(refused).toEqual({ code: "INVALID_INPUT", message: INVALID_COORDINATES_MESSAGE });
+      expect((await item(mic)).checkInCount).toBe(0);
+      const checkIns = await t.run(async (ctx) => ctx.db.query("checkIns").take(5));
+      expect(checkIns).toEqual([]);
+    },
+  );
 
   test("the geocoder's internal save refuses non-finite coordinates", async () => {
     const mic = await createSceneItem(t, { latitude: undefined, longitude: undefined });

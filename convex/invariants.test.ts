@@ -342,8 +342,7 @@ const breakages: Breakage[] = [
   },
   {
     name: "verification with the wrong expiry",
-    breakIt: async ({ t, mic }) =>
-      t.run(async (ctx) => ctx.db.patch("sceneItems", mic, { verificationExpiresAt: 5 })),
+    breakIt: async ({ t, mic }) => t.run(async (ctx) => ctx.db.patch("sceneItems", mic, { verificationExpiresAt: 5 })),
     problem: /^sceneItems \S+: verified, but its expiry is not 30 days after lastVerifiedAt$/,
   },
   {
@@ -473,7 +472,8 @@ describe("invariants:checkAll (the paged check)", () => {
     const comic = await createUser(t);
     const mic = await createSceneItem(t);
     await t.run(async (ctx) => {
-      for (let i = 0; i <= 2000; i++) await ctx.db.insert("scheduleEntries", { userId: comic.userId, sceneItemId: mic, addedAt: i });
+      for (let i = 0; i <= 2000; i++)
+        await ctx.db.insert("scheduleEntries", { userId: comic.userId, sceneItemId: mic, addedAt: i });
     });
     expect((await check(t)).problems).toEqual([
       "scheduleEntries: more than 2000 rows, only the first 2000 were checked",

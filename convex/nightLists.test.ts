@@ -147,12 +147,23 @@ describe("opening a list", () => {
     await openList();
     const before = await snapshot();
     await expectAppError(openList(), "ALREADY_EXISTS", "Tonight's list is already open.");
-    for (const bad of [{ spots: 0 }, { spots: 101 }, { spots: 2.5 }, { spots: Number.NaN }, { waitlistSpots: -1 }, { setMinutes: 61 }]) {
+    for (const bad of [
+      { spots: 0 },
+      { spots: 101 },
+      { spots: 2.5 },
+      { spots: Number.NaN },
+      { waitlistSpots: -1 },
+      { setMinutes: 61 },
+    ]) {
       await expectAppError(openList({ ...bad, date: "2026-11-26" }), "INVALID_INPUT");
     }
     await expectAppError(openList({ date: "2026-12-25" }), "INVALID_INPUT");
     await expectAppError(openList({ date: "2026-02-30" }), "INVALID_INPUT");
-    await expectAppError(openList({ date: "2026-11-26", mode: "lottery" }), "INVALID_INPUT", "Please choose when the lottery is drawn");
+    await expectAppError(
+      openList({ date: "2026-11-26", mode: "lottery" }),
+      "INVALID_INPUT",
+      "Please choose when the lottery is drawn",
+    );
     await expectAppError(openList({ date: "2026-11-26", mode: "lottery", drawAt: NOW + 10 * DAY }), "INVALID_INPUT");
     expect(await snapshot()).toEqual(before);
   });
@@ -173,8 +184,16 @@ describe("signing up (first come)", () => {
     expect(asB.taken).toBe(2);
 
     const before = await snapshot();
-    await expectAppError(a.asUser.mutation(api.nightLists.signUp, { listId }), "ALREADY_EXISTS", "You're already on tonight's list.");
-    await expectAppError(d.asUser.mutation(api.nightLists.signUp, { listId }), "LIST_FULL", "The list and its waitlist are full.");
+    await expectAppError(
+      a.asUser.mutation(api.nightLists.signUp, { listId }),
+      "ALREADY_EXISTS",
+      "You're already on tonight's list.",
+    );
+    await expectAppError(
+      d.asUser.mutation(api.nightLists.signUp, { listId }),
+      "LIST_FULL",
+      "The list and its waitlist are full.",
+    );
     await expectAppError(t.mutation(api.nightLists.signUp, { listId }), "NOT_SIGNED_IN");
     expect(await snapshot()).toEqual(before);
   });
@@ -182,7 +201,11 @@ describe("signing up (first come)", () => {
   test("online sign-up waits for its opening time", async () => {
     const listId = await openList({ signupOpensAt: nyWed("20:30") });
     const [a] = await comics(1);
-    await expectAppError(a.asUser.mutation(api.nightLists.signUp, { listId }), "LIST_CLOSED", "Online sign-up hasn't opened yet.");
+    await expectAppError(
+      a.asUser.mutation(api.nightLists.signUp, { listId }),
+      "LIST_CLOSED",
+      "Online sign-up hasn't opened yet.",
+    );
     // The host can still add a walk-in.
     await host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "  Walk-in Wanda " });
     expect(names((await listOf()).list)).toEqual(["Walk-in Wanda"]);
@@ -200,7 +223,11 @@ describe("signing up (first come)", () => {
     const list = await listOf(d);
     expect(names(list.list)).toEqual(["Comic 2", "Comic 3"]);
     expect(list.waitlist.map((s) => [s.name, s.place, s.isMine])).toEqual([["Comic 4", 1, true]]);
-    await expectAppError(a.asUser.mutation(api.nightLists.dropOut, { listId }), "NOT_FOUND", "You're not on this list.");
+    await expectAppError(
+      a.asUser.mutation(api.nightLists.dropOut, { listId }),
+      "NOT_FOUND",
+      "You're not on this list.",
+    );
     // A comedian can sign up again after dropping out (at the back).
     await a.asUser.mutation(api.nightLists.signUp, { listId });
     expect(names((await listOf()).waitlist)).toEqual(["Comic 4", "Comic 1"]);
@@ -210,7 +237,10 @@ describe("signing up (first come)", () => {
     const listId = await openList();
     const before = await snapshot();
     await expectAppError(host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "   " }), "INVALID_INPUT");
-    await expectAppError(host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "x".repeat(61) }), "INVALID_INPUT");
+    await expectAppError(
+      host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "x".repeat(61) }),
+      "INVALID_INPUT",
+    );
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -233,7 +263,8 @@ describe("only the host or an admin changes the list", () => {
       a.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "Friend" }),
       a.asUser.mutation(api.nightLists.close, { listId }),
     ];
-    for (const attempt of attempts) await expectAppError(attempt, "FORBIDDEN", "Only the mic's host or an admin can run the list.");
+    for (const attempt of attempts)
+      await expectAppError(attempt, "FORBIDDEN", "Only the mic's host or an admin can run the list.");
     expect(await snapshot()).toEqual(before);
   });
 
@@ -251,19 +282,34 @@ describe("running order", () => {
     const users = await comics(3);
     for (const u of users) await u.asUser.mutation(api.nightLists.signUp, { listId });
     const seen = await listOf();
-    await host.asUser.mutation(api.nightLists.move, { listId, spotId: seen.list[2]._id, toIndex: 0, version: seen.version });
+    await host.asUser.mutation(api.nightLists.move, {
+      listId,
+      spotId: seen.list[2]._id,
+      toIndex: 0,
+      version: seen.version,
+    });
     const after = await listOf(users[2]);
     expect(names(after.list)).toEqual(["Comic 3", "Comic 1", "Comic 2"]);
     expect(after.list[0]).toMatchObject({ isMine: true, place: 1 });
 
     const before = await snapshot();
     await expectAppError(
-      host.asUser.mutation(api.nightLists.move, { listId, spotId: seen.list[0]._id, toIndex: 2, version: seen.version }),
+      host.asUser.mutation(api.nightLists.move, {
+        listId,
+        spotId: seen.list[0]._id,
+        toIndex: 2,
+        version: seen.version,
+      }),
       "LIST_STALE",
       "The list changed while you were looking at it. Please try again on the updated list.",
     );
     await expectAppError(
-      host.asUser.mutation(api.nightLists.move, { listId, spotId: seen.list[0]._id, toIndex: 3, version: after.version }),
+      host.asUser.mutation(api.nightLists.move, {
+        listId,
+        spotId: seen.list[0]._id,
+        toIndex: 3,
+        version: after.version,
+      }),
       "INVALID_INPUT",
     );
     expect(await snapshot()).toEqual(before);
@@ -306,16 +352,26 @@ describe("running order", () => {
     list = await listOf(b);
     expect(list.upNow?.name).toBe("Comic 1");
     expect(list.onDeck).toMatchObject({ name: "Comic 2", isMine: true });
-    expect((await b.asUser.query(api.nightLists.myRecent, {}))[0]).toMatchObject({ onDeck: true, micTitle: "Wednesday Laughs" });
+    expect((await b.asUser.query(api.nightLists.myRecent, {}))[0]).toMatchObject({
+      onDeck: true,
+      micTitle: "Wednesday Laughs",
+    });
     await expectAppError(
       host.asUser.mutation(api.nightLists.upNow, { listId, spotId: list.list[1]._id }),
       "INVALID_INPUT",
       "Comic 1 is still up: mark their set done first.",
     );
-    await expectAppError(host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[1]._id, useTimer: false }), "INVALID_INPUT");
+    await expectAppError(
+      host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[1]._id, useTimer: false }),
+      "INVALID_INPUT",
+    );
 
     vi.setSystemTime(NOW + 6 * MINUTE + 10_000);
-    const result = await host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[0]._id, useTimer: false });
+    const result = await host.asUser.mutation(api.nightLists.done, {
+      listId,
+      spotId: list.list[0]._id,
+      useTimer: false,
+    });
     expect(result.minutes).toBe(7);
     const mine = (await a.asUser.query(api.nightLists.myRecent, {}))[0];
     expect(mine).toMatchObject({ state: "done", performanceId: result.performanceId });
@@ -334,9 +390,13 @@ describe("running order", () => {
     // The timer's minutes when the host used it; a walk-in's set is logged for nobody.
     await host.asUser.mutation(api.nightLists.upNow, { listId, spotId: list.list[1]._id });
     vi.setSystemTime(NOW + 16 * MINUTE + 20_000);
-    expect((await host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[1]._id, useTimer: true })).minutes).toBe(10);
+    expect(
+      (await host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[1]._id, useTimer: true })).minutes,
+    ).toBe(10);
     await host.asUser.mutation(api.nightLists.upNow, { listId, spotId: list.list[2]._id });
-    expect(await host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[2]._id, useTimer: false })).toEqual({
+    expect(
+      await host.asUser.mutation(api.nightLists.done, { listId, spotId: list.list[2]._id, useTimer: false }),
+    ).toEqual({
       performanceId: null,
       minutes: 7,
     });
@@ -346,7 +406,12 @@ describe("running order", () => {
     expect(item?.checkInCount).toBe(2);
 
     // The logged set stays the comedian's: editable and deletable in their history.
-    await a.asUser.mutation(api.performances.update, { id: result.performanceId!, minutes: 8, performedAt: NOW, notes: "killed" });
+    await a.asUser.mutation(api.performances.update, {
+      id: result.performanceId!,
+      minutes: 8,
+      performedAt: NOW,
+      notes: "killed",
+    });
     await a.asUser.mutation(api.performances.remove, { id: result.performanceId! });
     expect((await a.asUser.query(api.stats.mine, { today: TONIGHT })).totalSets).toBe(0);
     expect(await t.query(internal.invariants.check, {})).toEqual({ ok: true, problems: [] });
@@ -420,7 +485,11 @@ describe("the lottery", () => {
     expect([...list.list, ...list.waitlist].map((s) => s.drawIndex)).toEqual([1, 2, 3, 4]);
     expect(new Set(names([...list.list, ...list.waitlist])).size).toBe(4);
     expect(list.drawnAt).toBe(NOW);
-    await expectAppError(host.asUser.mutation(api.nightLists.draw, { listId }), "INVALID_INPUT", "The lottery has already been drawn.");
+    await expectAppError(
+      host.asUser.mutation(api.nightLists.draw, { listId }),
+      "INVALID_INPUT",
+      "The lottery has already been drawn.",
+    );
     // The scheduled draw finds it drawn and does nothing.
     const before = await snapshot();
     await t.mutation(internal.nightLists.drawDue, { listId });
@@ -429,14 +498,21 @@ describe("the lottery", () => {
 
   test("after a bucket draw late sign-ups go to the waitlist; without a bucket they fill free spots", async () => {
     const bucketList = await openList({ spots: 3, mode: "lottery", drawAt: nyWed("20:15"), bucket: true });
-    const other = await createSceneItem(t, { title: "Other Mic", dayOfWeek: 3, startTimeLocal: "20:00", createdBy: host.userId });
+    const other = await createSceneItem(t, {
+      title: "Other Mic",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      createdBy: host.userId,
+    });
     const plainList = await openList({ spots: 3, mode: "lottery", drawAt: nyWed("20:15") }, host, other);
     const [a, b] = await comics(2);
     await a.asUser.mutation(api.nightLists.signUp, { listId: bucketList });
     await a.asUser.mutation(api.nightLists.signUp, { listId: plainList });
     await t.mutation(internal.nightLists.drawDue, { listId: bucketList });
     await t.mutation(internal.nightLists.drawDue, { listId: plainList });
-    expect(await b.asUser.mutation(api.nightLists.signUp, { listId: bucketList })).toMatchObject({ section: "waitlist" });
+    expect(await b.asUser.mutation(api.nightLists.signUp, { listId: bucketList })).toMatchObject({
+      section: "waitlist",
+    });
     expect(await b.asUser.mutation(api.nightLists.signUp, { listId: plainList })).toMatchObject({ section: "list" });
   });
 });
@@ -450,7 +526,11 @@ describe("bumped comedians first next week", () => {
     await host.asUser.mutation(api.nightLists.bump, { listId: week1, spotId: list.list[1]._id, version: list.version });
     // Now: list Comic 1, Comic 3; waitlist Comic 2 (bumped), Comic 4.
     await host.asUser.mutation(api.nightLists.close, { listId: week1 });
-    await expectAppError(d.asUser.mutation(api.nightLists.dropOut, { listId: week1 }), "LIST_CLOSED", "This list is closed.");
+    await expectAppError(
+      d.asUser.mutation(api.nightLists.dropOut, { listId: week1 }),
+      "LIST_CLOSED",
+      "This list is closed.",
+    );
 
     vi.setSystemTime(NOW + 7 * DAY);
     expect((await view(b, "2026-12-01")).hasPriority).toBe(true);
@@ -477,7 +557,13 @@ describe("bumped comedians first next week", () => {
     await b.asUser.mutation(api.nightLists.signUp, { listId: week1 });
     vi.setSystemTime(NOW + 7 * DAY);
     const others = await comics(8, "Newcomer");
-    const week2 = await openList({ spots: 1, waitlistSpots: 9, date: "2026-12-02", mode: "lottery", drawAt: NOW + 7 * DAY + 30 * MINUTE });
+    const week2 = await openList({
+      spots: 1,
+      waitlistSpots: 9,
+      date: "2026-12-02",
+      mode: "lottery",
+      drawAt: NOW + 7 * DAY + 30 * MINUTE,
+    });
     for (const u of others) await u.asUser.mutation(api.nightLists.signUp, { listId: week2 });
     await b.asUser.mutation(api.nightLists.signUp, { listId: week2 });
     await host.asUser.mutation(api.nightLists.draw, { listId: week2 });
@@ -494,9 +580,16 @@ describe("cancelling tonight", () => {
     await host.asUser.mutation(api.claims.setCancelledDate, { micId: mic, date: TONIGHT, cancelled: true });
     const list = await listOf(a);
     expect(list).toMatchObject({ status: "closed", closedReason: "cancelled" });
-    expect((await a.asUser.query(api.nightLists.myRecent, {}))[0]).toMatchObject({ listStatus: "closed", closedReason: "cancelled" });
+    expect((await a.asUser.query(api.nightLists.myRecent, {}))[0]).toMatchObject({
+      listStatus: "closed",
+      closedReason: "cancelled",
+    });
     const before = await snapshot();
-    await expectAppError(b.asUser.mutation(api.nightLists.signUp, { listId }), "LIST_CLOSED", "Tonight was cancelled, so the list is closed.");
+    await expectAppError(
+      b.asUser.mutation(api.nightLists.signUp, { listId }),
+      "LIST_CLOSED",
+      "Tonight was cancelled, so the list is closed.",
+    );
     await expectAppError(host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "Late" }), "LIST_CLOSED");
     expect(await snapshot()).toEqual(before);
     await host.asUser.mutation(api.claims.setCancelledDate, { micId: mic, date: TONIGHT, cancelled: false });

@@ -31,7 +31,11 @@ describe("onboarding.logFirstSet", () => {
     const mic = await createSceneItem(t);
     const comic = await createUser(t, { needsOnboarding: true });
     const now = Date.now();
-    const result = await comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 8, performedAt: now - 60_000 });
+    const result = await comic.asUser.mutation(api.onboarding.logFirstSet, {
+      sceneItemId: mic,
+      minutes: 8,
+      performedAt: now - 60_000,
+    });
     expect(result.totalMinutes).toBe(8);
     const { sets, favorites } = await rowsOf(t, comic.userId);
     expect(sets).toHaveLength(1);
@@ -44,7 +48,9 @@ describe("onboarding.logFirstSet", () => {
     const mic = await createSceneItem(t);
     const comic = await createUser(t, { needsOnboarding: true });
     for (const minutes of [0, 31, 2.5]) {
-      const data = await appErrorOf(comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes, performedAt: Date.now() }));
+      const data = await appErrorOf(
+        comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes, performedAt: Date.now() }),
+      );
       expect(data).toMatchObject({ code: "INVALID_INPUT", message: "Set length must be 1 to 30 minutes" });
     }
     expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
@@ -54,14 +60,18 @@ describe("onboarding.logFirstSet", () => {
     const t = newTest();
     const mic = await createSceneItem(t, { status: "inactive" });
     const comic = await createUser(t, { needsOnboarding: true });
-    await expect(comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() })).rejects.toThrow();
+    await expect(
+      comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() }),
+    ).rejects.toThrow();
     expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
   });
 
   test("signed-out callers are asked to sign in", async () => {
     const t = newTest();
     const mic = await createSceneItem(t);
-    const data = await appErrorOf(t.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() }));
+    const data = await appErrorOf(
+      t.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() }),
+    );
     expect(data?.code).toBe("NOT_SIGNED_IN");
   });
 });

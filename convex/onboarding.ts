@@ -23,9 +23,17 @@ export const logFirstSet = userMutation({
   returns: Performances.logResultValidator,
   handler: async (ctx, { sceneItemId, minutes, performedAt, timeZone }) => {
     if (!Number.isInteger(minutes) || minutes < FIRST_SET_MINUTES.min || minutes > FIRST_SET_MINUTES.max) {
-      throw appError(ErrorCode.INVALID_INPUT, `Set length must be ${FIRST_SET_MINUTES.min} to ${FIRST_SET_MINUTES.max} minutes`);
+      throw appError(
+        ErrorCode.INVALID_INPUT,
+        `Set length must be ${FIRST_SET_MINUTES.min} to ${FIRST_SET_MINUTES.max} minutes`,
+      );
     }
-    const result = await Performances.logSet(ctx, ctx.userId, { sceneItemId, minutes, performedAt, tags: [], timeZone }, Date.now());
+    const result = await Performances.logSet(
+      ctx,
+      ctx.userId,
+      { sceneItemId, minutes, performedAt, tags: [], timeZone },
+      Date.now(),
+    );
     await Favorites.addFavorite(ctx, ctx.userId, sceneItemId);
     return result;
   },

@@ -95,7 +95,10 @@ describe("performances.log", () => {
     const t = newTest();
     const comic = await createUser(t);
     const mic = await createSceneItem(t);
-    const result = await log(comic, mic, 7, nyEvening(0), { tags: [" crowd work ", "Crowd Work", "", "riff"], notes: " killed " });
+    const result = await log(comic, mic, 7, nyEvening(0), {
+      tags: [" crowd work ", "Crowd Work", "", "riff"],
+      notes: " killed ",
+    });
     expect(result.totalMinutes).toBe(7);
     expect(result.newBadges).toEqual(["first_set"]);
 
@@ -161,10 +164,22 @@ describe("performances.log", () => {
     // Within the clock-skew allowance is fine.
     await log(comic, mic, 5, NOW + 4 * 60_000);
     for (const minutes of [-1, 601, 2.5, Number.NaN]) {
-      await expectAppError(log(comic, mic, minutes, NOW), "INVALID_INPUT", "Minutes must be a whole number from 0 to 600");
+      await expectAppError(
+        log(comic, mic, minutes, NOW),
+        "INVALID_INPUT",
+        "Minutes must be a whole number from 0 to 600",
+      );
     }
-    await expectAppError(log(comic, mic, 5, NOW, { notes: "x".repeat(2001) }), "INVALID_INPUT", "Notes must be 2000 characters or fewer");
-    await expectAppError(log(comic, mic, 5, NOW, { tags: ["y".repeat(41)] }), "INVALID_INPUT", "Tags must be 40 characters or fewer");
+    await expectAppError(
+      log(comic, mic, 5, NOW, { notes: "x".repeat(2001) }),
+      "INVALID_INPUT",
+      "Notes must be 2000 characters or fewer",
+    );
+    await expectAppError(
+      log(comic, mic, 5, NOW, { tags: ["y".repeat(41)] }),
+      "INVALID_INPUT",
+      "Tags must be 40 characters or fewer",
+    );
     await expectAppError(
       log(comic, mic, 5, NOW, { tags: Array.from({ length: 21 }, (_, i) => `tag ${i}`) }),
       "INVALID_INPUT",
@@ -340,7 +355,11 @@ describe("streaks across gaps, edits and deletions", () => {
     expect(await stats(comic)).toMatchObject({ currentStreak: 3, longestStreak: 3 });
     expect((await rows(t, comic.userId)).days.map(([d]) => d)).toEqual(["2026-11-18", "2026-11-19", "2026-11-20"]);
     // And back again: the streak shrinks, the badge stays.
-    await comic.asUser.mutation(api.performances.update, { id: moved.performanceId, minutes: 5, performedAt: nyEvening(6) });
+    await comic.asUser.mutation(api.performances.update, {
+      id: moved.performanceId,
+      minutes: 5,
+      performedAt: nyEvening(6),
+    });
     expect(await stats(comic)).toMatchObject({ currentStreak: 2, longestStreak: 2 });
     expect(await badgeCodes(comic)).toContain("streak_3");
   });
@@ -459,10 +478,10 @@ describe("performances.logWithNewMic", () => {
     expect(r.sceneItemId).not.toBeNull();
     expect(r.totalMinutes).toBe(6);
     expect([...r.newBadges].sort()).toEqual(["first_set", "venue_pioneer"]);
-    const [item, set] = await t.run(async (ctx) => [
-      await ctx.db.get("sceneItems", r.sceneItemId!),
-      await ctx.db.get("performances", r.performanceId),
-    ] as const);
+    const [item, set] = await t.run(
+      async (ctx) =>
+        [await ctx.db.get("sceneItems", r.sceneItemId!), await ctx.db.get("performances", r.performanceId)] as const,
+    );
     expect(item).toMatchObject({
       title: "Tuesday Night Mic",
       venueName: "The Back Room",
@@ -491,7 +510,12 @@ describe("performances.logWithNewMic", () => {
     expect(set).toMatchObject({ venueName: "Barn Party", minutes: 15 });
     expect(set?.sceneItemId).toBeUndefined();
     expect(await stats(comic)).toMatchObject({ venuesAdded: 0, totalSets: 1 });
-    const items = await t.run(async (ctx) => ctx.db.query("sceneItems").withIndex("by_createdBy", (q) => q.eq("createdBy", comic.userId)).collect());
+    const items = await t.run(async (ctx) =>
+      ctx.db
+        .query("sceneItems")
+        .withIndex("by_createdBy", (q) => q.eq("createdBy", comic.userId))
+        .collect(),
+    );
     expect(items).toEqual([]);
   });
 

@@ -47,12 +47,8 @@ describe("profiles.me", () => {
 
   test("fills defaults when the profile row is missing", async () => {
     const t = newTest();
-    const userId = await t.run(async (ctx) =>
-      ctx.db.insert("users", { email: "old.timer@example.com" }),
-    );
-    const me = await t
-      .withIdentity({ subject: `${userId}|s` })
-      .query(api.profiles.me, {});
+    const userId = await t.run(async (ctx) => ctx.db.insert("users", { email: "old.timer@example.com" }));
+    const me = await t.withIdentity({ subject: `${userId}|s` }).query(api.profiles.me, {});
     expect(me).toMatchObject({
       userId,
       displayName: "old.timer",
@@ -68,9 +64,7 @@ describe("profiles.me", () => {
   test("uses the Google picture when no photo was uploaded", async () => {
     const t = newTest();
     const { userId, asUser } = await createUser(t);
-    await t.run(async (ctx) =>
-      ctx.db.patch("users", userId, { image: "https://example.com/me.png" }),
-    );
+    await t.run(async (ctx) => ctx.db.patch("users", userId, { image: "https://example.com/me.png" }));
     expect((await asUser.query(api.profiles.me, {}))?.photoUrl).toBe("https://example.com/me.png");
   });
 });
@@ -168,9 +162,9 @@ describe("onboarding", () => {
   test.each([0, 101, 1.5, -5])("completeOnboarding rejects a goal of %s", async (goal) => {
     const t = newTest();
     const { asUser } = await createUser(t, { needsOnboarding: true });
-    await expect(
-      asUser.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: goal }),
-    ).rejects.toThrow("Invalid goal - Please enter a goal between 1 and 100 minutes.");
+    await expect(asUser.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: goal })).rejects.toThrow(
+      "Invalid goal - Please enter a goal between 1 and 100 minutes.",
+    );
     expect(await asUser.query(api.profiles.me, {})).toMatchObject({
       needsOnboarding: true,
       onboardingCompleted: false,
@@ -181,9 +175,7 @@ describe("onboarding", () => {
   test("onboarding mutations need a signed-in caller", async () => {
     const t = newTest();
     await expect(t.mutation(api.profiles.skipOnboarding, {})).rejects.toThrow(/sign in/i);
-    await expect(
-      t.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: 20 }),
-    ).rejects.toThrow(/sign in/i);
+    await expect(t.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: 20 })).rejects.toThrow(/sign in/i);
   });
 });
 
@@ -211,9 +203,9 @@ describe("admin.setAdmin", () => {
     const t = newTest();
     const owner = await createUser(t, { email: "boss@example.com" });
     const squatter = await createUser(t, { email: "boss@example.com" });
-    await expect(
-      t.mutation(internal.admin.setAdmin, { email: "boss@example.com", isAdmin: true }),
-    ).rejects.toThrow(/2 accounts use the email boss@example.com .*name one with .*userId/);
+    await expect(t.mutation(internal.admin.setAdmin, { email: "boss@example.com", isAdmin: true })).rejects.toThrow(
+      /2 accounts use the email boss@example.com .*name one with .*userId/,
+    );
     expect(await owner.asUser.query(api.profiles.isAdmin, {})).toBe(false);
     expect(await squatter.asUser.query(api.profiles.isAdmin, {})).toBe(false);
     // Named by id, exactly that account changes.
@@ -234,9 +226,9 @@ describe("admin.setAdmin", () => {
 
   test("fails for an unknown email", async () => {
     const t = newTest();
-    await expect(
-      t.mutation(internal.admin.setAdmin, { email: "nobody@example.com", isAdmin: true }),
-    ).rejects.toThrow("No account with the email nobody@example.com.");
+    await expect(t.mutation(internal.admin.setAdmin, { email: "nobody@example.com", isAdmin: true })).rejects.toThrow(
+      "No account with the email nobody@example.com.",
+    );
   });
 });
 
@@ -245,11 +237,9 @@ async function storeUpload(t: ReturnType<typeof newTest>, bytes: number, content
   return await t.run(async (ctx) => {
     const id = await ctx.storage.store(new Blob([new Uint8Array(bytes)], { type: contentType }));
     // convex-test leaves the content type off; Convex records the upload's Content-Type.
-    await (ctx.db as unknown as { patch: (t: string, id: string, v: object) => Promise<void> }).patch(
-      "_storage",
-      id,
-      { contentType },
-    );
+    await (ctx.db as unknown as { patch: (t: string, id: string, v: object) => Promise<void> }).patch("_storage", id, {
+      contentType,
+    });
     return id;
   });
 }
@@ -282,7 +272,10 @@ describe("profiles.update", () => {
     [{ displayName: "Ok", weeklyGoalMinutes: 0 }, "Weekly goal must be a whole number from 1 to 1000 minutes."],
     [{ displayName: "Ok", weeklyGoalMinutes: 1001 }, "Weekly goal must be a whole number from 1 to 1000 minutes."],
     [{ displayName: "Ok", weeklyGoalMinutes: 2.5 }, "Weekly goal must be a whole number from 1 to 1000 minutes."],
-    [{ displayName: "Ok", weeklyGoalMinutes: 15, defaultCity: "c".repeat(81) }, "Default city must be 80 characters or fewer."],
+    [
+      { displayName: "Ok", weeklyGoalMinutes: 15, defaultCity: "c".repeat(81) },
+      "Default city must be 80 characters or fewer.",
+    ],
   ])("refuses %j", async (args, message) => {
     const t = newTest();
     const { asUser } = await createUser(t, { name: "Before" });
@@ -292,9 +285,9 @@ describe("profiles.update", () => {
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(
-      t.mutation(api.profiles.update, { displayName: "Anon", weeklyGoalMinutes: 15 }),
-    ).rejects.toThrow(/sign in/i);
+    await expect(t.mutation(api.profiles.update, { displayName: "Anon", weeklyGoalMinutes: 15 })).rejects.toThrow(
+      /sign in/i,
+    );
   });
 });
 

@@ -53,7 +53,17 @@ async function refusal(promise: Promise<unknown>): Promise<Record<string, unknow
 /** Every document of the app's tables (not the rate limiter's), to show a refusal wrote nothing. */
 async function appDocuments(t: TestBackend): Promise<unknown[]> {
   return await t.run(async (ctx) => {
-    const tables = ["sceneItems", "scheduleEntries", "problemReports", "micClaims", "siteStats", "cities", "userBadges", "users", "authAccounts"] as const;
+    const tables = [
+      "sceneItems",
+      "scheduleEntries",
+      "problemReports",
+      "micClaims",
+      "siteStats",
+      "cities",
+      "userBadges",
+      "users",
+      "authAccounts",
+    ] as const;
     const all: unknown[] = [];
     for (const table of tables) all.push(...(await ctx.db.query(table).collect()));
     return all;
@@ -91,7 +101,9 @@ describe("rate limits", () => {
     expect(data).toMatchObject({
       code: "RATE_LIMITED",
       limit: "createMic",
-      message: expect.stringMatching(/^You have added a lot of events today\. Please try again in \d+ (minutes|hours)\.$/),
+      message: expect.stringMatching(
+        /^You have added a lot of events today\. Please try again in \d+ (minutes|hours)\.$/,
+      ),
     });
     expect(await appDocuments(t)).toEqual(before);
     // Another comedian is not limited; the comedian may add more later (20 a day).
@@ -107,10 +119,15 @@ describe("rate limits", () => {
     const other = await createUser(t);
     const mics: Id<"sceneItems">[] = [];
     for (let i = 0; i < 12; i++) mics.push(await createSceneItem(t, { title: `Mic ${i}` }));
-    for (let i = 0; i < 10; i++) await comic.asUser.mutation(api.reports.submit, { micId: mics[i], kind: "wrong_time" });
+    for (let i = 0; i < 10; i++)
+      await comic.asUser.mutation(api.reports.submit, { micId: mics[i], kind: "wrong_time" });
     const before = await appDocuments(t);
     const data = await refusal(comic.asUser.mutation(api.reports.submit, { micId: mics[10], kind: "wrong_time" }));
-    expect(data).toMatchObject({ code: "RATE_LIMITED", limit: "problemReport", message: "Too many reports. Please try again in 6 minutes." });
+    expect(data).toMatchObject({
+      code: "RATE_LIMITED",
+      limit: "problemReport",
+      message: "Too many reports. Please try again in 6 minutes.",
+    });
     expect(await appDocuments(t)).toEqual(before);
     await other.asUser.mutation(api.reports.submit, { micId: mics[10], kind: "wrong_time" });
     vi.setSystemTime(NOW + 6 * 60 * 1000);
@@ -126,7 +143,11 @@ describe("rate limits", () => {
     for (let i = 0; i < 5; i++) await comic.asUser.mutation(api.claims.submit, { micId: mics[i] });
     const before = await appDocuments(t);
     const data = await refusal(comic.asUser.mutation(api.claims.submit, { micId: mics[5] }));
-    expect(data).toMatchObject({ code: "RATE_LIMITED", limit: "micClaim", message: "Too many claims. Please try again in 5 hours." });
+    expect(data).toMatchObject({
+      code: "RATE_LIMITED",
+      limit: "micClaim",
+      message: "Too many claims. Please try again in 5 hours.",
+    });
     expect(await appDocuments(t)).toEqual(before);
     await other.asUser.mutation(api.claims.submit, { micId: mics[5] });
   });
@@ -153,7 +174,10 @@ describe("rate limits", () => {
   test("sign-ups: 30 a minute across the site, the 31st is refused", async () => {
     const t = newTest();
     const signUp = (i: number) =>
-      t.action(api.auth.signIn, { provider: "password", params: { email: `bot${i}@example.com`, password: "x", flow: "signUp" } });
+      t.action(api.auth.signIn, {
+        provider: "password",
+        params: { email: `bot${i}@example.com`, password: "x", flow: "signUp" },
+      });
     for (let i = 0; i < 30; i++) expect((await refusal(signUp(i))).code).toBe("INVALID_INPUT");
     const data = await refusal(signUp(30));
     expect(data).toMatchObject({
@@ -167,7 +191,10 @@ describe("rate limits", () => {
   test("sign-ups: a deployment's SIGN_UP_LIMIT_PER_MINUTE sets the site-wide allowance (nonsense keeps 30)", async () => {
     const t = newTest();
     const signUp = (i: number) =>
-      t.action(api.auth.signIn, { provider: "password", params: { email: `env${i}@example.com`, password: "x", flow: "signUp" } });
+      t.action(api.auth.signIn, {
+        provider: "password",
+        params: { email: `env${i}@example.com`, password: "x", flow: "signUp" },
+      });
     vi.stubEnv("SIGN_UP_LIMIT_PER_MINUTE", "3");
     try {
       for (let i = 0; i < 3; i++) expect((await refusal(signUp(i))).code).toBe("INVALID_INPUT");
@@ -187,7 +214,8 @@ describe("rate limits", () => {
     const t = newTest();
     const comic = await createUser(t);
     const other = await createUser(t);
-    for (let i = 0; i < 10; i++) expect(typeof (await comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
+    for (let i = 0; i < 10; i++)
+      expect(typeof (await comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
     const data = await refusal(comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}));
     expect(data).toMatchObject({
       code: "RATE_LIMITED",
@@ -206,7 +234,12 @@ describe("rate limits", () => {
     const comic = await createUser(t);
     const other = await createUser(t);
     // A Friday mic (NOW is Friday 15:00 in New York) whose host is its approved claimant.
-    const micId = await createSceneItem(t, { title: "Friday Laughs", dayOfWeek: 5, startTimeLocal: "20:00", listTimeLocal: "19:30" });
+    const micId = await createSceneItem(t, {
+      title: "Friday Laughs",
+      dayOfWeek: 5,
+      startTimeLocal: "20:00",
+      listTimeLocal: "19:30",
+    });
     await t.run(async (ctx) => {
       await ctx.db.insert("micClaims", { micId, claimantId: host.userId, status: "approved" });
     });

@@ -118,11 +118,7 @@ export function signUpConfig(): RateLimitConfig {
  * Consumes one token of `name` for `key` (none for a site-wide limit), or
  * throws a RATE_LIMITED ConvexError with the message above and `retryAfterMs`.
  */
-export async function enforceRateLimit(
-  ctx: MutationCtx | ActionCtx,
-  name: RateLimitName,
-  key?: string,
-): Promise<void> {
+export async function enforceRateLimit(ctx: MutationCtx | ActionCtx, name: RateLimitName, key?: string): Promise<void> {
   const status =
     name === "signUp"
       ? await rateLimiter.limit(ctx, name, { config: signUpConfig() })

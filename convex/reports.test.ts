@@ -31,7 +31,13 @@ describe("reports.submit", () => {
     );
     const id = await comic.asUser.mutation(api.reports.submit, { micId, kind: "other", note: " Moved to Tuesdays " });
     const report = await t.run(async (ctx) => await ctx.db.get("problemReports", id));
-    expect(report).toMatchObject({ micId, reporterId: comic.userId, kind: "other", note: "Moved to Tuesdays", status: "open" });
+    expect(report).toMatchObject({
+      micId,
+      reporterId: comic.userId,
+      kind: "other",
+      note: "Moved to Tuesdays",
+      status: "open",
+    });
     await comic.asUser.mutation(api.reports.submit, { micId, kind: "no_longer_runs" });
     await expectAppError(
       comic.asUser.mutation(api.reports.submit, { micId, kind: "no_longer_runs" }),

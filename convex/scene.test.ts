@@ -261,7 +261,12 @@ describe("scene.insertForTest", () => {
       searchText: "late laughs basement bar brooklyn",
       geohash: encodeGeohash(40.6782, -73.9442, 6),
     });
-    const scene = await t.query(api.scene.listPage, { type: "all", day: null, search: "", paginationOpts: { numItems: 100, cursor: null } });
+    const scene = await t.query(api.scene.listPage, {
+      type: "all",
+      day: null,
+      search: "",
+      paginationOpts: { numItems: 100, cursor: null },
+    });
     expect(scene.page.map((i) => i._id)).toEqual([id]);
   });
 });

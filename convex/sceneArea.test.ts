@@ -25,11 +25,14 @@ async function readAll(t: TestBackend, radiusMiles: number, pageSize: number) {
   let cursor: string | null = null;
   let pages = 0;
   for (;;) {
-    const result: { page: Array<{ _id: Id<"sceneItems"> }>; isDone: boolean; continueCursor: string } = await t.query(api.sceneArea.listArea, {
-      ...MANHATTAN,
-      radiusMiles,
-      paginationOpts: { numItems: pageSize, cursor },
-    });
+    const result: { page: Array<{ _id: Id<"sceneItems"> }>; isDone: boolean; continueCursor: string } = await t.query(
+      api.sceneArea.listArea,
+      {
+        ...MANHATTAN,
+        radiusMiles,
+        paginationOpts: { numItems: pageSize, cursor },
+      },
+    );
     ids.push(...result.page.map((item) => item._id));
     pages++;
     if (result.isDone) break;
@@ -52,7 +55,7 @@ describe("coveringCells", () => {
     const cells = coveringCells(lat, lng, radius);
     expect(cells.length).toBeLessThanOrEqual(MAX_COVER_CELLS);
     let seed = 7;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 2000; i++) {
       // A point at a random bearing and distance up to the radius.
       const d = Math.sqrt(random()) * radius * 0.999;
@@ -92,7 +95,12 @@ describe("sceneArea.listArea", () => {
     // Far away, inactive and without coordinates: never listed.
     await createSceneItem(t, { title: "Los Angeles", latitude: 34.0522, longitude: -118.2437 });
     await createSceneItem(t, { title: "Philadelphia", latitude: 39.9526, longitude: -75.1652 });
-    await createSceneItem(t, { title: "Closed", latitude: MANHATTAN.lat, longitude: MANHATTAN.lng, status: "inactive" });
+    await createSceneItem(t, {
+      title: "Closed",
+      latitude: MANHATTAN.lat,
+      longitude: MANHATTAN.lng,
+      status: "inactive",
+    });
     await createSceneItem(t, { title: "Nowhere", latitude: undefined, longitude: undefined });
 
     const five = await readAll(t, 5, 4);
@@ -214,10 +222,7 @@ async function expectedArea(t: TestBackend, radiusMiles: number): Promise<Id<"sc
         item.longitude !== undefined &&
         haversineMeters(MANHATTAN, { lat: item.latitude, lng: item.longitude }) <= radiusMiles * METERS_PER_MILE,
     )
-    .sort(
-      (a, b) =>
-        cmp(a.geohash!, b.geohash!) || cmp(a._creationTime, b._creationTime) || cmp(a._id, b._id),
-    )
+    .sort((a, b) => cmp(a.geohash!, b.geohash!) || cmp(a._creationTime, b._creationTime) || cmp(a._id, b._id))
     .map((item) => item._id);
 }
 
@@ -330,7 +335,11 @@ describe("sceneArea.listArea paging", () => {
     const lastGeohash = pageDocs[pageDocs.length - 1]!.geohash!;
     const inside = pageDocs.find((doc) => doc.geohash! < lastGeohash)!;
     expect(inside).toBeDefined();
-    const inserted = await createSceneItem(t, { title: "Inserted", latitude: inside.latitude, longitude: inside.longitude });
+    const inserted = await createSceneItem(t, {
+      title: "Inserted",
+      latitude: inside.latitude,
+      longitude: inside.longitude,
+    });
     const pinned = await areaPage(t, 5, { numItems: 7, cursor: null, endCursor: first.continueCursor });
     const pinnedIds = pinned.page.map((item) => item._id);
     expect(pinnedIds.filter((id) => id !== inserted)).toEqual(firstIds);
@@ -375,65 +384,61 @@ describe("sceneArea.listArea paging", () => {
     for (const id of expected) expect(seen.filter((s) => s === id).length).toBe(1);
   });
 
-  test(
-    "a sparse area stops a page at the rows bound and later pages complete the set",
-    async () => {
-      const t = newTest();
-      const cells = coveringCells(MANHATTAN.lat, MANHATTAN.lng, 5 * METERS_PER_MILE);
-      // More rows than one page may read, all in the first covering cell and all outside the circle.
-      const outside = outsideCircleIn(cells[0]!, 5);
-      const extra = Math.ceil(MAX_AREA_ROWS_READ * 1.25);
-      await t.run(async (ctx) => {
-        for (let i = 0; i < extra; i++) {
-          await ctx.db.insert("sceneItems", {
-            title: `Outside ${i}`,
-            venueName: "Far Room",
-            city: "New York",
-            address: "1 Far St",
-            type: "open_mic",
-            ...outside,
-            dayOfWeek: 1,
-            startTimeLocal: "19:30",
-            recurrence: "weekly",
-            signupMethod: "in_person",
-            costInfo: { type: "free" },
-            performanceMinutes: 5,
-            timeZone: "America/New_York",
-            status: "active",
-            checkInCount: 0,
-            verifiedCheckIns30d: 0,
-            geohash: encodeGeohash(outside.latitude, outside.longitude, 6),
-            searchText: "outside",
-          });
-        }
-      });
-      await crowdedScene(t);
-      const expected = await expectedArea(t, 5);
+  test("a sparse area stops a page at the rows bound and later pages complete the set", async () => {
+    const t = newTest();
+    const cells = coveringCells(MANHATTAN.lat, MANHATTAN.lng, 5 * METERS_PER_MILE);
+    // More rows than one page may read, all in the first covering cell and all outside the circle.
+    const outside = outsideCircleIn(cells[0]!, 5);
+    const extra = Math.ceil(MAX_AREA_ROWS_READ * 1.25);
+    await t.run(async (ctx) => {
+      for (let i = 0; i < extra; i++) {
+        await ctx.db.insert("sceneItems", {
+          title: `Outside ${i}`,
+          venueName: "Far Room",
+          city: "New York",
+          address: "1 Far St",
+          type: "open_mic",
+          ...outside,
+          dayOfWeek: 1,
+          startTimeLocal: "19:30",
+          recurrence: "weekly",
+          signupMethod: "in_person",
+          costInfo: { type: "free" },
+          performanceMinutes: 5,
+          timeZone: "America/New_York",
+          status: "active",
+          checkInCount: 0,
+          verifiedCheckIns30d: 0,
+          geohash: encodeGeohash(outside.latitude, outside.longitude, 6),
+          searchText: "outside",
+        });
+      }
+    });
+    await crowdedScene(t);
+    const expected = await expectedArea(t, 5);
 
-      const first = await areaPage(t, 5, { numItems: 10, cursor: null });
-      // The bound was hit inside the out-of-circle rows: nothing to show yet, but more to come.
-      expect(first.page).toEqual([]);
-      expect(first.isDone).toBe(false);
+    const first = await areaPage(t, 5, { numItems: 10, cursor: null });
+    // The bound was hit inside the out-of-circle rows: nothing to show yet, but more to come.
+    expect(first.page).toEqual([]);
+    expect(first.isDone).toBe(false);
 
-      const { ids, pages } = await allPages(t, 5, 10);
-      expect(ids).toEqual(expected);
-      expect(pages[0]!.page).toEqual([]);
-      expect(pages.length).toBeLessThanOrEqual(Math.ceil(expected.length / 10) + 3);
+    const { ids, pages } = await allPages(t, 5, 10);
+    expect(ids).toEqual(expected);
+    expect(pages[0]!.page).toEqual([]);
+    expect(pages.length).toBeLessThanOrEqual(Math.ceil(expected.length / 10) + 3);
 
-      // A re-run of the whole list with an end cursor that the bound cannot reach asks the client to split.
-      const last = pages[pages.length - 1]!;
-      const whole = await areaPage(t, 5, { numItems: 10, cursor: null, endCursor: last.continueCursor });
-      expect(whole.pageStatus).toBe("SplitRequired");
-      expect(typeof whole.splitCursor).toBe("string");
-      const left = await areaPage(t, 5, { numItems: 10, cursor: null, endCursor: whole.splitCursor });
-      const right = await areaPage(t, 5, { numItems: 10, cursor: whole.splitCursor!, endCursor: last.continueCursor });
-      expect(left.pageStatus ?? undefined).toBeUndefined();
-      expect(right.pageStatus ?? undefined).toBeUndefined();
-      expect([...left.page, ...right.page].map((item) => item._id)).toEqual(expected);
-      expect(right.isDone).toBe(true);
-    },
-    120_000,
-  );
+    // A re-run of the whole list with an end cursor that the bound cannot reach asks the client to split.
+    const last = pages[pages.length - 1]!;
+    const whole = await areaPage(t, 5, { numItems: 10, cursor: null, endCursor: last.continueCursor });
+    expect(whole.pageStatus).toBe("SplitRequired");
+    expect(typeof whole.splitCursor).toBe("string");
+    const left = await areaPage(t, 5, { numItems: 10, cursor: null, endCursor: whole.splitCursor });
+    const right = await areaPage(t, 5, { numItems: 10, cursor: whole.splitCursor!, endCursor: last.continueCursor });
+    expect(left.pageStatus ?? undefined).toBeUndefined();
+    expect(right.pageStatus ?? undefined).toBeUndefined();
+    expect([...left.page, ...right.page].map((item) => item._id)).toEqual(expected);
+    expect(right.isDone).toBe(true);
+  }, 120_000);
 
   test("a cursor that does not parse or belongs to another area is an INVALID_INPUT error", async () => {
     const t = newTest();

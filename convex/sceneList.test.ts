@@ -199,10 +199,27 @@ describe("scene.listPage with search", () => {
   async function searchWorld() {
     const t = newTest();
     await createSceneItem(t, { title: "Giggle Night", venueName: "The Cellar", city: "Springfield", dayOfWeek: 3 });
-    await createSceneItem(t, { title: "Punchline Live", venueName: "Loft 22", city: "Shelbyville", type: "show", dayOfWeek: 5 });
-    await createSceneItem(t, { title: "Basement Bringer", venueName: "O'Malley's Pub", city: "Springfield", type: "bringer_show", dayOfWeek: 0 });
+    await createSceneItem(t, {
+      title: "Punchline Live",
+      venueName: "Loft 22",
+      city: "Shelbyville",
+      type: "show",
+      dayOfWeek: 5,
+    });
+    await createSceneItem(t, {
+      title: "Basement Bringer",
+      venueName: "O'Malley's Pub",
+      city: "Springfield",
+      type: "bringer_show",
+      dayOfWeek: 0,
+    });
     await createSceneItem(t, { title: "Cellar Door Mic", venueName: "Door", city: "Ogdenville", dayOfWeek: 3 });
-    await createSceneItem(t, { title: "Hidden Cellar", venueName: "Gone Room", city: "Springfield", status: "inactive" });
+    await createSceneItem(t, {
+      title: "Hidden Cellar",
+      venueName: "Gone Room",
+      city: "Springfield",
+      status: "inactive",
+    });
     return t;
   }
   const found = async (t: TestBackend, search: string, filters: Partial<Filters> = {}) =>
@@ -268,8 +285,16 @@ test("anonymous visitors, other comedians and admins all see active items only",
   const active = await createSceneItem(t, { title: "Open Room", createdBy: owner.userId });
   const inactive = await createSceneItem(t, { title: "Closed Room", createdBy: owner.userId, status: "inactive" });
   for (const caller of [t, owner.asUser, other.asUser, admin.asUser]) {
-    for (const filters of [ALL, { ...ALL, type: "open_mic" as const }, { ...ALL, day: 1 }, { ...ALL, search: "room" }]) {
-      const { page } = await caller.query(api.scene.listPage, { ...filters, paginationOpts: { numItems: 10, cursor: null } });
+    for (const filters of [
+      ALL,
+      { ...ALL, type: "open_mic" as const },
+      { ...ALL, day: 1 },
+      { ...ALL, search: "room" },
+    ]) {
+      const { page } = await caller.query(api.scene.listPage, {
+        ...filters,
+        paginationOpts: { numItems: 10, cursor: null },
+      });
       const ids = page.map((item: Doc<"sceneItems"> | Item) => item._id);
       expect(ids).toEqual([active]);
       expect(ids).not.toContain(inactive);

@@ -389,7 +389,12 @@ describe("schedule.week", () => {
   test("an occurrence is hidden from the boundary on, even before the cleanup runs", async () => {
     // Monday 2026-11-23 19:30 with 5-minute sets: over at 20:35 (60 + 5 minutes later).
     const mic = await createSceneItem(t, { dayOfWeek: 1, startTimeLocal: "19:30", performanceMinutes: 5 });
-    const noLength = await createSceneItem(t, { title: "No length", dayOfWeek: 1, startTimeLocal: "19:30", performanceMinutes: undefined });
+    const noLength = await createSceneItem(t, {
+      title: "No length",
+      dayOfWeek: 1,
+      startTimeLocal: "19:30",
+      performanceMinutes: undefined,
+    });
     const comic = await createUser(t);
     await comic.asUser.mutation(api.schedule.add, { sceneItemId: mic });
     await comic.asUser.mutation(api.schedule.add, { sceneItemId: noLength });

@@ -46,7 +46,9 @@ function countingCtx(ctx: MutationCtx): { ctx: MutationCtx; reads: () => number 
           if (prop === "paginate") {
             return (result as Promise<{ page: unknown[] }>).then((r) => ((reads += r.page.length), r));
           }
-          return result !== null && typeof result === "object" && !(result instanceof Promise) ? countQuery(result) : result;
+          return result !== null && typeof result === "object" && !(result instanceof Promise)
+            ? countQuery(result)
+            : result;
         };
       },
     });
@@ -114,7 +116,13 @@ describe("schedule entries' dueAt", () => {
     expect(await entry(entryId)).toMatchObject({ completedAt: MONDAY, dueAt: next + OVER });
 
     // Every five-minute run in between (spot checks over the two weeks) reads nothing.
-    for (const at of [MONDAY + OVER + 5 * MIN, MONDAY + 3 * DAY, MONDAY + 7 * DAY + OVER, MONDAY + 10 * DAY, next + OVER - 1]) {
+    for (const at of [
+      MONDAY + OVER + 5 * MIN,
+      MONDAY + 3 * DAY,
+      MONDAY + 7 * DAY + OVER,
+      MONDAY + 10 * DAY,
+      next + OVER - 1,
+    ]) {
       expect(await cleanupCounted(at)).toEqual({ marked: 0, removed: 0, more: false, reads: 0 });
     }
     expect(await cleanupAt(next + OVER)).toEqual({ marked: 1, removed: 0, more: false });
@@ -155,9 +163,12 @@ describe("schedule entries' dueAt", () => {
     expect(await t.mutation(internal.schedule.backfillDueAt, {})).toEqual({ updated: 100, more: true });
     await t.finishAllScheduledFunctions(vi.runAllTimers);
     const dues = await t.run(async (ctx) =>
-      (await ctx.db.query("scheduleEntries").withIndex("by_item", (q) => q.eq("sceneItemId", sceneItemId)).collect()).map(
-        (e) => e.dueAt,
-      ),
+      (
+        await ctx.db
+          .query("scheduleEntries")
+          .withIndex("by_item", (q) => q.eq("sceneItemId", sceneItemId))
+          .collect()
+      ).map((e) => e.dueAt),
     );
     expect(dues).toHaveLength(1000);
     expect(dues.every((d) => d === MONDAY + OVER)).toBe(true);

@@ -25,12 +25,7 @@ export const sceneItemStatus = v.union(v.literal("active"), v.literal("inactive"
 
 /** Cost of an open mic: free, a cover (mic fee), a drink minimum, or both. */
 export const costInfo = v.object({
-  type: v.union(
-    v.literal("free"),
-    v.literal("cover"),
-    v.literal("minimum"),
-    v.literal("combo"),
-  ),
+  type: v.union(v.literal("free"), v.literal("cover"), v.literal("minimum"), v.literal("combo")),
   coverAmount: v.optional(v.number()),
   minimumItems: v.optional(v.number()),
 });
@@ -43,17 +38,9 @@ export const claimStatus = v.union(
   v.literal("revoked"),
 );
 
-export const reportKind = v.union(
-  v.literal("no_longer_runs"),
-  v.literal("wrong_time"),
-  v.literal("other"),
-);
+export const reportKind = v.union(v.literal("no_longer_runs"), v.literal("wrong_time"), v.literal("other"));
 
-export const reportStatus = v.union(
-  v.literal("open"),
-  v.literal("resolved"),
-  v.literal("dismissed"),
-);
+export const reportStatus = v.union(v.literal("open"), v.literal("resolved"), v.literal("dismissed"));
 
 /** The editable description of a mic or show (everything but counters and
  * verification), shared by the wizards, onboarding, admin and claimant edits. */
@@ -288,8 +275,7 @@ export default defineSchema({
     /** Epoch ms online sign-up opens (walk-ins can always be added by the host). */
     signupOpensAt: v.number(),
     version: v.number(),
-  })
-    .index("by_mic_and_date", ["micId", "date"]),
+  }).index("by_mic_and_date", ["micId", "date"]),
 
   /** A comedian (or a walk-in by name) on a night's list, in one section in rank order. */
   listSpots: defineTable({

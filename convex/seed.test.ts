@@ -11,7 +11,6 @@ import { createSceneItem, newTest } from "./test.setup";
 // Password hashing (scrypt) and seeding are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-
 let privateKey = "";
 beforeAll(async () => {
   const keys = await generateKeyPair("RS256", { extractable: true });
@@ -38,9 +37,7 @@ describe("seed:run", () => {
     const zones = new Set(items.map((i) => i.timeZone));
     expect(cities.size).toBeGreaterThanOrEqual(4);
     expect(zones.size).toBeGreaterThanOrEqual(2);
-    expect(new Set(items.map((i) => i.type))).toEqual(
-      new Set(["open_mic", "show", "bringer_show"]),
-    );
+    expect(new Set(items.map((i) => i.type))).toEqual(new Set(["open_mic", "show", "bringer_show"]));
     const recurrences = new Set(items.map((i) => i.recurrence));
     for (const r of ["weekly", "bi-weekly", "monthly", "custom", "one-time"]) {
       expect(recurrences).toContain(r);
@@ -83,8 +80,18 @@ describe("seed:run", () => {
         .withIndex("email", (q) => q.eq("email", DEMO_EMAIL))
         .unique();
       const userId = user!._id;
-      const q = <T extends "performances" | "performanceDays" | "venueVisits" | "userBadges" | "favorites" | "scheduleEntries" | "checkIns">(table: T) =>
-        ctx.db.query(table).take(1000) as Promise<any[]>;
+      const q = <
+        T extends
+          | "performances"
+          | "performanceDays"
+          | "venueVisits"
+          | "userBadges"
+          | "favorites"
+          | "scheduleEntries"
+          | "checkIns",
+      >(
+        table: T,
+      ) => ctx.db.query(table).take(1000) as Promise<any[]>;
       return {
         userId,
         performances: (await q("performances")).filter((p) => p.userId === userId),

@@ -70,8 +70,14 @@ describe("stats.mine", () => {
     });
     expect(await other.asUser.query(api.stats.mine, {})).toMatchObject({ totalMinutes: 30, totalSets: 1 });
     // The community total follows every change.
-    const minutes = await t.run(async (ctx) =>
-      (await ctx.db.query("siteStats").withIndex("by_key", (q) => q.eq("key", "global")).unique())?.minutesLogged,
+    const minutes = await t.run(
+      async (ctx) =>
+        (
+          await ctx.db
+            .query("siteStats")
+            .withIndex("by_key", (q) => q.eq("key", "global"))
+            .unique()
+        )?.minutesLogged,
     );
     expect(minutes).toBe(37);
   });

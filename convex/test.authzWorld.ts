@@ -51,7 +51,12 @@ export const OWNER_EMAIL = "olive.owner@example.com";
 
 export async function buildWorld(): Promise<World> {
   const t = newTest();
-  const owner = await createUser(t, { name: OWNER_NAME, email: OWNER_EMAIL, withStats: true, profile: { weeklyGoalMinutes: 45 } });
+  const owner = await createUser(t, {
+    name: OWNER_NAME,
+    email: OWNER_EMAIL,
+    withStats: true,
+    profile: { weeklyGoalMinutes: 45 },
+  });
   const other = await createUser(t, { withStats: true });
   const admin = await createAdmin(t);
   const wednesday = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
@@ -105,9 +110,32 @@ export async function buildWorld(): Promise<World> {
     };
     const spot = { state: "waiting" as const, priority: false, bumped: false };
     const ownerList = await ctx.db.insert("nightLists", { ...base, micId: ownerMic, openedBy: owner.userId });
-    const ownerSpot = await ctx.db.insert("listSpots", { ...spot, listId: ownerList, micId: ownerMic, userId: owner.userId, name: OWNER_NAME, section: "list", rank: 0 });
-    await ctx.db.insert("listSpots", { ...spot, listId: ownerList, micId: ownerMic, userId: other.userId, name: "Other Otto", section: "list", rank: 1 });
-    await ctx.db.insert("listSpots", { ...spot, listId: ownerList, micId: ownerMic, name: "Walk-in Wally", section: "list", rank: 2 });
+    const ownerSpot = await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: ownerList,
+      micId: ownerMic,
+      userId: owner.userId,
+      name: OWNER_NAME,
+      section: "list",
+      rank: 0,
+    });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: ownerList,
+      micId: ownerMic,
+      userId: other.userId,
+      name: "Other Otto",
+      section: "list",
+      rank: 1,
+    });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: ownerList,
+      micId: ownerMic,
+      name: "Walk-in Wally",
+      section: "list",
+      rank: 2,
+    });
     const lotteryList = await ctx.db.insert("nightLists", {
       ...base,
       micId: noCoordsMic,
@@ -115,8 +143,24 @@ export async function buildWorld(): Promise<World> {
       mode: "lottery",
       drawAt: NOW + 60 * 60 * 1000,
     });
-    await ctx.db.insert("listSpots", { ...spot, listId: lotteryList, micId: noCoordsMic, userId: owner.userId, name: OWNER_NAME, section: "pool", rank: 0 });
-    await ctx.db.insert("listSpots", { ...spot, listId: lotteryList, micId: noCoordsMic, userId: other.userId, name: "Other Otto", section: "pool", rank: 1 });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: lotteryList,
+      micId: noCoordsMic,
+      userId: owner.userId,
+      name: OWNER_NAME,
+      section: "pool",
+      rank: 0,
+    });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: lotteryList,
+      micId: noCoordsMic,
+      userId: other.userId,
+      name: "Other Otto",
+      section: "pool",
+      rank: 1,
+    });
     const runningList = await ctx.db.insert("nightLists", { ...base, micId: runningMic, openedBy: owner.userId });
     const runningSpot = await ctx.db.insert("listSpots", {
       ...spot,
@@ -134,14 +178,45 @@ export async function buildWorld(): Promise<World> {
   });
   const hostedMic = await createSceneItem(t, { title: "Co-hosted Mic", venueName: "Cohost Room" });
   const approvedClaim = await t.run(async (ctx) =>
-    ctx.db.insert("micClaims", { micId: hostedMic, claimantId: owner.userId, status: "approved", reviewedAt: NOW - DAY, reviewedBy: admin.userId }),
+    ctx.db.insert("micClaims", {
+      micId: hostedMic,
+      claimantId: owner.userId,
+      status: "approved",
+      reviewedAt: NOW - DAY,
+      reviewedBy: admin.userId,
+    }),
   );
-  return { t, owner, other, admin, approvedClaim, ownerMic, claimMic, noCoordsMic, ownerSet, ownerEntry, ownerClaim, ownerReport, photo, ...lists };
+  return {
+    t,
+    owner,
+    other,
+    admin,
+    approvedClaim,
+    ownerMic,
+    claimMic,
+    noCoordsMic,
+    ownerSet,
+    ownerEntry,
+    ownerClaim,
+    ownerReport,
+    photo,
+    ...lists,
+  };
 }
 
 /** Things only the owner's own answers may contain. */
 export function privateMarkers(w: World): string[] {
-  return [w.owner.userId, w.owner.profileId, w.ownerSet, w.ownerEntry, w.ownerClaim, w.ownerReport, OWNER_NAME, OWNER_EMAIL, "olive-private-tag"];
+  return [
+    w.owner.userId,
+    w.owner.profileId,
+    w.ownerSet,
+    w.ownerEntry,
+    w.ownerClaim,
+    w.ownerReport,
+    OWNER_NAME,
+    OWNER_EMAIL,
+    "olive-private-tag",
+  ];
 }
 
 export const APP_TABLES = Object.keys(schema.tables).filter((name) => !name.startsWith("auth")) as TableNames[];
@@ -212,11 +287,20 @@ const page = { paginationOpts: { numItems: 25, cursor: null } };
 /** Who may do what with each public function (anonymous, another comedian, an admin, the owner). */
 export const matrix: Record<string, Entry> = {
   // Account
-  "account:deleteAccount": { args: () => ({ confirm: "DELETE" }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "account:deleteAccount": {
+    args: () => ({ confirm: "DELETE" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
   "account:exportData": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "auth:isAuthenticated": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "own" },
   "auth:signIn": {
-    args: () => ({ provider: "password", params: { email: OWNER_EMAIL, password: "not-her-password", flow: "signIn" } }),
+    args: () => ({
+      provider: "password",
+      params: { email: OWNER_EMAIL, password: "not-her-password", flow: "signIn" },
+    }),
     anon: "nothing",
     other: "nothing",
     admin: "nothing",
@@ -227,7 +311,13 @@ export const matrix: Record<string, Entry> = {
   "profiles:isAdmin": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
   "profiles:ensure": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "own" },
   "profiles:skipOnboarding": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "change" },
-  "profiles:completeOnboarding": { args: () => ({ weeklyGoalMinutes: 20 }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "profiles:completeOnboarding": {
+    args: () => ({ weeklyGoalMinutes: 20 }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
   "profiles:update": {
     args: () => ({ displayName: "Renamed", weeklyGoalMinutes: 30, defaultCity: "Austin" }),
     anon: "nothing",
@@ -236,8 +326,20 @@ export const matrix: Record<string, Entry> = {
     owner: "change",
   },
   "profiles:generatePhotoUploadUrl": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "own" },
-  "profiles:setPhoto": { args: (w) => ({ storageId: w.photo }), anon: "nothing", other: "own", admin: "own", owner: "change" },
-  "goals:update": { args: () => ({ weeklyGoalMinutes: 30 }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "profiles:setPhoto": {
+    args: (w) => ({ storageId: w.photo }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "goals:update": {
+    args: () => ({ weeklyGoalMinutes: 30 }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
 
   // Sets, stats, badges, history, dashboard
   "performances:log": {
@@ -273,12 +375,46 @@ export const matrix: Record<string, Entry> = {
     admin: "nothing",
     owner: "change",
   },
-  "performances:remove": { args: (w) => ({ id: w.ownerSet }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
-  "stats:mine": { ownerAnswerShows: false, args: () => ({ today: "2026-11-25" }), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "badges:mine": { ownerAnswerShows: false, args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "badges:progress": { ownerAnswerShows: false, args: () => ({ monthStartMs: Date.parse("2026-11-01T00:00:00-04:00") }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "performances:remove": {
+    args: (w) => ({ id: w.ownerSet }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "change",
+  },
+  "stats:mine": {
+    ownerAnswerShows: false,
+    args: () => ({ today: "2026-11-25" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
+  "badges:mine": {
+    ownerAnswerShows: false,
+    args: () => ({}),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
+  "badges:progress": {
+    ownerAnswerShows: false,
+    args: () => ({ monthStartMs: Date.parse("2026-11-01T00:00:00-04:00") }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
   "history:list": { args: () => page, anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "history:stats": { ownerAnswerShows: false, args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "history:stats": {
+    ownerAnswerShows: false,
+    args: () => ({}),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
   "dashboard:summary": {
     args: () => ({ goalWeekStartMs: NOW - 3 * DAY, goalWeekEndMs: NOW + 4 * DAY, today: "2026-11-25" }),
     anon: "nothing",
@@ -290,10 +426,28 @@ export const matrix: Record<string, Entry> = {
 
   // The scene
   // Active items only; sceneList.test.ts shows no caller ever gets an inactive one.
-  "scene:listPage": { args: () => ({ type: "all", day: null, search: "", ...page }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "scene:listPage": {
+    args: () => ({ type: "all", day: null, search: "", ...page }),
+    anon: "read",
+    other: "read",
+    admin: "read",
+    owner: "read",
+  },
   "scene:get": { args: (w) => ({ id: w.ownerMic }), anon: "read", other: "read", admin: "read", owner: "read" },
-  "scene:viewerState": { args: () => ({ sinceMs: NOW - 2 * DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "scene:remove": { args: (w) => ({ id: w.ownerMic }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "scene:viewerState": {
+    args: () => ({ sinceMs: NOW - 2 * DAY }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
+  "scene:remove": {
+    args: (w) => ({ id: w.ownerMic }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
   "sceneArea:listArea": {
     args: () => ({ lat: VENUE.latitude, lng: VENUE.longitude, radiusMiles: 10, ...page }),
     anon: "read",
@@ -316,8 +470,20 @@ export const matrix: Record<string, Entry> = {
     owner: "read",
   },
   "venues:search": { args: () => ({ query: "Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
-  "venues:eventsAt": { args: () => ({ venueName: "The Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
-  "venues:similar": { args: () => ({ venueName: "The Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "venues:eventsAt": {
+    args: () => ({ venueName: "The Test Room" }),
+    anon: "read",
+    other: "read",
+    admin: "read",
+    owner: "read",
+  },
+  "venues:similar": {
+    args: () => ({ venueName: "The Test Room" }),
+    anon: "read",
+    other: "read",
+    admin: "read",
+    owner: "read",
+  },
   "events:create": {
     args: () => ({
       venue: { venueName: "Fresh Venue", address: "1 Fresh St, Brooklyn, NY", latitude: 40.7, longitude: -73.95 },
@@ -328,15 +494,51 @@ export const matrix: Record<string, Entry> = {
     admin: "own",
     owner: "change",
   },
-  "checkIns:checkIn": { args: (w) => ({ sceneItemId: w.ownerMic, ...VENUE }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "checkIns:checkIn": {
+    args: (w) => ({ sceneItemId: w.ownerMic, ...VENUE }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
 
   // Favourites and the schedule
-  "favorites:add": { args: (w) => ({ sceneItemId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "change" },
-  "favorites:remove": { args: (w) => ({ sceneItemId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "favorites:add": {
+    args: (w) => ({ sceneItemId: w.claimMic }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "favorites:remove": {
+    args: (w) => ({ sceneItemId: w.ownerMic }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
   "favorites:list": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "schedule:add": { args: (w) => ({ sceneItemId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "change" },
-  "schedule:remove": { args: (w) => ({ entryId: w.ownerEntry }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
-  "schedule:removeByItem": { args: (w) => ({ sceneItemId: w.ownerMic }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
+  "schedule:add": {
+    args: (w) => ({ sceneItemId: w.claimMic }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "schedule:remove": {
+    args: (w) => ({ entryId: w.ownerEntry }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "change",
+  },
+  "schedule:removeByItem": {
+    args: (w) => ({ sceneItemId: w.ownerMic }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "change",
+  },
   "schedule:week": {
     args: () => ({ weekStartMs: NOW - 3 * DAY, weekEndMs: NOW + 4 * DAY, nowMs: NOW }),
     anon: "nothing",
@@ -344,16 +546,54 @@ export const matrix: Record<string, Entry> = {
     admin: "own",
     owner: "read",
   },
-  "schedule:calendar": { ownerAnswerShows: false, args: () => ({ fromMs: NOW - DAY }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "schedule:calendar": {
+    ownerAnswerShows: false,
+    args: () => ({ fromMs: NOW - DAY }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
 
   // Claims and reports
-  "claims:submit": { args: (w) => ({ micId: w.claimMic, message: "I host it" }), anon: "nothing", other: "own", admin: "own", owner: "nothing" },
+  "claims:submit": {
+    args: (w) => ({ micId: w.claimMic, message: "I host it" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "nothing",
+  },
   "claims:mine": { args: (w) => ({ micId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "claims:ownerState": { ownerAnswerShows: false, args: (w) => ({ micId: w.ownerMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "claims:ownerState": {
+    ownerAnswerShows: false,
+    args: (w) => ({ micId: w.ownerMic }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "read",
+  },
   "claims:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
-  "claims:revoke": { args: (w) => ({ id: w.approvedClaim }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
-  "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
-  "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), anon: "nothing", other: "nothing", admin: "nothing", owner: "change" },
+  "claims:revoke": {
+    args: (w) => ({ id: w.approvedClaim }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "nothing",
+  },
+  "claims:review": {
+    args: (w) => ({ id: w.ownerClaim, status: "approved" }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "nothing",
+  },
+  "claims:updateOwnMic": {
+    args: (w) => ({ micId: w.ownerMic, ...both }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "nothing",
+    owner: "change",
+  },
   "claims:setCancelledDate": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-12-02", cancelled: true }),
     anon: "nothing",
@@ -368,12 +608,30 @@ export const matrix: Record<string, Entry> = {
     admin: "change",
     owner: "change",
   },
-  "reports:submit": { args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }), anon: "nothing", other: "own", admin: "own", owner: "change" },
+  "reports:submit": {
+    args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
   "reports:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
-  "reports:resolve": { args: (w) => ({ id: w.ownerReport, action: "dismiss" }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+  "reports:resolve": {
+    args: (w) => ({ id: w.ownerReport, action: "dismiss" }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "nothing",
+  },
 
   // The live list
-  "nightLists:current": { args: (w) => ({ micId: w.ownerMic, sinceDate: "2026-11-24" }), anon: "read", other: "read", admin: "read", owner: "read" },
+  "nightLists:current": {
+    args: (w) => ({ micId: w.ownerMic, sinceDate: "2026-11-24" }),
+    anon: "read",
+    other: "read",
+    admin: "read",
+    owner: "read",
+  },
   "nightLists:myRecent": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
   "nightLists:open": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-11-26", spots: 10, lightMinutes: 1, mode: "first_come" }),
@@ -382,9 +640,27 @@ export const matrix: Record<string, Entry> = {
     admin: "change",
     owner: "change",
   },
-  "nightLists:signUp": { args: (w) => ({ listId: w.claimList }), anon: "nothing", other: "own", admin: "own", owner: "change" },
-  "nightLists:dropOut": { args: (w) => ({ listId: w.lotteryList }), anon: "nothing", other: "own", admin: "nothing", owner: "change" },
-  "nightLists:addWalkIn": { args: (w) => ({ listId: w.ownerList, name: "Walk-in Wendy" }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:signUp": {
+    args: (w) => ({ listId: w.claimList }),
+    anon: "nothing",
+    other: "own",
+    admin: "own",
+    owner: "change",
+  },
+  "nightLists:dropOut": {
+    args: (w) => ({ listId: w.lotteryList }),
+    anon: "nothing",
+    other: "own",
+    admin: "nothing",
+    owner: "change",
+  },
+  "nightLists:addWalkIn": {
+    args: (w) => ({ listId: w.ownerList, name: "Walk-in Wendy" }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
   "nightLists:move": {
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, toIndex: 1, version: 1 }),
     anon: "nothing",
@@ -392,10 +668,34 @@ export const matrix: Record<string, Entry> = {
     admin: "change",
     owner: "change",
   },
-  "nightLists:bump": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
-  "nightLists:noShow": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
-  "nightLists:draw": { args: (w) => ({ listId: w.lotteryList }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
-  "nightLists:upNow": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:bump": {
+    args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
+  "nightLists:noShow": {
+    args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
+  "nightLists:draw": {
+    args: (w) => ({ listId: w.lotteryList }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
+  "nightLists:upNow": {
+    args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
   "nightLists:done": {
     args: (w) => ({ listId: w.runningList, spotId: w.runningSpot, useTimer: false }),
     anon: "nothing",
@@ -403,10 +703,22 @@ export const matrix: Record<string, Entry> = {
     admin: "change",
     owner: "change",
   },
-  "nightLists:close": { args: (w) => ({ listId: w.ownerList }), anon: "nothing", other: "nothing", admin: "change", owner: "change" },
+  "nightLists:close": {
+    args: (w) => ({ listId: w.ownerList }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "change",
+  },
 
   // Admin
-  "admin:listMics": { args: () => ({ search: "" }), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
+  "admin:listMics": {
+    args: () => ({ search: "" }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "read",
+    owner: "nothing",
+  },
   "admin:updateMic": {
     args: (w) => ({
       id: w.ownerMic,
@@ -424,6 +736,12 @@ export const matrix: Record<string, Entry> = {
     admin: "change",
     owner: "nothing",
   },
-  "admin:deleteMic": { args: (w) => ({ id: w.ownerMic }), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+  "admin:deleteMic": {
+    args: (w) => ({ id: w.ownerMic }),
+    anon: "nothing",
+    other: "nothing",
+    admin: "change",
+    owner: "nothing",
+  },
   "geocode:fixCoordinates": { args: () => ({}), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
 };

@@ -11,9 +11,12 @@ type Registered = {
 
 // convex.config.ts declares components (it defines no functions, and its component packages
 // import extensionless paths that only a bundler resolves).
-const loaded = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts", "!./test.*.ts", "!./convex.config.ts"], {
-  eager: true,
-});
+const loaded = import.meta.glob<Record<string, unknown>>(
+  ["./*.ts", "!./*.test.ts", "!./test.*.ts", "!./convex.config.ts"],
+  {
+    eager: true,
+  },
+);
 
 /** A public function of `convex/`: "module:name", its kind and its args validator as JSON. */
 export type PublicFunction = { name: string; kind: "query" | "mutation" | "action"; argsJson: string | undefined };

@@ -99,10 +99,7 @@ export async function createUser(
 }
 
 /** Inserts an admin (see {@link createUser}). */
-export async function createAdmin(
-  t: TestBackend,
-  opts: { email?: string; name?: string } = {},
-): Promise<TestUser> {
+export async function createAdmin(t: TestBackend, opts: { email?: string; name?: string } = {}): Promise<TestUser> {
   return await createUser(t, { name: "Admin", ...opts, isAdmin: true });
 }
 
@@ -115,10 +112,7 @@ export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creat
  * `geohash` and `searchText` follow the final coordinates, title, venue and
  * city unless given. Counts it in the community stats. Returns its id.
  */
-export async function createSceneItem(
-  t: TestBackend,
-  overrides: SceneItemOverrides = {},
-): Promise<Id<"sceneItems">> {
+export async function createSceneItem(t: TestBackend, overrides: SceneItemOverrides = {}): Promise<Id<"sceneItems">> {
   const base = {
     title: "Test Mic",
     venueName: "The Test Room",
@@ -149,8 +143,7 @@ export async function createSceneItem(
   const item = {
     ...base,
     geohash,
-    searchText:
-      overrides.searchText ?? `${base.title} ${base.venueName} ${base.city}`.toLowerCase(),
+    searchText: overrides.searchText ?? `${base.title} ${base.venueName} ${base.city}`.toLowerCase(),
   };
   return await t.run(async (ctx) => {
     const id = await ctx.db.insert("sceneItems", item);

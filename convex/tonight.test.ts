@@ -68,9 +68,19 @@ describe("tonight.list", () => {
     // 00:30 Thursday in New York is 23:30 Wednesday in Chicago.
     const now = Date.parse("2026-11-26T00:30:00-05:00");
     await createSceneItem(t, { title: "NY Thursday", dayOfWeek: 4, startTimeLocal: "19:00" });
-    await createSceneItem(t, { title: "Chicago Wednesday late", dayOfWeek: 3, startTimeLocal: "23:00", timeZone: "America/Chicago" });
+    await createSceneItem(t, {
+      title: "Chicago Wednesday late",
+      dayOfWeek: 3,
+      startTimeLocal: "23:00",
+      timeZone: "America/Chicago",
+    });
     await createSceneItem(t, { title: "NY Wednesday over", dayOfWeek: 3, startTimeLocal: "23:00" });
-    await createSceneItem(t, { title: "Chicago Thursday", dayOfWeek: 4, startTimeLocal: "19:00", timeZone: "America/Chicago" });
+    await createSceneItem(t, {
+      title: "Chicago Thursday",
+      dayOfWeek: 4,
+      startTimeLocal: "19:00",
+      timeZone: "America/Chicago",
+    });
     const result = await tonight(t, { nowMs: now, area: { ...MANHATTAN, radiusMiles: 10 } });
     expect(titles(result.nights)).toEqual(["Chicago Wednesday late", "NY Thursday"]);
     expect(result.nights[0]).toMatchObject({ date: "2026-11-25", startMs: Date.parse("2026-11-25T23:00:00-06:00") });
@@ -102,7 +112,10 @@ describe("tonight.list", () => {
     expect(fallBack.nights[0]).toMatchObject({ date: "2026-11-01", startMs: Date.parse("2026-11-01T20:00:00-05:00") });
     // Sunday 8 March 2026: clocks went forward at 02:00.
     const springForward = await tonight(t, { nowMs: Date.parse("2026-03-08T12:00:00-04:00") });
-    expect(springForward.nights[0]).toMatchObject({ date: "2026-03-08", startMs: Date.parse("2026-03-08T20:00:00-04:00") });
+    expect(springForward.nights[0]).toMatchObject({
+      date: "2026-03-08",
+      startMs: Date.parse("2026-03-08T20:00:00-04:00"),
+    });
     // Past midnight on the night the clocks go back (01:30 EDT, then 01:05 EST an hour later).
     await createSceneItem(t, { title: "Saturday late", dayOfWeek: 6, startTimeLocal: "23:50", performanceMinutes: 10 }); // ends 01:00 EDT
     const firstOneThirty = Date.parse("2026-11-01T00:55:00-04:00");
@@ -113,8 +126,20 @@ describe("tonight.list", () => {
 
   test("a bi-weekly mic on its off week is not on tonight", async () => {
     const t = newTest();
-    await createSceneItem(t, { title: "On week", dayOfWeek: 3, startTimeLocal: "21:00", recurrence: "bi-weekly", anchorDate: "2026-11-25" });
-    await createSceneItem(t, { title: "Off week", dayOfWeek: 3, startTimeLocal: "21:00", recurrence: "bi-weekly", anchorDate: "2026-11-18" });
+    await createSceneItem(t, {
+      title: "On week",
+      dayOfWeek: 3,
+      startTimeLocal: "21:00",
+      recurrence: "bi-weekly",
+      anchorDate: "2026-11-25",
+    });
+    await createSceneItem(t, {
+      title: "Off week",
+      dayOfWeek: 3,
+      startTimeLocal: "21:00",
+      recurrence: "bi-weekly",
+      anchorDate: "2026-11-18",
+    });
     expect(titles((await tonight(t, { nowMs: WED_EVENING })).nights)).toEqual(["On week"]);
   });
 
@@ -123,7 +148,12 @@ describe("tonight.list", () => {
     const host = await createUser(t);
     const other = await createUser(t);
     const admin = await createAdmin(t);
-    const early = await createSceneItem(t, { title: "Early", dayOfWeek: 3, startTimeLocal: "20:00", createdBy: host.userId });
+    const early = await createSceneItem(t, {
+      title: "Early",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      createdBy: host.userId,
+    });
     const late = await createSceneItem(t, { title: "Late", dayOfWeek: 3, startTimeLocal: "21:00" });
     await t.run(async (ctx) => {
       await ctx.db.insert("micClaims", { micId: late, claimantId: host.userId, status: "approved" });
@@ -183,10 +213,29 @@ describe("tonight.list", () => {
   test("filters: free only, sign-up method, time of day, stale, type and search combine", async () => {
     const t = newTest();
     const now = Date.parse("2026-11-25T12:00:00-05:00");
-    await createSceneItem(t, { title: "Free early", dayOfWeek: 3, startTimeLocal: "18:00", lastCheckInAt: now - 3 * DAY });
-    await createSceneItem(t, { title: "Paid prime", dayOfWeek: 3, startTimeLocal: "19:30", costInfo: { type: "cover", coverAmount: 5 }, lastCheckInAt: now - 20 * DAY });
+    await createSceneItem(t, {
+      title: "Free early",
+      dayOfWeek: 3,
+      startTimeLocal: "18:00",
+      lastCheckInAt: now - 3 * DAY,
+    });
+    await createSceneItem(t, {
+      title: "Paid prime",
+      dayOfWeek: 3,
+      startTimeLocal: "19:30",
+      costInfo: { type: "cover", coverAmount: 5 },
+      lastCheckInAt: now - 20 * DAY,
+    });
     await createSceneItem(t, { title: "Online late", dayOfWeek: 3, startTimeLocal: "21:30", signupMethod: "online" });
-    await createSceneItem(t, { title: "Late show", type: "show", dayOfWeek: 3, startTimeLocal: "22:00", costInfo: null, signupMethod: undefined, lastConfirmedAt: now - DAY });
+    await createSceneItem(t, {
+      title: "Late show",
+      type: "show",
+      dayOfWeek: 3,
+      startTimeLocal: "22:00",
+      costInfo: null,
+      signupMethod: undefined,
+      lastConfirmedAt: now - DAY,
+    });
     for (const area of [undefined, { ...MANHATTAN, radiusMiles: 10 }]) {
       const run = async (filters: Partial<PlanFilters>, extra: Partial<Args> = {}) =>
         titles((await tonight(t, { nowMs: now, area, filters, ...extra })).nights);
@@ -205,7 +254,8 @@ describe("tonight.list", () => {
 
   test("the limit pages: isDone is false while more nights match", async () => {
     const t = newTest();
-    for (let i = 0; i < 5; i++) await createSceneItem(t, { title: `Mic ${i}`, dayOfWeek: 3, startTimeLocal: `20:${i}0` });
+    for (let i = 0; i < 5; i++)
+      await createSceneItem(t, { title: `Mic ${i}`, dayOfWeek: 3, startTimeLocal: `20:${i}0` });
     for (const area of [undefined, { ...MANHATTAN, radiusMiles: 10 }]) {
       const first = await tonight(t, { nowMs: WED_EVENING, area, limit: 3 });
       expect(titles(first.nights)).toEqual(["Mic 0", "Mic 1", "Mic 2"]);
@@ -218,9 +268,27 @@ describe("tonight.list", () => {
 
   test("around a point only the area's mics are read and shown, with their distance", async () => {
     const t = newTest();
-    await createSceneItem(t, { title: "Near", dayOfWeek: 3, startTimeLocal: "20:00", latitude: 40.75, longitude: -73.99 });
-    await createSceneItem(t, { title: "Brooklyn", dayOfWeek: 3, startTimeLocal: "20:30", latitude: 40.68, longitude: -73.97 });
-    await createSceneItem(t, { title: "Boston", dayOfWeek: 3, startTimeLocal: "20:00", latitude: 42.36, longitude: -71.06 });
+    await createSceneItem(t, {
+      title: "Near",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      latitude: 40.75,
+      longitude: -73.99,
+    });
+    await createSceneItem(t, {
+      title: "Brooklyn",
+      dayOfWeek: 3,
+      startTimeLocal: "20:30",
+      latitude: 40.68,
+      longitude: -73.97,
+    });
+    await createSceneItem(t, {
+      title: "Boston",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      latitude: 42.36,
+      longitude: -71.06,
+    });
     const result = await tonight(t, { nowMs: WED_EVENING, area: { ...MANHATTAN, radiusMiles: 5 } });
     expect(titles(result.nights)).toEqual(["Near", "Brooklyn"]);
     expect(result.nights[1]!.distanceMiles).toBeGreaterThan(3);
@@ -233,7 +301,9 @@ describe("tonight.list", () => {
     await expect(tonight(t, { nowMs: WED_EVENING, timeZone: "Mars/Olympus" })).rejects.toThrow(/Unknown time zone/);
     await expect(tonight(t, { nowMs: WED_EVENING, limit: 1000 })).rejects.toThrow(/Limit/);
     await expect(tonight(t, { nowMs: WED_EVENING, search: "x".repeat(101) })).rejects.toThrow(/too long/);
-    await expect(tonight(t, { nowMs: WED_EVENING, area: { ...MANHATTAN, radiusMiles: 500 } })).rejects.toThrow(/Distance/);
+    await expect(tonight(t, { nowMs: WED_EVENING, area: { ...MANHATTAN, radiusMiles: 500 } })).rejects.toThrow(
+      /Distance/,
+    );
   });
 });
 
@@ -241,9 +311,25 @@ describe("scene.listPage plan filters", () => {
   test("free only, sign-up, time of day and hide stale narrow the server's pages, with type and day", async () => {
     const t = newTest();
     const now = Date.parse("2026-11-25T12:00:00-05:00");
-    await createSceneItem(t, { title: "Free early", dayOfWeek: 3, startTimeLocal: "18:00", lastCheckInAt: now - 3 * DAY });
-    await createSceneItem(t, { title: "Paid prime", dayOfWeek: 3, startTimeLocal: "19:30", costInfo: { type: "cover", coverAmount: 5 } });
-    await createSceneItem(t, { title: "Online late", dayOfWeek: 4, startTimeLocal: "21:30", signupMethod: "online", lastConfirmedAt: now - 50 * DAY });
+    await createSceneItem(t, {
+      title: "Free early",
+      dayOfWeek: 3,
+      startTimeLocal: "18:00",
+      lastCheckInAt: now - 3 * DAY,
+    });
+    await createSceneItem(t, {
+      title: "Paid prime",
+      dayOfWeek: 3,
+      startTimeLocal: "19:30",
+      costInfo: { type: "cover", coverAmount: 5 },
+    });
+    await createSceneItem(t, {
+      title: "Online late",
+      dayOfWeek: 4,
+      startTimeLocal: "21:30",
+      signupMethod: "online",
+      lastConfirmedAt: now - 50 * DAY,
+    });
     const run = async (filters: Partial<PlanFilters>, day: number | null = null) => {
       const result = await t.query(api.scene.listPage, {
         type: "all",
@@ -270,7 +356,13 @@ describe("the schedule and tonight's status", () => {
     const t = newTest();
     const comic = await createUser(t, { withStats: true });
     const host = await createUser(t);
-    const eight = await createSceneItem(t, { title: "Eight", dayOfWeek: 3, startTimeLocal: "20:00", performanceMinutes: 5, createdBy: host.userId });
+    const eight = await createSceneItem(t, {
+      title: "Eight",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      performanceMinutes: 5,
+      createdBy: host.userId,
+    });
     const half = await createSceneItem(t, { title: "Half past", dayOfWeek: 3, startTimeLocal: "20:30" });
     const nine = await createSceneItem(t, { title: "Nine", dayOfWeek: 3, startTimeLocal: "21:00" });
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -291,7 +383,9 @@ describe("the schedule and tonight's status", () => {
       weekEndMs: Date.parse("2026-11-29T23:59:59-05:00"),
       nowMs: Date.parse("2026-11-25T12:00:00-05:00"),
     });
-    const statusOf = Object.fromEntries(week.items.map((i) => [i.title, "nightStatus" in i ? (i.nightStatus ?? null) : null]));
+    const statusOf = Object.fromEntries(
+      week.items.map((i) => [i.title, "nightStatus" in i ? (i.nightStatus ?? null) : null]),
+    );
     expect(statusOf).toEqual({ Eight: "cancelled", "Half past": null, Nine: null });
   });
 });
@@ -304,7 +398,10 @@ describe("freshness and overlap rules", () => {
     expect(freshness({ lastCheckInAt: now - 15 * DAY }, now).grade).toBe("ageing");
     expect(freshness({ lastCheckInAt: now - 45 * DAY }, now).grade).toBe("ageing");
     expect(freshness({ lastCheckInAt: now - 46 * DAY }, now).grade).toBe("stale");
-    expect(freshness({ lastCheckInAt: now - 46 * DAY, lastConfirmedAt: now - DAY }, now)).toMatchObject({ grade: "fresh", days: 1 });
+    expect(freshness({ lastCheckInAt: now - 46 * DAY, lastConfirmedAt: now - DAY }, now)).toMatchObject({
+      grade: "fresh",
+      days: 1,
+    });
   });
   test("two nights overlap from start to start + set length + 30 minutes", () => {
     const eight = Date.parse("2026-11-25T20:00:00-05:00");

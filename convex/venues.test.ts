@@ -6,8 +6,18 @@ import { createSceneItem, newTest } from "./test.setup";
 describe("venues.search", () => {
   test("groups active items into distinct venues and skips inactive ones", async () => {
     const t = newTest();
-    await createSceneItem(t, { venueName: "Comedy Cellar", address: "117 MacDougal St", title: "Early", googlePlaceId: "p1" });
-    await createSceneItem(t, { venueName: "Comedy Cellar", address: "117 MacDougal St", title: "Late", startTimeLocal: "22:00" });
+    await createSceneItem(t, {
+      venueName: "Comedy Cellar",
+      address: "117 MacDougal St",
+      title: "Early",
+      googlePlaceId: "p1",
+    });
+    await createSceneItem(t, {
+      venueName: "Comedy Cellar",
+      address: "117 MacDougal St",
+      title: "Late",
+      startTimeLocal: "22:00",
+    });
     await createSceneItem(t, {
       venueName: "Comedy Cellar",
       address: "Las Vegas",
@@ -74,8 +84,18 @@ describe("venues.eventsAt", () => {
   test("lists active events at a place id, ordered by day then time", async () => {
     const t = newTest();
     const fri = await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", dayOfWeek: 5 });
-    const mon = await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", dayOfWeek: 1, startTimeLocal: "21:00" });
-    const monEarly = await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", dayOfWeek: 1, startTimeLocal: "18:00" });
+    const mon = await createSceneItem(t, {
+      venueName: "Gotham",
+      googlePlaceId: "g",
+      dayOfWeek: 1,
+      startTimeLocal: "21:00",
+    });
+    const monEarly = await createSceneItem(t, {
+      venueName: "Gotham",
+      googlePlaceId: "g",
+      dayOfWeek: 1,
+      startTimeLocal: "18:00",
+    });
     await createSceneItem(t, { venueName: "Gotham", googlePlaceId: "g", status: "inactive" });
     await createSceneItem(t, { venueName: "Elsewhere", googlePlaceId: "other" });
     const events = await t.query(api.venues.eventsAt, { venueName: "Gotham", googlePlaceId: "g" });

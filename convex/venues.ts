@@ -21,7 +21,8 @@ export const eventsAt = publicQuery({
   returns: v.array(sceneItemValidator),
   handler: async (ctx, args) => {
     assertMaxLength(args.venueName.trim(), "Venue name", MIC_LIMITS.venueName);
-    if (args.googlePlaceId !== undefined) assertMaxLength(args.googlePlaceId.trim(), "Place id", MIC_LIMITS.googlePlaceId);
+    if (args.googlePlaceId !== undefined)
+      assertMaxLength(args.googlePlaceId.trim(), "Place id", MIC_LIMITS.googlePlaceId);
     return await Venues.eventsAtVenue(ctx, args);
   },
 });

@@ -17,8 +17,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-codegen-check-"));
 let problems = [];
 try {
   const fresh = path.join(tmp, "_generated");
-  execFileSync(process.execPath, [path.join(root, "scripts/codegen.mjs"), "--out", fresh], { cwd: root, stdio: "pipe" });
-  const names = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => fs.statSync(path.join(dir, n)).isFile()) : []);
+  execFileSync(process.execPath, [path.join(root, "scripts/codegen.mjs"), "--out", fresh], {
+    cwd: root,
+    stdio: "pipe",
+  });
+  const names = (dir) =>
+    fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => fs.statSync(path.join(dir, n)).isFile()) : [];
   const want = names(fresh);
   const have = new Set(names(committed));
   for (const name of want) {

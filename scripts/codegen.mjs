@@ -26,7 +26,10 @@ export const components = componentsGeneric();
 // The component tree comes from the local backend's reading of convex.config.ts
 // (TypeScript, loaded through tsx).
 const { tsImport } = await import("tsx/esm/api");
-const { componentTree } = await tsImport(pathToFileURL(path.join(root, "local-backend/src/components.ts")).href, import.meta.url);
+const { componentTree } = await tsImport(
+  pathToFileURL(path.join(root, "local-backend/src/components.ts")).href,
+  import.meta.url,
+);
 
 /** The CLI's "dynamic" data model (types inferred from schema.ts); its template
  * module pulls in CLI-only packages, so its text is reproduced here. */
@@ -108,10 +111,15 @@ const files = {
 for (const [name, content] of Object.entries(files)) {
   fs.writeFileSync(path.join(out, name), content.replace(/^\s+$/gm, "").trimStart() + "\n");
 }
-console.log(
-  `codegen: ${mods.length} modules, ${tree.children.length} components -> ${path.relative(root, out)}`,
-);
+console.log(`codegen: ${mods.length} modules, ${tree.children.length} components -> ${path.relative(root, out)}`);
 
-// Format like the CLI does.
+// Format like the CLI does: Prettier's defaults, not the repository's .prettierrc,
+// and not skipped by .prettierignore (which leaves _generated/ to this check).
 import { execFileSync } from "node:child_process";
-execFileSync(path.join(root, "node_modules/.bin/prettier"), ["--write", "--log-level", "warn", out], { stdio: "inherit" });
+execFileSync(
+  path.join(root, "node_modules/.bin/prettier"),
+  ["--write", "--no-config", "--ignore-path", "/dev/null", "--log-level", "warn", out],
+  {
+    stdio: "inherit",
+  },
+);

@@ -39,15 +39,27 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main(): Promise<void> {
-  const summary = await writeScaleSnapshot({ mics: MICS, comedians: COMEDIANS, maxSets: MAX_SETS, seed: SEED, out: OUT });
+  const summary = await writeScaleSnapshot({
+    mics: MICS,
+    comedians: COMEDIANS,
+    maxSets: MAX_SETS,
+    seed: SEED,
+    out: OUT,
+  });
   const fmt = (n: number) => n.toLocaleString("en-US");
   console.log(
     `Generated ${fmt(MICS)} mics in ${summary.cities} metro areas, ${fmt(COMEDIANS)} comedians, ${fmt(summary.totalSets)} sets ` +
       `(${fmt(summary.totalMinutes)} minutes) in ${secs(summary.ms)}`,
   );
   console.log(`  sets per comedian: max ${fmt(MAX_SETS)}, distribution ${JSON.stringify(summary.histogram)}`);
-  console.log(`  documents per table: ${Object.entries(summary.tables).map(([t, n]) => `${t} ${fmt(n)}`).join(", ")}`);
-  console.log(`  ${fmt(summary.documents)} documents -> ${OUT} (${mib(summary.bytes)}); peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`);
+  console.log(
+    `  documents per table: ${Object.entries(summary.tables)
+      .map(([t, n]) => `${t} ${fmt(n)}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `  ${fmt(summary.documents)} documents -> ${OUT} (${mib(summary.bytes)}); peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`,
+  );
   console.log(
     `  sign in as ${summary.comedian0.email} / ${summary.comedian0.password} ` +
       `(${fmt(summary.comedian0.sets)} sets, ${fmt(summary.comedian0.minutes)} minutes; every comic<N> has the same password)`,
@@ -55,7 +67,9 @@ async function main(): Promise<void> {
   if (!IMPORT) return;
   const ms = importScaleSnapshot(OUT, DATA_DIR);
   console.log(`Imported into ${DATA_DIR} in ${secs(ms)}`);
-  console.log(`Start it with: npm run backend -- start --data-dir ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR}`);
+  console.log(
+    `Start it with: npm run backend -- start --data-dir ${DATA_DIR.startsWith(process.cwd() + path.sep) ? path.relative(process.cwd(), DATA_DIR) : DATA_DIR}`,
+  );
 }
 
 main().catch((error: unknown) => {

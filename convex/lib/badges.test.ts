@@ -66,20 +66,47 @@ describe("earning each badge at its threshold and not one below", () => {
 
   it("earns nothing from zero and everything from a full history", () => {
     expect(earnedBadgeCodes(zero)).toEqual([]);
-    const all = { sets: 50, minutes: 400, uniqueVenues: 12, venuesAdded: 2, monthCheckIns: 6, currentStreak: 0, longestStreak: 31 };
+    const all = {
+      sets: 50,
+      minutes: 400,
+      uniqueVenues: 12,
+      venuesAdded: 2,
+      monthCheckIns: 6,
+      currentStreak: 0,
+      longestStreak: 31,
+    };
     expect(earnedBadgeCodes(all)).toEqual(BADGES.map((b) => b.code));
   });
 });
 
 describe("badgeProgress", () => {
   it("reports current over required, capped at 100 and rounded down", () => {
-    const progress = badgeProgress({ ...zero, sets: 3, minutes: 67, uniqueVenues: 9, currentStreak: 2, longestStreak: 5 });
+    const progress = badgeProgress({
+      ...zero,
+      sets: 3,
+      minutes: 67,
+      uniqueVenues: 9,
+      currentStreak: 2,
+      longestStreak: 5,
+    });
     const byCode = Object.fromEntries(progress.map((p) => [p.code, p]));
     expect(byCode.first_set).toEqual({ code: "first_set", current: 3, required: 1, percentage: 100, met: true });
-    expect(byCode.century_club).toEqual({ code: "century_club", current: 67, required: 100, percentage: 67, met: false });
+    expect(byCode.century_club).toEqual({
+      code: "century_club",
+      current: 67,
+      required: 100,
+      percentage: 67,
+      met: false,
+    });
     expect(byCode.scene_regular.percentage).toBe(90);
     expect(byCode.streak_3).toEqual({ code: "streak_3", current: 5, required: 3, percentage: 100, met: true });
-    expect(byCode.streak_master).toEqual({ code: "streak_master", current: 5, required: 7, percentage: 71, met: false });
+    expect(byCode.streak_master).toEqual({
+      code: "streak_master",
+      current: 5,
+      required: 7,
+      percentage: 71,
+      met: false,
+    });
     expect(byCode.streak_legend.percentage).toBe(16);
     expect(byCode.venue_pioneer.percentage).toBe(0);
     expect(badgeProgress({ ...zero, minutes: 99.9 })[1].percentage).toBe(99);
@@ -90,10 +117,20 @@ describe("nextMilestone", () => {
   it.each<[string, Partial<BadgeInputs>, string[], string | null]>([
     ["nothing started", {}, [], null],
     ["closest unearned", { sets: 1, minutes: 40, uniqueVenues: 1 }, ["first_set"], "century_club"],
-    ["skips earned badges even when met", { sets: 1, minutes: 5, monthCheckIns: 4 }, ["first_set"], "community_builder"],
+    [
+      "skips earned badges even when met",
+      { sets: 1, minutes: 5, monthCheckIns: 4 },
+      ["first_set"],
+      "community_builder",
+    ],
     ["streak progress counts", { sets: 2, currentStreak: 2 }, ["first_set"], "streak_3"],
     ["ties go to the first in definition order", { minutes: 50, uniqueVenues: 5 }, [], "century_club"],
-    ["all earned", { sets: 50, minutes: 400, uniqueVenues: 12, venuesAdded: 2, monthCheckIns: 6, longestStreak: 31 }, BADGES.map((b) => b.code), null],
+    [
+      "all earned",
+      { sets: 50, minutes: 400, uniqueVenues: 12, venuesAdded: 2, monthCheckIns: 6, longestStreak: 31 },
+      BADGES.map((b) => b.code),
+      null,
+    ],
   ])("%s", (_name, inputs, earned, expected) => {
     expect(nextMilestone(badgeProgress({ ...zero, ...inputs }), earned)).toBe(expected);
   });

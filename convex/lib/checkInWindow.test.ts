@@ -110,7 +110,13 @@ describe("daylight-saving change days in New York", () => {
     ["spring forward, evening mic", "2026-03-08", "20:00", "2026-03-08T23:30:00Z", "open"],
     ["spring forward, evening mic closing", "2026-03-08", "20:00", "2026-03-09T02:00:00Z", "closed"],
     ["spring forward, a mic started before the jump", "2026-03-08", "01:30", "2026-03-08T07:29:00Z", "open"],
-    ["spring forward, a mic started before the jump closes 2 real hours later", "2026-03-08", "01:30", "2026-03-08T08:30:00Z", "closed"],
+    [
+      "spring forward, a mic started before the jump closes 2 real hours later",
+      "2026-03-08",
+      "01:30",
+      "2026-03-08T08:30:00Z",
+      "closed",
+    ],
     // Sunday 2026-11-01: clocks fall back 02:00 -> 01:00.
     ["fall back, evening mic", "2026-11-01", "20:00", "2026-11-02T00:30:00Z", "open"],
     ["fall back, evening mic before opening", "2026-11-01", "20:00", "2026-11-02T00:29:00Z", "upcoming"],

@@ -79,16 +79,7 @@ describe("encodeGeohash", () => {
 
 describe("geohashNeighbors", () => {
   it("returns the 8 cells around a hash (N, NE, E, SE, S, SW, W, NW)", () => {
-    expect(geohashNeighbors("gbsuv")).toEqual([
-      "gbsvj",
-      "gbsvn",
-      "gbsuy",
-      "gbsuw",
-      "gbsut",
-      "gbsus",
-      "gbsuu",
-      "gbsvh",
-    ]);
+    expect(geohashNeighbors("gbsuv")).toEqual(["gbsvj", "gbsvn", "gbsuy", "gbsuw", "gbsut", "gbsus", "gbsuu", "gbsvh"]);
   });
 
   it("leaves out cells beyond a pole", () => {

@@ -47,16 +47,23 @@ describe("properties", () => {
 
   it("the check-in window is open exactly from 30 minutes before to 120 minutes after a weekly start", () => {
     fc.assert(
-      fc.property(instant, zone, weekday, hhmm, fc.integer({ min: -200, max: 200 }), (base, timeZone, day, time, offsetMin) => {
-        const item = { dayOfWeek: day, startTimeLocal: time, timeZone, recurrence: "weekly" as const };
-        const start = nextOccurrence(item, base) as number;
-        const now = start + offsetMin * MIN;
-        const starts = occurrencesInRange(item, now - 3 * 60 * MIN, now + 60 * MIN);
-        const shouldBeOpen = starts.some((s) => now >= s - 30 * MIN && now < s + 120 * MIN);
-        const w = checkInWindow(item, now);
-        expect(w.status === "open").toBe(shouldBeOpen);
-        if (w.status === "open") expect(starts).toContain(w.occurrenceStartMs);
-      }),
+      fc.property(
+        instant,
+        zone,
+        weekday,
+        hhmm,
+        fc.integer({ min: -200, max: 200 }),
+        (base, timeZone, day, time, offsetMin) => {
+          const item = { dayOfWeek: day, startTimeLocal: time, timeZone, recurrence: "weekly" as const };
+          const start = nextOccurrence(item, base) as number;
+          const now = start + offsetMin * MIN;
+          const starts = occurrencesInRange(item, now - 3 * 60 * MIN, now + 60 * MIN);
+          const shouldBeOpen = starts.some((s) => now >= s - 30 * MIN && now < s + 120 * MIN);
+          const w = checkInWindow(item, now);
+          expect(w.status === "open").toBe(shouldBeOpen);
+          if (w.status === "open") expect(starts).toContain(w.occurrenceStartMs);
+        },
+      ),
       { numRuns: 300 },
     );
   });

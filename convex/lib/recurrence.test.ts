@@ -121,7 +121,18 @@ describe("monthlyRuleText", () => {
 
   it("ordinal", () => {
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual([
-      "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th",
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "23rd",
+      "101st",
+      "111th",
     ]);
   });
 });
@@ -151,44 +162,194 @@ describe("nextOccurrence", () => {
     ["weekly, one ms after the start", fri(), at("2026-11-20") + 1, "2026-11-27"],
     ["weekly across the year end", fri({ dayOfWeek: 4 }), at("2026-12-31", "21:00"), "2027-01-07"],
     // bi-weekly
-    ["bi-weekly from an anchor, passed this week", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), SAT_NOON, "2026-12-04"],
-    ["bi-weekly from an anchor, tonight", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), at("2026-11-20", "19:00"), "2026-11-20"],
+    [
+      "bi-weekly from an anchor, passed this week",
+      fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }),
+      SAT_NOON,
+      "2026-12-04",
+    ],
+    [
+      "bi-weekly from an anchor, tonight",
+      fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }),
+      at("2026-11-20", "19:00"),
+      "2026-11-20",
+    ],
     ["bi-weekly, off week", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), at("2026-11-10"), "2026-11-20"],
-    ["bi-weekly anchor snaps to the item's day", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-03" }), SAT_NOON, "2026-12-04"],
-    ["bi-weekly anchored by creation time", fri({ recurrence: "bi-weekly", _creationTime: Date.parse("2026-11-06T15:00:00Z") }), SAT_NOON, "2026-12-04"],
-    ["bi-weekly without anchor: this week's date if not passed", fri({ recurrence: "bi-weekly" }), at("2026-11-18", "12:00"), "2026-11-20"],
+    [
+      "bi-weekly anchor snaps to the item's day",
+      fri({ recurrence: "bi-weekly", anchorDate: "2026-11-03" }),
+      SAT_NOON,
+      "2026-12-04",
+    ],
+    [
+      "bi-weekly anchored by creation time",
+      fri({ recurrence: "bi-weekly", _creationTime: Date.parse("2026-11-06T15:00:00Z") }),
+      SAT_NOON,
+      "2026-12-04",
+    ],
+    [
+      "bi-weekly without anchor: this week's date if not passed",
+      fri({ recurrence: "bi-weekly" }),
+      at("2026-11-18", "12:00"),
+      "2026-11-20",
+    ],
     ["bi-weekly without anchor: +14 days once passed", fri({ recurrence: "bi-weekly" }), SAT_NOON, "2026-12-04"],
-    ["bi-weekly without anchor, Monday item seen on Saturday", fri({ recurrence: "bi-weekly", dayOfWeek: 1 }), SAT_NOON, "2026-11-30"],
+    [
+      "bi-weekly without anchor, Monday item seen on Saturday",
+      fri({ recurrence: "bi-weekly", dayOfWeek: 1 }),
+      SAT_NOON,
+      "2026-11-30",
+    ],
     // monthly with a stored rule
     ["monthly on the 15th", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 15th" }), SAT_NOON, "2026-12-15"],
-    ["monthly on the 15th, same day", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 15th" }), at("2026-11-15", "19:00"), "2026-11-15"],
-    ["monthly on the 31st in November", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }), SAT_NOON, "2026-12-31"],
-    ["monthly on the 31st skips short months", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }), at("2027-01-31", "21:00"), "2027-03-31"],
-    ["monthly on the 29th in a leap year", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 29th" }), at("2028-02-01"), "2028-02-29"],
-    ["monthly on the 29th in a common year", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 29th" }), at("2027-02-01"), "2027-03-29"],
-    ["last Friday of every month", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), SAT_NOON, "2026-11-27"],
-    ["last Friday, after this month's", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), at("2026-11-27", "21:00"), "2026-12-25"],
-    ["last Tuesday in a leap February", fri({ dayOfWeek: 2, recurrence: "monthly", monthlyRule: "last Tuesday of every month" }), at("2028-02-01"), "2028-02-29"],
-    ["first Monday of every month", fri({ dayOfWeek: 1, recurrence: "monthly", monthlyRule: "first Monday of every month" }), SAT_NOON, "2026-12-07"],
+    [
+      "monthly on the 15th, same day",
+      fri({ recurrence: "monthly", monthlyRule: "Monthly on the 15th" }),
+      at("2026-11-15", "19:00"),
+      "2026-11-15",
+    ],
+    [
+      "monthly on the 31st in November",
+      fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }),
+      SAT_NOON,
+      "2026-12-31",
+    ],
+    [
+      "monthly on the 31st skips short months",
+      fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }),
+      at("2027-01-31", "21:00"),
+      "2027-03-31",
+    ],
+    [
+      "monthly on the 29th in a leap year",
+      fri({ recurrence: "monthly", monthlyRule: "Monthly on the 29th" }),
+      at("2028-02-01"),
+      "2028-02-29",
+    ],
+    [
+      "monthly on the 29th in a common year",
+      fri({ recurrence: "monthly", monthlyRule: "Monthly on the 29th" }),
+      at("2027-02-01"),
+      "2027-03-29",
+    ],
+    [
+      "last Friday of every month",
+      fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }),
+      SAT_NOON,
+      "2026-11-27",
+    ],
+    [
+      "last Friday, after this month's",
+      fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }),
+      at("2026-11-27", "21:00"),
+      "2026-12-25",
+    ],
+    [
+      "last Tuesday in a leap February",
+      fri({ dayOfWeek: 2, recurrence: "monthly", monthlyRule: "last Tuesday of every month" }),
+      at("2028-02-01"),
+      "2028-02-29",
+    ],
+    [
+      "first Monday of every month",
+      fri({ dayOfWeek: 1, recurrence: "monthly", monthlyRule: "first Monday of every month" }),
+      SAT_NOON,
+      "2026-12-07",
+    ],
     // monthly without a rule
-    ["monthly, nth weekday of the anchor", fri({ dayOfWeek: 4, recurrence: "monthly", anchorDate: "2026-11-19" }), SAT_NOON, "2026-12-17"],
-    ["monthly, a 5th-weekday anchor means last", fri({ recurrence: "monthly", anchorDate: "2026-10-30" }), SAT_NOON, "2026-11-27"],
+    [
+      "monthly, nth weekday of the anchor",
+      fri({ dayOfWeek: 4, recurrence: "monthly", anchorDate: "2026-11-19" }),
+      SAT_NOON,
+      "2026-12-17",
+    ],
+    [
+      "monthly, a 5th-weekday anchor means last",
+      fri({ recurrence: "monthly", anchorDate: "2026-10-30" }),
+      SAT_NOON,
+      "2026-11-27",
+    ],
     ["monthly, no rule and no anchor: next matching day", fri({ recurrence: "monthly" }), SAT_NOON, "2026-11-27"],
     // one-time
     ["one-time, ahead", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), SAT_NOON, "2026-11-27"],
-    ["one-time, exactly at the start", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), at("2026-11-27"), "2026-11-27"],
+    [
+      "one-time, exactly at the start",
+      fri({ recurrence: "one-time", anchorDate: "2026-11-27" }),
+      at("2026-11-27"),
+      "2026-11-27",
+    ],
     ["one-time, in the past", fri({ recurrence: "one-time", anchorDate: "2026-11-20" }), SAT_NOON, null],
-    ["one-time, created on Monday for Friday", fri({ recurrence: "one-time", anchorDate: "2026-11-23" }), SAT_NOON, "2026-11-27"],
-    ["one-time without a day", fri({ recurrence: "one-time", dayOfWeek: null, anchorDate: "2026-12-02" }), SAT_NOON, "2026-12-02"],
+    [
+      "one-time, created on Monday for Friday",
+      fri({ recurrence: "one-time", anchorDate: "2026-11-23" }),
+      SAT_NOON,
+      "2026-11-27",
+    ],
+    [
+      "one-time without a day",
+      fri({ recurrence: "one-time", dayOfWeek: null, anchorDate: "2026-12-02" }),
+      SAT_NOON,
+      "2026-12-02",
+    ],
     // custom
-    ["custom every 3 weeks", fri({ recurrence: "custom", customRecurrenceDescription: "every 3 weeks", anchorDate: "2026-11-06" }), SAT_NOON, "2026-11-27"],
-    ["custom every 3 weeks, after one", fri({ recurrence: "custom", customRecurrenceDescription: "every 3 weeks", anchorDate: "2026-11-06" }), at("2026-11-28"), "2026-12-18"],
-    ["custom every other Tuesday", fri({ dayOfWeek: 2, recurrence: "custom", customRecurrenceDescription: "every other Tuesday", anchorDate: "2026-11-03" }), SAT_NOON, "2026-12-01"],
-    ["custom quarterly (third Thursday)", fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }), SAT_NOON, "2027-02-18"],
-    ["custom every 3 months before the first", fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "every 3 months", anchorDate: "2026-11-19" }), at("2026-11-01"), "2026-11-19"],
-    ["custom last Friday of each month", fri({ recurrence: "custom", customRecurrenceDescription: "last Friday of each month" }), SAT_NOON, "2026-11-27"],
-    ["custom first Monday across the year end", fri({ dayOfWeek: 1, recurrence: "custom", customRecurrenceDescription: "first Monday of each month" }), at("2026-12-07", "21:00"), "2027-01-04"],
-    ["custom text that does not parse falls back to weekly", fri({ recurrence: "custom", customRecurrenceDescription: "whenever" }), SAT_NOON, "2026-11-27"],
+    [
+      "custom every 3 weeks",
+      fri({ recurrence: "custom", customRecurrenceDescription: "every 3 weeks", anchorDate: "2026-11-06" }),
+      SAT_NOON,
+      "2026-11-27",
+    ],
+    [
+      "custom every 3 weeks, after one",
+      fri({ recurrence: "custom", customRecurrenceDescription: "every 3 weeks", anchorDate: "2026-11-06" }),
+      at("2026-11-28"),
+      "2026-12-18",
+    ],
+    [
+      "custom every other Tuesday",
+      fri({
+        dayOfWeek: 2,
+        recurrence: "custom",
+        customRecurrenceDescription: "every other Tuesday",
+        anchorDate: "2026-11-03",
+      }),
+      SAT_NOON,
+      "2026-12-01",
+    ],
+    [
+      "custom quarterly (third Thursday)",
+      fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }),
+      SAT_NOON,
+      "2027-02-18",
+    ],
+    [
+      "custom every 3 months before the first",
+      fri({
+        dayOfWeek: 4,
+        recurrence: "custom",
+        customRecurrenceDescription: "every 3 months",
+        anchorDate: "2026-11-19",
+      }),
+      at("2026-11-01"),
+      "2026-11-19",
+    ],
+    [
+      "custom last Friday of each month",
+      fri({ recurrence: "custom", customRecurrenceDescription: "last Friday of each month" }),
+      SAT_NOON,
+      "2026-11-27",
+    ],
+    [
+      "custom first Monday across the year end",
+      fri({ dayOfWeek: 1, recurrence: "custom", customRecurrenceDescription: "first Monday of each month" }),
+      at("2026-12-07", "21:00"),
+      "2027-01-04",
+    ],
+    [
+      "custom text that does not parse falls back to weekly",
+      fri({ recurrence: "custom", customRecurrenceDescription: "whenever" }),
+      SAT_NOON,
+      "2026-11-27",
+    ],
     // incomplete
     ["no start time", fri({ startTimeLocal: undefined }), SAT_NOON, null],
     ["no day and no anchor", fri({ dayOfWeek: null }), SAT_NOON, null],
@@ -205,10 +366,30 @@ describe("nextOccurrence", () => {
   });
 
   it.each([
-    ["weekly Sunday 20:00 after the fall-back", fri({ dayOfWeek: 0 }), at("2026-10-31", "21:00"), "2026-11-02T01:00:00.000Z"],
-    ["weekly Sunday 20:00 after the spring-forward", fri({ dayOfWeek: 0 }), at("2026-03-07"), "2026-03-09T00:00:00.000Z"],
-    ["a 02:30 mic on the spring-forward Sunday starts at 03:30 EDT", fri({ dayOfWeek: 0, startTimeLocal: "02:30" }), at("2026-03-07"), "2026-03-08T07:30:00.000Z"],
-    ["second Sunday of March (DST day)", fri({ dayOfWeek: 0, recurrence: "monthly", monthlyRule: "second Sunday of every month" }), at("2026-03-01"), "2026-03-09T00:00:00.000Z"],
+    [
+      "weekly Sunday 20:00 after the fall-back",
+      fri({ dayOfWeek: 0 }),
+      at("2026-10-31", "21:00"),
+      "2026-11-02T01:00:00.000Z",
+    ],
+    [
+      "weekly Sunday 20:00 after the spring-forward",
+      fri({ dayOfWeek: 0 }),
+      at("2026-03-07"),
+      "2026-03-09T00:00:00.000Z",
+    ],
+    [
+      "a 02:30 mic on the spring-forward Sunday starts at 03:30 EDT",
+      fri({ dayOfWeek: 0, startTimeLocal: "02:30" }),
+      at("2026-03-07"),
+      "2026-03-08T07:30:00.000Z",
+    ],
+    [
+      "second Sunday of March (DST day)",
+      fri({ dayOfWeek: 0, recurrence: "monthly", monthlyRule: "second Sunday of every month" }),
+      at("2026-03-01"),
+      "2026-03-09T00:00:00.000Z",
+    ],
     ["Los Angeles item keeps its own wall clock", fri({ timeZone: LA }), SAT_NOON, "2026-11-28T04:00:00.000Z"],
     ["HH:MM:SS start time", fri({ startTimeLocal: "20:00:00" }), SAT_NOON, "2026-11-28T01:00:00.000Z"],
   ])("%s", (_name, item, from, expected) => {
@@ -222,14 +403,62 @@ describe("occurrencesInRange", () => {
 
   it.each<[string, RecurringItem, string, string, string[]]>([
     ["weekly in one schedule week", fri(), "2026-11-16", "2026-11-22", ["2026-11-20"]],
-    ["weekly over November", fri(), "2026-11-01", "2026-11-30", ["2026-11-06", "2026-11-13", "2026-11-20", "2026-11-27"]],
-    ["bi-weekly over November", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "2026-11-01", "2026-11-30", ["2026-11-06", "2026-11-20"]],
-    ["bi-weekly, the off week is empty", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "2026-11-09", "2026-11-15", []],
-    ["last Friday over three months", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), "2026-11-01", "2027-01-31", ["2026-11-27", "2026-12-25", "2027-01-29"]],
-    ["the 31st over four months", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }), "2026-11-01", "2027-02-28", ["2026-12-31", "2027-01-31"]],
-    ["quarterly over a year", fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }), "2026-11-01", "2027-10-31", ["2026-11-19", "2027-02-18", "2027-05-20", "2027-08-19"]],
-    ["one-time outside the range", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), "2026-11-16", "2026-11-22", []],
-    ["one-time inside the range", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), "2026-11-23", "2026-11-29", ["2026-11-27"]],
+    [
+      "weekly over November",
+      fri(),
+      "2026-11-01",
+      "2026-11-30",
+      ["2026-11-06", "2026-11-13", "2026-11-20", "2026-11-27"],
+    ],
+    [
+      "bi-weekly over November",
+      fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }),
+      "2026-11-01",
+      "2026-11-30",
+      ["2026-11-06", "2026-11-20"],
+    ],
+    [
+      "bi-weekly, the off week is empty",
+      fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }),
+      "2026-11-09",
+      "2026-11-15",
+      [],
+    ],
+    [
+      "last Friday over three months",
+      fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }),
+      "2026-11-01",
+      "2027-01-31",
+      ["2026-11-27", "2026-12-25", "2027-01-29"],
+    ],
+    [
+      "the 31st over four months",
+      fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }),
+      "2026-11-01",
+      "2027-02-28",
+      ["2026-12-31", "2027-01-31"],
+    ],
+    [
+      "quarterly over a year",
+      fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }),
+      "2026-11-01",
+      "2027-10-31",
+      ["2026-11-19", "2027-02-18", "2027-05-20", "2027-08-19"],
+    ],
+    [
+      "one-time outside the range",
+      fri({ recurrence: "one-time", anchorDate: "2026-11-27" }),
+      "2026-11-16",
+      "2026-11-22",
+      [],
+    ],
+    [
+      "one-time inside the range",
+      fri({ recurrence: "one-time", anchorDate: "2026-11-27" }),
+      "2026-11-23",
+      "2026-11-29",
+      ["2026-11-27"],
+    ],
   ])("%s", (_name, item, from, to, expected) => {
     expect(dates(item, at(from, "00:00"), at(to, "23:59") + 59_999)).toEqual(expected);
   });
@@ -263,9 +492,21 @@ describe("calendarRecurrence (.ics export)", () => {
     [fri(), "FREQ=WEEKLY;BYDAY=FR", "2026-11-27"],
     [fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "2026-12-04"],
     [fri({ recurrence: "monthly", monthlyRule: "Monthly on the 31st" }), "FREQ=MONTHLY;BYMONTHDAY=31", "2026-12-31"],
-    [fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), "FREQ=MONTHLY;BYDAY=-1FR", "2026-11-27"],
-    [fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }), "FREQ=MONTHLY;INTERVAL=3;BYDAY=3TH", "2027-02-18"],
-    [fri({ recurrence: "custom", customRecurrenceDescription: "every 3 weeks", anchorDate: "2026-11-06" }), "FREQ=WEEKLY;INTERVAL=3;BYDAY=FR", "2026-11-27"],
+    [
+      fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }),
+      "FREQ=MONTHLY;BYDAY=-1FR",
+      "2026-11-27",
+    ],
+    [
+      fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }),
+      "FREQ=MONTHLY;INTERVAL=3;BYDAY=3TH",
+      "2027-02-18",
+    ],
+    [
+      fri({ recurrence: "custom", customRecurrenceDescription: "every 3 weeks", anchorDate: "2026-11-06" }),
+      "FREQ=WEEKLY;INTERVAL=3;BYDAY=FR",
+      "2026-11-27",
+    ],
     [fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), null, "2026-11-27"],
   ])("%o -> %s from %s", (item, rrule, firstDate) => {
     const cal = calendarRecurrence(item, SAT_NOON);
@@ -286,9 +527,18 @@ describe("calendarRecurrence (.ics export)", () => {
     ["monthly on the 29th", fri({ recurrence: "monthly", monthlyRule: "Monthly on the 29th" })],
     ["last Tuesday", fri({ dayOfWeek: 2, recurrence: "monthly", monthlyRule: "last Tuesday of every month" })],
     ["fourth Thursday", fri({ dayOfWeek: 4, recurrence: "monthly", monthlyRule: "fourth Thursday of every month" })],
-    ["quarterly", fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" })],
-    ["every other month, last Friday", fri({ recurrence: "custom", customRecurrenceDescription: "every other month", anchorDate: "2026-10-30" })],
-    ["every 5 weeks", fri({ recurrence: "custom", customRecurrenceDescription: "every 5 weeks", anchorDate: "2026-10-02" })],
+    [
+      "quarterly",
+      fri({ dayOfWeek: 4, recurrence: "custom", customRecurrenceDescription: "quarterly", anchorDate: "2026-11-19" }),
+    ],
+    [
+      "every other month, last Friday",
+      fri({ recurrence: "custom", customRecurrenceDescription: "every other month", anchorDate: "2026-10-30" }),
+    ],
+    [
+      "every 5 weeks",
+      fri({ recurrence: "custom", customRecurrenceDescription: "every 5 weeks", anchorDate: "2026-10-02" }),
+    ],
   ])("an independent RRULE expansion (ical.js) gives the same dates: %s", (_name, item) => {
     const cal = calendarRecurrence(item, SAT_NOON);
     if (cal === null || cal.rrule === null) throw new Error("expected a repeating rule");
@@ -315,7 +565,12 @@ describe("runsOnDate", () => {
     ["bi-weekly on week", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "2026-11-20", true],
     ["bi-weekly off week", fri({ recurrence: "bi-weekly", anchorDate: "2026-11-06" }), "2026-11-13", false],
     ["last Friday, yes", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), "2026-11-27", true],
-    ["last Friday, an earlier Friday", fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }), "2026-11-20", false],
+    [
+      "last Friday, an earlier Friday",
+      fri({ recurrence: "monthly", monthlyRule: "last Friday of every month" }),
+      "2026-11-20",
+      false,
+    ],
     ["one-time on its date", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), "2026-11-27", true],
     ["one-time a week later", fri({ recurrence: "one-time", anchorDate: "2026-11-27" }), "2026-12-04", false],
     ["no start time", fri({ startTimeLocal: undefined }), "2026-11-20", false],

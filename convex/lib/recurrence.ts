@@ -197,8 +197,7 @@ export function monthlyRuleText(dateYYYYMMDD: string, mode: "date" | "weekday"):
 }
 
 export type MonthlyRule =
-  | { kind: "month_day"; day: number }
-  | { kind: "nth_weekday"; nth: NthWeekday; weekday: number };
+  { kind: "month_day"; day: number } | { kind: "nth_weekday"; nth: NthWeekday; weekday: number };
 
 /** Reads a stored monthly rule ("Monthly on the 15th", "last Friday of every month"); null if unknown. */
 export function parseMonthlyRule(text: string): MonthlyRule | null {

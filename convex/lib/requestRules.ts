@@ -37,6 +37,7 @@ export function assertPageOpts(opts: PageOpts): void {
     if (typeof cursor === "string" && cursor.length > MAX_CURSOR_LENGTH) invalid("The page cursor is not valid");
   }
   for (const n of [opts.id, opts.maximumRowsRead, opts.maximumBytesRead]) {
-    if (n !== undefined && (!Number.isFinite(n) || n < 0 || n > Number.MAX_SAFE_INTEGER)) invalid("The page options are not valid");
+    if (n !== undefined && (!Number.isFinite(n) || n < 0 || n > Number.MAX_SAFE_INTEGER))
+      invalid("The page options are not valid");
   }
 }

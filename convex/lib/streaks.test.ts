@@ -22,17 +22,28 @@ describe("computeStreaks", () => {
   });
 
   it("across a leap day", () => {
-    expect(computeStreaks(["2028-02-28", "2028-02-29", "2028-03-01"], "2028-03-01")).toEqual({ current: 3, longest: 3 });
+    expect(computeStreaks(["2028-02-28", "2028-02-29", "2028-03-01"], "2028-03-01")).toEqual({
+      current: 3,
+      longest: 3,
+    });
     expect(computeStreaks(["2027-02-28", "2027-03-01"], "2027-03-02")).toEqual({ current: 2, longest: 2 });
   });
 
   it("across the year end", () => {
-    expect(computeStreaks(["2026-12-30", "2026-12-31", "2027-01-01"], "2027-01-02")).toEqual({ current: 3, longest: 3 });
+    expect(computeStreaks(["2026-12-30", "2026-12-31", "2027-01-01"], "2027-01-02")).toEqual({
+      current: 3,
+      longest: 3,
+    });
   });
 
   it("a 30-day run", () => {
     const dates = Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padStart(2, "0")}`);
     expect(computeStreaks(dates, "2026-11-30")).toEqual({ current: 30, longest: 30 });
-    expect(computeStreaks(dates.filter((d) => d !== "2026-11-15"), "2026-11-30")).toEqual({ current: 15, longest: 15 });
+    expect(
+      computeStreaks(
+        dates.filter((d) => d !== "2026-11-15"),
+        "2026-11-30",
+      ),
+    ).toEqual({ current: 15, longest: 15 });
   });
 });

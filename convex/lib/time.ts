@@ -6,15 +6,7 @@ import { TZDate } from "@date-fns/tz";
 
 export const DEFAULT_TIME_ZONE = "America/New_York";
 
-export const DAY_NAMES = [
-  "Sunday",
-  "Monday",
-  "Tuesday",
-  "Wednesday",
-  "Thursday",
-  "Friday",
-  "Saturday",
-] as const;
+export const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 export const DAY_SHORT = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 
 export const MINUTE_MS = 60_000;
@@ -121,9 +113,7 @@ export function dayOfWeekOfDate(date: string): number {
 export function daysBetweenDates(a: string, b: string): number {
   const pa = parseDateString(a);
   const pb = parseDateString(b);
-  return Math.round(
-    (Date.UTC(pb.year, pb.month - 1, pb.day) - Date.UTC(pa.year, pa.month - 1, pa.day)) / DAY_MS,
-  );
+  return Math.round((Date.UTC(pb.year, pb.month - 1, pb.day) - Date.UTC(pa.year, pa.month - 1, pa.day)) / DAY_MS);
 }
 
 /** Number of days in a month (month 1..12). */

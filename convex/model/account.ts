@@ -228,10 +228,7 @@ export async function purgeOwnedRows(
 ): Promise<boolean> {
   let left = budget;
 
-  async function drain<R>(
-    read: (n: number) => Promise<R[]>,
-    remove: (rows: R[]) => Promise<void>,
-  ): Promise<boolean> {
+  async function drain<R>(read: (n: number) => Promise<R[]>, remove: (rows: R[]) => Promise<void>): Promise<boolean> {
     if (left <= 0) return false;
     const rows = await read(left + 1);
     const batch = rows.slice(0, left);

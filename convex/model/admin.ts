@@ -93,9 +93,7 @@ export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: num
   const dayOfWeek = normalizeDayOfWeek(edit.dayOfWeek);
   const startTimeLocal = normalizeTimeOfDay(edit.startTimeLocal, "Start time must be a time like 19:30");
   const costInfo =
-    edit.type === "open_mic"
-      ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" })
-      : null;
+    edit.type === "open_mic" ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" }) : null;
   const patch = {
     title,
     venueName,
@@ -141,9 +139,7 @@ export type GeocodeCandidate = {
   address?: string;
 };
 
-export type GeocodeResult =
-  | { ok: true; latitude: number; longitude: number }
-  | { ok: false; reason: string };
+export type GeocodeResult = { ok: true; latitude: number; longitude: number } | { ok: false; reason: string };
 
 /** What Google is asked to find: the stored address, else "venue, city". */
 export function geocodeQuery(item: Pick<GeocodeCandidate, "venueName" | "city" | "address">): string {

@@ -16,11 +16,7 @@ export function startOfLocalMonth(nowMs: number, timeZone: string): number {
 /** Everything the badge rules look at, for one comedian at `nowMs` (the
  * month of community_builder is the calendar month in their time zone). A
  * comedian without a stats row yet counts as all zeros. */
-export async function badgeInputs(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-  nowMs: number,
-): Promise<BadgeInputs> {
+export async function badgeInputs(ctx: QueryCtx, userId: Id<"users">, nowMs: number): Promise<BadgeInputs> {
   const profile = await ctx.db
     .query("profiles")
     .withIndex("by_userId", (q) => q.eq("userId", userId))
@@ -31,11 +27,7 @@ export async function badgeInputs(
 
 /** The badge inputs with check-ins counted from `monthStartMs` (queries
  * take it from the client, since they never read the clock). */
-export async function badgeInputsSince(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-  monthStartMs: number,
-): Promise<BadgeInputs> {
+export async function badgeInputsSince(ctx: QueryCtx, userId: Id<"users">, monthStartMs: number): Promise<BadgeInputs> {
   const [stats, monthCheckIns] = await Promise.all([
     ctx.db
       .query("userStats")
@@ -61,10 +53,7 @@ export async function badgeInputsSince(
 const HELD_BADGES_LIMIT = 100;
 
 /** The comedian's badges, oldest first. */
-export async function myBadges(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-): Promise<{ code: string; awardedAt: number }[]> {
+export async function myBadges(ctx: QueryCtx, userId: Id<"users">): Promise<{ code: string; awardedAt: number }[]> {
   const rows = await ctx.db
     .query("userBadges")
     .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
@@ -94,10 +83,7 @@ export async function myBadgeProgress(
   userId: Id<"users">,
   monthStartMs: number,
 ): Promise<BadgeProgressRow[]> {
-  const [inputs, held] = await Promise.all([
-    badgeInputsSince(ctx, userId, monthStartMs),
-    myBadges(ctx, userId),
-  ]);
+  const [inputs, held] = await Promise.all([badgeInputsSince(ctx, userId, monthStartMs), myBadges(ctx, userId)]);
   const earnedAt = new Map(held.map((b) => [b.code, b.awardedAt]));
   return badgeProgress(inputs).map((p) => {
     const at = earnedAt.get(p.code);
@@ -117,11 +103,7 @@ export async function myBadgeProgress(
  * hold yet (badges are never re-awarded). Call it in the same transaction as
  * the change that moved an input. Returns the codes awarded now.
  */
-export async function awardEarnedBadges(
-  ctx: MutationCtx,
-  userId: Id<"users">,
-  nowMs: number,
-): Promise<string[]> {
+export async function awardEarnedBadges(ctx: MutationCtx, userId: Id<"users">, nowMs: number): Promise<string[]> {
   const inputs = await badgeInputs(ctx, userId, nowMs);
   const earned = earnedBadgeCodes(inputs);
   const held = await Promise.all(

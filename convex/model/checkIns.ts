@@ -64,10 +64,7 @@ export async function checkIn(
 
   const item = await requireActiveItem(ctx, sceneItemId);
   if (item.latitude === undefined || item.longitude === undefined) {
-    throw appError(
-      ErrorCode.CHECK_IN_NO_LOCATION,
-      "This mic has no location yet, so check-ins are not possible.",
-    );
+    throw appError(ErrorCode.CHECK_IN_NO_LOCATION, "This mic has no location yet, so check-ins are not possible.");
   }
 
   const window = checkInWindow(item, nowMs);
@@ -76,13 +73,11 @@ export async function checkIn(
   }
   const localDate = window.localDate;
 
-  if (await hasCheckedIn(ctx, userId, sceneItemId, localDate)) throw appError(ErrorCode.ALREADY_CHECKED_IN, "Already checked in");
+  if (await hasCheckedIn(ctx, userId, sceneItemId, localDate))
+    throw appError(ErrorCode.ALREADY_CHECKED_IN, "Already checked in");
 
   const distance = Math.round(
-    haversineMeters(
-      { lat: args.latitude, lng: args.longitude },
-      { lat: item.latitude, lng: item.longitude },
-    ),
+    haversineMeters({ lat: args.latitude, lng: args.longitude }, { lat: item.latitude, lng: item.longitude }),
   );
   if (!withinCheckInRadius(distance)) {
     throw appError(
@@ -138,9 +133,7 @@ export async function recordCheckIn(
         }
       : {}),
   });
-  const verified =
-    verifiedNow ||
-    (item.verifiedCheckIns30d > 0 && (item.verificationExpiresAt ?? 0) > nowMs);
+  const verified = verifiedNow || (item.verifiedCheckIns30d > 0 && (item.verificationExpiresAt ?? 0) > nowMs);
 
   const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
   return { checkInCount, verified, newBadges };
@@ -189,15 +182,10 @@ export const EXPIRE_BATCH = 200;
  * removed too, so the index range holds only live verifications and each run
  * reads only what it clears. Returns whether more expired items remain.
  */
-export async function expireVerification(
-  ctx: MutationCtx,
-  nowMs: number,
-): Promise<{ expired: number; more: boolean }> {
+export async function expireVerification(ctx: MutationCtx, nowMs: number): Promise<{ expired: number; more: boolean }> {
   const due = await ctx.db
     .query("sceneItems")
-    .withIndex("by_verificationExpiresAt", (q) =>
-      q.gte("verificationExpiresAt", 0).lte("verificationExpiresAt", nowMs),
-    )
+    .withIndex("by_verificationExpiresAt", (q) => q.gte("verificationExpiresAt", 0).lte("verificationExpiresAt", nowMs))
     .take(EXPIRE_BATCH);
   for (const item of due) {
     await ctx.db.patch("sceneItems", item._id, {

@@ -198,11 +198,7 @@ export async function isApprovedClaimant(
 }
 
 /** Whether the user may manage the mic: its creator or an approved claimant. */
-export async function canManageMic(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-  item: Doc<"sceneItems">,
-): Promise<boolean> {
+export async function canManageMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
   if (item.createdBy === userId) return true;
   const claims = await claimsOf(ctx, item._id, userId);
   return claims.some((c) => c.status === "approved");

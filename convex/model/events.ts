@@ -30,12 +30,7 @@ import {
   normalizeTimeOfDay,
 } from "../lib/micRules";
 import { invalid, optionalText } from "../lib/textRules";
-import {
-  INVALID_CUSTOM_RECURRENCE,
-  monthlyRuleText,
-  parseCustomRecurrence,
-  parseMonthlyRule,
-} from "../lib/recurrence";
+import { INVALID_CUSTOM_RECURRENCE, monthlyRuleText, parseCustomRecurrence, parseMonthlyRule } from "../lib/recurrence";
 import {
   DAY_NAMES,
   DEFAULT_TIME_ZONE,
@@ -166,7 +161,8 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
 
   let anchorDate: string | undefined;
   if (details.anchorDate !== undefined) {
-    if (details.anchorDate.length > 10 || !isDateString(details.anchorDate)) invalid("The first date must be a valid date (YYYY-MM-DD)");
+    if (details.anchorDate.length > 10 || !isDateString(details.anchorDate))
+      invalid("The first date must be a valid date (YYYY-MM-DD)");
     anchorDate = details.anchorDate;
   }
 

@@ -15,11 +15,7 @@ async function rowsFor(ctx: QueryCtx, userId: Id<"users">, sceneItemId: Id<"scen
 
 /** Marks an active item as a favourite; adding it twice keeps one row.
  * Unlike the spec's old client, it never logs a set. */
-export async function addFavorite(
-  ctx: MutationCtx,
-  userId: Id<"users">,
-  sceneItemId: Id<"sceneItems">,
-): Promise<void> {
+export async function addFavorite(ctx: MutationCtx, userId: Id<"users">, sceneItemId: Id<"sceneItems">): Promise<void> {
   await requireActiveItem(ctx, sceneItemId);
   const existing = await rowsFor(ctx, userId, sceneItemId);
   if (existing.length === 0) await ctx.db.insert("favorites", { userId, sceneItemId });

@@ -41,11 +41,7 @@ export type InvariantReport = { ok: boolean; problems: string[] };
 type Scan<T extends TableNames> = Doc<T>[];
 
 /** Every row of a table in creation order, up to {@link SCAN_LIMIT}. */
-async function scan<T extends TableNames>(
-  ctx: QueryCtx,
-  table: T,
-  problems: string[],
-): Promise<Scan<T>> {
+async function scan<T extends TableNames>(ctx: QueryCtx, table: T, problems: string[]): Promise<Scan<T>> {
   const rows = (await ctx.db
     .query(table)
     .withIndex("by_creation_time")
@@ -66,24 +62,39 @@ function countBy<K>(keys: Iterable<K>): Map<K, number> {
 /** Runs every check; `problems` has one line per broken invariant instance. */
 export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
   const problems: string[] = [];
-  const [users, profiles, items, sets, days, visits, stats, checkIns, favorites, entries, badges, claims, reports, siteRows, cityRows] =
-    await Promise.all([
-      scan(ctx, "users", problems),
-      scan(ctx, "profiles", problems),
-      scan(ctx, "sceneItems", problems),
-      scan(ctx, "performances", problems),
-      scan(ctx, "performanceDays", problems),
-      scan(ctx, "venueVisits", problems),
-      scan(ctx, "userStats", problems),
-      scan(ctx, "checkIns", problems),
-      scan(ctx, "favorites", problems),
-      scan(ctx, "scheduleEntries", problems),
-      scan(ctx, "userBadges", problems),
-      scan(ctx, "micClaims", problems),
-      scan(ctx, "problemReports", problems),
-      scan(ctx, "siteStats", problems),
-      scan(ctx, "cities", problems),
-    ]);
+  const [
+    users,
+    profiles,
+    items,
+    sets,
+    days,
+    visits,
+    stats,
+    checkIns,
+    favorites,
+    entries,
+    badges,
+    claims,
+    reports,
+    siteRows,
+    cityRows,
+  ] = await Promise.all([
+    scan(ctx, "users", problems),
+    scan(ctx, "profiles", problems),
+    scan(ctx, "sceneItems", problems),
+    scan(ctx, "performances", problems),
+    scan(ctx, "performanceDays", problems),
+    scan(ctx, "venueVisits", problems),
+    scan(ctx, "userStats", problems),
+    scan(ctx, "checkIns", problems),
+    scan(ctx, "favorites", problems),
+    scan(ctx, "scheduleEntries", problems),
+    scan(ctx, "userBadges", problems),
+    scan(ctx, "micClaims", problems),
+    scan(ctx, "problemReports", problems),
+    scan(ctx, "siteStats", problems),
+    scan(ctx, "cities", problems),
+  ]);
 
   const userIds = new Set<string>(users.map((u) => u._id));
   const itemById = new Map<string, Doc<"sceneItems">>(items.map((i) => [i._id, i]));
@@ -180,7 +191,8 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
   const visitRows = new Map<string, Map<string, number>>();
   for (const vv of visits) {
     const perUser = visitRows.get(vv.userId) ?? new Map<string, number>();
-    if (perUser.has(vv.sceneItemId)) problems.push(`venueVisits: two rows for user ${vv.userId} at mic ${vv.sceneItemId}`);
+    if (perUser.has(vv.sceneItemId))
+      problems.push(`venueVisits: two rows for user ${vv.userId} at mic ${vv.sceneItemId}`);
     perUser.set(vv.sceneItemId, vv.sets);
     visitRows.set(vv.userId, perUser);
   }
@@ -190,7 +202,12 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
     if (statsByUser.has(row.userId)) problems.push(`userStats: two rows for user ${row.userId}`);
     statsByUser.set(row.userId, row);
   }
-  const comedianIds = new Set<string>([...recount.keys(), ...dayRows.keys(), ...visitRows.keys(), ...statsByUser.keys()]);
+  const comedianIds = new Set<string>([
+    ...recount.keys(),
+    ...dayRows.keys(),
+    ...visitRows.keys(),
+    ...statsByUser.keys(),
+  ]);
   for (const userId of comedianIds) {
     const r = recount.get(userId) ?? empty;
     const row = statsByUser.get(userId);
@@ -199,14 +216,16 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
 
     for (const [date, n] of r.days) {
       const stored = perDay.get(date);
-      if (stored !== n) problems.push(`performanceDays: user ${userId} on ${date} has ${stored ?? "no row"} but ${n} set(s)`);
+      if (stored !== n)
+        problems.push(`performanceDays: user ${userId} on ${date} has ${stored ?? "no row"} but ${n} set(s)`);
     }
     for (const [date, stored] of perDay) {
       if (!r.days.has(date)) problems.push(`performanceDays: user ${userId} on ${date} has ${stored} but no sets`);
     }
     for (const [itemId, n] of r.items) {
       const stored = perItem.get(itemId);
-      if (stored !== n) problems.push(`venueVisits: user ${userId} at mic ${itemId} has ${stored ?? "no row"} but ${n} set(s)`);
+      if (stored !== n)
+        problems.push(`venueVisits: user ${userId} at mic ${itemId} has ${stored ?? "no row"} but ${n} set(s)`);
     }
     for (const [itemId, stored] of perItem) {
       if (!r.items.has(itemId)) problems.push(`venueVisits: user ${userId} at mic ${itemId} has ${stored} but no sets`);
@@ -226,14 +245,18 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
     const dates = [...perDay.keys()].sort();
     const lastDate = dates[dates.length - 1];
     if (row.lastSetDate !== lastDate && !(lastDate === undefined && r.sets === 0 && row.lastSetDate === undefined)) {
-      problems.push(`userStats ${userId}: lastSetDate ${row.lastSetDate ?? "none"} but the last set day is ${lastDate ?? "none"}`);
+      problems.push(
+        `userStats ${userId}: lastSetDate ${row.lastSetDate ?? "none"} but the last set day is ${lastDate ?? "none"}`,
+      );
     }
     const streaks = lastDate === undefined ? { current: 0, longest: 0 } : computeStreaks(dates, lastDate);
     if (row.longestStreak !== streaks.longest) {
       problems.push(`userStats ${userId}: longestStreak ${row.longestStreak} but the day rows give ${streaks.longest}`);
     }
     if (row.currentStreak !== 0 && row.currentStreak !== streaks.current) {
-      problems.push(`userStats ${userId}: currentStreak ${row.currentStreak} but the run ending at the last set day is ${streaks.current}`);
+      problems.push(
+        `userStats ${userId}: currentStreak ${row.currentStreak} but the run ending at the last set day is ${streaks.current}`,
+      );
     }
   }
 
@@ -287,7 +310,8 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
   }
   for (const [name, n] of activePerCity) {
     const stored = cityByName.get(name)?.items;
-    if (stored !== n) problems.push(`cities ${JSON.stringify(name)}: items ${stored ?? "no row"} but ${n} active item(s)`);
+    if (stored !== n)
+      problems.push(`cities ${JSON.stringify(name)}: items ${stored ?? "no row"} but ${n} active item(s)`);
   }
   for (const c of cityRows) {
     if (!activePerCity.has(c.name) && c.items !== 0) {
@@ -306,7 +330,8 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
     if (Object.values(expected).some((n) => n !== 0)) problems.push("siteStats: no row, but the site has data");
   } else {
     for (const key of ["venues", "cities", "comedians", "minutesLogged"] as const) {
-      if (site[key] !== expected[key]) problems.push(`siteStats: ${key} ${site[key]} but a recount gives ${expected[key]}`);
+      if (site[key] !== expected[key])
+        problems.push(`siteStats: ${key} ${site[key]} but a recount gives ${expected[key]}`);
     }
   }
 
@@ -559,7 +584,9 @@ export async function checkInvariantPage(
             )
             .take(1000);
           if (same.length > 1 && same[0]._id === c._id) {
-            problems.push(`checkIns: ${same.length} rows for user ${c.userId} at mic ${c.sceneItemId} on ${c.localDate}`);
+            problems.push(
+              `checkIns: ${same.length} rows for user ${c.userId} at mic ${c.sceneItemId} on ${c.localDate}`,
+            );
           }
           if (await exists.item(c.sceneItemId)) counters.add("checkInRows", c.sceneItemId);
           if (await exists.user(c.userId)) {
@@ -587,11 +614,23 @@ export async function checkInvariantPage(
       return done(page);
     }
     case "scheduleEntries":
-      return done(await linksPage(ctx, exists, problems, "scheduleEntries", opts, (r) => ({ userId: r.userId, itemId: r.sceneItemId })));
+      return done(
+        await linksPage(ctx, exists, problems, "scheduleEntries", opts, (r) => ({
+          userId: r.userId,
+          itemId: r.sceneItemId,
+        })),
+      );
     case "micClaims":
-      return done(await linksPage(ctx, exists, problems, "micClaims", opts, (r) => ({ userId: r.claimantId, itemId: r.micId })));
+      return done(
+        await linksPage(ctx, exists, problems, "micClaims", opts, (r) => ({ userId: r.claimantId, itemId: r.micId })),
+      );
     case "problemReports":
-      return done(await linksPage(ctx, exists, problems, "problemReports", opts, (r) => ({ userId: r.reporterId, itemId: r.micId })));
+      return done(
+        await linksPage(ctx, exists, problems, "problemReports", opts, (r) => ({
+          userId: r.reporterId,
+          itemId: r.micId,
+        })),
+      );
     case "performances": {
       const page = await ctx.db.query("performances").withIndex("by_creation_time").paginate(opts);
       const dayRow = new Map<string, Promise<boolean>>();
@@ -634,7 +673,8 @@ export async function checkInvariantPage(
               .take(1000),
           ]);
           if (rows[0]._id !== d._id) problems.push(`performanceDays: two rows for user ${d.userId} on ${d.date}`);
-          else if (sets.length === 0) problems.push(`performanceDays: user ${d.userId} on ${d.date} has ${d.sets} but no sets`);
+          else if (sets.length === 0)
+            problems.push(`performanceDays: user ${d.userId} on ${d.date} has ${d.sets} but no sets`);
           else if (d.sets !== sets.length) {
             problems.push(`performanceDays: user ${d.userId} on ${d.date} has ${d.sets} but ${sets.length} set(s)`);
           }
@@ -652,7 +692,8 @@ export async function checkInvariantPage(
             .query("venueVisits")
             .withIndex("by_user_and_item", (q) => q.eq("userId", vv.userId).eq("sceneItemId", vv.sceneItemId))
             .take(1000);
-          if (rows[0]._id !== vv._id) problems.push(`venueVisits: two rows for user ${vv.userId} at mic ${vv.sceneItemId}`);
+          if (rows[0]._id !== vv._id)
+            problems.push(`venueVisits: two rows for user ${vv.userId} at mic ${vv.sceneItemId}`);
           else counters.add("visitRow", `${vv.userId}|${vv.sceneItemId}`, vv.sets);
         }),
       );
@@ -737,11 +778,12 @@ async function checkVerification(ctx: QueryCtx, item: Doc<"sceneItems">, problem
   }
   const comedians = new Set<string>();
   // Stops as soon as enough comedians are found: a busy mic is not read whole.
-  for await (const c of ctx.db
-    .query("checkIns")
-    .withIndex("by_item_and_time", (q) =>
-      q.eq("sceneItemId", item._id).gt("checkedInAt", at - VERIFICATION_PERIOD_MS).lte("checkedInAt", at),
-    )) {
+  for await (const c of ctx.db.query("checkIns").withIndex("by_item_and_time", (q) =>
+    q
+      .eq("sceneItemId", item._id)
+      .gt("checkedInAt", at - VERIFICATION_PERIOD_MS)
+      .lte("checkedInAt", at),
+  )) {
     comedians.add(c.userId);
     if (comedians.size >= VERIFY_MIN_COMEDIANS) return;
   }
@@ -808,7 +850,8 @@ export class PagedCheck {
       const [userId, itemId] = key.split("|");
       micsPerUser.set(userId, (micsPerUser.get(userId) ?? 0) + 1);
       const row = visitRows.get(key);
-      if (row !== n) problems.push(`venueVisits: user ${userId} at mic ${itemId} has ${row ?? "no row"} but ${n} set(s)`);
+      if (row !== n)
+        problems.push(`venueVisits: user ${userId} at mic ${itemId} has ${row ?? "no row"} but ${n} set(s)`);
     }
     for (const [key, row] of visitRows) {
       if (setsAtMic.has(key)) continue;
@@ -828,13 +871,17 @@ export class PagedCheck {
       const sets = setCount.get(userId) ?? 0;
       const mins = minutes.get(userId) ?? 0;
       const mics = micsPerUser.get(userId) ?? 0;
-      if (row.totalMinutes !== mins) problems.push(`userStats ${userId}: totalMinutes ${row.totalMinutes} but sets sum to ${mins}`);
+      if (row.totalMinutes !== mins)
+        problems.push(`userStats ${userId}: totalMinutes ${row.totalMinutes} but sets sum to ${mins}`);
       if (row.totalSets !== sets) problems.push(`userStats ${userId}: totalSets ${row.totalSets} but ${sets} set(s)`);
-      if (row.uniqueVenues !== mics) problems.push(`userStats ${userId}: uniqueVenues ${row.uniqueVenues} but sets at ${mics} mic(s)`);
+      if (row.uniqueVenues !== mics)
+        problems.push(`userStats ${userId}: uniqueVenues ${row.uniqueVenues} but sets at ${mics} mic(s)`);
       const seg = this.segments.get(userId);
       const lastDate = seg?.last;
       if (row.lastSetDate !== lastDate && !(lastDate === undefined && sets === 0 && row.lastSetDate === undefined)) {
-        problems.push(`userStats ${userId}: lastSetDate ${row.lastSetDate ?? "none"} but the last set day is ${lastDate ?? "none"}`);
+        problems.push(
+          `userStats ${userId}: lastSetDate ${row.lastSetDate ?? "none"} but the last set day is ${lastDate ?? "none"}`,
+        );
       }
       const longest = seg?.longest ?? 0;
       const current = seg?.tail ?? 0;
@@ -842,7 +889,9 @@ export class PagedCheck {
         problems.push(`userStats ${userId}: longestStreak ${row.longestStreak} but the day rows give ${longest}`);
       }
       if (row.currentStreak !== 0 && row.currentStreak !== current) {
-        problems.push(`userStats ${userId}: currentStreak ${row.currentStreak} but the run ending at the last set day is ${current}`);
+        problems.push(
+          `userStats ${userId}: currentStreak ${row.currentStreak} but the run ending at the last set day is ${current}`,
+        );
       }
     }
 
@@ -867,7 +916,8 @@ export class PagedCheck {
         longestStreak: row?.longestStreak ?? 0,
       });
       for (const code of earned) {
-        if (!held.has(`${userId}|${code}`)) problems.push(`userBadges: user ${userId} meets the rule of ${code} but does not hold it`);
+        if (!held.has(`${userId}|${code}`))
+          problems.push(`userBadges: user ${userId} meets the rule of ${code} but does not hold it`);
       }
     }
 
@@ -876,10 +926,12 @@ export class PagedCheck {
     const cityByName = new Map(this.cities.map((c) => [c.name, c]));
     for (const [name, n] of activePerCity) {
       const items = cityByName.get(name)?.items;
-      if (items !== n) problems.push(`cities ${JSON.stringify(name)}: items ${items ?? "no row"} but ${n} active item(s)`);
+      if (items !== n)
+        problems.push(`cities ${JSON.stringify(name)}: items ${items ?? "no row"} but ${n} active item(s)`);
     }
     for (const c of this.cities) {
-      if (!activePerCity.has(c.name) && c.items !== 0) problems.push(`cities ${JSON.stringify(c.name)}: items ${c.items} but no active items`);
+      if (!activePerCity.has(c.name) && c.items !== 0)
+        problems.push(`cities ${JSON.stringify(c.name)}: items ${c.items} but no active items`);
     }
     if (this.site.length > 1) problems.push(`siteStats: ${this.site.length} rows, expected one`);
     const site = this.site[0];
@@ -893,7 +945,8 @@ export class PagedCheck {
       if (Object.values(expected).some((n) => n !== 0)) problems.push("siteStats: no row, but the site has data");
     } else {
       for (const key of ["venues", "cities", "comedians", "minutesLogged"] as const) {
-        if (site[key] !== expected[key]) problems.push(`siteStats: ${key} ${site[key]} but a recount gives ${expected[key]}`);
+        if (site[key] !== expected[key])
+          problems.push(`siteStats: ${key} ${site[key]} but a recount gives ${expected[key]}`);
       }
     }
     return { ok: problems.length === 0, problems };

@@ -33,7 +33,8 @@ export const LIST_CLOSED_MESSAGE = "This list is closed.";
 export const LIST_CANCELLED_MESSAGE = "Tonight was cancelled, so the list is closed.";
 export const ALREADY_ON_LIST_MESSAGE = "You're already on tonight's list.";
 export const LIST_FULL_MESSAGE = "The list and its waitlist are full.";
-export const STALE_LIST_MESSAGE = "The list changed while you were looking at it. Please try again on the updated list.";
+export const STALE_LIST_MESSAGE =
+  "The list changed while you were looking at it. Please try again on the updated list.";
 export const NOT_HOST_MESSAGE = "Only the mic's host or an admin can run the list.";
 export const NOT_ON_LIST_MESSAGE = "You're not on this list.";
 export const SIGNUP_NOT_OPEN_MESSAGE = "Online sign-up hasn't opened yet.";
@@ -47,7 +48,8 @@ function invalid(message: string): never {
 }
 
 function wholeNumber(value: number, label: string, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) invalid(`${label} must be a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    invalid(`${label} must be a whole number from ${min} to ${max}`);
   return value;
 }
 
@@ -63,7 +65,9 @@ async function spotsOf(ctx: QueryCtx, listId: Id<"nightLists">): Promise<Spot[]>
 }
 
 function bySection(spots: Spot[], section: Section): Spot[] {
-  return spots.filter((s) => s.section === section).sort((a, b) => a.rank - b.rank || a._creationTime - b._creationTime);
+  return spots
+    .filter((s) => s.section === section)
+    .sort((a, b) => a.rank - b.rank || a._creationTime - b._creationTime);
 }
 
 /** Spots on the list that hold a place (a no-show gives theirs back). */
@@ -106,12 +110,19 @@ async function requireList(ctx: QueryCtx, listId: Id<"nightLists">): Promise<Lis
 
 function requireOpen(list: List): void {
   if (list.status !== "open") {
-    throw appError(ErrorCode.LIST_CLOSED, list.closedReason === "cancelled" ? LIST_CANCELLED_MESSAGE : LIST_CLOSED_MESSAGE);
+    throw appError(
+      ErrorCode.LIST_CLOSED,
+      list.closedReason === "cancelled" ? LIST_CANCELLED_MESSAGE : LIST_CLOSED_MESSAGE,
+    );
   }
 }
 
 /** The list for a host-only change: it exists, the caller hosts the mic (or is an admin). */
-async function requireHostedList(ctx: QueryCtx, userId: Id<"users">, listId: Id<"nightLists">): Promise<{ list: List; item: Doc<"sceneItems"> }> {
+async function requireHostedList(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  listId: Id<"nightLists">,
+): Promise<{ list: List; item: Doc<"sceneItems"> }> {
   const list = await requireList(ctx, listId);
   const item = await ctx.db.get("sceneItems", list.micId);
   if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
@@ -181,7 +192,12 @@ function micTimeZone(item: Doc<"sceneItems">): string {
 }
 
 /** Opens the night's list; the host or an admin only, one list per mic per night. */
-export async function openList(ctx: MutationCtx, userId: Id<"users">, args: OpenArgs, nowMs: number): Promise<Id<"nightLists">> {
+export async function openList(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  args: OpenArgs,
+  nowMs: number,
+): Promise<Id<"nightLists">> {
   const item = await requireActiveItem(ctx, args.micId);
   if (!(await canHost(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_HOST_MESSAGE);
   const tz = micTimeZone(item);
@@ -198,9 +214,15 @@ export async function openList(ctx: MutationCtx, userId: Id<"users">, args: Open
   if (existing !== null) throw appError(ErrorCode.ALREADY_EXISTS, "Tonight's list is already open.");
 
   const spots = wholeNumber(args.spots, "Spots", 1, MAX_SPOTS);
-  const waitlistSpots = wholeNumber(args.waitlistSpots ?? DEFAULT_WAITLIST_SPOTS, "Waitlist places", 0, MAX_WAITLIST_SPOTS);
+  const waitlistSpots = wholeNumber(
+    args.waitlistSpots ?? DEFAULT_WAITLIST_SPOTS,
+    "Waitlist places",
+    0,
+    MAX_WAITLIST_SPOTS,
+  );
   const setMinutes = wholeNumber(
-    args.setMinutes ?? Math.min(MAX_LIST_SET_MINUTES, Math.max(1, Math.round(item.performanceMinutes ?? DEFAULT_SET_MINUTES))),
+    args.setMinutes ??
+      Math.min(MAX_LIST_SET_MINUTES, Math.max(1, Math.round(item.performanceMinutes ?? DEFAULT_SET_MINUTES))),
     "Set length",
     1,
     MAX_LIST_SET_MINUTES,
@@ -283,15 +305,19 @@ async function placeNew(
   let section: Section;
   if (list.mode === "lottery" && list.drawnAt === undefined) {
     section = "pool";
-    if (bySection(spots, "pool").length >= list.spots + list.waitlistSpots) throw appError(ErrorCode.LIST_FULL, LIST_FULL_MESSAGE);
+    if (bySection(spots, "pool").length >= list.spots + list.waitlistSpots)
+      throw appError(ErrorCode.LIST_FULL, LIST_FULL_MESSAGE);
   } else {
     const bucketClosed = list.mode === "lottery" && list.bucket && !walkIn;
     const waitlistFull = bySection(spots, "waitlist").length >= list.waitlistSpots;
     // A priority name takes the place of the last one still waiting without
     // priority, who heads the waitlist instead.
-    const displaced = fields.priority && !bucketClosed && !waitlistFull
-      ? bySection(spots, "list").filter((s) => s.state === "waiting" && !s.priority).at(-1)
-      : undefined;
+    const displaced =
+      fields.priority && !bucketClosed && !waitlistFull
+        ? bySection(spots, "list")
+            .filter((s) => s.state === "waiting" && !s.priority)
+            .at(-1)
+        : undefined;
     if (!bucketClosed && takenCount(spots) < list.spots) section = "list";
     else if (displaced !== undefined) {
       section = "list";
@@ -344,7 +370,8 @@ export async function signUp(
 ): Promise<{ spotId: Id<"listSpots">; section: Section }> {
   const list = await requireList(ctx, listId);
   requireOpen(list);
-  if (nowMs < list.signupOpensAt) throw appError(ErrorCode.LIST_CLOSED, SIGNUP_NOT_OPEN_MESSAGE, { opensAt: list.signupOpensAt });
+  if (nowMs < list.signupOpensAt)
+    throw appError(ErrorCode.LIST_CLOSED, SIGNUP_NOT_OPEN_MESSAGE, { opensAt: list.signupOpensAt });
   const mine = await ctx.db
     .query("listSpots")
     .withIndex("by_list_and_user", (q) => q.eq("listId", listId).eq("userId", userId))
@@ -379,7 +406,12 @@ export async function addWalkIn(
 }
 
 /** Fills a freed place on the list with the first name on the waitlist (not `except`). */
-async function promoteFromWaitlist(ctx: MutationCtx, list: List, spots: Spot[], except?: Id<"listSpots">): Promise<void> {
+async function promoteFromWaitlist(
+  ctx: MutationCtx,
+  list: List,
+  spots: Spot[],
+  except?: Id<"listSpots">,
+): Promise<void> {
   if (takenCount(spots) >= list.spots) return;
   const next = bySection(spots, "waitlist").find((s) => s._id !== except);
   if (next === undefined) return;
@@ -459,7 +491,8 @@ export async function noShow(
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; version: number },
 ): Promise<null> {
   const { list, spots, spot } = await hostedSpot(ctx, userId, args);
-  if (spot.section !== "list" || spot.state !== "waiting") invalid("Only someone waiting on the list can be marked a no-show.");
+  if (spot.section !== "list" || spot.state !== "waiting")
+    invalid("Only someone waiting on the list can be marked a no-show.");
   await ctx.db.patch("listSpots", spot._id, { state: "no_show" });
   spot.state = "no_show";
   await promoteFromWaitlist(ctx, list, spots);
@@ -504,7 +537,12 @@ export async function drawLottery(ctx: MutationCtx, list: List, nowMs: number): 
   return drawn.length;
 }
 
-export async function drawByHost(ctx: MutationCtx, userId: Id<"users">, listId: Id<"nightLists">, nowMs: number): Promise<number> {
+export async function drawByHost(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  listId: Id<"nightLists">,
+  nowMs: number,
+): Promise<number> {
   const { list } = await requireHostedList(ctx, userId, listId);
   return await drawLottery(ctx, list, nowMs);
 }
@@ -551,7 +589,12 @@ export async function done(
   const minutes = Math.min(MAX_SET_MINUTES, Math.max(1, timed ?? list.setMinutes));
   let performanceId: Id<"performances"> | null = null;
   if (spot.userId !== undefined) {
-    const logged = await logSet(ctx, spot.userId, { minutes, performedAt: nowMs, sceneItemId: list.micId, tags: [] }, nowMs);
+    const logged = await logSet(
+      ctx,
+      spot.userId,
+      { minutes, performedAt: nowMs, sceneItemId: list.micId, tags: [] },
+      nowMs,
+    );
     performanceId = logged.performanceId;
     // A Done vouches for presence only from a vetted host (an admin, or a claimant an admin
     // approved) about someone else: a mic's creator could otherwise open a list on a mic they
@@ -597,7 +640,11 @@ export async function onNightCancelled(
     .first();
   if (list === null) return;
   if (cancelled && list.status === "open") {
-    await ctx.db.patch("nightLists", list._id, { status: "closed", closedReason: "cancelled", version: list.version + 1 });
+    await ctx.db.patch("nightLists", list._id, {
+      status: "closed",
+      closedReason: "cancelled",
+      version: list.version + 1,
+    });
   } else if (!cancelled && list.closedReason === "cancelled") {
     await ctx.db.patch("nightLists", list._id, { status: "open", closedReason: undefined, version: list.version + 1 });
   }
@@ -727,7 +774,9 @@ export async function current(
   const [spots, host, priority] = await Promise.all([
     list === null ? Promise.resolve([]) : spotsOf(ctx, list._id),
     viewer === null ? Promise.resolve(false) : canHost(ctx, viewer, item),
-    viewer === null ? Promise.resolve(false) : hasPriority(ctx, viewer, micId, list?.date ?? addDaysToDate(sinceDate, 2)),
+    viewer === null
+      ? Promise.resolve(false)
+      : hasPriority(ctx, viewer, micId, list?.date ?? addDaysToDate(sinceDate, 2)),
   ]);
   return { list: list === null ? null : toView(list, item, spots, viewer), canHost: host, hasPriority: priority };
 }
@@ -756,7 +805,10 @@ export async function myRecent(ctx: QueryCtx, userId: Id<"users">): Promise<Infe
     .take(MY_RECENT_LIMIT);
   const out: Infer<typeof myRecentValidator>[] = [];
   for (const spot of mine) {
-    const [list, item] = await Promise.all([ctx.db.get("nightLists", spot.listId), ctx.db.get("sceneItems", spot.micId)]);
+    const [list, item] = await Promise.all([
+      ctx.db.get("nightLists", spot.listId),
+      ctx.db.get("sceneItems", spot.micId),
+    ]);
     if (list === null || item === null) continue;
     let onDeck = false;
     if (spot.section === "list" && spot.state === "waiting" && list.status === "open") {

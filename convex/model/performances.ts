@@ -251,11 +251,7 @@ export async function logWithNewMic(
 }
 
 /** The caller's own set, or NOT_FOUND. */
-async function requireOwnSet(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-  id: Id<"performances">,
-): Promise<Doc<"performances">> {
+async function requireOwnSet(ctx: QueryCtx, userId: Id<"users">, id: Id<"performances">): Promise<Doc<"performances">> {
   const set = await ctx.db.get("performances", id);
   if (set === null || set.userId !== userId) throw appError(ErrorCode.NOT_FOUND, NOT_FOUND_MESSAGE);
   return set;

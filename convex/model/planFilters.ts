@@ -13,4 +13,3 @@ export const planFiltersValidator = v.object({
   hideStale: v.boolean(),
 });
 export const NO_PLAN_FILTERS: PlanFilters = { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false };
-

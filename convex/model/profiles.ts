@@ -58,10 +58,7 @@ export function displayNameFor(user: Pick<Doc<"users">, "name" | "email"> | null
 }
 
 /** The comedian's profile row, or null. */
-export async function getProfile(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-): Promise<Doc<"profiles"> | null> {
+export async function getProfile(ctx: QueryCtx, userId: Id<"users">): Promise<Doc<"profiles"> | null> {
   return await ctx.db
     .query("profiles")
     .withIndex("by_userId", (q) => q.eq("userId", userId))
@@ -69,10 +66,7 @@ export async function getProfile(
 }
 
 /** The comedian's profile row; throws NOT_FOUND when it is missing. */
-export async function requireProfile(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-): Promise<Doc<"profiles">> {
+export async function requireProfile(ctx: QueryCtx, userId: Id<"users">): Promise<Doc<"profiles">> {
   const profile = await getProfile(ctx, userId);
   if (profile === null) throw appError(ErrorCode.NOT_FOUND, "Profile not found.");
   return profile;
@@ -85,9 +79,7 @@ export async function requireProfile(
  * `email_verified` is true). A password sign-up proves nothing, so a listed
  * email typed into the sign-up form never makes an admin.
  */
-export function isProvenAdminEmail(
-  user: Pick<Doc<"users">, "email" | "emailVerificationTime"> | null,
-): boolean {
+export function isProvenAdminEmail(user: Pick<Doc<"users">, "email" | "emailVerificationTime"> | null): boolean {
   return user?.emailVerificationTime !== undefined && isAdminEmail(user.email);
 }
 
@@ -96,10 +88,7 @@ export function isProvenAdminEmail(
  * {@link isProvenAdminEmail}) and counts them on the landing page. Returns the
  * existing profile instead when there is one, so it is safe to call twice.
  */
-export async function createProfileIfMissing(
-  ctx: MutationCtx,
-  userId: Id<"users">,
-): Promise<Doc<"profiles">> {
+export async function createProfileIfMissing(ctx: MutationCtx, userId: Id<"users">): Promise<Doc<"profiles">> {
   const existing = await getProfile(ctx, userId);
   if (existing !== null) return existing;
   const user = await ctx.db.get("users", userId);
@@ -117,14 +106,9 @@ export async function createProfileIfMissing(
 
 /** The `profiles.me` view of a comedian; null when the account no longer exists. */
 export async function getMe(ctx: QueryCtx, userId: Id<"users">): Promise<Me | null> {
-  const [user, profile] = await Promise.all([
-    ctx.db.get("users", userId),
-    getProfile(ctx, userId),
-  ]);
+  const [user, profile] = await Promise.all([ctx.db.get("users", userId), getProfile(ctx, userId)]);
   if (user === null) return null;
-  const storedPhoto = profile?.photoStorageId
-    ? await ctx.storage.getUrl(profile.photoStorageId)
-    : null;
+  const storedPhoto = profile?.photoStorageId ? await ctx.storage.getUrl(profile.photoStorageId) : null;
   return {
     userId,
     displayName: profile?.displayName ?? displayNameFor(user),
@@ -149,15 +133,8 @@ export async function isAdmin(ctx: QueryCtx, userId: Id<"users">): Promise<boole
 
 /** Throws INVALID_INPUT unless `minutes` is a whole number from 1 to 100. */
 export function assertWeeklyGoal(minutes: number): void {
-  if (
-    !Number.isInteger(minutes) ||
-    minutes < MIN_WEEKLY_GOAL_MINUTES ||
-    minutes > MAX_WEEKLY_GOAL_MINUTES
-  ) {
-    throw appError(
-      ErrorCode.INVALID_INPUT,
-      "Invalid goal - Please enter a goal between 1 and 100 minutes.",
-    );
+  if (!Number.isInteger(minutes) || minutes < MIN_WEEKLY_GOAL_MINUTES || minutes > MAX_WEEKLY_GOAL_MINUTES) {
+    throw appError(ErrorCode.INVALID_INPUT, "Invalid goal - Please enter a goal between 1 and 100 minutes.");
   }
 }
 
@@ -246,18 +223,11 @@ export type ProfileUpdate = Infer<typeof profileUpdateValidator>;
  * most 80 characters (blank clears it). Creates the profile for an account
  * that has none.
  */
-export async function updateProfile(
-  ctx: MutationCtx,
-  userId: Id<"users">,
-  update: ProfileUpdate,
-): Promise<void> {
+export async function updateProfile(ctx: MutationCtx, userId: Id<"users">, update: ProfileUpdate): Promise<void> {
   const displayName = update.displayName.trim();
   if (displayName.length === 0) throw appError(ErrorCode.INVALID_INPUT, "Display name is required.");
   if (displayName.length > MAX_DISPLAY_NAME_LENGTH) {
-    throw appError(
-      ErrorCode.INVALID_INPUT,
-      `Display name must be ${MAX_DISPLAY_NAME_LENGTH} characters or fewer.`,
-    );
+    throw appError(ErrorCode.INVALID_INPUT, `Display name must be ${MAX_DISPLAY_NAME_LENGTH} characters or fewer.`);
   }
   const goal = update.weeklyGoalMinutes;
   if (!Number.isInteger(goal) || goal < MIN_WEEKLY_GOAL_MINUTES || goal > PROFILE_MAX_WEEKLY_GOAL_MINUTES) {
@@ -268,10 +238,7 @@ export async function updateProfile(
   }
   const city = update.defaultCity?.trim() ?? "";
   if (city.length > MAX_DEFAULT_CITY_LENGTH) {
-    throw appError(
-      ErrorCode.INVALID_INPUT,
-      `Default city must be ${MAX_DEFAULT_CITY_LENGTH} characters or fewer.`,
-    );
+    throw appError(ErrorCode.INVALID_INPUT, `Default city must be ${MAX_DEFAULT_CITY_LENGTH} characters or fewer.`);
   }
   const profile = await createProfileIfMissing(ctx, userId);
   await ctx.db.patch("profiles", profile._id, {

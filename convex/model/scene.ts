@@ -159,7 +159,9 @@ async function listPageUnfiltered(
         return query;
       })
       .paginate(opts);
-    const page = result.page.filter((doc) => matchesTypeFilter(doc.type, type) && matchesEveryTerm(doc.searchText, terms));
+    const page = result.page.filter(
+      (doc) => matchesTypeFilter(doc.type, type) && matchesEveryTerm(doc.searchText, terms),
+    );
     return { ...result, page: page.map(toSceneItem) };
   }
 
@@ -182,10 +184,11 @@ async function listPageUnfiltered(
   // "Show" is three types (show, booked, bringer), which no single index range
   // holds in day order; open mics are skipped as they are read, and
   // maximumRowsRead caps what one page may skip.
-  const result = await (type === "show"
-    ? // eslint-disable-next-line @convex-dev/no-filter-in-query -- bounded by maximumRowsRead (above)
-      inDayOrder.filter((q) => q.neq(q.field("type"), "open_mic"))
-    : inDayOrder
+  const result = await (
+    type === "show"
+      ? // eslint-disable-next-line @convex-dev/no-filter-in-query -- bounded by maximumRowsRead (above)
+        inDayOrder.filter((q) => q.neq(q.field("type"), "open_mic"))
+      : inDayOrder
   ).paginate(opts);
   return { ...result, page: result.page.map(toSceneItem) };
 }
@@ -200,10 +203,7 @@ export async function getActive(ctx: QueryCtx, id: string): Promise<SceneItem | 
 }
 
 /** The active item or a NOT_FOUND error ('Event not found'). */
-export async function requireActiveItem(
-  ctx: QueryCtx,
-  id: Id<"sceneItems">,
-): Promise<Doc<"sceneItems">> {
+export async function requireActiveItem(ctx: QueryCtx, id: Id<"sceneItems">): Promise<Doc<"sceneItems">> {
   const item = await ctx.db.get("sceneItems", id);
   if (item === null || item.status !== "active") {
     throw appError(ErrorCode.NOT_FOUND, "Event not found");

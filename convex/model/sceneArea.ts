@@ -244,8 +244,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
     rowsRead += cellRows;
     page.push(...result.page);
     if (endsHere) {
-      const reachedEnd =
-        result.pageStatus !== "SplitRequired" || result.continueCursor === streamCursor(end.after);
+      const reachedEnd = result.pageStatus !== "SplitRequired" || result.continueCursor === streamCursor(end.after);
       if (reachedEnd) {
         position = end;
       } else {

@@ -81,7 +81,12 @@ async function overlappingNights(
     if (other === null || other.status !== "active") continue;
     const otherStart = nextOccurrence(other, from);
     if (otherStart === null) continue;
-    if (nightsOverlap({ startMs, performanceMinutes: item.performanceMinutes }, { startMs: otherStart, performanceMinutes: other.performanceMinutes })) {
+    if (
+      nightsOverlap(
+        { startMs, performanceMinutes: item.performanceMinutes },
+        { startMs: otherStart, performanceMinutes: other.performanceMinutes },
+      )
+    ) {
       found.push({ title: other.title, startMs: otherStart });
     }
   }
@@ -201,10 +206,7 @@ export async function setsInRange(
 /** Per mic, the comedian's latest entry and the latest occurrence start marked done. */
 type ItemEntries = { entry: Doc<"scheduleEntries">; completedAt: number | undefined };
 
-async function entriesByItem(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-): Promise<Map<Id<"sceneItems">, ItemEntries>> {
+async function entriesByItem(ctx: QueryCtx, userId: Id<"users">): Promise<Map<Id<"sceneItems">, ItemEntries>> {
   const rows = await ctx.db
     .query("scheduleEntries")
     .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
@@ -332,7 +334,9 @@ export async function week(
   }
 
   const kindOrder = { scheduled: 0, scene: 1, session: 2 } as const;
-  out.sort((a, b) => a.startsAt - b.startsAt || kindOrder[a.kind] - kindOrder[b.kind] || a.title.localeCompare(b.title));
+  out.sort(
+    (a, b) => a.startsAt - b.startsAt || kindOrder[a.kind] - kindOrder[b.kind] || a.title.localeCompare(b.title),
+  );
   return {
     items: out,
     stats: {
@@ -469,7 +473,10 @@ export async function cleanupCompleted(
     .withIndex("by_dueAt", (q) => q.lte("dueAt", nowMs))
     .take(CLEANUP_BATCH + 1);
   const batch = due.slice(0, CLEANUP_BATCH);
-  const items = await getItems(ctx, batch.map((e) => e.sceneItemId));
+  const items = await getItems(
+    ctx,
+    batch.map((e) => e.sceneItemId),
+  );
   let marked = 0;
   let removed = 0;
   for (const entry of batch) {
@@ -493,16 +500,16 @@ export async function cleanupCompleted(
  * existed their `dueAt` (the cleanup also handles them, as due, until then).
  * Returns how many were set and whether more remain.
  */
-export async function backfillDueAt(
-  ctx: MutationCtx,
-  nowMs: number,
-): Promise<{ updated: number; more: boolean }> {
+export async function backfillDueAt(ctx: MutationCtx, nowMs: number): Promise<{ updated: number; more: boolean }> {
   const missing = await ctx.db
     .query("scheduleEntries")
     .withIndex("by_dueAt", (q) => q.eq("dueAt", undefined))
     .take(CLEANUP_BATCH + 1);
   const batch = missing.slice(0, CLEANUP_BATCH);
-  const items = await getItems(ctx, batch.map((e) => e.sceneItemId));
+  const items = await getItems(
+    ctx,
+    batch.map((e) => e.sceneItemId),
+  );
   for (const entry of batch) {
     const dueAt = entryDueAt(items.get(entry.sceneItemId) ?? null, entry, nowMs);
     await ctx.db.patch("scheduleEntries", entry._id, { dueAt });

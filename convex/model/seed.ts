@@ -5,15 +5,7 @@ import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
 import { computeStreaks } from "../lib/streaks";
 import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { createProfileIfMissing } from "./profiles";
-import {
-  ADMIN_NAME,
-  DEMO_NAME,
-  DEMO_NOTES,
-  DEMO_SET_DAYS_AGO,
-  DEMO_TAGS,
-  SEED_ITEMS,
-  type SeedItem,
-} from "./seedData";
+import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS, type SeedItem } from "./seedData";
 import { onMinutesChanged, onSceneItemCreated, readCommunityStats, type CommunityStats } from "./stats";
 
 const DEMO_TIME_ZONE = "America/New_York";

@@ -62,7 +62,13 @@ const signup = (slug: string) => `https://signup.example.com/${slug}`;
 const tickets = (slug: string) => `https://tickets.example.com/${slug}`;
 
 /** 0 = Sunday .. 6 = Saturday. */
-const SUN = 0, MON = 1, TUE = 2, WED = 3, THU = 4, FRI = 5, SAT = 6;
+const SUN = 0,
+  MON = 1,
+  TUE = 2,
+  WED = 3,
+  THU = 4,
+  FRI = 5,
+  SAT = 6;
 
 export const SEED_ITEMS: SeedItem[] = [
   // New York (Manhattan)
@@ -1004,6 +1010,4 @@ export const DEMO_NOTES = [
  * listed twice had two sets. Spans five weeks and ends yesterday with a
  * three-day run.
  */
-export const DEMO_SET_DAYS_AGO = [
-  34, 33, 31, 29, 27, 26, 24, 22, 20, 19, 17, 15, 13, 12, 10, 9, 9, 8, 6, 5, 3, 2, 1,
-];
+export const DEMO_SET_DAYS_AGO = [34, 33, 31, 29, 27, 26, 24, 22, 20, 19, 17, 15, 13, 12, 10, 9, 9, 8, 6, 5, 3, 2, 1];

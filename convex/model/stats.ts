@@ -34,10 +34,7 @@ async function getOrCreateRow(ctx: MutationCtx): Promise<Doc<"siteStats">> {
 }
 
 /** The counters row and the city's row (null when the city was never counted). */
-async function rowAndCity(
-  ctx: MutationCtx,
-  name: string,
-): Promise<[Doc<"siteStats">, Doc<"cities"> | null]> {
+async function rowAndCity(ctx: MutationCtx, name: string): Promise<[Doc<"siteStats">, Doc<"cities"> | null]> {
   return await Promise.all([
     getOrCreateRow(ctx),
     ctx.db
@@ -114,11 +111,7 @@ export async function onSceneItemRemoved(ctx: MutationCtx, item: CountedItem): P
  * Re-counts an edited scene item when its city or status changed; a no-op
  * otherwise.
  */
-export async function onSceneItemUpdated(
-  ctx: MutationCtx,
-  before: CountedItem,
-  after: CountedItem,
-): Promise<void> {
+export async function onSceneItemUpdated(ctx: MutationCtx, before: CountedItem, after: CountedItem): Promise<void> {
   if (before.status === after.status && cityKey(before.city) === cityKey(after.city)) return;
   await onSceneItemRemoved(ctx, before);
   await onSceneItemCreated(ctx, after);

@@ -100,7 +100,8 @@ function invalid(message: string): never {
 }
 
 function checkArgs(args: TonightArgs): void {
-  if (!Number.isFinite(args.nowMs) || args.nowMs < MIN_NOW_MS || args.nowMs > MAX_NOW_MS) invalid("The time is not valid");
+  if (!Number.isFinite(args.nowMs) || args.nowMs < MIN_NOW_MS || args.nowMs > MAX_NOW_MS)
+    invalid("The time is not valid");
   if (args.timeZone.length > MAX_TIME_ZONE_LENGTH || !isValidTimeZone(args.timeZone)) invalid("Unknown time zone");
   if (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > MAX_TONIGHT_LIMIT) {
     invalid(`Limit must be 1 to ${MAX_TONIGHT_LIMIT}`);
@@ -274,7 +275,16 @@ async function collectZoneTomorrow(ctx: QueryCtx, args: TonightArgs, match: Matc
   const found: TonightNight[] = [];
   const tomorrowDay = dayOfWeekOfDate(addDaysToDate(localDateString(args.nowMs, args.timeZone), 1));
   const range = clampToTimeOfDay({ from: "00:00", to: "24:00" }, args.filters);
-  await collectZoneDay(ctx, args.timeZone, tomorrowDay, range, TOMORROW_COUNT, { rowsLeft: MAX_TONIGHT_ROWS_READ }, match, found);
+  await collectZoneDay(
+    ctx,
+    args.timeZone,
+    tomorrowDay,
+    range,
+    TOMORROW_COUNT,
+    { rowsLeft: MAX_TONIGHT_ROWS_READ },
+    match,
+    found,
+  );
   return found;
 }
 
@@ -306,4 +316,3 @@ export async function tonight(ctx: QueryCtx, args: TonightArgs): Promise<Tonight
   }
   return { nights, isDone, tomorrow };
 }
-

@@ -66,8 +66,7 @@ async function readStats(ctx: QueryCtx, userId: Id<"users">): Promise<Doc<"userS
  */
 export async function getMyStats(ctx: QueryCtx, userId: Id<"users">, today?: string): Promise<MyStats> {
   const row = await readStats(ctx, userId);
-  const lapsed =
-    today !== undefined && row?.lastSetDate !== undefined && row.lastSetDate < addDaysToDate(today, -1);
+  const lapsed = today !== undefined && row?.lastSetDate !== undefined && row.lastSetDate < addDaysToDate(today, -1);
   return {
     totalMinutes: row?.totalMinutes ?? 0,
     totalSets: row?.totalSets ?? 0,

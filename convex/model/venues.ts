@@ -77,7 +77,11 @@ export async function searchVenues(ctx: QueryCtx, query: string): Promise<VenueR
       itemCount: 1,
     });
   }
-  const ranked = [...venues.values()].map((venue, index) => ({ venue, index, score: matchScore(text, venue.venueName) }));
+  const ranked = [...venues.values()].map((venue, index) => ({
+    venue,
+    index,
+    score: matchScore(text, venue.venueName),
+  }));
   ranked.sort((a, b) => b.score - a.score || a.index - b.index);
   return ranked.map((r) => r.venue);
 }

@@ -73,7 +73,9 @@ async function findRunning(store: DataStore, portFlag?: number): Promise<Running
     owner = await store.probeLock();
   }
   if (owner && typeof owner.apiUrl !== "string") {
-    throw new Error(`${store.dir} is in use by another process (pid ${String(owner.pid)}) that serves no API; stop it first.`);
+    throw new Error(
+      `${store.dir} is in use by another process (pid ${String(owner.pid)}) that serves no API; stop it first.`,
+    );
   }
   let info: RunningInfo | null = owner ? (owner as unknown as RunningInfo) : null;
   const live = info !== null;
@@ -91,7 +93,9 @@ async function findRunning(store: DataStore, portFlag?: number): Promise<Running
     if (live) await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   if (live) {
-    throw new Error(`The backend (pid ${info.pid}) using ${store.dir} does not answer at ${info.apiUrl}; stop it first.`);
+    throw new Error(
+      `The backend (pid ${info.pid}) using ${store.dir} does not answer at ${info.apiUrl}; stop it first.`,
+    );
   }
   return null;
 }
@@ -361,7 +365,9 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
       console.log("Empty database: running seed:run ...");
       try {
         const result = await engine.runAny("seed:run", {});
-        console.log(`Seeded: ${typeof result === "string" ? result : JSON.stringify(convexToJson((result ?? null) as any), null, 2)}`);
+        console.log(
+          `Seeded: ${typeof result === "string" ? result : JSON.stringify(convexToJson((result ?? null) as any), null, 2)}`,
+        );
       } catch (error) {
         console.error(`Seeding failed: ${(error as Error).message}`);
       }
@@ -370,7 +376,10 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
 
   // `--watch` wins over `--no-watch` (a test harness may pass both).
   if (!prod && (flags.watch === true || flags["no-watch"] !== true)) watchFunctions(engine, functionsDir);
-  if (prod) console.log("Production mode: errors reach clients as \"Server Error\" (details in this log), no seeding, no file watching.");
+  if (prod)
+    console.log(
+      'Production mode: errors reach clients as "Server Error" (details in this log), no seeding, no file watching.',
+    );
   console.log("Local backend ready");
   return -1;
 }

@@ -60,7 +60,11 @@ export type ComponentHost = {
   /** A component table was read (subscription tracking). */
   onRead(key: string): void;
   /** One top-level commit: the app's writes and each component's. */
-  onCommit(commitTs: bigint, appWrites: Record<string, unknown> | null, components: Map<string, Record<string, unknown>>): void;
+  onCommit(
+    commitTs: bigint,
+    appWrites: Record<string, unknown> | null,
+    components: Map<string, Record<string, unknown>>,
+  ): void;
 };
 
 export type CommittedComponentWrite = { path: string; id: string; table: string; doc: JsonDoc };
@@ -194,7 +198,12 @@ export class ComponentStore {
       if (!db) continue;
       for (const id of Object.keys(layer)) {
         const doc = db.committed(id);
-        out.push({ path, id, table: tableOf(id) ?? "", doc: doc ? (convexToJson(doc) as Record<string, unknown>) : null });
+        out.push({
+          path,
+          id,
+          table: tableOf(id) ?? "",
+          doc: doc ? (convexToJson(doc) as Record<string, unknown>) : null,
+        });
       }
     }
     return out;

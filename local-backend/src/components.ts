@@ -49,7 +49,11 @@ function configFileIn(dir: string): string | null {
 }
 
 /** Evaluates one config file; children's names come from their own (cached) evaluation. */
-async function analyze(configFile: string, cache: Map<string, Promise<Definition>>, stack: string[]): Promise<Definition> {
+async function analyze(
+  configFile: string,
+  cache: Map<string, Promise<Definition>>,
+  stack: string[],
+): Promise<Definition> {
   const dir = path.dirname(configFile);
   if (stack.includes(dir)) throw new ComponentConfigError(`Component cycle: ${[...stack, dir].join(" -> ")}`);
   let pending = cache.get(dir);
@@ -60,7 +64,11 @@ async function analyze(configFile: string, cache: Map<string, Promise<Definition
   return await pending;
 }
 
-async function evaluate(configFile: string, cache: Map<string, Promise<Definition>>, stack: string[]): Promise<Definition> {
+async function evaluate(
+  configFile: string,
+  cache: Map<string, Promise<Definition>>,
+  stack: string[],
+): Promise<Definition> {
   const imports = new Map<string, string>(); // child dir -> specifier
   const plugin: esbuild.Plugin = {
     name: "local-backend-components",
@@ -133,7 +141,13 @@ async function evaluate(configFile: string, cache: Map<string, Promise<Definitio
 
 /** The app's component tree; an app without `convex.config.ts` has no children. */
 export async function componentTree(functionsDir: string): Promise<ComponentNode> {
-  const root: ComponentNode = { name: "", path: "", dir: path.resolve(functionsDir), importSpecifier: null, children: [] };
+  const root: ComponentNode = {
+    name: "",
+    path: "",
+    dir: path.resolve(functionsDir),
+    importSpecifier: null,
+    children: [],
+  };
   const config = configFileIn(root.dir);
   if (!config) return root;
   const cache = new Map<string, Promise<Definition>>();

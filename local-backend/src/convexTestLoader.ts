@@ -27,12 +27,13 @@ const EDITS: Edit[] = [
   {
     why: "HTTP actions see the real site URL instead of a placeholder host",
     find: "const url = new URL(`https://some.convex.site${path}`);",
-    replace: "const url = new URL(`${globalThis.__localBackendSiteUrl ?? \"https://some.convex.site\"}${path}`);",
+    replace: 'const url = new URL(`${globalThis.__localBackendSiteUrl ?? "https://some.convex.site"}${path}`);',
   },
   {
     why: "the _storage system document keeps the file's content type, as in Convex",
     find: "sha256: await blobSha(blob),\n",
-    replace: "sha256: await blobSha(blob),\n                        ...(blob.type ? { contentType: blob.type } : {}),\n",
+    replace:
+      "sha256: await blobSha(blob),\n                        ...(blob.type ? { contentType: blob.type } : {}),\n",
   },
   {
     why: "setTimeout overflows past ~24.8 days; scheduled functions further out must still wait",
@@ -49,24 +50,25 @@ const EDITS: Edit[] = [
     why: "a mutation's user code time is limited (userTime.ts); over it, it fails before committing",
     find: "const rawResult = await nestedTxStorage.run(childLock, invokeInContext);\n            const commitTs",
     replace:
-      "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"mutation\", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const commitTs",
+      'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("mutation", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const commitTs',
   },
   {
     why: "a query's user code time is limited (userTime.ts)",
     find: "const rawResult = await nestedTxStorage.run(childLock, invokeInContext);\n            const result = jsonToConvex(JSON.parse(rawResult));\n            if (!isNested && hasPendingValues(result))",
     replace:
-      "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"query\", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const result = jsonToConvex(JSON.parse(rawResult));\n            if (!isNested && hasPendingValues(result))",
+      'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("query", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const result = jsonToConvex(JSON.parse(rawResult));\n            if (!isNested && hasPendingValues(result))',
   },
   {
     why: "an action's time is limited (userTime.ts)",
     find: "const rawResult = await requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)])))));",
     replace:
-      "const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))(\"action\", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));",
+      'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("action", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));',
   },
   {
     why: "a query counts its index range once per transaction, as Convex's read set merges equal ranges",
     find: "tracker?.trackIndexRange();\n                const queryId = db.startQuery(query);",
-    replace: "tracker?.trackIndexRange(JSON.stringify(query.source));\n                const queryId = db.startQuery(query);",
+    replace:
+      "tracker?.trackIndexRange(JSON.stringify(query.source));\n                const queryId = db.startQuery(query);",
   },
   {
     why: "a db.get counts its document's range once per transaction, as Convex's read set merges equal ranges",
@@ -82,7 +84,8 @@ const EDITS: Edit[] = [
   {
     why: "a scheduled mutation's job status is written in the mutation's own transaction (engine.ts runJob)",
     find: "globalThis.__localBackendMutationResult = rawResult;\n",
-    replace: "globalThis.__localBackendMutationResult = rawResult;\n            globalThis.__localBackendBeforeCommit?.(isNested);\n",
+    replace:
+      "globalThis.__localBackendMutationResult = rawResult;\n            globalThis.__localBackendBeforeCommit?.(isNested);\n",
   },
   {
     why: "scheduled functions run through the backend's executor (engine.ts runJob): exactly once, as in Convex",
@@ -200,7 +203,11 @@ async function load(): Promise<any> {
   }
   const distDir = path.join(path.dirname(pkgJsonPath), "dist");
   let source = applyEdits(fs.readFileSync(path.join(distDir, "index.js"), "utf8"), EDITS, "index.js");
-  const metrics = applyEdits(fs.readFileSync(path.join(distDir, "transactionMetrics.js"), "utf8"), METRICS_EDITS, "transactionMetrics.js");
+  const metrics = applyEdits(
+    fs.readFileSync(path.join(distDir, "transactionMetrics.js"), "utf8"),
+    METRICS_EDITS,
+    "transactionMetrics.js",
+  );
   // Resolve the module's own imports to the installed files, so it shares the
   // `convex` package instance with the rest of the backend.
   const convexServer = import.meta.resolve("convex/server");
@@ -208,7 +215,10 @@ async function load(): Promise<any> {
   source = source
     .replace('from "convex/server";', () => `from ${JSON.stringify(convexServer)};`)
     .replace('from "convex/values";', () => `from ${JSON.stringify(convexValues)};`)
-    .replace('from "./transactionMetrics.js";', () => `from ${JSON.stringify(writeTemp("convex-test-metrics", metrics))};`);
+    .replace(
+      'from "./transactionMetrics.js";',
+      () => `from ${JSON.stringify(writeTemp("convex-test-metrics", metrics))};`,
+    );
   source += EXPORTS;
   return await import(writeTemp("convex-test", source));
 }

@@ -27,9 +27,7 @@ import { ContentionMonitor, DEFAULT_CONTENTION_THRESHOLD } from "./contention.js
 
 /** Who calls a function. `user` identities come from a verified JWT. */
 export type Caller =
-  | { kind: "none" }
-  | { kind: "admin" }
-  | { kind: "user"; identity: Record<string, unknown>; key: string };
+  { kind: "none" } | { kind: "admin" } | { kind: "user"; identity: Record<string, unknown>; key: string };
 
 export type FunctionKind = "query" | "mutation" | "action";
 export type FunctionInfo = { kind: FunctionKind; visibility: "public" | "internal" };
@@ -324,7 +322,7 @@ export class Engine {
       throw new Error(`Module "${mod}" failed to load: ${(error as Error).message ?? String(error)}`);
     }
     const fn = exports[name];
-    if (!fn || typeof fn !== "function" && typeof fn !== "object") return null;
+    if (!fn || (typeof fn !== "function" && typeof fn !== "object")) return null;
     const kind: FunctionKind | null = fn.isQuery ? "query" : fn.isMutation ? "mutation" : fn.isAction ? "action" : null;
     if (kind === null) return null;
     return { kind, visibility: fn.isPublic ? "public" : "internal" };
@@ -542,7 +540,8 @@ export class Engine {
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     this.lastCommitTs = tm._lastCommitTs;
     for (const [key, value] of state.mutations) this.mutationResults.set(key, value);
-    if (signedOut > 0) this.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
+    if (signedOut > 0)
+      this.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
     if (this.store.maybeCompact(this.allDocsJson(), this.lastCommitTs, signedOut > 0)) {
       this.log(`Compacted the data log (${count} documents).`);
     }
@@ -597,7 +596,12 @@ export class Engine {
   }
 
   /** Sets a job's final state in a transaction of its own. */
-  private async completeJob(db: any, jobId: string, componentPath: string, state: Record<string, unknown>): Promise<void> {
+  private async completeJob(
+    db: any,
+    jobId: string,
+    componentPath: string,
+    state: Record<string, unknown>,
+  ): Promise<void> {
     await this.ct.convexGlobalStorage.run(this.g, () =>
       this.ct.withAuth().runInComponent(componentPath, async () => {
         const job = db.get("_scheduled_functions", jobId);
@@ -711,9 +715,7 @@ export class Engine {
         const { storageId } = JSON.parse(jsonArgs);
         const doc: any = tableFromId(storageId) === "_storage" ? this.db.get("_storage", storageId) : null;
         return JSON.stringify(
-          doc
-            ? { storageId, sha256: doc.sha256, size: doc.size, contentType: doc.contentType ?? null }
-            : null,
+          doc ? { storageId, sha256: doc.sha256, size: doc.size, contentType: doc.contentType ?? null } : null,
         );
       }
       return JSON.stringify(`${this.opts.apiUrl}/api/storage/upload?token=${this.uploadToken()}`);
@@ -833,7 +835,11 @@ export class Engine {
    * UploadTooLarge and nothing is kept): the bytes go to disk as they arrive,
    * and the file is served from disk, never held in memory.
    */
-  async storeUpload(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, contentType: string | null, limit: number): Promise<string> {
+  async storeUpload(
+    source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    contentType: string | null,
+    limit: number,
+  ): Promise<string> {
     const { sha, size } = await this.store.writeStream(source, limit);
     // Pinned: a concurrent delete of another file with these bytes must not remove them.
     this.shaRefs.set(sha, (this.shaRefs.get(sha) ?? 0) + 1);
@@ -955,7 +961,9 @@ export class Engine {
     try {
       componentSchemas = await this.components.loadSchemas(bundle);
     } catch (error) {
-      this.logError(`Reload failed: a component's schema threw: ${String(error)}. Still serving the previous functions.`);
+      this.logError(
+        `Reload failed: a component's schema threw: ${String(error)}. Still serving the previous functions.`,
+      );
       return false;
     }
     const problems = this.validateData(dbSchema);

@@ -30,7 +30,14 @@
  */
 import { currentTableNumbers } from "./ids.js";
 import { compareValues, getDocumentSize, jsonToConvex } from "convex/values";
-import { compareRank, InvertedIndex, parseSearchQuery, SEARCH_RESULT_LIMIT, type RankKey, type Ranked } from "./searchIndex.js";
+import {
+  compareRank,
+  InvertedIndex,
+  parseSearchQuery,
+  SEARCH_RESULT_LIMIT,
+  type RankKey,
+  type Ranked,
+} from "./searchIndex.js";
 import { checkUserDocument } from "./documentLimits.js";
 import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
 
@@ -218,7 +225,9 @@ function makeClass(ct: ConvexTestInternals): any {
       super(schema, componentPath);
       Object.defineProperty(this, "_documents", {
         get() {
-          throw new Error("IndexedDatabase keeps documents per table: use committed(), tableDocuments(), allDocuments()");
+          throw new Error(
+            "IndexedDatabase keeps documents per table: use committed(), tableDocuments(), allDocuments()",
+          );
         },
       });
     }
@@ -350,7 +359,9 @@ function makeClass(ct: ConvexTestInternals): any {
       const pending = new Map<string, Doc | null>();
       for (const layer of this._writes as Layer[]) {
         const tables = layerTables.get(layer);
-        const ids = tables ? tables.get(tableName) : Object.keys(layer).filter((id) => tableNameFromId(id) === tableName);
+        const ids = tables
+          ? tables.get(tableName)
+          : Object.keys(layer).filter((id) => tableNameFromId(id) === tableName);
         if (ids) for (const id of ids) pending.set(id, layer[id]);
       }
       return pending;
@@ -555,7 +566,9 @@ function makeClass(ct: ConvexTestInternals): any {
         .get(table)
         ?.searchIndexes?.find(({ indexDescriptor }: any) => indexDescriptor === indexName);
       if (definition === undefined) {
-        throw new Error(`Cannot use search index "${indexName}" for table "${table}" because it is not declared in the schema.`);
+        throw new Error(
+          `Cannot use search index "${indexName}" for table "${table}" because it is not declared in the schema.`,
+        );
       }
       let text: string | null = null;
       const eqs: { get: (doc: Doc) => unknown; value: unknown }[] = [];
@@ -589,7 +602,13 @@ function makeClass(ct: ConvexTestInternals): any {
     _search(source: any, after: RankKey | null, limit: number): Ranked[] {
       const plan = this._searchPlan(source);
       this.onRead?.(plan.table);
-      return plan.index.search(plan.terms, plan.keep, this._pending(plan.table), after, Math.min(limit, SEARCH_RESULT_LIMIT));
+      return plan.index.search(
+        plan.terms,
+        plan.keep,
+        this._pending(plan.table),
+        after,
+        Math.min(limit, SEARCH_RESULT_LIMIT),
+      );
     }
 
     _evaluateSearch(query: any): Doc[] {
@@ -644,7 +663,8 @@ function makeClass(ct: ConvexTestInternals): any {
       };
       const end = endCursor && endCursor !== "_end_cursor" ? parse(endCursor) : null;
       // Without `.filter` or an end cursor a page needs only pageSize rows and one to know there are more.
-      const want = !end && filters.length === 0 ? Math.min(Math.max(pageSize, 0) + 1, SEARCH_RESULT_LIMIT) : SEARCH_RESULT_LIMIT;
+      const want =
+        !end && filters.length === 0 ? Math.min(Math.max(pageSize, 0) + 1, SEARCH_RESULT_LIMIT) : SEARCH_RESULT_LIMIT;
       const ranked = this._search(query.source, cursor ? parse(cursor) : null, want);
       const capped = ranked.length === SEARCH_RESULT_LIMIT;
       let continueCursor = "_end_cursor";
@@ -740,7 +760,9 @@ function makeClass(ct: ConvexTestInternals): any {
         this.onRead?.(plan.table);
         return { page, isDone: true, continueCursor, splitCursor: null, pageStatus };
       }
-      const isAfter = cursorKeys ? (doc: Doc) => this._docIsAfterCursor(doc, cursorKeys, cursorFields, order) > 0 : undefined;
+      const isAfter = cursorKeys
+        ? (doc: Doc) => this._docIsAfterCursor(doc, cursorKeys, cursorFields, order) > 0
+        : undefined;
       const stream = this._stream(plan, isAfter);
       let current = stream.next();
       while (!current.done) {

@@ -218,9 +218,15 @@ export async function startServers(
     if (method === "POST" && path === "/api/storage/upload") {
       const tooLarge = () => {
         // Refused without reading the rest: the connection closes after the answer.
-        sendJson(req, res, 413, { code: "PayloadTooLarge", message: `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes` }, {
-          Connection: "close",
-        });
+        sendJson(
+          req,
+          res,
+          413,
+          { code: "PayloadTooLarge", message: `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes` },
+          {
+            Connection: "close",
+          },
+        );
       };
       if (Number(req.headers["content-length"] ?? 0) > MAX_UPLOAD_BYTES) return tooLarge();
       if (!engine.claimUploadToken(url.searchParams.get("token"))) {
@@ -363,7 +369,8 @@ export async function startServers(
         return;
       }
       const status = error instanceof HttpError ? error.status : 500;
-      if (!(error instanceof HttpError)) engine.logError(`HTTP action failed: ${(error as Error).stack ?? String(error)}`);
+      if (!(error instanceof HttpError))
+        engine.logError(`HTTP action failed: ${(error as Error).stack ?? String(error)}`);
       res.writeHead(status, { "Content-Type": "text/plain" });
       res.end((error as Error).message);
     });

@@ -22,7 +22,8 @@ export class ChunkedSortedList<T> {
   /** Replaces the contents with `items`, which must already be sorted by `cmp`. */
   loadSorted(items: T[]): void {
     this.chunks = [];
-    for (let start = 0; start < items.length; start += this.load) this.chunks.push(items.slice(start, start + this.load));
+    for (let start = 0; start < items.length; start += this.load)
+      this.chunks.push(items.slice(start, start + this.load));
     this.size = items.length;
   }
 

@@ -195,7 +195,10 @@ export class DataStore {
    * Streams bytes to disk (fsync'd), hashing as they arrive; content-addressed
    * like writeFile. More than `limit` bytes: UploadTooLarge, and nothing is kept.
    */
-  async writeStream(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<{ sha: string; size: number }> {
+  async writeStream(
+    source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    limit: number,
+  ): Promise<{ sha: string; size: number }> {
     const tmp = path.join(this.dir, "files", `upload-${randomBytes(8).toString("hex")}.tmp`);
     const handle = await fs.promises.open(tmp, "w", FILE_MODE);
     const hash = createHash("sha256");

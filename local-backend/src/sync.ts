@@ -214,9 +214,7 @@ export class Session {
   enqueue(task: () => Promise<void>, bytes = 0): void {
     if (this.closed) return;
     if (this.queued >= MAX_INFLIGHT_MESSAGES) {
-      this.fatal(
-        `TooManyInflightMessages: more than ${MAX_INFLIGHT_MESSAGES} messages are waiting on this connection`,
-      );
+      this.fatal(`TooManyInflightMessages: more than ${MAX_INFLIGHT_MESSAGES} messages are waiting on this connection`);
       return;
     }
     if (!this.reserve(bytes)) return;
@@ -469,7 +467,12 @@ export class SyncManager {
     }
   }
 
-  private acquire(udfPath: string, args: Record<string, unknown>, caller: Caller, journal: string | null = null): Entry {
+  private acquire(
+    udfPath: string,
+    args: Record<string, unknown>,
+    caller: Caller,
+    journal: string | null = null,
+  ): Entry {
     const callerKey = caller.kind === "user" ? `user:${caller.key}` : caller.kind;
     const key = `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}\u0000${journal ?? ""}`;
     let entry = this.entries.get(key);
@@ -637,16 +640,19 @@ export class SyncManager {
       throw new Error(`Could not find public function for '${path}'. Did you forget to run \`npx convex dev\`?`);
     }
     if (info.kind !== kind) {
-      throw new Error(`Trying to execute ${path} as ${kind === "query" ? "Query" : kind === "mutation" ? "Mutation" : "Action"}, but it is defined as ${info.kind === "query" ? "Query" : info.kind === "mutation" ? "Mutation" : "Action"}.`);
+      throw new Error(
+        `Trying to execute ${path} as ${kind === "query" ? "Query" : kind === "mutation" ? "Mutation" : "Action"}, but it is defined as ${info.kind === "query" ? "Query" : info.kind === "mutation" ? "Mutation" : "Action"}.`,
+      );
     }
     return path;
   }
 
   private async modifyQuerySet(session: Session, message: any): Promise<void> {
-    if (message.baseVersion !== (session.pendingQuerySet ?? session.querySetVersion) || typeof message.newVersion !== "number") {
-      session.fatal(
-        `Invalid ModifyQuerySet: base version ${message.baseVersion}, expected ${session.querySetVersion}`,
-      );
+    if (
+      message.baseVersion !== (session.pendingQuerySet ?? session.querySetVersion) ||
+      typeof message.newVersion !== "number"
+    ) {
+      session.fatal(`Invalid ModifyQuerySet: base version ${message.baseVersion}, expected ${session.querySetVersion}`);
       return;
     }
     if (!Array.isArray(message.modifications)) {
@@ -778,7 +784,12 @@ export class SyncManager {
       session.expiryTimer = setTimeout(
         () => {
           if (session.closed || (session.pendingIdentity ?? session.identityVersion) !== version) return;
-          session.send({ type: "AuthError", error: "Token expired", baseVersion: version - 1, authUpdateAttempted: false });
+          session.send({
+            type: "AuthError",
+            error: "Token expired",
+            baseVersion: version - 1,
+            authUpdateAttempted: false,
+          });
           this.drop(session);
           setTimeout(() => session.ws.close(1000, "AuthError"), 10).unref();
         },

@@ -111,7 +111,10 @@ function timedSyscall<A extends unknown[], R>(syscall: (...args: A) => R): (...a
  * and wraps the database syscalls of its global `g` (after any other
  * wrapping), so their time is system time.
  */
-export function installUserTimeLimits(g: { syscall: (...args: any[]) => any; asyncSyscall: (...args: any[]) => any }): void {
+export function installUserTimeLimits(g: {
+  syscall: (...args: any[]) => any;
+  asyncSyscall: (...args: any[]) => any;
+}): void {
   (globalThis as any).__localBackendUserTime = runTimed;
   g.syscall = timedSyscall(g.syscall);
   g.asyncSyscall = timedSyscall(g.asyncSyscall);

@@ -78,7 +78,11 @@ export const routes: RouteObject[] = [
           { path: rel(paths.addEventStep("details")), lazy: addEventPage(3) },
           { path: rel(paths.addEventStep("success")), lazy: addEventPage(4) },
           // Signed-out visitors see the page's own sign-in prompt (spec: part 2 §2).
-          { path: rel(paths.performanceHistory), handle: { access: { kind: "public" } } satisfies RouteHandle, lazy: page(() => import("@/routes/PerformanceHistory")) },
+          {
+            path: rel(paths.performanceHistory),
+            handle: { access: { kind: "public" } } satisfies RouteHandle,
+            lazy: page(() => import("@/routes/PerformanceHistory")),
+          },
           { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
         ],
       },
@@ -88,7 +92,10 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           { index: true, element: <Navigate to={paths.onboarding("welcome")} replace /> },
-          { path: under(paths.onboardingRoot, paths.onboarding("welcome")), lazy: page(() => import("@/routes/onboarding/Welcome")) },
+          {
+            path: under(paths.onboardingRoot, paths.onboarding("welcome")),
+            lazy: page(() => import("@/routes/onboarding/Welcome")),
+          },
           onboardingPage("venue"),
           onboardingPage("event"),
           onboardingPage("details"),

@@ -13,7 +13,10 @@ type SignUpDialogProps = {
 };
 
 /** Sign-up in a dialog: Google or email and password, without leaving the page. */
-export function SignUpDialog({ trigger, description = "Track your stage time, find mics and earn badges." }: SignUpDialogProps) {
+export function SignUpDialog({
+  trigger,
+  description = "Track your stage time, find mics and earn badges.",
+}: SignUpDialogProps) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>

@@ -3,7 +3,11 @@ import { describe, expect, test } from "vitest";
 import { errorCode, errorField, errorMessage } from "./convexErrors";
 
 describe("convexErrors", () => {
-  const tooFar = new ConvexError({ code: "CHECK_IN_TOO_FAR", message: "You are too far from the venue", distance: 812 });
+  const tooFar = new ConvexError({
+    code: "CHECK_IN_TOO_FAR",
+    message: "You are too far from the venue",
+    distance: 812,
+  });
 
   test("errorMessage reads data.message of a ConvexError", () => {
     expect(errorMessage(tooFar, "Check-in failed. Please try again.")).toBe("You are too far from the venue");

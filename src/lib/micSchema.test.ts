@@ -7,8 +7,7 @@ import { manualVenueSchema } from "@/features/venues/ManualVenueForm";
 /** Every mic form takes its limits from the server's micRules (one place to change a limit). */
 describe("mic form limits follow convex/lib/micRules", () => {
   test("the admin edit and the manual venue form agree with the server on the city", () => {
-    const admin = (city: string) =>
-      micEditSchema.shape.city.safeParse(city).success;
+    const admin = (city: string) => micEditSchema.shape.city.safeParse(city).success;
     const manual = (city: string) => manualVenueSchema.shape.city.safeParse(city).success;
     expect(admin("c".repeat(MIC_LIMITS.city))).toBe(true);
     expect(manual("c".repeat(MIC_LIMITS.city))).toBe(true);

@@ -33,7 +33,7 @@ describe("clearLocalSessionState", () => {
   test("removes the wizards' session selections, keeps other session keys", () => {
     const local = memoryStorage({});
     const session = memoryStorage({
-      "stagetime.logSet": "{\"venue\":{}}",
+      "stagetime.logSet": '{"venue":{}}',
       "stagetime.addEvent": "{}",
       other: "keep me",
     });

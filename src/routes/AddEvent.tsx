@@ -19,7 +19,9 @@ export default function AddEvent({ step = 1 }: { step?: number }) {
     default:
       return (
         <AddEventVenueStep
-          renderVenueSearch={(venue, onChange) => <VenueSearch value={venue} onChange={onChange} usOnly minChars={3} label="Venue" />}
+          renderVenueSearch={(venue, onChange) => (
+            <VenueSearch value={venue} onChange={onChange} usOnly minChars={3} label="Venue" />
+          )}
         />
       );
   }

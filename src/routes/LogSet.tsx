@@ -22,7 +22,9 @@ export default function LogSet({ step = 1 }: { step?: number }) {
     default:
       return (
         <LogSetVenueStep
-          renderVenueSearch={(venue, onChange) => <VenueSearch value={venue} onChange={onChange} label="Venue" autoFocus />}
+          renderVenueSearch={(venue, onChange) => (
+            <VenueSearch value={venue} onChange={onChange} label="Venue" autoFocus />
+          )}
         />
       );
   }

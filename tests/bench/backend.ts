@@ -121,7 +121,10 @@ async function startBenchBackend(): Promise<BenchBackend> {
 /** The backend's `/_local/stats` (query runs, contention warnings). */
 async function backendStats(backend: BenchBackend): Promise<Record<string, any>> {
   const adminKey = fs.readFileSync(path.join(backend.dataDir, "admin-key"), "utf8").trim();
-  const response = await fetch(`${backend.url}/_local/stats`, { method: "POST", headers: { Authorization: `Convex ${adminKey}` } });
+  const response = await fetch(`${backend.url}/_local/stats`, {
+    method: "POST",
+    headers: { Authorization: `Convex ${adminKey}` },
+  });
   return (await response.json()) as Record<string, any>;
 }
 
@@ -159,7 +162,9 @@ async function main(): Promise<void> {
     };
     const t0 = performance.now();
     await waitAll(DOCS);
-    console.log(`${SUBSCRIBERS} subscribers to items:${QUERY} over ${DOCS} documents connected in ${Math.round(performance.now() - t0)} ms`);
+    console.log(
+      `${SUBSCRIBERS} subscribers to items:${QUERY} over ${DOCS} documents connected in ${Math.round(performance.now() - t0)} ms`,
+    );
 
     const latencies: number[] = [];
     const firstLatencies: number[] = [];
@@ -184,7 +189,12 @@ async function main(): Promise<void> {
     console.log(
       `mutation response -> first subscriber update: p50 ${fmt(percentile(firstLatencies, 50))}, p95 ${fmt(percentile(firstLatencies, 95))}`,
     );
-    const flushes = [...backend.output().slice(traceStart).matchAll(/re-ran (?:\d+ )?queries in ([\d.]+) ms, pushed to (\d+) sessions in ([\d.]+) ms/g)]
+    const flushes = [
+      ...backend
+        .output()
+        .slice(traceStart)
+        .matchAll(/re-ran (?:\d+ )?queries in ([\d.]+) ms, pushed to (\d+) sessions in ([\d.]+) ms/g),
+    ]
       .filter((m) => Number(m[2]) === SUBSCRIBERS)
       .map((m) => Number(m[1]) + Number(m[3]))
       .sort((a, b) => a - b);
@@ -204,7 +214,9 @@ async function main(): Promise<void> {
       done++;
     }
     const seconds = (performance.now() - start) / 1000;
-    console.log(`single writer, no subscribers: ${(done / seconds).toFixed(0)} mutations/s (${done} in ${seconds.toFixed(1)} s, each fsync'd)`);
+    console.log(
+      `single writer, no subscribers: ${(done / seconds).toFixed(0)} mutations/s (${done} in ${seconds.toFixed(1)} s, each fsync'd)`,
+    );
     // A hot document: every transaction for 1 s writes the same item. The
     // backend warns about it (contention.ts); count the warnings.
     const hotStart = performance.now();
@@ -275,7 +287,9 @@ async function fanout(): Promise<void> {
       }
     };
     await until(() => micSeen.every((s) => s.has(0)) && sceneSeen.every((s) => s.has(0)), "first results");
-    console.log(`${MICS} event-page subscribers + ${SCENE} scene-list subscribers connected in ${Math.round(performance.now() - t0)} ms`);
+    console.log(
+      `${MICS} event-page subscribers + ${SCENE} scene-list subscribers connected in ${Math.round(performance.now() - t0)} ms`,
+    );
     await new Promise((r) => setTimeout(r, 500));
 
     const runsBefore = (await backendStats(backend)).queryRuns as number;
@@ -302,7 +316,9 @@ async function fanout(): Promise<void> {
       `check-in -> its watchers (mic page + ${SCENE} scene lists), ${CHECKINS} check-ins: ` +
         `p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}, max ${fmt(latencies[latencies.length - 1])}`,
     );
-    console.log(`contention warnings: ${stats.contention.warnings} (threshold ${stats.contention.threshold} transactions/s on one document)`);
+    console.log(
+      `contention warnings: ${stats.contention.warnings} (threshold ${stats.contention.threshold} transactions/s on one document)`,
+    );
     console.log(`backend RSS with ${MICS + SCENE} subscribers: ${rssMiB(backend.child.pid!)} MiB`);
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
@@ -333,9 +349,59 @@ async function indexRead(): Promise<void> {
   });
   // Search text shaped like sceneItems.searchText (title, venue, city): a city
   // is 1 in 200 documents, "laugh factory" venues 1 in 300.
-  const titleWords = ["open", "mic", "comedy", "night", "showcase", "late", "show", "stand", "up", "roast", "hour", "jokes"];
-  const venueA = ["laugh", "comedy", "funny", "punchline", "improv", "gotham", "chuckle", "giggle", "the", "blue", "red", "brick", "old", "new", "main", "corner", "lucky", "golden", "silver", "velvet"];
-  const venueB = ["factory", "cellar", "club", "bar", "lounge", "room", "house", "theater", "tavern", "pub", "cafe", "stage", "hall", "attic", "garage"];
+  const titleWords = [
+    "open",
+    "mic",
+    "comedy",
+    "night",
+    "showcase",
+    "late",
+    "show",
+    "stand",
+    "up",
+    "roast",
+    "hour",
+    "jokes",
+  ];
+  const venueA = [
+    "laugh",
+    "comedy",
+    "funny",
+    "punchline",
+    "improv",
+    "gotham",
+    "chuckle",
+    "giggle",
+    "the",
+    "blue",
+    "red",
+    "brick",
+    "old",
+    "new",
+    "main",
+    "corner",
+    "lucky",
+    "golden",
+    "silver",
+    "velvet",
+  ];
+  const venueB = [
+    "factory",
+    "cellar",
+    "club",
+    "bar",
+    "lounge",
+    "room",
+    "house",
+    "theater",
+    "tavern",
+    "pub",
+    "cafe",
+    "stage",
+    "hall",
+    "attic",
+    "garage",
+  ];
   const cities = Array.from({ length: 200 }, (_, i) => (i === 7 ? "chicago" : i === 8 ? "chico" : `city${i}`));
   const bodyOf = (i: number) =>
     `${titleWords[i % 12]} ${titleWords[(i >> 3) % 12]} ${venueA[(i * 7) % 20]} ${venueB[(i * 11) % 15]} ${cities[(i * 13) % 200]}`;
@@ -354,7 +420,12 @@ async function indexRead(): Promise<void> {
       docs.push([_id, { _id, _creationTime: 1_700_000_000_000 + i, area: `a${i % areas}`, n: i, body: bodyOf(i) }]);
     }
     const query = (area: string) => ({
-      source: { type: "IndexRange", indexName: "items.by_area_and_n", range: [{ type: "Eq", fieldPath: "area", value: area }], order: "asc" },
+      source: {
+        type: "IndexRange",
+        indexName: "items.by_area_and_n",
+        range: [{ type: "Eq", fieldPath: "area", value: area }],
+        order: "asc",
+      },
       operators: [],
     });
     const fmt = (ms: number) => `${ms < 10 ? ms.toFixed(3) : ms.toFixed(0)} ms`;
@@ -373,7 +444,11 @@ async function indexRead(): Promise<void> {
       if (second.page.length !== 25) throw new Error("expected a second page of 25");
     }, 101);
     const search = (text: string, take: number | null) => ({
-      source: { type: "Search", indexName: "items.search_body", filters: [{ type: "Search", fieldPath: "body", value: text }] },
+      source: {
+        type: "Search",
+        indexName: "items.search_body",
+        filters: [{ type: "Search", fieldPath: "body", value: text }],
+      },
       operators: take === null ? [] : [{ limit: take }],
     });
     start = performance.now();
@@ -387,10 +462,13 @@ async function indexRead(): Promise<void> {
         const first = db.paginate({ query: search(text, null), cursor: null, pageSize: 24 });
         db.paginate({ query: search(text, null), cursor: first.continueCursor, pageSize: 24 });
       }, 11);
-      searchFigures.push(`"${text}": take(24) ${fmt(take)}, collect (≤1024) ${fmt(collectAll)}, two pages of 24 ${fmt(pages)}`);
+      searchFigures.push(
+        `"${text}": take(24) ${fmt(take)}, collect (≤1024) ${fmt(collectAll)}, two pages of 24 ${fmt(pages)}`,
+      );
     }
     console.log(
-      `IndexedDatabase search, ${size.toLocaleString("en")} documents: first use (build) ${fmt(searchBuild)}; ` + searchFigures.join("; "),
+      `IndexedDatabase search, ${size.toLocaleString("en")} documents: first use (build) ${fmt(searchBuild)}; ` +
+        searchFigures.join("; "),
     );
     start = performance.now();
     const commits = 1000;
@@ -410,11 +488,15 @@ async function indexRead(): Promise<void> {
       const stockRead = timeMs(() => {
         if (drain(stock, query(`a${(k++ * 7919) % areas}`)) !== 50) throw new Error("expected 50 documents");
       }, 3);
-      console.log(`stock convex-test DatabaseFake, ${size.toLocaleString("en")} documents: range read of 50 ${fmt(stockRead)} (median of 3)`);
+      console.log(
+        `stock convex-test DatabaseFake, ${size.toLocaleString("en")} documents: range read of 50 ${fmt(stockRead)} (median of 3)`,
+      );
       const stockSearch = ["chicago", "laugh factory"].map(
         (text) => `"${text}" take(24) ${fmt(timeMs(() => drain(stock, search(text, 24)), 3))}`,
       );
-      console.log(`stock convex-test DatabaseFake search, ${size.toLocaleString("en")} documents: ${stockSearch.join(", ")} (median of 3)`);
+      console.log(
+        `stock convex-test DatabaseFake search, ${size.toLocaleString("en")} documents: ${stockSearch.join(", ")} (median of 3)`,
+      );
     }
   }
 }

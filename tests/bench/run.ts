@@ -77,7 +77,13 @@ function row(cells: Array<string | number>, widths: number[]): string {
   return cells.map((c, i) => String(c).padEnd(widths[i])).join("  ");
 }
 
-type Measure = { documentsRead: number; bytesRead: number; databaseQueries: number; resultBytes: number; result: unknown };
+type Measure = {
+  documentsRead: number;
+  bytesRead: number;
+  databaseQueries: number;
+  resultBytes: number;
+  result: unknown;
+};
 type Paged = { page: unknown[]; continueCursor: string; isDone: boolean };
 
 /** The measuring module, added to a copy of convex/ for the benchmark only (never part of the app). */
@@ -112,7 +118,9 @@ async function startBigBackend(dataDir: string, functionsDir: string): Promise<{
 }
 
 async function querySeries(): Promise<void> {
-  console.log("\n== Queries on generated national data (the local backend process, the app's convex/ functions, over HTTP) ==");
+  console.log(
+    "\n== Queries on generated national data (the local backend process, the app's convex/ functions, over HTTP) ==",
+  );
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-bench-"));
   const functionsDir = path.join(work, "convex");
   fs.cpSync(convexDir, functionsDir, {
@@ -130,7 +138,13 @@ async function querySeries(): Promise<void> {
     for (const size of SIZES) {
       const snapshot = path.join(work, `scale-${size}.json`);
       const dataDir = path.join(work, `data-${size}`);
-      const summary = await writeScaleSnapshot({ mics: size, comedians: COMEDIANS, maxSets: MAX_SETS, out: snapshot, nowMs });
+      const summary = await writeScaleSnapshot({
+        mics: size,
+        comedians: COMEDIANS,
+        maxSets: MAX_SETS,
+        out: snapshot,
+        nowMs,
+      });
       const importMs = importScaleSnapshot(snapshot, dataDir, functionsDir);
       fs.rmSync(snapshot, { force: true });
       const { backend, startMs } = await startBigBackend(dataDir, functionsDir);
@@ -169,7 +183,13 @@ async function querySeries(): Promise<void> {
 
 async function measureQueries(
   client: ConvexHttpClient,
-  ctx: { today: string; goal: { startMs: number; endMs: number }; week: { startMs: number; endMs: number }; hourMs: number; sets: number },
+  ctx: {
+    today: string;
+    goal: { startMs: number; endMs: number };
+    week: { startMs: number; endMs: number };
+    hourMs: number;
+    sets: number;
+  },
 ): Promise<void> {
   const widths = [46, 10, 9, 7, 10, 10, 10];
   console.log(row(["query", "docs read", "KB read", "ranges", "result", "median", "min"], widths));
@@ -190,15 +210,29 @@ async function measureQueries(
           ? result.nights.length
           : null;
     console.log(
-      row([label, m.documentsRead, (m.bytesRead / 1024).toFixed(1), m.databaseQueries, kb(m.resultBytes), ms(median(times)), ms(Math.min(...times))], widths) +
-        (items !== null ? ` (${items} items)` : ""),
+      row(
+        [
+          label,
+          m.documentsRead,
+          (m.bytesRead / 1024).toFixed(1),
+          m.databaseQueries,
+          kb(m.resultBytes),
+          ms(median(times)),
+          ms(Math.min(...times)),
+        ],
+        widths,
+      ) + (items !== null ? ` (${items} items)` : ""),
     );
     return m.result;
   };
 
   for (const radiusMiles of [10, 50]) {
     const args = { ...NYC, radiusMiles, paginationOpts: { numItems: 50, cursor: null } };
-    const first = (await measure(`scene area ${radiusMiles} mi NYC, page 1 of 50`, "sceneArea:listArea", args)) as Paged;
+    const first = (await measure(
+      `scene area ${radiusMiles} mi NYC, page 1 of 50`,
+      "sceneArea:listArea",
+      args,
+    )) as Paged;
     if (!first.isDone) {
       await measure(`scene area ${radiusMiles} mi NYC, page 2`, "sceneArea:listArea", {
         ...args,
@@ -221,7 +255,10 @@ async function measureQueries(
     limit: 20,
   };
   await measure("tonight.list (New York zone, first 20)", "tonight:list", tonight);
-  await measure("tonight.list (10 mi around NYC, first 20)", "tonight:list", { ...tonight, area: { ...NYC, radiusMiles: 10 } });
+  await measure("tonight.list (10 mi around NYC, first 20)", "tonight:list", {
+    ...tonight,
+    area: { ...NYC, radiusMiles: 10 },
+  });
   await measure("tonight.list (10 mi NYC, free, after 9 PM)", "tonight:list", {
     ...tonight,
     area: { ...NYC, radiusMiles: 10 },
@@ -232,7 +269,11 @@ async function measureQueries(
     goalWeekEndMs: ctx.goal.endMs,
     today: ctx.today,
   });
-  await measure("schedule.week", "schedule:week", { weekStartMs: ctx.week.startMs, weekEndMs: ctx.week.endMs, nowMs: ctx.hourMs });
+  await measure("schedule.week", "schedule:week", {
+    weekStartMs: ctx.week.startMs,
+    weekEndMs: ctx.week.endMs,
+    nowMs: ctx.hourMs,
+  });
   const history = { paginationOpts: { numItems: 25, cursor: null as string | null } };
   await measure("history.list (page 1 of 25)", "history:list", history);
   // Walk to page 200 (sets 4,976-5,000), a page deep in a 10,000-set history (or the last page of a shorter one).
@@ -260,10 +301,23 @@ async function fanOutAndBrowser(): Promise<void> {
     _creationTime: Date.now() - 1_000_000 + i,
     ...generateMic(i, 7, "New York"),
   }));
-  fs.writeFileSync(snapshotFile, JSON.stringify({ format: "stagetime-local-backend-snapshot", version: 1, tables: { sceneItems: docs }, files: {} }));
+  fs.writeFileSync(
+    snapshotFile,
+    JSON.stringify({ format: "stagetime-local-backend-snapshot", version: 1, tables: { sceneItems: docs }, files: {} }),
+  );
   const imported = spawnSync(
     process.execPath,
-    ["--import", "tsx", path.join(root, "local-backend/src/cli.ts"), "import", snapshotFile, "--data-dir", dataDir, "--functions", convexDir],
+    [
+      "--import",
+      "tsx",
+      path.join(root, "local-backend/src/cli.ts"),
+      "import",
+      snapshotFile,
+      "--data-dir",
+      dataDir,
+      "--functions",
+      convexDir,
+    ],
     { cwd: root, encoding: "utf8" },
   );
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
@@ -348,7 +402,9 @@ async function fanOut(backend: Backend, clients: ConvexClient[]): Promise<void> 
       lastFromSend: Math.max(...times) - sent,
     });
   }
-  console.log(`\nRealtime fan-out: a check-in (HTTP mutation) to ${SUBSCRIBERS} ConvexClient subscribers of scene.get, 1,000 other mics, 5 check-ins`);
+  console.log(
+    `\nRealtime fan-out: a check-in (HTTP mutation) to ${SUBSCRIBERS} ConvexClient subscribers of scene.get, 1,000 other mics, 5 check-ins`,
+  );
   console.log(`  (${SUBSCRIBERS} clients connected and got their first result in ${ms(subscribeMs)})`);
   for (const [i, s] of samples.entries()) {
     console.log(
@@ -438,9 +494,13 @@ async function listFanOut(backend: Backend, clients: ConvexClient[]): Promise<vo
   }
   const sorted = [...samples].sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
-  console.log(`\nLive list fan-out: a host's reorder (HTTP mutation) to ${LIST_WATCHERS} ConvexClient subscribers of nightLists.current (20 spots), ${MOVES} moves`);
+  console.log(
+    `\nLive list fan-out: a host's reorder (HTTP mutation) to ${LIST_WATCHERS} ConvexClient subscribers of nightLists.current (20 spots), ${MOVES} moves`,
+  );
   console.log(`  (${LIST_WATCHERS} clients connected and got their first result in ${ms(subscribeMs)})`);
-  console.log(`  host send to last watcher: p50 ${ms(median(samples))}, p95 ${ms(p95)}, max ${ms(sorted[sorted.length - 1])}`);
+  console.log(
+    `  host send to last watcher: p50 ${ms(median(samples))}, p95 ${ms(p95)}, max ${ms(sorted[sorted.length - 1])}`,
+  );
 }
 
 type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean; css?: string[] };
@@ -465,13 +525,29 @@ function routeFiles(manifest: Record<string, ManifestChunk>, keys: string[]): st
 
 async function bundlesAndBrowser(backend: Backend): Promise<void> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "h17-bench-dist-"));
-  const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--manifest", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"], {
-    cwd: root,
-    env: { ...process.env, VITE_CONVEX_URL: backend.url },
-    encoding: "utf8",
-  });
+  const build = spawnSync(
+    process.execPath,
+    [
+      path.join(root, "node_modules/vite/bin/vite.js"),
+      "build",
+      "--manifest",
+      "--outDir",
+      outDir,
+      "--emptyOutDir",
+      "--logLevel",
+      "error",
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, VITE_CONVEX_URL: backend.url },
+      encoding: "utf8",
+    },
+  );
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
-  const manifest = JSON.parse(fs.readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8")) as Record<string, ManifestChunk>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8")) as Record<
+    string,
+    ManifestChunk
+  >;
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
   console.log("\nJavaScript loaded per page (vite build --manifest: entry + route chunk + static imports, gzip -9)");
   for (const [label, route] of [
@@ -481,10 +557,16 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
     const files = routeFiles(manifest, [entry, route]);
     const raw = files.reduce((n, f) => n + fs.statSync(path.join(outDir, f)).size, 0);
     const gz = files.reduce((n, f) => n + gzipOf(path.join(outDir, f)), 0);
-    console.log(`  ${label.padEnd(16)} ${kb(gz)} gzip (${kb(raw)} raw, ${files.length} files)${label.startsWith("landing") ? "; target < 200 KB" : ""}`);
+    console.log(
+      `  ${label.padEnd(16)} ${kb(gz)} gzip (${kb(raw)} raw, ${files.length} files)${label.startsWith("landing") ? "; target < 200 KB" : ""}`,
+    );
   }
-  const allJs = Object.values(manifest).map((c) => c.file).filter((f, i, a) => f.endsWith(".js") && a.indexOf(f) === i);
-  console.log(`  whole app        ${kb(allJs.reduce((n, f) => n + gzipOf(path.join(outDir, f)), 0))} gzip over ${allJs.length} chunks`);
+  const allJs = Object.values(manifest)
+    .map((c) => c.file)
+    .filter((f, i, a) => f.endsWith(".js") && a.indexOf(f) === i);
+  console.log(
+    `  whole app        ${kb(allJs.reduce((n, f) => n + gzipOf(path.join(outDir, f)), 0))} gzip over ${allJs.length} chunks`,
+  );
 
   if (SKIP_BROWSER) {
     fs.rmSync(outDir, { recursive: true, force: true });
@@ -493,8 +575,15 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     let file = path.join(outDir, decodeURIComponent(url.pathname));
-    if (!file.startsWith(outDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(outDir, "index.html");
-    const type = file.endsWith(".js") ? "text/javascript" : file.endsWith(".css") ? "text/css" : file.endsWith(".html") ? "text/html" : "application/octet-stream";
+    if (!file.startsWith(outDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory())
+      file = path.join(outDir, "index.html");
+    const type = file.endsWith(".js")
+      ? "text/javascript"
+      : file.endsWith(".css")
+        ? "text/css"
+        : file.endsWith(".html")
+          ? "text/html"
+          : "application/octet-stream";
     res.writeHead(200, { "content-type": type });
     fs.createReadStream(file).pipe(res);
   });
@@ -502,7 +591,13 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
   const appUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     const times: number[] = [];
@@ -567,7 +662,10 @@ async function bundlesAndBrowser(backend: Backend): Promise<void> {
       await page.goto(`${appUrl}/scene`);
       await page.getByRole("switch", { name: "Filter by distance" }).click();
       await page.getByText("Within 25 miles").waitFor({ state: "visible", timeout: 60_000 });
-      await page.getByTestId("result-count").filter({ hasText: "nearby" }).waitFor({ state: "visible", timeout: 60_000 });
+      await page
+        .getByTestId("result-count")
+        .filter({ hasText: "nearby" })
+        .waitFor({ state: "visible", timeout: 60_000 });
       await page.locator('[data-testid="scene-card"]').first().waitFor({ state: "visible", timeout: 60_000 });
       areaTimes.push(performance.now() - t0);
       areaCards = await page.locator('[data-testid="scene-card"]').count();

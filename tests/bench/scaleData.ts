@@ -313,7 +313,10 @@ export type ScaleSummary = {
  * comedian's sets at a time, never the whole snapshot as a string.
  */
 class SnapshotWriter {
-  private readonly files = new Map<string, { path: string; fd: number; buffer: string[]; size: number; count: number }>();
+  private readonly files = new Map<
+    string,
+    { path: string; fd: number; buffer: string[]; size: number; count: number }
+  >();
   constructor(private readonly tmpDir: string) {}
 
   add(table: string, doc: Record<string, unknown>): void {
@@ -351,7 +354,7 @@ class SnapshotWriter {
       counts[table] = f.count;
       fs.writeSync(fd, `${t++ > 0 ? "," : ""}${JSON.stringify(table)}:[`);
       const input = fs.openSync(f.path, "r");
-      for (let n; (n = fs.readSync(input, chunk, 0, chunk.length, null)) > 0; ) fs.writeSync(fd, chunk, 0, n);
+      for (let n; (n = fs.readSync(input, chunk, 0, chunk.length, null)) > 0;) fs.writeSync(fd, chunk, 0, n);
       fs.closeSync(input);
       fs.rmSync(f.path);
       fs.writeSync(fd, "]");
@@ -427,7 +430,15 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
       const homeMics = homeMicsFor(c, pool);
       const count = homeMics.length > 0 ? setCountFor(c, MAX_SETS, seed) : 0;
       const bucket =
-        count >= 10_000 ? "10000+" : count >= 1000 ? "1000-9999" : count >= 100 ? "100-999" : count >= 10 ? "10-99" : "1-9";
+        count >= 10_000
+          ? "10000+"
+          : count >= 1000
+            ? "1000-9999"
+            : count >= 100
+              ? "100-999"
+              : count >= 10
+                ? "10-99"
+                : "1-9";
       histogram[bucket]++;
       const sets = homeMics.length > 0 ? generateSets(count, homeMics, nowMs, seed * 31 + c) : [];
       const summary = summarizeSets(sets, today);
@@ -444,7 +455,8 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
         });
       }
       for (const [date, n] of summary.days) add("performanceDays", { userId, date, sets: n });
-      for (const [micIndex, n] of summary.venues) add("venueVisits", { userId, sceneItemId: micIds[micIndex], sets: n });
+      for (const [micIndex, n] of summary.venues)
+        add("venueVisits", { userId, sceneItemId: micIds[micIndex], sets: n });
       add("userStats", { userId, ...summary.stats });
       for (const badgeCode of summary.badges) {
         add("userBadges", { userId, badgeCode, awardedAt: sets[0]?.performedAt ?? nowMs });
@@ -458,7 +470,8 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
       }
       totalSets += sets.length;
       totalMinutes += summary.stats.totalMinutes;
-      if (c === 0) comedian0 = { email, password: SCALE_PASSWORD, sets: sets.length, minutes: summary.stats.totalMinutes, userId };
+      if (c === 0)
+        comedian0 = { email, password: SCALE_PASSWORD, sets: sets.length, minutes: summary.stats.totalMinutes, userId };
     }
 
     for (const [name, items] of activePerCity) add("cities", { name, items });
@@ -492,7 +505,11 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
  * backend's CLI (`import`; no backend may be running on that data dir).
  * Resolves with the milliseconds it took.
  */
-export function importScaleSnapshot(snapshot: string, dataDir: string, functionsDir = path.join(repoRoot, "convex")): number {
+export function importScaleSnapshot(
+  snapshot: string,
+  dataDir: string,
+  functionsDir = path.join(repoRoot, "convex"),
+): number {
   fs.mkdirSync(dataDir, { recursive: true });
   const started = Date.now();
   const env = { ...process.env };
@@ -513,6 +530,7 @@ export function importScaleSnapshot(snapshot: string, dataDir: string, functions
     ],
     { cwd: repoRoot, encoding: "utf8", env, maxBuffer: 64 << 20 },
   );
-  if (result.status !== 0) throw new Error(`import failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`import failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   return Date.now() - started;
 }

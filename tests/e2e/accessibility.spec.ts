@@ -15,7 +15,12 @@ test.describe("accessibility (axe)", () => {
   }
 
   for (const name of ["landing", "scene", "auth"]) {
-    test(`${name} in dark mode has no serious or critical violations`, async ({ page, signIn, signUp, runFunction }) => {
+    test(`${name} in dark mode has no serious or critical violations`, async ({
+      page,
+      signIn,
+      signUp,
+      runFunction,
+    }) => {
       await page.emulateMedia({ colorScheme: "dark" });
       const visit = pageVisits.find((v) => v.name === name)!;
       await visit.open(page, { signIn, signUp, runFunction });

@@ -15,7 +15,12 @@ async function newComedian(page: Page, signUp: (page: Page) => Promise<unknown>)
 test.describe("add an event", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("a new mic shows up live on another browser's scene list, and the duplicate rule holds", async ({ page, browser, signUp, runFunction }) => {
+  test("a new mic shows up live on another browser's scene list, and the duplicate rule holds", async ({
+    page,
+    browser,
+    signUp,
+    runFunction,
+  }) => {
     const venueName = uniqueWord("Improv");
     const title = `Late Laughs ${venueName}`;
 
@@ -88,9 +93,12 @@ test.describe("add an event", () => {
     // Live on the other browser, without a reload.
     await expect(watcher.getByRole("heading", { name: title })).toBeVisible({ timeout: 20_000 });
     await watcherContext.close();
-    const venues = await runFunction<Array<{ city: string; latitude: number | null; longitude: number | null }>>("venues:search", {
-      query: venueName,
-    });
+    const venues = await runFunction<Array<{ city: string; latitude: number | null; longitude: number | null }>>(
+      "venues:search",
+      {
+        query: venueName,
+      },
+    );
     expect(venues[0]).toMatchObject({ city: "Chicago", latitude: 41.8781, longitude: -87.6298 });
 
     // The same venue, day and time again is refused with the spec's message.
@@ -110,7 +118,14 @@ test.describe("add an event", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Save Event" }).click();
     await expect(toast(page, "Could not save event")).toBeVisible();
-    await expect(toast(page, new RegExp(`An event already exists at ${venueName} on \\w+s at 7:00 PM\\. Please choose a different day or time\\.`))).toBeVisible();
+    await expect(
+      toast(
+        page,
+        new RegExp(
+          `An event already exists at ${venueName} on \\w+s at 7:00 PM\\. Please choose a different day or time\\.`,
+        ),
+      ),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/add-event\/details$/);
   });
 
@@ -134,11 +149,16 @@ test.describe("add an event", () => {
     await search.fill("Zy");
     await expect(page.getByText("Type at least 3 characters")).toBeVisible();
     await page.waitForTimeout(600);
-    const requests = () => page.evaluate(() => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests);
+    const requests = () =>
+      page.evaluate(() => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests);
     expect(await requests()).toHaveLength(0);
     await search.fill("Zyx");
     await expect(page.getByText("No venues found for your search")).toBeVisible();
-    expect((await requests()).at(-1)).toMatchObject({ input: "Zyx", types: ["establishment"], componentRestrictions: { country: ["us"] } });
+    expect((await requests()).at(-1)).toMatchObject({
+      input: "Zyx",
+      types: ["establishment"],
+      componentRestrictions: { country: ["us"] },
+    });
   });
 
   test("choosing an event already at the venue adds it to the schedule", async ({ page, signUp, runFunction }) => {

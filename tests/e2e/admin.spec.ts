@@ -87,7 +87,10 @@ test("a claim reaches the admin live; once approved the comedian edits the mic",
   await expect(card).toBeVisible({ timeout: 1000 });
   await expect(card.getByRole("heading", { name: `Claim #${claimNumber}`, exact: true })).toBeVisible();
   // Every card has its own reference.
-  const refs = await admin.getByRole("article").getByRole("heading", { name: /^Claim #\d+$/ }).allTextContents();
+  const refs = await admin
+    .getByRole("article")
+    .getByRole("heading", { name: /^Claim #\d+$/ })
+    .allTextContents();
   expect(refs.length).toBeGreaterThan(0);
   expect(new Set(refs).size).toBe(refs.length);
   await expect(card.getByRole("link", { name: title })).toHaveAttribute("href", `/event/${id}`);

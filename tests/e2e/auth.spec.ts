@@ -46,7 +46,12 @@ test.describe("accounts", () => {
     await expect(shown).toBeVisible();
     await expect(shown).toContainText("You've been successfully signed out.");
     // The session is gone: the top bar offers Sign In again and the dashboard is only a preview.
-    await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" }).or(page.getByRole("banner").getByRole("button", { name: "Sign In" }))).toBeVisible();
+    await expect(
+      page
+        .getByRole("banner")
+        .getByRole("link", { name: "Sign In" })
+        .or(page.getByRole("banner").getByRole("button", { name: "Sign In" })),
+    ).toBeVisible();
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Sign up to access Dashboard" })).toBeVisible();
   });
@@ -69,7 +74,13 @@ test.describe("accounts", () => {
 });
 
 test.describe("accounts and a backend crash", () => {
-  test("an account survives kill -9 of the backend and the open page reconnects", async ({ page, browser, signUp, signIn, backend }) => {
+  test("an account survives kill -9 of the backend and the open page reconnects", async ({
+    page,
+    browser,
+    signUp,
+    signIn,
+    backend,
+  }) => {
     const creds = await signUp(page, { name: "Dora Durable" });
     await expect(page).toHaveURL(/\/onboarding\/welcome$/);
 

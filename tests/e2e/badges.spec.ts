@@ -49,9 +49,15 @@ test.describe("the badge showcase", () => {
     await expect(toEarn.getByRole("listitem", { name: "Century Club" })).toContainText("Rare");
     await expect(page.getByRole("link", { name: "Log your first set" })).toHaveCount(0);
     // Icons are drawn with names, never emoji (empty boxes without an emoji font).
-    await expect(earned.getByRole("listitem", { name: "First Timer" }).getByRole("img", { name: "Microphone" })).toBeVisible();
-    await expect(toEarn.getByRole("listitem", { name: "Streak Legend" }).getByRole("img", { name: "Crown" })).toBeVisible();
-    await expect(toEarn.getByRole("listitem", { name: "Community Builder" }).getByRole("img", { name: "People" })).toBeVisible();
+    await expect(
+      earned.getByRole("listitem", { name: "First Timer" }).getByRole("img", { name: "Microphone" }),
+    ).toBeVisible();
+    await expect(
+      toEarn.getByRole("listitem", { name: "Streak Legend" }).getByRole("img", { name: "Crown" }),
+    ).toBeVisible();
+    await expect(
+      toEarn.getByRole("listitem", { name: "Community Builder" }).getByRole("img", { name: "People" }),
+    ).toBeVisible();
     await expect(next.getByRole("img", { name: "Flame" })).toBeVisible();
     expect(await page.getByRole("main").innerText()).not.toMatch(/\p{Extended_Pictographic}/u);
   });

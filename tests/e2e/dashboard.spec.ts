@@ -22,7 +22,12 @@ async function setGoal(page: Page, value: string) {
 test.describe("the dashboard", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("a set logged in another tab and a new goal move the ring and its text", async ({ page, context, signUp, runFunction }) => {
+  test("a set logged in another tab and a new goal move the ring and its text", async ({
+    page,
+    context,
+    signUp,
+    runFunction,
+  }) => {
     const venueName = `Dashroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
     await runFunction("scene:insertForTest", {
       title: `Thursday Tryouts ${venueName}`,
@@ -56,7 +61,10 @@ test.describe("the dashboard", () => {
     await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 15 minutes");
     await expect(page.getByTestId("goal-text")).toHaveText("40% complete");
     await expect(ring(page)).toHaveAttribute("aria-valuenow", "40");
-    await expect(page.getByRole("link", { name: /^Total Minutes: 6\./ })).toHaveAttribute("href", "/performance-history");
+    await expect(page.getByRole("link", { name: /^Total Minutes: 6\./ })).toHaveAttribute(
+      "href",
+      "/performance-history",
+    );
     await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("1");
     await expect(page.getByRole("group", { name: "Average Length" })).toContainText("6min");
     const badges = page.getByRole("list", { name: "Earned badges" });

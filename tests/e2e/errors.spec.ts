@@ -99,7 +99,12 @@ async function comedianOnDashboard(page: Page, signUp: (page: Page) => Promise<C
 test.describe("load failures", () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test("the dashboard: 'Error loading data' toast and a callout when the summary query fails", async ({ page, browser, signUp, signIn }) => {
+  test("the dashboard: 'Error loading data' toast and a callout when the summary query fails", async ({
+    page,
+    browser,
+    signUp,
+    signIn,
+  }) => {
     const creds = await comedianOnDashboard(page, signUp);
     const email = creds.email;
     await page.goto("/scene");
@@ -127,7 +132,9 @@ test.describe("load failures", () => {
       async () => {
         await page.goto("/dashboard");
         // Still signed in (the session survived the round trip), yet the data cannot be loaded.
-        await expect(page.getByRole("alert").filter({ hasText: "Failed to load your performance data. Please reload the page." })).toBeVisible({
+        await expect(
+          page.getByRole("alert").filter({ hasText: "Failed to load your performance data. Please reload the page." }),
+        ).toBeVisible({
           timeout: 20_000,
         });
         await expect(toast(page, "Error loading data")).toBeVisible();
@@ -145,7 +152,10 @@ test.describe("load failures", () => {
     await context.close();
   });
 
-  test("/event/{id}: 'Failed to load event' and Back to Scene when the event cannot be loaded", async ({ page, runFunction }) => {
+  test("/event/{id}: 'Failed to load event' and Back to Scene when the event cannot be loaded", async ({
+    page,
+    runFunction,
+  }) => {
     const tok = randomUUID().slice(0, 8);
     let eventId = "";
     await withChangedDatabase(
@@ -181,7 +191,9 @@ test.describe("load failures", () => {
         expect(item?.title).toBe(`Broken Zone Mic ${tok}`);
 
         await page.goto(`/event/${eventId}`);
-        await expect(page.getByRole("alert").filter({ hasText: "Failed to load event" })).toBeVisible({ timeout: 20_000 });
+        await expect(page.getByRole("alert").filter({ hasText: "Failed to load event" })).toBeVisible({
+          timeout: 20_000,
+        });
         await expect(page.getByText("Event not found")).toHaveCount(0);
         await page.getByRole("link", { name: "Back to Scene" }).click();
         await expect(page).toHaveURL(/\/scene/);

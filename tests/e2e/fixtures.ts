@@ -132,7 +132,7 @@ export const test = base.extend<Fixtures>({
 
   // eslint-disable-next-line no-empty-pattern
   runFunction: async ({}, use) => {
-    await use(async <T,>(name: string, args: Record<string, unknown> = {}) => {
+    await use(async <T>(name: string, args: Record<string, unknown> = {}) => {
       const state = readState();
       return (await runCli(state.dataDir, state.backendPort, name, args)) as T;
     });

@@ -30,7 +30,10 @@ test.describe("preview gate", () => {
       await expectBlurredPreview(page);
 
       // The offer opens the sign-up dialog with Google and email.
-      await page.getByRole("button", { name: /sign up/i }).first().click();
+      await page
+        .getByRole("button", { name: /sign up/i })
+        .first()
+        .click();
       const dialog = page.getByRole("dialog");
       await expect(dialog).toBeVisible();
       await expect(dialog.getByRole("button", { name: /with Google/ })).toBeVisible();
@@ -42,7 +45,10 @@ test.describe("preview gate", () => {
 
   test("signing up from the preview dialog opens the app", async ({ page }) => {
     await page.goto("/schedule");
-    await page.getByRole("button", { name: /sign up/i }).first().click();
+    await page
+      .getByRole("button", { name: /sign up/i })
+      .first()
+      .click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Email", { exact: true }).fill(`gate-${Date.now()}@example.com`);
     await dialog.getByLabel("Password", { exact: true }).fill("gate-password");

@@ -55,7 +55,15 @@ async function buildApp(backendUrl: string, distDir: string): Promise<void> {
   try {
     await execFileAsync(
       process.execPath,
-      [path.join(repoRoot, "node_modules/vite/bin/vite.js"), "build", "--outDir", distDir, "--emptyOutDir", "--logLevel", "warn"],
+      [
+        path.join(repoRoot, "node_modules/vite/bin/vite.js"),
+        "build",
+        "--outDir",
+        distDir,
+        "--emptyOutDir",
+        "--logLevel",
+        "warn",
+      ],
       {
         cwd: repoRoot,
         timeout: 10 * 60_000,

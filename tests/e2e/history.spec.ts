@@ -90,7 +90,10 @@ test.describe("performance history", () => {
         (window as unknown as { __deleted: number }).__deleted += 1;
       });
     });
-    await rows.filter({ hasText: "0min" }).getByRole("button", { name: /^Delete/ }).click();
+    await rows
+      .filter({ hasText: "0min" })
+      .getByRole("button", { name: /^Delete/ })
+      .click();
     const confirm = page.getByRole("alertdialog", { name: "Delete this performance?" });
     await confirm.getByRole("button", { name: "Delete" }).click();
     await expect(toast(page, "Performance deleted")).toBeVisible();

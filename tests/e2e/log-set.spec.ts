@@ -32,7 +32,11 @@ async function pickVenue(page: Page, text: string, option: string | RegExp) {
 test.describe("log a set", () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test("at a mic already in the scene: the only match is preselected and the total shows", async ({ page, signUp, runFunction }) => {
+  test("at a mic already in the scene: the only match is preselected and the total shows", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
     const venueName = uniqueWord("Cellar");
     await runFunction("scene:insertForTest", {
       title: `Tuesday Tryouts ${venueName}`,
@@ -125,10 +129,20 @@ test.describe("log a set", () => {
 
     const venues = await runFunction<VenueResult[]>("venues:search", { query: venueName });
     expect(venues).toHaveLength(1);
-    expect(venues[0]).toMatchObject({ venueName, address: "12 Congress Ave", city: "Austin", itemCount: 1, latitude: null });
+    expect(venues[0]).toMatchObject({
+      venueName,
+      address: "12 Congress Ave",
+      city: "Austin",
+      itemCount: 1,
+      latitude: null,
+    });
   });
 
-  test("with Google Places: a suggestion's place details give the venue its address and coordinates", async ({ page, signUp, runFunction }) => {
+  test("with Google Places: a suggestion's place details give the venue its address and coordinates", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
     const venueName = uniqueWord("StubClub");
     // No Maps script may load: the fake library below is the whole of Google.
     await page.route(/maps\.googleapis\.com/, (route) => route.abort());
@@ -183,14 +197,23 @@ test.describe("log a set", () => {
     await expect(page.getByRole("radio", { name: "Nearby", exact: true })).toBeChecked();
     await page.getByRole("combobox", { name: "Venue" }).fill("Stu");
     await expect(page.getByRole("option", { name: new RegExp(venueName) })).toBeVisible();
-    const nearbyRequest = await page.evaluate(() => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests.at(-1));
-    expect(nearbyRequest).toMatchObject({ input: "Stu", locationBias: { center: { lat: 39.8, lng: -89.6 }, radius: 50000 } });
+    const nearbyRequest = await page.evaluate(() =>
+      (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests.at(-1),
+    );
+    expect(nearbyRequest).toMatchObject({
+      input: "Stu",
+      locationBias: { center: { lat: 39.8, lng: -89.6 }, radius: 50000 },
+    });
 
     await page.getByRole("radio", { name: "Global", exact: true }).click();
     await page.getByRole("combobox", { name: "Venue" }).fill("Stub");
     // The debounced search for the new text has gone out (switching to Global re-sent "Stu").
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __placesRequests: Array<{ input?: string }> }).__placesRequests.at(-1)?.input))
+      .poll(() =>
+        page.evaluate(
+          () => (window as unknown as { __placesRequests: Array<{ input?: string }> }).__placesRequests.at(-1)?.input,
+        ),
+      )
       .toBe("Stub");
     const option = page.getByRole("option", { name: new RegExp(venueName) });
     await expect(option).toContainText("1 Main St, Springfield, IL, USA");
@@ -200,7 +223,9 @@ test.describe("log a set", () => {
     await page.getByRole("combobox", { name: "Venue" }).press("Enter");
     await expect(page.getByLabel("Selected venue")).toContainText("1 Main St, Springfield, IL 62701, USA");
 
-    const requests = await page.evaluate(() => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests);
+    const requests = await page.evaluate(
+      () => (window as unknown as { __placesRequests: Array<Record<string, unknown>> }).__placesRequests,
+    );
     expect(requests.at(-1)).toMatchObject({
       input: "Stub",
       types: ["establishment"],
@@ -252,7 +277,13 @@ test.describe("log a set", () => {
     await expect(toast(page, "Log your first set")).toBeVisible();
   });
 
-  test("a badge earned on another device is announced here too", async ({ page, browser, signUp, signIn, runFunction }) => {
+  test("a badge earned on another device is announced here too", async ({
+    page,
+    browser,
+    signUp,
+    signIn,
+    runFunction,
+  }) => {
     const venueName = uniqueWord("Elsewhere");
     await runFunction("scene:insertForTest", {
       title: `Other Device Mic ${venueName}`,

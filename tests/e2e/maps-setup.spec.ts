@@ -20,7 +20,14 @@ async function startDevServer(mapsKey: string): Promise<DevServer> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [path.join(repoRoot, "node_modules/vite/bin/vite.js"), "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
+    [
+      path.join(repoRoot, "node_modules/vite/bin/vite.js"),
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--strictPort",
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, VITE_CONVEX_URL: readState().backendUrl, VITE_GOOGLE_MAPS_API_KEY: mapsKey },

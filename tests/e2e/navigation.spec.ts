@@ -29,7 +29,9 @@ test.describe("routes", () => {
 test.describe("top bar", () => {
   test("signed out it offers Sign In, which opens /auth", async ({ page }) => {
     await page.goto("/scene");
-    const signIn = topBar(page).getByRole("link", { name: "Sign In" }).or(topBar(page).getByRole("button", { name: "Sign In" }));
+    const signIn = topBar(page)
+      .getByRole("link", { name: "Sign In" })
+      .or(topBar(page).getByRole("button", { name: "Sign In" }));
     await signIn.click();
     await expect(page).toHaveURL(/\/auth$/);
   });

@@ -70,7 +70,9 @@ test.describe("onboarding", () => {
     await expect(mic).toBeVisible();
     expect(await seriousViolations(page, { excludeToasts: true })).toEqual([]);
     await page.getByRole("button", { name: "Next" }).click();
-    await expect(toast(page, "Please make a selection")).toContainText("Select an existing event or choose to create a new one");
+    await expect(toast(page, "Please make a selection")).toContainText(
+      "Select an existing event or choose to create a new one",
+    );
     await mic.click();
     await page.getByRole("button", { name: "Next" }).click();
 
@@ -158,13 +160,18 @@ test.describe("onboarding", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test("a new mic from the details form, then another venue starts clean (at 375 px)", async ({ page, signUp, runFunction }) => {
+  test("a new mic from the details form, then another venue starts clean (at 375 px)", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     // Saves are counted on the wire: every events:create the page sends over its WebSocket.
     let creates = 0;
     page.on("websocket", (ws) =>
       ws.on("framesent", ({ payload }) => {
-        if (typeof payload === "string" && payload.includes('"Mutation"') && payload.includes('"events:create"')) creates++;
+        if (typeof payload === "string" && payload.includes('"Mutation"') && payload.includes('"events:create"'))
+          creates++;
       }),
     );
     const { venueName } = await seedMic(runFunction);
@@ -213,7 +220,11 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("combobox", { name: "Venue" })).toHaveValue("");
   });
 
-  test("Skip from step 3 opens the dashboard and onboarding never shows again", async ({ page, signUp, runFunction }) => {
+  test("Skip from step 3 opens the dashboard and onboarding never shows again", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
     const { venueName } = await seedMic(runFunction);
     await signUp(page);
     await page.getByRole("link", { name: "Get Started" }).click();

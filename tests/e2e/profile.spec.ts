@@ -29,7 +29,11 @@ test.describe("the profile page", () => {
 
     await photoInput.setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.alloc(6 * 1024 * 1024) });
     await expect(toast(page, "Image must be less than 5MB")).toBeVisible();
-    await photoInput.setInputFiles({ name: "setlist.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n") });
+    await photoInput.setInputFiles({
+      name: "setlist.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.4\n"),
+    });
     await expect(toast(page, "Please select an image file")).toBeVisible();
     await expect(page.getByRole("img", { name: "Your profile photo" })).toHaveCount(0);
 
@@ -51,7 +55,9 @@ test.describe("the profile page", () => {
   test("Save Changes keeps name, goal and city; export downloads the data", async ({ page, signUp }) => {
     await newComedianOnProfile(page, signUp);
     const now = new Date();
-    await expect(page.getByText(`Member since ${now.toLocaleString("en-US", { month: "long" })} ${now.getFullYear()}`)).toBeVisible();
+    await expect(
+      page.getByText(`Member since ${now.toLocaleString("en-US", { month: "long" })} ${now.getFullYear()}`),
+    ).toBeVisible();
     const form = page.getByRole("form", { name: "Profile" });
     await expect(form.getByLabel("Display name")).toHaveValue("Pat Punchline");
     await expect(form.getByLabel("Weekly goal (minutes)")).toHaveValue("15");

@@ -2,7 +2,15 @@ import type { WebSocketRoute } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { toast } from "./support/ui";
-import { createOpenMic, expectNoReload, markNoReload, nowInZone, openSceneAt, pageAtVenue, VENUE } from "./support/scene";
+import {
+  createOpenMic,
+  expectNoReload,
+  markNoReload,
+  nowInZone,
+  openSceneAt,
+  pageAtVenue,
+  VENUE,
+} from "./support/scene";
 
 // Several browsers sign in per test on a small shared machine.
 test.describe.configure({ timeout: 120_000 });
@@ -57,7 +65,11 @@ test("a check-in in one browser updates the count and Verified in the others wit
   for (const p of [first, second, visitor]) await p.context().close();
 });
 
-test("checking in twice the same day is refused with the server's message", async ({ browser, signIn, runFunction }) => {
+test("checking in twice the same day is refused with the server's message", async ({
+  browser,
+  signIn,
+  runFunction,
+}) => {
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Twice Mic ${tok}`;
   const id = await createOpenMic(runFunction, title, "Live Room");

@@ -222,7 +222,10 @@ test.describe("the scene, anonymously", () => {
     await expect(page.getByText("7:45 PM")).toBeVisible();
     await expect(page.getByText("0 check-ins")).toBeVisible();
     await expect(page.getByText("Not confirmed yet")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Sign up online" })).toHaveAttribute("href", "https://example.com/list");
+    await expect(page.getByRole("link", { name: "Sign up online" })).toHaveAttribute(
+      "href",
+      "https://example.com/list",
+    );
     await expect(page.getByText("Seven minute sets.")).toBeVisible();
     // Anonymous visitors are invited to sign up instead of the actions.
     await expect(page.getByRole("link", { name: "Sign up for free" })).toBeVisible();
@@ -246,9 +249,27 @@ test.describe("distance filter", () => {
     const mid = `Mid Mic ${tok}`; // about 14 miles north
     const far = `Far Mic ${tok}`; // Philadelphia, about 80 miles away
     const nowhere = `Nowhere Mic ${tok}`; // no coordinates
-    await createMic(runFunction, { title: near, venueName: "A", city: "New York", latitude: here.latitude, longitude: here.longitude });
-    await createMic(runFunction, { title: mid, venueName: "B", city: "Yonkers", latitude: here.latitude + 0.2, longitude: here.longitude });
-    await createMic(runFunction, { title: far, venueName: "C", city: "Philadelphia", latitude: 39.9526, longitude: -75.1652 });
+    await createMic(runFunction, {
+      title: near,
+      venueName: "A",
+      city: "New York",
+      latitude: here.latitude,
+      longitude: here.longitude,
+    });
+    await createMic(runFunction, {
+      title: mid,
+      venueName: "B",
+      city: "Yonkers",
+      latitude: here.latitude + 0.2,
+      longitude: here.longitude,
+    });
+    await createMic(runFunction, {
+      title: far,
+      venueName: "C",
+      city: "Philadelphia",
+      latitude: 39.9526,
+      longitude: -75.1652,
+    });
     await createMic(runFunction, { title: nowhere, venueName: "D", city: "Nowhere" });
 
     await page.goto("/scene");
@@ -308,7 +329,13 @@ test.describe("signed in", () => {
   test("favourite, add to schedule and remove from schedule", async ({ page, signIn, runFunction }) => {
     const tok = token();
     const title = `Sched Mic ${tok}`;
-    await createMic(runFunction, { title, venueName: `Room ${tok}`, city: "Harlem", dayOfWeek: 4, startTimeLocal: "20:30" });
+    await createMic(runFunction, {
+      title,
+      venueName: `Room ${tok}`,
+      city: "Harlem",
+      dayOfWeek: 4,
+      startTimeLocal: "20:30",
+    });
     const noDay = `No Day Mic ${tok}`;
     await createMic(runFunction, { title: noDay, venueName: `Room ${tok}`, city: "Harlem", dayOfWeek: null });
     await signIn(page, DEMO_COMEDIAN);
@@ -463,7 +490,13 @@ test.describe("a long list renders a page at a time", () => {
     // And one on Saturday night, the end of the order, with a word of its own.
     const lateTok = token();
     const late = `Last Call ${lateTok}`;
-    await createMic(runFunction, { title: late, venueName: `Nightcap ${lateTok}`, city: "Hoboken", dayOfWeek: 6, startTimeLocal: "23:59" });
+    await createMic(runFunction, {
+      title: late,
+      venueName: `Nightcap ${lateTok}`,
+      city: "Hoboken",
+      dayOfWeek: 6,
+      startTimeLocal: "23:59",
+    });
 
     const context = await contextWithoutScrollReveal(browser);
     const page = await context.newPage();

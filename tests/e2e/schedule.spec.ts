@@ -40,7 +40,9 @@ test.describe("the schedule", () => {
       await expect(page.getByRole("group", { name })).toBeVisible();
     }
     await expect(page.getByRole("link", { name: "Add Spot" }).first()).toHaveAttribute("href", "/add-event");
-    await expect(page.getByRole("list", { name: "Favorite venues" }).getByRole("link", { name: "Basement Bombs Open Mic" })).toBeVisible();
+    await expect(
+      page.getByRole("list", { name: "Favorite venues" }).getByRole("link", { name: "Basement Bombs Open Mic" }),
+    ).toBeVisible();
 
     await page.getByRole("button", { name: "Next week" }).click();
     await expect(weekRange(page)).toHaveText(weekLabel(scheduleWeek(shiftWeek(thisWeek.startDate, 1), NY)));
@@ -59,7 +61,11 @@ test.describe("the schedule", () => {
     await expect(page).toHaveURL(/\/schedule$/);
   });
 
-  test("jump to that week from the scene, download the calendar, remove the entry", async ({ page, signIn, runFunction }) => {
+  test("jump to that week from the scene, download the calendar, remove the entry", async ({
+    page,
+    signIn,
+    runFunction,
+  }) => {
     const tok = token();
     const title = `Far Mic ${tok}`;
     // A monthly mic whose next date is about two weeks out: outside this week.
@@ -119,7 +125,13 @@ test.describe("the schedule", () => {
     // Gone for good, not only from this page's optimistic state.
     await page.goto(`/schedule?week=${target}`);
     await expect(weekRange(page)).toHaveText(weekLabel(scheduleWeek(target, NY)));
-    await expect(page.getByRole("heading", { name: /Nothing on your schedule|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday/ }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole("heading", {
+          name: /Nothing on your schedule|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday/,
+        })
+        .first(),
+    ).toBeVisible();
     await expect(page.getByRole("listitem", { name: title })).toHaveCount(0);
   });
 });

@@ -8,7 +8,13 @@ type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promis
 async function insertTonightMic(runFunction: Run, title: string): Promise<string> {
   const start = new Date(Date.now() + 45 * 60_000);
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: "America/New_York",
+      weekday: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(start)
       .map((p) => [p.type, p.value]),
   );
@@ -111,13 +117,17 @@ test.describe("README screenshots @screenshots", () => {
     if (await claim.isVisible()) {
       await claim.click();
       const dialog = comedian.getByRole("dialog", { name: "Claim this mic" });
-      await dialog.getByLabel("Message (optional)").fill("I host this mic every week and can keep its details current.");
+      await dialog
+        .getByLabel("Message (optional)")
+        .fill("I host this mic every week and can keep its details current.");
       await dialog.getByRole("button", { name: "Submit claim" }).click();
       await expect(comedian.getByText("Pending review")).toBeVisible();
     }
     await comedian.context().close();
 
-    const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" })).newPage();
+    const admin = await (
+      await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" })
+    ).newPage();
     await signIn(admin, DEMO_ADMIN);
     await admin.goto("/admin");
     await expect(admin.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();

@@ -62,7 +62,10 @@ function skipNearMidnight() {
   test.skip(hhmm >= "22:50", "too close to midnight in New York for tonight's nights to stay on today's date");
 }
 
-test("a signed-out visitor sees tonight's mics in start order with list and start times", async ({ browser, runFunction }) => {
+test("a signed-out visitor sees tonight's mics in start order with list and start times", async ({
+  browser,
+  runFunction,
+}) => {
   skipNearMidnight();
   const tok = `zt${randomUUID().slice(0, 8)}`;
   await createNight(runFunction, `Late ${tok}`, 60);
@@ -75,8 +78,14 @@ test("a signed-out visitor sees tonight's mics in start order with list and star
   await openTonight(page, tok);
   await expect(nights(page)).toHaveCount(3);
   await expect(nights(page).getByTestId("tonight-title")).toHaveText([`Now ${tok}`, `Soon ${tok}`, `Late ${tok}`]);
-  await expect(nights(page).first().getByTestId("tonight-times")).toHaveText(/^List \d{1,2}:\d{2} [AP]M · Starts \d{1,2}:\d{2} [AP]M$/);
-  await expect(nights(page).nth(1).getByText(/starts in (19|20) min/)).toBeVisible();
+  await expect(nights(page).first().getByTestId("tonight-times")).toHaveText(
+    /^List \d{1,2}:\d{2} [AP]M · Starts \d{1,2}:\d{2} [AP]M$/,
+  );
+  await expect(
+    nights(page)
+      .nth(1)
+      .getByText(/starts in (19|20) min/),
+  ).toBeVisible();
   // 375 px: nothing wider than the screen, and no serious accessibility violations.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
@@ -131,7 +140,14 @@ test("a cancelled night moves last and greys out", async ({ browser, runFunction
   const cancelled = nights(visitor).last();
   await expect(cancelled).toHaveAttribute("data-cancelled", "true");
   await expect(cancelled.getByText("Cancelled tonight")).toBeVisible();
-  expect(Number(await cancelled.locator("> *").first().evaluate((el) => getComputedStyle(el).opacity))).toBeLessThan(1);
+  expect(
+    Number(
+      await cancelled
+        .locator("> *")
+        .first()
+        .evaluate((el) => getComputedStyle(el).opacity),
+    ),
+  ).toBeLessThan(1);
   for (const p of [host, visitor]) await p.context().close();
 });
 

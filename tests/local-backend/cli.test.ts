@@ -56,9 +56,11 @@ describe("CLI: env", () => {
     const set = await backend.cli(["env", "set", "STAGE_NAME", "Dana the Comic"]);
     expect(set.code, set.stderr).toBe(0);
     expect(parseEnvList((await backend.cli(["env", "list"])).stdout).STAGE_NAME).toBe("Dana the Comic");
-    expect(runResult(await backend.cli(["run", "config:env", JSON.stringify({ name: "STAGE_NAME" })], { withFunctions: true }))).toBe(
-      "Dana the Comic",
-    );
+    expect(
+      runResult(
+        await backend.cli(["run", "config:env", JSON.stringify({ name: "STAGE_NAME" })], { withFunctions: true }),
+      ),
+    ).toBe("Dana the Comic");
     // The running backend picks the value up, like `npx convex env set`.
     const http = backend.httpClient();
     await waitFor(async () => (await http.query(api.config.env, { name: "STAGE_NAME" })) === "Dana the Comic", {
@@ -101,12 +103,16 @@ describe("CLI: run", () => {
 
   test("runs a public query and prints its JSON result", async () => {
     await backend.httpClient().mutation(api.messages.send, { channel: "cli", author: "x", body: "printed" });
-    const value = runResult(await backend.cli(["run", "messages:list", JSON.stringify({ channel: "cli" })], { withFunctions: true }));
+    const value = runResult(
+      await backend.cli(["run", "messages:list", JSON.stringify({ channel: "cli" })], { withFunctions: true }),
+    );
     expect(value).toEqual([expect.objectContaining({ channel: "cli", body: "printed" })]);
   }, 120_000);
 
   test("bad arguments and unknown functions fail with a non-zero exit code", async () => {
-    const bad = await backend.cli(["run", "counters:bumpInternal", JSON.stringify({ name: 3 })], { withFunctions: true });
+    const bad = await backend.cli(["run", "counters:bumpInternal", JSON.stringify({ name: 3 })], {
+      withFunctions: true,
+    });
     expect(bad.code).not.toBe(0);
     expect(`${bad.stdout}${bad.stderr}`).toMatch(/valid/i);
     const unknown = await backend.cli(["run", "counters:nothing", "{}"], { withFunctions: true });

@@ -12,7 +12,9 @@ const generated = path.join(root, "convex/_generated");
 /** Runs scripts/check-codegen.mjs (what `npm run lint` runs first); resolves with its exit code and output. */
 async function check(args: string[] = []): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(root, "scripts/check-codegen.mjs"), ...args], { cwd: root });
+    const { stdout, stderr } = await run(process.execPath, [path.join(root, "scripts/check-codegen.mjs"), ...args], {
+      cwd: root,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -44,7 +46,13 @@ describe("the codegen check in `npm run lint`", () => {
     const api = path.join(stale, "api.d.ts");
     const text = fs.readFileSync(api, "utf8");
     expect(text).toContain("lib/sceneSearch");
-    fs.writeFileSync(api, text.split("\n").filter((line) => !line.includes("sceneSearch")).join("\n"));
+    fs.writeFileSync(
+      api,
+      text
+        .split("\n")
+        .filter((line) => !line.includes("sceneSearch"))
+        .join("\n"),
+    );
     const outOfDate = await check(["--generated", stale]);
     expect(outOfDate.code).toBe(1);
     expect(outOfDate.output).toContain("api.d.ts: out of date");

@@ -127,7 +127,9 @@ describe("concurrency through real clients", () => {
     );
     expect(results.every((r) => r.success)).toBe(true);
     // Transactions are serialised: every count from 1 to 50 is handed out exactly once.
-    expect(results.map((r) => r.checkInCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(results.map((r) => r.checkInCount).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
     // Only the very first check-in leaves the mic unverified; the second comedian verifies it.
     expect(results.filter((r) => !r.verified).map((r) => r.checkInCount)).toEqual([1]);
 
@@ -145,9 +147,11 @@ describe("concurrency through real clients", () => {
 
     // A second simultaneous round changes nothing: each comedian is already in.
     const again = await Promise.allSettled(
-      comedians.slice(0, 10).map(({ client }) =>
-        client.mutation(api.checkIns.checkIn, { sceneItemId: micId, latitude: VENUE.lat, longitude: VENUE.lng }),
-      ),
+      comedians
+        .slice(0, 10)
+        .map(({ client }) =>
+          client.mutation(api.checkIns.checkIn, { sceneItemId: micId, latitude: VENUE.lat, longitude: VENUE.lng }),
+        ),
     );
     for (const outcome of again) {
       expect(outcome.status).toBe("rejected");

@@ -44,7 +44,10 @@ test("many transactions writing one document a second are reported, naming table
   expect(stats.contention.warnings).toBe(1);
   expect(stats.contention.hot[0]).toMatchObject({ table: "counters", functions: ["counters:bump"] });
   expect(stats.contention.hot[0].perSecond).toBeGreaterThan(stats.contention.threshold);
-  await waitFor(() => /Warning: contention: document \S+ in table "counters" .*by counters:bump/.test(backend.outputSince(mark)), {
-    message: `the warning in the backend's output:\n${backend.outputSince(mark)}`,
-  });
+  await waitFor(
+    () => /Warning: contention: document \S+ in table "counters" .*by counters:bump/.test(backend.outputSince(mark)),
+    {
+      message: `the warning in the backend's output:\n${backend.outputSince(mark)}`,
+    },
+  );
 });

@@ -60,7 +60,10 @@ describe("durability across kill -9", () => {
     const after = await http.query(api.messages.list, { channel });
     const afterBodies = bodies(after);
     for (const body of acknowledgedAtKill) {
-      expect(afterBodies.filter((b) => b === body), `${body} present exactly once`).toHaveLength(1);
+      expect(
+        afterBodies.filter((b) => b === body),
+        `${body} present exactly once`,
+      ).toHaveLength(1);
     }
     expect(new Set(afterBodies).size).toBe(afterBodies.length);
     // Unacknowledged writes (at most one per writer) may or may not have landed.

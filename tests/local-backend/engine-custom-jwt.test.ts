@@ -18,7 +18,9 @@ let privateKey: CryptoKey;
 beforeAll(async () => {
   const keys = await generateKeyPair("RS256", { extractable: true });
   privateKey = keys.privateKey;
-  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "RS256", use: "sig" }] });
+  const jwks = JSON.stringify({
+    keys: [{ ...(await exportJWK(keys.publicKey)), kid: "k1", alg: "RS256", use: "sig" }],
+  });
   dir = await tempDir("stagetime-lb-jwt-");
   const functionsDir = path.join(dir, "convex");
   fs.cpSync(path.join(repoRoot, "tests/bench/fixture/convex"), functionsDir, { recursive: true });

@@ -72,7 +72,9 @@ describe("mutation retries", () => {
         if (message.type === "MutationResponse") resolve(message);
       });
     });
-    ws.send(JSON.stringify({ type: "Connect", sessionId, connectionCount: 0, lastCloseReason: null, clientTs: Date.now() }));
+    ws.send(
+      JSON.stringify({ type: "Connect", sessionId, connectionCount: 0, lastCloseReason: null, clientTs: Date.now() }),
+    );
     ws.send(JSON.stringify({ type: "Mutation", requestId, udfPath: "items:add", args: [{ n }] }));
     const result = await response;
     ws.close();

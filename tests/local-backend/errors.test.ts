@@ -199,7 +199,7 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
 
     const junk: [string, (string | Buffer)[], boolean, Outcome[]][] = [
       ["text that is not JSON", ["this is not json {"], true, ["fatal", "closed"]],
-      ["junk before Connect", ["{\"type\":\"Nonsense\"}"], false, ["fatal", "closed"]],
+      ["junk before Connect", ['{"type":"Nonsense"}'], false, ["fatal", "closed"]],
       ["an unknown message type", [JSON.stringify({ type: "LaunchTheRockets", now: true })], true, ["fatal", "closed"]],
       [
         "a ModifyQuerySet of the wrong shape",
@@ -259,7 +259,11 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
       // Arguments far over Convex's 16 MiB limit.
       await post(
         "/api/mutation",
-        JSON.stringify({ path: "messages:send", format: "json", args: [{ channel: "x", author: "x", body: "x".repeat(24 * 1024 * 1024) }] }),
+        JSON.stringify({
+          path: "messages:send",
+          format: "json",
+          args: [{ channel: "x", author: "x", body: "x".repeat(24 * 1024 * 1024) }],
+        }),
       ),
     ]) {
       expect(response.status).toBeGreaterThanOrEqual(400);

@@ -69,7 +69,11 @@ export async function freePort(): Promise<number> {
  */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
-  { timeoutMs = 30_000, intervalMs = 50, message = "condition" }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
+  {
+    timeoutMs = 30_000,
+    intervalMs = 50,
+    message = "condition",
+  }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -264,7 +268,9 @@ export class Backend {
       const timer = setTimeout(() => {
         cleanup();
         this.signalGroup("SIGKILL");
-        reject(new Error(`Backend did not print "${READY_LINE}" within ${this.startTimeoutMs} ms. Output:\n${this.log}`));
+        reject(
+          new Error(`Backend did not print "${READY_LINE}" within ${this.startTimeoutMs} ms. Output:\n${this.log}`),
+        );
       }, this.startTimeoutMs);
       const onData = () => {
         if (this.log.includes(READY_LINE)) {
@@ -438,7 +444,8 @@ export class Subscription<Query extends FunctionReference<"query">> {
   ): Promise<FunctionReturnType<Query>> {
     try {
       const box = await waitFor(
-        () => (this.values.length > 0 && predicate(this.latest as FunctionReturnType<Query>) ? { v: this.latest } : null),
+        () =>
+          this.values.length > 0 && predicate(this.latest as FunctionReturnType<Query>) ? { v: this.latest } : null,
         { timeoutMs, message },
       );
       return box.v as FunctionReturnType<Query>;

@@ -19,9 +19,7 @@ describe("the HTTP API of ConvexHttpClient", () => {
     const id = await http.mutation(api.messages.send, { channel: "http", author: "h", body: "one" });
     expect(typeof id).toBe("string");
     const list = await http.query(api.messages.list, { channel: "http" });
-    expect(list).toEqual([
-      { _id: id, _creationTime: expect.any(Number), channel: "http", author: "h", body: "one" },
-    ]);
+    expect(list).toEqual([{ _id: id, _creationTime: expect.any(Number), channel: "http", author: "h", body: "one" }]);
     const result = await http.action(api.messages.sendViaAction, { channel: "http", author: "a", body: "two" });
     expect(result.count).toBe(2);
     expect((await http.query(api.messages.list, { channel: "http" })).map((m) => m.body)).toEqual(["one", "two"]);
@@ -29,7 +27,9 @@ describe("the HTTP API of ConvexHttpClient", () => {
 
   test("values that JSON cannot carry survive the trip", async () => {
     const http = backend.httpClient();
-    expect(await http.mutation(api.messages.strict, { count: 1.25, kind: "set", tags: ["é", "🎤"], when: 2n ** 62n })).toEqual({
+    expect(
+      await http.mutation(api.messages.strict, { count: 1.25, kind: "set", tags: ["é", "🎤"], when: 2n ** 62n }),
+    ).toEqual({
       count: 2.5,
       kind: "set",
       tags: ["é", "🎤"],

@@ -26,7 +26,10 @@ describe("ids in an existing data directory", () => {
     );
     const entry = {
       ts: "1700000000000000000",
-      w: legacy.map((id, i) => [id, { _id: id, _creationTime: 1700000000000 + i, channel: "old", author: "a", body: `old ${i}` }]),
+      w: legacy.map((id, i) => [
+        id,
+        { _id: id, _creationTime: 1700000000000 + i, channel: "old", author: "a", body: `old ${i}` },
+      ]),
     };
     await writeFile(path.join(dataDir, "log.jsonl"), JSON.stringify(entry) + "\n");
     backend = await startBackend({ dataDir });

@@ -89,14 +89,27 @@ function randomSource(r: Rng, ids: string[], times: number[]): any {
   const indexName = r.pick(Object.keys(INDEXES));
   const fields = INDEXES[indexName];
   const domain = (field: string) =>
-    field === "_id" ? (ids.length ? ids : ["10000items"]) : field === "_creationTime" ? (times.length ? times : [0]) : DOMAIN[field];
+    field === "_id"
+      ? ids.length
+        ? ids
+        : ["10000items"]
+      : field === "_creationTime"
+        ? times.length
+          ? times
+          : [0]
+        : DOMAIN[field];
   const range: any[] = [];
   const eqCount = r.int(fields.length + 1);
-  for (let i = 0; i < eqCount; i++) range.push({ type: "Eq", fieldPath: fields[i], value: json(r.pick(domain(fields[i]))) });
+  for (let i = 0; i < eqCount; i++)
+    range.push({ type: "Eq", fieldPath: fields[i], value: json(r.pick(domain(fields[i]))) });
   if (eqCount < fields.length) {
     const field = fields[eqCount];
-    const lower = r.chance(0.5) ? { type: r.pick(["Gt", "Gte"]), fieldPath: field, value: json(r.pick(domain(field))) } : null;
-    const upper = r.chance(0.5) ? { type: r.pick(["Lt", "Lte"]), fieldPath: field, value: json(r.pick(domain(field))) } : null;
+    const lower = r.chance(0.5)
+      ? { type: r.pick(["Gt", "Gte"]), fieldPath: field, value: json(r.pick(domain(field))) }
+      : null;
+    const upper = r.chance(0.5)
+      ? { type: r.pick(["Lt", "Lte"]), fieldPath: field, value: json(r.pick(domain(field))) }
+      : null;
     const bounds = [lower, upper].filter(Boolean);
     if (r.chance(0.5)) bounds.reverse();
     range.push(...bounds);
@@ -235,7 +248,10 @@ function differential(seed: number, steps: number, chunkLoad: number): { queries
     } else {
       // Page through a range, with writes between pages and now and then a page
       // fetched again up to its pinned end (as a subscription re-runs it).
-      const query = { source: randomSource(r, ids, creationTimes()), operators: r.chance(0.3) ? randomOperators(r).filter((op) => "filter" in op) : [] };
+      const query = {
+        source: randomSource(r, ids, creationTimes()),
+        operators: r.chance(0.3) ? randomOperators(r).filter((op) => "filter" in op) : [],
+      };
       let cursor: string | null = r.chance(0.05) ? "_end_cursor" : null;
       for (let guard = 0; guard < 40; guard++) {
         const pageSize = 1 + r.int(4);
@@ -315,9 +331,14 @@ describe("IndexedDatabase matches stock convex-test DatabaseFake", () => {
       { type: "Gte", fieldPath: "c", value: 100 },
       { type: "Lt", fieldPath: "c", value: 120 },
     ];
-    const result = drain(db, { source: { type: "IndexRange", indexName: "items.by_tag_c", range, order: "desc" }, operators: [] });
+    const result = drain(db, {
+      source: { type: "IndexRange", indexName: "items.by_tag_c", range, order: "desc" },
+      operators: [],
+    });
     expect(result.map((d: any) => d.c)).toEqual([119, 117, 115, 113, 111, 109, 107, 105, 103, 101]);
     expect(reads).toEqual(["items"]);
-    expect(drain(db, { source: { type: "FullTableScan", tableName: "others", order: "asc" }, operators: [] })).toHaveLength(50);
+    expect(
+      drain(db, { source: { type: "FullTableScan", tableName: "others", order: "asc" }, operators: [] }),
+    ).toHaveLength(50);
   });
 });

@@ -130,12 +130,15 @@ describe("JWT verification", () => {
         return await sign({}, { key: otherKey, keyId: otherKid });
       },
     ],
-    ["a token with alg none", async () => {
-      const payload = Buffer.from(
-        JSON.stringify({ sub: SUBJECT, iss: issuer, aud: "convex", exp: Math.floor(Date.now() / 1000) + 3600 }),
-      ).toString("base64url");
-      return `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${payload}.`;
-    }],
+    [
+      "a token with alg none",
+      async () => {
+        const payload = Buffer.from(
+          JSON.stringify({ sub: SUBJECT, iss: issuer, aud: "convex", exp: Math.floor(Date.now() / 1000) + 3600 }),
+        ).toString("base64url");
+        return `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${payload}.`;
+      },
+    ],
     ["something that is not a JWT", async () => "definitely.not.a-jwt"],
   ];
 

@@ -45,7 +45,9 @@ describe("transaction limits", () => {
     // 30 documents of 600 KB: 18 MB, in two mutations (16 MiB written per mutation).
     await http.mutation(api.limits.fillBlobs, { count: 15, bytes: 600_000 });
     await http.mutation(api.limits.fillBlobs, { count: 15, bytes: 600_000 });
-    const message = escape(`Too many bytes read in a single function execution (limit: 16777216 bytes). ${OVER_LIMIT_HELP}`);
+    const message = escape(
+      `Too many bytes read in a single function execution (limit: 16777216 bytes). ${OVER_LIMIT_HELP}`,
+    );
     await expect(http.query(api.limits.readBlobs, { keep: true })).rejects.toThrow(message);
     await expect(http.query(api.limits.readBlobs, { keep: false })).rejects.toThrow(message);
   }, 120_000);
@@ -150,9 +152,9 @@ describe("user code time", () => {
 
   test("a mutation over 1 s fails and commits nothing", async () => {
     const client = backend.client();
-    await expect(client.mutation(api.limits.busyMutation, { channel: "too-slow", iterations: BUSY_3S })).rejects.toThrow(
-      escape("Function execution timed out (maximum duration: 1s)"),
-    );
+    await expect(
+      client.mutation(api.limits.busyMutation, { channel: "too-slow", iterations: BUSY_3S }),
+    ).rejects.toThrow(escape("Function execution timed out (maximum duration: 1s)"));
     expect(await client.query(api.messages.list, { channel: "too-slow" })).toEqual([]);
     await client.mutation(api.limits.busyMutation, { channel: "quick", iterations: BUSY_SHORT });
     expect(await client.query(api.messages.list, { channel: "quick" })).toHaveLength(1);
@@ -188,7 +190,10 @@ describe("pagination cursors belong to their query", () => {
       await client.mutation(api.messages.send, { channel: "cursor-a", author: "limits", body: `a${i}` });
       await client.mutation(api.messages.send, { channel: "cursor-b", author: "limits", body: `b${i}` });
     }
-    const first = await client.query(api.messages.page, { channel: "cursor-a", paginationOpts: { numItems: 2, cursor: null } });
+    const first = await client.query(api.messages.page, {
+      channel: "cursor-a",
+      paginationOpts: { numItems: 2, cursor: null },
+    });
     expect(first.isDone).toBe(false);
     // The same query goes on from it.
     const second = await client.query(api.messages.page, {
@@ -199,7 +204,10 @@ describe("pagination cursors belong to their query", () => {
 
     const refusals = [
       // The same function over another range of the index.
-      client.query(api.messages.page, { channel: "cursor-b", paginationOpts: { numItems: 2, cursor: first.continueCursor } }),
+      client.query(api.messages.page, {
+        channel: "cursor-b",
+        paginationOpts: { numItems: 2, cursor: first.continueCursor },
+      }),
       // Another query, on another index.
       client.query(api.limits.pageAllMessages, { paginationOpts: { numItems: 2, cursor: first.continueCursor } }),
     ];
@@ -216,7 +224,7 @@ describe("pagination cursors belong to their query", () => {
     }
     // A cursor nobody handed out.
     await expect(
-      client.query(api.messages.page, { channel: "cursor-a", paginationOpts: { numItems: 2, cursor: "[\"1\"]" } }),
+      client.query(api.messages.page, { channel: "cursor-a", paginationOpts: { numItems: 2, cursor: '["1"]' } }),
     ).rejects.toThrow(/cursor/i);
   });
 });

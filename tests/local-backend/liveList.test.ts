@@ -85,7 +85,9 @@ describe("the live list through real clients", () => {
 
     const comedians: ConvexClient[] = [];
     for (let i = 0; i < 100; i += 10) {
-      comedians.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => signUpComedian(`rush-${i + j}@example.com`)))));
+      comedians.push(
+        ...(await Promise.all(Array.from({ length: 10 }, (_, j) => signUpComedian(`rush-${i + j}@example.com`)))),
+      );
     }
 
     const results = await Promise.all(comedians.map((client) => client.mutation(api.nightLists.signUp, { listId })));
@@ -93,7 +95,10 @@ describe("the live list through real clients", () => {
     expect(results.filter((r) => r.section === "waitlist")).toHaveLength(80);
     expect(new Set(results.map((r) => r.spotId)).size).toBe(100);
 
-    const final = await screen.waitFor((v) => v.list !== null && v.list.taken === 20 && v.list.waitlist.length === 80, "the full list on the room screen");
+    const final = await screen.waitFor(
+      (v) => v.list !== null && v.list.taken === 20 && v.list.waitlist.length === 80,
+      "the full list on the room screen",
+    );
     const list = final.list!;
     const everyone = [...list.list, ...list.waitlist];
     expect(new Set(everyone.map((s) => s.name)).size).toBe(100);
@@ -103,16 +108,22 @@ describe("the live list through real clients", () => {
 
     // "In order": each comedian's answer matches their place, and the
     // waitlist is the order the sign-ups committed in (creation time).
-    const snapshot = JSON.parse((await backend.cli(["export"])).stdout) as { tables: Record<string, Array<Record<string, unknown>>> };
+    const snapshot = JSON.parse((await backend.cli(["export"])).stdout) as {
+      tables: Record<string, Array<Record<string, unknown>>>;
+    };
     const created = new Map(
-      (snapshot.tables.listSpots ?? []).filter((s) => s.listId === listId).map((s) => [s._id as string, s._creationTime as number]),
+      (snapshot.tables.listSpots ?? [])
+        .filter((s) => s.listId === listId)
+        .map((s) => [s._id as string, s._creationTime as number]),
     );
     expect(created.size).toBe(100);
     const times = everyone.map((s) => created.get(s._id)!);
     expect(times).toEqual([...times].sort((a, b) => a - b));
 
     // A second simultaneous round changes nothing: each comedian is already on.
-    const again = await Promise.allSettled(comedians.slice(0, 10).map((client) => client.mutation(api.nightLists.signUp, { listId })));
+    const again = await Promise.allSettled(
+      comedians.slice(0, 10).map((client) => client.mutation(api.nightLists.signUp, { listId })),
+    );
     for (const outcome of again) {
       expect(outcome.status).toBe("rejected");
       const error = (outcome as PromiseRejectedResult).reason as ConvexError<{ code: string; message: string }>;

@@ -31,7 +31,10 @@ describe("paginated queries", () => {
     const pageSizes: number[] = [];
     let cursor: string | null = null;
     for (let guard = 0; guard < 20; guard++) {
-      const page: PaginationResult<Doc<"messages">> = await http.query(api.messages.page, { channel: "cursor", paginationOpts: { numItems: 5, cursor } });
+      const page: PaginationResult<Doc<"messages">> = await http.query(api.messages.page, {
+        channel: "cursor",
+        paginationOpts: { numItems: 5, cursor },
+      });
       seen.push(...page.page.map((m) => m.body));
       pageSizes.push(page.page.length);
       if (page.isDone) break;
@@ -111,7 +114,10 @@ describe("paginated queries", () => {
     await expect(
       http.query(api.messages.page, { channel: "cursor", paginationOpts: { numItems: 5, cursor: "not-a-cursor" } }),
     ).rejects.toThrow();
-    const page = await http.query(api.messages.page, { channel: "cursor", paginationOpts: { numItems: 2, cursor: null } });
+    const page = await http.query(api.messages.page, {
+      channel: "cursor",
+      paginationOpts: { numItems: 2, cursor: null },
+    });
     expect(page.page.map((m) => m.body)).toEqual(["#0", "#1"]);
   });
 });

@@ -12,7 +12,10 @@ let dev: Backend;
 let prod: Backend;
 
 beforeAll(async () => {
-  [dev, prod] = await Promise.all([startBackend(), startBackend({ extraArgs: ["--prod"], seedFlag: "--seed", watch: true })]);
+  [dev, prod] = await Promise.all([
+    startBackend(),
+    startBackend({ extraArgs: ["--prod"], seedFlag: "--seed", watch: true }),
+  ]);
 });
 
 afterAll(async () => {
@@ -51,7 +54,10 @@ describe("production mode", () => {
     for (const backend of [prod, dev]) {
       const mutationError = await failure(() => backend.client().mutation(api.messages.fail, { reason: "far" }));
       expect(mutationError).toBeInstanceOf(ConvexError);
-      expect((mutationError as ConvexError<any>).data).toMatchObject({ code: "CHECK_IN_TOO_FAR", extra: { reason: "far" } });
+      expect((mutationError as ConvexError<any>).data).toMatchObject({
+        code: "CHECK_IN_TOO_FAR",
+        extra: { reason: "far" },
+      });
       const actionError = await failure(() => backend.httpClient().action(api.messages.failInAction, {}));
       expect(actionError).toBeInstanceOf(ConvexError);
       expect((actionError as ConvexError<any>).data).toMatchObject({ code: "RATE_LIMITED" });

@@ -117,7 +117,10 @@ describe("the sync protocol on the wire", () => {
   test("a MutationResponse goes out before the Transition that carries its timestamp", async () => {
     const client = await RawClient.open();
     client.subscribe(0, "messages:list", { channel: "wire" });
-    await client.waitForMessage((m) => m.type === "Transition" && m.modifications.some((x: any) => x.queryId === 0), "the first result");
+    await client.waitForMessage(
+      (m) => m.type === "Transition" && m.modifications.some((x: any) => x.queryId === 0),
+      "the first result",
+    );
     const requestId = client.mutate("messages:send", { channel: "wire", author: "raw", body: "ordered" });
     const responseAt = await client.waitForMessage(
       (m) => m.type === "MutationResponse" && m.requestId === requestId,

@@ -27,7 +27,10 @@ afterAll(async () => {
 /** Runs one mutation on the writer and waits until the reader saw its Transition. */
 async function write(udfPath: string, args: Record<string, unknown>): Promise<any> {
   const requestId = writer.mutate(udfPath, args);
-  const response = await writer.waitForMessage((m) => m.type === "MutationResponse" && m.requestId === requestId, "response");
+  const response = await writer.waitForMessage(
+    (m) => m.type === "MutationResponse" && m.requestId === requestId,
+    "response",
+  );
   expect(response.success).toBe(true);
   // The flush that follows the commit has run once the writer gets its Transition past the write.
   const ts = decodeTs(response.ts);
@@ -66,11 +69,16 @@ test("a write re-runs only the queries whose ranges, documents or tables it touc
 
   // Results stay right.
   const values = new Map<number, unknown>();
-  for (const t of reader.transitions()) for (const m of t.modifications) if (m.type === "QueryUpdated") values.set(m.queryId, m.value);
-  await waitFor(() => {
-    for (const t of reader.transitions()) for (const m of t.modifications) if (m.type === "QueryUpdated") values.set(m.queryId, m.value);
-    return values.get(8) === 2;
-  }, { message: "mic 8 holds two" });
+  for (const t of reader.transitions())
+    for (const m of t.modifications) if (m.type === "QueryUpdated") values.set(m.queryId, m.value);
+  await waitFor(
+    () => {
+      for (const t of reader.transitions())
+        for (const m of t.modifications) if (m.type === "QueryUpdated") values.set(m.queryId, m.value);
+      return values.get(8) === 2;
+    },
+    { message: "mic 8 holds two" },
+  );
   expect(values.get(3)).toBe(2);
   expect(values.get(7)).toBe(0);
   expect(values.get(0)).toBe(1);

@@ -33,7 +33,9 @@ function leaveStalePidFiles(dataDir: string, pid: number): void {
 async function zombiePid(): Promise<number> {
   const shell = spawn("sh", ["-c", "sleep 0.05 & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
   children.push(shell);
-  const pid = await new Promise<number>((resolve) => shell.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim()))));
+  const pid = await new Promise<number>((resolve) =>
+    shell.stdout!.once("data", (chunk) => resolve(Number(String(chunk).trim()))),
+  );
   for (let i = 0; i < 100; i++) {
     const state = /State:\s+(\w)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     if (state === "Z") return pid;
@@ -80,6 +82,8 @@ describe("restart after a crash (issue 14 item 3)", () => {
     await backend.kill();
     await new Promise((resolve) => setTimeout(resolve, 300));
     await backend.start();
-    expect((await backend.httpClient().query(api.messages.list, { channel: "k" })).map((m) => m.body)).toEqual(["kept"]);
+    expect((await backend.httpClient().query(api.messages.list, { channel: "k" })).map((m) => m.body)).toEqual([
+      "kept",
+    ]);
   });
 });

@@ -38,7 +38,13 @@ let summary: ScaleSummary;
 beforeAll(async () => {
   work = await tempDir("stagetime-scale-");
   const snapshot = path.join(work, "snapshot.json");
-  summary = await writeScaleSnapshot({ mics: MICS, comedians: COMEDIANS, maxSets: MAX_SETS, out: snapshot, nowMs: NOW });
+  summary = await writeScaleSnapshot({
+    mics: MICS,
+    comedians: COMEDIANS,
+    maxSets: MAX_SETS,
+    out: snapshot,
+    nowMs: NOW,
+  });
   const dataDir = path.join(work, "data");
   importScaleSnapshot(snapshot, dataDir);
   backend = await startBackend({ functionsDir: path.join(repoRoot, "convex"), dataDir });
@@ -137,7 +143,11 @@ describe("a generated scene on the local backend", () => {
   test("invariants:checkAll through the CLI finds nothing wrong, having read every row", async () => {
     const result = await backend.cli(["run", "invariants:checkAll", "{}"]);
     expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as { ok: boolean; problems: string[]; rowsChecked: Record<string, number> };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      problems: string[];
+      rowsChecked: Record<string, number>;
+    };
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.rowsChecked).toMatchObject({

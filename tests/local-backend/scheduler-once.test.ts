@@ -39,7 +39,10 @@ describe("scheduled functions run exactly once across kill -9", () => {
     // Cut the log right after the commit that inserted the message: the data
     // directory as a kill -9 at that instant leaves it.
     const logPath = path.join(backend.dataDir, "log.jsonl");
-    const lines = fs.readFileSync(logPath, "utf8").split("\n").filter((l) => l.length > 0);
+    const lines = fs
+      .readFileSync(logPath, "utf8")
+      .split("\n")
+      .filter((l) => l.length > 0);
     const at = lines.findIndex((line) => {
       const entry = JSON.parse(line) as { w: [string, Record<string, unknown> | null][] };
       return entry.w.some(([, doc]) => doc?.channel === channel && doc?.body === "exactly once");

@@ -67,7 +67,9 @@ describe("scheduled functions and crons", () => {
       body: "scheduled before the crash",
       delayMs: 3000,
     });
-    expect(["pending", "inProgress", "success"]).toContain(await http.query(api.messages.scheduledState, { id: jobId }));
+    expect(["pending", "inProgress", "success"]).toContain(
+      await http.query(api.messages.scheduledState, { id: jobId }),
+    );
     await backend.kill();
     await backend.restart();
     const client = backend.client();

@@ -77,7 +77,16 @@ function allPages(db: any, query: any, pageSize: number): { docs: any[]; pages: 
 
 describe("tokens and query terms", () => {
   test("split on non-letters/digits, lower-cased; the last term is the prefix term", () => {
-    expect(tokenize("The Laugh-Factory, O'Brien's  #42 Café")).toEqual(["the", "laugh", "factory", "o", "brien", "s", "42", "café"]);
+    expect(tokenize("The Laugh-Factory, O'Brien's  #42 Café")).toEqual([
+      "the",
+      "laugh",
+      "factory",
+      "o",
+      "brien",
+      "s",
+      "42",
+      "café",
+    ]);
     expect(parseSearchQuery("Laugh  FACTORY chi")).toEqual({ whole: ["laugh", "factory"], prefix: "chi" });
     expect(parseSearchQuery("fun fun")).toEqual({ whole: [], prefix: "fun" });
     expect(parseSearchQuery("  ...  ")).toEqual({ whole: [], prefix: null });
@@ -91,7 +100,9 @@ describe("search ranking", () => {
     const db = fresh([...filler, "Laugh Factory Chicago", "the laugh factory downtown"]);
     const results = collect(db, searchQuery("laugh factory"));
     expect(results).toHaveLength(42);
-    expect(new Set(bodies(results.slice(0, 2)))).toEqual(new Set(["Laugh Factory Chicago", "the laugh factory downtown"]));
+    expect(new Set(bodies(results.slice(0, 2)))).toEqual(
+      new Set(["Laugh Factory Chicago", "the laugh factory downtown"]),
+    );
     // A first page of 24 (as scene.listPage asks) holds both full matches.
     const page = db.paginate({ query: searchQuery("laugh factory"), cursor: null, pageSize: 24 });
     expect(bodies(page.page.slice(0, 2)).sort()).toEqual(["Laugh Factory Chicago", "the laugh factory downtown"]);
@@ -192,7 +203,8 @@ describe("search and writes", () => {
 
   test("pages follow the ranked order without repeats or gaps", () => {
     const docs: string[] = [];
-    for (let i = 0; i < 90; i++) docs.push(["comedy club", "comedy", "club night", "comedy club comedy", "open mic"][i % 5] + ` ${i}`);
+    for (let i = 0; i < 90; i++)
+      docs.push(["comedy club", "comedy", "club night", "comedy club comedy", "open mic"][i % 5] + ` ${i}`);
     const db = fresh(docs);
     const all = collect(db, searchQuery("comedy club"));
     expect(all).toHaveLength(72);
@@ -202,9 +214,16 @@ describe("search and writes", () => {
     }
     // An end cursor bounds a page inclusively, as for index queries.
     const first = db.paginate({ query: searchQuery("comedy club"), cursor: null, pageSize: 10 });
-    const again = db.paginate({ query: searchQuery("comedy club"), cursor: null, endCursor: first.continueCursor, pageSize: 10 });
+    const again = db.paginate({
+      query: searchQuery("comedy club"),
+      cursor: null,
+      endCursor: first.continueCursor,
+      pageSize: 10,
+    });
     expect(again.page.map((d: any) => d._id)).toEqual(first.page.map((d: any) => d._id));
-    expect(() => db.paginate({ query: searchQuery("comedy"), cursor: "[1,2]", pageSize: 5 })).toThrow(/Invalid search cursor/);
+    expect(() => db.paginate({ query: searchQuery("comedy"), cursor: "[1,2]", pageSize: 5 })).toThrow(
+      /Invalid search cursor/,
+    );
   });
 });
 
@@ -225,7 +244,10 @@ describe("search against a brute-force model", () => {
       const kind = rand(3) === 0 ? "a" : undefined;
       const { whole, prefix } = parseSearchQuery(text);
       const expected = new Map<string, number>();
-      for (const doc of collect(db, { source: { type: "FullTableScan", tableName: "items", order: "asc" }, operators: [] })) {
+      for (const doc of collect(db, {
+        source: { type: "FullTableScan", tableName: "items", order: "asc" },
+        operators: [],
+      })) {
         if (kind !== undefined && doc.kind !== kind) continue;
         const tokens = tokenize(doc.body);
         const m = whole.filter((t) => tokens.includes(t)).length + (tokens.some((t) => t.startsWith(prefix!)) ? 1 : 0);

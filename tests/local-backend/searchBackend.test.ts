@@ -38,7 +38,8 @@ beforeAll(async () => {
   backend = await startBackend({ functionsDir });
   // Many acts matching one of "laugh" / "factory" first, the two matching both last.
   const acts: { text: string; kind: string }[] = [];
-  for (let i = 0; i < 60; i++) acts.push({ text: i % 2 ? `laugh track ${i}` : `factory floor ${i}`, kind: i % 3 ? "show" : "mic" });
+  for (let i = 0; i < 60; i++)
+    acts.push({ text: i % 2 ? `laugh track ${i}` : `factory floor ${i}`, kind: i % 3 ? "show" : "mic" });
   acts.push({ text: "Laugh Factory Chicago", kind: "show" }, { text: "the laugh-factory mic", kind: "mic" });
   for (let start = 0; start < acts.length; start += 20) await insert(acts.slice(start, start + 20));
 });
@@ -53,10 +54,15 @@ describe("search on the local backend", () => {
     const all: string[] = await http.query(api.acts.texts, { text: "laugh factory" });
     expect(all).toHaveLength(62);
     expect(all.slice(0, 2).sort()).toEqual(["Laugh Factory Chicago", "the laugh-factory mic"]);
-    expect((await http.query(api.acts.texts, { text: "laugh factory", take: 2 })).sort()).toEqual(all.slice(0, 2).sort());
+    expect((await http.query(api.acts.texts, { text: "laugh factory", take: 2 })).sort()).toEqual(
+      all.slice(0, 2).sort(),
+    );
     expect(await http.query(api.acts.first, { text: "laugh factory" })).toBe(all[0]);
     // The first page of 24 (scene.listPage's size) holds both.
-    const first: any = await http.query(api.acts.page, { text: "laugh factory", paginationOpts: { numItems: 24, cursor: null } });
+    const first: any = await http.query(api.acts.page, {
+      text: "laugh factory",
+      paginationOpts: { numItems: 24, cursor: null },
+    });
     expect(first.page.slice(0, 2).sort()).toEqual(["Laugh Factory Chicago", "the laugh-factory mic"]);
   });
 
@@ -74,7 +80,9 @@ describe("search on the local backend", () => {
     const http = backend.httpClient();
     const all: string[] = await http.query(api.acts.texts, { text: "laugh factory" });
     for (const size of [1, 5, 24]) expect(await pageThrough("laugh factory", size)).toEqual(all);
-    expect(await pageThrough("laugh factory", 4, "mic")).toEqual(await http.query(api.acts.texts, { text: "laugh factory", kind: "mic" }));
+    expect(await pageThrough("laugh factory", 4, "mic")).toEqual(
+      await http.query(api.acts.texts, { text: "laugh factory", kind: "mic" }),
+    );
   });
 
   test("a mutation searches its own writes; patches and deletes update the index", async () => {

@@ -20,7 +20,11 @@ async function upload(bytes: Uint8Array, contentType: string): Promise<Id<"_stor
   const url = new URL(uploadUrl);
   expect(url.hostname).toBe("127.0.0.1");
   expect([String(backend.port), String(backend.sitePort)]).toContain(url.port);
-  const response = await fetch(uploadUrl, { method: "POST", headers: { "Content-Type": contentType }, body: bytes as unknown as BodyInit });
+  const response = await fetch(uploadUrl, {
+    method: "POST",
+    headers: { "Content-Type": contentType },
+    body: bytes as unknown as BodyInit,
+  });
   expect(response.status).toBe(200);
   const json = (await response.json()) as { storageId: Id<"_storage"> };
   expect(typeof json.storageId).toBe("string");

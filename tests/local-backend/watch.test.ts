@@ -64,13 +64,16 @@ describe("watching the functions folder", () => {
 
   test("a module that does not build leaves the previous functions serving", async () => {
     const mark = backend.mark();
-    await writeFile(path.join(functionsDir, "extra.ts"), `export const hello = query({ args: {}, handler: async () => "v3" `);
+    await writeFile(
+      path.join(functionsDir, "extra.ts"),
+      `export const hello = query({ args: {}, handler: async () => "v3" `,
+    );
     await waitForOutput(mark, /extra\.ts/, "the build error naming the file");
     expect(await backend.httpClient().query(hello, {})).toBe("v2");
     expect(backend.running).toBe(true);
   }, 120_000);
 
-  test("a Node-only import outside a \"use node\" file fails as convex deploy would", async () => {
+  test('a Node-only import outside a "use node" file fails as convex deploy would', async () => {
     const mark = backend.mark();
     await writeFile(
       path.join(functionsDir, "extra.ts"),

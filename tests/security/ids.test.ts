@@ -77,7 +77,8 @@ describe("document ids are unguessable (issue 13 item 1)", () => {
   test("neighbours of your own document ids never resolve", async () => {
     const http = backend.httpClient();
     const ids: Id<"messages">[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await http.mutation(api.messages.send, { channel: "ids", author: "a", body: `#${i}` }));
+    for (let i = 0; i < 5; i++)
+      ids.push(await http.mutation(api.messages.send, { channel: "ids", author: "a", body: `#${i}` }));
     const mine = new Set<string>(ids);
     let resolved = 0;
     for (const id of ids) {

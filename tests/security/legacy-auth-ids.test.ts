@@ -85,7 +85,10 @@ describe("old-format session and refresh token ids (issue 13 item 1)", () => {
     await backend.restart();
     expect(await signIn(backend, { refreshToken: legacy.token })).toBeNull();
     // The account itself is kept: its owner signs in again with the password.
-    const again = await signIn(backend, { provider: "password", params: { email, password: PASSWORD, flow: "signIn" } });
+    const again = await signIn(backend, {
+      provider: "password",
+      params: { email, password: PASSWORD, flow: "signIn" },
+    });
     expect(again?.token).toBeTruthy();
     await backend.dispose();
     backend = undefined;

@@ -39,7 +39,10 @@ async function connect(sessionId: string, subject: string | null): Promise<RawCl
 }
 
 async function mutationResult(client: RawClient, requestId: number): Promise<any> {
-  return await client.waitForMessage((m) => m.type === "MutationResponse" && m.requestId === requestId, `response ${requestId}`);
+  return await client.waitForMessage(
+    (m) => m.type === "MutationResponse" && m.requestId === requestId,
+    `response ${requestId}`,
+  );
 }
 
 describe("mutation de-duplication", () => {
@@ -75,7 +78,9 @@ describe("mutation de-duplication", () => {
     await other.close();
 
     const http = backend.httpClient();
-    const bodies = ((await http.query("messages:list" as any, { channel: "dedupe" })) as { body: string }[]).map((m) => m.body);
+    const bodies = ((await http.query("messages:list" as any, { channel: "dedupe" })) as { body: string }[]).map(
+      (m) => m.body,
+    );
     expect(bodies.sort()).toEqual(["anonymous", "other function", "the attacker's message", "the victim's message"]);
   });
 

@@ -47,7 +47,12 @@ describe("per-connection byte budget", () => {
       for (let round = 0; round < 2; round++) {
         for (let i = 0; i < perRound; i++) holdAction(client, round * perRound + i, payload);
         const last = (round + 1) * perRound - 1;
-        await client.waitForMessage((m) => m.type === "ActionResponse" && m.requestId === last, "the round's last response", 0, 30_000);
+        await client.waitForMessage(
+          (m) => m.type === "ActionResponse" && m.requestId === last,
+          "the round's last response",
+          0,
+          30_000,
+        );
       }
       const responses = client.messages.filter((m) => m.type === "ActionResponse");
       expect(responses).toHaveLength(2 * perRound);

@@ -22,7 +22,11 @@ afterAll(async () => {
 
 async function uploadAndFetch(body: Uint8Array | string, contentType: string): Promise<Response> {
   const uploadUrl = await backend.httpClient().mutation(api.files.generateUploadUrl, {});
-  const uploaded = await fetch(uploadUrl, { method: "POST", headers: { "Content-Type": contentType }, body: body as BodyInit });
+  const uploaded = await fetch(uploadUrl, {
+    method: "POST",
+    headers: { "Content-Type": contentType },
+    body: body as BodyInit,
+  });
   expect(uploaded.status).toBe(200);
   const { storageId } = (await uploaded.json()) as { storageId: string };
   const response = await fetch(`${backend.url}/api/storage/${storageId}`);
@@ -31,19 +35,26 @@ async function uploadAndFetch(body: Uint8Array | string, contentType: string): P
 }
 
 const PNG = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0,
+  0, 0,
 ]);
 
 describe("stored files cannot run as pages of the API origin (issue 13 item 7)", () => {
   test("an uploaded HTML page with a script downloads instead of rendering", async () => {
-    const response = await uploadAndFetch("<html><script>fetch('/steal?c='+document.cookie)</script></html>", "text/html");
+    const response = await uploadAndFetch(
+      "<html><script>fetch('/steal?c='+document.cookie)</script></html>",
+      "text/html",
+    );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment/);
     expect(response.headers.get("content-security-policy")).toContain("sandbox");
   });
 
   test("SVG (which can carry script) and mislabelled images download too", async () => {
-    const svg = await uploadAndFetch('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "image/svg+xml");
+    const svg = await uploadAndFetch(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      "image/svg+xml",
+    );
     expect(svg.headers.get("content-disposition")).toMatch(/^attachment/);
     const fake = await uploadAndFetch("<html><script>alert(1)</script></html>", "image/png");
     expect(fake.headers.get("content-disposition")).toMatch(/^attachment/);

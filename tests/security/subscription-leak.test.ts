@@ -73,7 +73,11 @@ describe("closed and dropped sessions release their subscriptions", () => {
     for (let s = 0; s < 50; s++) {
       const client = clients[s];
       if (s % 2 === 0) await client.waitForMessage((m) => m.type === "AuthError", `socket ${s}: AuthError`);
-      else await client.waitForMessage((m) => m.type === "Transition" && m.modifications.length === 20, `socket ${s}: results`);
+      else
+        await client.waitForMessage(
+          (m) => m.type === "Transition" && m.modifications.length === 20,
+          `socket ${s}: results`,
+        );
     }
     await Promise.all(clients.map((c) => c.close()));
 
@@ -95,7 +99,8 @@ describe("closed and dropped sessions release their subscriptions", () => {
   test("more subscriptions than a connection may hold end it with a FatalError", async () => {
     const client = await RawClient.open(backend);
     const adds: QueryAdd[] = [];
-    for (let i = 0; i < 1001; i++) adds.push({ queryId: i, udfPath: "messages:list", args: { channel: `many-${i % 3}` } });
+    for (let i = 0; i < 1001; i++)
+      adds.push({ queryId: i, udfPath: "messages:list", args: { channel: `many-${i % 3}` } });
     client.subscribe(adds);
     const fatal = await client.waitForMessage((m) => m.type === "FatalError", "a FatalError");
     expect(fatal.error).toMatch(/TooManySubscriptions/);

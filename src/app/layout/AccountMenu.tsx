@@ -27,19 +27,11 @@ export default function AccountMenu() {
     <DropdownMenu.Root>
       <DropdownMenu.Trigger>
         <IconButton variant="ghost" radius="full" size="2" aria-label="Account menu">
-          <Avatar
-            size="2"
-            radius="full"
-            src={me?.photoUrl ?? undefined}
-            fallback={initials(me?.displayName)}
-            alt=""
-          />
+          <Avatar size="2" radius="full" src={me?.photoUrl ?? undefined} fallback={initials(me?.displayName)} alt="" />
         </IconButton>
       </DropdownMenu.Trigger>
       <DropdownMenu.Content align="end" size="2">
-        {me ? (
-          <DropdownMenu.Label>{me.displayName}</DropdownMenu.Label>
-        ) : null}
+        {me ? <DropdownMenu.Label>{me.displayName}</DropdownMenu.Label> : null}
         <DropdownMenu.Item onSelect={() => void navigate(paths.profile)}>
           <PersonIcon aria-hidden="true" /> Profile
         </DropdownMenu.Item>
@@ -56,4 +48,3 @@ export default function AccountMenu() {
     </DropdownMenu.Root>
   );
 }
-

@@ -12,7 +12,13 @@ const AccountMenu = lazy(() => import("./AccountMenu"));
 function NavItem({ to, label, icon }: { to: string; label: string; icon: ReactNode }) {
   const active = useMatch({ path: to, end: false }) !== null;
   return (
-    <Button asChild variant={active ? "soft" : "ghost"} color={active ? undefined : "gray"} size="2" highContrast={!active}>
+    <Button
+      asChild
+      variant={active ? "soft" : "ghost"}
+      color={active ? undefined : "gray"}
+      size="2"
+      highContrast={!active}
+    >
       {/* Below the sm breakpoint only the icon shows; the label stays the accessible name. */}
       <RouterLink to={to} aria-label={label} aria-current={active ? "page" : undefined}>
         {icon}

@@ -1,12 +1,7 @@
 import { useAuthActions } from "@convex-dev/auth/react";
 import { EnvelopeClosedIcon, LockClosedIcon, PersonIcon } from "@radix-ui/react-icons";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
-import {
-  signInFailureToast,
-  signInSuccessToast,
-  signUpFailureToast,
-  signUpSuccessToast,
-} from "@/lib/authErrors";
+import { signInFailureToast, signInSuccessToast, signUpFailureToast, signUpSuccessToast } from "@/lib/authErrors";
 import { showToast } from "@/lib/toast";
 import { signInSchema, signUpSchema, type SignInValues, type SignUpValues } from "./authSchema";
 
@@ -57,7 +52,14 @@ export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
           placeholder="Your stage name"
           icon={<PersonIcon />}
         />
-        <FormTextField name="email" label="Email" type="email" autoComplete="email" required icon={<EnvelopeClosedIcon />} />
+        <FormTextField
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          icon={<EnvelopeClosedIcon />}
+        />
         <FormTextField
           name="password"
           label="Password"
@@ -72,8 +74,21 @@ export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
     );
   }
   return (
-    <Form key="signIn" aria-label="Sign in" schema={signInSchema} defaultValues={{ email: "", password: "" }} onSubmit={submit}>
-      <FormTextField name="email" label="Email" type="email" autoComplete="email" required icon={<EnvelopeClosedIcon />} />
+    <Form
+      key="signIn"
+      aria-label="Sign in"
+      schema={signInSchema}
+      defaultValues={{ email: "", password: "" }}
+      onSubmit={submit}
+    >
+      <FormTextField
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        icon={<EnvelopeClosedIcon />}
+      />
       <FormTextField
         name="password"
         label="Password"

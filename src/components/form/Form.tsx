@@ -1,13 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Flex } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import {
-  FormProvider,
-  useForm,
-  type DefaultValues,
-  type FieldValues,
-  type UseFormReturn,
-} from "react-hook-form";
+import { FormProvider, useForm, type DefaultValues, type FieldValues, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 
 /** A zod schema whose input and output are both form values. */

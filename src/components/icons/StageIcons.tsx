@@ -9,7 +9,14 @@ type IconProps = Omit<SVGProps<SVGSVGElement>, "children"> & { width?: number | 
 
 function Svg({ width = 15, height = 15, children, ...rest }: IconProps & { children: React.ReactNode }) {
   return (
-    <svg width={width} height={height} viewBox="0 0 15 15" fill="currentColor" xmlns="http://www.w3.org/2000/svg" {...rest}>
+    <svg
+      width={width}
+      height={height}
+      viewBox="0 0 15 15"
+      fill="currentColor"
+      xmlns="http://www.w3.org/2000/svg"
+      {...rest}
+    >
       {children}
     </svg>
   );

@@ -21,7 +21,10 @@ import { WizardFrame } from "@/components/WizardFrame";
 import { useAddEventWizard } from "./wizardStore";
 
 const TOTAL_STEPS = 3;
-export const VENUE_REQUIRED = { title: "Please select a venue", description: "Search and select a venue to continue" } as const;
+export const VENUE_REQUIRED = {
+  title: "Please select a venue",
+  description: "Search and select a venue to continue",
+} as const;
 export const SELECTION_REQUIRED = {
   title: "Please make a selection",
   description: "Select an existing event or choose to create a new one",
@@ -66,7 +69,15 @@ function CreateNewEventItem() {
 }
 
 /** The venue's active events plus 'Create New Event'. */
-function EventChoices({ venue, choice, onChoice }: { venue: VenueInput; choice: Choice | null; onChoice: (c: Choice) => void }) {
+function EventChoices({
+  venue,
+  choice,
+  onChoice,
+}: {
+  venue: VenueInput;
+  choice: Choice | null;
+  onChoice: (c: Choice) => void;
+}) {
   const events = useQuery(api.venues.eventsAt, { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId });
   if (events === undefined) return <LoadingState variant="skeleton" rows={2} label="Loading events at this venue" />;
   return (
@@ -176,7 +187,11 @@ export function AddEventEventStep() {
 }
 
 /** Step 3: the event details form; Save Event adds it to the scene and the creator's schedule. */
-export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (props: EventFormSlotProps) => ReactNode }) {
+export function AddEventDetailsStep({
+  renderEventForm,
+}: {
+  renderEventForm: (props: EventFormSlotProps) => ReactNode;
+}) {
   const { venue, setSaved } = useAddEventWizard();
   const navigate = useNavigate();
   const create = useMutation(api.events.create);
@@ -192,7 +207,9 @@ export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (pro
       void navigate(paths.addEventStep("success"));
     } catch (err) {
       if (!(err instanceof ConvexError)) console.error(err);
-      toast.error("Could not save event", { description: errorMessage(err, "Please check your inputs and try again.") });
+      toast.error("Could not save event", {
+        description: errorMessage(err, "Please check your inputs and try again."),
+      });
     }
   };
 
@@ -206,7 +223,13 @@ export function AddEventDetailsStep({ renderEventForm }: { renderEventForm: (pro
         submitLabel: "Save Event",
         onSubmit,
         secondaryAction: (
-          <Button type="button" variant="soft" color="gray" size="4" onClick={() => void navigate(paths.addEventStep("event"))}>
+          <Button
+            type="button"
+            variant="soft"
+            color="gray"
+            size="4"
+            onClick={() => void navigate(paths.addEventStep("event"))}
+          >
             <ArrowLeftIcon aria-hidden="true" /> Back
           </Button>
         ),
@@ -229,7 +252,12 @@ export function AddEventSuccessStep() {
     reset();
   };
   return (
-    <WizardFrame step={null} total={TOTAL_STEPS} title="Event added!" subtitle="It's on the scene list and in your schedule.">
+    <WizardFrame
+      step={null}
+      total={TOTAL_STEPS}
+      title="Event added!"
+      subtitle="It's on the scene list and in your schedule."
+    >
       <DataList.Root orientation={{ initial: "vertical", xs: "horizontal" }} aria-label="Event summary">
         <DataList.Item>
           <DataList.Label>Event</DataList.Label>

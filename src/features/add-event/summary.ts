@@ -9,7 +9,8 @@ export function eventSummary(details: EventDetails): { day: string; time: string
   if (details.recurrence === "monthly" && details.monthlyRule) {
     frequency = details.monthlyRule.startsWith("Monthly") ? details.monthlyRule : `Monthly (${details.monthlyRule})`;
   }
-  if (details.recurrence === "custom" && details.customRecurrenceDescription) frequency = details.customRecurrenceDescription;
+  if (details.recurrence === "custom" && details.customRecurrenceDescription)
+    frequency = details.customRecurrenceDescription;
   return {
     day: DAY_NAMES[details.dayOfWeek] ?? "",
     time: formatTime12h(details.startTimeLocal),

@@ -114,11 +114,22 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
           {claim.message ? <Blockquote size="2">{claim.message}</Blockquote> : null}
           {claim.status === "pending" ? (
             <Flex gap="2">
-              <Button color="green" onClick={() => void decide("approved")} loading={busy === "approved"} disabled={busy !== null}>
+              <Button
+                color="green"
+                onClick={() => void decide("approved")}
+                loading={busy === "approved"}
+                disabled={busy !== null}
+              >
                 <CheckIcon aria-hidden="true" />
                 Approve
               </Button>
-              <Button color="red" variant="soft" onClick={() => void decide("denied")} loading={busy === "denied"} disabled={busy !== null}>
+              <Button
+                color="red"
+                variant="soft"
+                onClick={() => void decide("denied")}
+                loading={busy === "denied"}
+                disabled={busy !== null}
+              >
                 <Cross2Icon aria-hidden="true" />
                 Deny
               </Button>

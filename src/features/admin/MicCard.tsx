@@ -33,9 +33,7 @@ function DeleteMicButton({ mic }: { mic: AdminMic }) {
       </AlertDialog.Trigger>
       <AlertDialog.Content maxWidth="420px">
         <AlertDialog.Title>Delete mic</AlertDialog.Title>
-        <AlertDialog.Description size="2">
-          {`Are you sure you want to delete "${mic.title}"?`}
-        </AlertDialog.Description>
+        <AlertDialog.Description size="2">{`Are you sure you want to delete "${mic.title}"?`}</AlertDialog.Description>
         <Flex gap="3" mt="4" justify="end">
           <AlertDialog.Cancel>
             <Button variant="soft" color="gray">

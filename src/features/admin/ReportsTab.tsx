@@ -63,7 +63,11 @@ function ReportCard({ report, onEditMic }: ReportCardProps) {
           </Text>
           {report.note ? <Blockquote size="2">{report.note}</Blockquote> : null}
           <Flex gap="2" wrap="wrap">
-            <Button variant="soft" onClick={() => onEditMic(report.micId, report._id)} disabled={report.micTitle === null}>
+            <Button
+              variant="soft"
+              onClick={() => onEditMic(report.micId, report._id)}
+              disabled={report.micTitle === null}
+            >
               Edit mic
             </Button>
             <Button
@@ -75,7 +79,13 @@ function ReportCard({ report, onEditMic }: ReportCardProps) {
             >
               Deactivate mic
             </Button>
-            <Button variant="soft" color="gray" onClick={() => void act("dismiss")} loading={busy === "dismiss"} disabled={busy !== null}>
+            <Button
+              variant="soft"
+              color="gray"
+              onClick={() => void act("dismiss")}
+              loading={busy === "dismiss"}
+              disabled={busy !== null}
+            >
               Dismiss
             </Button>
           </Flex>
@@ -106,7 +116,11 @@ export function ReportsTab({ onEditMic }: { onEditMic: ReportCardProps["onEditMi
       {reports === undefined ? (
         <LoadingState variant="skeleton" label="Loading reports…" />
       ) : reports.length === 0 ? (
-        <EmptyState headingAs="h3" title="No open reports." description="Reports from comedians show up here as they come in." />
+        <EmptyState
+          headingAs="h3"
+          title="No open reports."
+          description="Reports from comedians show up here as they come in."
+        />
       ) : (
         <Flex direction="column" gap="3">
           {reports.map((report) => (

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { checkInsLabel, coordinatesToast, dayLabel, micTypeLabel, claimLabel, reviewedDate, submittedDate, timeLabel } from "./adminText";
+import {
+  checkInsLabel,
+  coordinatesToast,
+  dayLabel,
+  micTypeLabel,
+  claimLabel,
+  reviewedDate,
+  submittedDate,
+  timeLabel,
+} from "./adminText";
 
 describe("admin text", () => {
   test.each([

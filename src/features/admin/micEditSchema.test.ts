@@ -1,6 +1,13 @@
 import { describe, expect, test } from "vitest";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { costInfoFrom, micEditDefaults, micEditSchema, readCoverAmount, readMinimumItems, toUpdateArgs } from "./micEditSchema";
+import {
+  costInfoFrom,
+  micEditDefaults,
+  micEditSchema,
+  readCoverAmount,
+  readMinimumItems,
+  toUpdateArgs,
+} from "./micEditSchema";
 
 const id = "k17abc" as Id<"sceneItems">;
 const item = {
@@ -16,7 +23,12 @@ const item = {
 
 describe("admin mic edit form", () => {
   test("defaults follow the item, with free / 5 / 1 for a missing cost", () => {
-    expect(micEditDefaults(item)).toMatchObject({ dayOfWeek: "2", costType: "free", coverAmount: "5", minimumItems: "1" });
+    expect(micEditDefaults(item)).toMatchObject({
+      dayOfWeek: "2",
+      costType: "free",
+      coverAmount: "5",
+      minimumItems: "1",
+    });
     expect(micEditDefaults({ ...item, dayOfWeek: null }).dayOfWeek).toBe("none");
     expect(micEditDefaults({ ...item, costInfo: { type: "cover", coverAmount: 8 } })).toMatchObject({
       costType: "cover",
@@ -49,7 +61,12 @@ describe("admin mic edit form", () => {
   });
 
   test("payload: trimmed fields, null day, and cost info cleared for other types", () => {
-    const values = micEditSchema.parse({ ...micEditDefaults(item), title: "  New  ", dayOfWeek: "none", costType: "cover" });
+    const values = micEditSchema.parse({
+      ...micEditDefaults(item),
+      title: "  New  ",
+      dayOfWeek: "none",
+      costType: "cover",
+    });
     expect(toUpdateArgs(id, values)).toEqual({
       id,
       title: "New",

@@ -1,4 +1,10 @@
-import { GlobeIcon, LightningBoltIcon, SewingPinFilledIcon, StarFilledIcon, StopwatchIcon } from "@radix-ui/react-icons";
+import {
+  GlobeIcon,
+  LightningBoltIcon,
+  SewingPinFilledIcon,
+  StarFilledIcon,
+  StopwatchIcon,
+} from "@radix-ui/react-icons";
 import type { CSSProperties } from "react";
 import { BADGE_ICON_LABELS, type BadgeIconName } from "../../../convex/lib/badges";
 import { CrownIcon, FlameIcon, MicIcon, PeopleIcon } from "@/components/icons/StageIcons";

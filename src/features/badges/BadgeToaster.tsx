@@ -26,7 +26,12 @@ export function BadgeToaster() {
     for (const code of newBadgeCodes(known.current, badges)) {
       const t = badgeToast(code);
       // The id keeps one toast per badge even if another screen announces it too.
-      toast.success(t.title, { id: `badge-earned-${code}`, description: t.description, icon: badgeToastIcon(t.icon), duration: BADGE_TOAST_MS });
+      toast.success(t.title, {
+        id: `badge-earned-${code}`,
+        description: t.description,
+        icon: badgeToastIcon(t.icon),
+        duration: BADGE_TOAST_MS,
+      });
     }
     known.current = new Set(badges.map((b) => b.code));
   }, [badges]);

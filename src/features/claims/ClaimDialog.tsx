@@ -37,8 +37,8 @@ export function ClaimDialog({ micId }: { micId: Id<"sceneItems"> }) {
       <Dialog.Content maxWidth="480px">
         <Dialog.Title>Claim this mic</Dialog.Title>
         <Dialog.Description size="2" mb="3">
-          Run or host this mic? Once an admin approves your claim you can keep its details up to date and cancel
-          single nights.
+          Run or host this mic? Once an admin approves your claim you can keep its details up to date and cancel single
+          nights.
         </Dialog.Description>
         <Flex direction="column" gap="1">
           <Text as="label" htmlFor={fieldId} size="2" weight="medium">

@@ -11,7 +11,10 @@ import { editMicDefaults, editMicSchema, NO_DAY, NO_SIGNUP, toOwnMicArgs } from 
 import { FormSelectField as SelectField } from "@/components/form";
 import type { OwnedMic } from "./types";
 
-const DAY_OPTIONS = [{ value: NO_DAY, label: "No day" }, ...DAY_NAMES.map((name, i) => ({ value: String(i), label: name }))];
+const DAY_OPTIONS = [
+  { value: NO_DAY, label: "No day" },
+  ...DAY_NAMES.map((name, i) => ({ value: String(i), label: name })),
+];
 const SIGNUP_OPTIONS = [
   { value: NO_SIGNUP, label: "Not set" },
   { value: "in_person", label: "In person" },

@@ -74,7 +74,11 @@ function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
         {!state.canManage && latest ? (
           <Flex gap="2" align="center">
             <Text size="2">{latest.number === undefined ? "Your claim:" : `Your claim #${latest.number}:`}</Text>
-            <Badge color={pending ? "amber" : latest.status === "revoked" ? "gray" : "red"} variant="soft" highContrast={pending}>
+            <Badge
+              color={pending ? "amber" : latest.status === "revoked" ? "gray" : "red"}
+              variant="soft"
+              highContrast={pending}
+            >
               {pending ? "Pending review" : latest.status === "revoked" ? "Revoked" : "Denied"}
             </Badge>
           </Flex>

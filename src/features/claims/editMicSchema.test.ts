@@ -16,7 +16,12 @@ const item = {
 
 describe("claimant edit form", () => {
   test("round-trips an item into the mutation's arguments", () => {
-    const values = editMicSchema.parse({ ...editMicDefaults(item), hostName: " Sam ", costType: "combo", coverAmount: "4" });
+    const values = editMicSchema.parse({
+      ...editMicDefaults(item),
+      hostName: " Sam ",
+      costType: "combo",
+      coverAmount: "4",
+    });
     expect(toOwnMicArgs(micId, "open_mic", values)).toEqual({
       micId,
       title: "Mic",

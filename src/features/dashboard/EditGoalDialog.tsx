@@ -56,9 +56,20 @@ export function EditGoalDialog({ goal }: { goal: number }) {
           How many minutes of stage time do you want each week (Sunday to Saturday)?
         </Dialog.Description>
         {/* Mounted only while open, so it starts from the saved goal each time. */}
-        <Form schema={goalSchema} defaultValues={{ weeklyGoalMinutes: goal }} onSubmit={onSubmit} aria-label="Weekly goal">
+        <Form
+          schema={goalSchema}
+          defaultValues={{ weeklyGoalMinutes: goal }}
+          onSubmit={onSubmit}
+          aria-label="Weekly goal"
+        >
           <InvalidGoalToast />
-          <FormTextField name="weeklyGoalMinutes" label="Minutes per week" type="number" hint="A whole number from 1 to 100." required />
+          <FormTextField
+            name="weeklyGoalMinutes"
+            label="Minutes per week"
+            type="number"
+            hint="A whole number from 1 to 100."
+            required
+          />
           <Flex gap="3" justify="end" mt="2">
             <Dialog.Close>
               <Button type="button" variant="soft" color="gray">

@@ -158,7 +158,8 @@ function EventFields({
     setValue("recurrence", r);
     setValue("performanceMinutes", performanceMinutes);
     // Keep a name the comedian typed; replace only the generated one.
-    if (getValues("title").trim() === defaultTitle(previous, venueName)) setValue("title", defaultTitle(next, venueName));
+    if (getValues("title").trim() === defaultTitle(previous, venueName))
+      setValue("title", defaultTitle(next, venueName));
   };
 
   const frequencyOptions = RECURRENCE_OPTIONS.filter((o) => o.value !== "one-time" || (allowOneTime && !isMic));
@@ -236,7 +237,12 @@ function EventFields({
               control={control}
               name="signupMethod"
               render={({ field }) => (
-                <RadioGroup.Root aria-labelledby={ids.signup} size="3" value={field.value} onValueChange={field.onChange}>
+                <RadioGroup.Root
+                  aria-labelledby={ids.signup}
+                  size="3"
+                  value={field.value}
+                  onValueChange={field.onChange}
+                >
                   <Flex gap="4">
                     <RadioGroup.Item value="in_person">In person</RadioGroup.Item>
                     <RadioGroup.Item value="online">Online</RadioGroup.Item>
@@ -246,7 +252,12 @@ function EventFields({
             />
           </Flex>
           {signupMethod === "in_person" ? (
-            <Field id={ids.listTime} name="listTimeLocal" label="List time" hint="When the sign-up list goes up (30 minutes before the start unless you change it)">
+            <Field
+              id={ids.listTime}
+              name="listTimeLocal"
+              label="List time"
+              hint="When the sign-up list goes up (30 minutes before the start unless you change it)"
+            >
               <TextField.Root
                 id={ids.listTime}
                 size="3"
@@ -258,7 +269,14 @@ function EventFields({
             </Field>
           ) : (
             <Field id={ids.signupLink} name="signupLink" label="Sign-up link">
-              <TextField.Root id={ids.signupLink} size="3" type="url" inputMode="url" placeholder="https://" {...register("signupLink")} />
+              <TextField.Root
+                id={ids.signupLink}
+                size="3"
+                type="url"
+                inputMode="url"
+                placeholder="https://"
+                {...register("signupLink")}
+              />
             </Field>
           )}
 
@@ -285,14 +303,30 @@ function EventFields({
               {costType === "cover" || costType === "combo" ? (
                 <Box flexGrow="1" minWidth="140px">
                   <Field id={ids.cover} name="coverAmount" label="Mic Fee Amount ($)">
-                    <TextField.Root id={ids.cover} size="3" type="number" min={0} step={0.01} inputMode="decimal" {...register("coverAmount")} />
+                    <TextField.Root
+                      id={ids.cover}
+                      size="3"
+                      type="number"
+                      min={0}
+                      step={0.01}
+                      inputMode="decimal"
+                      {...register("coverAmount")}
+                    />
                   </Field>
                 </Box>
               ) : null}
               {costType === "minimum" || costType === "combo" ? (
                 <Box flexGrow="1" minWidth="140px">
                   <Field id={ids.minimum} name="minimumItems" label="Minimum Items">
-                    <TextField.Root id={ids.minimum} size="3" type="number" min={1} step={1} inputMode="numeric" {...register("minimumItems")} />
+                    <TextField.Root
+                      id={ids.minimum}
+                      size="3"
+                      type="number"
+                      min={1}
+                      step={1}
+                      inputMode="numeric"
+                      {...register("minimumItems")}
+                    />
                   </Field>
                 </Box>
               ) : null}
@@ -321,7 +355,12 @@ function EventFields({
           control={control}
           name="recurrence"
           render={({ field }) => (
-            <RadioCards.Root aria-labelledby={ids.frequency} columns="2" value={field.value} onValueChange={field.onChange}>
+            <RadioCards.Root
+              aria-labelledby={ids.frequency}
+              columns="2"
+              value={field.value}
+              onValueChange={field.onChange}
+            >
               {frequencyOptions.map((o) => (
                 <RadioCards.Item key={o.value} value={o.value}>
                   <Flex direction="column" width="100%">
@@ -377,7 +416,12 @@ function EventFields({
         ) : null}
       </Flex>
 
-      <Field id={ids.minutes} name="performanceMinutes" label="Set length (minutes)" hint="Open-mic sets are typically 3-7 minutes, shows 5-20+">
+      <Field
+        id={ids.minutes}
+        name="performanceMinutes"
+        label="Set length (minutes)"
+        hint="Open-mic sets are typically 3-7 minutes, shows 5-20+"
+      >
         <TextField.Root
           id={ids.minutes}
           size="3"

@@ -93,9 +93,14 @@ describe("validation", () => {
     expect(errors.customRecurrenceDescription).toContain(INVALID_CUSTOM_RECURRENCE.description);
   });
 
-  it.each(["every 3 weeks", "first Monday of each month", "every quarter", "every other Tuesday"])("accepts the example %s", (text) => {
-    expect(eventFormSchema.safeParse({ ...values(), recurrence: "custom", customRecurrenceDescription: text }).success).toBe(true);
-  });
+  it.each(["every 3 weeks", "first Monday of each month", "every quarter", "every other Tuesday"])(
+    "accepts the example %s",
+    (text) => {
+      expect(
+        eventFormSchema.safeParse({ ...values(), recurrence: "custom", customRecurrenceDescription: text }).success,
+      ).toBe(true);
+    },
+  );
 
   it("turns a non-number fee into 0 and a non-number or 0 minimum into 1", () => {
     const parsed = eventFormSchema.parse({ ...values(), costType: "combo", coverAmount: Number.NaN, minimumItems: 0 });
@@ -110,15 +115,29 @@ describe("validation", () => {
 
   it("uses 5 minutes for an empty set length and refuses one above 60", () => {
     expect(eventFormSchema.parse({ ...values(), performanceMinutes: Number.NaN }).performanceMinutes).toBe(5);
-    expect(errorsOf({ ...values(), performanceMinutes: 61 })).toHaveProperty("performanceMinutes", PERFORMANCE_MINUTES_MESSAGE);
-    expect(errorsOf({ ...values(), performanceMinutes: 0 })).toHaveProperty("performanceMinutes", PERFORMANCE_MINUTES_MESSAGE);
+    expect(errorsOf({ ...values(), performanceMinutes: 61 })).toHaveProperty(
+      "performanceMinutes",
+      PERFORMANCE_MINUTES_MESSAGE,
+    );
+    expect(errorsOf({ ...values(), performanceMinutes: 0 })).toHaveProperty(
+      "performanceMinutes",
+      PERFORMANCE_MINUTES_MESSAGE,
+    );
   });
 
   it("checks links only where they apply", () => {
-    expect(errorsOf({ ...values(), type: "show", showLink: "not a link" })).toHaveProperty("showLink", INVALID_URL_MESSAGE);
-    expect(errorsOf({ ...values(), signupMethod: "online", signupLink: "nope" })).toHaveProperty("signupLink", INVALID_URL_MESSAGE);
+    expect(errorsOf({ ...values(), type: "show", showLink: "not a link" })).toHaveProperty(
+      "showLink",
+      INVALID_URL_MESSAGE,
+    );
+    expect(errorsOf({ ...values(), signupMethod: "online", signupLink: "nope" })).toHaveProperty(
+      "signupLink",
+      INVALID_URL_MESSAGE,
+    );
     // An in-person mic ignores a leftover online link.
-    expect(eventFormSchema.safeParse({ ...values(), signupMethod: "in_person", signupLink: "nope" }).success).toBe(true);
+    expect(eventFormSchema.safeParse({ ...values(), signupMethod: "in_person", signupLink: "nope" }).success).toBe(
+      true,
+    );
   });
 
   it("offers one-time for shows only", () => {
@@ -148,11 +167,16 @@ describe("payload rules (part 2 §5)", () => {
     const online = buildEventDetails(values({ signupMethod: "online", signupLink: "mic.example.com/list" }), TODAY);
     expect(online.signupLink).toBe("https://mic.example.com/list");
     expect(online.listTimeLocal).toBeUndefined();
-    expect(buildEventDetails(values({ signupMethod: "online", signupLink: "" }), TODAY)).not.toHaveProperty("signupLink");
+    expect(buildEventDetails(values({ signupMethod: "online", signupLink: "" }), TODAY)).not.toHaveProperty(
+      "signupLink",
+    );
   });
 
   it("sends a show without sign-up, list time or cost, and its link only when given", () => {
-    const show = buildEventDetails(values({ type: "show", recurrence: "monthly", showLink: "https://tix.example.com", signupLink: "x" }), TODAY);
+    const show = buildEventDetails(
+      values({ type: "show", recurrence: "monthly", showLink: "https://tix.example.com", signupLink: "x" }),
+      TODAY,
+    );
     expect(show).not.toHaveProperty("signupMethod");
     expect(show).not.toHaveProperty("listTimeLocal");
     expect(show).not.toHaveProperty("costInfo");
@@ -168,7 +192,10 @@ describe("payload rules (part 2 §5)", () => {
   });
 
   it("sends the custom description only for a custom schedule, and the host only when given", () => {
-    const custom = buildEventDetails(values({ recurrence: "custom", customRecurrenceDescription: " every 3 weeks ", hostName: " Sam " }), TODAY);
+    const custom = buildEventDetails(
+      values({ recurrence: "custom", customRecurrenceDescription: " every 3 weeks ", hostName: " Sam " }),
+      TODAY,
+    );
     expect(custom.customRecurrenceDescription).toBe("every 3 weeks");
     expect(custom.hostName).toBe("Sam");
     const weekly = buildEventDetails(values({ customRecurrenceDescription: "every 3 weeks", hostName: "  " }), TODAY);
@@ -179,7 +206,10 @@ describe("payload rules (part 2 §5)", () => {
 
   it("keeps only the cost fields of the chosen option", () => {
     expect(buildEventDetails(values({ costType: "free" }), TODAY).costInfo).toEqual({ type: "free" });
-    expect(buildEventDetails(values({ costType: "minimum", minimumItems: 2 }), TODAY).costInfo).toEqual({ type: "minimum", minimumItems: 2 });
+    expect(buildEventDetails(values({ costType: "minimum", minimumItems: 2 }), TODAY).costInfo).toEqual({
+      type: "minimum",
+      minimumItems: 2,
+    });
     expect(buildEventDetails(values({ costType: "combo", coverAmount: 5, minimumItems: 1 }), TODAY).costInfo).toEqual({
       type: "combo",
       coverAmount: 5,

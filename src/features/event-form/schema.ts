@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { INVALID_CUSTOM_RECURRENCE, monthlyRuleText, parseCustomRecurrence, type Recurrence } from "../../../convex/lib/recurrence";
+import {
+  INVALID_CUSTOM_RECURRENCE,
+  monthlyRuleText,
+  parseCustomRecurrence,
+  type Recurrence,
+} from "../../../convex/lib/recurrence";
 import { addDaysToDate, dayOfWeekOfDate, minusMinutesHHMM, parseHHMM } from "../../../convex/lib/time";
 import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MIC_LIMITS } from "../../../convex/lib/micRules";
 import { micFieldsSchema } from "@/lib/micSchema";
@@ -24,7 +29,9 @@ export const MAX_TITLE_LENGTH = MIC_LIMITS.title;
 
 /** Defaults that a change of type resets (part 2 §4). */
 export function typeDefaults(type: EventType): { recurrence: Recurrence; performanceMinutes: number } {
-  return type === "open_mic" ? { recurrence: "weekly", performanceMinutes: 5 } : { recurrence: "monthly", performanceMinutes: 10 };
+  return type === "open_mic"
+    ? { recurrence: "weekly", performanceMinutes: 5 }
+    : { recurrence: "monthly", performanceMinutes: 10 };
 }
 
 /** 'Open Mic at The Stand' / 'Show at The Stand'. */
@@ -94,7 +101,11 @@ export const eventFormSchema = micFieldsSchema
   .pick({ signupLink: true, showLink: true, customRecurrenceDescription: true, hostName: true })
   .extend({
     type: z.enum(["open_mic", "show"]),
-    title: z.string().trim().min(1, TITLE_REQUIRED_MESSAGE).max(MAX_TITLE_LENGTH, `Keep the name under ${MAX_TITLE_LENGTH} characters`),
+    title: z
+      .string()
+      .trim()
+      .min(1, TITLE_REQUIRED_MESSAGE)
+      .max(MAX_TITLE_LENGTH, `Keep the name under ${MAX_TITLE_LENGTH} characters`),
     dayOfWeek: z.coerce.number().int().min(0).max(6),
     startTimeLocal: hhmm,
     signupMethod: z.enum(["in_person", "online"]),
@@ -120,14 +131,22 @@ export const eventFormSchema = micFieldsSchema
     monthlyMode: z.enum(["weekday", "date"]),
     performanceMinutes: z.preprocess(
       numberOr(5),
-      z.number().int(PERFORMANCE_MINUTES_MESSAGE).min(1, PERFORMANCE_MINUTES_MESSAGE).max(60, PERFORMANCE_MINUTES_MESSAGE),
+      z
+        .number()
+        .int(PERFORMANCE_MINUTES_MESSAGE)
+        .min(1, PERFORMANCE_MINUTES_MESSAGE)
+        .max(60, PERFORMANCE_MINUTES_MESSAGE),
     ),
   })
   .superRefine((values, ctx) => {
     if (values.type === "open_mic" && values.signupMethod === "online" && !isValidUrl(values.signupLink)) {
       ctx.addIssue({ code: "custom", path: ["signupLink"], message: INVALID_URL_MESSAGE });
     }
-    if (values.type === "open_mic" && values.signupMethod === "in_person" && !hhmm.safeParse(values.listTimeLocal).success) {
+    if (
+      values.type === "open_mic" &&
+      values.signupMethod === "in_person" &&
+      !hhmm.safeParse(values.listTimeLocal).success
+    ) {
       ctx.addIssue({ code: "custom", path: ["listTimeLocal"], message: "Choose a list time" });
     }
     if (values.type === "show" && !isValidUrl(values.showLink)) {

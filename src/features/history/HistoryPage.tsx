@@ -59,7 +59,12 @@ function SetRow({ set }: { set: HistoryRow }) {
   return (
     <li aria-label={`${formatSetDate(set.performedAt)}, ${set.venueName}, ${set.minutes} minutes`}>
       <Card size="2">
-        <Flex justify="between" align={{ initial: "start", sm: "center" }} gap="3" direction={{ initial: "column", sm: "row" }}>
+        <Flex
+          justify="between"
+          align={{ initial: "start", sm: "center" }}
+          gap="3"
+          direction={{ initial: "column", sm: "row" }}
+        >
           <Box minWidth="0">
             <Text as="p" size="3" weight="bold">
               {set.venueName}
@@ -89,11 +94,7 @@ function SetRow({ set }: { set: HistoryRow }) {
 }
 
 function SetList() {
-  const { results, status, loadMore } = usePaginatedQuery(
-    api.history.list,
-    {},
-    { initialNumItems: HISTORY_PAGE_SIZE },
-  );
+  const { results, status, loadMore } = usePaginatedQuery(api.history.list, {}, { initialNumItems: HISTORY_PAGE_SIZE });
   if (status === "LoadingFirstPage") return <LoadingState variant="skeleton" label="Loading your sets" rows={4} />;
   if (results.length === 0) {
     return (

@@ -119,13 +119,23 @@ export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
           {set.venueName}
         </Dialog.Description>
         {/* Mounted only while open, so it starts from the saved set each time. */}
-        <Form schema={editPerformanceSchema} defaultValues={editDefaults(set)} onSubmit={onSubmit} aria-label="Edit performance">
+        <Form
+          schema={editPerformanceSchema}
+          defaultValues={editDefaults(set)}
+          onSubmit={onSubmit}
+          aria-label="Edit performance"
+        >
           <FormTextField name="minutes" label="Minutes" hint="Whole minutes on stage." />
           <Flex gap="3" wrap="wrap">
             <FormTextField name="date" label="Date" type="date" required />
             <FormTextField name="time" label="Time" type="time" required />
           </Flex>
-          <FormTextField name="tags" label="Tags" placeholder="crowd work, new bits" hint="Separate tags with commas." />
+          <FormTextField
+            name="tags"
+            label="Tags"
+            placeholder="crowd work, new bits"
+            hint="Separate tags with commas."
+          />
           <NotesField />
           <Flex gap="3" justify="end" mt="2">
             <Dialog.Close>

@@ -42,8 +42,8 @@ describe("edit performance parsing (spec part 2 §5)", () => {
       tags: null,
       notes: null,
     });
-    expect(editPerformanceSchema.safeParse({ minutes: "5", date: "", time: "21:15", tags: "", notes: "" }).success).toBe(
-      false,
-    );
+    expect(
+      editPerformanceSchema.safeParse({ minutes: "5", date: "", time: "21:15", tags: "", notes: "" }).success,
+    ).toBe(false);
   });
 });

@@ -13,8 +13,8 @@ export function Hero() {
         Grow your comedy.
       </Heading>
       <Text as="p" size={{ initial: "3", sm: "4" }} color="gray" style={{ maxWidth: 560 }}>
-        StageTime is the logbook for stand-up comedians: log your sets, find open mics and shows, hit your weekly
-        goal and earn badges along the way.
+        StageTime is the logbook for stand-up comedians: log your sets, find open mics and shows, hit your weekly goal
+        and earn badges along the way.
       </Text>
       <Flex
         direction={{ initial: "column", xs: "row" }}

@@ -27,10 +27,15 @@ export function ListNotifier() {
       const before = seen.current?.get(s.spotId);
       // Only changes seen while the app is open are announced (the first answer is the baseline).
       if (seen.current !== null) {
-        if (now.onDeck && !before?.onDeck) toast.info("You're on deck", { id: `list-deck-${s.spotId}`, description: s.micTitle, duration: 10_000 });
-        if (now.logged && !before?.logged) toast.success(`Your set at ${s.micTitle} was logged`, { id: `list-logged-${s.spotId}` });
+        if (now.onDeck && !before?.onDeck)
+          toast.info("You're on deck", { id: `list-deck-${s.spotId}`, description: s.micTitle, duration: 10_000 });
+        if (now.logged && !before?.logged)
+          toast.success(`Your set at ${s.micTitle} was logged`, { id: `list-logged-${s.spotId}` });
         if (now.cancelled && !before?.cancelled) {
-          toast.warning(`Tonight at ${s.micTitle} was cancelled`, { id: `list-cancelled-${s.spotId}`, description: "The list is closed." });
+          toast.warning(`Tonight at ${s.micTitle} was cancelled`, {
+            id: `list-cancelled-${s.spotId}`,
+            description: "The list is closed.",
+          });
         }
       }
       next.set(s.spotId, now);

@@ -33,14 +33,38 @@ function useListAction() {
 function SpotBadges({ spot }: { spot: SpotView }) {
   return (
     <>
-      {spot.state === "up" ? <Badge color="green" highContrast>Up now</Badge> : null}
-      {spot.onDeck ? <Badge color="amber" highContrast>On deck</Badge> : null}
+      {spot.state === "up" ? (
+        <Badge color="green" highContrast>
+          Up now
+        </Badge>
+      ) : null}
+      {spot.onDeck ? (
+        <Badge color="amber" highContrast>
+          On deck
+        </Badge>
+      ) : null}
       {spot.state === "done" ? <Badge color="gray">Done</Badge> : null}
       {spot.state === "no_show" ? <Badge color="red">No-show</Badge> : null}
-      {spot.walkIn ? <Badge variant="outline" color="gray">Walk-in</Badge> : null}
-      {spot.priority ? <Badge variant="soft" color="blue">Priority</Badge> : null}
-      {spot.bumped ? <Badge variant="soft" color="orange">Bumped</Badge> : null}
-      {spot.drawIndex !== null ? <Badge variant="soft" color="gray">Drawn #{spot.drawIndex}</Badge> : null}
+      {spot.walkIn ? (
+        <Badge variant="outline" color="gray">
+          Walk-in
+        </Badge>
+      ) : null}
+      {spot.priority ? (
+        <Badge variant="soft" color="blue">
+          Priority
+        </Badge>
+      ) : null}
+      {spot.bumped ? (
+        <Badge variant="soft" color="orange">
+          Bumped
+        </Badge>
+      ) : null}
+      {spot.drawIndex !== null ? (
+        <Badge variant="soft" color="gray">
+          Drawn #{spot.drawIndex}
+        </Badge>
+      ) : null}
       {spot.isMine ? <Badge variant="solid">You</Badge> : null}
     </>
   );
@@ -60,7 +84,11 @@ function SetTimer({ list }: { list: ListView }) {
   return (
     <Flex gap="2" align="center">
       <Text size="2">Timer {elapsedText(elapsed)}</Text>
-      {light ? <Badge color="red" highContrast>Light</Badge> : null}
+      {light ? (
+        <Badge color="red" highContrast>
+          Light
+        </Badge>
+      ) : null}
     </Flex>
   );
 }
@@ -85,8 +113,7 @@ function SectionList({
   const [dragged, setDragged] = useState<Id<"listSpots"> | null>(null);
   const canRun = host && list.status === "open";
   const args = (spot: SpotView) => ({ listId: list._id, spotId: spot._id, version: list.version });
-  const moveTo = (spot: SpotView, toIndex: number) =>
-    run(`move-${spot._id}`, () => move({ ...args(spot), toIndex }));
+  const moveTo = (spot: SpotView, toIndex: number) => run(`move-${spot._id}`, () => move({ ...args(spot), toIndex }));
 
   const onDrop = (event: DragEvent, target: number) => {
     event.preventDefault();
@@ -121,38 +148,85 @@ function SectionList({
                   </Flex>
                   {canRun ? (
                     <Flex gap="2" wrap="wrap">
-                      <Button size="1" variant="soft" color="gray" disabled={i === 0} loading={busy === `move-${spot._id}`}
-                        aria-label={`Move ${spot.name} up`} onClick={() => void moveTo(spot, i - 1)}>
+                      <Button
+                        size="1"
+                        variant="soft"
+                        color="gray"
+                        disabled={i === 0}
+                        loading={busy === `move-${spot._id}`}
+                        aria-label={`Move ${spot.name} up`}
+                        onClick={() => void moveTo(spot, i - 1)}
+                      >
                         Move up
                       </Button>
-                      <Button size="1" variant="soft" color="gray" disabled={i === spots.length - 1}
-                        aria-label={`Move ${spot.name} down`} onClick={() => void moveTo(spot, i + 1)}>
+                      <Button
+                        size="1"
+                        variant="soft"
+                        color="gray"
+                        disabled={i === spots.length - 1}
+                        aria-label={`Move ${spot.name} down`}
+                        onClick={() => void moveTo(spot, i + 1)}
+                      >
                         Move down
                       </Button>
                       {spot.section === "list" && spot.state === "waiting" ? (
                         <>
-                          <Button size="1" aria-label={`${spot.name} is up now`} disabled={list.upNow !== null}
-                            onClick={() => void run(`up-${spot._id}`, () => upNow({ listId: list._id, spotId: spot._id }))}>
+                          <Button
+                            size="1"
+                            aria-label={`${spot.name} is up now`}
+                            disabled={list.upNow !== null}
+                            onClick={() =>
+                              void run(`up-${spot._id}`, () => upNow({ listId: list._id, spotId: spot._id }))
+                            }
+                          >
                             Up now
                           </Button>
-                          <Button size="1" variant="soft" color="orange" aria-label={`Bump ${spot.name} to the waitlist`}
-                            onClick={() => void run(`bump-${spot._id}`, () => bump(args(spot)))}>
+                          <Button
+                            size="1"
+                            variant="soft"
+                            color="orange"
+                            aria-label={`Bump ${spot.name} to the waitlist`}
+                            onClick={() => void run(`bump-${spot._id}`, () => bump(args(spot)))}
+                          >
                             Bump
                           </Button>
-                          <Button size="1" variant="soft" color="red" aria-label={`Mark ${spot.name} a no-show`}
-                            onClick={() => void run(`noshow-${spot._id}`, () => noShow(args(spot)))}>
+                          <Button
+                            size="1"
+                            variant="soft"
+                            color="red"
+                            aria-label={`Mark ${spot.name} a no-show`}
+                            onClick={() => void run(`noshow-${spot._id}`, () => noShow(args(spot)))}
+                          >
                             No-show
                           </Button>
                         </>
                       ) : null}
                       {spot.state === "up" ? (
                         <>
-                          <Button size="1" color="green" aria-label={`${spot.name}'s set is done`} loading={busy === `done-${spot._id}`}
-                            onClick={() => void run(`done-${spot._id}`, () => done({ listId: list._id, spotId: spot._id, useTimer: false }))}>
+                          <Button
+                            size="1"
+                            color="green"
+                            aria-label={`${spot.name}'s set is done`}
+                            loading={busy === `done-${spot._id}`}
+                            onClick={() =>
+                              void run(`done-${spot._id}`, () =>
+                                done({ listId: list._id, spotId: spot._id, useTimer: false }),
+                              )
+                            }
+                          >
                             Done
                           </Button>
-                          <Button size="1" variant="soft" color="green" aria-label={`${spot.name}'s set is done, log the timer's minutes`}
-                            onClick={() => void run(`done-${spot._id}`, () => done({ listId: list._id, spotId: spot._id, useTimer: true }))}>
+                          <Button
+                            size="1"
+                            variant="soft"
+                            color="green"
+                            aria-label={`${spot.name}'s set is done, log the timer's minutes`}
+                            onClick={() =>
+                              void run(`done-${spot._id}`, () =>
+                                done({ listId: list._id, spotId: spot._id, useTimer: true }),
+                              )
+                            }
+                          >
                             Done (timed)
                           </Button>
                         </>
@@ -213,11 +287,19 @@ function HostTools({ list }: { list: ListView }) {
       <WalkInForm listId={list._id} />
       <Flex gap="2" wrap="wrap">
         {list.mode === "lottery" && list.drawnAt === null ? (
-          <Button loading={busy === "draw"} onClick={() => void run("draw", () => draw({ listId: list._id }), "The lottery was drawn")}>
+          <Button
+            loading={busy === "draw"}
+            onClick={() => void run("draw", () => draw({ listId: list._id }), "The lottery was drawn")}
+          >
             Draw the lottery now
           </Button>
         ) : null}
-        <Button variant="soft" color="red" loading={busy === "close"} onClick={() => void run("close", () => close({ listId: list._id }), "The list is closed")}>
+        <Button
+          variant="soft"
+          color="red"
+          loading={busy === "close"}
+          onClick={() => void run("close", () => close({ listId: list._id }), "The list is closed")}
+        >
           Close the list
         </Button>
       </Flex>
@@ -249,7 +331,12 @@ function MyPlace({ list }: { list: ListView }) {
           {placeText(list, spot)}
         </Text>
         {spot.state === "waiting" && list.status === "open" ? (
-          <Button variant="soft" color="red" loading={busy === "drop"} onClick={() => void run("drop", () => dropOut({ listId: list._id }), "You dropped out")}>
+          <Button
+            variant="soft"
+            color="red"
+            loading={busy === "drop"}
+            onClick={() => void run("drop", () => dropOut({ listId: list._id }), "You dropped out")}
+          >
             Drop out
           </Button>
         ) : null}
@@ -262,7 +349,11 @@ function MyPlace({ list }: { list: ListView }) {
   }
   return (
     <Box>
-      <Button size="3" loading={busy === "sign-up"} onClick={() => void run("sign-up", () => signUp({ listId: list._id }))}>
+      <Button
+        size="3"
+        loading={busy === "sign-up"}
+        onClick={() => void run("sign-up", () => signUp({ listId: list._id }))}
+      >
         Sign up for tonight
       </Button>
     </Box>
@@ -270,7 +361,9 @@ function MyPlace({ list }: { list: ListView }) {
 }
 
 function ListBody({ list, host }: { list: ListView; host: boolean }) {
-  const drawOrder = [...list.list, ...list.waitlist].filter((s) => s.drawIndex !== null).sort((a, b) => a.drawIndex! - b.drawIndex!);
+  const drawOrder = [...list.list, ...list.waitlist]
+    .filter((s) => s.drawIndex !== null)
+    .sort((a, b) => a.drawIndex! - b.drawIndex!);
   return (
     <Flex direction="column" gap="4">
       <Flex direction="column" gap="1">
@@ -289,15 +382,25 @@ function ListBody({ list, host }: { list: ListView; host: boolean }) {
       {list.status === "closed" ? (
         <Callout.Root color={list.closedReason === "cancelled" ? "orange" : "gray"} role="status">
           <Callout.Text>
-            {list.closedReason === "cancelled" ? "Tonight was cancelled, so the list is closed." : "This list is closed."}
+            {list.closedReason === "cancelled"
+              ? "Tonight was cancelled, so the list is closed."
+              : "This list is closed."}
           </Callout.Text>
         </Callout.Root>
       ) : null}
       <MyPlace list={list} />
       {list.upNow !== null || list.onDeck !== null ? (
         <Flex gap="4" wrap="wrap">
-          {list.upNow !== null ? <Text size="3">Up now: <strong>{list.upNow.name}</strong></Text> : null}
-          {list.onDeck !== null ? <Text size="3">On deck: <strong>{list.onDeck.name}</strong></Text> : null}
+          {list.upNow !== null ? (
+            <Text size="3">
+              Up now: <strong>{list.upNow.name}</strong>
+            </Text>
+          ) : null}
+          {list.onDeck !== null ? (
+            <Text size="3">
+              On deck: <strong>{list.onDeck.name}</strong>
+            </Text>
+          ) : null}
         </Flex>
       ) : null}
       <SectionList label="Running order" spots={list.list} list={list} host={host} />
@@ -311,7 +414,9 @@ function ListBody({ list, host }: { list: ListView; host: boolean }) {
             <ul aria-label="In the lottery" style={{ listStyle: "none", margin: 0, padding: 0 }}>
               {list.pool.map((s) => (
                 <li key={s._id}>
-                  <Badge variant={s.isMine ? "solid" : "soft"} size="2">{s.name}</Badge>
+                  <Badge variant={s.isMine ? "solid" : "soft"} size="2">
+                    {s.name}
+                  </Badge>
                 </li>
               ))}
             </ul>
@@ -367,13 +472,20 @@ export function LiveListSection({
           </Heading>
           {hasPriority ? (
             <Callout.Root color="blue" role="status">
-              <Callout.Text>You were bumped or waitlisted at this mic's last list, so you're placed first at the next one.</Callout.Text>
+              <Callout.Text>
+                You were bumped or waitlisted at this mic's last list, so you're placed first at the next one.
+              </Callout.Text>
             </Callout.Root>
           ) : null}
           {list !== null ? (
             <ListBody list={list} host={canHost} />
           ) : canHost ? (
-            <OpenListForm micId={micId} timeZone={timeZone} defaultSetMinutes={defaultSetMinutes} listTimeLocal={listTimeLocal} />
+            <OpenListForm
+              micId={micId}
+              timeZone={timeZone}
+              defaultSetMinutes={defaultSetMinutes}
+              listTimeLocal={listTimeLocal}
+            />
           ) : (
             <Text size="2">No list is open for tonight yet.</Text>
           )}
@@ -387,7 +499,12 @@ function EventLiveListInner({ id }: { id: string }) {
   const item = useQuery(api.scene.get, { id });
   if (!item) return null;
   return (
-    <LiveListSection micId={item._id} timeZone={item.timeZone} defaultSetMinutes={item.performanceMinutes} listTimeLocal={item.listTimeLocal} />
+    <LiveListSection
+      micId={item._id}
+      timeZone={item.timeZone}
+      defaultSetMinutes={item.performanceMinutes}
+      listTimeLocal={item.listTimeLocal}
+    />
   );
 }
 

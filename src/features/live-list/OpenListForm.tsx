@@ -8,14 +8,34 @@ import { zonedEpoch } from "../../../convex/lib/time";
 import { errorMessage } from "@/lib/convexErrors";
 import { useMicNight } from "./useLiveList";
 
-function NumberField({ label, value, onChange, min, max }: { label: string; value: string; onChange: (v: string) => void; min: number; max: number }) {
+function NumberField({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  min: number;
+  max: number;
+}) {
   const id = useId();
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={id} size="2" weight="medium">
         {label}
       </Text>
-      <TextField.Root id={id} type="number" inputMode="numeric" min={min} max={max} value={value} onChange={(e) => onChange(e.target.value)} />
+      <TextField.Root
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </Flex>
   );
 }
@@ -98,7 +118,11 @@ export function OpenListForm({
           <Text as="div" size="2" weight="medium" id="list-mode-label">
             Sign-up mode
           </Text>
-          <RadioGroup.Root aria-labelledby="list-mode-label" value={mode} onValueChange={(v) => setMode(v as "first_come" | "lottery")}>
+          <RadioGroup.Root
+            aria-labelledby="list-mode-label"
+            value={mode}
+            onValueChange={(v) => setMode(v as "first_come" | "lottery")}
+          >
             <RadioGroup.Item value="first_come">First come, first served</RadioGroup.Item>
             <RadioGroup.Item value="lottery">Lottery</RadioGroup.Item>
           </RadioGroup.Root>

@@ -12,7 +12,9 @@ function Board({ micId, timeZone, title }: { micId: Id<"sceneItems">; timeZone: 
   if (list === null) {
     return (
       <Flex direction="column" gap="4">
-        <Heading as="h1" size="9">{title}</Heading>
+        <Heading as="h1" size="9">
+          {title}
+        </Heading>
         <Text size="7">No list tonight yet.</Text>
       </Flex>
     );
@@ -21,23 +23,37 @@ function Board({ micId, timeZone, title }: { micId: Id<"sceneItems">; timeZone: 
   return (
     <Flex direction="column" gap="6">
       <Flex justify="between" align="center" wrap="wrap" gap="3">
-        <Heading as="h1" size="8">{title}</Heading>
+        <Heading as="h1" size="8">
+          {title}
+        </Heading>
         <Text size="6">{summaryText(list)}</Text>
       </Flex>
       {list.status === "closed" ? (
-        <Text size="8" weight="bold">{list.closedReason === "cancelled" ? "Tonight is cancelled" : "The list is closed"}</Text>
+        <Text size="8" weight="bold">
+          {list.closedReason === "cancelled" ? "Tonight is cancelled" : "The list is closed"}
+        </Text>
       ) : null}
       <Flex direction="column" gap="2" aria-label="Up now" role="group">
-        <Text size="6" color="gray">Up now</Text>
-        <Text size="9" weight="bold">{list.upNow?.name ?? "—"}</Text>
+        <Text size="6" color="gray">
+          Up now
+        </Text>
+        <Text size="9" weight="bold">
+          {list.upNow?.name ?? "—"}
+        </Text>
       </Flex>
       <Flex direction="column" gap="2" aria-label="On deck" role="group">
-        <Text size="6" color="gray">On deck</Text>
-        <Text size="8" weight="bold">{list.onDeck?.name ?? "—"}</Text>
+        <Text size="6" color="gray">
+          On deck
+        </Text>
+        <Text size="8" weight="bold">
+          {list.onDeck?.name ?? "—"}
+        </Text>
       </Flex>
       {next.length > 0 ? (
         <Flex direction="column" gap="2">
-          <Text size="6" color="gray">Then</Text>
+          <Text size="6" color="gray">
+            Then
+          </Text>
           <ol aria-label="Then" style={{ margin: 0, paddingLeft: "1.5em" }}>
             {next.map((s) => (
               <li key={s._id}>

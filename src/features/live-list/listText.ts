@@ -24,7 +24,9 @@ export function mySpot(list: ListView): SpotView | null {
 /** The viewer's place in words: "You are #7", "In the lottery: drawn at 7:30 PM", "On the waitlist: #2". */
 export function placeText(list: ListView, spot: SpotView): string {
   if (spot.section === "pool") {
-    return list.drawAt !== null ? `In the lottery: drawn at ${clockText(list.drawAt, list.timeZone)}` : "In the lottery";
+    return list.drawAt !== null
+      ? `In the lottery: drawn at ${clockText(list.drawAt, list.timeZone)}`
+      : "In the lottery";
   }
   if (spot.section === "waitlist") return `On the waitlist: #${spot.place}`;
   if (spot.state === "up") return "You're up now";

@@ -57,7 +57,10 @@ function scheduleLine(item: { dayOfWeek?: number | null; startTimeLocal?: string
 export function LogSetEventStep() {
   const { venue, event, setEvent } = useLogSetWizard();
   const navigate = useNavigate();
-  const atVenue = useQuery(api.venues.eventsAt, venue ? { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId } : "skip");
+  const atVenue = useQuery(
+    api.venues.eventsAt,
+    venue ? { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId } : "skip",
+  );
   const similar = useQuery(api.venues.similar, venue ? { venueName: venue.venueName } : "skip");
   const matches = useMemo(() => (atVenue && similar ? mergeMatches(atVenue, similar) : undefined), [atVenue, similar]);
 
@@ -198,7 +201,14 @@ export function LogSetDetailsStep() {
                 <Text as="label" htmlFor={ids.date} size="2" weight="medium">
                   Date
                 </Text>
-                <TextField.Root id={ids.date} size="3" type="date" max={today} aria-invalid={errors.date ? true : undefined} {...register("date")} />
+                <TextField.Root
+                  id={ids.date}
+                  size="3"
+                  type="date"
+                  max={today}
+                  aria-invalid={errors.date ? true : undefined}
+                  {...register("date")}
+                />
                 {errors.date?.message ? (
                   <Text size="1" color="red" role="alert">
                     {String(errors.date.message)}
@@ -239,7 +249,13 @@ export function LogSetDetailsStep() {
               render={({ field }) => <TagInput value={field.value as string[]} onChange={field.onChange} />}
             />
             <Flex justify="between" gap="3">
-              <Button type="button" variant="soft" color="gray" size="4" onClick={() => void navigate(paths.logSetStep("event"))}>
+              <Button
+                type="button"
+                variant="soft"
+                color="gray"
+                size="4"
+                onClick={() => void navigate(paths.logSetStep("event"))}
+              >
                 <ArrowLeftIcon aria-hidden="true" /> Back
               </Button>
               <FormSubmit size="4">{event.kind === "existing" ? "Save Set" : "Continue"}</FormSubmit>
@@ -252,7 +268,11 @@ export function LogSetDetailsStep() {
 }
 
 /** Step 4: 'Venue / Mic Details' when the set was at a mic the scene does not list yet. */
-export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (props: EventFormSlotProps) => ReactNode }) {
+export function LogSetVenueDetailsStep({
+  renderEventForm,
+}: {
+  renderEventForm: (props: EventFormSlotProps) => ReactNode;
+}) {
   const { venue, event, set, finish, result } = useLogSetWizard();
   const navigate = useNavigate();
   const logWithNewMic = useMutation(api.performances.logWithNewMic);
@@ -297,7 +317,13 @@ export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (
         submitLabel: "Save Set",
         onSubmit,
         secondaryAction: (
-          <Button type="button" variant="soft" color="gray" size="4" onClick={() => void navigate(paths.logSetStep("details"))}>
+          <Button
+            type="button"
+            variant="soft"
+            color="gray"
+            size="4"
+            onClick={() => void navigate(paths.logSetStep("details"))}
+          >
             <ArrowLeftIcon aria-hidden="true" /> Back
           </Button>
         ),
@@ -305,7 +331,12 @@ export function LogSetVenueDetailsStep({ renderEventForm }: { renderEventForm: (
           <Card variant="surface">
             <Text as="label" size="3" htmlFor={checkboxId}>
               <Flex gap="2" align="start">
-                <Checkbox id={checkboxId} size="3" checked={alsoAddToScene} onCheckedChange={(c) => setAlsoAddToScene(c === true)} />
+                <Checkbox
+                  id={checkboxId}
+                  size="3"
+                  checked={alsoAddToScene}
+                  onCheckedChange={(c) => setAlsoAddToScene(c === true)}
+                />
                 <Flex direction="column">
                   <Text weight="medium">Also add this mic to the scene</Text>
                   <Text size="1" color="gray">
@@ -334,7 +365,12 @@ export function LogSetSuccessStep() {
     reset();
   };
   return (
-    <WizardFrame step={null} total={TOTAL_STEPS} title="Set logged!" subtitle={`${result.minutes} min at ${result.venueName}`}>
+    <WizardFrame
+      step={null}
+      total={TOTAL_STEPS}
+      title="Set logged!"
+      subtitle={`${result.minutes} min at ${result.venueName}`}
+    >
       <Card size="3" variant="surface">
         <Flex direction="column" align="center" gap="1">
           <Text size="2" color="gray">

@@ -69,7 +69,14 @@ export function TagInput({ value, onChange }: TagInputProps) {
       {suggestions.length > 0 ? (
         <Flex gap="2" wrap="wrap" aria-label="Quick-add tags" role="group">
           {suggestions.map((tag) => (
-            <Button key={tag} type="button" size="2" variant="outline" radius="full" onClick={() => onChange(addTags(value, tag))}>
+            <Button
+              key={tag}
+              type="button"
+              size="2"
+              variant="outline"
+              radius="full"
+              onClick={() => onChange(addTags(value, tag))}
+            >
               <PlusIcon aria-hidden="true" /> {tag}
             </Button>
           ))}

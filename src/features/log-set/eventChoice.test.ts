@@ -6,7 +6,11 @@ const item = (id: string, title = id) => ({ _id: id as Id<"sceneItems">, title }
 
 describe("event step choice", () => {
   it("preselects the only match", () => {
-    expect(initialEventChoice([item("a", "Monday Mic")])).toEqual({ kind: "existing", sceneItemId: "a", title: "Monday Mic" });
+    expect(initialEventChoice([item("a", "Monday Mic")])).toEqual({
+      kind: "existing",
+      sceneItemId: "a",
+      title: "Monday Mic",
+    });
   });
 
   it("preselects 'none' without matches and nothing with several", () => {

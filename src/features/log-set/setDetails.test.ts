@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { zonedEpoch } from "../../../convex/lib/time";
-import { defaultSetDraft, FUTURE_DATE_MESSAGE, FUTURE_TIME_MESSAGE, parseMinutes, performedAtOf, setDetailsSchema, setPayload } from "./setDetails";
+import {
+  defaultSetDraft,
+  FUTURE_DATE_MESSAGE,
+  FUTURE_TIME_MESSAGE,
+  parseMinutes,
+  performedAtOf,
+  setDetailsSchema,
+  setPayload,
+} from "./setDetails";
 
 const ZONE = "America/New_York";
 const NOW = zonedEpoch("2026-11-21", "21:08", ZONE);
@@ -11,8 +19,14 @@ describe("set details", () => {
   });
 
   it("keeps a set just before midnight on today's date", () => {
-    expect(defaultSetDraft(zonedEpoch("2026-11-21", "23:53", ZONE), ZONE)).toMatchObject({ date: "2026-11-21", time: "23:45" });
-    expect(defaultSetDraft(zonedEpoch("2026-11-21", "00:05", ZONE), ZONE)).toMatchObject({ date: "2026-11-21", time: "00:00" });
+    expect(defaultSetDraft(zonedEpoch("2026-11-21", "23:53", ZONE), ZONE)).toMatchObject({
+      date: "2026-11-21",
+      time: "23:45",
+    });
+    expect(defaultSetDraft(zonedEpoch("2026-11-21", "00:05", ZONE), ZONE)).toMatchObject({
+      date: "2026-11-21",
+      time: "00:00",
+    });
   });
 
   it.each([
@@ -37,11 +51,15 @@ describe("set details", () => {
 
   it("accepts only 15-minute slots", () => {
     const schema = setDetailsSchema("2026-11-21");
-    expect(schema.safeParse({ minutes: 5, date: "2026-11-20", time: "20:10", notes: "", tags: [] }).success).toBe(false);
+    expect(schema.safeParse({ minutes: 5, date: "2026-11-20", time: "20:10", notes: "", tags: [] }).success).toBe(
+      false,
+    );
   });
 
   it("takes the slot's time, treats a slot just ahead as now, and refuses a later one", () => {
-    expect(performedAtOf({ date: "2026-11-20", time: "20:00" }, NOW, ZONE)).toBe(zonedEpoch("2026-11-20", "20:00", ZONE));
+    expect(performedAtOf({ date: "2026-11-20", time: "20:00" }, NOW, ZONE)).toBe(
+      zonedEpoch("2026-11-20", "20:00", ZONE),
+    );
     expect(performedAtOf({ date: "2026-11-21", time: "21:15" }, NOW, ZONE)).toBe(NOW);
     expect(performedAtOf({ date: "2026-11-21", time: "23:00" }, NOW, ZONE)).toEqual({ error: FUTURE_TIME_MESSAGE });
   });

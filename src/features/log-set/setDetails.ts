@@ -37,7 +37,10 @@ export function defaultSetDraft(nowMs: number, timeZone: string): SetDraft {
 /** The set details form's schema; `today` is the comedian's local date. */
 export function setDetailsSchema(today: string) {
   return z.object({
-    minutes: z.preprocess(parseMinutes, z.number().int().min(0).max(MAX_SET_MINUTES, `Minutes must be ${MAX_SET_MINUTES} or fewer`)),
+    minutes: z.preprocess(
+      parseMinutes,
+      z.number().int().min(0).max(MAX_SET_MINUTES, `Minutes must be ${MAX_SET_MINUTES} or fewer`),
+    ),
     date: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date")
@@ -52,7 +55,11 @@ export function setDetailsSchema(today: string) {
  * Epoch ms of the set from its local date and time. A time up to 15 minutes
  * ahead (the rounded default) becomes now; anything later is refused.
  */
-export function performedAtOf(draft: Pick<SetDraft, "date" | "time">, nowMs: number, timeZone: string): number | { error: string } {
+export function performedAtOf(
+  draft: Pick<SetDraft, "date" | "time">,
+  nowMs: number,
+  timeZone: string,
+): number | { error: string } {
   const at = zonedEpoch(draft.date, draft.time, timeZone);
   if (at <= nowMs) return at;
   if (at - nowMs <= FUTURE_SLACK_MS) return nowMs;

@@ -14,17 +14,32 @@ import { DAY_NAMES, formatTime12h, localDateString } from "../../../convex/lib/t
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { NamedSlider } from "./NamedSlider";
 import { OnboardingShell } from "./OnboardingShell";
-import { alreadyFavorited, detailsIncomplete, goalFromSlider, goalLabel, GOAL_MINUTES, SET_MINUTES, sliderFromGoal } from "./progress";
+import {
+  alreadyFavorited,
+  detailsIncomplete,
+  goalFromSlider,
+  goalLabel,
+  GOAL_MINUTES,
+  SET_MINUTES,
+  sliderFromGoal,
+} from "./progress";
 import { useFinishOnboarding } from "./useFinishOnboarding";
 import { useOnboardingProgress } from "./useOnboardingProgress";
 
 export const TOASTS = {
   selectVenue: { title: "Please select a venue", description: "Search and select a venue to continue" },
-  makeSelection: { title: "Please make a selection", description: "Select an existing event or choose to create a new one" },
+  makeSelection: {
+    title: "Please make a selection",
+    description: "Select an existing event or choose to create a new one",
+  },
   loadEvents: { title: "Error", description: "Failed to load events for this venue." },
   signIn: { title: "Error", description: "Please sign in to continue." },
   favorite: { title: "Error", description: "Failed to add event to favorites." },
-  saveVenue: { title: "Error saving venue", description: "We'll try again during onboarding completion. You can continue for now.", duration: 2500 },
+  saveVenue: {
+    title: "Error saving venue",
+    description: "We'll try again during onboarding completion. You can continue for now.",
+    duration: 2500,
+  },
 } as const;
 
 function browserZone(): string {
@@ -59,7 +74,15 @@ function StepHeading({ children, lead }: { children: ReactNode; lead?: ReactNode
   );
 }
 
-function NextButton({ onClick, loading, children = "Next" }: { onClick: () => void; loading?: boolean; children?: ReactNode }) {
+function NextButton({
+  onClick,
+  loading,
+  children = "Next",
+}: {
+  onClick: () => void;
+  loading?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <Flex justify="end">
       <Button size="3" onClick={onClick} loading={loading}>
@@ -91,7 +114,9 @@ export function VenueStep({ renderVenueSearch }: { renderVenueSearch: VenueSearc
   return (
     <OnboardingShell step={2}>
       <Flex direction="column" gap="4">
-        <StepHeading lead="Pick a club, bar or room where you do stage time. You can add more later.">Where do you perform?</StepHeading>
+        <StepHeading lead="Pick a club, bar or room where you do stage time. You can add more later.">
+          Where do you perform?
+        </StepHeading>
         {renderVenueSearch(progress.venue, (venue) => dispatch({ type: "selectVenue", venue }))}
         <NextButton onClick={next} />
       </Flex>
@@ -99,7 +124,13 @@ export function VenueStep({ renderVenueSearch }: { renderVenueSearch: VenueSearc
   );
 }
 
-type SceneEvent = { _id: Id<"sceneItems">; title: string; type: string; dayOfWeek?: number | null; startTimeLocal?: string };
+type SceneEvent = {
+  _id: Id<"sceneItems">;
+  title: string;
+  type: string;
+  dayOfWeek?: number | null;
+  startTimeLocal?: string;
+};
 const NEW_EVENT = "new";
 
 /** Step 3: an existing mic or show at the venue, or a new one. */
@@ -145,7 +176,11 @@ export function EventStep() {
   const next = () => {
     if (progress.event === "new") void navigate(paths.onboarding("venue-details"));
     else if (progress.event === "existing" && progress.matchedId) void navigate(paths.onboarding("details"));
-    else toast.error(TOASTS.makeSelection.title, { description: TOASTS.makeSelection.description, id: "onboarding-event" });
+    else
+      toast.error(TOASTS.makeSelection.title, {
+        description: TOASTS.makeSelection.description,
+        id: "onboarding-event",
+      });
   };
   return (
     <OnboardingShell step={3}>
@@ -156,7 +191,11 @@ export function EventStep() {
         ) : (
           <>
             <Text id={labelId} size="2" weight="medium">
-              {events.length > 0 ? "Pick your event, or add a new one" : failed ? "Add the event yourself" : "No events here yet. Add the first one!"}
+              {events.length > 0
+                ? "Pick your event, or add a new one"
+                : failed
+                  ? "Add the event yourself"
+                  : "No events here yet. Add the first one!"}
             </Text>
             <RadioCards.Root aria-labelledby={labelId} columns="1" value={value} onValueChange={choose}>
               {events.map((item) => (
@@ -218,7 +257,8 @@ export function SetLengthStep() {
     } catch (err) {
       setSaving(false);
       if (toastSignIn(err)) return;
-      if (err instanceof ConvexError) toast.error("Could not save", { description: errorMessage(err, "Please check your inputs and try again.") });
+      if (err instanceof ConvexError)
+        toast.error("Could not save", { description: errorMessage(err, "Please check your inputs and try again.") });
       else toast.error(TOASTS.favorite.title, { description: TOASTS.favorite.description });
       return;
     }
@@ -229,7 +269,9 @@ export function SetLengthStep() {
   return (
     <OnboardingShell step={4}>
       <Flex direction="column" gap="5">
-        <StepHeading lead={`We'll log this set at ${progress.matchedTitle ?? venue.venueName} and add it to your favorites.`}>
+        <StepHeading
+          lead={`We'll log this set at ${progress.matchedTitle ?? venue.venueName} and add it to your favorites.`}
+        >
           How long was your set?
         </StepHeading>
         <Flex direction="column" gap="3" align="center">
@@ -291,13 +333,22 @@ export function VenueDetailsStep({ renderEventForm }: { renderEventForm: (props:
       if (toastSignIn(err)) return;
       if (err instanceof ConvexError) {
         // The server refused the details (a duplicate, a bad link): the comedian can fix them here.
-        toast.error("Could not save event", { description: errorMessage(err, "Please check your inputs and try again.") });
+        toast.error("Could not save event", {
+          description: errorMessage(err, "Please check your inputs and try again."),
+        });
         return;
       }
       // A lost connection or a server fault: keep going and retry at completion.
       console.error("Error saving venue", err);
-      toast.error(TOASTS.saveVenue.title, { description: TOASTS.saveVenue.description, duration: TOASTS.saveVenue.duration });
-      dispatch({ type: "saved", kind: "venue", entry: { venue, event: "new", details, sceneItemId: null, saveError: errorMessage(err, "Could not save") } });
+      toast.error(TOASTS.saveVenue.title, {
+        description: TOASTS.saveVenue.description,
+        duration: TOASTS.saveVenue.duration,
+      });
+      dispatch({
+        type: "saved",
+        kind: "venue",
+        entry: { venue, event: "new", details, sceneItemId: null, saveError: errorMessage(err, "Could not save") },
+      });
     }
     void navigate(paths.onboarding("success"));
   };
@@ -368,8 +419,8 @@ export function CheckInInfoStep() {
               Check in when you get to a mic. Check-ins are open from 30 minutes before to 2 hours after show time.
             </Callout.Text>
             <Callout.Text>
-              When 2 or more comedians check in, the mic earns a <Badge color="green">Verified</Badge> badge for 30 days, so
-              everyone knows it's really running.
+              When 2 or more comedians check in, the mic earns a <Badge color="green">Verified</Badge> badge for 30
+              days, so everyone knows it's really running.
             </Callout.Text>
           </Flex>
         </Callout.Root>
@@ -478,8 +529,12 @@ export function CompleteStep() {
         <Card variant="surface" style={{ width: "100%" }}>
           <Flex direction="column" gap="1" align="start">
             <Text size="2">Weekly goal: {progress.weeklyGoal} minutes</Text>
-            {sets > 0 ? <Text size="2">First set logged and {sets === 1 ? "1 favorite" : `${sets} favorites`} saved</Text> : null}
-            {mics > 0 ? <Text size="2">{mics === 1 ? "1 new event" : `${mics} new events`} added to the scene</Text> : null}
+            {sets > 0 ? (
+              <Text size="2">First set logged and {sets === 1 ? "1 favorite" : `${sets} favorites`} saved</Text>
+            ) : null}
+            {mics > 0 ? (
+              <Text size="2">{mics === 1 ? "1 new event" : `${mics} new events`} added to the scene</Text>
+            ) : null}
           </Flex>
         </Card>
         <Text as="p" color="gray">

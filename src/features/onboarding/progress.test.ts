@@ -14,7 +14,13 @@ import {
 } from "./progress";
 
 const venue = { venueName: "The Laugh Factory", city: "Chicago" };
-const details = { type: "open_mic" as const, title: "Monday Mic", dayOfWeek: 1, startTimeLocal: "20:00", recurrence: "weekly" as const };
+const details = {
+  type: "open_mic" as const,
+  title: "Monday Mic",
+  dayOfWeek: 1,
+  startTimeLocal: "20:00",
+  recurrence: "weekly" as const,
+};
 
 function run(...actions: Parameters<typeof progressReducer>[1][]): OnboardingProgress {
   return actions.reduce(progressReducer, initialProgress("user1"));
@@ -61,19 +67,32 @@ describe("onboarding progress reducer", () => {
   });
 
   test("a failed save is kept with its error, offered for retry, and cleared by a successful retry", () => {
-    const s = run({ type: "saved", kind: "venue", entry: { venue, event: "new", details, sceneItemId: null, saveError: "offline" } });
+    const s = run({
+      type: "saved",
+      kind: "venue",
+      entry: { venue, event: "new", details, sceneItemId: null, saveError: "offline" },
+    });
     expect(s.lastSaved).toBe("venue");
     expect(pendingSaves(s)).toEqual([{ index: 0, entry: s.addedVenues[0] }]);
     const retried = progressReducer(s, { type: "retried", index: 0, sceneItemId: "item9" });
     expect(retried.addedVenues[0]).toEqual({ venue, event: "new", details, sceneItemId: "item9" });
     expect(pendingSaves(retried)).toEqual([]);
-    const failedAgain = progressReducer(s, { type: "retried", index: 0, sceneItemId: null, saveError: "still offline" });
+    const failedAgain = progressReducer(s, {
+      type: "retried",
+      index: 0,
+      sceneItemId: null,
+      saveError: "still offline",
+    });
     expect(failedAgain.addedVenues[0]?.saveError).toBe("still offline");
     expect(pendingSaves(failedAgain)).toHaveLength(1);
   });
 
   test("a favourited mic is recognised so Back then Next does not log it twice", () => {
-    const s = run({ type: "saved", kind: "favorite", entry: { venue, event: "item1", details: null, sceneItemId: "item1" } });
+    const s = run({
+      type: "saved",
+      kind: "favorite",
+      entry: { venue, event: "item1", details: null, sceneItemId: "item1" },
+    });
     expect(alreadyFavorited(s, "item1")).toBe(true);
     expect(alreadyFavorited(s, "item2")).toBe(false);
     expect(pendingSaves(s)).toEqual([]);
@@ -88,7 +107,14 @@ describe("onboarding progress reducer", () => {
       { type: "setGoal", minutes: 40 },
       { type: "wantsAnother", yes: true },
     );
-    expect(s).toMatchObject({ wantsAnother: true, venue: null, event: null, matchedId: null, setDetails: { minutes: 5 }, weeklyGoal: 40 });
+    expect(s).toMatchObject({
+      wantsAnother: true,
+      venue: null,
+      event: null,
+      matchedId: null,
+      setDetails: { minutes: 5 },
+      weeklyGoal: 40,
+    });
     expect(s.addedVenues).toHaveLength(1);
     const no = progressReducer(s, { type: "wantsAnother", yes: false });
     expect(no.wantsAnother).toBe(false);
@@ -115,8 +141,19 @@ describe("parseProgress (localStorage)", () => {
   });
 
   test("out-of-range values are brought back into range", () => {
-    const raw = JSON.stringify({ ...initialProgress("user1"), step: 99, weeklyGoal: 5000, setDetails: { minutes: -3 }, addedVenues: "x" });
-    expect(parseProgress(raw, "user1")).toMatchObject({ step: 10, weeklyGoal: 100, setDetails: { minutes: 1 }, addedVenues: [] });
+    const raw = JSON.stringify({
+      ...initialProgress("user1"),
+      step: 99,
+      weeklyGoal: 5000,
+      setDetails: { minutes: -3 },
+      addedVenues: "x",
+    });
+    expect(parseProgress(raw, "user1")).toMatchObject({
+      step: 10,
+      weeklyGoal: 100,
+      setDetails: { minutes: 1 },
+      addedVenues: [],
+    });
   });
 });
 
@@ -145,8 +182,16 @@ describe("retryPendingSaves (completion)", () => {
   test("retries only failed saves, records each outcome and says whether all were saved", async () => {
     let state = run(
       { type: "saved", kind: "favorite", entry: { venue, event: "item1", details: null, sceneItemId: "item1" } },
-      { type: "saved", kind: "venue", entry: { venue, event: "new", details, sceneItemId: null, saveError: "offline" } },
-      { type: "saved", kind: "venue", entry: { venue: { venueName: "Zanies" }, event: "new", details, sceneItemId: null, saveError: "offline" } },
+      {
+        type: "saved",
+        kind: "venue",
+        entry: { venue, event: "new", details, sceneItemId: null, saveError: "offline" },
+      },
+      {
+        type: "saved",
+        kind: "venue",
+        entry: { venue: { venueName: "Zanies" }, event: "new", details, sceneItemId: null, saveError: "offline" },
+      },
     );
     const calls: string[] = [];
     const create = async ({ venue: v }: { venue: { venueName: string } }) => {

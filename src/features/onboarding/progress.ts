@@ -101,13 +101,24 @@ export function progressReducer(state: OnboardingProgress, action: ProgressActio
         addedVenues: state.addedVenues.map((entry, i) => {
           if (i !== action.index) return entry;
           const { saveError: _old, ...rest } = entry;
-          return action.saveError ? { ...rest, sceneItemId: action.sceneItemId, saveError: action.saveError } : { ...rest, sceneItemId: action.sceneItemId };
+          return action.saveError
+            ? { ...rest, sceneItemId: action.sceneItemId, saveError: action.saveError }
+            : { ...rest, sceneItemId: action.sceneItemId };
         }),
       };
     case "wantsAnother":
       // Yes starts the venue step again with a clean selection.
       return action.yes
-        ? { ...state, wantsAnother: true, venue: null, event: null, matchedId: null, matchedTitle: null, newVenueDetails: null, setDetails: { minutes: SET_MINUTES.default } }
+        ? {
+            ...state,
+            wantsAnother: true,
+            venue: null,
+            event: null,
+            matchedId: null,
+            matchedTitle: null,
+            newVenueDetails: null,
+            setDetails: { minutes: SET_MINUTES.default },
+          }
         : { ...state, wantsAnother: false };
     case "setGoal":
       return { ...state, weeklyGoal: clamp(action.minutes, GOAL_MINUTES.min, GOAL_MINUTES.max) };
@@ -117,9 +128,13 @@ export function progressReducer(state: OnboardingProgress, action: ProgressActio
 }
 
 /** Entries whose save failed and that still have what a retry needs. */
-export function pendingSaves(state: OnboardingProgress): Array<{ index: number; entry: AddedVenue & { details: EventDetails } }> {
+export function pendingSaves(
+  state: OnboardingProgress,
+): Array<{ index: number; entry: AddedVenue & { details: EventDetails } }> {
   return state.addedVenues.flatMap((entry, index) =>
-    entry.saveError !== undefined && entry.sceneItemId === null && entry.details !== null ? [{ index, entry: { ...entry, details: entry.details } }] : [],
+    entry.saveError !== undefined && entry.sceneItemId === null && entry.details !== null
+      ? [{ index, entry: { ...entry, details: entry.details } }]
+      : [],
   );
 }
 
@@ -164,7 +179,9 @@ export function parseProgress(raw: string | null, userId: string | null): Onboar
       ...parsed,
       userId,
       step: clamp(parsed.step, 1, TOTAL_STEPS),
-      setDetails: { minutes: clamp(parsed.setDetails?.minutes ?? SET_MINUTES.default, SET_MINUTES.min, SET_MINUTES.max) },
+      setDetails: {
+        minutes: clamp(parsed.setDetails?.minutes ?? SET_MINUTES.default, SET_MINUTES.min, SET_MINUTES.max),
+      },
       weeklyGoal: clamp(parsed.weeklyGoal ?? GOAL_MINUTES.default, GOAL_MINUTES.min, GOAL_MINUTES.max),
       addedVenues: Array.isArray(parsed.addedVenues) ? parsed.addedVenues : [],
     };

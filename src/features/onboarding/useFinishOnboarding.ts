@@ -8,7 +8,10 @@ import { paths } from "@/lib/paths";
 import { retryPendingSaves } from "./progress";
 import { dispatchProgress, forgetProgress, useOnboardingProgress } from "./useOnboardingProgress";
 
-export const SETUP_ERROR = { title: "Setup Error", description: "There was an issue completing setup. Skip or try again." } as const;
+export const SETUP_ERROR = {
+  title: "Setup Error",
+  description: "There was an issue completing setup. Skip or try again.",
+} as const;
 export const SETUP_PARTIAL = "Setup completed! Some data may need to be re-entered later.";
 
 /**
@@ -52,12 +55,19 @@ export function useFinishOnboarding() {
       (err) => errorMessage(err, "Could not save"),
     );
 
-  const skipNow = () => finish(() => skip({}), () => void skipNow());
+  const skipNow = () =>
+    finish(
+      () => skip({}),
+      () => void skipNow(),
+    );
 
   const completeNow = async (weeklyGoalMinutes: number): Promise<void> => {
     setPending(true);
     const allSaved = await retryFailedSaves();
-    const done = await finish(() => complete({ weeklyGoalMinutes }), () => void completeNow(weeklyGoalMinutes));
+    const done = await finish(
+      () => complete({ weeklyGoalMinutes }),
+      () => void completeNow(weeklyGoalMinutes),
+    );
     if (done && !allSaved) toast.warning(SETUP_PARTIAL, { id: "onboarding-partial" });
   };
 

@@ -1,7 +1,14 @@
 import { useQuery } from "convex/react";
 import { useCallback, useSyncExternalStore } from "react";
 import { api } from "../../../convex/_generated/api";
-import { clearProgress, loadProgress, progressReducer, saveProgress, type OnboardingProgress, type ProgressAction } from "./progress";
+import {
+  clearProgress,
+  loadProgress,
+  progressReducer,
+  saveProgress,
+  type OnboardingProgress,
+  type ProgressAction,
+} from "./progress";
 
 /**
  * One in-memory copy of the onboarding answers shared by every step, written

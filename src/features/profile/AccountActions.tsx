@@ -95,8 +95,8 @@ function DeleteAccountButton() {
       <AlertDialog.Content maxWidth="460px">
         <AlertDialog.Title>Delete your account?</AlertDialog.Title>
         <AlertDialog.Description size="2">
-          This removes your sets, schedule, favorites, check-ins, badges, claims and photo, and signs you out. Mics
-          you added stay in the scene for everyone. This cannot be undone.
+          This removes your sets, schedule, favorites, check-ins, badges, claims and photo, and signs you out. Mics you
+          added stay in the scene for everyone. This cannot be undone.
         </AlertDialog.Description>
         <Flex direction="column" gap="1" mt="3">
           <Text as="label" htmlFor={inputId} size="2" weight="medium">
@@ -115,12 +115,7 @@ function DeleteAccountButton() {
               Cancel
             </Button>
           </AlertDialog.Cancel>
-          <Button
-            color="red"
-            disabled={typed !== CONFIRM_WORD}
-            loading={busy}
-            onClick={() => void onDelete()}
-          >
+          <Button color="red" disabled={typed !== CONFIRM_WORD} loading={busy} onClick={() => void onDelete()}>
             Delete my account
           </Button>
         </Flex>

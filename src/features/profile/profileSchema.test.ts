@@ -25,7 +25,9 @@ describe("profileSchema", () => {
   });
 
   test.each([0, 1001, 2.5, Number.NaN])("refuses a goal of %s", (goal) => {
-    expect(profileSchema.safeParse({ displayName: "Ali", weeklyGoalMinutes: goal, defaultCity: "" }).success).toBe(false);
+    expect(profileSchema.safeParse({ displayName: "Ali", weeklyGoalMinutes: goal, defaultCity: "" }).success).toBe(
+      false,
+    );
   });
 
   test("refuses a blank or long name", () => {

@@ -26,10 +26,7 @@ export function useGoHomeAfterSignOut(): (signOut: () => Promise<void>) => Promi
       const startPath = window.location.pathname;
       await signOut();
       const started = Date.now();
-      while (
-        (mounted.current || window.location.pathname === startPath) &&
-        Date.now() - started < WAIT_LIMIT_MS
-      ) {
+      while ((mounted.current || window.location.pathname === startPath) && Date.now() - started < WAIT_LIMIT_MS) {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       await navigate(paths.home, { replace: true });

@@ -13,7 +13,15 @@ import { useEventActions } from "./useEventActions";
  * 'Delete Event' for an admin or the item's creator, otherwise 'Remove from
  * Schedule' when the item is on the comedian's schedule.
  */
-export function EventDialog({ item, viewer, now }: { item: SceneItem; viewer: ViewerState | null | undefined; now: number }) {
+export function EventDialog({
+  item,
+  viewer,
+  now,
+}: {
+  item: SceneItem;
+  viewer: ViewerState | null | undefined;
+  now: number;
+}) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const { deleteEvent, removeFromSchedule } = useEventActions();
@@ -66,8 +74,8 @@ export function EventDialog({ item, viewer, now }: { item: SceneItem; viewer: Vi
               <AlertDialog.Content maxWidth="420px">
                 <AlertDialog.Title as="h2">Delete this event?</AlertDialog.Title>
                 <AlertDialog.Description size="2">
-                  {item.title} will be removed from the scene for everyone. Sets logged there keep their
-                  minutes but lose the link to it.
+                  {item.title} will be removed from the scene for everyone. Sets logged there keep their minutes but
+                  lose the link to it.
                 </AlertDialog.Description>
                 <Flex gap="3" mt="4" justify="end">
                   <AlertDialog.Cancel>

@@ -1,7 +1,16 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { EventDialog } from "./EventDialog";
-import { CancelledTonightBadge, CheckInLabel, FavoriteButton, ShareButton, SignupInfo, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
+import {
+  CancelledTonightBadge,
+  CheckInLabel,
+  FavoriteButton,
+  ShareButton,
+  SignupInfo,
+  TypeBadge,
+  VenueLink,
+  VerifiedBadge,
+} from "./SceneParts";
 import { checkInState } from "./checkInState";
 import { checkInCountText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
 import { FreshnessBadge } from "../tonight/FreshnessBadge";
@@ -21,7 +30,15 @@ type SceneCardProps = {
 };
 
 /** One mic or show in the scene list. */
-export function SceneCard({ item, viewer, now, checkingIn, onCheckIn, onAddToSchedule, onToggleFavorite }: SceneCardProps) {
+export function SceneCard({
+  item,
+  viewer,
+  now,
+  checkingIn,
+  onCheckIn,
+  onAddToSchedule,
+  onToggleFavorite,
+}: SceneCardProps) {
   const titleId = useId();
   const isFavorite = !!viewer && viewer.favoriteIds.includes(item._id);
   const { window, alreadyCheckedIn, label } = checkInState(item, viewer, now);

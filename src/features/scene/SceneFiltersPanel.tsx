@@ -68,7 +68,11 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           </Text>
           <Flex gap="2" wrap="wrap" role="group" aria-labelledby={typeLabelId}>
             {TYPE_CHIPS.map((chip) => (
-              <Chip key={chip.value} pressed={filters.type === chip.value} onClick={() => onChange({ ...filters, type: chip.value })}>
+              <Chip
+                key={chip.value}
+                pressed={filters.type === chip.value}
+                onClick={() => onChange({ ...filters, type: chip.value })}
+              >
                 {chip.label}
               </Chip>
             ))}
@@ -81,7 +85,11 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           </Text>
           <Flex gap="2" wrap="wrap" role="group" aria-labelledby={dayLabelId}>
             {DAY_CHIPS.map((chip) => (
-              <Chip key={chip.label} pressed={filters.day === chip.value} onClick={() => onChange({ ...filters, day: chip.value })}>
+              <Chip
+                key={chip.label}
+                pressed={filters.day === chip.value}
+                onClick={() => onChange({ ...filters, day: chip.value })}
+              >
                 {chip.label}
               </Chip>
             ))}
@@ -94,7 +102,11 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           </Text>
           <Flex gap="2" wrap="wrap" role="group" aria-labelledby={signupLabelId}>
             {SIGNUP_CHIPS.map((chip) => (
-              <Chip key={chip.value} pressed={filters.signup === chip.value} onClick={() => onChange({ ...filters, signup: chip.value })}>
+              <Chip
+                key={chip.value}
+                pressed={filters.signup === chip.value}
+                onClick={() => onChange({ ...filters, signup: chip.value })}
+              >
                 {chip.label}
               </Chip>
             ))}
@@ -107,7 +119,11 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           </Text>
           <Flex gap="2" wrap="wrap" role="group" aria-labelledby={timeLabelId}>
             {TIME_OF_DAY_CHIPS.map((chip) => (
-              <Chip key={chip.value} pressed={filters.timeOfDay === chip.value} onClick={() => onChange({ ...filters, timeOfDay: chip.value })}>
+              <Chip
+                key={chip.value}
+                pressed={filters.timeOfDay === chip.value}
+                onClick={() => onChange({ ...filters, timeOfDay: chip.value })}
+              >
                 {chip.label}
               </Chip>
             ))}
@@ -123,7 +139,10 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           </Text>
           <Text as="label" size="2">
             <Flex gap="2" align="center">
-              <Switch checked={filters.hideStale} onCheckedChange={(hideStale) => onChange({ ...filters, hideStale })} />
+              <Switch
+                checked={filters.hideStale}
+                onCheckedChange={(hideStale) => onChange({ ...filters, hideStale })}
+              />
               Hide stale listings
             </Flex>
           </Text>
@@ -148,9 +167,7 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           </Flex>
           {filters.distanceEnabled ? (
             <Flex direction="column" gap="2" style={{ maxWidth: 360 }}>
-              <Text size="2">
-                Within {filters.radiusMiles} miles
-              </Text>
+              <Text size="2">Within {filters.radiusMiles} miles</Text>
               <Slider
                 min={DISTANCE_MIN_MILES}
                 max={DISTANCE_MAX_MILES}

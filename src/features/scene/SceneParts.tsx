@@ -105,11 +105,23 @@ export function SignupInfo({ item }: { item: Pick<SceneItem, "signupMethod" | "s
   return null;
 }
 
-export function CheckInLabel({ label, status, alreadyCheckedIn }: { label: string; status: string; alreadyCheckedIn: boolean }) {
+export function CheckInLabel({
+  label,
+  status,
+  alreadyCheckedIn,
+}: {
+  label: string;
+  status: string;
+  alreadyCheckedIn: boolean;
+}) {
   const color = alreadyCheckedIn ? "green" : status === "open" ? "green" : status === "upcoming" ? "amber" : "gray";
   return (
     <Flex align="center" gap="1">
-      <Badge color={color} variant={status === "open" && !alreadyCheckedIn ? "solid" : "soft"} data-testid="check-in-label">
+      <Badge
+        color={color}
+        variant={status === "open" && !alreadyCheckedIn ? "solid" : "soft"}
+        data-testid="check-in-label"
+      >
         {label}
       </Badge>
     </Flex>

@@ -15,11 +15,35 @@ describe("checkInState", () => {
     ["open, signed out", null, ny(17, 45), "Check-in Available", false],
     ["open, viewer loading", undefined, ny(17, 45), "Check-in Available", false],
     ["open, no check-ins", { recentCheckIns: [] }, ny(17, 45), "Check-in Available", false],
-    ["checked in for this occurrence", { recentCheckIns: [checkIn(itemId, "2026-11-21")] }, ny(17, 45), "Already checked in", true],
-    ["checked in last week does not count", { recentCheckIns: [checkIn(itemId, "2026-11-14")] }, ny(17, 45), "Check-in Available", false],
-    ["another mic's check-in does not count", { recentCheckIns: [checkIn(otherId, "2026-11-21")] }, ny(17, 45), "Check-in Available", false],
+    [
+      "checked in for this occurrence",
+      { recentCheckIns: [checkIn(itemId, "2026-11-21")] },
+      ny(17, 45),
+      "Already checked in",
+      true,
+    ],
+    [
+      "checked in last week does not count",
+      { recentCheckIns: [checkIn(itemId, "2026-11-14")] },
+      ny(17, 45),
+      "Check-in Available",
+      false,
+    ],
+    [
+      "another mic's check-in does not count",
+      { recentCheckIns: [checkIn(otherId, "2026-11-21")] },
+      ny(17, 45),
+      "Check-in Available",
+      false,
+    ],
     ["before the window", { recentCheckIns: [] }, ny(10, 0), "Check-in opens in 7h 30m", false],
-    ["after checking in, still done once the window closed", { recentCheckIns: [checkIn(itemId, "2026-11-21")] }, ny(21, 0), "Already checked in", true],
+    [
+      "after checking in, still done once the window closed",
+      { recentCheckIns: [checkIn(itemId, "2026-11-21")] },
+      ny(21, 0),
+      "Already checked in",
+      true,
+    ],
   ])("%s", (_name, viewer, now, label, already) => {
     const state = checkInState(item, viewer, now);
     expect(state.label).toBe(label);

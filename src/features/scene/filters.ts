@@ -25,7 +25,12 @@ export function planFiltersOf(filters: SceneFilters): {
   timeOfDay: SceneFilters["timeOfDay"];
   hideStale: boolean;
 } {
-  return { freeOnly: filters.freeOnly, signup: filters.signup, timeOfDay: filters.timeOfDay, hideStale: filters.hideStale };
+  return {
+    freeOnly: filters.freeOnly,
+    signup: filters.signup,
+    timeOfDay: filters.timeOfDay,
+    hideStale: filters.hideStale,
+  };
 }
 
 export const SIGNUP_CHIPS: { value: SceneFilters["signup"]; label: string }[] = [
@@ -98,10 +103,7 @@ function matchesType(item: Pick<SceneItem, "type">, type: TypeFilter): boolean {
   return item.type !== "open_mic";
 }
 
-type FilterableItem = Pick<
-  SceneItem,
-  "title" | "venueName" | "city" | "type" | "dayOfWeek" | "latitude" | "longitude"
->;
+type FilterableItem = Pick<SceneItem, "title" | "venueName" | "city" | "type" | "dayOfWeek" | "latitude" | "longitude">;
 
 /**
  * Applies the scene page's filters on the client. Search words must each start a word of
@@ -122,10 +124,7 @@ export function filterSceneItems<T extends FilterableItem>(
     if (filters.day !== null && item.dayOfWeek !== filters.day) return false;
     if (filters.distanceEnabled) {
       if (item.latitude === undefined || item.longitude === undefined) return false;
-      if (
-        location &&
-        haversineMeters(location, { lat: item.latitude, lng: item.longitude }) > radiusM
-      ) {
+      if (location && haversineMeters(location, { lat: item.latitude, lng: item.longitude }) > radiusM) {
         return false;
       }
     }

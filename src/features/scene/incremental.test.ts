@@ -59,17 +59,41 @@ describe("rounding the area's point", () => {
 
 describe("resultCountText", () => {
   test.each([
-    ["part of a long list", { shown: 24, matching: 180, total: 180, complete: true, nearby: false }, "Showing 24 of 180 events"],
-    ["part of a filtered list", { shown: 24, matching: 30, total: 1000, complete: true, nearby: false }, "Showing 24 of 30 events"],
+    [
+      "part of a long list",
+      { shown: 24, matching: 180, total: 180, complete: true, nearby: false },
+      "Showing 24 of 180 events",
+    ],
+    [
+      "part of a filtered list",
+      { shown: 24, matching: 30, total: 1000, complete: true, nearby: false },
+      "Showing 24 of 30 events",
+    ],
     ["everything, unfiltered", { shown: 12, matching: 12, total: 12, complete: true, nearby: false }, "12 events"],
     ["everything that matches", { shown: 3, matching: 3, total: 40, complete: true, nearby: true }, "3 events of 40"],
     ["one", { shown: 1, matching: 1, total: 1, complete: true, nearby: false }, "1 event"],
     ["none", { shown: 0, matching: 0, total: 40, complete: true, nearby: true }, "0 events of 40"],
-    ["area pages left", { shown: 24, matching: 24, total: 24, complete: false, nearby: true }, "Showing 24 events nearby so far"],
-    ["area pages left, one so far", { shown: 1, matching: 1, total: 24, complete: false, nearby: true }, "Showing 1 event nearby so far"],
+    [
+      "area pages left",
+      { shown: 24, matching: 24, total: 24, complete: false, nearby: true },
+      "Showing 24 events nearby so far",
+    ],
+    [
+      "area pages left, one so far",
+      { shown: 1, matching: 1, total: 24, complete: false, nearby: true },
+      "Showing 1 event nearby so far",
+    ],
     // The server-paged scene knows no total until its last page: it never claims one.
-    ["scene pages left", { shown: 24, matching: 24, total: 24, complete: false, nearby: false }, "Showing 24 events so far"],
-    ["scene pages left, none match yet", { shown: 0, matching: 0, total: 0, complete: false, nearby: false }, "Showing 0 events so far"],
+    [
+      "scene pages left",
+      { shown: 24, matching: 24, total: 24, complete: false, nearby: false },
+      "Showing 24 events so far",
+    ],
+    [
+      "scene pages left, none match yet",
+      { shown: 0, matching: 0, total: 0, complete: false, nearby: false },
+      "Showing 0 events so far",
+    ],
   ])("%s", (_name, input, expected) => {
     expect(resultCountText(input)).toBe(expected);
   });

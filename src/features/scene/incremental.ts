@@ -16,7 +16,11 @@ export function nextLimit(limit: number, matching: number, step = SCENE_PAGE_SIZ
  * The first `limit` items plus any later ones in `pinned` (cards a search
  * found), in list order.
  */
-export function revealedSlice<T extends { _id: string }>(items: readonly T[], limit: number, pinned: ReadonlySet<string>): T[] {
+export function revealedSlice<T extends { _id: string }>(
+  items: readonly T[],
+  limit: number,
+  pinned: ReadonlySet<string>,
+): T[] {
   if (pinned.size === 0) return items.slice(0, limit);
   return items.filter((item, i) => i < limit || pinned.has(item._id));
 }
@@ -71,7 +75,10 @@ export const SEARCH_DEBOUNCE_MS = 250;
  * Calls `onSettle` with the last value pushed once `delayMs` pass without
  * another push; `cancel` drops a pending value.
  */
-export function debouncer<T>(delayMs: number, onSettle: (value: T) => void): { push: (value: T) => void; cancel: () => void } {
+export function debouncer<T>(
+  delayMs: number,
+  onSettle: (value: T) => void,
+): { push: (value: T) => void; cancel: () => void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
     push(value) {

@@ -3,10 +3,8 @@ import type { LatLng } from "../../../convex/lib/geo";
 /** The spec's wording for each way the browser can fail to give a location. */
 export const LOCATION_MESSAGES = {
   unsupported: "Geolocation is not supported by this browser",
-  denied:
-    "Location access denied. Please enable location services in your browser settings and try again.",
-  unavailable:
-    "Location unavailable. Please check your device's location settings and try again.",
+  denied: "Location access denied. Please enable location services in your browser settings and try again.",
+  unavailable: "Location unavailable. Please check your device's location settings and try again.",
   timeout: "Location request timed out. Please try again.",
   other: "Unable to get your location.",
 } as const;

@@ -16,10 +16,21 @@ describe("scheduleText", () => {
     [{ recurrence: "weekly", dayOfWeek: 0, startTimeLocal: "00:30" }, "Every Sunday at 12:30 AM"],
     [{ recurrence: "weekly", dayOfWeek: 6, startTimeLocal: "12:05" }, "Every Saturday at 12:05 PM"],
     [{ recurrence: "bi-weekly", dayOfWeek: 5, startTimeLocal: "21:30" }, "Every other Friday at 9:30 PM"],
-    [{ recurrence: "monthly", dayOfWeek: 1, startTimeLocal: "19:00", monthlyRule: "Monthly on the 15th" }, "Monthly on the 15th at 7:00 PM"],
+    [
+      { recurrence: "monthly", dayOfWeek: 1, startTimeLocal: "19:00", monthlyRule: "Monthly on the 15th" },
+      "Monthly on the 15th at 7:00 PM",
+    ],
     [{ recurrence: "monthly", dayOfWeek: 2, startTimeLocal: "19:00" }, "Monthly on a Tuesday at 7:00 PM"],
     [{ recurrence: "one-time", dayOfWeek: 6, startTimeLocal: "22:00" }, "One time on Saturday at 10:00 PM"],
-    [{ recurrence: "custom", dayOfWeek: 4, startTimeLocal: "20:00", customRecurrenceDescription: "First Thursday of the month" }, "First Thursday of the month at 8:00 PM"],
+    [
+      {
+        recurrence: "custom",
+        dayOfWeek: 4,
+        startTimeLocal: "20:00",
+        customRecurrenceDescription: "First Thursday of the month",
+      },
+      "First Thursday of the month at 8:00 PM",
+    ],
     [{ recurrence: "custom", dayOfWeek: 4 }, "Thursdays"],
     [{ recurrence: "weekly", dayOfWeek: null }, "Weekly"],
     [{ recurrence: "weekly", dayOfWeek: 2 }, "Every Tuesday"],

@@ -64,10 +64,7 @@ export function freshnessText(
   timeZone: string = DEFAULT_TIME_ZONE,
 ): string {
   if (lastCheckInAt === undefined) return "Not confirmed yet";
-  const days = Math.max(
-    0,
-    differenceInCalendarDays(nowMs, lastCheckInAt, { in: tz(timeZone) }),
-  );
+  const days = Math.max(0, differenceInCalendarDays(nowMs, lastCheckInAt, { in: tz(timeZone) }));
   if (days === 0) return "Confirmed today";
   return `Confirmed ${days} ${days === 1 ? "day" : "days"} ago`;
 }
@@ -77,11 +74,7 @@ export function isVerified(
   item: Pick<SceneItem, "verifiedCheckIns30d" | "verificationExpiresAt">,
   nowMs: number,
 ): boolean {
-  return (
-    item.verifiedCheckIns30d > 0 &&
-    item.verificationExpiresAt !== undefined &&
-    item.verificationExpiresAt > nowMs
-  );
+  return item.verifiedCheckIns30d > 0 && item.verificationExpiresAt !== undefined && item.verificationExpiresAt > nowMs;
 }
 
 /** "1 check-in", "12 check-ins". */
@@ -99,10 +92,7 @@ export function mapsUrl(item: Pick<SceneItem, "venueName" | "city">): string {
 export function costText(costInfo: SceneItem["costInfo"]): string | null {
   if (!costInfo) return null;
   const cover = costInfo.coverAmount !== undefined ? `$${costInfo.coverAmount} cover` : "Cover";
-  const minimum =
-    costInfo.minimumItems !== undefined
-      ? `${costInfo.minimumItems}-item minimum`
-      : "Drink minimum";
+  const minimum = costInfo.minimumItems !== undefined ? `${costInfo.minimumItems}-item minimum` : "Drink minimum";
   switch (costInfo.type) {
     case "free":
       return "Free";
@@ -116,10 +106,7 @@ export function costText(costInfo: SceneItem["costInfo"]): string | null {
 }
 
 /** True when the mic's owner has marked tonight (the venue's local date) as cancelled. */
-export function isCancelledTonight(
-  item: Pick<SceneItem, "cancelledDates" | "timeZone">,
-  nowMs: number,
-): boolean {
+export function isCancelledTonight(item: Pick<SceneItem, "cancelledDates" | "timeZone">, nowMs: number): boolean {
   if (!item.cancelledDates?.length) return false;
   return item.cancelledDates.includes(localDateString(nowMs, item.timeZone || DEFAULT_TIME_ZONE));
 }

@@ -52,7 +52,12 @@ export function useCheckIn() {
         for (const code of result.newBadges) {
           // Same id as the layout's BadgeToaster, so the badge is announced once.
           const t = badgeToast(code);
-          toast.success(t.title, { id: `badge-earned-${code}`, description: t.description, icon: badgeToastIcon(t.icon), duration: 4000 });
+          toast.success(t.title, {
+            id: `badge-earned-${code}`,
+            description: t.description,
+            icon: badgeToastIcon(t.icon),
+            duration: 4000,
+          });
         }
       } catch (err) {
         const distance = errorField(err, "distance");

@@ -9,18 +9,16 @@ const TRY_LATER = "Please try again later.";
 export function useEventActions() {
   const removeItem = useMutation(api.scene.remove);
   // The scheduled state flips at once and comes back if the server refuses.
-  const removeByItem = useMutation(api.schedule.removeByItem).withOptimisticUpdate(
-    (store, { sceneItemId }) => {
-      for (const { args, value } of store.getAllQueries(api.scene.viewerState)) {
-        if (value) {
-          store.setQuery(api.scene.viewerState, args, {
-            ...value,
-            schedule: value.schedule.filter((e) => e.sceneItemId !== sceneItemId),
-          });
-        }
+  const removeByItem = useMutation(api.schedule.removeByItem).withOptimisticUpdate((store, { sceneItemId }) => {
+    for (const { args, value } of store.getAllQueries(api.scene.viewerState)) {
+      if (value) {
+        store.setQuery(api.scene.viewerState, args, {
+          ...value,
+          schedule: value.schedule.filter((e) => e.sceneItemId !== sceneItemId),
+        });
       }
-    },
-  );
+    }
+  });
 
   const deleteEvent = async (id: SceneItemId): Promise<boolean> => {
     try {

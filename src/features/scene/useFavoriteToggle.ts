@@ -5,10 +5,7 @@ import { api } from "../../../convex/_generated/api";
 import type { SceneItemId } from "./types";
 
 /** Rewrites the favourite ids in every loaded viewerState, so all cards agree at once. */
-function updateFavoriteIds(
-  store: OptimisticLocalStore,
-  change: (ids: SceneItemId[]) => SceneItemId[],
-) {
+function updateFavoriteIds(store: OptimisticLocalStore, change: (ids: SceneItemId[]) => SceneItemId[]) {
   for (const { args, value } of store.getAllQueries(api.scene.viewerState)) {
     if (value) store.setQuery(api.scene.viewerState, args, { ...value, favoriteIds: change(value.favoriteIds) });
   }
@@ -24,8 +21,8 @@ export function useFavoriteToggle() {
   const add = useMutation(api.favorites.add).withOptimisticUpdate((store, { sceneItemId }) =>
     updateFavoriteIds(store, (ids) => (ids.includes(sceneItemId) ? ids : [...ids, sceneItemId])),
   );
-  const remove = useMutation(api.favorites.remove).withOptimisticUpdate(
-    (store, { sceneItemId }) => updateFavoriteIds(store, (ids) => ids.filter((id) => id !== sceneItemId)),
+  const remove = useMutation(api.favorites.remove).withOptimisticUpdate((store, { sceneItemId }) =>
+    updateFavoriteIds(store, (ids) => ids.filter((id) => id !== sceneItemId)),
   );
 
   return async (sceneItemId: SceneItemId, isFavorite: boolean) => {

@@ -8,7 +8,12 @@ export type ScenePagesArgs = {
   type: TypeFilter;
   day: number | null;
   search: string;
-  filters: { freeOnly: boolean; signup: "any" | "in_person" | "online"; timeOfDay: "any" | "early" | "prime" | "late"; hideStale: boolean };
+  filters: {
+    freeOnly: boolean;
+    signup: "any" | "in_person" | "online";
+    timeOfDay: "any" | "early" | "prime" | "late";
+    hideStale: boolean;
+  };
   /** The clock for the stale filter (rounded to the hour, so the subscription stays put). */
   nowMs: number;
 };

@@ -55,7 +55,9 @@ export function FavoritesCard() {
           </Flex>
         </Heading>
         <ErrorBoundary
-          fallback={<LoadFailed id="favorites-load" toastTitle="Failed to load favorites" message="Failed to load favorites" />}
+          fallback={
+            <LoadFailed id="favorites-load" toastTitle="Failed to load favorites" message="Failed to load favorites" />
+          }
         >
           <FavoritesList />
         </ErrorBoundary>

@@ -38,7 +38,17 @@ function WeekSkeleton() {
 type WeekRangeArgs = { startMs: number; endMs: number };
 
 /** The viewed week's items and the stat tiles, from one live query. */
-function WeekView({ week, nowMs, timeZone, isThisWeek }: { week: WeekRangeArgs; nowMs: number; timeZone: string; isThisWeek: boolean }) {
+function WeekView({
+  week,
+  nowMs,
+  timeZone,
+  isThisWeek,
+}: {
+  week: WeekRangeArgs;
+  nowMs: number;
+  timeZone: string;
+  isThisWeek: boolean;
+}) {
   const data = useQuery(api.schedule.week, { weekStartMs: week.startMs, weekEndMs: week.endMs, nowMs });
   return (
     <Flex direction="column" gap="4">
@@ -98,7 +108,12 @@ export function SchedulePage() {
 
   return (
     <Flex direction="column" gap="5">
-      <Flex justify="between" align={{ initial: "start", sm: "center" }} gap="3" direction={{ initial: "column", sm: "row" }}>
+      <Flex
+        justify="between"
+        align={{ initial: "start", sm: "center" }}
+        gap="3"
+        direction={{ initial: "column", sm: "row" }}
+      >
         <Box>
           <Heading as="h1" size={{ initial: "7", sm: "8" }}>
             Your Schedule
@@ -116,7 +131,9 @@ export function SchedulePage() {
       </Flex>
 
       {!isAuthenticated ? (
-        isLoading ? null : <SignedOutPrompt />
+        isLoading ? null : (
+          <SignedOutPrompt />
+        )
       ) : (
         <>
           <Flex align="center" justify="between" gap="2">

@@ -76,7 +76,12 @@ function WeekItemCard({ item, timeZone }: { item: WeekItem; timeZone: string }) 
   return (
     <li aria-labelledby={titleId}>
       <Card size="2">
-        <Flex direction={{ initial: "column", sm: "row" }} gap="3" justify="between" align={{ initial: "stretch", sm: "center" }}>
+        <Flex
+          direction={{ initial: "column", sm: "row" }}
+          gap="3"
+          justify="between"
+          align={{ initial: "stretch", sm: "center" }}
+        >
           <Flex direction="column" gap="1" style={{ minWidth: 0 }}>
             <Flex gap="2" align="center" wrap="wrap">
               <Text size="2" weight="bold" color="gray">

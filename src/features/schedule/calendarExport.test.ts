@@ -64,7 +64,13 @@ describe("buildScheduleCalendar", () => {
   test("bi-weekly, nth-weekday monthly and one-time items get their rules", () => {
     const { ics, events } = buildScheduleCalendar(
       [
-        item({ sceneItemId: id("b1"), title: "Every Other", recurrence: "bi-weekly", dayOfWeek: 2, anchorDate: "2026-11-17" }),
+        item({
+          sceneItemId: id("b1"),
+          title: "Every Other",
+          recurrence: "bi-weekly",
+          dayOfWeek: 2,
+          anchorDate: "2026-11-17",
+        }),
         item({
           sceneItemId: id("m1"),
           title: "First Monday",

@@ -105,7 +105,11 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
               <TypeBadge type={item.type} />
               {window.status !== "unscheduled" && !cancelled ? (
                 <Badge color={window.status === "open" ? "green" : "gray"} variant="soft" highContrast>
-                  {window.status === "open" ? "Check-in open" : window.status === "upcoming" ? "Check-in opens soon" : "Check-in closed"}
+                  {window.status === "open"
+                    ? "Check-in open"
+                    : window.status === "upcoming"
+                      ? "Check-in opens soon"
+                      : "Check-in closed"}
                 </Badge>
               ) : null}
               <Badge color={GRADE_COLORS[grade]} variant="soft" highContrast data-testid="freshness" data-grade={grade}>
@@ -122,7 +126,17 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
 
 const GRADE_COLORS = { fresh: "green", ageing: "amber", stale: "gray" } as const;
 
-function NightList({ nights, now, compact, label }: { nights: TonightNight[]; now: number; compact: boolean; label: string }) {
+function NightList({
+  nights,
+  now,
+  compact,
+  label,
+}: {
+  nights: TonightNight[];
+  now: number;
+  compact: boolean;
+  label: string;
+}) {
   return (
     <Flex direction="column" gap="2" asChild>
       <ul aria-label={label} style={{ margin: 0, padding: 0 }}>
@@ -149,7 +163,13 @@ type TonightProps = {
  * and shows tomorrow's first ones. Updates live (host confirmations and
  * cancellations arrive without a reload).
  */
-export function TonightSection({ area = null, type = "all", search = "", filters = NO_PLAN_FILTERS, compact = false }: TonightProps) {
+export function TonightSection({
+  area = null,
+  type = "all",
+  search = "",
+  filters = NO_PLAN_FILTERS,
+  compact = false,
+}: TonightProps) {
   const headingId = useId();
   const [limit, setLimit] = useState(compact ? 5 : TONIGHT_PAGE);
   const now = useNow(30_000);

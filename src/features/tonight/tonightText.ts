@@ -6,7 +6,11 @@ import type { FreshnessGrade } from "../../../convex/lib/tonight";
 export const FRESHNESS_LABELS: Record<FreshnessGrade, string> = { fresh: "Fresh", ageing: "Ageing", stale: "Stale" };
 
 /** "List 7:30 PM · Starts 8:00 PM" for an in-person list, else "Starts 8:00 PM". */
-export function nightTimesText(item: { signupMethod?: string; listTimeLocal?: string; startTimeLocal?: string }): string {
+export function nightTimesText(item: {
+  signupMethod?: string;
+  listTimeLocal?: string;
+  startTimeLocal?: string;
+}): string {
   const starts = item.startTimeLocal ? `Starts ${formatTime12h(item.startTimeLocal)}` : "";
   if (item.signupMethod === "in_person" && item.listTimeLocal) {
     return `List ${formatTime12h(item.listTimeLocal)}${starts ? ` · ${starts}` : ""}`;

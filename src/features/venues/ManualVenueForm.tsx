@@ -16,7 +16,13 @@ export const manualVenueSchema = micFieldsSchema.pick({ address: true, city: tru
 });
 
 /** 'Enter the venue yourself': name, address and city; coordinates only when the comedian is there now. */
-export function ManualVenueForm({ onSubmit, onCancel }: { onSubmit: (venue: VenueInput) => void; onCancel: () => void }) {
+export function ManualVenueForm({
+  onSubmit,
+  onCancel,
+}: {
+  onSubmit: (venue: VenueInput) => void;
+  onCancel: () => void;
+}) {
   const checkboxId = useId();
   return (
     <Card size="3">
@@ -52,7 +58,12 @@ export function ManualVenueForm({ onSubmit, onCancel }: { onSubmit: (venue: Venu
                 render={({ field }) => (
                   <Text as="label" size="3" htmlFor={checkboxId}>
                     <Flex gap="2" align="center">
-                      <Checkbox id={checkboxId} size="3" checked={field.value === true} onCheckedChange={(c) => field.onChange(c === true)} />
+                      <Checkbox
+                        id={checkboxId}
+                        size="3"
+                        checked={field.value === true}
+                        onCheckedChange={(c) => field.onChange(c === true)}
+                      />
                       I'm at this venue now
                     </Flex>
                   </Text>

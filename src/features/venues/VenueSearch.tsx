@@ -7,17 +7,20 @@ import usePlacesAutocomplete from "use-places-autocomplete";
 import { api } from "../../../convex/_generated/api";
 import { haversineMeters } from "../../../convex/lib/geo";
 import type { VenueInput } from "../../../convex/model/events";
-import { cityOf, getPlaceDetails, loadGoogleMaps, MapsLoadError, mapsLoadToast, placesAvailable, searchStatusMessage, type PlacePrediction } from "./googleMaps";
+import {
+  cityOf,
+  getPlaceDetails,
+  loadGoogleMaps,
+  MapsLoadError,
+  mapsLoadToast,
+  placesAvailable,
+  searchStatusMessage,
+  type PlacePrediction,
+} from "./googleMaps";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { ManualVenueForm } from "./ManualVenueForm";
 import { useDebouncedValue } from "./useDebouncedValue";
-import {
-  LOCATION_DENIED_MESSAGE,
-  readSavedLocation,
-  requestLocation,
-  saveLocation,
-  type LatLng,
-} from "./userLocation";
+import { LOCATION_DENIED_MESSAGE, readSavedLocation, requestLocation, saveLocation, type LatLng } from "./userLocation";
 import { VenueCombobox, type ComboOption } from "./VenueCombobox";
 import { sceneResultToVenue, searchHint, type SceneVenueResult } from "./venueResults";
 
@@ -181,7 +184,13 @@ export function VenueSearch({
         />
       ) : (
         <>
-          <SceneVenueSearch label={label} minChars={minChars} near={nearby ? location : null} onChange={onChange} autoFocus={autoFocus} />
+          <SceneVenueSearch
+            label={label}
+            minChars={minChars}
+            near={nearby ? location : null}
+            onChange={onChange}
+            autoFocus={autoFocus}
+          />
           <Text size="1" color="gray">
             Searching venues already in the scene{nearby ? ", nearest first" : ""}.
           </Text>
@@ -217,10 +226,13 @@ function SceneVenueSearch({ label, minChars, near, onChange, autoFocus }: Source
   const options: ComboOption[] = sorted.map((r, i) => ({
     key: `${r.venueName}|${r.address ?? ""}|${i}`,
     primary: r.venueName,
-    secondary: [r.address ?? r.city, `${r.itemCount} ${r.itemCount === 1 ? "event" : "events"}`].filter(Boolean).join(" · "),
+    secondary: [r.address ?? r.city, `${r.itemCount} ${r.itemCount === 1 ? "event" : "events"}`]
+      .filter(Boolean)
+      .join(" · "),
   }));
   const searching = ready && (results === undefined || debounced !== text.trim());
-  const message = searchHint(text, minChars) ?? (ready && results && results.length === 0 ? "No venues found for your search" : null);
+  const message =
+    searchHint(text, minChars) ?? (ready && results && results.length === 0 ? "No venues found for your search" : null);
   return (
     <VenueCombobox
       label={label}
@@ -241,7 +253,9 @@ function SceneVenueSearch({ label, minChars, near, onChange, autoFocus }: Source
 function sortByDistance(results: SceneVenueResult[], near: LatLng | null): SceneVenueResult[] {
   if (!near) return results;
   const distance = (r: SceneVenueResult) =>
-    r.latitude === null || r.longitude === null ? Number.POSITIVE_INFINITY : haversineMeters(near, { lat: r.latitude, lng: r.longitude });
+    r.latitude === null || r.longitude === null
+      ? Number.POSITIVE_INFINITY
+      : haversineMeters(near, { lat: r.latitude, lng: r.longitude });
   return [...results].sort((a, b) => distance(a) - distance(b));
 }
 
@@ -262,7 +276,12 @@ function GooglePlacesSearch({ label, minChars, near, onChange, usOnly, autoFocus
     clearSuggestions,
     suggestions: { status, data, loading },
     init,
-  } = usePlacesAutocomplete({ requestOptions: requestOptions as never, debounce: SEARCH_DEBOUNCE_MS, initOnMount: false, cache: false });
+  } = usePlacesAutocomplete({
+    requestOptions: requestOptions as never,
+    debounce: SEARCH_DEBOUNCE_MS,
+    initOnMount: false,
+    cache: false,
+  });
   const [picking, setPicking] = useState(false);
 
   useEffect(() => {
@@ -271,7 +290,8 @@ function GooglePlacesSearch({ label, minChars, near, onChange, usOnly, autoFocus
 
   const statusMessage = searchStatusMessage(status);
   useEffect(() => {
-    if (statusMessage && status !== "ZERO_RESULTS") toast.error("Search Error", { description: statusMessage, id: "places-search" });
+    if (statusMessage && status !== "ZERO_RESULTS")
+      toast.error("Search Error", { description: statusMessage, id: "places-search" });
   }, [status, statusMessage]);
 
   const predictions = (status === "OK" ? data : []) as unknown as PlacePrediction[];
@@ -288,7 +308,8 @@ function GooglePlacesSearch({ label, minChars, near, onChange, usOnly, autoFocus
     const details = await getPlaceDetails(prediction.place_id);
     setPicking(false);
     const loc = details?.geometry?.location;
-    const address = details?.formatted_address ?? prediction.structured_formatting?.secondary_text ?? prediction.description;
+    const address =
+      details?.formatted_address ?? prediction.structured_formatting?.secondary_text ?? prediction.description;
     onChange({
       venueName: prediction.structured_formatting?.main_text ?? details?.name ?? prediction.description,
       address,
@@ -300,7 +321,8 @@ function GooglePlacesSearch({ label, minChars, near, onChange, usOnly, autoFocus
   };
 
   const message =
-    searchHint(value, minChars) ?? (!ready ? "Places search unavailable" : status === "ZERO_RESULTS" ? statusMessage : null);
+    searchHint(value, minChars) ??
+    (!ready ? "Places search unavailable" : status === "ZERO_RESULTS" ? statusMessage : null);
   return (
     <VenueCombobox
       label={label}

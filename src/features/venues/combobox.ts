@@ -4,4 +4,3 @@ export function moveHighlight(current: number, key: "ArrowDown" | "ArrowUp", cou
   if (key === "ArrowDown") return current >= count - 1 ? 0 : current + 1;
   return current <= 0 ? count - 1 : current - 1;
 }
-

@@ -46,15 +46,27 @@ export class MapsLoadError extends Error {
 export function mapsLoadToast(reason: MapsLoadFailure): { title: string; description: string } {
   switch (reason) {
     case "missing-key":
-      return { title: "Configuration Error", description: "Google Maps API key is missing. Searching venues already in the scene." };
+      return {
+        title: "Configuration Error",
+        description: "Google Maps API key is missing. Searching venues already in the scene.",
+      };
     case "auth":
-      return { title: "Maps API Error", description: "Google Maps rejected the API key. Searching venues already in the scene." };
+      return {
+        title: "Maps API Error",
+        description: "Google Maps rejected the API key. Searching venues already in the scene.",
+      };
     case "timeout":
-      return { title: "Maps API Error", description: "Google Maps took too long to load. Searching venues already in the scene." };
+      return {
+        title: "Maps API Error",
+        description: "Google Maps took too long to load. Searching venues already in the scene.",
+      };
     case "no-places":
       return { title: "Google Places not available", description: "Searching venues already in the scene." };
     case "load":
-      return { title: "Maps API Error", description: "Failed to load Google Maps. Searching venues already in the scene." };
+      return {
+        title: "Maps API Error",
+        description: "Failed to load Google Maps. Searching venues already in the scene.",
+      };
   }
 }
 

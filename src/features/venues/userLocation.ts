@@ -19,13 +19,17 @@ export const SEARCH_POSITION_OPTIONS: PositionOptions = {
 export const LOCATION_DENIED_MESSAGE = "Search will show all venues globally.";
 
 /** The saved location if it is under an hour old at `nowMs`. */
-export function readSavedLocation(nowMs: number, storage: Pick<Storage, "getItem"> | undefined = safeLocalStorage()): LatLng | null {
+export function readSavedLocation(
+  nowMs: number,
+  storage: Pick<Storage, "getItem"> | undefined = safeLocalStorage(),
+): LatLng | null {
   try {
     const raw = storage?.getItem(KEY);
     if (!raw) return null;
     const parsed = JSON.parse(raw) as { lat?: unknown; lng?: unknown; ts?: unknown };
     if (typeof parsed.lat !== "number" || typeof parsed.lng !== "number") return null;
-    if (typeof parsed.ts !== "number" || nowMs - parsed.ts > LOCATION_MAX_AGE_MS || parsed.ts > nowMs + 60_000) return null;
+    if (typeof parsed.ts !== "number" || nowMs - parsed.ts > LOCATION_MAX_AGE_MS || parsed.ts > nowMs + 60_000)
+      return null;
     return { lat: parsed.lat, lng: parsed.lng };
   } catch {
     return null;

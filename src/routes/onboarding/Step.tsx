@@ -18,7 +18,11 @@ import type { OnboardingStep as StepName } from "@/lib/paths";
 export default function OnboardingStep({ step }: { step: Exclude<StepName, "welcome"> }) {
   switch (step) {
     case "venue":
-      return <VenueStep renderVenueSearch={(venue, onChange) => <VenueSearch value={venue} onChange={onChange} label="Venue" />} />;
+      return (
+        <VenueStep
+          renderVenueSearch={(venue, onChange) => <VenueSearch value={venue} onChange={onChange} label="Venue" />}
+        />
+      );
     case "event":
       return <EventStep />;
     case "details":

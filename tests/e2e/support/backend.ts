@@ -39,14 +39,20 @@ export type BackendOptions = {
 export async function startBackend(opts: BackendOptions): Promise<number> {
   const args = [
     "start",
-    "--host", "127.0.0.1",
-    "--port", String(opts.port),
-    "--site-port", String(opts.sitePort),
-    "--data-dir", opts.dataDir,
-    "--functions", path.join(repoRoot, "convex"),
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(opts.port),
+    "--site-port",
+    String(opts.sitePort),
+    "--data-dir",
+    opts.dataDir,
+    "--functions",
+    path.join(repoRoot, "convex"),
     "--no-env-file",
     "--no-watch",
-    "--site-url", opts.siteUrl,
+    "--site-url",
+    opts.siteUrl,
   ];
   // A plain start never seeds: the journeys rely on the demo scene, so ask for it.
   args.push(opts.seed === false ? "--no-seed" : "--seed");
@@ -156,7 +162,17 @@ export async function runFunction(
   try {
     ({ stdout } = await execFileAsync(
       process.execPath,
-      cliArgs(["run", name, JSON.stringify(args), "--data-dir", dataDir, "--port", String(port), "--functions", path.join(repoRoot, "convex")]),
+      cliArgs([
+        "run",
+        name,
+        JSON.stringify(args),
+        "--data-dir",
+        dataDir,
+        "--port",
+        String(port),
+        "--functions",
+        path.join(repoRoot, "convex"),
+      ]),
       { cwd: repoRoot, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
     ));
   } catch (error) {

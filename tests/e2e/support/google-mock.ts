@@ -23,7 +23,10 @@ export const NEXT_IDENTITY_PATH = "/__e2e/next-identity";
  * AUTH_GOOGLE_ISSUER. Each authorization gets the identity queued through NEXT_IDENTITY_PATH,
  * or a fresh unique one, and its id_token / userinfo carry that email and name.
  */
-export async function startGoogleMock(port: number, clientId: string): Promise<{ issuer: string; stop: () => Promise<void> }> {
+export async function startGoogleMock(
+  port: number,
+  clientId: string,
+): Promise<{ issuer: string; stop: () => Promise<void> }> {
   const issuer = new OAuth2Issuer();
   await issuer.keys.generate("RS256");
   // 127.0.0.1 rather than localhost: Node may resolve localhost to ::1 first.
@@ -42,28 +45,34 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
     byCode.set(code, { ...identity, sub: identity.sub ?? `google-${identity.email}` });
   });
 
-  service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }, req: { body?: Record<string, unknown> }) => {
-    const code = typeof req.body?.code === "string" ? req.body.code : undefined;
-    const identity = code !== undefined ? byCode.get(code) : undefined;
-    if (!identity) return;
-    last = identity;
-    Object.assign(token.payload, {
-      sub: identity.sub,
-      email: identity.email,
-      email_verified: identity.emailVerified ?? true,
-      name: identity.name,
-      ...(identity.picture ? { picture: identity.picture } : {}),
-      aud: clientId,
-    });
-  });
+  service.on(
+    "beforeTokenSigning",
+    (token: { payload: Record<string, unknown> }, req: { body?: Record<string, unknown> }) => {
+      const code = typeof req.body?.code === "string" ? req.body.code : undefined;
+      const identity = code !== undefined ? byCode.get(code) : undefined;
+      if (!identity) return;
+      last = identity;
+      Object.assign(token.payload, {
+        sub: identity.sub,
+        email: identity.email,
+        email_verified: identity.emailVerified ?? true,
+        name: identity.name,
+        ...(identity.picture ? { picture: identity.picture } : {}),
+        aud: clientId,
+      });
+    },
+  );
 
-  service.on("beforeResponse", (response: { body: unknown; statusCode: number }, req: { body?: Record<string, unknown> }) => {
-    const code = typeof req.body?.code === "string" ? req.body.code : undefined;
-    if (code !== undefined && byCode.get(code)?.failTokenExchange) {
-      response.statusCode = 400;
-      response.body = { error: "invalid_grant", error_description: "The user revoked access" };
-    }
-  });
+  service.on(
+    "beforeResponse",
+    (response: { body: unknown; statusCode: number }, req: { body?: Record<string, unknown> }) => {
+      const code = typeof req.body?.code === "string" ? req.body.code : undefined;
+      if (code !== undefined && byCode.get(code)?.failTokenExchange) {
+        response.statusCode = 400;
+        response.body = { error: "invalid_grant", error_description: "The user revoked access" };
+      }
+    },
+  );
 
   service.on("beforeUserinfo", (response: { body: Record<string, unknown> }) => {
     if (!last) return;
@@ -84,7 +93,9 @@ export async function startGoogleMock(port: number, clientId: string): Promise<{
           // answered below
         }
         if (typeof body.email !== "string" || typeof body.name !== "string") {
-          res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "email and name are required" }));
+          res
+            .writeHead(400, { "Content-Type": "application/json" })
+            .end(JSON.stringify({ error: "email and name are required" }));
           return;
         }
         queued.push({

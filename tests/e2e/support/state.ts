@@ -27,7 +27,8 @@ export type E2EState = {
 
 export function stateFile(): string {
   const file = process.env.E2E_STATE_FILE;
-  if (!file) throw new Error("E2E_STATE_FILE is not set: run the browser tests through `playwright test` (global setup)");
+  if (!file)
+    throw new Error("E2E_STATE_FILE is not set: run the browser tests through `playwright test` (global setup)");
   return file;
 }
 

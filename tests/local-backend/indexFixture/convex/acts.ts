@@ -6,7 +6,9 @@ import { mutation, query } from "./_generated/server";
 function search(ctx: QueryCtx, text: string, kind?: string) {
   return ctx.db
     .query("acts")
-    .withSearchIndex("search_text", (q) => (kind === undefined ? q.search("text", text) : q.search("text", text).eq("kind", kind)));
+    .withSearchIndex("search_text", (q) =>
+      kind === undefined ? q.search("text", text) : q.search("text", text).eq("kind", kind),
+    );
 }
 
 export const insertMany = mutation({
