@@ -5,7 +5,18 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "convex/_generated", "**/_generated/**", "test-results", "playwright-report", ".convex-local*", "coverage"] },
+  {
+    ignores: [
+      "dist",
+      "node_modules",
+      "convex/_generated",
+      "**/_generated/**",
+      "test-results",
+      "playwright-report",
+      ".convex-local*",
+      "coverage",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ["**/*.{js,mjs,cjs}"], languageOptions: { globals: { ...globals.node } } },
@@ -22,6 +33,24 @@ export default tseslint.config(
     ignores: ["convex/**/*.test.ts", "convex/test.setup.ts"],
     languageOptions: { parserOptions: { project: "./convex/tsconfig.json", tsconfigRootDir: import.meta.dirname } },
     rules: { "@typescript-eslint/no-floating-promises": "error" },
+  },
+  // Every write goes through the builders in convex/functions.ts, whose ctx.db runs the
+  // derived-data triggers (convex/triggers.ts): a raw mutation would skip them.
+  {
+    files: ["convex/**/*.ts"],
+    ignores: ["convex/functions.ts", "convex/_generated/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["./_generated/server", "../_generated/server", "../../_generated/server"].map((name) => ({
+            name,
+            importNames: ["mutation", "internalMutation"],
+            message: "Use the builders in convex/functions.ts: their ctx.db runs the derived-data triggers.",
+          })),
+        },
+      ],
+    },
   },
   ...convexPlugin.configs.recommended,
   // Environment variables are set per deployment (and by the local backend's `env set`).

@@ -1,7 +1,6 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation } from "./_generated/server";
-import { userMutation, userQuery } from "./functions";
+import { internalMutation, userMutation, userQuery } from "./functions";
 import * as Account from "./model/account";
 
 /** Everything the caller owns, for the profile page's Export Data (saved as stagetime-export.json). */

@@ -1,6 +1,5 @@
 import { v } from "convex/values";
-import { internalMutation } from "./_generated/server";
-import { adminMutation, adminQuery } from "./functions";
+import { adminMutation, adminQuery, internalMutation } from "./functions";
 import * as Admin from "./model/admin";
 import { setAdminFor } from "./model/profiles";
 import { removeSceneItem, sceneItemValidator } from "./model/scene";

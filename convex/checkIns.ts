@@ -1,8 +1,7 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
-import { publicMutation } from "./functions";
+import { internalMutation, publicMutation } from "./functions";
 import * as CheckIns from "./model/checkIns";
 
 /** Checks the caller in at a mic (window, 200 m, once a day, counters,

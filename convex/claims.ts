@@ -1,7 +1,6 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation } from "./_generated/server";
-import { adminMutation, adminQuery, userMutation, userQuery } from "./functions";
+import { adminMutation, adminQuery, internalMutation, userMutation, userQuery } from "./functions";
 import * as Claims from "./model/claims";
 import { enforceRateLimit } from "./rateLimits";
 import { sceneItemValidator } from "./model/scene";
@@ -33,8 +32,7 @@ export const ownerState = userQuery({
       Claims.myClaims(ctx, ctx.userId, micId),
       ctx.db.get("sceneItems", micId),
     ]);
-    const canManage =
-      item !== null && (item.createdBy === ctx.userId || claims.some((c) => c.status === "approved"));
+    const canManage = item !== null && (item.createdBy === ctx.userId || claims.some((c) => c.status === "approved"));
     return { claims, canManage };
   },
 });

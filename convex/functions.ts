@@ -1,15 +1,20 @@
 import { getAuthUserId } from "@convex-dev/auth/server";
 import { v } from "convex/values";
-import {
-  customAction,
-  customCtx,
-  customMutation,
-  customQuery,
-} from "convex-helpers/server/customFunctions";
+import { customAction, customCtx, customMutation, customQuery } from "convex-helpers/server/customFunctions";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { action, internalQuery, mutation, query, type ActionCtx, type QueryCtx } from "./_generated/server";
+import {
+  action,
+  internalMutation as rawInternalMutation,
+  internalQuery,
+  mutation as rawMutation,
+  query,
+  type ActionCtx,
+  type MutationCtx,
+  type QueryCtx,
+} from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
+import { triggers } from "./triggers";
 
 type AuthCtx = Pick<QueryCtx, "auth" | "db">;
 
@@ -73,14 +78,20 @@ export const userQuery = customQuery(
 
 /** A mutation open to everyone; `ctx.userId` is the caller or null. */
 export const publicMutation = customMutation(
-  mutation,
-  customCtx(async (ctx) => ({ userId: await currentUserId(ctx) })),
+  rawMutation,
+  customCtx(async (ctx) => {
+    const withTriggers = triggers.wrapDB(ctx);
+    return { db: withTriggers.db, userId: await currentUserId(withTriggers) };
+  }),
 );
 
 /** A mutation for signed-in callers; `ctx.userId` is set. */
 export const userMutation = customMutation(
-  mutation,
-  customCtx(async (ctx) => ({ userId: await requireUserId(ctx) })),
+  rawMutation,
+  customCtx(async (ctx) => {
+    const withTriggers = triggers.wrapDB(ctx);
+    return { db: withTriggers.db, userId: await requireUserId(withTriggers) };
+  }),
 );
 
 /** An action for signed-in callers; `ctx.userId` is set. */
@@ -101,10 +112,20 @@ export const adminQuery = customQuery(
 
 /** A mutation only admins may call. */
 export const adminMutation = customMutation(
-  mutation,
+  rawMutation,
   customCtx(async (ctx) => {
-    const userId = await requireUserId(ctx);
-    if (!(await isAdminUser(ctx, userId))) throw appError(ErrorCode.FORBIDDEN, "Admins only.");
-    return { userId };
+    const withTriggers = triggers.wrapDB(ctx);
+    const userId = await requireUserId(withTriggers);
+    if (!(await isAdminUser(withTriggers, userId))) throw appError(ErrorCode.FORBIDDEN, "Admins only.");
+    return { db: withTriggers.db, userId };
   }),
+);
+
+/**
+ * An internal mutation (crons, migrations, the CLI, scheduled work). Like every
+ * mutation builder here, its `ctx.db` runs the triggers in `./triggers`.
+ */
+export const internalMutation = customMutation(
+  rawInternalMutation,
+  customCtx(async (ctx: MutationCtx) => ({ db: triggers.wrapDB(ctx).db })),
 );

@@ -1,7 +1,8 @@
 import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation, internalQuery } from "./_generated/server";
+import { internalQuery } from "./_generated/server";
+import { internalMutation } from "./functions";
 import { appError, ErrorCode } from "./errors";
 import { userAction } from "./functions";
 import {
@@ -34,15 +35,13 @@ export const missingCoordinatesPage = internalQuery({
       .paginate(paginationOpts);
     return {
       ...page,
-      page: page.page.map(
-        (item): GeocodeCandidate => ({
-          id: item._id,
-          title: item.title,
-          venueName: item.venueName,
-          city: item.city,
-          address: item.address,
-        }),
-      ),
+      page: page.page.map((item): GeocodeCandidate => ({
+        id: item._id,
+        title: item.title,
+        venueName: item.venueName,
+        city: item.city,
+        address: item.address,
+      })),
     };
   },
 });
@@ -74,11 +73,13 @@ export const fixCoordinates = userAction({
     for (const status of ["active", "inactive"] as const) {
       let cursor: string | null = null;
       for (;;) {
-        const result: { page: GeocodeCandidate[]; isDone: boolean; continueCursor: string } =
-          await ctx.runQuery(internal.geocode.missingCoordinatesPage, {
+        const result: { page: GeocodeCandidate[]; isDone: boolean; continueCursor: string } = await ctx.runQuery(
+          internal.geocode.missingCoordinatesPage,
+          {
             status,
             paginationOpts: { numItems: PAGE_SIZE, cursor },
-          });
+          },
+        );
         candidates.push(...result.page);
         if (result.isDone) break;
         cursor = result.continueCursor;

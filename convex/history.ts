@@ -3,8 +3,7 @@ import { paginationOptsValidator, type PaginationOptions, type PaginationResult 
 import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
-import { internalMutation } from "./_generated/server";
-import { userQuery } from "./functions";
+import { internalMutation, userQuery } from "./functions";
 import { localDateString } from "./lib/time";
 import { onMinutesChanged } from "./model/stats";
 import { applySetChange, getMyStats } from "./model/userStats";
@@ -131,7 +130,14 @@ export const insertSetsForTest = internalMutation({
     for (let i = 1; i <= n; i++) {
       const performedAt = now - i * 24 * 60 * 60 * 1000;
       const performanceDate = localDateString(performedAt, zone);
-      await ctx.db.insert("performances", { userId: user._id, minutes: 1, performedAt, performanceDate, venueName, tags: [] });
+      await ctx.db.insert("performances", {
+        userId: user._id,
+        minutes: 1,
+        performedAt,
+        performanceDate,
+        venueName,
+        tags: [],
+      });
       await applySetChange(ctx, user._id, null, { minutes: 1, performanceDate }, today);
     }
     await onMinutesChanged(ctx, n);

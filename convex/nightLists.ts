@@ -1,7 +1,6 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation } from "./_generated/server";
-import { publicQuery, userMutation, userQuery } from "./functions";
+import { internalMutation, publicQuery, userMutation, userQuery } from "./functions";
 import * as NightLists from "./model/nightLists";
 
 /** The mic's current night list (on or after `sinceDate`, the client's yesterday

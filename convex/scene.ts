@@ -1,7 +1,6 @@
 import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
-import { internalMutation } from "./_generated/server";
-import { publicQuery, userMutation } from "./functions";
+import { internalMutation, publicQuery, userMutation } from "./functions";
 import { planFiltersValidator } from "./model/planFilters";
 import * as Scene from "./model/scene";
 import { sceneItemFields, sceneItemStatus } from "./schema";

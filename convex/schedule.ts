@@ -1,8 +1,7 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
-import { publicMutation, userMutation, userQuery } from "./functions";
+import { internalMutation, publicMutation, userMutation, userQuery } from "./functions";
 import * as Schedule from "./model/schedule";
 import { assertTimeMs } from "./lib/requestRules";
 

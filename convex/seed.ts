@@ -1,16 +1,10 @@
 import { createAccount } from "@convex-dev/auth/server";
 import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalAction, internalMutation, type MutationCtx } from "./_generated/server";
+import { internalAction, type MutationCtx } from "./_generated/server";
+import { internalMutation } from "./functions";
 import * as Seed from "./model/seed";
-import {
-  ADMIN_EMAIL,
-  ADMIN_NAME,
-  ADMIN_PASSWORD,
-  DEMO_EMAIL,
-  DEMO_NAME,
-  DEMO_PASSWORD,
-} from "./model/seedData";
+import { ADMIN_EMAIL, ADMIN_NAME, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD } from "./model/seedData";
 import { readCommunityStats } from "./model/stats";
 
 const summary = v.object({

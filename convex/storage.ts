@@ -1,6 +1,6 @@
+import { internalMutation } from "./functions";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation } from "./_generated/server";
 
 /**
  * Uploads nobody attached are deleted once they are this old. A photo is

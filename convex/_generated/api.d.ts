@@ -83,6 +83,7 @@ import type * as seed from "../seed.js";
 import type * as stats from "../stats.js";
 import type * as storage from "../storage.js";
 import type * as tonight from "../tonight.js";
+import type * as triggers from "../triggers.js";
 import type * as venues from "../venues.js";
 
 /**
@@ -164,6 +165,7 @@ declare const fullApi: ApiFromModules<{
   stats: typeof stats;
   storage: typeof storage;
   tonight: typeof tonight;
+  triggers: typeof triggers;
   venues: typeof venues;
 }>;
 export declare const api: FilterApi<

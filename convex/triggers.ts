@@ -1,0 +1,15 @@
+import { Triggers } from "convex-helpers/server/triggers";
+import type { DataModel } from "./_generated/dataModel";
+
+/**
+ * The one owner of derived data. Every mutation builder in `convex/functions.ts`
+ * (public, user, admin and internal) wraps `ctx.db` with these triggers, so a
+ * write to a source table updates what is derived from it in the same
+ * transaction, whichever function made the write. ESLint refuses `mutation` and
+ * `internalMutation` from `_generated/server` outside `functions.ts`, so a new
+ * write path cannot skip them.
+ *
+ * Register a table's triggers in its model module (`model/<table>Triggers.ts`,
+ * exporting `register<Name>Triggers(triggers)`) and call it below.
+ */
+export const triggers = new Triggers<DataModel>();
