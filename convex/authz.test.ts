@@ -12,6 +12,14 @@
  * - "nothing": the call is refused with a ConvexError (a query may answer
  *   null, false or an empty list instead) and no application row changed.
  *
+ * A third comedian, a bystander with sets, favourites, a schedule, a check-in,
+ * claims, reports, a mic with its own list and spots on the owner's lists,
+ * watches every call: whatever the caller and the expected access, her rows
+ * must be exactly as they were afterwards. The few "change" cells that
+ * legitimately touch her rows (deleting a mic she favourited, re-ranking a list
+ * she is on) are listed in `changesBystander`, and even then only her rows
+ * about that mic may change.
+ *
  * A function without an entry fails the test, so a new endpoint cannot ship
  * without someone deciding who may call it.
  */
@@ -24,12 +32,13 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import {
   buildWorld,
+  bystanderMarkers,
   matrix,
   NOW,
   privateMarkers,
-  snapshotAll,
-  snapshotOwner,
+  snapshotWorld,
   VENUE,
+  type Entry,
   type Role,
   type World,
 } from "./test.authzWorld";
@@ -81,6 +90,26 @@ function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/**
+ * The bystander's rows a call may not change: all of them, but in a "change"
+ * cell of a function listed in `changesBystander` her rows that were about its
+ * mic before the call (`before`) and her rows in its `derived` tables.
+ */
+function heldBystanderRows(
+  rows: Array<Record<string, unknown>>,
+  before: Array<Record<string, unknown>>,
+  w: World,
+  entry: Entry,
+  expected: string,
+): Array<Record<string, unknown>> {
+  const exception = entry.changesBystander;
+  if (expected !== "change" || exception === undefined) return rows;
+  const mic = exception.mic(w) as string;
+  const about = new Set(before.filter((r) => r.micId === mic || r.sceneItemId === mic).map((r) => r._id));
+  const derived = exception.derived ?? [];
+  return rows.filter((r) => !about.has(r._id) && !derived.includes(r.table as string));
+}
+
 useOfflineServer(NOW);
 
 const functions = publicFunctions();
@@ -102,9 +131,20 @@ describe("authorization matrix", () => {
       // Queries share one world; every write gets a fresh one.
       const w = kind === "query" ? (shared ??= await buildWorld()) : await buildWorld();
       const label = `${name} as ${role} should be "${expected}"`;
-      const [allBefore, ownerBefore] = await Promise.all([snapshotAll(w.t), snapshotOwner(w)]);
+      const { all: allBefore, owner: ownerBefore, third: thirdBefore } = await snapshotWorld(w);
       const outcome = await attempt(() => call(w, role, name, kind, entry.args(w)));
-      const [allAfter, ownerAfter] = await Promise.all([snapshotAll(w.t), snapshotOwner(w)]);
+      const { all: allAfter, owner: ownerAfter, third: thirdAfter } = await snapshotWorld(w);
+      expect(
+        heldBystanderRows(thirdAfter, thirdBefore, w, entry, expected),
+        `${label}: the third comedian's rows must not change`,
+      ).toEqual(heldBystanderRows(thirdBefore, thirdBefore, w, entry, expected));
+
+      if (kind === "query" && role !== "admin" && outcome.ok) {
+        const text = JSON.stringify(outcome.value ?? null);
+        for (const marker of bystanderMarkers(w)) {
+          expect(text.includes(marker), `${label}: its answer shows the third comedian's ${marker}`).toBe(false);
+        }
+      }
 
       if (expected === "nothing") {
         if (outcome.ok) {

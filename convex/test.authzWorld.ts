@@ -18,6 +18,20 @@ export type World = {
   owner: TestUser;
   other: TestUser;
   admin: TestUser;
+  /**
+   * A third comedian, a bystander nobody's call is about: sets, favourites and
+   * schedule entries on the owner's mic and the claimed one, a check-in, a
+   * pending and an approved claim, reports, her own mic with its own list, and
+   * spots on the owner's lists. Her rows must stay as they were after every call
+   * (see `changesBystander`).
+   */
+  third: TestUser;
+  thirdMic: Id<"sceneItems">;
+  thirdSet: Id<"performances">;
+  thirdEntry: Id<"scheduleEntries">;
+  thirdClaim: Id<"micClaims">;
+  thirdReport: Id<"problemReports">;
+  thirdList: Id<"nightLists">;
   /** A Wednesday 20:00 mic in Manhattan the owner created, favourited, scheduled and logged a set at. */
   ownerMic: Id<"sceneItems">;
   /** A mic nobody created, the owner claimed (pending), reported and checked in at. */
@@ -48,6 +62,8 @@ export const DAY = 24 * 60 * 60 * 1000;
 export const VENUE = { latitude: 40.7411, longitude: -73.9897 };
 export const OWNER_NAME = "Owner Olive";
 export const OWNER_EMAIL = "olive.owner@example.com";
+export const THIRD_NAME = "Third Thea";
+export const THIRD_EMAIL = "thea.third@example.com";
 
 export async function buildWorld(): Promise<World> {
   const t = newTest();
@@ -59,6 +75,7 @@ export async function buildWorld(): Promise<World> {
   });
   const other = await createUser(t, { withStats: true });
   const admin = await createAdmin(t);
+  const third = await createUser(t, { name: THIRD_NAME, email: THIRD_EMAIL, withStats: true });
   const wednesday = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
   const ownerMic = await createSceneItem(t, { ...wednesday, title: "Olive's Mic", createdBy: owner.userId });
   const claimMic = await createSceneItem(t, { ...wednesday, title: "Claimed Mic", venueName: "Claim Room" });
@@ -95,6 +112,46 @@ export async function buildWorld(): Promise<World> {
     await db.patch("_storage", photo, { contentType: "image/png" });
   });
   const runningMic = await createSceneItem(t, { ...wednesday, title: "Olive's Late Mic", createdBy: owner.userId });
+  // The bystander's own rows: on the owner's mic, on the claimed one and on a mic of her own.
+  const thirdMic = await createSceneItem(t, {
+    ...wednesday,
+    title: "Thea's Mic",
+    venueName: "Thea Room",
+    createdBy: third.userId,
+  });
+  const { performanceId: thirdSet } = await third.asUser.mutation(api.performances.log, {
+    minutes: 5,
+    performedAt: NOW - 2 * DAY,
+    sceneItemId: ownerMic,
+    tags: ["thea-private-tag"],
+    notes: "thea's private notes",
+  });
+  await third.asUser.mutation(api.performances.log, {
+    minutes: 4,
+    performedAt: NOW - 3 * DAY,
+    sceneItemId: thirdMic,
+    tags: [],
+  });
+  await third.asUser.mutation(api.favorites.add, { sceneItemId: ownerMic });
+  await third.asUser.mutation(api.favorites.add, { sceneItemId: claimMic });
+  const { entryId: thirdEntry } = await third.asUser.mutation(api.schedule.add, { sceneItemId: ownerMic });
+  await third.asUser.mutation(api.schedule.add, { sceneItemId: claimMic });
+  await third.asUser.mutation(api.checkIns.checkIn, { sceneItemId: claimMic, ...VENUE });
+  const { thirdClaim, thirdReport } = await t.run(async (ctx) => ({
+    thirdClaim: await ctx.db.insert("micClaims", { micId: claimMic, claimantId: third.userId, status: "pending" }),
+    thirdReport: await ctx.db.insert("problemReports", {
+      micId: claimMic,
+      reporterId: third.userId,
+      kind: "wrong_time",
+      status: "open",
+    }),
+    ownerMicReport: await ctx.db.insert("problemReports", {
+      micId: ownerMic,
+      reporterId: third.userId,
+      kind: "other",
+      status: "open",
+    }),
+  }));
   const lists = await t.run(async (ctx) => {
     const base = {
       date: "2026-11-25",
@@ -136,6 +193,33 @@ export async function buildWorld(): Promise<World> {
       section: "list",
       rank: 2,
     });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: ownerList,
+      micId: ownerMic,
+      userId: third.userId,
+      name: THIRD_NAME,
+      section: "list",
+      rank: 3,
+    });
+    const thirdList = await ctx.db.insert("nightLists", { ...base, micId: thirdMic, openedBy: third.userId });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: thirdList,
+      micId: thirdMic,
+      userId: third.userId,
+      name: THIRD_NAME,
+      section: "list",
+      rank: 0,
+    });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: thirdList,
+      micId: thirdMic,
+      name: "Walk-in Wanda",
+      section: "list",
+      rank: 1,
+    });
     const lotteryList = await ctx.db.insert("nightLists", {
       ...base,
       micId: noCoordsMic,
@@ -152,6 +236,16 @@ export async function buildWorld(): Promise<World> {
       section: "pool",
       rank: 0,
     });
+    // The bystander ahead of the other comedian, so that his dropping out leaves her rank as it was.
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: lotteryList,
+      micId: noCoordsMic,
+      userId: third.userId,
+      name: THIRD_NAME,
+      section: "pool",
+      rank: 1,
+    });
     await ctx.db.insert("listSpots", {
       ...spot,
       listId: lotteryList,
@@ -159,7 +253,7 @@ export async function buildWorld(): Promise<World> {
       userId: other.userId,
       name: "Other Otto",
       section: "pool",
-      rank: 1,
+      rank: 2,
     });
     const runningList = await ctx.db.insert("nightLists", { ...base, micId: runningMic, openedBy: owner.userId });
     const runningSpot = await ctx.db.insert("listSpots", {
@@ -173,24 +267,36 @@ export async function buildWorld(): Promise<World> {
       state: "up",
       startedAt: NOW - 5 * 60 * 1000,
     });
+    await ctx.db.insert("listSpots", {
+      ...spot,
+      listId: runningList,
+      micId: runningMic,
+      userId: third.userId,
+      name: THIRD_NAME,
+      section: "list",
+      rank: 1,
+    });
     const claimList = await ctx.db.insert("nightLists", { ...base, micId: claimMic, openedBy: admin.userId });
-    return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList };
+    return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList, thirdList };
   });
   const hostedMic = await createSceneItem(t, { title: "Co-hosted Mic", venueName: "Cohost Room" });
-  const approvedClaim = await t.run(async (ctx) =>
-    ctx.db.insert("micClaims", {
-      micId: hostedMic,
-      claimantId: owner.userId,
-      status: "approved",
-      reviewedAt: NOW - DAY,
-      reviewedBy: admin.userId,
-    }),
-  );
+  const approvedClaim = await t.run(async (ctx) => {
+    const approved = { micId: hostedMic, status: "approved" as const, reviewedAt: NOW - DAY, reviewedBy: admin.userId };
+    // The bystander co-hosts it: revoking the owner's claim leaves hers approved.
+    await ctx.db.insert("micClaims", { ...approved, claimantId: third.userId });
+    return await ctx.db.insert("micClaims", { ...approved, claimantId: owner.userId });
+  });
   return {
     t,
     owner,
     other,
     admin,
+    third,
+    thirdMic,
+    thirdSet,
+    thirdEntry,
+    thirdClaim,
+    thirdReport,
     approvedClaim,
     ownerMic,
     claimMic,
@@ -219,6 +325,19 @@ export function privateMarkers(w: World): string[] {
   ];
 }
 
+/** The bystander's private things: no answer to anyone but an admin may contain them. */
+export function bystanderMarkers(w: World): string[] {
+  return [
+    w.thirdSet,
+    w.thirdEntry,
+    w.thirdClaim,
+    w.thirdReport,
+    THIRD_EMAIL,
+    "thea-private-tag",
+    "thea's private notes",
+  ];
+}
+
 export const APP_TABLES = Object.keys(schema.tables).filter((name) => !name.startsWith("auth")) as TableNames[];
 
 /** Every application row (auth bookkeeping such as sign-in rate limits left out). */
@@ -232,8 +351,12 @@ export async function snapshotAll(t: TestBackend): Promise<Record<string, unknow
 
 /** The rows the owner owns; mic counters that other comedians move are left out. */
 export async function snapshotOwner(w: World): Promise<unknown[]> {
-  const all = await snapshotAll(w.t);
-  const owner = w.owner.userId as string;
+  return ownerRows(await snapshotAll(w.t), w.owner.userId);
+}
+
+/** The rows one comedian owns in a snapshot of every application table; counters others move are left out. */
+export function ownerRows(all: Record<string, unknown[]>, userId: Id<"users">): unknown[] {
+  const owner = userId as string;
   const rows: unknown[] = [];
   const ownerMics = new Set(
     (all.sceneItems as Array<Record<string, unknown>>).filter((d) => d.createdBy === owner).map((d) => d._id as string),
@@ -267,10 +390,73 @@ export async function snapshotOwner(w: World): Promise<unknown[]> {
   return rows;
 }
 
+/**
+ * Every row of the bystander, whole (no call in the matrix is about her mic,
+ * so even its counters and her list's version must hold): her account and
+ * sign-in rows, her profile, sets and their derived rows, favourites, schedule,
+ * check-ins, claims, reports, her mic, its list and walk-ins, and her spots on
+ * other hosts' lists. Each row is tagged with its table.
+ */
+export function bystanderRows(
+  all: Record<string, unknown[]>,
+  auth: Record<string, unknown[]>,
+  userId: Id<"users">,
+): Array<Record<string, unknown>> {
+  const me = userId as string;
+  const rows: Array<Record<string, unknown>> = [];
+  const myMics = new Set(
+    (all.sceneItems as Array<Record<string, unknown>>).filter((d) => d.createdBy === me).map((d) => d._id as string),
+  );
+  for (const [table, docs] of [...Object.entries(all), ...Object.entries(auth)]) {
+    for (const doc of docs as Array<Record<string, unknown>>) {
+      const mine =
+        (table === "users" && doc._id === me) ||
+        (table === "sceneItems" && doc.createdBy === me) ||
+        ((table === "nightLists" || table === "listSpots") && myMics.has(doc.micId as string)) ||
+        doc.userId === me ||
+        doc.claimantId === me ||
+        doc.reporterId === me;
+      if (mine) rows.push({ table, ...doc });
+    }
+  }
+  const sessions = new Set(rows.filter((r) => r.table === "authSessions").map((r) => r._id as string));
+  for (const doc of auth.authRefreshTokens as Array<Record<string, unknown>>) {
+    if (sessions.has(doc.sessionId as string)) rows.push({ table: "authRefreshTokens", ...doc });
+  }
+  return rows;
+}
+
+/** One read of every application row, the owner's rows and the bystander's. */
+export async function snapshotWorld(w: World): Promise<{
+  all: Record<string, unknown[]>;
+  owner: unknown[];
+  third: Array<Record<string, unknown>>;
+}> {
+  const { all, auth } = await w.t.run(async (ctx) => {
+    const all: Record<string, unknown[]> = {};
+    for (const table of APP_TABLES) all[table] = await ctx.db.query(table).take(10_000);
+    const auth: Record<string, unknown[]> = {};
+    for (const table of ["authAccounts", "authSessions", "authRefreshTokens"] as const) {
+      auth[table] = await ctx.db.query(table).take(10_000);
+    }
+    return { all, auth };
+  });
+  return { all, owner: ownerRows(all, w.owner.userId), third: bystanderRows(all, auth, w.third.userId) };
+}
+
 export type Entry = {
   args: (w: World) => Record<string, unknown>;
   /** False for answers made only of figures (totals, progress), which name nobody. */
   ownerAnswerShows?: false;
+  /**
+   * The few functions whose legitimate change also changes the bystander's rows
+   * (deleting a mic she favourited, re-ranking a list she is on). Only in its
+   * "change" cells, and only her rows that were about `mic` (whose `micId` or
+   * `sceneItemId` named it before the call) and her rows in the `derived`
+   * tables (totals recomputed from those) may change; every other row of hers,
+   * and every other cell, must hold.
+   */
+  changesBystander?: { why: string; mic: (w: World) => Id<"sceneItems">; derived?: string[] };
 } & Record<Role, Access>;
 
 const both = { title: "Olive's Mic, edited", dayOfWeek: 4, startTimeLocal: "21:00" };
@@ -442,6 +628,11 @@ export const matrix: Record<string, Entry> = {
     owner: "read",
   },
   "scene:remove": {
+    changesBystander: {
+      why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
+      mic: (w) => w.ownerMic,
+      derived: ["userStats"],
+    },
     args: (w) => ({ id: w.ownerMic }),
     anon: "nothing",
     other: "nothing",
@@ -648,6 +839,10 @@ export const matrix: Record<string, Entry> = {
     owner: "change",
   },
   "nightLists:dropOut": {
+    changesBystander: {
+      why: "dropping out moves the spots after it up",
+      mic: (w) => w.noCoordsMic,
+    },
     args: (w) => ({ listId: w.lotteryList }),
     anon: "nothing",
     other: "own",
@@ -669,6 +864,10 @@ export const matrix: Record<string, Entry> = {
     owner: "change",
   },
   "nightLists:bump": {
+    changesBystander: {
+      why: "bumping a spot moves the spots after it up",
+      mic: (w) => w.ownerMic,
+    },
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
     anon: "nothing",
     other: "nothing",
@@ -683,6 +882,10 @@ export const matrix: Record<string, Entry> = {
     owner: "change",
   },
   "nightLists:draw": {
+    changesBystander: {
+      why: "the draw places every spot in the pool",
+      mic: (w) => w.noCoordsMic,
+    },
     args: (w) => ({ listId: w.lotteryList }),
     anon: "nothing",
     other: "nothing",
@@ -737,6 +940,11 @@ export const matrix: Record<string, Entry> = {
     owner: "nothing",
   },
   "admin:deleteMic": {
+    changesBystander: {
+      why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
+      mic: (w) => w.ownerMic,
+      derived: ["userStats"],
+    },
     args: (w) => ({ id: w.ownerMic }),
     anon: "nothing",
     other: "nothing",
