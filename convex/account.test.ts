@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { DELETE_BATCH_SIZE } from "./model/account";
-import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { communityTotals, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -167,7 +167,7 @@ describe("account.deleteAccount", () => {
     await other.asUser.mutation(api.favorites.add, { sceneItemId: mic });
     const { added, photo } = await livedIn(t, comic, mic);
     expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 2, venues: 2 });
-    const minutesBefore = await t.run(async (ctx) => (await ctx.db.query("siteStats").first())!.minutesLogged);
+    const minutesBefore = (await communityTotals(t)).minutesLogged;
     expect(minutesBefore).toBe(9 + 11);
 
     expect(await comic.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" })).toEqual({ done: true });
@@ -188,7 +188,7 @@ describe("account.deleteAccount", () => {
     });
     expect(await other.asUser.query(api.favorites.list, {})).toHaveLength(1);
     expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 1, venues: 2 });
-    expect(await t.run(async (ctx) => (await ctx.db.query("siteStats").first())!.minutesLogged)).toBe(9);
+    expect((await communityTotals(t)).minutesLogged).toBe(9);
     // The old token finds no account and cannot bring the profile back.
     expect(await comic.asUser.query(api.profiles.me, {})).toBeNull();
     await expect(comic.asUser.mutation(api.profiles.ensure, {})).rejects.toThrow("Account not found.");

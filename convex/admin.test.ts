@@ -19,7 +19,7 @@ async function getItem(t: TestBackend, id: Id<"sceneItems">) {
   return await t.run(async (ctx) => await ctx.db.get("sceneItems", id));
 }
 
-async function siteStats(t: TestBackend) {
+async function communityStats(t: TestBackend) {
   return await t.query(api.community.stats, {});
 }
 
@@ -153,8 +153,8 @@ describe("admin.updateMic", () => {
     const t = newTest();
     const admin = await createAdmin(t);
     const id = await createSceneItem(t, { city: "Denver" });
-    expect((await siteStats(t)).venues).toBe(1);
-    expect((await siteStats(t)).cities).toBe(1);
+    expect((await communityStats(t)).venues).toBe(1);
+    expect((await communityStats(t)).cities).toBe(1);
     await admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, city: "Denver", status: "inactive" });
     expect(await t.query(api.scene.get, { id })).toBeNull();
     const scene = await t.query(api.scene.listPage, {
@@ -164,11 +164,11 @@ describe("admin.updateMic", () => {
       paginationOpts: { numItems: 100, cursor: null },
     });
     expect(scene.page.map((i) => i._id)).not.toContain(id);
-    expect((await siteStats(t)).venues).toBe(0);
-    expect((await siteStats(t)).cities).toBe(0);
+    expect((await communityStats(t)).venues).toBe(0);
+    expect((await communityStats(t)).cities).toBe(0);
     await admin.asUser.mutation(api.admin.updateMic, { id, ...baseEdit, city: "Boulder", status: "active" });
-    expect((await siteStats(t)).venues).toBe(1);
-    expect((await siteStats(t)).cities).toBe(1);
+    expect((await communityStats(t)).venues).toBe(1);
+    expect((await communityStats(t)).cities).toBe(1);
     expect(await t.query(api.scene.get, { id })).not.toBeNull();
   });
 
@@ -219,6 +219,6 @@ describe("admin.deleteMic", () => {
     expect(set!.sceneItemId).toBeUndefined();
     expect(await admin.asUser.query(api.claims.list, {})).toEqual([]);
     expect(await admin.asUser.query(api.reports.list, {})).toEqual([]);
-    expect((await siteStats(t)).venues).toBe(0);
+    expect((await communityStats(t)).venues).toBe(0);
   });
 });

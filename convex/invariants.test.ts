@@ -4,6 +4,7 @@ import type { Id, TableNames } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
+import { addToCommunityTotal, type CommunityTotal, type CommunityTotals, readCommunityTotals } from "./model/stats";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
@@ -348,17 +349,17 @@ const breakages: Breakage[] = [
   {
     name: "site venues that are not the active mics",
     breakIt: async ({ t }) => patchSite(t, { venues: 40 }),
-    problem: /^siteStats: venues 40 but a recount gives 2$/,
+    problem: /^community totals: venues 40 but a recount gives 2$/,
   },
   {
     name: "site minutes that are not the sum of all sets",
     breakIt: async ({ t }) => patchSite(t, { minutesLogged: 1 }),
-    problem: /^siteStats: minutesLogged 1 but a recount gives 30$/,
+    problem: /^community totals: minutesLogged 1 but a recount gives 30$/,
   },
   {
     name: "site comedians that are not the profiles",
     breakIt: async ({ t }) => patchSite(t, { comedians: 0 }),
-    problem: /^siteStats: comedians 0 but a recount gives 3$/,
+    problem: /^community totals: comedians 0 but a recount gives 3$/,
   },
   {
     name: "a mic deactivated without uncounting its city",
@@ -377,13 +378,13 @@ async function patchStats(t: TestBackend, user: TestUser, patch: Record<string, 
   });
 }
 
-async function patchSite(t: TestBackend, patch: Record<string, number>) {
+/** Sets community totals to wrong values (the counter's shards are the component's). */
+async function patchSite(t: TestBackend, patch: Partial<CommunityTotals>) {
   await t.run(async (ctx) => {
-    const row = await ctx.db
-      .query("siteStats")
-      .withIndex("by_key", (q) => q.eq("key", "global"))
-      .unique();
-    await ctx.db.patch("siteStats", row!._id, patch);
+    const stored = await readCommunityTotals(ctx);
+    for (const [key, value] of Object.entries(patch) as Array<[CommunityTotal, number]>) {
+      await addToCommunityTotal(ctx, key, value - stored[key]);
+    }
   });
 }
 

@@ -54,7 +54,9 @@ export const checkPage = internalQuery({
       ),
       stats: v.array(v.object({ ...statsFields, userExists: v.boolean() })),
       cities: v.array(v.object({ name: v.string(), items: v.number() })),
-      site: v.array(schema.tables.siteStats.validator),
+      site: v.array(
+        v.object({ venues: v.number(), cities: v.number(), comedians: v.number(), minutesLogged: v.number() }),
+      ),
     }),
   }),
   handler: async (ctx, { part, cursor, numItems }) => await checkInvariantPage(ctx, part, cursor, numItems),

@@ -7,6 +7,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { computeStreaks } from "./lib/streaks";
 import { localDateString } from "./lib/time";
+import { readCommunityTotals } from "./model/stats";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 const HOUR = 60 * 60_000;
@@ -72,13 +73,7 @@ async function rows(t: TestBackend, userId: Id<"users">) {
         .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
         .collect()
     ).map((d) => [d.sceneItemId, d.sets]),
-    siteMinutes:
-      (
-        await ctx.db
-          .query("siteStats")
-          .withIndex("by_key", (q) => q.eq("key", "global"))
-          .unique()
-      )?.minutesLogged ?? 0,
+    siteMinutes: (await readCommunityTotals(ctx)).minutesLogged,
     profile: await ctx.db
       .query("profiles")
       .withIndex("by_userId", (q) => q.eq("userId", userId))

@@ -12,6 +12,7 @@ import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
 import type { EventDetails, VenueInput } from "./model/events";
+import { readCommunityTotals } from "./model/stats";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 import { signUpConfig } from "./rateLimits";
 
@@ -50,7 +51,7 @@ async function refusal(promise: Promise<unknown>): Promise<Record<string, unknow
   throw new Error("expected the call to be refused");
 }
 
-/** Every document of the app's tables (not the rate limiter's), to show a refusal wrote nothing. */
+/** Every document of the app's tables (not the rate limiter's) and the community totals, to show a refusal wrote nothing. */
 async function appDocuments(t: TestBackend): Promise<unknown[]> {
   return await t.run(async (ctx) => {
     const tables = [
@@ -58,13 +59,12 @@ async function appDocuments(t: TestBackend): Promise<unknown[]> {
       "scheduleEntries",
       "problemReports",
       "micClaims",
-      "siteStats",
       "cities",
       "userBadges",
       "users",
       "authAccounts",
     ] as const;
-    const all: unknown[] = [];
+    const all: unknown[] = [await readCommunityTotals(ctx)];
     for (const table of tables) all.push(...(await ctx.db.query(table).collect()));
     return all;
   });

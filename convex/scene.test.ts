@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { encodeGeohash } from "./lib/geo";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { communityTotals, createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
 async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
   try {
@@ -167,12 +167,7 @@ describe("scene.remove", () => {
   test("the creator deletes their item, unlinking every set and removing its rows", async () => {
     const t = newTest();
     const { creator, mic, creatorSet, fanSet } = await itemWithEverything(t);
-    const venuesBefore = await t.run(async (ctx) =>
-      ctx.db
-        .query("siteStats")
-        .withIndex("by_key", (q) => q.eq("key", "global"))
-        .unique(),
-    );
+    const venuesBefore = await communityTotals(t);
     expect(await creator.asUser.mutation(api.scene.remove, { id: mic })).toEqual({
       updatedSets: 1,
     });
@@ -180,11 +175,8 @@ describe("scene.remove", () => {
       item: await ctx.db.get("sceneItems", mic),
       creatorSet: await ctx.db.get("performances", creatorSet),
       fanSet: await ctx.db.get("performances", fanSet),
-      stats: await ctx.db
-        .query("siteStats")
-        .withIndex("by_key", (q) => q.eq("key", "global"))
-        .unique(),
     }));
+    const afterTotals = await communityTotals(t);
     expect(after.item).toBeNull();
     expect(after.creatorSet?.sceneItemId).toBeUndefined();
     expect(after.creatorSet?.venueName).toBe("Laugh Cellar");
@@ -200,7 +192,7 @@ describe("scene.remove", () => {
       claims: 0,
       reports: 0,
     });
-    expect(after.stats?.venues).toBe((venuesBefore?.venues ?? 0) - 1);
+    expect(afterTotals.venues).toBe(venuesBefore.venues - 1);
   });
 
   test("an admin deletes anyone's item and unlinks every comedian's sets", async () => {

@@ -304,17 +304,6 @@ export default defineSchema({
     .index("by_user", ["userId"])
     .index("by_mic", ["micId"]),
 
-  /** Community figures for the landing page, kept up to date by the mutations
-   * that change them (one row, key "global"). */
-  siteStats: defineTable({
-    key: v.literal("global"),
-    venues: v.number(),
-    minutesLogged: v.number(),
-    comedians: v.number(),
-    /** Distinct cities with at least one active scene item (rows of `cities`). */
-    cities: v.number(),
-  }).index("by_key", ["key"]),
-
   /** Distinct cities of active scene items with a count, for the landing stats. */
   cities: defineTable({
     name: v.string(),

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
-import { createSceneItem, createUser, newTest } from "./test.setup";
+import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
 
 const NOW = Date.parse("2026-11-20T22:00:00-05:00");
 
@@ -70,16 +70,7 @@ describe("stats.mine", () => {
     });
     expect(await other.asUser.query(api.stats.mine, {})).toMatchObject({ totalMinutes: 30, totalSets: 1 });
     // The community total follows every change.
-    const minutes = await t.run(
-      async (ctx) =>
-        (
-          await ctx.db
-            .query("siteStats")
-            .withIndex("by_key", (q) => q.eq("key", "global"))
-            .unique()
-        )?.minutesLogged,
-    );
-    expect(minutes).toBe(37);
+    expect((await communityTotals(t)).minutesLogged).toBe(37);
   });
 });
 

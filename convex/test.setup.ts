@@ -4,7 +4,7 @@ import { convexTest, type TestConvex } from "convex-test";
 import type { Doc, Id } from "./_generated/dataModel";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "./lib/geo";
 import { normalizeEmail } from "./model/profiles";
-import { onComedianCreated, onSceneItemCreated } from "./model/stats";
+import { type CommunityTotals, onComedianCreated, onSceneItemCreated, readCommunityTotals } from "./model/stats";
 import schema from "./schema";
 
 /** Every module of `convex/`, as `convex deploy` would load them. */
@@ -28,6 +28,15 @@ export function newTest(): TestBackend {
 export function registerComponents(t: TestBackend): void {
   rateLimiterTest.register(t, "rateLimiter");
   shardedCounterTest.register(t, "shardedCounter");
+}
+
+/**
+ * The stored community totals (venues, cities, comedians, minutes logged) as
+ * the `shardedCounter` component holds them: the exact figures behind
+ * `community.stats` (which shows hours).
+ */
+export async function communityTotals(t: TestBackend): Promise<CommunityTotals> {
+  return await t.run(async (ctx) => await readCommunityTotals(ctx));
 }
 
 /** A signed-in caller made by {@link createUser}. */

@@ -47,6 +47,7 @@ import type * as lib_textRules from "../lib/textRules.js";
 import type * as lib_time from "../lib/time.js";
 import type * as lib_tonight from "../lib/tonight.js";
 import type * as lib_weeks from "../lib/weeks.js";
+import type * as migrations from "../migrations.js";
 import type * as model_account from "../model/account.js";
 import type * as model_admin from "../model/admin.js";
 import type * as model_badges from "../model/badges.js";
@@ -129,6 +130,7 @@ declare const fullApi: ApiFromModules<{
   "lib/time": typeof lib_time;
   "lib/tonight": typeof lib_tonight;
   "lib/weeks": typeof lib_weeks;
+  migrations: typeof migrations;
   "model/account": typeof model_account;
   "model/admin": typeof model_admin;
   "model/badges": typeof model_badges;

@@ -20,8 +20,9 @@
  * - verification: an item shown as verified (`verifiedCheckIns30d > 0`) has
  *   `lastVerifiedAt`, an expiry 30 days after it, and at least 2 different
  *   comedians among its check-ins of the 30 days up to `lastVerifiedAt`;
- * - site figures: venues, cities (and the `cities` rows), comedians and
- *   minutes equal recounts of the active items, profiles and sets.
+ * - community totals (the `shardedCounter` component): venues, cities (and
+ *   the `cities` rows), comedians and minutes equal recounts of the active
+ *   items, profiles and sets.
  */
 import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
@@ -29,7 +30,7 @@ import { BADGES, earnedBadgeCodes } from "../lib/badges";
 import { computeStreaks } from "../lib/streaks";
 import { daysBetweenDates, DEFAULT_TIME_ZONE, localDateString } from "../lib/time";
 import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "./checkIns";
-import { cityKey } from "./stats";
+import { type CommunityTotals, cityKey, COMMUNITY_TOTALS, readCommunityTotals } from "./stats";
 
 /** Most rows of one table the check reads: 15 tables of 2,001 rows stay under
  * Convex's 32,000 documents per query. A bigger table is reported as a
@@ -76,8 +77,8 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
     badges,
     claims,
     reports,
-    siteRows,
     cityRows,
+    totals,
   ] = await Promise.all([
     scan(ctx, "users", problems),
     scan(ctx, "profiles", problems),
@@ -92,8 +93,8 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
     scan(ctx, "userBadges", problems),
     scan(ctx, "micClaims", problems),
     scan(ctx, "problemReports", problems),
-    scan(ctx, "siteStats", problems),
     scan(ctx, "cities", problems),
+    readCommunityTotals(ctx),
   ]);
 
   const userIds = new Set<string>(users.map((u) => u._id));
@@ -318,24 +319,22 @@ export async function checkInvariants(ctx: QueryCtx): Promise<InvariantReport> {
       problems.push(`cities ${JSON.stringify(c.name)}: items ${c.items} but no active items`);
     }
   }
-  if (siteRows.length > 1) problems.push(`siteStats: ${siteRows.length} rows, expected one`);
-  const site = siteRows[0];
-  const expected = {
+  checkCommunityTotals(problems, totals, {
     venues: active.length,
     cities: activePerCity.size,
     comedians: profiles.length,
     minutesLogged: sets.reduce((sum, s) => sum + s.minutes, 0),
-  };
-  if (site === undefined) {
-    if (Object.values(expected).some((n) => n !== 0)) problems.push("siteStats: no row, but the site has data");
-  } else {
-    for (const key of ["venues", "cities", "comedians", "minutesLogged"] as const) {
-      if (site[key] !== expected[key])
-        problems.push(`siteStats: ${key} ${site[key]} but a recount gives ${expected[key]}`);
-    }
-  }
+  });
 
   return { ok: problems.length === 0, problems };
+}
+
+/** The problem lines for community totals that differ from a recount. */
+function checkCommunityTotals(problems: string[], stored: CommunityTotals, expected: CommunityTotals): void {
+  for (const key of COMMUNITY_TOTALS) {
+    if (stored[key] !== expected[key])
+      problems.push(`community totals: ${key} ${stored[key]} but a recount gives ${expected[key]}`);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -370,7 +369,7 @@ export const INVARIANT_PARTS = [
   "userBadges",
   "profiles",
   "cities",
-  "siteStats",
+  "communityTotals",
 ] as const;
 export type InvariantPart = (typeof INVARIANT_PARTS)[number];
 
@@ -403,7 +402,8 @@ export type Tally = {
   daySegments: DaySegment[];
   stats: StatsFact[];
   cities: Array<{ name: string; items: number }>;
-  site: Array<Omit<Doc<"siteStats">, "_id" | "_creationTime">>;
+  /** The stored community totals (one entry, from the communityTotals part). */
+  site: CommunityTotals[];
 };
 
 export type InvariantPage = {
@@ -757,10 +757,10 @@ export async function checkInvariantPage(
       );
       return done(page);
     }
-    case "siteStats": {
-      const page = await ctx.db.query("siteStats").withIndex("by_creation_time").paginate(opts);
-      tally.site = page.page.map(({ _id, _creationTime, ...fields }) => fields);
-      return done(page);
+    case "communityTotals": {
+      // Not a table: the counter's few shard rows per total, read in one page.
+      tally.site = [await readCommunityTotals(ctx)];
+      return done({ continueCursor: "", isDone: true, page: tally.site });
     }
   }
 }
@@ -933,22 +933,13 @@ export class PagedCheck {
       if (!activePerCity.has(c.name) && c.items !== 0)
         problems.push(`cities ${JSON.stringify(c.name)}: items ${c.items} but no active items`);
     }
-    if (this.site.length > 1) problems.push(`siteStats: ${this.site.length} rows, expected one`);
-    const site = this.site[0];
-    const expected = {
+    const totals = this.site[0] ?? { venues: 0, cities: 0, comedians: 0, minutesLogged: 0 };
+    checkCommunityTotals(problems, totals, {
       venues: [...activePerCity.values()].reduce((a, b) => a + b, 0),
       cities: activePerCity.size,
       comedians: this.counter("profiles").get("") ?? 0,
       minutesLogged: this.counter("siteMinutes").get("") ?? 0,
-    };
-    if (site === undefined) {
-      if (Object.values(expected).some((n) => n !== 0)) problems.push("siteStats: no row, but the site has data");
-    } else {
-      for (const key of ["venues", "cities", "comedians", "minutesLogged"] as const) {
-        if (site[key] !== expected[key])
-          problems.push(`siteStats: ${key} ${site[key]} but a recount gives ${expected[key]}`);
-      }
-    }
+    });
     return { ok: problems.length === 0, problems };
   }
 }

@@ -1,3 +1,5 @@
+import { ShardedCounter } from "@convex-dev/sharded-counter";
+import { components } from "../_generated/api";
 import type { Doc } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 
@@ -9,39 +11,50 @@ export type CommunityStats = {
   comedians: number;
 };
 
+/**
+ * The community totals, each a key of the `shardedCounter` component: active
+ * mics, distinct cities with an active mic (rows of `cities`), comedians
+ * (profiles) and minutes of every logged set. Every logged set adds to
+ * `minutesLogged`; a single row would make every set of every comedian
+ * conflict on Convex, so each total is spread over 16 shard rows (a write
+ * touches one at random, a read adds them up).
+ */
+export const COMMUNITY_TOTALS = ["venues", "cities", "comedians", "minutesLogged"] as const;
+export type CommunityTotal = (typeof COMMUNITY_TOTALS)[number];
+export type CommunityTotals = Record<CommunityTotal, number>;
+
+/**
+ * A counter client per call: `ShardedCounter` remembers the shard it last
+ * wrote per key ("sticky" within a mutation), and a module-level instance
+ * would keep that across requests when the module stays loaded, sending every
+ * later write of the deployment to one shard: the hot row again.
+ */
+function counter(): ShardedCounter<CommunityTotal> {
+  return new ShardedCounter<CommunityTotal>(components.shardedCounter);
+}
+
+/** Adds `delta` (negative to take away) to one community total. */
+export async function addToCommunityTotal(ctx: MutationCtx, total: CommunityTotal, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await counter().add(ctx, total, delta);
+}
+
+/** The stored community totals as the counter holds them (0 for a total never written). */
+export async function readCommunityTotals(ctx: QueryCtx): Promise<CommunityTotals> {
+  const c = counter();
+  const [venues, cities, comedians, minutesLogged] = await Promise.all(COMMUNITY_TOTALS.map((k) => c.count(ctx, k)));
+  return { venues, cities, comedians, minutesLogged };
+}
+
 /** The fields of a scene item the community counters depend on. */
 type CountedItem = Pick<Doc<"sceneItems">, "city" | "status">;
 
-async function readRow(ctx: QueryCtx) {
+/** The city's row (null when the city was never counted). */
+async function cityRow(ctx: MutationCtx, name: string): Promise<Doc<"cities"> | null> {
   return await ctx.db
-    .query("siteStats")
-    .withIndex("by_key", (q) => q.eq("key", "global"))
+    .query("cities")
+    .withIndex("by_name", (q) => q.eq("name", name))
     .unique();
-}
-
-/** The singleton row, created (all zeros) the first time a figure changes. */
-async function getOrCreateRow(ctx: MutationCtx): Promise<Doc<"siteStats">> {
-  const row = await readRow(ctx);
-  if (row !== null) return row;
-  const id = await ctx.db.insert("siteStats", {
-    key: "global",
-    venues: 0,
-    minutesLogged: 0,
-    comedians: 0,
-    cities: 0,
-  });
-  return (await ctx.db.get("siteStats", id))!;
-}
-
-/** The counters row and the city's row (null when the city was never counted). */
-async function rowAndCity(ctx: MutationCtx, name: string): Promise<[Doc<"siteStats">, Doc<"cities"> | null]> {
-  return await Promise.all([
-    getOrCreateRow(ctx),
-    ctx.db
-      .query("cities")
-      .withIndex("by_name", (q) => q.eq("name", name))
-      .unique(),
-  ]);
 }
 
 /** The city key scene items are counted under ("  Austin " and "Austin" are one city). */
@@ -51,13 +64,14 @@ export function cityKey(city: string): string {
 
 /** Community figures as the landing page shows them; zeros on an empty database. */
 export async function readCommunityStats(ctx: QueryCtx): Promise<CommunityStats> {
-  const row = await readRow(ctx);
-  if (row === null) return { venues: 0, hoursLogged: 0, cities: 0, comedians: 0 };
+  const totals = await readCommunityTotals(ctx);
+  // A total is never shown below zero, whatever a past bug may have left.
+  const shown = (n: number) => Math.max(0, n);
   return {
-    venues: row.venues,
-    hoursLogged: Math.floor(row.minutesLogged / 60),
-    cities: row.cities,
-    comedians: row.comedians,
+    venues: shown(totals.venues),
+    hoursLogged: Math.floor(shown(totals.minutesLogged) / 60),
+    cities: shown(totals.cities),
+    comedians: shown(totals.comedians),
   };
 }
 
@@ -69,7 +83,7 @@ export async function readCommunityStats(ctx: QueryCtx): Promise<CommunityStats>
 export async function onSceneItemCreated(ctx: MutationCtx, item: CountedItem): Promise<void> {
   if (item.status !== "active") return;
   const name = cityKey(item.city);
-  const [row, city] = await rowAndCity(ctx, name);
+  const city = await cityRow(ctx, name);
   let newCity = false;
   if (city === null) {
     await ctx.db.insert("cities", { name, items: 1 });
@@ -78,10 +92,8 @@ export async function onSceneItemCreated(ctx: MutationCtx, item: CountedItem): P
     await ctx.db.patch("cities", city._id, { items: city.items + 1 });
     newCity = city.items === 0;
   }
-  await ctx.db.patch("siteStats", row._id, {
-    venues: row.venues + 1,
-    cities: row.cities + (newCity ? 1 : 0),
-  });
+  await addToCommunityTotal(ctx, "venues", 1);
+  if (newCity) await addToCommunityTotal(ctx, "cities", 1);
 }
 
 /**
@@ -90,8 +102,7 @@ export async function onSceneItemCreated(ctx: MutationCtx, item: CountedItem): P
  */
 export async function onSceneItemRemoved(ctx: MutationCtx, item: CountedItem): Promise<void> {
   if (item.status !== "active") return;
-  const name = cityKey(item.city);
-  const [row, city] = await rowAndCity(ctx, name);
+  const city = await cityRow(ctx, cityKey(item.city));
   let goneCity = false;
   if (city !== null && city.items > 0) {
     if (city.items === 1) {
@@ -101,10 +112,8 @@ export async function onSceneItemRemoved(ctx: MutationCtx, item: CountedItem): P
       await ctx.db.patch("cities", city._id, { items: city.items - 1 });
     }
   }
-  await ctx.db.patch("siteStats", row._id, {
-    venues: Math.max(0, row.venues - 1),
-    cities: Math.max(0, row.cities - (goneCity ? 1 : 0)),
-  });
+  await addToCommunityTotal(ctx, "venues", -1);
+  if (goneCity) await addToCommunityTotal(ctx, "cities", -1);
 }
 
 /**
@@ -119,21 +128,15 @@ export async function onSceneItemUpdated(ctx: MutationCtx, before: CountedItem, 
 
 /** Adds (or with a negative delta, takes away) logged minutes. */
 export async function onMinutesChanged(ctx: MutationCtx, deltaMinutes: number): Promise<void> {
-  if (deltaMinutes === 0) return;
-  const row = await getOrCreateRow(ctx);
-  await ctx.db.patch("siteStats", row._id, {
-    minutesLogged: Math.max(0, row.minutesLogged + deltaMinutes),
-  });
+  await addToCommunityTotal(ctx, "minutesLogged", deltaMinutes);
 }
 
 /** Counts a new comedian (called when their profile is created). */
 export async function onComedianCreated(ctx: MutationCtx): Promise<void> {
-  const row = await getOrCreateRow(ctx);
-  await ctx.db.patch("siteStats", row._id, { comedians: row.comedians + 1 });
+  await addToCommunityTotal(ctx, "comedians", 1);
 }
 
 /** Uncounts a comedian whose profile is deleted (account deletion). */
 export async function onComedianRemoved(ctx: MutationCtx): Promise<void> {
-  const row = await getOrCreateRow(ctx);
-  await ctx.db.patch("siteStats", row._id, { comedians: Math.max(0, row.comedians - 1) });
+  await addToCommunityTotal(ctx, "comedians", -1);
 }

@@ -12,6 +12,7 @@ import { api } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
 import { computeStreaks } from "../../convex/lib/streaks";
 import { repoRoot, startBackend, type Backend } from "./harness";
+import { backendStats } from "./rawClient";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A point in Manhattan; every mic here sits exactly on it. */
@@ -100,7 +101,11 @@ async function createOpenMic(title: string): Promise<Id<"sceneItems">> {
   });
 }
 
-type Snapshot = { tables: Record<string, Array<Record<string, unknown>>> };
+type Snapshot = {
+  tables: Record<string, Array<Record<string, unknown>>>;
+  /** Component name -> table -> documents. */
+  components?: Record<string, Record<string, Array<Record<string, unknown>>>>;
+};
 
 /** Every document, read through the CLI's `export` of the running backend. */
 async function exportSnapshot(): Promise<Snapshot> {
@@ -206,6 +211,40 @@ describe("concurrency through real clients", () => {
       expect(day.sets).toBe(sets.filter((s) => utcDate(s.performedAt) === day.date).length);
     }
   }, 120_000);
+
+  test("30 comedians log 60 sets at the same moment: the community total counts every minute, with no hot row", async () => {
+    const comedians = await signUpMany("logger", 30);
+    const micId = await createOpenMic("Busy Mic");
+    const minutesLogged = (snapshot: Snapshot) =>
+      (snapshot.components?.shardedCounter?.counters ?? [])
+        .filter((c) => c.name === "minutesLogged")
+        .map((c) => c.value as number);
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    const before = sum(minutesLogged(await exportSnapshot()));
+    const hotBefore = (await backendStats(backend)).contention.warnings as number;
+
+    const sets = comedians.flatMap(({ client }, i) =>
+      [0, 1].map((k) => ({
+        client,
+        set: {
+          minutes: 1 + ((i * 2 + k) % 9),
+          performedAt: Date.now() - (k + 1) * 60_000,
+          tags: [],
+          timeZone: "UTC",
+          sceneItemId: micId,
+        },
+      })),
+    );
+    await Promise.all(sets.map(({ client, set }) => client.mutation(api.performances.log, set)));
+
+    const after = minutesLogged(await exportSnapshot());
+    expect(sum(after) - before).toBe(sum(sets.map(({ set }) => set.minutes)));
+    // The total is spread over shard rows, not one row every set writes ...
+    expect(after.length).toBeGreaterThan(1);
+    // ... so the burst made no document hot (a single row would have been written 60 times in a second).
+    const stats = await backendStats(backend);
+    expect(stats.contention.warnings).toBe(hotBefore);
+  }, 180_000);
 
   test("an admin deletes a mic while comedians schedule, favourite and check in to it", async () => {
     const admin = await signUp("delete-admin@example.com");

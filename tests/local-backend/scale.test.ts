@@ -81,7 +81,6 @@ describe("a generated scene on the local backend", () => {
       authAccounts: COMEDIANS,
       profiles: COMEDIANS,
       userStats: COMEDIANS,
-      siteStats: 1,
     });
     expect(summary.tables.performances).toBe(summary.totalSets);
     expect(summary.comedian0).toMatchObject({ email: scaleEmail(0), sets: MAX_SETS });
@@ -138,6 +137,16 @@ describe("a generated scene on the local backend", () => {
         params: { email: scaleEmail(0), password: "not-the-password", flow: "signIn" },
       }),
     ).rejects.toThrow();
+  });
+
+  test("the landing page's community figures are the generated totals (the sharded counter's)", async () => {
+    const stats = await backend.client().query(api.community.stats, {});
+    expect(stats).toEqual({
+      venues: MICS,
+      hoursLogged: Math.floor(summary.totalMinutes / 60),
+      cities: summary.cities,
+      comedians: COMEDIANS,
+    });
   });
 
   test("invariants:checkAll through the CLI finds nothing wrong, having read every row", async () => {

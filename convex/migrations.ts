@@ -1,0 +1,38 @@
+import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
+import { type GenericId, v } from "convex/values";
+import { internalMutation } from "./functions";
+import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
+
+/**
+ * One-off data migrations, run by hand after the deploy that needs them:
+ * `npx convex run migrations:<name>` on Convex,
+ * `npm run backend -- run migrations:<name>` on the local backend.
+ * Each is safe to run again.
+ */
+
+/**
+ * The community totals moved from the one `siteStats` row (key "global") that
+ * every logged set patched to the `shardedCounter` component. A database made
+ * before the move still has that row, and the counters only hold what changed
+ * since the deploy: this adds the row's figures to the counters and deletes
+ * the row in one transaction, so the totals are whole again and a second run
+ * finds no row and does nothing. `siteStats` is no longer in the schema (Convex
+ * keeps a table that leaves the schema, documents and all), hence the untyped
+ * read. A database made after the move never had the row.
+ */
+export const siteStatsToCounters = internalMutation({
+  args: {},
+  returns: v.object({ migrated: v.boolean(), totals: v.record(v.string(), v.number()) }),
+  handler: async (ctx) => {
+    const legacy = ctx.db as unknown as GenericDatabaseWriter<GenericDataModel>;
+    const row = await legacy.query("siteStats").first();
+    if (row === null) return { migrated: false, totals: {} };
+    const totals: Record<string, number> = {};
+    for (const total of COMMUNITY_TOTALS) {
+      totals[total] = typeof row[total] === "number" ? (row[total] as number) : 0;
+      await addToCommunityTotal(ctx, total, totals[total]);
+    }
+    await legacy.delete("siteStats", row._id as GenericId<"siteStats">);
+    return { migrated: true, totals };
+  },
+});
