@@ -4,6 +4,9 @@
  * `npm run bench:backend -- --fanout [--mics 1000 --scene 50 --checkins 20]`:
  * read-set invalidation at scene size (see fanout() below).
  *
+ * `npm run bench:backend -- --signups [--loops 8 --seconds 15]`: a public
+ * query's latency while sign-ups hash passwords (see signups() below).
+ *
  * Starts the local backend on free ports with a temporary data directory over
  * tests/bench/fixture/convex, subscribes N `ConvexClient`s to one query over
  * the items table, and measures, for each of a series of mutations, the time
@@ -73,12 +76,37 @@ function rssMiB(pid: number): number {
 
 type BenchBackend = { child: ChildProcess; url: string; dataDir: string; output: () => string };
 
-/** Starts the backend over tests/bench/fixture/convex on free ports with a temporary data directory. */
-async function startBenchBackend(): Promise<BenchBackend> {
+/**
+ * Starts the backend over `functionsDir` (default tests/bench/fixture/convex) on free ports with a
+ * temporary data directory; `env` is set in the deployment (`env set`) before it starts.
+ */
+async function startBenchBackend(
+  functionsDir = path.join(root, "tests/bench/fixture/convex"),
+  env: Record<string, string> = {},
+): Promise<BenchBackend> {
   const port = await freePort();
   let sitePort = await freePort();
   while (sitePort === port) sitePort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-backend-"));
+  for (const [name, value] of Object.entries(env)) {
+    const cli = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(root, "local-backend/src/cli.ts"),
+        "env",
+        "set",
+        name,
+        value,
+        "--data-dir",
+        dataDir,
+      ],
+      { cwd: root, stdio: "ignore" },
+    );
+    const code = await new Promise((resolve) => cli.once("exit", resolve));
+    if (code !== 0) throw new Error(`env set ${name} failed (exit ${String(code)})`);
+  }
   const child = spawn(
     process.execPath,
     [
@@ -93,7 +121,7 @@ async function startBenchBackend(): Promise<BenchBackend> {
       "--data-dir",
       dataDir,
       "--functions",
-      path.join(root, "tests/bench/fixture/convex"),
+      functionsDir,
       "--no-seed",
       "--no-env-file",
       "--no-watch",
@@ -328,6 +356,83 @@ async function fanout(): Promise<void> {
   }
 }
 
+/**
+ * `--signups [--loops 8 --seconds 15]`: the backend over the app's own convex/
+ * folder; `--loops` clients sign up through Convex Auth's password flow
+ * (`auth:signIn`, flow signUp: a Scrypt hash per sign-up) one after another,
+ * while one client runs the landing page's public query (`community:stats`)
+ * every 20 ms. Prints that query's latency (p50, p95, max) alone and during the
+ * sign-ups, and the sign-ups per second.
+ */
+async function signups(): Promise<void> {
+  const LOOPS = Number(flag("loops", "8"));
+  const SECONDS = Number(flag("seconds", "15"));
+  const backend = await startBenchBackend(path.join(root, "convex"), { SIGN_UP_LIMIT_PER_MINUTE: "100000" });
+  try {
+    const reader = new ConvexHttpClient(backend.url);
+    const measure = async (until: () => boolean): Promise<number[]> => {
+      const out: number[] = [];
+      while (!until()) {
+        const start = performance.now();
+        await reader.query(api.community.stats, {});
+        out.push(performance.now() - start);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return out.sort((a, b) => a - b);
+    };
+    const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+    const report = (what: string, times: number[]) =>
+      console.log(
+        `community:stats ${what}, ${times.length} queries: p50 ${fmt(percentile(times, 50))}, ` +
+          `p95 ${fmt(percentile(times, 95))}, max ${fmt(times[times.length - 1])}`,
+      );
+    // Warm up (first loads of the modules, first index builds).
+    await measure(
+      (
+        (n) => () =>
+          n-- <= 0
+      )(20),
+    );
+    const aloneUntil = Date.now() + 3000;
+    report("alone", await measure(() => Date.now() > aloneUntil));
+    let stop = false;
+    let signedUp = 0;
+    let failed = 0;
+    const loop = async (l: number) => {
+      const client = new ConvexHttpClient(backend.url, { logger: false });
+      for (let i = 0; !stop; i++) {
+        try {
+          await client.action(api.auth.signIn, {
+            provider: "password",
+            params: { email: `bench-${l}-${i}-${Date.now()}@example.com`, password: "punchline-42", flow: "signUp" },
+          });
+          signedUp++;
+        } catch (error) {
+          if (failed++ === 0) console.log(`a sign-up failed: ${String(error)}`);
+        }
+      }
+    };
+    const started = performance.now();
+    const loops = Array.from({ length: LOOPS }, (_, l) => loop(l));
+    // Let every loop have a sign-up in flight before measuring.
+    await new Promise((r) => setTimeout(r, 500));
+    const until = Date.now() + SECONDS * 1000;
+    const during = await measure(() => Date.now() > until);
+    stop = true;
+    await Promise.all(loops);
+    const elapsed = (performance.now() - started) / 1000;
+    report(`during ${LOOPS} concurrent sign-up loops`, during);
+    console.log(
+      `sign-ups: ${signedUp} in ${elapsed.toFixed(1)} s (${(signedUp / elapsed).toFixed(1)}/s), ${failed} failed; ` +
+        `backend RSS ${rssMiB(backend.child.pid!)} MiB`,
+    );
+  } finally {
+    backend.child.kill("SIGTERM");
+    await new Promise((r) => backend.child.once("exit", r));
+    fs.rmSync(backend.dataDir, { recursive: true, force: true });
+  }
+}
+
 /** Median of `runs` timings of `fn`, in ms. */
 function timeMs(fn: () => void, runs = 9): number {
   const times: number[] = [];
@@ -501,7 +606,14 @@ async function indexRead(): Promise<void> {
   }
 }
 
-(process.argv.includes("--index-read") ? indexRead() : process.argv.includes("--fanout") ? fanout() : main()).then(
+(process.argv.includes("--index-read")
+  ? indexRead()
+  : process.argv.includes("--fanout")
+    ? fanout()
+    : process.argv.includes("--signups")
+      ? signups()
+      : main()
+).then(
   () => process.exit(0),
   (error) => {
     console.error(error);
