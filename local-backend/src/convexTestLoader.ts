@@ -59,10 +59,10 @@ const EDITS: Edit[] = [
       'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("query", isNested, () => nestedTxStorage.run(childLock, invokeInContext));\n            const result = jsonToConvex(JSON.parse(rawResult));\n            if (!isNested && hasPendingValues(result))',
   },
   {
-    why: "an action's time is limited (userTime.ts)",
+    why: "an action's time is limited (userTime.ts), and its code runs in a worker thread (actionPool.ts) when the backend offers one",
     find: "const rawResult = await requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)])))));",
     replace:
-      'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("action", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));',
+      'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("action", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => globalThis.__localBackendInvokeAction?.(functionPath, requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))) ?? a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));',
   },
   {
     why: "a query counts its index range once per transaction, as Convex's read set merges equal ranges",
@@ -179,6 +179,8 @@ const EXPORTS =
   "executionContextStorage, withAuth, AuthFake, getTransactionManager, " +
   // For the scheduler (engine.ts runJob).
   "requestMetadataStorage, authStorage, newRequestId, resolveFunction, " +
+  // For actions in worker threads (engine.ts actionSyscall).
+  "getFunctionPathFromAddress, " +
   // For IndexedDatabase (indexedDatabase.ts): the query semantics it must match.
   "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +
   "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId };\n";

@@ -4,7 +4,7 @@
  * functions as a caller, HTTP actions, file storage, commits (persisted and
  * announced to listeners), hot reload, the scheduler after a restart and crons.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,7 +18,8 @@ import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
 import { queryFingerprint, unwrapCursor, wrapCursor } from "./cursors.js";
-import { installUserTimeLimits } from "./userTime.js";
+import { installUserTimeLimits, onActionExpired, setActionThreadActivity } from "./userTime.js";
+import { ActionPool, actionWorkerCount, type ActionHost } from "./actionPool.js";
 import { DataStore, type JsonDoc } from "./store.js";
 import { isRefusedLegacyId, setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
 import { MutationResults } from "./mutationResults.js";
@@ -57,6 +58,20 @@ export function captureLogs<T>(lines: string[], fn: () => Promise<T>): Promise<T
   return logSink.run(lines, fn);
 }
 
+/** The console methods as they were before the capture (the backend's own output). */
+const originalConsole = new Map<string, (...args: unknown[]) => void>();
+
+/**
+ * A log line of a function running in an action worker thread (actionPool.ts),
+ * called in the function's context: added to its log lines and printed, as
+ * the console capture below does for functions on this thread.
+ */
+function emitFunctionLog(method: string, line: string, printed: string): void {
+  const sink = logSink.getStore();
+  if (sink && sink.length < MAX_LOG_LINES) sink.push(line);
+  (originalConsole.get(method) ?? console.log)(printed);
+}
+
 let consoleCaptured = false;
 function installConsoleCapture(): void {
   if (consoleCaptured) return;
@@ -70,6 +85,7 @@ function installConsoleCapture(): void {
   ];
   for (const [method, level] of levels) {
     const original = (console[method] as (...args: unknown[]) => void).bind(console);
+    originalConsole.set(method, original);
     (console as any)[method] = (...args: unknown[]) => {
       const sink = logSink.getStore();
       if (sink && sink.length < MAX_LOG_LINES) {
@@ -182,6 +198,8 @@ export class Engine {
   /** File content (sha256) of each `_storage` document, and how many documents share each content. */
   private fileShas = new Map<string, string>();
   private shaRefs = new Map<string, number>();
+  /** Worker threads that run actions (actionPool.ts), or null to run them on this thread. */
+  private readonly actionPool: ActionPool | null;
   /** The installed components' databases (see componentStore.ts). */
   readonly components: ComponentStore = new ComponentStore({
     ct: null,
@@ -200,6 +218,8 @@ export class Engine {
     removeStaleBundles();
     this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), `local-backend-bundle-${process.pid}-`));
     this.crons = new CronRunner(this);
+    const workers = actionWorkerCount();
+    this.actionPool = workers > 0 ? new ActionPool(workers, FUNCTION_ENV_GLOBAL, (line) => this.logError(line)) : null;
   }
 
   log(line: string): void {
@@ -268,6 +288,13 @@ export class Engine {
     this.gateTransactions();
     installUserTimeLimits(g);
     (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.beforeCommit(isNested);
+    (globalThis as any).__localBackendInvokeAction = (
+      functionPath: { udfPath: string; componentPath: string },
+      requestId: string,
+      args: string,
+    ) => activeEngine?.invokeActionInWorker(functionPath, requestId, args);
+    const pool = this.actionPool;
+    setActionThreadActivity(pool ? () => ({ running: pool.running, started: pool.started }) : null);
     (globalThis as any).__localBackendRunScheduledFunction = (job: any) =>
       activeEngine?.runJob(job.db, job.jobId, job.componentPath, job.functionPath.udfPath, job.args);
     await this.restore();
@@ -395,6 +422,77 @@ export class Engine {
     }
     const acc = this.accessor(caller);
     return await readTracker.exit(() => mutationTag.exit(() => acc.fetch(pathAndQuery, init)));
+  }
+
+  // --- actions in worker threads (actionPool.ts) -------------------------------
+
+  /**
+   * Runs an action's code in a worker thread (called by convex-test where it
+   * would call the action's `invokeAction`, inside the action's context:
+   * identity, request, component, time limit, log lines). Returns undefined to
+   * run it here instead (no pool, or an inline test handler).
+   */
+  invokeActionInWorker(
+    functionPath: { udfPath: string; componentPath: string },
+    requestId: string,
+    args: string,
+  ): Promise<string> | undefined {
+    const pool = this.actionPool;
+    if (!pool || this.closed || functionPath.udfPath === "inline") return undefined;
+    const [mod, name] = canonicalPath(functionPath.udfPath).split(":");
+    const modules = functionPath.componentPath
+      ? this.bundle?.components.get(functionPath.componentPath)?.modules
+      : this.bundle?.modules;
+    const file = modules?.get(mod);
+    if (!file) return undefined;
+    // Everything the worker asks for is answered in this action's context.
+    const inContext = AsyncResource.bind((fn: () => any) => fn());
+    const host: ActionHost = {
+      syscall: (kind, op, syscallArgs) => inContext(() => this.actionSyscall(kind, op, syscallArgs)),
+      log: (method, line, printed) => inContext(() => emitFunctionLog(method, line, printed)),
+    };
+    const env = { ...((globalThis as any)[FUNCTION_ENV_GLOBAL] as Record<string, string>) };
+    const { id, result } = pool.run({ file, name, requestId, args, env }, host);
+    onActionExpired(() => pool.abandon(id));
+    return result;
+  }
+
+  /**
+   * One syscall of an action running in a worker thread, answered as convex-test
+   * answers it for an action on this thread; the calls to other functions go
+   * by their address (a name, a component reference or a function handle).
+   */
+  private async actionSyscall(kind: "async" | "js", op: string, args: any): Promise<unknown> {
+    const convex = (globalThis as any).Convex;
+    if (kind === "js") {
+      if (op === "storage/storeBlob") {
+        const { bytes, type, ...rest } = args;
+        return await convex.jsSyscall(op, { ...rest, blob: new Blob([bytes], { type }) });
+      }
+      if (op === "storage/getBlob") {
+        const blob: Blob | null = await convex.jsSyscall(op, args);
+        return blob ? { bytes: await blob.arrayBuffer(), type: blob.type } : null;
+      }
+      return await convex.jsSyscall(op, args);
+    }
+    if (op === "1.0/getUserIdentity") {
+      const identity = await this.ct.authStorage.getStore()?.getUserIdentity();
+      return JSON.stringify(identity ?? null);
+    }
+    if (op === "1.0/actions/query" || op === "1.0/actions/mutation" || op === "1.0/actions/action") {
+      const { name, reference, functionHandle, args: fnArgs } = JSON.parse(args);
+      const functionPath = this.ct.getFunctionPathFromAddress({ name, reference, functionHandle });
+      const acc = this.ct.withAuth();
+      const value = jsonToConvex(fnArgs ?? {});
+      const result =
+        op === "1.0/actions/query"
+          ? await acc.queryFromPath(functionPath, value)
+          : op === "1.0/actions/mutation"
+            ? await acc.mutationFromPath(functionPath, value)
+            : await acc.actionFromPath(functionPath, value);
+      return JSON.stringify(convexToJson(result === undefined ? null : result));
+    }
+    return await convex.asyncSyscall(op, args);
   }
 
   // --- one snapshot for all of a flush's queries ------------------------------
@@ -984,6 +1082,8 @@ export class Engine {
         this.moduleCache.clear();
         this.db._schema = dbSchema;
         this.components.attach(bundle, componentSchemas, true);
+        // Actions from now on run in fresh threads, which load the new bundle.
+        this.actionPool?.recycle();
         if (old) setTimeout(() => fs.rmSync(old.outDir, { recursive: true, force: true }), 60_000).unref();
       } finally {
         tm.rollback(false);
@@ -1104,6 +1204,7 @@ export class Engine {
   close(): void {
     this.closed = true;
     this.crons.stop();
+    this.actionPool?.close();
     for (const timer of this.pendingTimers) clearTimeout(timer);
     this.store.closeLog();
     this.store.unlock();
