@@ -52,3 +52,12 @@ export function WizardFrame({ step, total, title, subtitle, children }: WizardFr
     </PageContainer>
   );
 }
+
+/** 'Back' to the wizard's previous step. */
+export function WizardBackButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button type="button" variant="soft" color="gray" size="4" onClick={onClick}>
+      <ArrowLeftIcon aria-hidden="true" /> Back
+    </Button>
+  );
+}

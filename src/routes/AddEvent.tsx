@@ -1,28 +1,19 @@
-import {
-  AddEventDetailsStep,
-  AddEventEventStep,
-  AddEventSuccessStep,
-  AddEventVenueStep,
-} from "@/features/add-event/AddEventSteps";
-import { EventDetailsForm } from "@/features/event-form/EventDetailsForm";
-import { VenueSearch } from "@/features/venues/VenueSearch";
+import { AddEventDetailsStep } from "@/features/add-event/steps/AddEventDetailsStep";
+import { AddEventEventStep } from "@/features/add-event/steps/AddEventEventStep";
+import { AddEventSuccessStep } from "@/features/add-event/steps/AddEventSuccessStep";
+import { AddEventVenueStep } from "@/features/add-event/steps/AddEventVenueStep";
+import { wizardSlots } from "./wizardSlots";
 
 /** The add-event wizard: 1 venue, 2 event, 3 details, 4 success. */
 export default function AddEvent({ step = 1 }: { step?: number }) {
   switch (step) {
     case 2:
-      return <AddEventEventStep />;
+      return <AddEventEventStep slots={wizardSlots} />;
     case 3:
-      return <AddEventDetailsStep renderEventForm={(props) => <EventDetailsForm {...props} />} />;
+      return <AddEventDetailsStep slots={wizardSlots} />;
     case 4:
       return <AddEventSuccessStep />;
     default:
-      return (
-        <AddEventVenueStep
-          renderVenueSearch={(venue, onChange) => (
-            <VenueSearch value={venue} onChange={onChange} usOnly minChars={3} label="Venue" />
-          )}
-        />
-      );
+      return <AddEventVenueStep slots={wizardSlots} />;
   }
 }

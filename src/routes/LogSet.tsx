@@ -1,31 +1,22 @@
-import { EventDetailsForm } from "@/features/event-form/EventDetailsForm";
-import {
-  LogSetDetailsStep,
-  LogSetEventStep,
-  LogSetSuccessStep,
-  LogSetVenueDetailsStep,
-  LogSetVenueStep,
-} from "@/features/log-set/LogSetSteps";
-import { VenueSearch } from "@/features/venues/VenueSearch";
+import { LogSetDetailsStep } from "@/features/log-set/steps/LogSetDetailsStep";
+import { LogSetEventStep } from "@/features/log-set/steps/LogSetEventStep";
+import { LogSetSuccessStep } from "@/features/log-set/steps/LogSetSuccessStep";
+import { LogSetVenueDetailsStep } from "@/features/log-set/steps/LogSetVenueDetailsStep";
+import { LogSetVenueStep } from "@/features/log-set/steps/LogSetVenueStep";
+import { wizardSlots } from "./wizardSlots";
 
 /** The log-a-set wizard: 1 venue, 2 event, 3 set details, 4 venue/mic details, 5 success. */
 export default function LogSet({ step = 1 }: { step?: number }) {
   switch (step) {
     case 2:
-      return <LogSetEventStep />;
+      return <LogSetEventStep slots={wizardSlots} />;
     case 3:
       return <LogSetDetailsStep />;
     case 4:
-      return <LogSetVenueDetailsStep renderEventForm={(props) => <EventDetailsForm {...props} />} />;
+      return <LogSetVenueDetailsStep slots={wizardSlots} />;
     case 5:
       return <LogSetSuccessStep />;
     default:
-      return (
-        <LogSetVenueStep
-          renderVenueSearch={(venue, onChange) => (
-            <VenueSearch value={venue} onChange={onChange} label="Venue" autoFocus />
-          )}
-        />
-      );
+      return <LogSetVenueStep slots={wizardSlots} />;
   }
 }

@@ -1,5 +1,10 @@
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
-import { createSessionStore, useSessionStore } from "@/lib/sessionStore";
+import { paths, type AddEventStep } from "@/lib/paths";
+import { createSessionStore } from "@/lib/sessionStore";
+import { useWizard, type WizardDefinition } from "@/lib/useWizard";
+
+/** How many steps "Step n of 3" counts (success is not one). */
+export const ADD_EVENT_STEPS = 3;
 
 export type AddEventState = {
   venue: VenueInput | null;
@@ -11,12 +16,18 @@ const initial: AddEventState = { venue: null, saved: null };
 
 export const addEventStore = createSessionStore<AddEventState>("stagetime.addEvent", initial);
 
+const addEventWizard: WizardDefinition<"venue" | AddEventStep, AddEventState> = {
+  store: addEventStore,
+  path: (step) => (step === "venue" ? paths.addEvent : paths.addEventStep(step)),
+};
+
+/** The add-event wizard: 1 venue, 2 event, 3 details, then success. */
 export function useAddEventWizard() {
-  const state = useSessionStore(addEventStore);
+  const wizard = useWizard(addEventWizard);
   return {
-    ...state,
+    ...wizard,
+    ...wizard.state,
     setVenue: (venue: VenueInput | null) => addEventStore.update({ venue, saved: null }),
     setSaved: (saved: AddEventState["saved"]) => addEventStore.update({ saved }),
-    reset: () => addEventStore.reset(),
   };
 }

@@ -1,10 +1,14 @@
-import type { Id } from "../../../convex/_generated/dataModel";
 import type { VenueInput } from "../../../convex/model/events";
-import { createSessionStore, useSessionStore } from "@/lib/sessionStore";
+import { paths, type LogSetStep } from "@/lib/paths";
+import { createSessionStore } from "@/lib/sessionStore";
+import { useWizard, type WizardDefinition } from "@/lib/useWizard";
+import type { EventChoice } from "@/lib/wizardSlots";
 import type { SetDraft } from "./setDetails";
 
-/** The event chosen on the event step: an existing mic or show, or 'New event / not listed'. */
-export type EventChoice = { kind: "existing"; sceneItemId: Id<"sceneItems">; title: string } | { kind: "none" };
+export type { EventChoice };
+
+/** How many steps "Step n of 4" counts (success is not one). */
+export const LOG_SET_STEPS = 4;
 
 export type LogSetState = {
   venue: VenueInput | null;
@@ -18,15 +22,21 @@ const initial: LogSetState = { venue: null, event: null, set: null, result: null
 
 export const logSetStore = createSessionStore<LogSetState>("stagetime.logSet", initial);
 
+const logSetWizard: WizardDefinition<LogSetStep, LogSetState> = {
+  store: logSetStore,
+  path: (step) => (step === "venue" ? paths.logSet : paths.logSetStep(step)),
+};
+
+/** The log-a-set wizard: 1 venue, 2 event, 3 set details, 4 venue/mic details, then success. */
 export function useLogSetWizard() {
-  const state = useSessionStore(logSetStore);
+  const wizard = useWizard(logSetWizard);
   return {
-    ...state,
+    ...wizard,
+    ...wizard.state,
     /** A new venue forgets the event chosen for the old one. */
     setVenue: (venue: VenueInput | null) => logSetStore.update({ venue, event: null }),
     setEvent: (event: EventChoice | null) => logSetStore.update({ event }),
     setSet: (set: SetDraft) => logSetStore.update({ set }),
     finish: (result: LogSetState["result"]) => logSetStore.update({ ...initial, result }),
-    reset: () => logSetStore.reset(),
   };
 }

@@ -1,3 +1,4 @@
+import type { Id } from "../../../convex/_generated/dataModel";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { storageKeys } from "@/lib/session";
 
@@ -159,6 +160,11 @@ export async function retryPendingSaves(
     }
   }
   return allSaved;
+}
+
+/** The existing mic chosen on the event step (its id as kept in storage), or null. */
+export function chosenSceneItem(state: OnboardingProgress): Id<"sceneItems"> | null {
+  return state.event === "existing" && state.matchedId ? (state.matchedId as Id<"sceneItems">) : null;
 }
 
 /** Whether an existing mic was already logged and favourited in this onboarding (Back then Next must not log it twice). */

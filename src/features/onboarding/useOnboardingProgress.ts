@@ -1,5 +1,7 @@
 import { useQuery } from "convex/react";
-import { useCallback, useSyncExternalStore } from "react";
+import { useCallback, useMemo } from "react";
+import { paths, type OnboardingStep } from "@/lib/paths";
+import { useWizard, type WizardDefinition } from "@/lib/useWizard";
 import { api } from "../../../convex/_generated/api";
 import {
   clearProgress,
@@ -44,11 +46,19 @@ export function forgetProgress(): void {
   emit();
 }
 
-/** The signed-in comedian's onboarding answers and a dispatcher; `ready` once the profile is known. */
+/** The onboarding wizard of one account: its answers in the shared copy above. */
+function onboardingWizard(userId: string | null): WizardDefinition<OnboardingStep, OnboardingProgress> {
+  return { store: { get: () => snapshotFor(userId), subscribe, reset: forgetProgress }, path: paths.onboarding };
+}
+
+/**
+ * The signed-in comedian's onboarding answers, a dispatcher and the wizard's
+ * moves (`goTo`, `redirect`); `ready` once the profile is known.
+ */
 export function useOnboardingProgress() {
   const me = useQuery(api.profiles.me);
   const userId = me?.userId ?? null;
-  const progress = useSyncExternalStore(subscribe, () => snapshotFor(userId));
+  const { state: progress, ...wizard } = useWizard(useMemo(() => onboardingWizard(userId), [userId]));
   const dispatch = useCallback((action: ProgressAction) => dispatchProgress(userId, action), [userId]);
-  return { me, progress, dispatch, ready: me !== undefined };
+  return { me, progress, dispatch, ready: me !== undefined, ...wizard };
 }

@@ -18,6 +18,7 @@ import {
   type PlacePrediction,
 } from "./googleMaps";
 import { viewerTimeZone } from "@/lib/timeZone";
+import type { VenueSearchProps } from "@/lib/wizardSlots";
 import { ManualVenueForm } from "./ManualVenueForm";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { LOCATION_DENIED_MESSAGE, readSavedLocation, requestLocation, saveLocation, type LatLng } from "./userLocation";
@@ -26,16 +27,7 @@ import { sceneResultToVenue, searchHint, type SceneVenueResult } from "./venueRe
 
 export type { VenueInput };
 
-export type VenueSearchProps = {
-  value: VenueInput | null;
-  onChange: (venue: VenueInput | null) => void;
-  /** The add-event wizard: US venues only, at least 3 characters. */
-  usOnly?: boolean;
-  minChars?: number;
-  label?: string;
-  /** Focus the search box on arrival (the log wizard: the keyboard is up at once). */
-  autoFocus?: boolean;
-};
+export type { VenueSearchProps };
 
 type Scope = "nearby" | "global";
 type Source = "loading" | "google" | "scene";

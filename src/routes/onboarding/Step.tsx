@@ -1,40 +1,26 @@
-import { EventDetailsForm } from "@/features/event-form/EventDetailsForm";
-import type { EventFormValues } from "@/features/event-form/schema";
-import {
-  AddAnotherStep,
-  CheckInInfoStep,
-  CompleteStep,
-  EventStep,
-  GoalStep,
-  SetLengthStep,
-  SuccessStep,
-  VenueDetailsStep,
-  VenueStep,
-} from "@/features/onboarding/OnboardingSteps";
-import { VenueSearch } from "@/features/venues/VenueSearch";
+import { AddAnotherStep } from "@/features/onboarding/steps/AddAnotherStep";
+import { CheckInInfoStep } from "@/features/onboarding/steps/CheckInInfoStep";
+import { CompleteStep } from "@/features/onboarding/steps/CompleteStep";
+import { EventStep } from "@/features/onboarding/steps/EventStep";
+import { GoalStep } from "@/features/onboarding/steps/GoalStep";
+import { SetLengthStep } from "@/features/onboarding/steps/SetLengthStep";
+import { SuccessStep } from "@/features/onboarding/steps/SuccessStep";
+import { VenueDetailsStep } from "@/features/onboarding/steps/VenueDetailsStep";
+import { VenueStep } from "@/features/onboarding/steps/VenueStep";
 import type { OnboardingStep as StepName } from "@/lib/paths";
+import { wizardSlots } from "../wizardSlots";
 
 /** Onboarding steps 2 to 10 (the router passes which one). */
 export default function OnboardingStep({ step }: { step: Exclude<StepName, "welcome"> }) {
   switch (step) {
     case "venue":
-      return (
-        <VenueStep
-          renderVenueSearch={(venue, onChange) => <VenueSearch value={venue} onChange={onChange} label="Venue" />}
-        />
-      );
+      return <VenueStep slots={wizardSlots} />;
     case "event":
-      return <EventStep />;
+      return <EventStep slots={wizardSlots} />;
     case "details":
       return <SetLengthStep />;
     case "venue-details":
-      return (
-        <VenueDetailsStep
-          renderEventForm={({ initialValues, ...props }) => (
-            <EventDetailsForm {...props} initialValues={initialValues as Partial<EventFormValues> | undefined} />
-          )}
-        />
-      );
+      return <VenueDetailsStep slots={wizardSlots} />;
     case "success":
       return <SuccessStep />;
     case "checkin-info":

@@ -1,5 +1,5 @@
 import type { Id } from "../../../convex/_generated/dataModel";
-import type { EventChoice } from "./wizardStore";
+import type { EventChoice } from "@/lib/wizardSlots";
 
 type Match = { _id: Id<"sceneItems">; title: string };
 

@@ -1,0 +1,144 @@
+import { Flex, Select, Text, TextArea, TextField } from "@radix-ui/themes";
+import { useMutation } from "convex/react";
+import { useId, useMemo, useState } from "react";
+import { Controller } from "react-hook-form";
+import { toast } from "sonner";
+import { Form, FormSubmit } from "@/components/form";
+import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
+import { viewerTimeZone } from "@/lib/timeZone";
+import { api } from "../../../../convex/_generated/api";
+import { QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../../convex/lib/time";
+import { announceBadges, saveErrorToast } from "../saveErrors";
+import { defaultSetDraft, performedAtOf, setDetailsSchema, setPayload, type SetDraft } from "../setDetails";
+import { TagInput } from "../TagInput";
+import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
+import { MissingVenue } from "./MissingVenue";
+
+/** Step 3: the set itself (minutes, date and time, notes, tags). */
+export function LogSetDetailsStep() {
+  const { venue, event, set, setSet, finish, result, goTo, redirect } = useLogSetWizard();
+  const log = useMutation(api.performances.log);
+  const ids = { minutes: useId(), date: useId(), time: useId(), notes: useId() };
+  const [zone] = useState(viewerTimeZone);
+  const [now] = useState(() => Date.now());
+  const today = localDateString(now, zone);
+  const schema = useMemo(() => setDetailsSchema(today), [today]);
+  const defaults = useMemo(() => set ?? defaultSetDraft(now, zone), [set, now, zone]);
+
+  if (!venue) return result ? redirect("success") : <MissingVenue />;
+  if (!event) return redirect("venue");
+
+  const submit = async (draft: SetDraft) => {
+    const performedAt = performedAtOf(draft, Date.now(), zone);
+    if (typeof performedAt !== "number") {
+      toast.error("Could not save", { description: performedAt.error });
+      return;
+    }
+    if (event.kind === "none") {
+      setSet(draft);
+      goTo("venue-details");
+      return;
+    }
+    try {
+      const saved = await log({ ...setPayload(draft, performedAt, zone), sceneItemId: event.sceneItemId });
+      goTo("success");
+      finish({ totalMinutes: saved.totalMinutes, minutes: draft.minutes, venueName: venue.venueName });
+      announceBadges(saved.newBadges);
+    } catch (err) {
+      const t = saveErrorToast(err);
+      toast.error(t.title, { description: t.description });
+    }
+  };
+
+  return (
+    <WizardFrame
+      step={3}
+      total={LOG_SET_STEPS}
+      title="Set details"
+      subtitle={event.kind === "existing" ? `${event.title} · ${venue.venueName}` : venue.venueName}
+    >
+      <Form schema={schema} defaultValues={defaults} aria-label="Set details" gap="4" onSubmit={submit}>
+        {({ register, control, formState: { errors } }) => (
+          <>
+            <Flex direction="column" gap="1">
+              <Text as="label" htmlFor={ids.minutes} size="2" weight="medium">
+                Minutes on stage
+              </Text>
+              <TextField.Root
+                id={ids.minutes}
+                size="3"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={600}
+                aria-invalid={errors.minutes ? true : undefined}
+                {...register("minutes")}
+              />
+              {errors.minutes?.message ? (
+                <Text size="1" color="red" role="alert">
+                  {String(errors.minutes.message)}
+                </Text>
+              ) : null}
+            </Flex>
+            <Flex gap="3" wrap="wrap">
+              <Flex direction="column" gap="1" flexGrow="1" minWidth="150px">
+                <Text as="label" htmlFor={ids.date} size="2" weight="medium">
+                  Date
+                </Text>
+                <TextField.Root
+                  id={ids.date}
+                  size="3"
+                  type="date"
+                  max={today}
+                  aria-invalid={errors.date ? true : undefined}
+                  {...register("date")}
+                />
+                {errors.date?.message ? (
+                  <Text size="1" color="red" role="alert">
+                    {String(errors.date.message)}
+                  </Text>
+                ) : null}
+              </Flex>
+              <Flex direction="column" gap="1" flexGrow="1" minWidth="150px">
+                <Text as="label" htmlFor={ids.time} size="2" weight="medium">
+                  Time
+                </Text>
+                <Controller
+                  control={control}
+                  name="time"
+                  render={({ field }) => (
+                    <Select.Root size="3" value={String(field.value)} onValueChange={field.onChange}>
+                      <Select.Trigger id={ids.time} style={{ width: "100%" }} />
+                      <Select.Content position="popper" style={{ maxHeight: "15rem" }}>
+                        {QUARTER_HOUR_SLOTS.map((slot) => (
+                          <Select.Item key={slot} value={slot}>
+                            {formatTime12h(slot)}
+                          </Select.Item>
+                        ))}
+                      </Select.Content>
+                    </Select.Root>
+                  )}
+                />
+              </Flex>
+            </Flex>
+            <Flex direction="column" gap="1">
+              <Text as="label" htmlFor={ids.notes} size="2" weight="medium">
+                Notes
+              </Text>
+              <TextArea id={ids.notes} size="3" placeholder="What worked, what didn't?" {...register("notes")} />
+            </Flex>
+            <Controller
+              control={control}
+              name="tags"
+              render={({ field }) => <TagInput value={field.value as string[]} onChange={field.onChange} />}
+            />
+            <Flex justify="between" gap="3">
+              <WizardBackButton onClick={() => goTo("event")} />
+              <FormSubmit size="4">{event.kind === "existing" ? "Save Set" : "Continue"}</FormSubmit>
+            </Flex>
+          </>
+        )}
+      </Form>
+    </WizardFrame>
+  );
+}
