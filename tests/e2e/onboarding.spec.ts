@@ -220,6 +220,36 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("combobox", { name: "Venue" })).toHaveValue("");
   });
 
+  test("the event step is live: a mic added at the venue while it is open appears without a reload", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
+    const { venueName, title } = await seedMic(runFunction);
+    await signUp(page);
+    await page.getByRole("link", { name: "Get Started" }).click();
+    await pickVenue(page, venueName);
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(progress(page, 3)).toBeVisible();
+    await expect(page.getByRole("radio", { name: new RegExp(title) })).toBeVisible();
+
+    const laterTitle = `Monday Mayhem ${venueName}`;
+    await runFunction("scene:insertForTest", {
+      title: laterTitle,
+      venueName,
+      city: "Chicago",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 1,
+      startTimeLocal: "20:00",
+      timeZone: "America/Chicago",
+    });
+    await expect(page.getByRole("radio", { name: new RegExp(laterTitle) })).toBeVisible();
+    await expect(page.getByRole("radio", { name: new RegExp(laterTitle) })).toContainText(
+      "Open mic · Mondays at 8:00 PM",
+    );
+  });
+
   test("Skip from step 3 opens the dashboard and onboarding never shows again", async ({
     page,
     signUp,
