@@ -31,6 +31,12 @@ describe("convexErrors", () => {
     expect(errorCode(new ConvexError("plain"))).toBeNull();
   });
 
+  test("errorCode is typed: a code the server does not define is null, and comparing with one does not compile", () => {
+    expect(errorCode(new ConvexError({ code: "NOT_A_CODE", message: "x" }))).toBeNull();
+    // @ts-expect-error "CHECK_IN_TOO_FAAR" is not an ErrorCode
+    expect(errorCode(tooFar) === "CHECK_IN_TOO_FAAR").toBe(false);
+  });
+
   test("errorField reads extra data", () => {
     expect(errorField(tooFar, "distance")).toBe(812);
     expect(errorField(tooFar, "missing")).toBeUndefined();

@@ -1,4 +1,5 @@
 import { ConvexError } from "convex/values";
+import { ErrorCode } from "../../convex/errors";
 
 function errorData(err: unknown): Record<string, unknown> | null {
   if (err instanceof ConvexError && typeof err.data === "object" && err.data !== null) {
@@ -17,10 +18,18 @@ export function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
-/** The `code` of a ConvexError thrown with `appError` (see convex/errors.ts), or null. */
-export function errorCode(err: unknown): string | null {
-  const data = errorData(err);
-  return data && typeof data.code === "string" ? data.code : null;
+const knownCodes: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+
+function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && knownCodes.has(code);
+}
+
+/** The `code` of a ConvexError thrown with `appError` (see convex/errors.ts), or
+ * null. Typed as {@link ErrorCode}, so a comparison with a code that does not
+ * exist fails to compile. */
+export function errorCode(err: unknown): ErrorCode | null {
+  const code = errorData(err)?.code;
+  return isErrorCode(code) ? code : null;
 }
 
 /** A numeric or string field carried beside the message (for example the
