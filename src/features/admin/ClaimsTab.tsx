@@ -1,5 +1,5 @@
 import { CheckCircledIcon, CheckIcon, ClockIcon, Cross2Icon, CrossCircledIcon, ResetIcon } from "@radix-ui/react-icons";
-import { AlertDialog, Badge, Blockquote, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { Badge, Blockquote, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
@@ -9,6 +9,7 @@ import { EmptyState } from "@/components/EmptyState";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";
 import { claimLabel, reviewedDate, submittedDate } from "./adminText";
+import { ConfirmActionButton } from "./ConfirmActionButton";
 import type { AdminClaim } from "./types";
 
 const STATUS = {
@@ -21,47 +22,18 @@ const STATUS = {
 /** Takes back an approved claim, after a confirmation. */
 function RevokeClaimButton({ claim, name }: { claim: AdminClaim; name: string }) {
   const revoke = useMutation(api.claims.revoke);
-  const [busy, setBusy] = useState(false);
-  const confirmRevoke = async () => {
-    setBusy(true);
-    try {
-      await revoke({ id: claim._id });
-      toast.success("Claim revoked successfully");
-    } catch (error) {
-      console.error("Failed to revoke claim", error);
-      toast.error("Failed to revoke claim");
-    } finally {
-      setBusy(false);
-    }
-  };
   const mic = claim.micTitle ?? "this mic";
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger>
-        <Button size="2" variant="soft" color="red" aria-label={`Revoke ${name}`} loading={busy}>
-          <ResetIcon aria-hidden="true" />
-          Revoke
-        </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Content maxWidth="420px">
-        <AlertDialog.Title>Revoke claim</AlertDialog.Title>
-        <AlertDialog.Description size="2">
-          {`Revoke ${claim.claimantName}'s claim on "${mic}"? They will no longer be able to manage this mic.`}
-        </AlertDialog.Description>
-        <Flex gap="3" mt="4" justify="end">
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-          <AlertDialog.Action>
-            <Button color="red" onClick={() => void confirmRevoke()}>
-              Revoke
-            </Button>
-          </AlertDialog.Action>
-        </Flex>
-      </AlertDialog.Content>
-    </AlertDialog.Root>
+    <ConfirmActionButton
+      label="Revoke"
+      ariaLabel={`Revoke ${name}`}
+      icon={<ResetIcon aria-hidden="true" />}
+      title="Revoke claim"
+      description={`Revoke ${claim.claimantName}'s claim on "${mic}"? They will no longer be able to manage this mic.`}
+      action={() => revoke({ id: claim._id })}
+      successMessage="Claim revoked successfully"
+      failureMessage="Failed to revoke claim"
+    />
   );
 }
 

@@ -1,53 +1,25 @@
 import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
-import { AlertDialog, Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
-import { useState } from "react";
-import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import { checkInsLabel, dayLabel, micTypeLabel, timeLabel } from "./adminText";
+import { ConfirmActionButton } from "./ConfirmActionButton";
 import { MicEditForm } from "./MicEditForm";
 import type { AdminMic } from "./types";
 
 function DeleteMicButton({ mic }: { mic: AdminMic }) {
   const deleteMic = useMutation(api.admin.deleteMic);
-  const [busy, setBusy] = useState(false);
-  const confirmDelete = async () => {
-    setBusy(true);
-    try {
-      await deleteMic({ id: mic._id });
-      toast.success("Mic deleted successfully");
-    } catch (error) {
-      console.error("Failed to delete mic", error);
-      toast.error("Failed to delete mic");
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger>
-        <Button size="2" variant="soft" color="red" aria-label={`Delete ${mic.title}`} loading={busy}>
-          <TrashIcon aria-hidden="true" />
-          Delete
-        </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Content maxWidth="420px">
-        <AlertDialog.Title>Delete mic</AlertDialog.Title>
-        <AlertDialog.Description size="2">{`Are you sure you want to delete "${mic.title}"?`}</AlertDialog.Description>
-        <Flex gap="3" mt="4" justify="end">
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-          <AlertDialog.Action>
-            <Button color="red" onClick={() => void confirmDelete()}>
-              Delete
-            </Button>
-          </AlertDialog.Action>
-        </Flex>
-      </AlertDialog.Content>
-    </AlertDialog.Root>
+    <ConfirmActionButton
+      label="Delete"
+      ariaLabel={`Delete ${mic.title}`}
+      icon={<TrashIcon aria-hidden="true" />}
+      title="Delete mic"
+      description={`Are you sure you want to delete "${mic.title}"?`}
+      action={() => deleteMic({ id: mic._id })}
+      successMessage="Mic deleted successfully"
+      failureMessage="Failed to delete mic"
+    />
   );
 }
 
