@@ -1,30 +1,33 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalMutation, publicQuery, userMutation, userQuery } from "./functions";
+import * as NightListHost from "./model/nightListHost";
+import * as NightListOpen from "./model/nightListOpen";
 import * as NightLists from "./model/nightLists";
+import * as NightListViews from "./model/nightListViews";
 
 /** The mic's current night list (on or after `sinceDate`, the client's yesterday
  * in the mic's zone): every screen that shows a list subscribes to this. */
 export const current = publicQuery({
   args: { micId: v.id("sceneItems"), sinceDate: v.string() },
-  returns: NightLists.currentResultValidator,
-  handler: async (ctx, { micId, sinceDate }) => await NightLists.current(ctx, ctx.userId, micId, sinceDate),
+  returns: NightListViews.currentResultValidator,
+  handler: async (ctx, { micId, sinceDate }) => await NightListViews.current(ctx, ctx.userId, micId, sinceDate),
 });
 
 /** The caller's newest spots on lists, for the in-app notices. */
 export const myRecent = userQuery({
   args: {},
-  returns: v.array(NightLists.myRecentValidator),
-  handler: async (ctx) => await NightLists.myRecent(ctx, ctx.userId),
+  returns: v.array(NightListViews.myRecentValidator),
+  handler: async (ctx) => await NightListViews.myRecent(ctx, ctx.userId),
 });
 
 /** The host (approved claimant) or an admin opens a night's list. */
 export const open = userMutation({
-  args: NightLists.openArgsValidator,
+  args: NightListOpen.openArgsValidator,
   returns: v.id("nightLists"),
   handler: async (ctx, args) => {
     const nowMs = Date.now();
-    const listId = await NightLists.openList(ctx, ctx.userId, args, nowMs);
+    const listId = await NightListOpen.openList(ctx, ctx.userId, args, nowMs);
     if (args.mode === "lottery" && args.drawAt !== undefined && args.drawAt > nowMs) {
       await ctx.scheduler.runAt(args.drawAt, internal.nightLists.drawDue, { listId });
     }
@@ -62,54 +65,54 @@ const hostSpotArgs = { listId: v.id("nightLists"), spotId: v.id("listSpots"), ve
 export const move = userMutation({
   args: { ...hostSpotArgs, toIndex: v.number() },
   returns: v.null(),
-  handler: async (ctx, args) => await NightLists.moveSpot(ctx, ctx.userId, args),
+  handler: async (ctx, args) => await NightListHost.moveSpot(ctx, ctx.userId, args),
 });
 
 /** The host bumps a waiting comedian to the waitlist. */
 export const bump = userMutation({
   args: hostSpotArgs,
   returns: v.null(),
-  handler: async (ctx, args) => await NightLists.bump(ctx, ctx.userId, args),
+  handler: async (ctx, args) => await NightListHost.bump(ctx, ctx.userId, args),
 });
 
 /** The host marks a waiting comedian a no-show. */
 export const noShow = userMutation({
   args: hostSpotArgs,
   returns: v.null(),
-  handler: async (ctx, args) => await NightLists.noShow(ctx, ctx.userId, args),
+  handler: async (ctx, args) => await NightListHost.noShow(ctx, ctx.userId, args),
 });
 
 /** The host draws the lottery now. */
 export const draw = userMutation({
   args: { listId: v.id("nightLists") },
   returns: v.number(),
-  handler: async (ctx, { listId }) => await NightLists.drawByHost(ctx, ctx.userId, listId, Date.now()),
+  handler: async (ctx, { listId }) => await NightListHost.drawByHost(ctx, ctx.userId, listId, Date.now()),
 });
 
 /** The host puts a comedian up. */
 export const upNow = userMutation({
   args: { listId: v.id("nightLists"), spotId: v.id("listSpots") },
   returns: v.null(),
-  handler: async (ctx, args) => await NightLists.upNow(ctx, ctx.userId, args, Date.now()),
+  handler: async (ctx, args) => await NightListHost.upNow(ctx, ctx.userId, args, Date.now()),
 });
 
 /** The host marks the set on stage done: the comedian's set is logged and counts as a check-in. */
 export const done = userMutation({
   args: { listId: v.id("nightLists"), spotId: v.id("listSpots"), useTimer: v.boolean() },
   returns: v.object({ performanceId: v.union(v.id("performances"), v.null()), minutes: v.number() }),
-  handler: async (ctx, args) => await NightLists.done(ctx, ctx.userId, args, Date.now()),
+  handler: async (ctx, args) => await NightListHost.done(ctx, ctx.userId, args, Date.now()),
 });
 
 /** The host ends the night and closes the list. */
 export const close = userMutation({
   args: { listId: v.id("nightLists") },
   returns: v.null(),
-  handler: async (ctx, { listId }) => await NightLists.closeList(ctx, ctx.userId, listId),
+  handler: async (ctx, { listId }) => await NightListHost.closeList(ctx, ctx.userId, listId),
 });
 
 /** The lottery's scheduled draw. */
 export const drawDue = internalMutation({
   args: { listId: v.id("nightLists") },
   returns: v.null(),
-  handler: async (ctx, { listId }) => await NightLists.drawDue(ctx, listId, Date.now()),
+  handler: async (ctx, { listId }) => await NightListHost.drawDue(ctx, listId, Date.now()),
 });

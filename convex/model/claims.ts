@@ -16,7 +16,7 @@ import {
   normalizeTimeOfDay,
 } from "../lib/micRules";
 import { optionalText } from "../lib/textRules";
-import { onNightCancelled } from "./nightLists";
+import { onNightCancelled } from "./nightListHost";
 import { displayNameFor } from "./profiles";
 import { MAX_CONFIRMED_DATES } from "../lib/tonight";
 import { isAdmin, requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";

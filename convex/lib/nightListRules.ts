@@ -1,0 +1,39 @@
+/**
+ * The rules of a mic night's live list, in one place: its limits, the messages
+ * comedians and hosts see, and the checks on what a host types. Every write
+ * path in model/nightLists*.ts uses these.
+ */
+import { appError, ErrorCode } from "../errors";
+
+export const MAX_SPOTS = 100;
+export const MAX_WAITLIST_SPOTS = 100;
+export const DEFAULT_WAITLIST_SPOTS = 10;
+export const MAX_LIST_SET_MINUTES = 60;
+export const DEFAULT_SET_MINUTES = 5;
+export const MAX_LIGHT_MINUTES = 10;
+export const MAX_NAME_LENGTH = 60;
+/** Rows a list can hold: spots plus waitlist (and a pool of the same size before a draw). */
+export const MAX_LIST_ROWS = MAX_SPOTS + MAX_WAITLIST_SPOTS;
+/** A comedian's spots read for the in-app notices (newest first). */
+export const MY_RECENT_LIMIT = 5;
+
+export const LIST_CLOSED_MESSAGE = "This list is closed.";
+export const LIST_CANCELLED_MESSAGE = "Tonight was cancelled, so the list is closed.";
+export const ALREADY_ON_LIST_MESSAGE = "You're already on tonight's list.";
+export const LIST_FULL_MESSAGE = "The list and its waitlist are full.";
+export const STALE_LIST_MESSAGE =
+  "The list changed while you were looking at it. Please try again on the updated list.";
+export const NOT_HOST_MESSAGE = "Only the mic's host or an admin can run the list.";
+export const NOT_ON_LIST_MESSAGE = "You're not on this list.";
+export const SIGNUP_NOT_OPEN_MESSAGE = "Online sign-up hasn't opened yet.";
+
+export function invalid(message: string): never {
+  throw appError(ErrorCode.INVALID_INPUT, message);
+}
+
+/** A whole number within [min, max], or a clear error naming the field. */
+export function wholeNumber(value: number, label: string, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max)
+    invalid(`${label} must be a whole number from ${min} to ${max}`);
+  return value;
+}
