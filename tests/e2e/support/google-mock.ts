@@ -103,6 +103,7 @@ export async function startGoogleMock(
           name: body.name,
           sub: body.sub,
           picture: body.picture,
+          ...(body.emailVerified === false ? { emailVerified: false } : {}),
           failTokenExchange: body.failTokenExchange === true,
         });
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ ok: true }));
