@@ -209,6 +209,23 @@ export class ComponentStore {
     return out;
   }
 
+  /** The committed component document under a data-log key, as Convex JSON, or null (compaction). */
+  docJson(key: string): JsonDoc {
+    const parsed = parseComponentDocKey(key);
+    if (!parsed) return null;
+    const db = this.dbs.get(parsed.path);
+    if (!db) return this.orphans.get(key) ?? null;
+    const doc = db.committed(parsed.id);
+    return doc ? (convexToJson(doc) as Record<string, unknown>) : null;
+  }
+
+  /** How many component documents there are (orphans included). */
+  documentCount(): number {
+    let count = this.orphans.size;
+    for (const db of this.dbs.values()) count += db.documentCount();
+    return count;
+  }
+
   /** Every component document under its data-log key (compaction). */
   *allDocsJson(): Iterable<[string, JsonDoc]> {
     for (const [path, db] of this.dbs) {

@@ -20,7 +20,7 @@ import { CronRunner } from "./crons.js";
 import { queryFingerprint, unwrapCursor, wrapCursor } from "./cursors.js";
 import { installUserTimeLimits, onActionExpired, setActionThreadActivity } from "./userTime.js";
 import { ActionPool, actionWorkerCount, type ActionHost } from "./actionPool.js";
-import { DataStore, type JsonDoc } from "./store.js";
+import { type CompactionStats, DataStore, type JsonDoc } from "./store.js";
 import { isRefusedLegacyId, setCurrentTableNumbers, tableNameFromId, TableNumbers } from "./ids.js";
 import { MutationResults } from "./mutationResults.js";
 import { ReadSet, type Change, type Doc as ReadDoc } from "./readSet.js";
@@ -231,7 +231,13 @@ export class Engine {
 
   /** Figures for `/_local/stats` (tests and benchmarks). */
   stats(): Record<string, unknown> {
-    return { commits: this.commitSeq, contention: this.contention.stats(), mutationResults: this.mutationResults.size };
+    return {
+      commits: this.commitSeq,
+      contention: this.contention.stats(),
+      mutationResults: this.mutationResults.size,
+      documents: this.db.documentCount() + this.components.documentCount(),
+      storage: this.store.storageStats(),
+    };
   }
 
   onCommit(listener: CommitListener): void {
@@ -575,6 +581,7 @@ export class Engine {
     for (const entry of inComponents) w.push([componentDocKey(entry.path, entry.id), entry.doc]);
     // Durable before anyone hears of it: a crash after this line loses nothing acknowledged.
     this.store.append({ ts: commitTs.toString(), w, ...(m ? { m } : {}) });
+    this.compactSoon();
     this.trackStorage(ids);
     if (m) this.mutationResults.set(`${m.s}:${m.r}`, { ts: commitTs, result: m.res });
     this.commitSeq++;
@@ -607,24 +614,35 @@ export class Engine {
   /** Loads the data directory into the (empty) in-memory database. */
   private async restore(): Promise<void> {
     const state = this.store.load();
-    const signedOut = dropLegacyAuthRows(state.docs);
-    this.components.restore(state.docs);
+    const store = this.store;
     const db = this.db;
     let maxCreation = 0;
-    const count = state.docs.size;
-    // Converted one at a time, each JSON form dropped once converted, so the
-    // two forms of a large database are not both held at the peak.
+    let signedOut = 0;
+    // Components' documents (few) are set aside for the component store.
+    const componentDocs = new Map<string, Record<string, unknown>>();
     const files: [string, string, string][] = [];
+    // Streamed from the segments one document at a time, each converted as it
+    // is parsed: neither the whole JSON form nor both forms are held at once.
     function* converted(): Generator<[string, Record<string, any>]> {
       for (const [id, json] of state.docs) {
-        state.docs.delete(id);
-        const doc = jsonToConvex(json as any) as Record<string, any>;
+        // Sessions and refresh tokens with old (guessable) ids: deleted, on disk too.
+        if (isRefusedLegacyId(id)) {
+          signedOut++;
+          store.markDirty(id);
+          continue;
+        }
+        if (id.startsWith("@")) {
+          componentDocs.set(id, json);
+          continue;
+        }
+        const doc = fromJson(json);
         if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
         if (tableFromId(id) === "_storage") files.push([id, doc.sha256, doc.contentType ?? ""]);
         yield [id, doc];
       }
     }
     db.loadDocuments(converted());
+    this.components.restore(componentDocs);
     // Files are Blobs backed by their bytes on disk: memory does not grow with them.
     for (const [id, sha, type] of files) {
       this.fileShas.set(id, sha);
@@ -640,10 +658,46 @@ export class Engine {
     for (const [key, value] of state.mutations) this.mutationResults.set(key, value);
     if (signedOut > 0)
       this.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
-    if (this.store.maybeCompact(this.allDocsJson(), this.lastCommitTs, signedOut > 0)) {
-      this.log(`Compacted the data log (${count} documents).`);
+    if (this.store.compactionDue() || signedOut > 0) {
+      const stats = this.compact();
+      this.log(
+        `Compacted the data log (${stats.kind}: ${stats.changed} documents changed, ${stats.docs} written, ` +
+          `${(stats.bytes / 2 ** 20).toFixed(1)} MiB in ${stats.files} segments, ${stats.ms.toFixed(0)} ms).`,
+      );
     }
   }
+
+  /** Writes what changed since the last compaction into the data directory's segments and empties the log. */
+  compact(): CompactionStats {
+    return this.store.compact(
+      {
+        get: (key) => {
+          if (key.startsWith("@")) return this.components.docJson(key);
+          const doc = this.db.committed(key);
+          return doc ? (convexToJson(doc) as Record<string, unknown>) : null;
+        },
+        all: () => this.allDocsJson(),
+        count: () => this.db.documentCount() + this.components.documentCount(),
+      },
+      this.lastCommitTs,
+    );
+  }
+
+  /** Compacts soon (between transactions) once the log has grown past its threshold. */
+  private compactSoon(): void {
+    if (this.compactionScheduled || !this.store.compactionDue()) return;
+    this.compactionScheduled = true;
+    setImmediate(() => {
+      this.compactionScheduled = false;
+      if (this.closed || !this.store.compactionDue()) return;
+      try {
+        this.compact();
+      } catch (error) {
+        this.logError(`compaction failed (the log keeps everything): ${String(error)}`);
+      }
+    });
+  }
+  private compactionScheduled = false;
 
   *allDocsJson(): Iterable<[string, JsonDoc]> {
     for (const [id, doc] of this.db.allDocuments() as Iterable<[string, any]>) {
@@ -1214,17 +1268,24 @@ export class Engine {
 }
 
 /**
- * Deletes Convex Auth sessions and refresh tokens with old counter ids from
- * loaded documents (ids.ts NO_LEGACY_ID_TABLES): their refresh tokens could
- * be guessed by counting down. Returns how many were deleted.
+ * A stored document's Convex value. Convex JSON encodes only what JSON cannot
+ * hold (bigints, bytes, special floats) as one-key objects whose key starts
+ * with `$`, which field names never do: a document without `{"$` anywhere is
+ * its own value, as JSON.parse gave it, with no second walk and copy.
  */
-function dropLegacyAuthRows(docs: Map<string, unknown>): number {
-  let dropped = 0;
-  for (const id of docs.keys()) {
-    if (isRefusedLegacyId(id)) {
-      docs.delete(id);
-      dropped++;
-    }
+function fromJson(json: Record<string, unknown>): Record<string, any> {
+  return hasEncodedValue(json) ? (jsonToConvex(json as any) as Record<string, any>) : json;
+}
+
+function hasEncodedValue(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasEncodedValue(item)) return true;
+    return false;
   }
-  return dropped;
+  for (const key in value) {
+    if (key.charCodeAt(0) === 36 /* $ */) return true;
+    if (hasEncodedValue((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }

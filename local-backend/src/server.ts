@@ -340,6 +340,12 @@ export async function startServers(
         sendJson(req, res, 200, { ...sync.stats(), ...engine.stats() });
         return;
       }
+      case "/_local/compact": {
+        // Compacts now (benchmarks and tests): what changed since the last compaction into the segments.
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, engine.compact());
+        return;
+      }
       case "/_local/import": {
         const body = await readBody(req, MAX_IMPORT_BYTES);
         const result = await engine.importSnapshot(JSON.parse(body.toString("utf8")));

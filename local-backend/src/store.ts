@@ -1,12 +1,25 @@
 /**
  * The data directory: an append-only JSON-lines log of committed writes
- * (fsync'd before a write is acknowledged), a compacted snapshot, stored file
+ * (fsync'd before a write is acknowledged), the segmented snapshot it is
+ * compacted into (segments.ts: `manifest.json` and `segments/`), stored file
  * bytes, environment variables and the admin key.
  */
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import {
+  bucketOf,
+  levelFor,
+  type Manifest,
+  MANIFEST_FORMAT,
+  readLines,
+  SEGMENT_DOCS,
+  SegmentWriter,
+  type SegmentInfo,
+  segmentLines,
+  splitLine,
+} from "./segments.js";
 
 /** A document as Convex JSON (convexToJson), or null for a delete. */
 export type JsonDoc = Record<string, unknown> | null;
@@ -18,18 +31,55 @@ export type LogEntry = {
   w: [string, JsonDoc][];
   /** Set when the commit was a client's mutation: lets a retried mutation get its first result. */
   m?: { s: string; r: number; res: unknown };
+  /** Set on every line but the last of a commit logged as several lines (see append). */
+  more?: true;
 };
 
-export type Snapshot = { ts: string; docs: [string, JsonDoc][] };
-
 export type LoadedState = {
-  docs: Map<string, Record<string, unknown>>;
+  /**
+   * Every stored document once, by data-log key: the segments' (or an old
+   * `snapshot.json`'s) overlaid with the deltas and the log. A generator read
+   * once, streamed segment by segment and line by line: the database is never
+   * one string, and its JSON form is never all in memory at once.
+   */
+  docs: Iterable<[string, Record<string, unknown>]>;
   lastTs: bigint;
   mutations: Map<string, { ts: bigint; result: unknown }>;
 };
 
-const COMPACT_LOG_BYTES = 8 * 1024 * 1024;
+/** What compaction reads the committed documents from (the engine's memory). */
+export type DocSource = {
+  /** The committed document under a data-log key, as Convex JSON, or null if there is none. */
+  get(key: string): JsonDoc;
+  /** Every committed document (a full rewrite: the first compaction, a migration, a new level). */
+  all(): Iterable<[string, JsonDoc]>;
+  /** How many committed documents there are. */
+  count(): number;
+};
 
+export type CompactionStats = {
+  /** "delta": what changed, as a new delta; "merge": the deltas into the base buckets they touch; "full": everything. */
+  kind: "none" | "delta" | "merge" | "full";
+  ms: number;
+  /** Bytes written to segment files. */
+  bytes: number;
+  /** Segment files written. */
+  files: number;
+  /** Lines (documents and tombstones) written. */
+  docs: number;
+  /** Documents that changed since the previous compaction. */
+  changed: number;
+};
+
+/**
+ * Compaction runs once the log passes this many bytes (at start, and after a
+ * commit); `LOCAL_BACKEND_COMPACT_LOG_BYTES` in the backend's environment.
+ */
+export const COMPACT_LOG_BYTES = Number(process.env.LOCAL_BACKEND_COMPACT_LOG_BYTES) || 8 * 1024 * 1024;
+/** A commit with more writes than this is logged as several lines (an import: no one huge string). */
+const LOG_LINE_WRITES = 2048;
+/** At most this many deltas before they are merged into the base. */
+const MAX_DELTAS = 16;
 /**
  * The data directory holds password hashes, session ids, the admin key and
  * the JWT private key: only its owner may read it. Files are created 0600 and
@@ -60,9 +110,28 @@ export class UploadTooLarge extends Error {
   }
 }
 
+/** Sums the documents of some segments. */
+const docsIn = (segments: Iterable<SegmentInfo | null>) => {
+  let n = 0;
+  for (const s of segments) n += s?.docs ?? 0;
+  return n;
+};
+
 export class DataStore {
   readonly dir: string;
   private logFd: number | null = null;
+  /** The segments on disk (null: none yet, a new or an old-format data directory). */
+  private manifest: Manifest | null = null;
+  /** Keys written to the log (or dropped on load) since the segments were last written. */
+  private readonly dirty = new Set<string>();
+  /** Keys the manifest's deltas hold. */
+  private readonly deltaKeys = new Set<string>();
+  /** `snapshot.json` of an older version was loaded: the next compaction migrates it. */
+  private legacy = false;
+  /** Bytes in the log (a compaction is due past COMPACT_LOG_BYTES). */
+  logBytes = 0;
+  /** The last compaction's figures (`/_local/stats`, the bench). */
+  lastCompaction: CompactionStats | null = null;
 
   constructor(dir: string) {
     this.dir = path.resolve(dir);
@@ -77,28 +146,110 @@ export class DataStore {
   get logPath(): string {
     return path.join(this.dir, "log.jsonl");
   }
+  /** The single-string snapshot of versions before the segments (migrated on start). */
   get snapshotPath(): string {
     return path.join(this.dir, "snapshot.json");
   }
+  get manifestPath(): string {
+    return path.join(this.dir, "manifest.json");
+  }
+  get segmentsDir(): string {
+    return path.join(this.dir, "segments");
+  }
 
-  /** Reads snapshot + log. A torn last line (crash mid-write) is ignored. */
+  /** Figures about the segments (`/_local/stats`). */
+  storageStats(): Record<string, unknown> {
+    const m = this.manifest;
+    const base = m ? m.base.filter((s): s is SegmentInfo => s !== null) : [];
+    return {
+      segments: base.length + (m?.deltas.length ?? 0),
+      baseDocuments: docsIn(base),
+      deltaDocuments: docsIn(m?.deltas ?? []),
+      segmentBytes: [...base, ...(m?.deltas ?? [])].reduce((a, s) => a + s.bytes, 0),
+      logBytes: this.logBytes,
+      lastCompaction: this.lastCompaction,
+    };
+  }
+
+  private readManifest(): Manifest | null {
+    if (!fs.existsSync(this.manifestPath)) return null;
+    const manifest = JSON.parse(fs.readFileSync(this.manifestPath, "utf8")) as Manifest;
+    if (manifest.format !== MANIFEST_FORMAT || manifest.version !== 1) {
+      throw new Error(`${this.manifestPath} is not a manifest this backend can read (format ${manifest.format})`);
+    }
+    return manifest;
+  }
+
+  /** Segment files no manifest names: a compaction cut short by a crash. */
+  private removeGarbage(manifest: Manifest | null): void {
+    fs.rmSync(`${this.manifestPath}.tmp`, { force: true });
+    if (!fs.existsSync(this.segmentsDir)) return;
+    const live = new Set<string>();
+    for (const s of [...(manifest?.base ?? []), ...(manifest?.deltas ?? [])]) if (s) live.add(s.file);
+    for (const name of fs.readdirSync(this.segmentsDir)) {
+      if (!live.has(name)) fs.rmSync(path.join(this.segmentsDir, name), { force: true });
+    }
+  }
+
+  /**
+   * Reads the segments (or an older version's `snapshot.json`), the deltas
+   * and the log. A torn end of the log (crash mid-write, a large commit's
+   * lines without their last) is cut off: it was never acknowledged.
+   */
   load(): LoadedState {
-    const docs = new Map<string, Record<string, unknown>>();
     const mutations = new Map<string, { ts: bigint; result: unknown }>();
     let lastTs = 0n;
-    if (fs.existsSync(this.snapshotPath)) {
-      const snap = JSON.parse(fs.readFileSync(this.snapshotPath, "utf8")) as Snapshot;
-      for (const [id, doc] of snap.docs) if (doc) docs.set(id, doc);
+    const manifest = this.readManifest();
+    this.manifest = manifest;
+    this.removeGarbage(manifest);
+    // Deltas, then the log: what they hold wins over the base (null: deleted).
+    const overlay = new Map<string, JsonDoc>();
+    let base: () => Iterable<[string, Record<string, unknown>]> = () => [];
+    if (manifest) {
+      lastTs = BigInt(manifest.ts);
+      const dir = this.segmentsDir;
+      for (const delta of manifest.deltas) {
+        for (const line of segmentLines(path.join(dir, delta.file))) {
+          const [key, json] = splitLine(line);
+          overlay.set(key, json === "" ? null : JSON.parse(json));
+          this.deltaKeys.add(key);
+        }
+      }
+      base = function* () {
+        for (const segment of manifest.base) {
+          if (!segment) continue;
+          for (const line of segmentLines(path.join(dir, segment.file))) {
+            const tab = line.indexOf("\t");
+            const key = line.slice(0, tab);
+            if (overlay.has(key)) continue;
+            yield [key, JSON.parse(line.slice(tab + 1))];
+          }
+        }
+      };
+      // A migration cut short after its manifest was written.
+      if (fs.existsSync(this.snapshotPath)) fs.rmSync(this.snapshotPath, { force: true });
+    } else if (fs.existsSync(this.snapshotPath)) {
+      // An older version's snapshot: one JSON string (it was written as one, so it parses as one).
+      const snap = JSON.parse(fs.readFileSync(this.snapshotPath, "utf8")) as { ts: string; docs: [string, JsonDoc][] };
       lastTs = BigInt(snap.ts);
+      this.legacy = true;
+      base = function* () {
+        const docs = snap.docs;
+        for (let i = 0; i < docs.length; i++) {
+          const [id, doc] = docs[i];
+          (docs as unknown[])[i] = null; // released as it goes
+          if (doc && !overlay.has(id)) yield [id, doc];
+        }
+      };
     }
+    this.logBytes = 0;
     if (fs.existsSync(this.logPath)) {
-      const text = fs.readFileSync(this.logPath, "utf8");
-      const lines = text.split("\n");
       let validBytes = 0;
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
+      let pending: [string, JsonDoc][] = [];
+      for (const [line, end] of readLines(this.logPath)) {
+        if (end < 0) break; // no trailing newline: not fully written
         if (line === "") {
-          if (i < lines.length - 1) validBytes += 1;
+          if (pending.length === 0) validBytes = end;
           continue;
         }
         let entry: LogEntry;
@@ -108,47 +259,195 @@ export class DataStore {
           // Only the very last line can be torn; it was never acknowledged.
           break;
         }
-        if (i === lines.length - 1) break; // no trailing newline: not fully written
-        validBytes += Buffer.byteLength(line) + 1;
-        for (const [id, doc] of entry.w) {
-          if (doc === null) docs.delete(id);
-          else docs.set(id, doc);
+        if (entry.more) {
+          // One of a large commit's lines: applied with its last line, or never.
+          for (const write of entry.w) pending.push(write);
+          continue;
         }
+        validBytes = end;
+        for (const write of pending.length > 0 ? [...pending, ...entry.w] : entry.w) {
+          overlay.set(write[0], write[1]);
+          this.dirty.add(write[0]);
+        }
+        pending = [];
         const ts = BigInt(entry.ts);
         if (ts > lastTs) lastTs = ts;
         if (entry.m) mutations.set(`${entry.m.s}:${entry.m.r}`, { ts, result: entry.m.res });
       }
-      if (validBytes < Buffer.byteLength(text)) fs.truncateSync(this.logPath, validBytes);
+      if (validBytes < fs.statSync(this.logPath).size) fs.truncateSync(this.logPath, validBytes);
+      this.logBytes = validBytes;
     }
-    return { docs, lastTs, mutations };
+    function* docs(): Generator<[string, Record<string, unknown>]> {
+      yield* base();
+      for (const [key, doc] of overlay) if (doc) yield [key, doc];
+      overlay.clear();
+    }
+    return { docs: docs(), lastTs, mutations };
   }
 
-  /** Writes a snapshot if the log is large, then empties the log. */
-  maybeCompact(docs: Iterable<[string, JsonDoc]>, ts: bigint, force = false): boolean {
-    const size = fs.existsSync(this.logPath) ? fs.statSync(this.logPath).size : 0;
-    if (!force && size < COMPACT_LOG_BYTES) return false;
-    this.writeSnapshot({ ts: ts.toString(), docs: [...docs] });
+  /** A document dropped while loading (e.g. an old-format session): deleted on disk by the next compaction. */
+  markDirty(key: string): void {
+    this.dirty.add(key);
+  }
+
+  /** Whether a compaction is due: the log is large, or the data directory is in the old format. */
+  compactionDue(): boolean {
+    return this.legacy || this.logBytes >= COMPACT_LOG_BYTES;
+  }
+
+  /**
+   * Writes what changed since the last compaction into the segments, swaps
+   * the manifest, then empties the log. Nothing is removed before the new
+   * manifest is on disk, so a crash at any point leaves the old manifest and
+   * the log (or the new manifest, and a log whose replay changes nothing).
+   */
+  compact(source: DocSource, ts: bigint): CompactionStats {
+    const started = performance.now();
+    fs.mkdirSync(this.segmentsDir, { recursive: true, mode: DIR_MODE });
+    const old = this.manifest;
+    const changed = this.dirty.size;
+    let nextFile = old?.nextFile ?? 1;
+    const written: SegmentInfo[] = [];
+    const writer = () => new SegmentWriter(this.segmentsDir, `${nextFile++}.seg`, FILE_MODE);
+    const finish = (w: SegmentWriter): SegmentInfo | null => {
+      const info = w.finish();
+      written.push(info);
+      return info;
+    };
+    let kind: CompactionStats["kind"];
+    let next: Manifest;
+    const total = source.count();
+    const level = levelFor(total);
+    if (!old || level > old.level) {
+      // Everything, from memory, into 2^level buckets.
+      kind = "full";
+      const writers: (SegmentWriter | null)[] = new Array(2 ** level).fill(null);
+      for (const [key, doc] of source.all()) {
+        if (!doc) continue;
+        const b = bucketOf(key, level);
+        (writers[b] ??= writer()).add(key, JSON.stringify(doc));
+      }
+      next = {
+        format: MANIFEST_FORMAT,
+        version: 1,
+        ts: ts.toString(),
+        level,
+        base: writers.map((w) => (w ? finish(w) : null)),
+        deltas: [],
+        nextFile,
+      };
+    } else if (changed === 0) {
+      kind = "none";
+      next = { ...old, ts: ts.toString() };
+    } else if (
+      old.deltas.length >= MAX_DELTAS ||
+      docsIn(old.deltas) + changed > Math.max(SEGMENT_DOCS, docsIn(old.base) / 4)
+    ) {
+      // The deltas and the changes into the base: only the buckets they touch are rewritten.
+      kind = "merge";
+      const keys = new Set<string>(this.deltaKeys);
+      for (const key of this.dirty) keys.add(key);
+      const byBucket = new Map<number, string[]>();
+      for (const key of keys) {
+        const b = bucketOf(key, old.level);
+        const list = byBucket.get(b);
+        if (list) list.push(key);
+        else byBucket.set(b, [key]);
+      }
+      const base = [...old.base];
+      for (const [b, bucketKeys] of byBucket) {
+        const w = writer();
+        const previous = old.base[b];
+        if (previous) {
+          for (const line of segmentLines(path.join(this.segmentsDir, previous.file))) {
+            if (!keys.has(line.slice(0, line.indexOf("\t")))) w.addLine(line);
+          }
+        }
+        for (const key of bucketKeys) {
+          const doc = source.get(key);
+          if (doc) w.add(key, JSON.stringify(doc));
+        }
+        if (w.docs === 0) {
+          w.abandon();
+          base[b] = null;
+        } else base[b] = finish(w);
+      }
+      next = { ...old, ts: ts.toString(), base, deltas: [], nextFile };
+    } else {
+      // What changed, as one more delta.
+      kind = "delta";
+      const w = writer();
+      for (const key of this.dirty) {
+        const doc = source.get(key);
+        w.add(key, doc ? JSON.stringify(doc) : null);
+      }
+      next = { ...old, ts: ts.toString(), deltas: [...old.deltas, finish(w)!], nextFile };
+    }
+    this.fsyncDir(this.segmentsDir);
+    this.writeManifest(next);
+    // Only now is the log redundant: empty it (its replay over the new segments would change nothing).
     this.closeLog();
-    fs.writeFileSync(this.logPath, "", { mode: FILE_MODE });
-    this.fsyncDir();
-    return true;
-  }
-
-  writeSnapshot(snap: Snapshot): void {
-    const tmp = `${this.snapshotPath}.tmp`;
-    const fd = fs.openSync(tmp, "w", FILE_MODE);
-    fs.writeSync(fd, JSON.stringify(snap));
+    const fd = fs.openSync(this.logPath, "w", FILE_MODE);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
-    fs.renameSync(tmp, this.snapshotPath);
-    this.fsyncDir();
+    this.logBytes = 0;
+    if (this.legacy) {
+      fs.rmSync(this.snapshotPath, { force: true });
+      this.legacy = false;
+    }
+    this.fsyncDir(this.dir);
+    // Segments the new manifest no longer names.
+    const live = new Set<string>();
+    for (const s of [...next.base, ...next.deltas]) if (s) live.add(s.file);
+    for (const s of [...(old?.base ?? []), ...(old?.deltas ?? [])]) {
+      if (s && !live.has(s.file)) fs.rmSync(path.join(this.segmentsDir, s.file), { force: true });
+    }
+    if (kind === "delta") for (const key of this.dirty) this.deltaKeys.add(key);
+    else if (kind !== "none") this.deltaKeys.clear();
+    this.dirty.clear();
+    this.manifest = next;
+    this.lastCompaction = {
+      kind,
+      ms: performance.now() - started,
+      bytes: written.reduce((a, s) => a + s.bytes, 0),
+      files: written.length,
+      docs: written.reduce((a, s) => a + s.docs, 0),
+      changed,
+    };
+    return this.lastCompaction;
+  }
+
+  private writeManifest(manifest: Manifest): void {
+    const tmp = `${this.manifestPath}.tmp`;
+    const fd = fs.openSync(tmp, "w", FILE_MODE);
+    fs.writeSync(fd, JSON.stringify(manifest));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(tmp, this.manifestPath);
+    this.fsyncDir(this.dir);
   }
 
   /** Appends one commit and fsyncs it before returning. */
   append(entry: LogEntry): void {
     if (this.logFd === null) this.logFd = fs.openSync(this.logPath, "a", FILE_MODE);
-    fs.writeSync(this.logFd, JSON.stringify(entry) + "\n");
+    const write = (text: string) => {
+      const buffer = Buffer.from(text, "utf8");
+      let done = 0;
+      while (done < buffer.length) done += fs.writeSync(this.logFd!, buffer, done);
+      this.logBytes += buffer.length;
+    };
+    if (entry.w.length <= LOG_LINE_WRITES) write(JSON.stringify(entry) + "\n");
+    else {
+      // A large commit (an import) as several lines, the last one without `more`:
+      // replayed only when its last line is there.
+      for (let i = 0; i < entry.w.length; i += LOG_LINE_WRITES) {
+        const w = entry.w.slice(i, i + LOG_LINE_WRITES);
+        const last = i + LOG_LINE_WRITES >= entry.w.length;
+        write(JSON.stringify(last ? { ...entry, w } : { ts: entry.ts, w, more: true }) + "\n");
+      }
+    }
     fs.fsyncSync(this.logFd);
+    for (const [key] of entry.w) this.dirty.add(key);
   }
 
   closeLog(): void {
@@ -158,9 +457,9 @@ export class DataStore {
     }
   }
 
-  private fsyncDir(): void {
+  private fsyncDir(dir = this.dir): void {
     try {
-      const fd = fs.openSync(this.dir, "r");
+      const fd = fs.openSync(dir, "r");
       fs.fsyncSync(fd);
       fs.closeSync(fd);
     } catch {

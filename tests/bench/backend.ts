@@ -24,8 +24,20 @@
  * `.collect()` of up to 1,024 results and two pages of 24, for a one-term, a
  * two-term, a prefix and a three-term query; with --stock also convex-test's
  * scan).
+ *
+ * `npm run bench:backend -- --storage [--mics 150000 --comedians 1000 --max-sets 10000 | --snapshot FILE]
+ *     [--data-dir DIR] [--cli local-backend/src/cli.ts]` (issue 18 item 3): the
+ * scale generator's national scene (tests/bench/scaleData.ts; 150,000 mics make
+ * ~810,000 documents) imported with the CLI into DIR (kept and reused when it
+ * already holds data), then the backend over the app's convex/ is started
+ * twice (the first start migrates or compacts the import; the second is a
+ * plain start): documents, start time (spawn to "Local backend ready"), RSS and
+ * RSS per document; then a small change (comedian 0 signs in) and a compaction
+ * (`/_local/compact`): its time and bytes written. `--cli` runs another
+ * checkout's backend (the "before"); one without `/_local/compact` has its
+ * compaction (a forced snapshot rewrite) timed in a process of its own.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -606,13 +618,183 @@ async function indexRead(): Promise<void> {
   }
 }
 
+/** The scale bench's backend: another checkout's CLI with --cli, the app's convex/ functions. */
+async function startScaleBackend(
+  cli: string,
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; startMs: number; output: () => string }> {
+  const port = await freePort();
+  let sitePort = await freePort();
+  while (sitePort === port) sitePort = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      "--max-old-space-size=12288",
+      "--import",
+      "tsx",
+      cli,
+      "start",
+      "--port",
+      String(port),
+      "--site-port",
+      String(sitePort),
+      "--data-dir",
+      dataDir,
+      "--functions",
+      path.join(root, "convex"),
+      "--no-seed",
+      "--no-env-file",
+      "--no-watch",
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (output += c));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes("Local backend ready")) {
+        clearInterval(timer);
+        resolve();
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`backend exited:\n${output}`));
+      }
+    }, 20);
+  });
+  return { child, url: `http://127.0.0.1:${port}`, startMs: performance.now() - started, output: () => output };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function storage(): Promise<void> {
+  const { writeScaleSnapshot, SCALE_PASSWORD, scaleEmail } = await import("./scaleData");
+  const cli = path.resolve(flag("cli", path.join(root, "local-backend/src/cli.ts")));
+  const dataDir = path.resolve(flag("data-dir", path.join(os.tmpdir(), "bench-storage-data")));
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(
+    `Storage bench, ${new Date().toISOString()}, backend ${path.relative(root, cli) || cli}, data ${dataDir}`,
+  );
+  if (!fs.existsSync(path.join(dataDir, "log.jsonl"))) {
+    const given = process.argv.includes("--snapshot") ? path.resolve(flag("snapshot", "")) : null;
+    const snapshot = given ?? path.join(os.tmpdir(), `bench-storage-${process.pid}.json`);
+    if (!given) {
+      const summary = await writeScaleSnapshot({
+        mics: Number(flag("mics", "150000")),
+        comedians: Number(flag("comedians", "1000")),
+        maxSets: Number(flag("max-sets", "10000")),
+        out: snapshot,
+      });
+      console.log(`generated ${summary.documents.toLocaleString("en")} documents (${mib(summary.bytes)} snapshot)`);
+    }
+    // The CLI under test imports (the "before" writes its own format).
+    fs.mkdirSync(dataDir, { recursive: true });
+    const started = performance.now();
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--max-old-space-size=12288",
+        "--import",
+        "tsx",
+        cli,
+        "import",
+        snapshot,
+        "--data-dir",
+        dataDir,
+        "--functions",
+        path.join(root, "convex"),
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    if (result.status !== 0) throw new Error(`import failed:\n${result.stdout}\n${result.stderr}`);
+    if (!given) fs.rmSync(snapshot, { force: true });
+    console.log(`CLI import ${secs(performance.now() - started)}: ${result.stdout.trim().split("\n").pop()}`);
+  }
+  const adminKey = () => fs.readFileSync(path.join(dataDir, "admin-key"), "utf8").trim();
+  const post = async (url: string, route: string) =>
+    await fetch(`${url}/_local/${route}`, { method: "POST", headers: { Authorization: `Convex ${adminKey()}` } });
+
+  const first = await startScaleBackend(cli, dataDir);
+  const compactedAtStart = /Compacted[^\n]*/.exec(first.output())?.[0];
+  console.log(
+    `first start (after the import) ${secs(first.startMs)}${compactedAtStart ? `; ${compactedAtStart}` : ""}`,
+  );
+  await stopChild(first.child);
+
+  const backend = await startScaleBackend(cli, dataDir);
+  try {
+    const stats = (await (await post(backend.url, "stats")).json()) as Record<string, any>;
+    const rss = rssMiB(backend.child.pid!) * 2 ** 20;
+    const documents: number | undefined = stats.documents;
+    console.log(
+      `start ${secs(backend.startMs)}; RSS ${mib(rss)}` +
+        (documents
+          ? `; ${documents.toLocaleString("en")} documents, ${(rss / documents).toFixed(0)} bytes RSS per document`
+          : ""),
+    );
+    if (stats.storage) console.log(`segments: ${JSON.stringify({ ...stats.storage, lastCompaction: undefined })}`);
+    // A small change: comedian 0 signs in (a session, a refresh token).
+    const client = new ConvexHttpClient(backend.url, { logger: false });
+    await client.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: scaleEmail(0), password: SCALE_PASSWORD, flow: "signIn" },
+    });
+    const response = await post(backend.url, "compact");
+    if (response.ok) {
+      const c = (await response.json()) as Record<string, number | string>;
+      console.log(
+        `compaction after a sign-in: ${c.kind}, ${c.changed} documents changed, ${Number(c.ms).toFixed(1)} ms, ` +
+          `${(Number(c.bytes) / 1024).toFixed(1)} KiB written in ${c.files} files`,
+      );
+      await client.action(api.auth.signIn, {
+        provider: "password",
+        params: { email: scaleEmail(0), password: SCALE_PASSWORD, flow: "signIn" },
+      });
+    } else {
+      await response.arrayBuffer();
+      await stopChild(backend.child);
+      // Before the segments: compaction is JSON.stringify of the whole database into snapshot.json.
+      const store = path.join(path.dirname(cli), "store.ts");
+      const script =
+        `const { DataStore } = await import(${JSON.stringify(store)});` +
+        `const s = new DataStore(${JSON.stringify(dataDir)}); const st = s.load();` +
+        `const t = performance.now(); s.maybeCompact(st.docs.entries(), st.lastTs, true);` +
+        `console.log(JSON.stringify({ ms: performance.now() - t, bytes: (await import("node:fs")).statSync(s.snapshotPath).size }));`;
+      const out = spawnSync(
+        process.execPath,
+        ["--max-old-space-size=12288", "--import", "tsx", "--input-type=module", "-e", script],
+        {
+          cwd: root,
+          encoding: "utf8",
+        },
+      );
+      const c = JSON.parse(out.stdout.trim().split("\n").pop() ?? "{}") as { ms: number; bytes: number };
+      console.log(
+        `compaction after a sign-in (no /_local/compact: the store's forced compaction, in its own process): ` +
+          `${c.ms.toFixed(0)} ms, ${mib(c.bytes)} written (the whole snapshot.json)`,
+      );
+    }
+  } finally {
+    await stopChild(backend.child);
+  }
+}
+
 (process.argv.includes("--index-read")
   ? indexRead()
   : process.argv.includes("--fanout")
     ? fanout()
     : process.argv.includes("--signups")
       ? signups()
-      : main()
+      : process.argv.includes("--storage")
+        ? storage()
+        : main()
 ).then(
   () => process.exit(0),
   (error) => {

@@ -1,0 +1,211 @@
+/**
+ * The segmented snapshot of the data directory (issue 18 item 3): the
+ * database as many bounded files instead of one JSON string.
+ *
+ * - `segments/<n>.seg`: one document a line, `<key>\t<Convex JSON>` (a
+ *   tombstone, in a delta, is `<key>\t`). Written with buffered writes,
+ *   fsync'd, never changed afterwards.
+ * - `manifest.json`: which segment files make up the database, swapped
+ *   atomically (written beside, fsync'd, renamed, directory fsync'd). A
+ *   segment file the manifest does not name is garbage from a compaction a
+ *   crash cut short, removed on open.
+ *
+ * The base is 2^level buckets: a document lives in the bucket the FNV-1a hash
+ * of its key names, so each bucket holds about `SEGMENT_DOCS` documents at
+ * most and a document's bucket never depends on anything but its key. Deltas
+ * (oldest first) hold the documents written since the base was last merged,
+ * tombstones for deletes; a later delta, and then the log, win over the base.
+ *
+ * Compaction (store.ts) writes what changed since the last one as a new delta
+ * (its cost follows the changes), and merges the deltas into the base when
+ * they grow past a quarter of it, rewriting only the buckets their keys fall
+ * in and copying those buckets' other lines as they are (no JSON work).
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * Documents per base bucket the level aims at (a bucket is a few MiB);
+ * `LOCAL_BACKEND_SEGMENT_DOCS` in the backend's environment (tests use a few).
+ */
+export const SEGMENT_DOCS = Math.max(1, Number(process.env.LOCAL_BACKEND_SEGMENT_DOCS) || 16_384);
+
+export type SegmentInfo = { file: string; docs: number; bytes: number };
+
+export type Manifest = {
+  format: "stagetime-local-backend-segments";
+  version: 1;
+  /** Commit timestamp the segments are current at (ns, decimal string). */
+  ts: string;
+  /** The base has 2^level buckets. */
+  level: number;
+  /** Base segment per bucket (null: an empty bucket). */
+  base: (SegmentInfo | null)[];
+  /** Deltas over the base, oldest first. */
+  deltas: SegmentInfo[];
+  /** Number of the next segment file. */
+  nextFile: number;
+};
+
+export const MANIFEST_FORMAT = "stagetime-local-backend-segments";
+
+/** FNV-1a of the key, low `level` bits: the base bucket of a document. */
+export function bucketOf(key: string, level: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return level === 0 ? 0 : (h >>> 0) & ((1 << level) - 1);
+}
+
+/** The level whose buckets hold at most SEGMENT_DOCS documents on average. */
+export function levelFor(docs: number): number {
+  let level = 0;
+  while (docs > SEGMENT_DOCS * 2 ** level && level < 16) level++;
+  return level;
+}
+
+const READ_CHUNK = 8 << 20;
+
+/**
+ * The lines of a file, read in chunks (a file of any size, never one string
+ * of it), each with the byte offset just after its newline; a last line
+ * without a newline (torn) comes with -1.
+ */
+export function* readLines(file: string): Generator<[string, number]> {
+  const fd = fs.openSync(file, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK);
+    let carry: Buffer = Buffer.alloc(0);
+    let offset = 0;
+    for (;;) {
+      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) {
+        if (carry.length > 0) yield [carry.toString("utf8"), -1];
+        return;
+      }
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      const last = data.lastIndexOf(10);
+      if (last < 0) {
+        carry = Buffer.from(data);
+        continue;
+      }
+      const text = data.toString("utf8", 0, last);
+      const base = offset;
+      offset += last + 1;
+      carry = Buffer.from(data.subarray(last + 1));
+      const lines = text.split("\n");
+      if (lines.length === 1) {
+        yield [lines[0], offset];
+        continue;
+      }
+      // Byte ends of the lines of this chunk (only the log needs them to cut a torn tail;
+      // it is small, the segments never ask).
+      let end = base;
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        end = i === lines.length - 1 ? offset : end + Buffer.byteLength(line) + 1;
+        yield [line, end];
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The lines of a segment file (every line of a segment ends with a newline). */
+export function* segmentLines(file: string): Generator<string> {
+  const fd = fs.openSync(file, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK);
+    let carry: Buffer = Buffer.alloc(0);
+    for (;;) {
+      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) {
+        if (carry.length > 0) throw new Error(`${file} ends without a newline: the segment is damaged`);
+        return;
+      }
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      const last = data.lastIndexOf(10);
+      if (last < 0) {
+        carry = Buffer.from(data);
+        continue;
+      }
+      const text = data.toString("utf8", 0, last);
+      carry = Buffer.from(data.subarray(last + 1));
+      yield* text.split("\n");
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const FLUSH_BYTES = 1 << 20;
+
+/** Writes one segment file: buffered appends, fsync'd and closed by finish(). */
+export class SegmentWriter {
+  readonly file: string;
+  private fd: number;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  docs = 0;
+  bytes = 0;
+
+  constructor(
+    readonly dir: string,
+    readonly name: string,
+    mode: number,
+  ) {
+    this.file = path.join(dir, name);
+    this.fd = fs.openSync(this.file, "w", mode);
+  }
+
+  /** A document (`json` its Convex JSON) or, with null, a tombstone. */
+  add(key: string, json: string | null): void {
+    if (key.includes("\t") || key.includes("\n")) throw new Error(`Cannot store document key ${JSON.stringify(key)}`);
+    this.addLine(json === null ? `${key}\t` : `${key}\t${json}`);
+  }
+
+  /** A line copied as it is from another segment. */
+  addLine(line: string): void {
+    this.pending.push(line, "\n");
+    this.pendingChars += line.length + 1;
+    this.docs++;
+    if (this.pendingChars >= FLUSH_BYTES) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const buffer = Buffer.from(this.pending.join(""), "utf8");
+    this.pending = [];
+    this.pendingChars = 0;
+    let written = 0;
+    while (written < buffer.length) written += fs.writeSync(this.fd, buffer, written);
+    this.bytes += buffer.length;
+  }
+
+  finish(): SegmentInfo {
+    this.flush();
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    return { file: this.name, docs: this.docs, bytes: this.bytes };
+  }
+
+  /** Closes and removes an unfinished segment. */
+  abandon(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+/** Splits a segment line into its key and JSON text ("" for a tombstone). */
+export function splitLine(line: string): [string, string] {
+  const tab = line.indexOf("\t");
+  if (tab < 0) throw new Error(`A segment line without a key: ${line.slice(0, 80)}`);
+  return [line.slice(0, tab), line.slice(tab + 1)];
+}

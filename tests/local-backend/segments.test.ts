@@ -1,0 +1,254 @@
+/**
+ * Issue 18 item 3: the data directory's snapshot is segmented (segments.ts):
+ * bounded segment files and a manifest swapped by rename, compaction that
+ * writes what changed (a delta) and merges only the buckets it touches, and
+ * old data directories (`snapshot.json` + `log.jsonl`) migrated on start. The
+ * backends here use tiny segments (`LOCAL_BACKEND_SEGMENT_DOCS`) so a few
+ * hundred messages cross many segment boundaries.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { api } from "./fixture/convex/_generated/api";
+import type { Id } from "./fixture/convex/_generated/dataModel";
+import { type Backend, startBackend, tempDir, waitFor } from "./harness";
+
+const SEGMENT_DOCS = 8;
+let backend: Backend | undefined;
+
+afterEach(async () => {
+  await backend?.dispose();
+  backend = undefined;
+});
+
+async function admin(b: Backend, route: string): Promise<any> {
+  const adminKey = fs.readFileSync(path.join(b.dataDir, "admin-key"), "utf8").trim();
+  const response = await fetch(`${b.url}/_local/${route}`, {
+    method: "POST",
+    headers: { Authorization: `Convex ${adminKey}` },
+  });
+  if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+  return await response.json();
+}
+
+type Manifest = {
+  ts: string;
+  level: number;
+  base: ({ file: string; docs: number; bytes: number } | null)[];
+  deltas: { file: string; docs: number; bytes: number }[];
+};
+const manifestOf = (dataDir: string) =>
+  JSON.parse(fs.readFileSync(path.join(dataDir, "manifest.json"), "utf8")) as Manifest;
+const segmentFiles = (dataDir: string) =>
+  fs.existsSync(path.join(dataDir, "segments")) ? fs.readdirSync(path.join(dataDir, "segments")).sort() : [];
+/** Every byte of the segments and the log, as text. */
+const onDisk = (dataDir: string) =>
+  [...segmentFiles(dataDir).map((f) => path.join(dataDir, "segments", f)), path.join(dataDir, "log.jsonl")]
+    .map((f) => fs.readFileSync(f, "utf8"))
+    .join("");
+
+async function bodies(b: Backend, channel: string): Promise<string[]> {
+  return (await b.httpClient().query(api.messages.list, { channel })).map((m) => m.body);
+}
+
+/** Messages in a channel (more than the list's take(2000)). */
+async function count(b: Backend, channel: string): Promise<number> {
+  const page = await b
+    .httpClient()
+    .query(api.messages.page, { channel, paginationOpts: { numItems: 10000, cursor: null } });
+  return page.page.length;
+}
+
+const numbered = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `#${from + i}`);
+
+describe("segmented snapshot", () => {
+  test("compaction writes bounded segments, then only what changed; kill -9 and restarts keep everything", async () => {
+    backend = await startBackend({ env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS) } });
+    const http = backend.httpClient();
+    await http.mutation(api.messages.seed, { channel: "seg", count: 200 });
+    const all = await http.query(api.messages.list, { channel: "seg" });
+    expect(all).toHaveLength(200);
+
+    // The first compaction writes everything, in buckets of about SEGMENT_DOCS documents.
+    const full = await admin(backend, "compact");
+    expect(full.kind).toBe("full");
+    const manifest = manifestOf(backend.dataDir);
+    expect(2 ** manifest.level).toBeGreaterThanOrEqual(200 / SEGMENT_DOCS);
+    const base = manifest.base.filter((s) => s !== null);
+    expect(base.length).toBeGreaterThan(10);
+    expect(Math.max(...base.map((s) => s.docs))).toBeLessThan(SEGMENT_DOCS * 4);
+    expect(segmentFiles(backend.dataDir)).toEqual(base.map((s) => s.file).sort());
+    expect(fs.statSync(path.join(backend.dataDir, "log.jsonl")).size).toBe(0);
+
+    // One patch and one delete: a delta of two lines, not the database again.
+    await http.mutation(api.messages.remove, { id: all[0]._id });
+    await http.mutation(api.messages.rewrite, { id: all[1]._id });
+    const delta = await admin(backend, "compact");
+    expect(delta).toMatchObject({ kind: "delta", changed: 2, docs: 2, files: 1 });
+    expect(delta.bytes).toBeLessThan(full.bytes / 20);
+
+    await backend.kill();
+    await backend.start();
+    expect(await bodies(backend, "seg")).toEqual(numbered(1, 200));
+    const after = await backend.httpClient().query(api.messages.list, { channel: "seg" });
+    expect(after).toEqual(all.slice(1)); // exact _id and _creationTime
+  }, 120_000);
+
+  test("merging deltas rewrites only the buckets they touch; deleted documents leave the disk", async () => {
+    backend = await startBackend({ env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS) } });
+    const http = backend.httpClient();
+    await http.mutation(api.messages.seed, { channel: "merge", count: 300 });
+    await admin(backend, "compact");
+    const before = manifestOf(backend.dataDir);
+    const all = await http.query(api.messages.list, { channel: "merge" });
+    // Delete a few, one compaction each (deltas), until they are merged.
+    const removed = all.slice(0, 3);
+    for (const doc of removed) {
+      await http.mutation(api.messages.remove, { id: doc._id });
+      expect((await admin(backend, "compact")).kind).toBe("delta");
+    }
+    expect(onDisk(backend.dataDir)).toContain(removed[0]._id); // tombstones in the deltas
+    // More changes than a merge waits for (a quarter of the base): the deltas go into the base.
+    await http.mutation(api.messages.seed, { channel: "merge-more", count: 80 });
+    const merge = await admin(backend, "compact");
+    expect(merge.kind).toBe("merge");
+    const after = manifestOf(backend.dataDir);
+    expect(after.deltas).toEqual([]);
+    // Untouched buckets keep their files.
+    const kept = after.base.filter((s, i) => s !== null && s.file === before.base[i]?.file);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(merge.files).toBeLessThan(after.base.filter((s) => s !== null).length);
+    // The deleted documents are nowhere on disk any more.
+    const disk = onDisk(backend.dataDir);
+    for (const doc of removed) expect(disk).not.toContain(doc._id);
+    expect(segmentFiles(backend.dataDir)).toEqual(
+      after.base
+        .filter((s) => s !== null)
+        .map((s) => s.file)
+        .sort(),
+    );
+
+    await backend.restart();
+    expect(await bodies(backend, "merge")).toEqual(numbered(3, 300));
+    expect(await bodies(backend, "merge-more")).toHaveLength(80);
+  }, 120_000);
+
+  test("the backend compacts by itself once the log passes its threshold, between commits", async () => {
+    backend = await startBackend({
+      env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS), LOCAL_BACKEND_COMPACT_LOG_BYTES: "20000" },
+    });
+    const http = backend.httpClient();
+    for (let i = 0; i < 30; i++) await http.mutation(api.messages.seed, { channel: "auto", count: 10, from: i * 10 });
+    await waitFor(async () => fs.existsSync(path.join(backend!.dataDir, "manifest.json")), {
+      message: "a compaction",
+    });
+    const stats = await admin(backend, "stats");
+    expect(stats.storage.lastCompaction).not.toBeNull();
+    expect(stats.storage.logBytes).toBeLessThan(20000 + 5000);
+    await backend.kill();
+    await backend.start();
+    expect(await bodies(backend, "auto")).toEqual(numbered(0, 300));
+  }, 120_000);
+
+  test("a large commit is several log lines, applied all or nothing", async () => {
+    backend = await startBackend();
+    const http = backend.httpClient();
+    await http.mutation(api.messages.send, { channel: "before", author: "a", body: "kept" });
+    await http.mutation(api.messages.seed, { channel: "big", count: 5000 });
+    await backend.kill();
+    const logPath = path.join(backend.dataDir, "log.jsonl");
+    const lines = fs
+      .readFileSync(logPath, "utf8")
+      .split("\n")
+      .filter((l) => l.length > 0);
+    const parts = lines.filter((l) => (JSON.parse(l) as { more?: boolean }).more === true);
+    expect(parts.length).toBeGreaterThanOrEqual(2); // 5,000 writes in lines of 2,048
+    await backend.start();
+    expect(await count(backend, "big")).toBe(5000);
+    await backend.stop();
+
+    // A crash after the commit's first lines but before its last: none of it is there.
+    fs.writeFileSync(logPath, lines.slice(0, -1).join("\n") + "\n");
+    await backend.start();
+    expect(await count(backend, "big")).toBe(0);
+    expect(await bodies(backend, "before")).toEqual(["kept"]);
+    // The cut-off lines are gone from the log, so later commits are not mixed with them.
+    await backend.httpClient().mutation(api.messages.send, { channel: "before", author: "a", body: "next" });
+    await backend.kill();
+    await backend.start();
+    expect(await bodies(backend, "big")).toEqual([]);
+    expect(await bodies(backend, "before")).toEqual(["kept", "next"]);
+  }, 120_000);
+
+  test("a compaction cut short by a crash leaves the old manifest and the log: nothing is lost", async () => {
+    backend = await startBackend({ env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS) } });
+    const http = backend.httpClient();
+    await http.mutation(api.messages.seed, { channel: "cut", count: 50 });
+    await admin(backend, "compact");
+    await http.mutation(api.messages.seed, { channel: "cut", count: 10, from: 50 });
+    await backend.kill();
+    // What a crash mid-compaction leaves: a half-written segment and manifest beside the real ones.
+    const dir = backend.dataDir;
+    const stray = path.join(dir, "segments", "99999.seg");
+    fs.writeFileSync(stray, "garbage\tnot json", { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, "manifest.json.tmp"), "{", { mode: 0o600 });
+    await backend.start();
+    expect(await bodies(backend, "cut")).toEqual(numbered(0, 60));
+    expect(fs.existsSync(stray)).toBe(false);
+    expect(fs.existsSync(path.join(dir, "manifest.json.tmp"))).toBe(false);
+  }, 120_000);
+});
+
+describe("an old-format data directory (snapshot.json + log.jsonl)", () => {
+  test("is migrated to segments on start, keeping every document, and stays owner-only", async () => {
+    const dataDir = await tempDir();
+    // As a version before the segments left it: a compacted snapshot (one JSON
+    // string) and the log written since, with a patch and a delete.
+    const ids = Array.from({ length: 40 }, (_, i) => `${String(10000 + i).padStart(24, "0")}messages`);
+    const doc = (i: number, body = `old ${i}`) => ({
+      _id: ids[i],
+      _creationTime: 1700000000000 + i,
+      channel: "old",
+      author: "a",
+      body,
+    });
+    const snapshot = { ts: "1700000000000000000", docs: ids.slice(0, 38).map((id, i) => [id, doc(i)]) };
+    fs.writeFileSync(path.join(dataDir, "snapshot.json"), JSON.stringify(snapshot), { mode: 0o600 });
+    const log = [
+      { ts: "1700000000000000001", w: [[ids[38], doc(38)]] },
+      {
+        ts: "1700000000000000002",
+        w: [
+          [ids[39], doc(39)],
+          [ids[0], doc(0, "patched")],
+          [ids[1], null],
+        ],
+      },
+    ];
+    fs.writeFileSync(path.join(dataDir, "log.jsonl"), log.map((e) => JSON.stringify(e)).join("\n") + "\n", {
+      mode: 0o600,
+    });
+    const expected = ["patched", ...Array.from({ length: 38 }, (_, i) => `old ${i + 2}`)];
+
+    backend = await startBackend({ dataDir, env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS) } });
+    expect(backend.output).toMatch(/Compacted the data log \(full/);
+    expect(await bodies(backend, "old")).toEqual(expected);
+    const list = await backend.httpClient().query(api.messages.list, { channel: "old" });
+    expect(list[0]).toEqual(doc(0, "patched"));
+    // The old files are replaced by the manifest and its segments.
+    expect(fs.existsSync(path.join(dataDir, "snapshot.json"))).toBe(false);
+    expect(fs.statSync(path.join(dataDir, "log.jsonl")).size).toBe(0);
+    expect(manifestOf(dataDir).base.filter((s) => s !== null).length).toBeGreaterThan(1);
+    // Owner-only, the new folder and files too.
+    expect(fs.statSync(path.join(dataDir, "segments")).mode & 0o777).toBe(0o700);
+    for (const name of ["manifest.json", ...segmentFiles(dataDir).map((f) => `segments/${f}`)]) {
+      expect(fs.statSync(path.join(dataDir, name)).mode & 0o777, name).toBe(0o600);
+    }
+    // Old ids keep working after the migration, and new writes survive kill -9.
+    await backend.httpClient().mutation(api.messages.rewrite, { id: ids[2] as Id<"messages"> });
+    await backend.httpClient().mutation(api.messages.send, { channel: "old", author: "b", body: "new" });
+    await backend.kill();
+    await backend.start();
+    expect(await bodies(backend, "old")).toEqual([...expected, "new"]);
+  }, 120_000);
+});
