@@ -5,7 +5,7 @@
  * announced to listeners), hot reload, the scheduler after a restart and crons.
  */
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -304,10 +304,18 @@ export class Engine {
     (globalThis as any).__localBackendRunScheduledFunction = (job: any) =>
       activeEngine?.runJob(job.db, job.jobId, job.componentPath, job.functionPath.udfPath, job.args);
     await this.restore();
-    const problems = this.validateData(this.db._schema);
+    this.schemaFingerprint = fingerprint(schema);
+    // The segments were compacted under a schema (manifest.json): under the same
+    // one, only documents the log brought since need checking; every write was
+    // checked when it committed, and a new schema checks everything on reload.
+    const problems = this.validateData(
+      this.db._schema,
+      this.store.validatedSchema === this.schemaFingerprint ? this.store.changedKeys() : undefined,
+    );
     if (problems.length > 0) {
       throw new Error(`The schema in ${this.opts.functionsDir} rejects existing data:\n  ${problems.join("\n  ")}`);
     }
+    this.compactAfterRestore();
     // The DatabaseFake hooks report commits to the one engine of this process.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     activeEngine = this;
@@ -658,7 +666,14 @@ export class Engine {
     for (const [key, value] of state.mutations) this.mutationResults.set(key, value);
     if (signedOut > 0)
       this.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
-    if (this.store.compactionDue() || signedOut > 0) {
+    this.signedOutOnRestore = signedOut;
+  }
+
+  private signedOutOnRestore = 0;
+
+  /** After a start's data check: compacts if the log is large, the directory old, or old-id rows were dropped. */
+  private compactAfterRestore(): void {
+    if (this.store.compactionDue() || this.signedOutOnRestore > 0) {
       const stats = this.compact();
       this.log(
         `Compacted the data log (${stats.kind}: ${stats.changed} documents changed, ${stats.docs} written, ` +
@@ -680,6 +695,7 @@ export class Engine {
         count: () => this.db.documentCount() + this.components.documentCount(),
       },
       this.lastCommitTs,
+      this.schemaFingerprint,
     );
   }
 
@@ -698,6 +714,8 @@ export class Engine {
     });
   }
   private compactionScheduled = false;
+  /** The current schema's fingerprint (recorded by compaction: see init). */
+  private schemaFingerprint = "";
 
   *allDocsJson(): Iterable<[string, JsonDoc]> {
     for (const [id, doc] of this.db.allDocuments() as Iterable<[string, any]>) {
@@ -706,12 +724,21 @@ export class Engine {
     yield* this.components.allDocsJson();
   }
 
-  /** Problems (document, table, message) the schema finds in existing data. */
-  validateData(dbSchema: any): string[] {
+  /** Problems (document, table, message) the schema finds in existing data (or in the documents of `only`). */
+  validateData(dbSchema: any, only?: Iterable<string>): string[] {
     if (!dbSchema || !dbSchema.schemaValidation) return [];
     const problems: string[] = [];
     const validate = this.ct.DatabaseFake.prototype._validate;
-    for (const [id, doc] of this.db.allDocuments() as Iterable<[string, any]>) {
+    const db = this.db;
+    const docs: Iterable<[string, any]> = only
+      ? (function* () {
+          for (const id of only) {
+            const doc = id.startsWith("@") ? null : db.committed(id);
+            if (doc) yield [id, doc] as [string, any];
+          }
+        })()
+      : db.allDocuments();
+    for (const [id, doc] of docs) {
       const table = tableFromId(id);
       if (!table || table.startsWith("_")) continue;
       const { _id, _creationTime, ...fields } = doc;
@@ -1135,6 +1162,7 @@ export class Engine {
         this.bundle = bundle;
         this.moduleCache.clear();
         this.db._schema = dbSchema;
+        this.schemaFingerprint = fingerprint(schema);
         this.components.attach(bundle, componentSchemas, true);
         // Actions from now on run in fresh threads, which load the new bundle.
         this.actionPool?.recycle();
@@ -1265,6 +1293,12 @@ export class Engine {
     if (activeEngine === this) activeEngine = null;
     fs.rmSync(this.bundleRoot, { recursive: true, force: true });
   }
+}
+
+/** What a schema checks documents against (its tables' validators and `schemaValidation`), hashed. */
+function fingerprint(schema: any): string {
+  const exported = typeof schema?.export === "function" ? String(schema.export()) : "no schema";
+  return createHash("sha256").update(exported).digest("base64url");
 }
 
 /**

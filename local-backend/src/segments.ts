@@ -37,6 +37,8 @@ export type Manifest = {
   version: 1;
   /** Commit timestamp the segments are current at (ns, decimal string). */
   ts: string;
+  /** Fingerprint of the schema the documents satisfied when written (start skips re-checking them under it). */
+  schema?: string;
   /** The base has 2^level buckets. */
   level: number;
   /** Base segment per bucket (null: an empty bucket). */

@@ -285,6 +285,16 @@ export class DataStore {
     return { docs: docs(), lastTs, mutations };
   }
 
+  /** The fingerprint of the schema every document in the segments satisfied when they were written (engine.ts). */
+  get validatedSchema(): string | null {
+    return this.manifest?.schema ?? null;
+  }
+
+  /** Keys written since the segments were (documents the log brings on start). */
+  changedKeys(): ReadonlySet<string> {
+    return this.dirty;
+  }
+
   /** A document dropped while loading (e.g. an old-format session): deleted on disk by the next compaction. */
   markDirty(key: string): void {
     this.dirty.add(key);
@@ -301,7 +311,7 @@ export class DataStore {
    * manifest is on disk, so a crash at any point leaves the old manifest and
    * the log (or the new manifest, and a log whose replay changes nothing).
    */
-  compact(source: DocSource, ts: bigint): CompactionStats {
+  compact(source: DocSource, ts: bigint, schema = ""): CompactionStats {
     const started = performance.now();
     fs.mkdirSync(this.segmentsDir, { recursive: true, mode: DIR_MODE });
     const old = this.manifest;
@@ -331,6 +341,7 @@ export class DataStore {
         format: MANIFEST_FORMAT,
         version: 1,
         ts: ts.toString(),
+        schema,
         level,
         base: writers.map((w) => (w ? finish(w) : null)),
         deltas: [],
@@ -338,7 +349,7 @@ export class DataStore {
       };
     } else if (changed === 0) {
       kind = "none";
-      next = { ...old, ts: ts.toString() };
+      next = { ...old, ts: ts.toString(), schema };
     } else if (
       old.deltas.length >= MAX_DELTAS ||
       docsIn(old.deltas) + changed > Math.max(SEGMENT_DOCS, docsIn(old.base) / 4)
@@ -372,7 +383,7 @@ export class DataStore {
           base[b] = null;
         } else base[b] = finish(w);
       }
-      next = { ...old, ts: ts.toString(), base, deltas: [], nextFile };
+      next = { ...old, ts: ts.toString(), schema, base, deltas: [], nextFile };
     } else {
       // What changed, as one more delta.
       kind = "delta";
@@ -381,7 +392,7 @@ export class DataStore {
         const doc = source.get(key);
         w.add(key, doc ? JSON.stringify(doc) : null);
       }
-      next = { ...old, ts: ts.toString(), deltas: [...old.deltas, finish(w)!], nextFile };
+      next = { ...old, ts: ts.toString(), schema, deltas: [...old.deltas, finish(w)!], nextFile };
     }
     this.fsyncDir(this.segmentsDir);
     this.writeManifest(next);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
 import type { Id } from "./fixture/convex/_generated/dataModel";
-import { type Backend, startBackend, tempDir, waitFor } from "./harness";
+import { type Backend, fixtureDir, startBackend, tempDir, waitFor } from "./harness";
 
 const SEGMENT_DOCS = 8;
 let backend: Backend | undefined;
@@ -196,6 +196,30 @@ describe("segmented snapshot", () => {
     expect(await bodies(backend, "cut")).toEqual(numbered(0, 60));
     expect(fs.existsSync(stray)).toBe(false);
     expect(fs.existsSync(path.join(dir, "manifest.json.tmp"))).toBe(false);
+  }, 120_000);
+});
+
+describe("the data check on start", () => {
+  test("documents in the segments are checked again when the schema changed, not when it is the same", async () => {
+    const dir = await tempDir();
+    const functionsDir = path.join(dir, "convex");
+    fs.cpSync(fixtureDir, functionsDir, { recursive: true });
+    backend = await startBackend({ functionsDir });
+    await backend.httpClient().mutation(api.messages.seed, { channel: "schema", count: 20 });
+    await admin(backend, "compact");
+    await backend.restart(); // same schema: starts
+    expect(await bodies(backend, "schema")).toHaveLength(20);
+    await backend.stop();
+    // A schema the stored messages do not satisfy: the start refuses, naming the data.
+    const schemaFile = path.join(functionsDir, "schema.ts");
+    const text = fs.readFileSync(schemaFile, "utf8");
+    expect(text).toContain('    body: v.string(),\n  }).index("by_channel"');
+    fs.writeFileSync(
+      schemaFile,
+      text.replace('    body: v.string(),\n  }).index("by_channel"', '    body: v.number(),\n  }).index("by_channel"'),
+    );
+    await expect(backend.start()).rejects.toThrow(/rejects existing data/);
+    fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 });
 
