@@ -150,6 +150,40 @@ describe("segmented snapshot", () => {
     expect(await bodies(backend, "auto")).toEqual(numbered(0, 300));
   }, 120_000);
 
+  test("kill -9 while compactions run every few commits loses nothing acknowledged", async () => {
+    backend = await startBackend({
+      env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS), LOCAL_BACKEND_COMPACT_LOG_BYTES: "2000" },
+    });
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writer = async (name: string) => {
+      const http = backend!.httpClient();
+      for (let i = 0; !stop; i++) {
+        try {
+          await http.mutation(api.messages.send, { channel: "crash", author: name, body: `${name}-${i}` });
+          acknowledged.push(`${name}-${i}`);
+        } catch {
+          return;
+        }
+      }
+    };
+    const writers = ["a", "b", "c"].map(writer);
+    await waitFor(() => acknowledged.length >= 150, { message: "150 acknowledged writes", timeoutMs: 90_000 });
+    await backend.kill();
+    stop = true;
+    await Promise.all(writers);
+    const atKill = [...acknowledged];
+    expect(segmentFiles(backend.dataDir).length, "compactions ran before the kill").toBeGreaterThan(0);
+    await backend.start();
+    const after = await bodies(backend, "crash");
+    for (const body of atKill)
+      expect(
+        after.filter((b) => b === body),
+        body,
+      ).toHaveLength(1);
+    expect(after.length - atKill.length).toBeLessThanOrEqual(3);
+  }, 180_000);
+
   test("a large commit is several log lines, applied all or nothing", async () => {
     backend = await startBackend();
     const http = backend.httpClient();
