@@ -110,7 +110,11 @@ export async function requireHostedList(
   return { list, item };
 }
 
+/** The version the host saw: a whole number (anything else is refused as input), and the list's current one. */
 export function requireVersion(list: List, version: number | undefined): void {
+  if (version !== undefined && (!Number.isSafeInteger(version) || version < 0)) {
+    invalid("The list version must be a whole number");
+  }
   if (version !== undefined && version !== list.version) throw appError(ErrorCode.LIST_STALE, STALE_LIST_MESSAGE);
 }
 
