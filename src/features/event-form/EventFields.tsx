@@ -1,9 +1,9 @@
-import { Box, Flex, RadioCards, Select, Text, TextField } from "@radix-ui/themes";
+import { Box, Flex, RadioCards, Select, Text } from "@radix-ui/themes";
 import { useEffect, useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import type { EventFormDraft } from "@/lib/wizardSlots";
 import { DAY_NAMES } from "../../../convex/lib/time";
-import { describedBy, Field, useFieldError } from "./Field";
+import { Field, InputField } from "./Field";
 import { FrequencyField } from "./FrequencyField";
 import { MicFields } from "./MicFields";
 import { defaultTitle, followListTime, typeDefaults, type EventFormInput, type EventType } from "./schema";
@@ -20,16 +20,8 @@ export function EventFields({
   allowOneTime: boolean;
   onDraftChange?: (values: EventFormDraft) => void;
 }) {
-  const { control, register, setValue, getValues, watch } = useFormContext<EventFormInput>();
-  const ids = {
-    type: useId(),
-    title: useId(),
-    day: useId(),
-    start: useId(),
-    showLink: useId(),
-    minutes: useId(),
-    host: useId(),
-  };
+  const { control, setValue, getValues, watch } = useFormContext<EventFormInput>();
+  const ids = { type: useId(), day: useId() };
   const [type, startTimeLocal] = useWatch({ control, name: ["type", "startTimeLocal"] });
   const isMic = type === "open_mic";
 
@@ -59,8 +51,6 @@ export function EventFields({
       setValue("title", defaultTitle(next, venueName));
   };
 
-  const titleError = useFieldError("title");
-
   return (
     <>
       <Flex direction="column" gap="2">
@@ -82,16 +72,7 @@ export function EventFields({
         </RadioCards.Root>
       </Flex>
 
-      <Field id={ids.title} name="title" label="Event name" hint='e.g. "Monday Night Mic"'>
-        <TextField.Root
-          id={ids.title}
-          size="3"
-          placeholder="Event title"
-          aria-invalid={titleError ? true : undefined}
-          aria-describedby={describedBy(ids.title, true, !!titleError)}
-          {...register("title")}
-        />
-      </Field>
+      <InputField name="title" label="Event name" hint='e.g. "Monday Night Mic"' placeholder="Event title" />
 
       <Flex gap="3" wrap="wrap">
         <Box flexGrow="1" minWidth="140px">
@@ -115,52 +96,37 @@ export function EventFields({
           </Field>
         </Box>
         <Box flexGrow="1" minWidth="140px">
-          <Field id={ids.start} name="startTimeLocal" label="Time">
-            <TextField.Root id={ids.start} size="3" type="time" step={300} {...register("startTimeLocal")} />
-          </Field>
+          <InputField name="startTimeLocal" label="Time" type="time" step={300} />
         </Box>
       </Flex>
 
       {isMic ? (
         <MicFields />
       ) : (
-        <Field id={ids.showLink} name="showLink" label="Show Link" hint="Link to tickets, event page, or more info">
-          <TextField.Root
-            id={ids.showLink}
-            size="3"
-            type="url"
-            inputMode="url"
-            placeholder={typeof window === "undefined" ? "" : window.location.host}
-            aria-describedby={describedBy(ids.showLink, true, false)}
-            {...register("showLink")}
-          />
-        </Field>
+        <InputField
+          name="showLink"
+          label="Show Link"
+          hint="Link to tickets, event page, or more info"
+          type="url"
+          inputMode="url"
+          placeholder={typeof window === "undefined" ? "" : window.location.host}
+        />
       )}
 
       <FrequencyField today={today} allowOneTime={allowOneTime} />
 
-      <Field
-        id={ids.minutes}
+      <InputField
         name="performanceMinutes"
         label="Set length (minutes)"
         hint="Open-mic sets are typically 3-7 minutes, shows 5-20+"
-      >
-        <TextField.Root
-          id={ids.minutes}
-          size="3"
-          type="number"
-          min={1}
-          max={60}
-          step={1}
-          inputMode="numeric"
-          aria-describedby={describedBy(ids.minutes, true, false)}
-          {...register("performanceMinutes")}
-        />
-      </Field>
+        type="number"
+        min={1}
+        max={60}
+        step={1}
+        inputMode="numeric"
+      />
 
-      <Field id={ids.host} name="hostName" label="Host (optional)">
-        <TextField.Root id={ids.host} size="3" placeholder="Host name" autoComplete="off" {...register("hostName")} />
-      </Field>
+      <InputField name="hostName" label="Host (optional)" placeholder="Host name" autoComplete="off" />
     </>
   );
 }

@@ -1,5 +1,5 @@
-import { Flex, Text } from "@radix-ui/themes";
-import type { ReactNode } from "react";
+import { Flex, Text, TextField } from "@radix-ui/themes";
+import { useId, type ComponentProps, type ReactNode } from "react";
 import { get, useFormContext } from "react-hook-form";
 
 type FieldProps = {
@@ -45,5 +45,35 @@ export function Field({ id, name, label, hint, children }: FieldProps) {
         </Text>
       ) : null}
     </Flex>
+  );
+}
+
+type InputFieldProps = {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  /** Called after the value changes (e.g. to mark the list time as edited by hand). */
+  onChange?: () => void;
+} & Pick<
+  ComponentProps<typeof TextField.Root>,
+  "type" | "step" | "min" | "max" | "inputMode" | "placeholder" | "autoComplete"
+>;
+
+/** A text, number, time or link input registered under `name`, with its label, hint and error. */
+export function InputField({ name, label, hint, onChange, ...input }: InputFieldProps) {
+  const id = useId();
+  const { register } = useFormContext();
+  const error = useFieldError(name);
+  return (
+    <Field id={id} name={name} label={label} hint={hint}>
+      <TextField.Root
+        id={id}
+        size="3"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, !!hint, !!error)}
+        {...input}
+        {...register(name, { onChange })}
+      />
+    </Field>
   );
 }

@@ -1,6 +1,7 @@
 import { Flex, RadioCards, Select, Text, TextArea } from "@radix-ui/themes";
 import { useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
+import { RadioCardText } from "@/components/RadioCardText";
 import { RECURRENCE_OPTIONS, monthlyRuleText } from "../../../convex/lib/recurrence";
 import { describedBy, Field, useFieldError } from "./Field";
 import { nextDateOnDay, type EventFormInput } from "./schema";
@@ -32,12 +33,7 @@ export function FrequencyField({ today, allowOneTime }: { today: string; allowOn
           >
             {frequencyOptions.map((o) => (
               <RadioCards.Item key={o.value} value={o.value}>
-                <Flex direction="column" width="100%">
-                  <Text weight="bold">{o.label}</Text>
-                  <Text size="1" color="gray">
-                    {o.hint}
-                  </Text>
-                </Flex>
+                <RadioCardText title={o.label} hint={o.hint} hintSize="1" />
               </RadioCards.Item>
             ))}
           </RadioCards.Root>

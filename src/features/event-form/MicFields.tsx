@@ -1,13 +1,33 @@
-import { Box, Flex, RadioGroup, Text, TextField } from "@radix-ui/themes";
+import { Box, Flex, RadioGroup, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
-import { describedBy, Field } from "./Field";
-import { COST_OPTIONS, type EventFormInput } from "./schema";
+import { InputField } from "./Field";
+import { COST_OPTIONS, type CostType, type EventFormInput } from "./schema";
+
+/** The amounts a cost type asks for: the mic fee, the drink minimum, or both. */
+const AMOUNT_FIELDS = [
+  {
+    name: "coverAmount",
+    label: "Mic Fee Amount ($)",
+    min: 0,
+    step: 0.01,
+    inputMode: "decimal",
+    shownFor: (cost?: CostType) => cost === "cover" || cost === "combo",
+  },
+  {
+    name: "minimumItems",
+    label: "Minimum Items",
+    min: 1,
+    step: 1,
+    inputMode: "numeric",
+    shownFor: (cost?: CostType) => cost === "minimum" || cost === "combo",
+  },
+] as const;
 
 /** The open-mic fields: how to sign up (list time or link) and what it costs. */
 export function MicFields() {
-  const { control, register, setValue } = useFormContext<EventFormInput>();
-  const ids = { signup: useId(), listTime: useId(), signupLink: useId(), cost: useId() };
+  const { control, setValue } = useFormContext<EventFormInput>();
+  const ids = { signup: useId(), cost: useId() };
   const [signupMethod, costType] = useWatch({ control, name: ["signupMethod", "costType"] });
   return (
     <>
@@ -29,32 +49,16 @@ export function MicFields() {
         />
       </Flex>
       {signupMethod === "in_person" ? (
-        <Field
-          id={ids.listTime}
+        <InputField
           name="listTimeLocal"
           label="List time"
           hint="When the sign-up list goes up (30 minutes before the start unless you change it)"
-        >
-          <TextField.Root
-            id={ids.listTime}
-            size="3"
-            type="time"
-            step={300}
-            aria-describedby={describedBy(ids.listTime, true, false)}
-            {...register("listTimeLocal", { onChange: () => setValue("listTimeEdited", true) })}
-          />
-        </Field>
+          type="time"
+          step={300}
+          onChange={() => setValue("listTimeEdited", true)}
+        />
       ) : (
-        <Field id={ids.signupLink} name="signupLink" label="Sign-up link">
-          <TextField.Root
-            id={ids.signupLink}
-            size="3"
-            type="url"
-            inputMode="url"
-            placeholder="https://"
-            {...register("signupLink")}
-          />
-        </Field>
+        <InputField name="signupLink" label="Sign-up link" type="url" inputMode="url" placeholder="https://" />
       )}
 
       <Flex direction="column" gap="2">
@@ -77,47 +81,13 @@ export function MicFields() {
           )}
         />
         <Flex gap="3" wrap="wrap">
-          {costType === "cover" || costType === "combo" ? (
-            <AmountField name="coverAmount" label="Mic Fee Amount ($)" min={0} step={0.01} inputMode="decimal" />
-          ) : null}
-          {costType === "minimum" || costType === "combo" ? (
-            <AmountField name="minimumItems" label="Minimum Items" min={1} step={1} inputMode="numeric" />
-          ) : null}
+          {AMOUNT_FIELDS.filter((f) => f.shownFor(costType)).map(({ shownFor: _, ...field }) => (
+            <Box key={field.name} flexGrow="1" minWidth="140px">
+              <InputField type="number" {...field} />
+            </Box>
+          ))}
         </Flex>
       </Flex>
     </>
-  );
-}
-
-/** A number field of the cost: the mic fee or the drink minimum. */
-function AmountField({
-  name,
-  label,
-  min,
-  step,
-  inputMode,
-}: {
-  name: "coverAmount" | "minimumItems";
-  label: string;
-  min: number;
-  step: number;
-  inputMode: "decimal" | "numeric";
-}) {
-  const { register } = useFormContext<EventFormInput>();
-  const id = useId();
-  return (
-    <Box flexGrow="1" minWidth="140px">
-      <Field id={id} name={name} label={label}>
-        <TextField.Root
-          id={id}
-          size="3"
-          type="number"
-          min={min}
-          step={step}
-          inputMode={inputMode}
-          {...register(name)}
-        />
-      </Field>
-    </Box>
   );
 }

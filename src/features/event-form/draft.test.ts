@@ -10,7 +10,7 @@ describe("restoreDraft", () => {
   });
 
   it("keeps what the comedian typed, number inputs as typed", () => {
-    const restored = restoreDraft(defaults, {
+    const typed = {
       type: "show",
       title: "   ",
       recurrence: "custom",
@@ -18,17 +18,8 @@ describe("restoreDraft", () => {
       coverAmount: "7",
       dayOfWeek: 5,
       listTimeEdited: true,
-    });
-    expect(restored).toEqual({
-      ...defaults,
-      type: "show",
-      title: "   ",
-      recurrence: "custom",
-      customRecurrenceDescription: "every third Sunday",
-      coverAmount: "7",
-      dayOfWeek: 5,
-      listTimeEdited: true,
-    });
+    };
+    expect(restoreDraft(defaults, typed)).toEqual({ ...defaults, ...typed });
   });
 
   it("drops values of the wrong kind, unknown options and unknown fields", () => {

@@ -1,9 +1,10 @@
-import { Flex, RadioCards, Text } from "@radix-ui/themes";
+import { RadioCards, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useEffect, useId, useMemo } from "react";
 import { toast } from "sonner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
+import { RadioCardText } from "@/components/RadioCardText";
 import type { EventAtVenue, EventPickerProps } from "@/lib/wizardSlots";
 import { api } from "../../../convex/_generated/api";
 import { initialEventChoice, mergeMatches } from "./eventChoice";
@@ -88,21 +89,11 @@ function ChoiceCards({
       >
         {events.map((item) => (
           <RadioCards.Item key={item._id} value={item._id}>
-            <Flex direction="column" width="100%">
-              <Text weight="bold">{item.title}</Text>
-              <Text size="2" color="gray">
-                {describe(item)}
-              </Text>
-            </Flex>
+            <RadioCardText title={item.title} hint={describe(item)} />
           </RadioCards.Item>
         ))}
         <RadioCards.Item value={NONE}>
-          <Flex direction="column" width="100%">
-            <Text weight="bold">{newEvent.title}</Text>
-            <Text size="2" color="gray">
-              {newEvent.hint}
-            </Text>
-          </Flex>
+          <RadioCardText title={newEvent.title} hint={newEvent.hint} />
         </RadioCards.Item>
       </RadioCards.Root>
     </>

@@ -2,24 +2,22 @@ import { Flex, Select, Text, TextArea, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useId, useMemo, useState } from "react";
 import { Controller } from "react-hook-form";
-import { toast } from "sonner";
 import { Form, FormSubmit } from "@/components/form";
 import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
-import { viewerTimeZone } from "@/lib/timeZone";
 import { api } from "../../../../convex/_generated/api";
 import { QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../../convex/lib/time";
-import { announceBadges, saveErrorToast } from "../saveErrors";
-import { defaultSetDraft, performedAtOf, setDetailsSchema, setPayload, type SetDraft } from "../setDetails";
+import { defaultSetDraft, setDetailsSchema, type SetDraft } from "../setDetails";
 import { TagInput } from "../TagInput";
+import { useSaveSet } from "../useSaveSet";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { MissingVenue } from "./MissingVenue";
 
 /** Step 3: the set itself (minutes, date and time, notes, tags). */
 export function LogSetDetailsStep() {
-  const { venue, event, set, setSet, finish, result, goTo, redirect } = useLogSetWizard();
+  const { venue, event, set, setSet, result, goTo, redirect } = useLogSetWizard();
+  const { zone, checkDate, save } = useSaveSet();
   const log = useMutation(api.performances.log);
   const ids = { minutes: useId(), date: useId(), time: useId(), notes: useId() };
-  const [zone] = useState(viewerTimeZone);
   const [now] = useState(() => Date.now());
   const today = localDateString(now, zone);
   const schema = useMemo(() => setDetailsSchema(today), [today]);
@@ -29,24 +27,11 @@ export function LogSetDetailsStep() {
   if (!event) return redirect("venue");
 
   const submit = async (draft: SetDraft) => {
-    const performedAt = performedAtOf(draft, Date.now(), zone);
-    if (typeof performedAt !== "number") {
-      toast.error("Could not save", { description: performedAt.error });
-      return;
-    }
-    if (event.kind === "none") {
+    if (event.kind === "existing") {
+      await save(draft, (payload) => log({ ...payload, sceneItemId: event.sceneItemId }));
+    } else if (checkDate(draft) !== null) {
       setSet(draft);
       goTo("venue-details");
-      return;
-    }
-    try {
-      const saved = await log({ ...setPayload(draft, performedAt, zone), sceneItemId: event.sceneItemId });
-      goTo("success");
-      finish({ totalMinutes: saved.totalMinutes, minutes: draft.minutes, venueName: venue.venueName });
-      announceBadges(saved.newBadges);
-    } catch (err) {
-      const t = saveErrorToast(err);
-      toast.error(t.title, { description: t.description });
     }
   };
 

@@ -1,52 +1,30 @@
 import { Card, Checkbox, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
-import { toast } from "sonner";
 import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
-import { viewerTimeZone } from "@/lib/timeZone";
 import type { WizardStepProps } from "@/lib/wizardSlots";
 import { api } from "../../../../convex/_generated/api";
 import type { EventDetails } from "../../../../convex/model/events";
 import { localDateString } from "../../../../convex/lib/time";
-import { announceBadges, saveErrorToast } from "../saveErrors";
-import { performedAtOf, setPayload } from "../setDetails";
+import { useSaveSet } from "../useSaveSet";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { MissingVenue } from "./MissingVenue";
 
 /** Step 4: 'Venue / Mic Details' when the set was at a mic the scene does not list yet. */
 export function LogSetVenueDetailsStep({ slots }: WizardStepProps) {
-  const { venue, event, set, finish, result, goTo, redirect } = useLogSetWizard();
+  const { venue, event, set, result, goTo, redirect } = useLogSetWizard();
+  const { zone, save } = useSaveSet();
   const logWithNewMic = useMutation(api.performances.logWithNewMic);
   const [alsoAddToScene, setAlsoAddToScene] = useState(true);
   const checkboxId = useId();
-  const [zone] = useState(viewerTimeZone);
   const today = localDateString(Date.now(), zone);
 
   if (!venue) return result ? redirect("success") : <MissingVenue />;
   if (!event) return redirect("venue");
   if (event.kind === "existing" || !set) return redirect("details");
 
-  const onSubmit = async (details: EventDetails) => {
-    const performedAt = performedAtOf(set, Date.now(), zone);
-    if (typeof performedAt !== "number") {
-      toast.error("Could not save", { description: performedAt.error });
-      return;
-    }
-    try {
-      const saved = await logWithNewMic({
-        set: setPayload(set, performedAt, zone),
-        venue,
-        details,
-        alsoAddToScene,
-      });
-      goTo("success");
-      finish({ totalMinutes: saved.totalMinutes, minutes: set.minutes, venueName: venue.venueName });
-      announceBadges(saved.newBadges);
-    } catch (err) {
-      const t = saveErrorToast(err);
-      toast.error(t.title, { description: t.description });
-    }
-  };
+  const onSubmit = (details: EventDetails) =>
+    save(set, (payload) => logWithNewMic({ set: payload, venue, details, alsoAddToScene }));
 
   return (
     <WizardFrame step={4} total={LOG_SET_STEPS} title="Venue / Mic Details" subtitle={venue.venueName}>
