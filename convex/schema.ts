@@ -158,6 +158,8 @@ export default defineSchema({
     lastConfirmedAt: v.optional(v.number()),
     /** Geohash of the venue (precision 6) for area reads; absent without coordinates. */
     geohash: v.optional(v.string()),
+    /** The geohash's first 4 characters (a cell about 39 by 20 km): Tonight around a point reads these cells in start order. */
+    areaCell: v.optional(v.string()),
     /** title + venue + city, lower-cased, for the search index. */
     searchText: v.string(),
   })
@@ -167,8 +169,8 @@ export default defineSchema({
     .index("by_status_and_geohash", ["status", "geohash"])
     // Tonight without a location: one weekday in one time zone, in local start order.
     .index("by_status_and_day_and_timeZone", ["status", "dayOfWeek", "timeZone", "startTimeLocal"])
-    // Tonight around a point: one weekday's mics in the covering geohash cells.
-    .index("by_status_and_day_and_geohash", ["status", "dayOfWeek", "geohash"])
+    // Tonight around a point: one weekday's mics in one covering cell and time zone, in local start order.
+    .index("by_status_and_day_and_areaCell", ["status", "dayOfWeek", "areaCell", "timeZone", "startTimeLocal"])
     .index("by_googlePlaceId", ["googlePlaceId"])
     .index("by_venueName", ["venueName"])
     .index("by_createdBy", ["createdBy"])

@@ -653,7 +653,21 @@ export const matrix: Record<string, Entry> = {
       type: "all",
       search: "",
       filters: { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false },
-      limit: 20,
+      ...page,
+    }),
+    anon: "read",
+    other: "read",
+    admin: "read",
+    owner: "read",
+  },
+  "tonight:tomorrow": {
+    // The evening before the world's Wednesday mics.
+    args: () => ({
+      nowMs: NOW - 24 * 60 * 60 * 1000,
+      timeZone: "America/New_York",
+      type: "all",
+      search: "",
+      filters: { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false },
     }),
     anon: "read",
     other: "read",

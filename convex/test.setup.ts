@@ -4,6 +4,7 @@ import { convexTest, type TestConvex } from "convex-test";
 import type { Doc, Id } from "./_generated/dataModel";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "./lib/geo";
 import { normalizeEmail } from "./model/profiles";
+import { AREA_CELL_PRECISION } from "./model/scene";
 import { type CommunityTotals, onComedianCreated, onSceneItemCreated, readCommunityTotals } from "./model/stats";
 import schema from "./schema";
 
@@ -118,8 +119,8 @@ export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creat
 /**
  * Inserts an active weekly open mic in New York (Mondays 19:30, list 19:00,
  * free, 5-minute sets, coordinates in Manhattan) with any field overridden;
- * `geohash` and `searchText` follow the final coordinates, title, venue and
- * city unless given. Counts it in the community stats. Returns its id.
+ * `geohash` (and its `areaCell`) and `searchText` follow the final
+ * coordinates, title, venue and city unless given. Counts it in the community stats. Returns its id.
  */
 export async function createSceneItem(t: TestBackend, overrides: SceneItemOverrides = {}): Promise<Id<"sceneItems">> {
   const base = {
@@ -152,6 +153,7 @@ export async function createSceneItem(t: TestBackend, overrides: SceneItemOverri
   const item = {
     ...base,
     geohash,
+    areaCell: "areaCell" in overrides ? overrides.areaCell : geohash?.slice(0, AREA_CELL_PRECISION),
     searchText: overrides.searchText ?? `${base.title} ${base.venueName} ${base.city}`.toLowerCase(),
   };
   return await t.run(async (ctx) => {

@@ -151,7 +151,13 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       submittedAt: r._creationTime,
     })),
     micsAdded: micsAdded.map((m) => {
-      const { createdBy: _createdBy, searchText: _searchText, geohash: _geohash, ...rest } = plain(m);
+      const {
+        createdBy: _createdBy,
+        searchText: _searchText,
+        geohash: _geohash,
+        areaCell: _areaCell,
+        ...rest
+      } = plain(m);
       return rest;
     }),
   };

@@ -15,7 +15,7 @@ import {
 import { assertMaxLength } from "../lib/textRules";
 import { costInfo as costInfoValidator, sceneItemStatus, sceneItemType } from "../schema";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
-import { SEARCH_MAX_TERMS, sceneGeohash, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
+import { SEARCH_MAX_TERMS, sceneGeoFields, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
 import { onSceneItemUpdated } from "./stats";
 
 /** Most items the admin list returns (newest first). */
@@ -104,7 +104,7 @@ export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: num
     status: edit.status,
     costInfo,
     searchText: sceneSearchText({ title, venueName, city }),
-    geohash: sceneGeohash(item),
+    ...sceneGeoFields(item),
     // An admin's edit counts as a confirmation for the freshness badge.
     lastConfirmedAt: nowMs,
   };
@@ -198,7 +198,7 @@ export async function setCoordinates(
   await ctx.db.patch("sceneItems", id, {
     latitude,
     longitude,
-    geohash: sceneGeohash({ latitude, longitude }),
+    ...sceneGeoFields({ latitude, longitude }),
   });
   return true;
 }

@@ -13,7 +13,7 @@ import { onSceneItemCreated, onSceneItemRemoved } from "./stats";
 /** A scene item as the client sees it: the stored document without the
  * server-only search and area-read fields. */
 export const sceneItemValidator = schema.tables.sceneItems.validator
-  .omit("searchText", "geohash")
+  .omit("searchText", "geohash", "areaCell")
   .extend({ _id: v.id("sceneItems"), _creationTime: v.number() });
 
 export type SceneItem = Infer<typeof sceneItemValidator>;
@@ -22,9 +22,9 @@ export type SceneItem = Infer<typeof sceneItemValidator>;
 export const newSceneItemValidator = v.object(sceneItemFields);
 export type NewSceneItem = Infer<typeof newSceneItemValidator>;
 
-/** Strips `searchText` and `geohash`: returns validators reject extra fields. */
+/** Strips `searchText`, `geohash` and `areaCell`: returns validators reject extra fields. */
 export function toSceneItem(doc: Doc<"sceneItems">): SceneItem {
-  const { searchText: _searchText, geohash: _geohash, ...item } = doc;
+  const { searchText: _searchText, geohash: _geohash, areaCell: _areaCell, ...item } = doc;
   return item;
 }
 
@@ -37,6 +37,18 @@ export function sceneSearchText(fields: Pick<NewSceneItem, "title" | "venueName"
 export function sceneGeohash(fields: Pick<NewSceneItem, "latitude" | "longitude">): string | undefined {
   if (fields.latitude === undefined || fields.longitude === undefined) return undefined;
   return encodeGeohash(fields.latitude, fields.longitude, STORED_GEOHASH_PRECISION);
+}
+
+/** Length of {@link sceneAreaCell}: a precision-4 geohash cell (about 39 by 20 km). */
+export const AREA_CELL_PRECISION = 4;
+
+/** The venue's stored geohash and its area cell (the geohash's first 4 characters), both undefined without coordinates. */
+export function sceneGeoFields(fields: Pick<NewSceneItem, "latitude" | "longitude">): {
+  geohash: string | undefined;
+  areaCell: string | undefined;
+} {
+  const geohash = sceneGeohash(fields);
+  return { geohash, areaCell: geohash?.slice(0, AREA_CELL_PRECISION) };
 }
 
 /**
@@ -56,7 +68,7 @@ export async function insertSceneItem(
     checkInCount: 0,
     verifiedCheckIns30d: 0,
     searchText: sceneSearchText(fields),
-    geohash: sceneGeohash(fields),
+    ...sceneGeoFields(fields),
   });
   await onSceneItemCreated(ctx, { city: fields.city, status });
   return id;

@@ -56,30 +56,43 @@ function distanceToCell(lat: number, lng: number, hash: string): number {
  * (a 50-mile circle would otherwise read cells 100 miles wide). Sorted.
  */
 export function coveringCells(lat: number, lng: number, radiusMeters: number): string[] {
-  const dLat = (radiusMeters / EARTH_RADIUS_M) * (180 / Math.PI);
-  const cosLat = Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180);
-  const dLng = Math.min(180, dLat / Math.max(cosLat, 1e-6));
+  const { dLat, dLng } = circleBox(lat, radiusMeters);
   if (lat + dLat >= 89 || lat - dLat <= -89) return [""];
   for (let precision = STORED_GEOHASH_PRECISION; precision >= 1; precision--) {
     const probe = decodeGeohashBounds(encodeGeohash(lat, lng, precision));
-    const cellLat = probe.maxLat - probe.minLat;
-    const cellLng = probe.maxLng - probe.minLng;
-    const rows = Math.ceil((2 * dLat) / cellLat) + 1;
-    const cols = Math.ceil((2 * dLng) / cellLng) + 1;
+    const rows = Math.ceil((2 * dLat) / (probe.maxLat - probe.minLat)) + 1;
+    const cols = Math.ceil((2 * dLng) / (probe.maxLng - probe.minLng)) + 1;
     if (rows * cols > MAX_COVER_CELLS * 2) continue;
-    const cells = new Set<string>();
-    for (let y = lat - dLat; y <= lat + dLat + cellLat; y += cellLat) {
-      for (let x = lng - dLng; x <= lng + dLng + cellLng; x += cellLng) {
-        const cy = Math.min(lat + dLat, y);
-        const cx = Math.min(lng + dLng, x);
-        const wrapped = ((((cx + 180) % 360) + 360) % 360) - 180;
-        const hash = encodeGeohash(cy, wrapped, precision);
-        if (!cells.has(hash) && distanceToCell(lat, lng, hash) <= radiusMeters) cells.add(hash);
-      }
-    }
-    if (cells.size <= MAX_COVER_CELLS) return [...cells].sort();
+    const cells = coveringCellsAt(lat, lng, radiusMeters, precision);
+    if (cells.length <= MAX_COVER_CELLS) return cells;
   }
   return [""];
+}
+
+/** Half the height and width in degrees of the circle's bounding box. */
+function circleBox(lat: number, radiusMeters: number): { dLat: number; dLng: number } {
+  const dLat = (radiusMeters / EARTH_RADIUS_M) * (180 / Math.PI);
+  const cosLat = Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180);
+  return { dLat, dLng: Math.min(180, dLat / Math.max(cosLat, 1e-6)) };
+}
+
+/** Every geohash cell of `precision` whose box reaches the circle, sorted (the circle must not reach a pole). */
+export function coveringCellsAt(lat: number, lng: number, radiusMeters: number, precision: number): string[] {
+  const { dLat, dLng } = circleBox(lat, radiusMeters);
+  const probe = decodeGeohashBounds(encodeGeohash(lat, lng, precision));
+  const cellLat = probe.maxLat - probe.minLat;
+  const cellLng = probe.maxLng - probe.minLng;
+  const cells = new Set<string>();
+  for (let y = lat - dLat; y <= lat + dLat + cellLat; y += cellLat) {
+    for (let x = lng - dLng; x <= lng + dLng + cellLng; x += cellLng) {
+      const cy = Math.min(lat + dLat, y);
+      const cx = Math.min(lng + dLng, x);
+      const wrapped = ((((cx + 180) % 360) + 360) % 360) - 180;
+      const hash = encodeGeohash(cy, wrapped, precision);
+      if (!cells.has(hash) && distanceToCell(lat, lng, hash) <= radiusMeters) cells.add(hash);
+    }
+  }
+  return [...cells].sort();
 }
 
 function invalid(message: string): never {

@@ -1,10 +1,10 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { earnedBadgeCodes } from "../lib/badges";
-import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
 import { computeStreaks } from "../lib/streaks";
 import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { createProfileIfMissing } from "./profiles";
+import { sceneGeoFields } from "./scene";
 import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS, type SeedItem } from "./seedData";
 import { onMinutesChanged, onSceneItemCreated, readCommunityStats, type CommunityStats } from "./stats";
 
@@ -57,10 +57,7 @@ function itemDoc(item: SeedItem, createdBy: Id<"users"> | undefined) {
     createdBy,
     checkInCount: 0,
     verifiedCheckIns30d: 0,
-    geohash:
-      item.latitude !== undefined && item.longitude !== undefined
-        ? encodeGeohash(item.latitude, item.longitude, STORED_GEOHASH_PRECISION)
-        : undefined,
+    ...sceneGeoFields(item),
     searchText: `${item.title} ${item.venueName} ${item.city}`.toLowerCase(),
   };
 }

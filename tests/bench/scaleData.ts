@@ -11,10 +11,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scrypt } from "lucia";
 import { earnedBadgeCodes } from "../../convex/lib/badges";
-import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../../convex/lib/geo";
 import { computeStreaks } from "../../convex/lib/streaks";
 import type { Doc } from "../../convex/_generated/dataModel";
-import { sceneSearchText } from "../../convex/model/scene";
+import { sceneGeoFields, sceneSearchText } from "../../convex/model/scene";
 import { entryDueAt } from "../../convex/model/schedule";
 import { cityKey } from "../../convex/model/stats";
 
@@ -125,7 +124,8 @@ export type GeneratedMic = {
   status: "active";
   checkInCount: number;
   verifiedCheckIns30d: number;
-  geohash: string;
+  geohash: string | undefined;
+  areaCell: string | undefined;
   searchText: string;
 };
 
@@ -160,7 +160,7 @@ export function generateMic(index: number, seed = 1, near?: string): GeneratedMi
     status: "active",
     checkInCount: 0,
     verifiedCheckIns30d: 0,
-    geohash: encodeGeohash(latitude, longitude, STORED_GEOHASH_PRECISION),
+    ...sceneGeoFields({ latitude, longitude }),
     searchText: sceneSearchText({ title, venueName, city }),
   };
 }

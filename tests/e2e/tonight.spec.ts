@@ -172,3 +172,22 @@ test("filters narrow tonight's list: free only, sign-up method, time of day", as
   await expect(page.getByTestId("tonight-empty")).toBeVisible();
   await page.context().close();
 });
+
+test("Show more tonight loads the next page of nights, still in start order", async ({ browser, runFunction }) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  const titles: string[] = [];
+  // Twelve nights, created out of order: the first page holds ten.
+  for (const offset of [55, 5, 50, 10, 45, 15, 40, 20, 35, 25, 30, 60]) {
+    await createNight(runFunction, `At ${String(offset).padStart(2, "0")} ${tok}`, offset);
+  }
+  for (let offset = 5; offset <= 60; offset += 5) titles.push(`At ${String(offset).padStart(2, "0")} ${tok}`);
+
+  const page = await newYorkPage(browser);
+  await openTonight(page, tok);
+  await expect(nights(page).getByTestId("tonight-title")).toHaveText(titles.slice(0, 10));
+  await page.getByRole("button", { name: "Show more tonight" }).click();
+  await expect(nights(page).getByTestId("tonight-title")).toHaveText(titles);
+  await expect(page.getByRole("button", { name: "Show more tonight" })).toHaveCount(0);
+  await page.context().close();
+});

@@ -1,6 +1,7 @@
-import { Badge, Box, Button, Card, Flex, Heading, Link, Skeleton, Text } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Heading, Link, Skeleton, Spinner, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useId, useRef, useState } from "react";
+import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { checkInWindow } from "../../../convex/lib/checkInWindow";
@@ -18,34 +19,80 @@ export const NO_PLAN_FILTERS: PlanFilters = { freeOnly: false, signup: "any", ti
 
 /** How many nights Tonight shows first, and how many more each 'Show more' asks for. */
 const TONIGHT_PAGE = 10;
-const TONIGHT_MAX = 100;
+/** The dashboard's card starts smaller. */
+const COMPACT_PAGE = 5;
 
-/** The query's clock moves once a minute (the cards' own clock ticks more often). */
-function minuteOf(nowMs: number): number {
-  return Math.floor(nowMs / 60_000) * 60_000;
-}
+/**
+ * The query's clock moves every quarter hour (every zone's midnight falls on
+ * one); nights that ended since are dropped here. A new clock is a new query,
+ * so it restarts the pages: see {@link useTonightPages}.
+ */
+const QUERY_CLOCK_MS = 15 * 60_000;
 
-/** The latest answer, kept while the next minute's answer loads (no flicker). */
-function useTonight(args: {
+type TonightArgs = {
   area: TonightArea | null;
   type: "all" | "open_mic" | "show";
   search: string;
   filters: PlanFilters;
-  limit: number;
-}) {
+};
+
+/**
+ * Tonight a page at a time (tonight.list pages with its own cursor, pinned by
+ * convex-helpers' hook like the scene's area list). 'Show more' asks for the
+ * next page; when the quarter-hour clock restarts the pages, the pages asked
+ * for load again. The latest nights stay shown while a new first page loads
+ * (no flicker when a filter or the clock changes).
+ */
+function useTonightPages(args: TonightArgs, pageSize: number) {
   const now = useNow(60_000);
-  const result = useQuery(api.tonight.list, {
-    nowMs: minuteOf(now),
+  const base = {
+    nowMs: Math.floor(now / QUERY_CLOCK_MS) * QUERY_CLOCK_MS,
     timeZone: viewerTimeZone(),
     ...(args.area ? { area: args.area } : {}),
     type: args.type,
     search: args.search.trim(),
     filters: args.filters,
-    limit: args.limit,
+  };
+  const { results, status, loadMore } = usePinnedPaginatedQuery(api.tonight.list, base, {
+    initialNumItems: pageSize,
   });
-  const last = useRef(result);
-  if (result !== undefined) last.current = result;
-  return result ?? last.current;
+  // How many nights the comedian asked to see, for these filters (not the clock).
+  const filtersKey = JSON.stringify([base.timeZone, base.area ?? null, base.type, base.search, base.filters]);
+  const [wanted, setWanted] = useState({ key: filtersKey, count: pageSize, stalled: false });
+  const want = useMemo(
+    () => (wanted.key === filtersKey ? wanted : { key: filtersKey, count: pageSize, stalled: false }),
+    [wanted, filtersKey, pageSize],
+  );
+  // Load back up to what was asked for, one page at a time; a page that adds nothing stops it.
+  const loadedAt = useRef<number | null>(null);
+  useEffect(() => {
+    if (status !== "CanLoadMore" || want.stalled || results.length >= want.count) return;
+    if (loadedAt.current === results.length) {
+      loadedAt.current = null;
+      setWanted({ ...want, count: results.length, stalled: true });
+      return;
+    }
+    loadedAt.current = results.length;
+    loadMore(Math.min(pageSize, want.count - results.length));
+  }, [status, results.length, want, loadMore, pageSize]);
+
+  const last = useRef<{ nights: TonightNight[]; status: typeof status } | null>(null);
+  if (status !== "LoadingFirstPage") last.current = { nights: results, status };
+  const shown = status === "LoadingFirstPage" ? last.current : { nights: results, status };
+  const tomorrow = useQuery(
+    api.tonight.tomorrow,
+    shown?.status === "Exhausted" && shown.nights.length === 0 ? base : "skip",
+  );
+  return {
+    nights: shown?.nights,
+    canLoadMore: shown?.status === "CanLoadMore",
+    loadingMore: status === "LoadingMore" || (status === "CanLoadMore" && results.length < want.count && !want.stalled),
+    showMore: () => {
+      loadedAt.current = null;
+      setWanted({ key: filtersKey, count: results.length + pageSize, stalled: false });
+    },
+    tomorrow: tomorrow ?? [],
+  };
 }
 
 function NightStatusBadge({ status }: { status: TonightNight["status"] }) {
@@ -171,11 +218,10 @@ export function TonightSection({
   compact = false,
 }: TonightProps) {
   const headingId = useId();
-  const [limit, setLimit] = useState(compact ? 5 : TONIGHT_PAGE);
   const now = useNow(30_000);
-  const tonight = useTonight({ area, type, search, filters, limit });
-  // The query's clock is a minute behind at most: drop nights that ended since.
-  const nights = tonight?.nights.filter((n) => n.endMs > now) ?? [];
+  const tonight = useTonightPages({ area, type, search, filters }, compact ? COMPACT_PAGE : TONIGHT_PAGE);
+  // The query's clock is up to a quarter hour behind: drop nights that ended since.
+  const nights = tonight.nights?.filter((n) => n.endMs > now) ?? [];
   return (
     <Card size="2" asChild>
       <section aria-labelledby={headingId} data-testid="tonight">
@@ -183,16 +229,17 @@ export function TonightSection({
           <Heading as="h2" size="5" id={headingId}>
             Tonight
           </Heading>
-          {tonight === undefined ? (
+          {tonight.nights === undefined ? (
             <Box role="status" aria-label="Loading tonight's mics">
               <Skeleton height="60px" />
             </Box>
-          ) : nights.length > 0 ? (
+          ) : nights.length > 0 || tonight.canLoadMore ? (
             <>
               <NightList nights={nights} now={now} compact={compact} label="On tonight" />
-              {!tonight.isDone && !compact && limit < TONIGHT_MAX ? (
+              {tonight.canLoadMore || tonight.loadingMore ? (
                 <Box>
-                  <Button variant="soft" onClick={() => setLimit((l) => Math.min(TONIGHT_MAX, l + TONIGHT_PAGE))}>
+                  <Button variant="soft" onClick={tonight.showMore} disabled={tonight.loadingMore}>
+                    {tonight.loadingMore ? <Spinner /> : null}
                     Show more tonight
                   </Button>
                 </Box>
