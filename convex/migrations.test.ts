@@ -30,3 +30,46 @@ test("siteStatsToCounters adds the old siteStats row to the sharded counters onc
   expect(await t.mutation(internal.migrations.siteStatsToCounters, {})).toEqual({ migrated: false, totals: {} });
   expect(await communityTotals(t)).toEqual({ venues: 41, minutesLogged: 6000, comedians: 13, cities: 6 });
 });
+
+test("sceneAreaCells gives items from before areaCell their cell, page by page, and Tonight around a point finds them", async () => {
+  const t = newTest();
+  const old = await createSceneItem(t, {
+    title: "Old mic",
+    dayOfWeek: 3,
+    startTimeLocal: "20:00",
+    areaCell: undefined,
+  });
+  const fresh = await createSceneItem(t, { title: "New mic", dayOfWeek: 3, startTimeLocal: "21:00" });
+  const noCoords = await createSceneItem(t, { title: "Nowhere", latitude: undefined, longitude: undefined });
+  const wednesdayEvening = {
+    nowMs: Date.parse("2026-11-25T19:45:00-05:00"),
+    timeZone: "America/New_York",
+    area: { lat: 40.7411, lng: -73.9897, radiusMiles: 10 },
+    type: "all" as const,
+    search: "",
+    filters: { freeOnly: false, signup: "any" as const, timeOfDay: "any" as const, hideStale: false },
+    paginationOpts: { numItems: 10, cursor: null },
+  };
+  const titles = async () => (await t.query(api.tonight.list, wednesdayEvening)).page.map((n) => n.item.title);
+  expect(await titles()).toEqual(["New mic"]);
+
+  let cursor: string | null = null;
+  let updated = 0;
+  for (;;) {
+    const result: { updated: number; isDone: boolean; continueCursor: string } = await t.mutation(
+      internal.migrations.sceneAreaCells,
+      { cursor },
+    );
+    updated += result.updated;
+    if (result.isDone) break;
+    cursor = result.continueCursor;
+  }
+  expect(updated).toBe(1);
+  const cells = await t.run(async (ctx) =>
+    Promise.all([old, fresh, noCoords].map(async (id) => (await ctx.db.get("sceneItems", id))?.areaCell ?? null)),
+  );
+  expect(cells).toEqual(["dr5r", "dr5r", null]);
+  expect(await titles()).toEqual(["Old mic", "New mic"]);
+  // A second run changes nothing.
+  expect((await t.mutation(internal.migrations.sceneAreaCells, {})).updated).toBe(0);
+});

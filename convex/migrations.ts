@@ -1,6 +1,7 @@
 import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
 import { type GenericId, v } from "convex/values";
 import { internalMutation } from "./functions";
+import { sceneGeoFields } from "./model/scene";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
 
 /**
@@ -34,5 +35,31 @@ export const siteStatsToCounters = internalMutation({
     }
     await legacy.delete("siteStats", row._id as GenericId<"siteStats">);
     return { migrated: true, totals };
+  },
+});
+
+/** Scene items one {@link sceneAreaCells} call looks at. */
+const AREA_CELL_BATCH = 500;
+
+/**
+ * Tonight around a point reads `by_status_and_day_and_areaCell`, so every
+ * item with coordinates needs `areaCell` (its geohash's first 4 characters).
+ * Items written before that field have a geohash but no cell: this sets it,
+ * {@link AREA_CELL_BATCH} items a call; run it again with `cursor` set to the
+ * answer's `continueCursor` until `isDone`. Items already right are left alone.
+ */
+export const sceneAreaCells = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ updated: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("sceneItems").paginate({ numItems: AREA_CELL_BATCH, cursor: cursor ?? null });
+    let updated = 0;
+    for (const item of page.page) {
+      const { areaCell } = sceneGeoFields(item);
+      if (item.areaCell === areaCell) continue;
+      await ctx.db.patch("sceneItems", item._id, { areaCell });
+      updated++;
+    }
+    return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });
