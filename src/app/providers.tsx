@@ -9,6 +9,9 @@ const convexUrl = import.meta.env.VITE_CONVEX_URL as string | undefined;
 
 /** One client for the whole app; created at module load so it survives re-renders. */
 const convex = convexUrl ? new ConvexReactClient(convexUrl) : null;
+// The client opens its WebSocket on first use; use it now, while the page's own
+// code is still loading, so the handshake is done when the first query subscribes.
+convex?.connectionState();
 
 function MissingConfiguration() {
   return (

@@ -19,10 +19,13 @@ export function StartupGate() {
   const { isLoading, isAuthenticated } = useConvexAuth();
   const access = useRouteAccess();
   const location = useLocation();
+  if (access?.kind === "public") {
+    if (!isLoading && !isAuthenticated && isSigningOut()) return null;
+    return <PublicPage signedIn={isAuthenticated} />;
+  }
   if (isLoading) return <LoadingState label="Loading your session…" />;
   if (!isAuthenticated) {
     if (isSigningOut()) return null;
-    if (access?.kind === "public") return <Outlet />;
     if (access?.kind === "preview") {
       return (
         <Suspense fallback={<LoadingState />}>
@@ -35,6 +38,22 @@ export function StartupGate() {
     return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;
   }
   return <OnboardingGate />;
+}
+
+/**
+ * A public page (the scene, the history's sign-in prompt) renders at once, before the
+ * session is known: its queries are public and run without waiting for the auth
+ * round trip, and the page shows the signed-in parts only once the session is
+ * confirmed. The same element stays mounted as the session resolves, so nothing
+ * re-renders from scratch; a comedian who still needs onboarding is sent there
+ * as soon as their profile says so.
+ */
+function PublicPage({ signedIn }: { signedIn: boolean }) {
+  const me = useQuery(api.profiles.me, signedIn ? {} : "skip");
+  if (signedIn && me && me.needsOnboarding && !me.onboardingCompleted) {
+    return <Navigate to={paths.onboarding("welcome")} replace />;
+  }
+  return <Outlet />;
 }
 
 function OnboardingGate() {

@@ -2,7 +2,7 @@ import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Skeleton, Spinner, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
 import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import type { LatLng } from "../../../convex/lib/geo";
@@ -36,6 +36,9 @@ import { useScenePages } from "./useScenePages";
 import { useViewerState } from "./useViewerState";
 
 const GRID_COLUMNS = { initial: "1", sm: "2", lg: "3" } as const;
+
+/** Cards in the first paint of the list: two rows of the widest grid (see IncrementalSceneList). */
+const FIRST_PAINT_CARDS = 6;
 
 function SceneSkeleton() {
   return (
@@ -240,6 +243,16 @@ function IncrementalSceneList({
   }, [searching, keepFound, filters.search, shown]);
   const more = hasMoreToShow(limit, matching.length, pages.canLoadMore);
 
+  // The first paint carries only the cards of the first screen; the rest of the
+  // page follows in a transition right after, so the first card does not wait for
+  // two dozen cards' worth of rendering.
+  const [firstPaintDone, setFirstPaintDone] = useState(false);
+  const capped = !firstPaintDone && shown.length > FIRST_PAINT_CARDS;
+  useEffect(() => {
+    if (capped) startTransition(() => setFirstPaintDone(true));
+  }, [capped]);
+  const rendered = capped ? shown.slice(0, FIRST_PAINT_CARDS) : shown;
+
   // Server pages can come back with nothing new (a search keeps only the rows
   // with every word): after two such loads in a row, scrolling stops loading
   // and 'Show more' asks for the next page, so a list never chains page after
@@ -259,7 +272,11 @@ function IncrementalSceneList({
     }
     setLimitFor({ filters, limit: next });
   };
-  const sentinelRef = useRevealSentinel(showMore, more && !pages.loadingMore && idleLoads < 2, shown.length);
+  const sentinelRef = useRevealSentinel(
+    showMore,
+    more && !pages.loadingMore && idleLoads < 2 && !capped,
+    rendered.length,
+  );
 
   // After 'Show more', focus moves to the first new card so keyboard and
   // screen-reader users carry on from there (the button may be gone).
@@ -297,7 +314,7 @@ function IncrementalSceneList({
         />
       ) : (
         <Grid ref={grid} columns={GRID_COLUMNS} gap="4">
-          {shown.map((item: SceneItem) => (
+          {rendered.map((item: SceneItem) => (
             <SceneCard
               key={item._id}
               item={item}

@@ -1,4 +1,4 @@
-import { useQuery } from "convex/react";
+import { useConvexAuth, useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
 import { HOUR_MS } from "../../../convex/lib/time";
 import type { ViewerState } from "./types";
@@ -13,7 +13,10 @@ const RECENT_CHECK_INS_MS = 48 * HOUR_MS;
  * the hour so the query's arguments (and its subscription) stay stable.
  */
 export function useViewerState(): ViewerState | null | undefined {
+  // The scene renders before the session is known (StartupGate): asking now could
+  // answer for nobody (null) and then flip to the comedian's state. Wait for the session.
+  const { isLoading } = useConvexAuth();
   const now = useNow(5 * 60_000);
   const sinceMs = Math.floor((now - RECENT_CHECK_INS_MS) / HOUR_MS) * HOUR_MS;
-  return useQuery(api.scene.viewerState, { sinceMs });
+  return useQuery(api.scene.viewerState, isLoading ? "skip" : { sinceMs });
 }

@@ -1,0 +1,108 @@
+import type { Page, WebSocketRoute } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { DEMO_COMEDIAN, expect, test } from "./fixtures";
+
+/**
+ * The public scene does not wait for the session (issue 18 item 4): a visitor's
+ * scene queries go out at once, and a signed-in comedian's own state (the Add
+ * Event button, their favourites) appears once the backend has confirmed the
+ * session, never an anonymous answer in its place.
+ */
+
+type Frames = { sent: string[] };
+
+/** Records what the page sends over the Convex WebSocket, and holds back its
+ * Authenticate messages until `release()` (a session the backend is slow to confirm). */
+async function interceptConvexSocket(page: Page, opts: { holdAuth: boolean }) {
+  const frames: Frames = { sent: [] };
+  const held: Array<{ server: WebSocketRoute; message: string }> = [];
+  let holding = opts.holdAuth;
+  await page.routeWebSocket(/\/api\/.*sync/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const text = typeof message === "string" ? message : message.toString("utf8");
+      frames.sent.push(text);
+      if (holding && text.includes('"type":"Authenticate"')) held.push({ server, message: text });
+      else server.send(message);
+    });
+  });
+  return {
+    frames,
+    heldCount: () => held.length,
+    release: () => {
+      holding = false;
+      for (const { server, message } of held.splice(0)) server.send(message);
+    },
+  };
+}
+
+const typesSent = (frames: Frames) => frames.sent.map((f) => (JSON.parse(f) as { type: string }).type);
+
+test("a signed-out visitor's scene asks for its cards straight away, with no session round trip", async ({
+  page,
+  runFunction,
+}) => {
+  await runFunction<string>("scene:insertForTest", {
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 2,
+    startTimeLocal: "20:00",
+    timeZone: "America/New_York",
+    title: `Startup Mic ${randomUUID().slice(0, 8)}`,
+    venueName: "Startup Room",
+    city: "Queens",
+  });
+  const socket = await interceptConvexSocket(page, { holdAuth: false });
+  await page.goto("/scene");
+  await expect(page.getByTestId("scene-card").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Add Event" })).toHaveCount(0);
+  // The scene's page query went out over a socket that never carried a token.
+  expect(socket.frames.sent.some((f) => f.includes('"udfPath":"scene:listPage"'))).toBe(true);
+  expect(typesSent(socket.frames)).not.toContain("Authenticate");
+});
+
+test("a signed-in comedian sees the scene before the session is confirmed, then their own state", async ({
+  page,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const title = `Startup Fave ${tok}`;
+  await runFunction<string>("scene:insertForTest", {
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 5,
+    startTimeLocal: "21:00",
+    timeZone: "America/New_York",
+    title,
+    venueName: `Fave Room ${tok}`,
+    city: "Brooklyn",
+  });
+  await signIn(page, DEMO_COMEDIAN);
+  await page.goto("/scene");
+  await page.getByLabel("Search mics, venues or cities").fill(tok);
+  const heart = page.getByRole("article", { name: title }).getByRole("button", { name: `Favorite ${title}` });
+  await heart.click();
+  await expect(heart).toHaveAttribute("aria-pressed", "true");
+
+  // Reload with the backend's confirmation of the session held back.
+  const socket = await interceptConvexSocket(page, { holdAuth: true });
+  await page.reload();
+  await expect(page.getByTestId("scene-card").first()).toBeVisible();
+  expect(socket.heldCount()).toBeGreaterThan(0);
+  // Not taken for a signed-out visitor meanwhile, and nothing of the comedian's shown yet.
+  await expect(page.getByRole("link", { name: "Sign In" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Add Event" })).toHaveCount(0);
+  expect(socket.frames.sent.some((f) => f.includes('"udfPath":"scene:viewerState"'))).toBe(false);
+  await page.getByLabel("Search mics, venues or cities").fill(tok);
+  const heartAgain = page.getByRole("article", { name: title }).getByRole("button", { name: `Favorite ${title}` });
+  await expect(heartAgain).toHaveAttribute("aria-pressed", "false");
+
+  socket.release();
+  await expect(page.getByRole("link", { name: "Add Event" })).toBeVisible();
+  await expect(heartAgain).toHaveAttribute("aria-pressed", "true");
+  // Leave the demo comedian's favourites as they were.
+  await heartAgain.click();
+  await expect(heartAgain).toHaveAttribute("aria-pressed", "false");
+});
