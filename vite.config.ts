@@ -1,9 +1,10 @@
 import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { radixIconsPerModule } from "./scripts/radixIconsPlugin";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [radixIconsPerModule(), react()],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },

@@ -1,8 +1,8 @@
 import { ConvexAuthProvider } from "@convex-dev/auth/react";
 import { Callout, Code, Container, Heading, Text, Theme } from "@radix-ui/themes";
 import { ConvexReactClient } from "convex/react";
-import type { ReactNode } from "react";
-import { Toaster } from "sonner";
+import { useEffect, useState, type ReactNode } from "react";
+import { loadToasts, toastsLoaded, type ToasterProps } from "@/lib/toast";
 import { useSystemAppearance } from "@/lib/useSystemAppearance";
 
 const convexUrl = import.meta.env.VITE_CONVEX_URL as string | undefined;
@@ -32,6 +32,25 @@ function MissingConfiguration() {
   );
 }
 
+/**
+ * sonner's Toaster, mounted once sonner has loaded: on the first toast, or when
+ * the page is idle after its first paint. A toast shown before it mounts is
+ * replayed to it (sonner hands a new Toaster the toasts still active).
+ */
+function DeferredToaster(props: ToasterProps) {
+  const [sonner, setSonner] = useState<Awaited<ReturnType<typeof loadToasts>> | null>(null);
+  useEffect(() => {
+    let live = true;
+    void toastsLoaded().then((loaded) => live && setSonner(loaded));
+    const idle = window.setTimeout(() => void loadToasts(), 300);
+    return () => {
+      live = false;
+      window.clearTimeout(idle);
+    };
+  }, []);
+  return sonner ? <sonner.Toaster {...props} /> : null;
+}
+
 /** Theme (following the system's light or dark mode), toasts, and the Convex
  * client with its auth session around the whole app. */
 export function AppProviders({ children }: { children: ReactNode }) {
@@ -40,7 +59,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <Theme appearance={appearance} accentColor="violet" grayColor="mauve" radius="medium" scaling="100%">
       {convex ? <ConvexAuthProvider client={convex}>{children}</ConvexAuthProvider> : <MissingConfiguration />}
       {/* The spec allows one toast at a time. */}
-      <Toaster visibleToasts={1} theme={appearance} position="top-center" richColors closeButton />
+      <DeferredToaster visibleToasts={1} theme={appearance} position="top-center" richColors closeButton />
     </Theme>
   );
 }

@@ -1,6 +1,6 @@
 import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useRef } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
 import { badgeToastIcon } from "./BadgeIcon";
 import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "./newBadges";

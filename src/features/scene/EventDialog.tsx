@@ -1,17 +1,15 @@
-import { AlertDialog, Button, Dialog, Flex, Link, Text } from "@radix-ui/themes";
-import { useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
-import { paths } from "../../lib/paths";
-import { EventFacts } from "./EventFacts";
-import { TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
-import { isVerified } from "./sceneText";
+import { Button } from "@radix-ui/themes";
+import { lazy, Suspense, useRef, useState } from "react";
 import type { SceneItem, ViewerState } from "./types";
-import { useEventActions } from "./useEventActions";
+
+// The dialog (Radix Dialog and AlertDialog, focus trap, scroll lock) is code the
+// scene's first paint does not need: it loads when a card's details are first opened.
+const loadContent = () => import("./EventDialogContent");
+const EventDialogContent = lazy(loadContent);
 
 /**
- * 'View Details': every fact of the item and the event dialog's action:
- * 'Delete Event' for an admin or the item's creator, otherwise 'Remove from
- * Schedule' when the item is on the comedian's schedule.
+ * 'View Details' on a scene card: the button, and once pressed the event dialog
+ * (EventDialogContent), which stays mounted afterwards so it closes with its animation.
  */
 export function EventDialog({
   item,
@@ -23,86 +21,31 @@ export function EventDialog({
   now: number;
 }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const { deleteEvent, removeFromSchedule } = useEventActions();
-  const canDelete = !!viewer && (viewer.isAdmin || (item.createdBy !== undefined && item.createdBy === viewer.userId));
-  const scheduled = !!viewer && viewer.schedule.some((e) => e.sceneItemId === item._id);
-
-  const onDelete = async () => {
-    setBusy(true);
-    const ok = await deleteEvent(item._id);
-    setBusy(false);
-    if (ok) setOpen(false);
-  };
-
-  const onRemove = async () => {
-    setBusy(true);
-    await removeFromSchedule(item._id);
-    setBusy(false);
-  };
-
+  const [used, setUsed] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger>
-        <Button variant="soft" color="gray">
-          View Details
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Content maxWidth="560px" aria-describedby={undefined}>
-        <Flex gap="2" wrap="wrap" mb="2">
-          <TypeBadge type={item.type} />
-          {isVerified(item, now) ? <VerifiedBadge /> : null}
-        </Flex>
-        <Dialog.Title as="h2">{item.title}</Dialog.Title>
-        <Flex direction="column" gap="3">
-          <VenueLink item={item} />
-          <EventFacts item={item} now={now} />
-          <Text size="2">
-            <Link asChild>
-              <RouterLink to={paths.event(item._id)}>Open the event page</RouterLink>
-            </Link>
-          </Text>
-        </Flex>
-        <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          {canDelete ? (
-            <AlertDialog.Root>
-              <AlertDialog.Trigger>
-                <Button color="red" variant="soft" disabled={busy}>
-                  Delete Event
-                </Button>
-              </AlertDialog.Trigger>
-              <AlertDialog.Content maxWidth="420px">
-                <AlertDialog.Title as="h2">Delete this event?</AlertDialog.Title>
-                <AlertDialog.Description size="2">
-                  {item.title} will be removed from the scene for everyone. Sets logged there keep their minutes but
-                  lose the link to it.
-                </AlertDialog.Description>
-                <Flex gap="3" mt="4" justify="end">
-                  <AlertDialog.Cancel>
-                    <Button variant="soft" color="gray">
-                      Cancel
-                    </Button>
-                  </AlertDialog.Cancel>
-                  <AlertDialog.Action>
-                    <Button color="red" onClick={() => void onDelete()}>
-                      Delete Event
-                    </Button>
-                  </AlertDialog.Action>
-                </Flex>
-              </AlertDialog.Content>
-            </AlertDialog.Root>
-          ) : scheduled ? (
-            <Button variant="soft" color="red" disabled={busy} onClick={() => void onRemove()}>
-              Remove from Schedule
-            </Button>
-          ) : null}
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
-      </Dialog.Content>
-    </Dialog.Root>
+    <>
+      <Button
+        ref={trigger}
+        variant="soft"
+        color="gray"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        data-state={open ? "open" : "closed"}
+        onPointerEnter={() => void loadContent()}
+        onFocus={() => void loadContent()}
+        onClick={() => {
+          setUsed(true);
+          setOpen(true);
+        }}
+      >
+        View Details
+      </Button>
+      {used ? (
+        <Suspense fallback={null}>
+          <EventDialogContent item={item} viewer={viewer} now={now} open={open} setOpen={setOpen} trigger={trigger} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

@@ -1,11 +1,8 @@
 import { Cross2Icon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
-import { Button, Callout, Card, Flex, Slider, Spinner, Switch, Text, TextField } from "@radix-ui/themes";
-import { useEffect, useId, useRef } from "react";
+import { Box, Button, Callout, Card, Flex, Spinner, Switch, Text, TextField } from "@radix-ui/themes";
+import { lazy, Suspense, useId } from "react";
 import {
   DAY_CHIPS,
-  DISTANCE_MAX_MILES,
-  DISTANCE_MIN_MILES,
-  DISTANCE_STEP_MILES,
   hasActiveFilters,
   SEARCH_MAX_LENGTH,
   SIGNUP_CHIPS,
@@ -13,6 +10,8 @@ import {
   TYPE_CHIPS,
   type SceneFilters,
 } from "./filters";
+
+const DistanceSlider = lazy(() => import("./DistanceSlider"));
 
 type Props = {
   filters: SceneFilters;
@@ -37,14 +36,6 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
   const dayLabelId = useId();
   const signupLabelId = useId();
   const timeLabelId = useId();
-  const sliderRef = useRef<HTMLSpanElement>(null);
-  // Radix Themes' Slider does not pass a name to its thumb (the element with
-  // role="slider"), so give it one here for screen readers.
-  useEffect(() => {
-    const thumb = sliderRef.current?.querySelector('[role="slider"]');
-    thumb?.setAttribute("aria-label", "Distance in miles");
-    thumb?.setAttribute("aria-valuetext", `${filters.radiusMiles} miles`);
-  });
   return (
     <Card size="2">
       <Flex direction="column" gap="3">
@@ -168,14 +159,12 @@ export function SceneFiltersPanel({ filters, onChange, onDistanceToggle, onClear
           {filters.distanceEnabled ? (
             <Flex direction="column" gap="2" style={{ maxWidth: 360 }}>
               <Text size="2">Within {filters.radiusMiles} miles</Text>
-              <Slider
-                min={DISTANCE_MIN_MILES}
-                max={DISTANCE_MAX_MILES}
-                step={DISTANCE_STEP_MILES}
-                value={[filters.radiusMiles]}
-                onValueChange={([miles]) => onChange({ ...filters, radiusMiles: miles })}
-                ref={sliderRef}
-              />
+              <Suspense fallback={<Box height="var(--space-5)" />}>
+                <DistanceSlider
+                  radiusMiles={filters.radiusMiles}
+                  onChange={(radiusMiles) => onChange({ ...filters, radiusMiles })}
+                />
+              </Suspense>
             </Flex>
           ) : null}
           {locationError ? (

@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { paths } from "../../lib/paths";
 import type { SceneItem } from "./types";
 

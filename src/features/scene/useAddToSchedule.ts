@@ -1,6 +1,6 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { format } from "date-fns";
 import { api } from "../../../convex/_generated/api";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";

@@ -1,6 +1,6 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
 import { errorField, errorMessage } from "../../lib/convexErrors";
 import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";

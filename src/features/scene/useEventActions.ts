@@ -1,5 +1,5 @@
 import { useMutation } from "convex/react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
 import type { SceneItemId } from "./types";
 

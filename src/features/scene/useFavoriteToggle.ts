@@ -1,6 +1,6 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import type { OptimisticLocalStore } from "convex/browser";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
 import type { SceneItemId } from "./types";
 
