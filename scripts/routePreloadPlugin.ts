@@ -1,0 +1,46 @@
+import type { Plugin } from "vite";
+import type { OutputBundle, OutputChunk } from "rolldown";
+
+/**
+ * The router loads a page's chunk only after the entry has run, a waterfall on
+ * the first load. For the routes given (path → module), this plugin adds to
+ * index.html a small script that, on that path, asks for the page's chunks as
+ * modulepreloads at once, so they download and compile while the entry runs.
+ */
+export function routePreload(routes: Record<string, string>): Plugin {
+  return {
+    name: "route-preload",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, ctx) {
+        const bundle = ctx.bundle as OutputBundle | undefined;
+        if (!bundle) return html;
+        const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const preloads: Record<string, string[]> = {};
+        for (const [pathname, module] of Object.entries(routes)) {
+          const page = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+          if (!page) throw new Error(`route-preload: no chunk for ${module}`);
+          const files = new Set<string>();
+          const visit = (chunk: OutputChunk) => {
+            if (files.has(chunk.fileName)) return;
+            files.add(chunk.fileName);
+            for (const dep of chunk.imports) {
+              const next = byFile.get(dep);
+              if (next) visit(next);
+            }
+          };
+          visit(page);
+          // The entry's own imports are already in the page as modulepreload links.
+          preloads[pathname] = [...files].filter((f) => !html.includes(f)).map((f) => `/${f}`);
+        }
+        const script =
+          `(function(p){var f=p[location.pathname.replace(/\\/$/,"")||"/"];if(f)f.forEach(function(h){` +
+          `var l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.appendChild(l)})})(` +
+          `${JSON.stringify(preloads)})`;
+        return [{ tag: "script", children: script, injectTo: "head" }];
+      },
+    },
+  };
+}
