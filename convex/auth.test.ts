@@ -1,7 +1,8 @@
+import { createAccount } from "@convex-dev/auth/server";
 import { exportPKCS8, generateKeyPair } from "jose";
 import { ConvexError } from "convex/values";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { newTest, type TestBackend } from "./test.setup";
 
@@ -176,6 +177,80 @@ describe("password sign-up", () => {
       code: "ALREADY_EXISTS",
       message: "This email is already registered. Try signing in instead.",
     });
+  });
+});
+
+describe("passwords are hashed in the sign-in action, auth:store only stores or compares (issue 18 item 2)", () => {
+  async function storedSecret(t: TestBackend, email: string): Promise<string | undefined> {
+    const account = await t.run(async (ctx) =>
+      ctx.db
+        .query("authAccounts")
+        .withIndex("providerAndAccountId", (q) => q.eq("provider", "password").eq("providerAccountId", email))
+        .unique(),
+    );
+    return account?.secret;
+  }
+
+  test("the stored secret is Scrypt's salt:key; signing up again with the right password signs in, else refused", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    const first = await passwordSignIn(t, { email: "hash@example.com", password: "secret1", flow: "signUp" });
+    expect(await storedSecret(t, "hash@example.com")).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+    const again = await passwordSignIn(t, { email: "hash@example.com", password: "secret1", flow: "signUp" });
+    expect(userIdOf(again.tokens!.token)).toBe(userIdOf(first.tokens!.token));
+    const other = await errorOf(passwordSignIn(t, { email: "hash@example.com", password: "other12", flow: "signUp" }));
+    expect((other as ConvexError<{ code: string }>).data.code).toBe("ALREADY_EXISTS");
+  });
+
+  test("an account hashed in the mutation (the seed's createAccount) signs in with its password only", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    await t.action(async (ctx) => {
+      await createAccount(ctx, {
+        provider: "password",
+        account: { id: "seeded@example.com", secret: "seeded-pw" },
+        profile: { email: "seeded@example.com" },
+      });
+    });
+    expect(await storedSecret(t, "seeded@example.com")).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+    const ok = await passwordSignIn(t, { email: "seeded@example.com", password: "seeded-pw", flow: "signIn" });
+    expect(ok.tokens?.token).toBeTruthy();
+    const wrong = await errorOf(
+      passwordSignIn(t, { email: "seeded@example.com", password: "seeded-px", flow: "signIn" }),
+    );
+    expect((wrong as ConvexError<{ message: string }>).data.message).toBe("Invalid email or password.");
+  });
+
+  test("auth:store takes the action's checked secret and only compares it (no hashing in the mutation)", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    await passwordSignIn(t, { email: "store@example.com", password: "secret1", flow: "signUp" });
+    const stored = (await storedSecret(t, "store@example.com"))!;
+    const retrieve = (secret: string) =>
+      t.mutation(internal.auth.store, {
+        args: {
+          type: "retrieveAccountWithCredentials",
+          provider: "password",
+          account: { id: "store@example.com", secret },
+        },
+      });
+    // The stored hash itself, marked as checked: a comparison, equal.
+    expect(await retrieve(`\u0000checked:${stored}`)).toMatchObject({ account: { secret: stored } });
+    // Anything else marked as checked: not equal.
+    expect(await retrieve(`\u0000checked:${stored.replace(/.$/, (c) => (c === "0" ? "1" : "0"))}`)).toBe(
+      "InvalidSecret",
+    );
+  });
+
+  test("a typed password shaped like an already-checked secret is hashed like any other: it does not sign in", async () => {
+    stubAuthEnv();
+    const t = newTest();
+    await passwordSignIn(t, { email: "victim@example.com", password: "secret1", flow: "signUp" });
+    const stored = (await storedSecret(t, "victim@example.com"))!;
+    const forged = await errorOf(
+      passwordSignIn(t, { email: "victim@example.com", password: `\u0000checked:${stored}`, flow: "signIn" }),
+    );
+    expect((forged as ConvexError<{ message: string }>).data.message).toBe("Invalid email or password.");
   });
 });
 

@@ -77,6 +77,7 @@ import type * as model_userStats from "../model/userStats.js";
 import type * as model_venues from "../model/venues.js";
 import type * as nightLists from "../nightLists.js";
 import type * as onboarding from "../onboarding.js";
+import type * as passwordHashes from "../passwordHashes.js";
 import type * as performances from "../performances.js";
 import type * as profiles from "../profiles.js";
 import type * as rateLimits from "../rateLimits.js";
@@ -164,6 +165,7 @@ declare const fullApi: ApiFromModules<{
   "model/venues": typeof model_venues;
   nightLists: typeof nightLists;
   onboarding: typeof onboarding;
+  passwordHashes: typeof passwordHashes;
   performances: typeof performances;
   profiles: typeof profiles;
   rateLimits: typeof rateLimits;

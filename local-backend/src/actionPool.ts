@@ -96,6 +96,8 @@ export class ActionPool {
       this.runs.set(id, { id, host, resolve, reject, thread });
     });
     thread.runs.add(id);
+    // A running action keeps the process alive (the CLI's `run` has nothing else to wait on).
+    if (thread.runs.size === 1) thread.worker.ref();
     this.started++;
     thread.worker.postMessage({ type: "run", id, ...task });
     return { id, result };
@@ -144,7 +146,7 @@ export class ActionPool {
       execArgv: [],
       // Anything it writes to stdout/stderr directly is piped to the backend's (function logs come as messages).
     });
-    // The backend stops when its servers close, whatever the pool holds.
+    // An idle thread does not keep the process alive (see run() and finish()).
     worker.unref();
     const thread: Thread = { worker, runs: new Set(), retiring: false, exited: false };
     worker.on("message", (message: any) => this.onMessage(thread, message));
@@ -179,6 +181,7 @@ export class ActionPool {
   private finish(run: Run): void {
     this.runs.delete(run.id);
     run.thread.runs.delete(run.id);
+    if (run.thread.runs.size === 0) run.thread.worker.unref();
     if (run.thread.retiring && run.thread.runs.size === 0 && !run.thread.exited) this.stop(run.thread);
   }
 
