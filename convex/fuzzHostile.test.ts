@@ -43,7 +43,7 @@ import { MAX_NOTES_LENGTH, MAX_SET_MINUTES, MAX_TAG_LENGTH, MAX_TAGS } from "./m
 import { MAX_WEEKLY_GOAL_MINUTES, PROFILE_MAX_WEEKLY_GOAL_MINUTES } from "./model/profiles";
 import { MAX_REPORT_NOTE_LENGTH } from "./model/reports";
 import { MAX_RADIUS_MILES, MIN_RADIUS_MILES } from "./model/sceneArea";
-import { MAX_TONIGHT_LIMIT } from "./model/tonight";
+import { MAX_TONIGHT_PAGE } from "./model/tonight";
 import { buildWorld, matrix, snapshotAll, type Role, type World } from "./test.authzWorld";
 import { publicFunctions, useOfflineServer } from "./test.registry";
 
@@ -114,7 +114,7 @@ const NUMBER_RANGES: Record<string, NumberRange> = {
   "nightLists:open.spots": { min: 1, max: MAX_SPOTS, integer: true },
   "nightLists:open.waitlistSpots": { min: 0, max: MAX_WAITLIST_SPOTS, integer: true },
   "sceneArea:listArea.radiusMiles": { min: MIN_RADIUS_MILES, max: MAX_RADIUS_MILES, integer: false },
-  "tonight:list.limit": { min: 1, max: MAX_TONIGHT_LIMIT, integer: true },
+  "tonight:list.paginationOpts.numItems": { min: 0, max: MAX_TONIGHT_PAGE, integer: false },
 };
 
 /** Capped fields whose at-cap value must also have a format (a URL, a schedule rule): checked only past the cap. */
