@@ -308,13 +308,13 @@ export class Engine {
     // The segments were compacted under a schema (manifest.json): under the same
     // one, only documents the log brought since need checking; every write was
     // checked when it committed, and a new schema checks everything on reload.
-    const problems = this.validateData(
-      this.db._schema,
-      this.store.validatedSchema === this.schemaFingerprint ? this.store.changedKeys() : undefined,
-    );
+    const sameSchema = this.store.validatedSchema === this.schemaFingerprint;
+    const problems = this.validateData(this.db._schema, sameSchema ? this.store.changedKeys() : undefined);
     if (problems.length > 0) {
       throw new Error(`The schema in ${this.opts.functionsDir} rejects existing data:\n  ${problems.join("\n  ")}`);
     }
+    // Everything passed under this schema: the next start need not check the segments again.
+    if (!sameSchema) this.store.recordValidatedSchema(this.schemaFingerprint);
     this.compactAfterRestore();
     // The DatabaseFake hooks report commits to the one engine of this process.
     // eslint-disable-next-line @typescript-eslint/no-this-alias

@@ -290,6 +290,14 @@ export class DataStore {
     return this.manifest?.schema ?? null;
   }
 
+  /** Every document passed this schema's check: recorded in the manifest (a start under it checks only the log's). */
+  recordValidatedSchema(schema: string): void {
+    if (this.manifest && this.manifest.schema !== schema) {
+      this.manifest = { ...this.manifest, schema };
+      this.writeManifest(this.manifest);
+    }
+  }
+
   /** Keys written since the segments were (documents the log brings on start). */
   changedKeys(): ReadonlySet<string> {
     return this.dirty;
