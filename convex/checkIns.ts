@@ -3,6 +3,7 @@ import { internal } from "./_generated/api";
 import { appError, ErrorCode } from "./errors";
 import { internalMutation, publicMutation } from "./functions";
 import * as CheckIns from "./model/checkIns";
+import { expireVerification as expireMicVerification } from "./model/micTriggers";
 
 /** Checks the caller in at a mic (window, 200 m, once a day, counters,
  * verification and badges in one transaction). */
@@ -26,7 +27,7 @@ export const expireVerification = internalMutation({
   args: {},
   returns: v.object({ expired: v.number(), more: v.boolean() }),
   handler: async (ctx) => {
-    const result = await CheckIns.expireVerification(ctx, Date.now());
+    const result = await expireMicVerification(ctx, Date.now());
     if (result.more) await ctx.scheduler.runAfter(0, internal.checkIns.expireVerification, {});
     return result;
   },

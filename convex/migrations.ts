@@ -1,7 +1,7 @@
 import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
 import { type GenericId, v } from "convex/values";
 import { internalMutation } from "./functions";
-import { sceneGeoFields } from "./model/scene";
+import { micGeoFields } from "./model/micTriggers";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
 
 /**
@@ -55,9 +55,9 @@ export const sceneAreaCells = internalMutation({
     const page = await ctx.db.query("sceneItems").paginate({ numItems: AREA_CELL_BATCH, cursor: cursor ?? null });
     let updated = 0;
     for (const item of page.page) {
-      const { areaCell } = sceneGeoFields(item);
-      if (item.areaCell === areaCell) continue;
-      await ctx.db.patch("sceneItems", item._id, { areaCell });
+      if (item.areaCell === micGeoFields(item).areaCell) continue;
+      // Any write through the mutation's db sets the cell (model/micTriggers).
+      await ctx.db.patch("sceneItems", item._id, {});
       updated++;
     }
     return { updated, isDone: page.isDone, continueCursor: page.continueCursor };

@@ -2,11 +2,10 @@ import rateLimiterTest from "@convex-dev/rate-limiter/test";
 import shardedCounterTest from "@convex-dev/sharded-counter/test";
 import { convexTest, type TestConvex } from "convex-test";
 import type { Doc, Id } from "./_generated/dataModel";
-import { encodeGeohash, STORED_GEOHASH_PRECISION } from "./lib/geo";
 import { normalizeEmail } from "./model/profiles";
-import { AREA_CELL_PRECISION } from "./model/scene";
-import { type CommunityTotals, onComedianCreated, onSceneItemCreated, readCommunityTotals } from "./model/stats";
+import { type CommunityTotals, onComedianCreated, readCommunityTotals } from "./model/stats";
 import schema from "./schema";
+import { triggers } from "./triggers";
 
 /** Every module of `convex/`, as `convex deploy` would load them. */
 export const modules = import.meta.glob("./**/*.ts");
@@ -118,9 +117,11 @@ export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creat
 
 /**
  * Inserts an active weekly open mic in New York (Mondays 19:30, list 19:00,
- * free, 5-minute sets, coordinates in Manhattan) with any field overridden;
- * `geohash` (and its `areaCell`) and `searchText` follow the final
- * coordinates, title, venue and city unless given. Counts it in the community stats. Returns its id.
+ * free, 5-minute sets, coordinates in Manhattan) with any field overridden.
+ * The insert goes through the app's triggers (model/micTriggers), as every
+ * mutation's does: `searchText`, `geohash` and `areaCell` follow the final
+ * title, venue, city and coordinates, and the community stats count it.
+ * Returns its id.
  */
 export async function createSceneItem(t: TestBackend, overrides: SceneItemOverrides = {}): Promise<Id<"sceneItems">> {
   const base = {
@@ -142,23 +143,8 @@ export async function createSceneItem(t: TestBackend, overrides: SceneItemOverri
     status: "active" as const,
     checkInCount: 0,
     verifiedCheckIns30d: 0,
+    searchText: "",
     ...overrides,
   };
-  const geohash =
-    "geohash" in overrides
-      ? overrides.geohash
-      : base.latitude !== undefined && base.longitude !== undefined
-        ? encodeGeohash(base.latitude, base.longitude, STORED_GEOHASH_PRECISION)
-        : undefined;
-  const item = {
-    ...base,
-    geohash,
-    areaCell: "areaCell" in overrides ? overrides.areaCell : geohash?.slice(0, AREA_CELL_PRECISION),
-    searchText: overrides.searchText ?? `${base.title} ${base.venueName} ${base.city}`.toLowerCase(),
-  };
-  return await t.run(async (ctx) => {
-    const id = await ctx.db.insert("sceneItems", item);
-    await onSceneItemCreated(ctx, item);
-    return id;
-  });
+  return await t.run(async (ctx) => await triggers.wrapDB(ctx).db.insert("sceneItems", base));
 }

@@ -1,5 +1,6 @@
 import { Triggers } from "convex-helpers/server/triggers";
 import type { DataModel } from "./_generated/dataModel";
+import { registerMicTriggers } from "./model/micTriggers";
 
 /**
  * The one owner of derived data. Every mutation builder in `convex/functions.ts`
@@ -13,3 +14,5 @@ import type { DataModel } from "./_generated/dataModel";
  * exporting `register<Name>Triggers(triggers)`) and call it below.
  */
 export const triggers = new Triggers<DataModel>();
+
+registerMicTriggers(triggers);

@@ -301,20 +301,8 @@ export async function purgeOwnedRows(
             .query("checkIns")
             .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
             .take(n),
-        async (rows) => {
-          // A mic's check-in count drops by the check-ins removed there.
-          const perItem = new Map<Id<"sceneItems">, number>();
-          for (const row of rows) {
-            perItem.set(row.sceneItemId, (perItem.get(row.sceneItemId) ?? 0) + 1);
-            await ctx.db.delete("checkIns", row._id);
-          }
-          for (const [itemId, count] of perItem) {
-            const item = await ctx.db.get("sceneItems", itemId);
-            if (item !== null) {
-              await ctx.db.patch("sceneItems", itemId, { checkInCount: Math.max(0, item.checkInCount - count) });
-            }
-          }
-        },
+        // Each mic's check-in count and verification follow (model/micTriggers).
+        deleteAll("checkIns"),
       ),
     () =>
       drain(

@@ -15,8 +15,7 @@ import {
 import { assertMaxLength } from "../lib/textRules";
 import { costInfo as costInfoValidator, sceneItemStatus, sceneItemType } from "../schema";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
-import { SEARCH_MAX_TERMS, sceneGeoFields, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
-import { onSceneItemUpdated } from "./stats";
+import { SEARCH_MAX_TERMS, toSceneItem, type SceneItem } from "./scene";
 
 /** Most items the admin list returns (newest first). */
 export const ADMIN_LIST_LIMIT = 500;
@@ -81,8 +80,8 @@ export type AdminMicEdit = {
 /**
  * Applies an admin edit. Cost info belongs to open mics only: an open mic
  * keeps the given cost (else its current one, else free); any other type
- * clears it. The search text follows the new title, venue and city, and the
- * landing counts follow a change of status or city.
+ * clears it. The search text and the landing counts follow by themselves
+ * (model/micTriggers).
  */
 export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: number): Promise<SceneItem> {
   const item = await ctx.db.get("sceneItems", edit.id);
@@ -103,17 +102,14 @@ export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: num
     startTimeLocal,
     status: edit.status,
     costInfo,
-    searchText: sceneSearchText({ title, venueName, city }),
-    ...sceneGeoFields(item),
     // An admin's edit counts as a confirmation for the freshness badge.
     lastConfirmedAt: nowMs,
   };
   await ctx.db.patch("sceneItems", edit.id, patch);
-  await onSceneItemUpdated(ctx, item, { city, status: edit.status });
-  return toSceneItem({ ...item, ...patch });
+  return toSceneItem((await ctx.db.get("sceneItems", edit.id))!);
 }
 
-/** Sets a mic active or inactive, keeping the landing counts right. */
+/** Sets a mic active or inactive (the landing counts follow, model/micTriggers). */
 export async function setMicStatus(
   ctx: MutationCtx,
   item: Doc<"sceneItems">,
@@ -121,7 +117,6 @@ export async function setMicStatus(
 ): Promise<void> {
   if (item.status === status) return;
   await ctx.db.patch("sceneItems", item._id, { status });
-  await onSceneItemUpdated(ctx, item, { city: item.city, status });
 }
 
 /** Google Geocoding endpoint (part 2 §7 "bulk-update-venue-coordinates"). */
@@ -185,7 +180,7 @@ export async function geocodeAddress(address: string, apiKey: string): Promise<G
   return { ok: true, latitude: lat, longitude: lng };
 }
 
-/** Stores geocoded coordinates (and their geohash) on an item that still exists. */
+/** Stores geocoded coordinates on an item that still exists (its geohash follows, model/micTriggers). */
 export async function setCoordinates(
   ctx: MutationCtx,
   id: Id<"sceneItems">,
@@ -195,10 +190,6 @@ export async function setCoordinates(
   assertLatLng(latitude, longitude);
   const item = await ctx.db.get("sceneItems", id);
   if (item === null) return false;
-  await ctx.db.patch("sceneItems", id, {
-    latitude,
-    longitude,
-    ...sceneGeoFields({ latitude, longitude }),
-  });
+  await ctx.db.patch("sceneItems", id, { latitude, longitude });
   return true;
 }

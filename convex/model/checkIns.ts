@@ -1,31 +1,12 @@
 import { v, type Infer } from "convex/values";
-import type { Doc, Id } from "../_generated/dataModel";
-import type { MutationCtx, QueryCtx } from "../_generated/server";
+import type { Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { checkInWindow } from "../lib/checkInWindow";
 import { CHECK_IN_RADIUS_M, assertLatLng, haversineMeters, withinCheckInRadius } from "../lib/geo";
-import { DAY_MS, MINUTE_MS } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import { requireActiveItem } from "./scene";
 import { enforceRateLimit } from "../rateLimits";
-
-/** An item is Verified when this many different comedians checked in within the period. */
-export const VERIFY_MIN_COMEDIANS = 2;
-/**
- * A check-in verifies only when the comedian's account is at least this old:
- * a day, unless VERIFIER_MIN_ACCOUNT_AGE_HOURS says otherwise (the browser
- * tests set 0, their demo accounts being minutes old).
- */
-export function verifierMinAccountAgeMs(): number {
-  const hours = Number(process.env.VERIFIER_MIN_ACCOUNT_AGE_HOURS);
-  return process.env.VERIFIER_MIN_ACCOUNT_AGE_HOURS !== undefined && Number.isFinite(hours) && hours >= 0
-    ? hours * 60 * MINUTE_MS
-    : DAY_MS;
-}
-/** Both the look-back for verifying check-ins and how long verification lasts. */
-export const VERIFICATION_PERIOD_MS = 30 * DAY_MS;
-/** Most recent check-ins read when counting verifying comedians. */
-const VERIFICATION_READ_LIMIT = 500;
 
 export const checkInResultValidator = v.object({
   success: v.literal(true),
@@ -87,7 +68,7 @@ export async function checkIn(
     );
   }
 
-  const { checkInCount, verified, newBadges } = await recordCheckIn(ctx, { userId, item, localDate, nowMs });
+  const { checkInCount, verified, newBadges } = await recordCheckIn(ctx, { userId, sceneItemId, localDate, nowMs });
   return {
     success: true,
     message: `Checked in at ${item.venueName}!`,
@@ -100,41 +81,19 @@ export async function checkIn(
 
 /**
  * Records a check-in the caller has already vetted (window, distance, once a
- * day): the row, the mic's counters, verification and check-in badges. Used by
+ * day) and awards check-in badges. The mic's count, latest check-in and
+ * verification follow the new row by themselves (model/micTriggers). Used by
  * the check-in mutation and by a host marking a set on the live list done.
  */
 export async function recordCheckIn(
   ctx: MutationCtx,
-  args: { userId: Id<"users">; item: Doc<"sceneItems">; localDate: string; nowMs: number },
+  args: { userId: Id<"users">; sceneItemId: Id<"sceneItems">; localDate: string; nowMs: number },
 ): Promise<{ checkInCount: number; verified: boolean; newBadges: string[] }> {
-  const { userId, item, localDate, nowMs } = args;
-  const sceneItemId = item._id;
+  const { userId, sceneItemId, localDate, nowMs } = args;
   await ctx.db.insert("checkIns", { userId, sceneItemId, checkedInAt: nowMs, localDate });
-
-  const recent = await ctx.db
-    .query("checkIns")
-    .withIndex("by_item_and_time", (q) =>
-      q.eq("sceneItemId", sceneItemId).gt("checkedInAt", nowMs - VERIFICATION_PERIOD_MS),
-    )
-    .order("desc")
-    .take(VERIFICATION_READ_LIMIT);
-  const comedians = await countVerifyingComedians(ctx, item.createdBy, recent, nowMs);
-
-  const checkInCount = item.checkInCount + 1;
-  const verifiedNow = comedians >= VERIFY_MIN_COMEDIANS;
-  await ctx.db.patch("sceneItems", sceneItemId, {
-    checkInCount,
-    lastCheckInAt: nowMs,
-    ...(verifiedNow
-      ? {
-          verifiedCheckIns30d: comedians,
-          lastVerifiedAt: nowMs,
-          verificationExpiresAt: nowMs + VERIFICATION_PERIOD_MS,
-        }
-      : {}),
-  });
-  const verified = verifiedNow || (item.verifiedCheckIns30d > 0 && (item.verificationExpiresAt ?? 0) > nowMs);
-
+  const mic = await ctx.db.get("sceneItems", sceneItemId);
+  const checkInCount = mic?.checkInCount ?? 0;
+  const verified = mic !== null && mic.verifiedCheckIns30d > 0 && (mic.verificationExpiresAt ?? 0) > nowMs;
   const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
   return { checkInCount, verified, newBadges };
 }
@@ -153,45 +112,4 @@ export async function hasCheckedIn(
     )
     .first();
   return row !== null;
-}
-
-/**
- * The comedians whose check-ins verify a mic: not its creator, and with an
- * account at least a day old ({@link verifierMinAccountAgeMs}), so one person with
- * two fresh accounts and a faked location cannot verify the mic they just
- * added. Users see the spec's "2 or more check-ins" wording.
- */
-export async function countVerifyingComedians(
-  ctx: QueryCtx,
-  creator: Id<"users"> | undefined,
-  recent: ReadonlyArray<Pick<Doc<"checkIns">, "userId">>,
-  nowMs: number,
-): Promise<number> {
-  const candidates = [...new Set(recent.map((c) => c.userId))].filter((id) => id !== creator);
-  const users = await Promise.all(candidates.map((id) => ctx.db.get("users", id)));
-  const minAge = verifierMinAccountAgeMs();
-  return users.filter((u) => u !== null && (minAge === 0 || u._creationTime <= nowMs - minAge)).length;
-}
-
-/** Items whose verification is cleared per run of {@link expireVerification}. */
-export const EXPIRE_BATCH = 200;
-
-/**
- * Clears Verified on items whose verification expired by `nowMs`
- * (`verifiedCheckIns30d` back to 0, `lastVerifiedAt` kept). The expiry is
- * removed too, so the index range holds only live verifications and each run
- * reads only what it clears. Returns whether more expired items remain.
- */
-export async function expireVerification(ctx: MutationCtx, nowMs: number): Promise<{ expired: number; more: boolean }> {
-  const due = await ctx.db
-    .query("sceneItems")
-    .withIndex("by_verificationExpiresAt", (q) => q.gte("verificationExpiresAt", 0).lte("verificationExpiresAt", nowMs))
-    .take(EXPIRE_BATCH);
-  for (const item of due) {
-    await ctx.db.patch("sceneItems", item._id, {
-      verifiedCheckIns30d: 0,
-      verificationExpiresAt: undefined,
-    });
-  }
-  return { expired: due.length, more: due.length === EXPIRE_BATCH };
 }

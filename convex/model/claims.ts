@@ -19,7 +19,7 @@ import { optionalText } from "../lib/textRules";
 import { onNightCancelled } from "./nightListHost";
 import { displayNameFor } from "./profiles";
 import { MAX_CONFIRMED_DATES } from "../lib/tonight";
-import { isAdmin, requireActiveItem, sceneSearchText, toSceneItem, type SceneItem } from "./scene";
+import { isAdmin, requireActiveItem, toSceneItem, type SceneItem } from "./scene";
 
 export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
 export const MAX_CANCELLED_DATES = 100;
@@ -273,10 +273,9 @@ export async function updateOwnMic(ctx: MutationCtx, userId: Id<"users">, edit: 
     notes: micNotes(edit.notes),
     costInfo: openMic ? normalizeCostInfo(edit.costInfo ?? item.costInfo ?? { type: "free" }) : null,
     performanceMinutes,
-    searchText: sceneSearchText({ title, venueName: item.venueName, city: item.city }),
   };
   await ctx.db.patch("sceneItems", item._id, patch);
-  return toSceneItem({ ...item, ...patch });
+  return toSceneItem((await ctx.db.get("sceneItems", item._id))!);
 }
 
 const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

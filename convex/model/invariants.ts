@@ -29,7 +29,7 @@ import type { QueryCtx } from "../_generated/server";
 import { BADGES, earnedBadgeCodes } from "../lib/badges";
 import { computeStreaks } from "../lib/streaks";
 import { daysBetweenDates, DEFAULT_TIME_ZONE, localDateString } from "../lib/time";
-import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "./checkIns";
+import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "./micTriggers";
 import { type CommunityTotals, cityKey, COMMUNITY_TOTALS, readCommunityTotals } from "./stats";
 
 /** Most rows of one table the check reads: 15 tables of 2,001 rows stay under

@@ -186,8 +186,7 @@ export async function done(
     const vouched =
       spot.userId !== userId && ((await isAdmin(ctx, userId)) || (await isApprovedClaimant(ctx, userId, item._id)));
     if (vouched && !(await hasCheckedIn(ctx, spot.userId, list.micId, list.date))) {
-      const fresh = (await ctx.db.get("sceneItems", item._id)) ?? item;
-      await recordCheckIn(ctx, { userId: spot.userId, item: fresh, localDate: list.date, nowMs });
+      await recordCheckIn(ctx, { userId: spot.userId, sceneItemId: item._id, localDate: list.date, nowMs });
     }
   }
   await ctx.db.patch("listSpots", spot._id, {

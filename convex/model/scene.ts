@@ -4,16 +4,14 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import schema, { sceneItemFields, sceneItemStatus } from "../schema";
 import { anyPlanFilter, matchesPlanFilters, NO_PLAN_FILTERS, type PlanFilters } from "./planFilters";
-import { onSceneItemCreated, onSceneItemRemoved } from "./stats";
 
 /** A scene item as the client sees it: the stored document without the
  * server-only search and area-read fields. */
 export const sceneItemValidator = schema.tables.sceneItems.validator
-  .omit("searchText", "geohash", "areaCell")
+  .omit("searchText", "geohash")
   .extend({ _id: v.id("sceneItems"), _creationTime: v.number() });
 
 export type SceneItem = Infer<typeof sceneItemValidator>;
@@ -22,56 +20,31 @@ export type SceneItem = Infer<typeof sceneItemValidator>;
 export const newSceneItemValidator = v.object(sceneItemFields);
 export type NewSceneItem = Infer<typeof newSceneItemValidator>;
 
-/** Strips `searchText`, `geohash` and `areaCell`: returns validators reject extra fields. */
+/** Strips `searchText` and `geohash`: returns validators reject extra fields. */
 export function toSceneItem(doc: Doc<"sceneItems">): SceneItem {
-  const { searchText: _searchText, geohash: _geohash, areaCell: _areaCell, ...item } = doc;
+  const { searchText: _searchText, geohash: _geohash, ...item } = doc;
   return item;
 }
 
-/** Lower-cased title + venue + city, the text the scene search matches. */
-export function sceneSearchText(fields: Pick<NewSceneItem, "title" | "venueName" | "city">): string {
-  return `${fields.title} ${fields.venueName} ${fields.city}`.toLowerCase();
-}
-
-/** Precision-6 geohash of the venue, or undefined without coordinates. */
-export function sceneGeohash(fields: Pick<NewSceneItem, "latitude" | "longitude">): string | undefined {
-  if (fields.latitude === undefined || fields.longitude === undefined) return undefined;
-  return encodeGeohash(fields.latitude, fields.longitude, STORED_GEOHASH_PRECISION);
-}
-
-/** Length of {@link sceneAreaCell}: a precision-4 geohash cell (about 39 by 20 km). */
-export const AREA_CELL_PRECISION = 4;
-
-/** The venue's stored geohash and its area cell (the geohash's first 4 characters), both undefined without coordinates. */
-export function sceneGeoFields(fields: Pick<NewSceneItem, "latitude" | "longitude">): {
-  geohash: string | undefined;
-  areaCell: string | undefined;
-} {
-  const geohash = sceneGeohash(fields);
-  return { geohash, areaCell: geohash?.slice(0, AREA_CELL_PRECISION) };
-}
-
 /**
- * Inserts a scene item with its derived fields (search text, geohash) and
- * zeroed counters. Shared by the wizards, onboarding and test fixtures.
+ * Inserts a scene item with zeroed counters. Its search text, geohash and city
+ * count follow by themselves (model/micTriggers). Shared by the wizards,
+ * onboarding, the seed and test fixtures.
  */
 export async function insertSceneItem(
   ctx: MutationCtx,
   fields: NewSceneItem,
   options: { createdBy?: Id<"users">; status?: Infer<typeof sceneItemStatus> } = {},
 ): Promise<Id<"sceneItems">> {
-  const status = options.status ?? "active";
-  const id = await ctx.db.insert("sceneItems", {
+  return await ctx.db.insert("sceneItems", {
     ...fields,
-    status,
+    status: options.status ?? "active",
     createdBy: options.createdBy,
     checkInCount: 0,
     verifiedCheckIns30d: 0,
-    searchText: sceneSearchText(fields),
-    ...sceneGeoFields(fields),
+    // Set by the mic trigger from the title, venue and city.
+    searchText: "",
   });
-  await onSceneItemCreated(ctx, { city: fields.city, status });
-  return id;
 }
 
 /** Whether the user's profile carries the admin role. */
@@ -341,6 +314,8 @@ export async function removeSceneItem(
     await onVenueVisitsRemoved(ctx, visit.userId);
   }
 
+  // The mic goes first: its check-ins' trigger then has no counters left to keep.
+  await ctx.db.delete("sceneItems", id);
   const [favorites, entries, checkIns, claims, reports] = await Promise.all([
     ctx.db
       .query("favorites")
@@ -370,8 +345,5 @@ export async function removeSceneItem(
     ...claims.map((row) => ctx.db.delete("micClaims", row._id)),
     ...reports.map((row) => ctx.db.delete("problemReports", row._id)),
   ]);
-
-  await onSceneItemRemoved(ctx, item);
-  await ctx.db.delete("sceneItems", id);
   return { updatedSets };
 }

@@ -4,9 +4,9 @@ import { earnedBadgeCodes } from "../lib/badges";
 import { computeStreaks } from "../lib/streaks";
 import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { createProfileIfMissing } from "./profiles";
-import { sceneGeoFields } from "./scene";
-import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS, type SeedItem } from "./seedData";
-import { onMinutesChanged, onSceneItemCreated, readCommunityStats, type CommunityStats } from "./stats";
+import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS } from "./seedData";
+import { insertSceneItem } from "./scene";
+import { onMinutesChanged, readCommunityStats, type CommunityStats } from "./stats";
 
 const DEMO_TIME_ZONE = "America/New_York";
 /** Cities the demo comedian performs in (her home scene). */
@@ -49,19 +49,6 @@ function planDemoSets(today: string): PlannedSet[] {
   });
 }
 
-function itemDoc(item: SeedItem, createdBy: Id<"users"> | undefined) {
-  const { addedByDemo: _addedByDemo, ...fields } = item;
-  return {
-    ...fields,
-    status: "active" as const,
-    createdBy,
-    checkInCount: 0,
-    verifiedCheckIns30d: 0,
-    ...sceneGeoFields(item),
-    searchText: `${item.title} ${item.venueName} ${item.city}`.toLowerCase(),
-  };
-}
-
 /**
  * Writes the demo scene, the demo comedian's history (sets, per-day and
  * per-venue rows, stats, badges, check-ins, favourites, schedule) and both
@@ -76,10 +63,8 @@ export async function populate(
 
   // The scene.
   const itemIds: Id<"sceneItems">[] = [];
-  for (const item of SEED_ITEMS) {
-    const doc = itemDoc(item, item.addedByDemo ? demoUserId : undefined);
-    itemIds.push(await ctx.db.insert("sceneItems", doc));
-    await onSceneItemCreated(ctx, doc);
+  for (const { addedByDemo, ...fields } of SEED_ITEMS) {
+    itemIds.push(await insertSceneItem(ctx, fields, { createdBy: addedByDemo ? demoUserId : undefined }));
   }
   const venuesAdded = SEED_ITEMS.filter((i) => i.addedByDemo).length;
 
@@ -150,8 +135,7 @@ export async function populate(
     await ctx.db.insert("userBadges", { userId: demoUserId, badgeCode, awardedAt });
   }
 
-  // She checked in at her three most recent sets.
-  const checkedIn = new Map<number, { count: number; last: number }>();
+  // She checked in at her three most recent sets (the mics' counters follow, model/micTriggers).
   for (const set of sets.slice(-3)) {
     const checkedInAt = set.startsAt - 15 * MINUTE_MS;
     const item = SEED_ITEMS[set.itemIndex];
@@ -160,17 +144,6 @@ export async function populate(
       sceneItemId: itemIds[set.itemIndex],
       checkedInAt,
       localDate: localDateString(checkedInAt, item.timeZone),
-    });
-    const seen = checkedIn.get(set.itemIndex);
-    checkedIn.set(set.itemIndex, {
-      count: (seen?.count ?? 0) + 1,
-      last: Math.max(seen?.last ?? 0, checkedInAt),
-    });
-  }
-  for (const [itemIndex, { count, last }] of checkedIn) {
-    await ctx.db.patch("sceneItems", itemIds[itemIndex], {
-      checkInCount: count,
-      lastCheckInAt: last,
     });
   }
 

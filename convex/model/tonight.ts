@@ -53,13 +53,8 @@ import {
   zonedEpoch,
 } from "../lib/time";
 import { matchesPlanFilters, planFiltersValidator, type PlanFilters } from "./planFilters";
-import {
-  AREA_CELL_PRECISION,
-  sceneItemValidator,
-  SCENE_SEARCH_MAX_LENGTH,
-  sceneTypeFilter,
-  toSceneItem,
-} from "./scene";
+import { AREA_CELL_PRECISION } from "./micTriggers";
+import { sceneItemValidator, SCENE_SEARCH_MAX_LENGTH, sceneTypeFilter, toSceneItem } from "./scene";
 import { assertArea, coveringCellsAt } from "./sceneArea";
 
 /** Most nights one page holds. */

@@ -13,7 +13,7 @@ import { Scrypt } from "lucia";
 import { earnedBadgeCodes } from "../../convex/lib/badges";
 import { computeStreaks } from "../../convex/lib/streaks";
 import type { Doc } from "../../convex/_generated/dataModel";
-import { sceneGeoFields, sceneSearchText } from "../../convex/model/scene";
+import { micGeoFields, micSearchText } from "../../convex/model/micTriggers";
 import { entryDueAt } from "../../convex/model/schedule";
 import { cityKey } from "../../convex/model/stats";
 
@@ -160,8 +160,8 @@ export function generateMic(index: number, seed = 1, near?: string): GeneratedMi
     status: "active",
     checkInCount: 0,
     verifiedCheckIns30d: 0,
-    ...sceneGeoFields({ latitude, longitude }),
-    searchText: sceneSearchText({ title, venueName, city }),
+    ...micGeoFields({ latitude, longitude }),
+    searchText: micSearchText({ title, venueName, city }),
   };
 }
 

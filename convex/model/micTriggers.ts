@@ -1,0 +1,229 @@
+/**
+ * The one owner of every value derived on a mic (a `sceneItems` row) and of
+ * the `cities` table. Each follows its source through a trigger registered on
+ * `convex/triggers.ts`, so every write made through the mutation builders of
+ * `convex/functions.ts` keeps them right, whichever function made it:
+ *
+ * - `searchText`, `geohash` and `areaCell` follow the mic's title, venue, city
+ *   and coordinates (a writer may pass anything, even "": the trigger corrects it);
+ * - `checkInCount`, `lastCheckInAt` and verification (`verifiedCheckIns30d`,
+ *   `lastVerifiedAt`, `verificationExpiresAt`) follow the `checkIns` rows;
+ *   verification also decays with time, which no write announces: the daily
+ *   cron's {@link expireVerification} clears it, here beside the rule;
+ * - `cities` (and the community's venue and city totals, through
+ *   `model/stats`) follow each mic's city and status.
+ *
+ * Writes made outside those builders (`t.run` in tests, snapshot imports)
+ * skip the triggers, and the invariant checker (`model/invariants.ts`) reports
+ * what they broke.
+ */
+import type { Change, Triggers } from "convex-helpers/server/triggers";
+import type { DataModel, Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
+import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
+import { DAY_MS, MINUTE_MS } from "../lib/time";
+import { onSceneItemCreated, onSceneItemRemoved, onSceneItemUpdated } from "./stats";
+
+/** A trigger's context: the triggered writer as `db`, the plain one as `innerDb`. */
+type TriggerCtx = MutationCtx & { innerDb: MutationCtx["db"] };
+
+/** Registers the mic's triggers (called once, from `convex/triggers.ts`). */
+export function registerMicTriggers(triggers: Triggers<DataModel>): void {
+  triggers.register("sceneItems", deriveMicFields);
+  triggers.register("sceneItems", countMicCity);
+  triggers.register("checkIns", followCheckIns);
+}
+
+// ---------------------------------------------------------------------------
+// searchText, geohash and areaCell
+
+/** Lower-cased title + venue + city, the text the scene search matches. */
+export function micSearchText(mic: Pick<Doc<"sceneItems">, "title" | "venueName" | "city">): string {
+  return `${mic.title} ${mic.venueName} ${mic.city}`.toLowerCase();
+}
+
+/** Length of a mic's `areaCell`: a precision-4 geohash cell (about 39 by 20 km). */
+export const AREA_CELL_PRECISION = 4;
+
+/**
+ * The venue's precision-6 geohash and its area cell (the geohash's first
+ * {@link AREA_CELL_PRECISION} characters), both undefined without coordinates.
+ */
+export function micGeoFields(mic: Pick<Doc<"sceneItems">, "latitude" | "longitude">): {
+  geohash: string | undefined;
+  areaCell: string | undefined;
+} {
+  if (mic.latitude === undefined || mic.longitude === undefined) return { geohash: undefined, areaCell: undefined };
+  const geohash = encodeGeohash(mic.latitude, mic.longitude, STORED_GEOHASH_PRECISION);
+  return { geohash, areaCell: geohash.slice(0, AREA_CELL_PRECISION) };
+}
+
+/**
+ * Sets `searchText`, `geohash` and `areaCell` from the mic as written. The
+ * patch goes through `innerDb`, so it does not trigger again; and it is made
+ * only when a value differs, so a second pass would find nothing to do.
+ */
+async function deriveMicFields(ctx: TriggerCtx, change: Change<DataModel, "sceneItems">): Promise<void> {
+  const mic = change.newDoc;
+  if (mic === null) return;
+  const searchText = micSearchText(mic);
+  const { geohash, areaCell } = micGeoFields(mic);
+  if (mic.searchText === searchText && mic.geohash === geohash && mic.areaCell === areaCell) return;
+  await ctx.innerDb.patch("sceneItems", change.id, { searchText, geohash, areaCell });
+}
+
+// ---------------------------------------------------------------------------
+// cities
+
+/** Counts the mic under its city while it is active (cities and community totals, `model/stats`). */
+async function countMicCity(ctx: TriggerCtx, change: Change<DataModel, "sceneItems">): Promise<void> {
+  if (change.operation === "insert") await onSceneItemCreated(ctx, change.newDoc);
+  else if (change.operation === "delete") await onSceneItemRemoved(ctx, change.oldDoc);
+  else await onSceneItemUpdated(ctx, change.oldDoc, change.newDoc);
+}
+
+// ---------------------------------------------------------------------------
+// Check-in count, last check-in and verification
+
+/** An item is Verified when this many different comedians checked in within the period. */
+export const VERIFY_MIN_COMEDIANS = 2;
+/**
+ * A check-in verifies only when the comedian's account is at least this old:
+ * a day, unless VERIFIER_MIN_ACCOUNT_AGE_HOURS says otherwise (the browser
+ * tests set 0, their demo accounts being minutes old).
+ */
+export function verifierMinAccountAgeMs(): number {
+  const hours = Number(process.env.VERIFIER_MIN_ACCOUNT_AGE_HOURS);
+  return process.env.VERIFIER_MIN_ACCOUNT_AGE_HOURS !== undefined && Number.isFinite(hours) && hours >= 0
+    ? hours * 60 * MINUTE_MS
+    : DAY_MS;
+}
+/** Both the look-back for verifying check-ins and how long verification lasts. */
+export const VERIFICATION_PERIOD_MS = 30 * DAY_MS;
+/** Most recent check-ins read when counting verifying comedians. */
+const VERIFICATION_READ_LIMIT = 500;
+
+/**
+ * The comedians whose check-ins verify a mic: not its creator, and with an
+ * account at least a day old ({@link verifierMinAccountAgeMs}), so one person with
+ * two fresh accounts and a faked location cannot verify the mic they just
+ * added. Users see the spec's "2 or more check-ins" wording.
+ */
+export async function countVerifyingComedians(
+  ctx: QueryCtx,
+  creator: Id<"users"> | undefined,
+  recent: ReadonlyArray<Pick<Doc<"checkIns">, "userId">>,
+  nowMs: number,
+): Promise<number> {
+  const candidates = [...new Set(recent.map((c) => c.userId))].filter((id) => id !== creator);
+  const users = await Promise.all(candidates.map((id) => ctx.db.get("users", id)));
+  const minAge = verifierMinAccountAgeMs();
+  return users.filter((u) => u !== null && (minAge === 0 || u._creationTime <= nowMs - minAge)).length;
+}
+
+/**
+ * The verifying comedians among the mic's check-ins of the period that ends
+ * at `at` (and, with `onlyUpToAt`, none made after it), accounts' ages taken at `at`.
+ */
+async function verifiersAt(
+  ctx: QueryCtx,
+  { mic, at, onlyUpToAt = false }: { mic: Doc<"sceneItems">; at: number; onlyUpToAt?: boolean },
+): Promise<number> {
+  const recent = await ctx.db
+    .query("checkIns")
+    .withIndex("by_item_and_time", (q) => {
+      const inPeriod = q.eq("sceneItemId", mic._id).gt("checkedInAt", at - VERIFICATION_PERIOD_MS);
+      return onlyUpToAt ? inPeriod.lte("checkedInAt", at) : inPeriod;
+    })
+    .order("desc")
+    .take(VERIFICATION_READ_LIMIT);
+  return await countVerifyingComedians(ctx, mic.createdBy, recent, at);
+}
+
+/** Keeps the mic's check-in figures in step with its `checkIns` rows. */
+async function followCheckIns(ctx: TriggerCtx, change: Change<DataModel, "checkIns">): Promise<void> {
+  const { oldDoc, newDoc } = change;
+  if (oldDoc !== null && newDoc !== null) {
+    const moved =
+      oldDoc.sceneItemId !== newDoc.sceneItemId ||
+      oldDoc.userId !== newDoc.userId ||
+      oldDoc.checkedInAt !== newDoc.checkedInAt;
+    if (!moved) return;
+  }
+  if (oldDoc !== null) await onCheckInRemoved(ctx, oldDoc);
+  if (newDoc !== null) await onCheckInAdded(ctx, newDoc);
+}
+
+/**
+ * One check-in more: the count, the latest check-in, and Verified when
+ * {@link VERIFY_MIN_COMEDIANS} verifying comedians checked in within the
+ * period up to this check-in (it then lasts {@link VERIFICATION_PERIOD_MS}).
+ */
+async function onCheckInAdded(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
+  const mic = await ctx.db.get("sceneItems", row.sceneItemId);
+  if (mic === null) return;
+  const at = row.checkedInAt;
+  const comedians = await verifiersAt(ctx, { mic, at });
+  await ctx.db.patch("sceneItems", mic._id, {
+    checkInCount: mic.checkInCount + 1,
+    lastCheckInAt: Math.max(mic.lastCheckInAt ?? at, at),
+    ...(comedians >= VERIFY_MIN_COMEDIANS
+      ? { verifiedCheckIns30d: comedians, lastVerifiedAt: at, verificationExpiresAt: at + VERIFICATION_PERIOD_MS }
+      : {}),
+  });
+}
+
+/**
+ * One check-in fewer (an account or a mic deleted): the count drops, the
+ * latest check-in is the newest one left, and a verification that rested on
+ * the row is counted again over the same period; below
+ * {@link VERIFY_MIN_COMEDIANS} the mic is no longer Verified (as when it expires).
+ */
+async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
+  const mic = await ctx.db.get("sceneItems", row.sceneItemId);
+  if (mic === null) return;
+  const patch: Partial<Doc<"sceneItems">> = { checkInCount: mic.checkInCount - 1 };
+  if (mic.lastCheckInAt !== undefined && row.checkedInAt >= mic.lastCheckInAt) {
+    const newest = await ctx.db
+      .query("checkIns")
+      .withIndex("by_item_and_time", (q) => q.eq("sceneItemId", mic._id))
+      .order("desc")
+      .first();
+    patch.lastCheckInAt = newest?.checkedInAt;
+  }
+  const at = mic.lastVerifiedAt;
+  const restedOnRow =
+    mic.verifiedCheckIns30d > 0 &&
+    at !== undefined &&
+    row.checkedInAt > at - VERIFICATION_PERIOD_MS &&
+    row.checkedInAt <= at;
+  if (restedOnRow) {
+    const comedians = await verifiersAt(ctx, { mic, at, onlyUpToAt: true });
+    if (comedians >= VERIFY_MIN_COMEDIANS) patch.verifiedCheckIns30d = comedians;
+    else Object.assign(patch, { verifiedCheckIns30d: 0, verificationExpiresAt: undefined });
+  }
+  await ctx.db.patch("sceneItems", mic._id, patch);
+}
+
+/** Items whose verification is cleared per run of {@link expireVerification}. */
+export const EXPIRE_BATCH = 200;
+
+/**
+ * Clears Verified on items whose verification expired by `nowMs`
+ * (`verifiedCheckIns30d` back to 0, `lastVerifiedAt` kept). The expiry is
+ * removed too, so the index range holds only live verifications and each run
+ * reads only what it clears. Returns whether more expired items remain.
+ */
+export async function expireVerification(ctx: MutationCtx, nowMs: number): Promise<{ expired: number; more: boolean }> {
+  const due = await ctx.db
+    .query("sceneItems")
+    .withIndex("by_verificationExpiresAt", (q) => q.gte("verificationExpiresAt", 0).lte("verificationExpiresAt", nowMs))
+    .take(EXPIRE_BATCH);
+  for (const item of due) {
+    await ctx.db.patch("sceneItems", item._id, {
+      verifiedCheckIns30d: 0,
+      verificationExpiresAt: undefined,
+    });
+  }
+  return { expired: due.length, more: due.length === EXPIRE_BATCH };
+}
