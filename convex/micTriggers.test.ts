@@ -1,0 +1,255 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Doc, Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
+import { encodeGeohash } from "./lib/geo";
+// Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
+import "./lib/time";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { triggers } from "./triggers";
+
+/**
+ * The values derived on a mic follow their sources whichever write path made
+ * the change (model/micTriggers): the public and internal mutations, and any
+ * new one, since every builder of functions.ts writes through `triggers`.
+ */
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** New York wall-clock time on Wednesday 2026-11-25 (UTC-5) as epoch ms. */
+const nyWed = (hhmm: string) => Date.parse(`2026-11-25T${hhmm}:00-05:00`);
+const VENUE = { latitude: 40.7411, longitude: -73.9897 };
+const WEDNESDAY_MIC = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
+
+let t: TestBackend;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(nyWed("19:45"));
+  t = newTest();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A write made by some mutation: through the triggered `db` every builder of functions.ts hands out. */
+async function writeThroughMutation(run: (db: MutationCtx["db"]) => Promise<unknown>): Promise<void> {
+  await t.run(async (ctx) => {
+    await run(triggers.wrapDB(ctx).db);
+  });
+}
+
+async function mic(id: Id<"sceneItems">): Promise<Doc<"sceneItems">> {
+  return await t.run(async (ctx) => (await ctx.db.get("sceneItems", id))!);
+}
+
+async function cities(): Promise<Array<{ name: string; items: number }>> {
+  const rows = await t.run(async (ctx) => await ctx.db.query("cities").collect());
+  return rows.map(({ name, items }) => ({ name, items })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function expectInvariantsOk(): Promise<void> {
+  expect((await t.query(internal.invariants.check, {})).problems).toEqual([]);
+}
+
+/** A comedian whose account is two days old: old enough for their check-ins to verify a mic. */
+async function seasonedUser(): Promise<TestUser> {
+  const now = Date.now();
+  vi.setSystemTime(now - 2 * DAY);
+  try {
+    return await createUser(t);
+  } finally {
+    vi.setSystemTime(now);
+  }
+}
+
+describe("searchText and geohash", () => {
+  test("a mic inserted by an internal mutation gets its search text, geohash and city", async () => {
+    const id = await t.mutation(internal.scene.insertForTest, {
+      title: "Night Owls",
+      venueName: "Cellar Bar",
+      city: "Austin",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 2,
+      latitude: 30.2672,
+      longitude: -97.7431,
+      timeZone: "America/Chicago",
+    });
+    expect(await mic(id)).toMatchObject({
+      searchText: "night owls cellar bar austin",
+      geohash: encodeGeohash(30.2672, -97.7431, 6),
+    });
+    expect(await cities()).toEqual([{ name: "Austin", items: 1 }]);
+    await expectInvariantsOk();
+  });
+
+  test("any write that changes the title, venue, city or coordinates moves them, and a wrong value is corrected", async () => {
+    const id = await createSceneItem(t);
+    await writeThroughMutation((db) => db.patch("sceneItems", id, { title: "Renamed", searchText: "stale words" }));
+    expect((await mic(id)).searchText).toBe("renamed the test room new york");
+
+    await writeThroughMutation((db) => db.patch("sceneItems", id, { venueName: "Back Room", city: "Brooklyn" }));
+    expect((await mic(id)).searchText).toBe("renamed back room brooklyn");
+
+    await writeThroughMutation((db) => db.patch("sceneItems", id, { latitude: 40.6782, longitude: -73.9442 }));
+    expect((await mic(id)).geohash).toBe(encodeGeohash(40.6782, -73.9442, 6));
+
+    await writeThroughMutation((db) => db.patch("sceneItems", id, { latitude: undefined, longitude: undefined }));
+    expect((await mic(id)).geohash).toBeUndefined();
+
+    // A replace without the derived values gets them back too.
+    const { _id, _creationTime, ...doc } = await mic(id);
+    await writeThroughMutation((db) =>
+      db.replace("sceneItems", id, { ...doc, title: "Replaced", searchText: "", ...VENUE, geohash: undefined }),
+    );
+    expect(await mic(id)).toMatchObject({
+      searchText: "replaced back room brooklyn",
+      geohash: encodeGeohash(VENUE.latitude, VENUE.longitude, 6),
+    });
+  });
+
+  test("the geocoding mutation's coordinates move the geohash", async () => {
+    const id = await createSceneItem(t, { latitude: undefined, longitude: undefined });
+    expect((await mic(id)).geohash).toBeUndefined();
+    expect(await t.mutation(internal.geocode.saveCoordinates, { id, latitude: 41.88, longitude: -87.63 })).toBe(true);
+    expect((await mic(id)).geohash).toBe(encodeGeohash(41.88, -87.63, 6));
+  });
+});
+
+describe("cities", () => {
+  test("follow a mic's city and status through the admin edit and deletion", async () => {
+    const admin = await createAdmin(t);
+    const a = await createSceneItem(t, { city: "Austin" });
+    await createSceneItem(t, { city: " Austin " });
+    expect(await cities()).toEqual([{ name: "Austin", items: 2 }]);
+
+    const edit = {
+      id: a,
+      title: "Test Mic",
+      venueName: "The Test Room",
+      city: "Boston",
+      type: "open_mic" as const,
+      dayOfWeek: 1,
+      startTimeLocal: "19:30",
+      status: "active" as const,
+    };
+    await admin.asUser.mutation(api.admin.updateMic, edit);
+    expect(await cities()).toEqual([
+      { name: "Austin", items: 1 },
+      { name: "Boston", items: 1 },
+    ]);
+    expect((await mic(a)).searchText).toBe("test mic the test room boston");
+
+    await admin.asUser.mutation(api.admin.updateMic, { ...edit, status: "inactive" });
+    expect(await cities()).toEqual([{ name: "Austin", items: 1 }]);
+    await admin.asUser.mutation(api.admin.updateMic, { ...edit, status: "active" });
+    await admin.asUser.mutation(api.admin.deleteMic, { id: a });
+    expect(await cities()).toEqual([{ name: "Austin", items: 1 }]);
+    expect(await t.query(api.community.stats, {})).toMatchObject({ venues: 1, cities: 1 });
+    await expectInvariantsOk();
+  });
+});
+
+describe("check-in count, latest check-in and verification", () => {
+  test("a check-in row written by any mutation counts and verifies", async () => {
+    // Accounts before the mic: creation times only grow.
+    const [ana, ben] = [await seasonedUser(), await seasonedUser()];
+    const id = await createSceneItem(t, WEDNESDAY_MIC);
+    for (const [who, at] of [
+      [ana, nyWed("19:40")],
+      [ben, nyWed("19:44")],
+    ] as const) {
+      await writeThroughMutation((db) =>
+        db.insert("checkIns", { userId: who.userId, sceneItemId: id, checkedInAt: at, localDate: "2026-11-25" }),
+      );
+    }
+    expect(await mic(id)).toMatchObject({
+      checkInCount: 2,
+      lastCheckInAt: nyWed("19:44"),
+      verifiedCheckIns30d: 2,
+      lastVerifiedAt: nyWed("19:44"),
+      verificationExpiresAt: nyWed("19:44") + 30 * DAY,
+    });
+    await expectInvariantsOk();
+  });
+
+  test("deleting a check-in takes it off the count, the latest check-in and the verification that rested on it", async () => {
+    // Accounts before the mic: creation times only grow.
+    const [ana, ben] = [await seasonedUser(), await seasonedUser()];
+    const id = await createSceneItem(t, WEDNESDAY_MIC);
+    await ana.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    vi.setSystemTime(nyWed("19:50"));
+    expect(await ben.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE })).toMatchObject({
+      checkInCount: 2,
+      verified: true,
+    });
+    const bens = await t.run(
+      async (ctx) =>
+        (await ctx.db
+          .query("checkIns")
+          .withIndex("by_user_and_time", (q) => q.eq("userId", ben.userId))
+          .first())!,
+    );
+    await writeThroughMutation((db) => db.delete("checkIns", bens._id));
+    expect(await mic(id)).toMatchObject({
+      checkInCount: 1,
+      lastCheckInAt: nyWed("19:45"),
+      verifiedCheckIns30d: 0,
+      // As when verification expires: the last verification is still on record.
+      lastVerifiedAt: nyWed("19:50"),
+    });
+    expect((await mic(id)).verificationExpiresAt).toBeUndefined();
+    await expectInvariantsOk();
+  });
+
+  test("deleting a verifier's account un-verifies the mic and keeps every invariant", async () => {
+    const [ana, ben, cat] = [await seasonedUser(), await seasonedUser(), await seasonedUser()];
+    const id = await createSceneItem(t, WEDNESDAY_MIC);
+    for (const who of [ana, ben]) await who.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    expect((await mic(id)).verifiedCheckIns30d).toBe(2);
+
+    await ben.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" });
+    expect(await mic(id)).toMatchObject({ checkInCount: 1, verifiedCheckIns30d: 0 });
+    await expectInvariantsOk();
+
+    // Two comedians again: Verified again.
+    await cat.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    expect(await mic(id)).toMatchObject({ checkInCount: 2, verifiedCheckIns30d: 2 });
+    await expectInvariantsOk();
+  });
+
+  test("a count that drifted from its rows is not hidden by a deletion: the checker reports it", async () => {
+    const id = await createSceneItem(t, WEDNESDAY_MIC);
+    const comic = await createUser(t);
+    // A raw write (no triggers) leaves a check-in row the count does not know.
+    await t.run(async (ctx) => {
+      await ctx.db.insert("checkIns", {
+        userId: comic.userId,
+        sceneItemId: id,
+        checkedInAt: nyWed("19:40"),
+        localDate: "2026-11-25",
+      });
+    });
+    await comic.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" });
+    expect((await mic(id)).checkInCount).toBe(-1);
+    expect((await t.query(internal.invariants.check, {})).problems).toContainEqual(
+      expect.stringMatching(/checkInCount -1 but 0 check-in rows$/),
+    );
+  });
+
+  test("deleting a mic with check-ins uncounts its city and leaves nothing behind", async () => {
+    const comics = [await seasonedUser(), await seasonedUser()];
+    const id = await createSceneItem(t, { ...WEDNESDAY_MIC, city: "Chicago" });
+    const admin = await createAdmin(t);
+    expect((await mic(id)).checkInCount).toBe(0);
+    for (const who of comics) {
+      await who.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    }
+    await admin.asUser.mutation(api.admin.deleteMic, { id });
+    expect(await cities()).toEqual([]);
+    expect(await t.run(async (ctx) => await ctx.db.query("checkIns").collect())).toEqual([]);
+    await expectInvariantsOk();
+  });
+});
