@@ -80,6 +80,7 @@ describe("searchText and geohash", () => {
     expect(await mic(id)).toMatchObject({
       searchText: "night owls cellar bar austin",
       geohash: encodeGeohash(30.2672, -97.7431, 6),
+      areaCell: encodeGeohash(30.2672, -97.7431, 4),
     });
     expect(await cities()).toEqual([{ name: "Austin", items: 1 }]);
     await expectInvariantsOk();
@@ -94,10 +95,14 @@ describe("searchText and geohash", () => {
     expect((await mic(id)).searchText).toBe("renamed back room brooklyn");
 
     await writeThroughMutation((db) => db.patch("sceneItems", id, { latitude: 40.6782, longitude: -73.9442 }));
-    expect((await mic(id)).geohash).toBe(encodeGeohash(40.6782, -73.9442, 6));
+    expect(await mic(id)).toMatchObject({
+      geohash: encodeGeohash(40.6782, -73.9442, 6),
+      areaCell: encodeGeohash(40.6782, -73.9442, 4),
+    });
 
     await writeThroughMutation((db) => db.patch("sceneItems", id, { latitude: undefined, longitude: undefined }));
     expect((await mic(id)).geohash).toBeUndefined();
+    expect((await mic(id)).areaCell).toBeUndefined();
 
     // A replace without the derived values gets them back too.
     const { _id, _creationTime, ...doc } = await mic(id);
@@ -114,7 +119,10 @@ describe("searchText and geohash", () => {
     const id = await createSceneItem(t, { latitude: undefined, longitude: undefined });
     expect((await mic(id)).geohash).toBeUndefined();
     expect(await t.mutation(internal.geocode.saveCoordinates, { id, latitude: 41.88, longitude: -87.63 })).toBe(true);
-    expect((await mic(id)).geohash).toBe(encodeGeohash(41.88, -87.63, 6));
+    expect(await mic(id)).toMatchObject({
+      geohash: encodeGeohash(41.88, -87.63, 6),
+      areaCell: encodeGeohash(41.88, -87.63, 4),
+    });
   });
 });
 

@@ -120,8 +120,9 @@ export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creat
  * free, 5-minute sets, coordinates in Manhattan) with any field overridden.
  * The insert goes through the app's triggers (model/micTriggers), as every
  * mutation's does: `searchText`, `geohash` and `areaCell` follow the final
- * title, venue, city and coordinates, and the community stats count it.
- * Returns its id.
+ * title, venue, city and coordinates unless given (a test pinning one, e.g.
+ * data from before a field existed, gets it written raw afterwards), and the
+ * community stats count it. Returns its id.
  */
 export async function createSceneItem(t: TestBackend, overrides: SceneItemOverrides = {}): Promise<Id<"sceneItems">> {
   const base = {
@@ -146,5 +147,14 @@ export async function createSceneItem(t: TestBackend, overrides: SceneItemOverri
     searchText: "",
     ...overrides,
   };
-  return await t.run(async (ctx) => await triggers.wrapDB(ctx).db.insert("sceneItems", base));
+  const pinned = Object.fromEntries(
+    (["searchText", "geohash", "areaCell"] as const)
+      .filter((key) => key in overrides)
+      .map((key) => [key, overrides[key]]),
+  );
+  return await t.run(async (ctx) => {
+    const id = await triggers.wrapDB(ctx).db.insert("sceneItems", base);
+    if (Object.keys(pinned).length > 0) await ctx.db.patch("sceneItems", id, pinned);
+    return id;
+  });
 }
