@@ -104,14 +104,17 @@ export class ActionPool {
   }
 
   /**
-   * An action's time is up (userTime.ts): its result no longer matters. If it
-   * is alone in its thread, the thread ends (Convex terminates the isolate).
+   * An action's time is up (userTime.ts): its result no longer matters, and its
+   * thread ends (Convex terminates the isolate). It may be spinning, so the
+   * thread takes no new actions, and any other action still on it fails with
+   * the thread (onExit) rather than waiting behind it for its own time limit.
    */
   abandon(id: number): void {
     const run = this.runs.get(id);
     if (!run) return;
     this.finish(run);
-    if (run.thread.runs.size === 0 && !run.thread.exited) this.stop(run.thread);
+    this.threads = this.threads.filter((t) => t !== run.thread);
+    if (!run.thread.exited) this.stop(run.thread);
   }
 
   /** Threads running now stop taking actions and end once idle (after a reload: the old bundles' modules go with them). */
@@ -142,6 +145,8 @@ export class ActionPool {
   private spawn(): Thread {
     const worker = new Worker(new URL("./actionWorker.mjs", import.meta.url), {
       workerData: { envGlobal: this.envGlobal },
+      // Functions see the deployment's environment (envGlobal), never the shell's that started the backend.
+      env: {},
       // Not the backend's `--import tsx` and friends: the worker loads plain JS and the bundles.
       execArgv: [],
       // Anything it writes to stdout/stderr directly is piped to the backend's (function logs come as messages).

@@ -128,9 +128,10 @@ async function runTimed<T>(kind: Kind, isNested: boolean, run: () => Promise<T>)
   }
   if (isNested && execution.getStore()) return await run();
   const state = { systemMs: 0 };
-  // While actions run in worker threads, this thread's own clock (the process's counts theirs too).
+  // With an action pool, this thread's own clock (the process's counts the worker threads too). It is
+  // sampled whether or not an action runs now: one may start while this function runs.
   const threads = actionThreads?.();
-  const threadStart = threads && threads.running > 0 ? threadCpuMs() : null;
+  const threadStart = threads ? threadCpuMs() : null;
   const start = cpuMs();
   const result = await execution.run(state, run);
   const threadEnd = threadStart === null ? null : threadCpuMs();

@@ -114,3 +114,42 @@ describe("actions run in worker threads", () => {
     expect(backend.output).toMatch(/action worker thread exited \(code 3\)/);
   }, 60_000);
 });
+
+describe("one thread, a 2 s action time limit, a secret in the shell", () => {
+  let small: Backend;
+  beforeAll(async () => {
+    small = await startBackend({
+      env: {
+        LOCAL_BACKEND_ACTION_WORKERS: "1",
+        ACTION_USER_TIMEOUT_SECONDS: "2",
+        SHELL_SECRET_TOKEN: "from the shell",
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await small?.stop();
+  });
+
+  test("an action does not see the environment of the shell that started the backend", async () => {
+    expect(await small.client().action(api.actionThreads.shellEnv, { name: "SHELL_SECRET_TOKEN" })).toBeNull();
+  }, 30_000);
+
+  test("an action that spins past its time limit does not hold the thread for the next ones", async () => {
+    const client = small.client();
+    // Spins for 30 s of wall time without yielding; its limit is 2 s. Another action shares its one thread.
+    const spinner = client.action(api.actionThreads.spin, { channel: "spinner", ms: 30_000 });
+    await waitFor(async () => (await client.query(api.messages.list, { channel: "spinner" })).length === 1);
+    const beside = client.action(api.sync.wait, { ms: 100 }).then(
+      () => "done",
+      (error: Error) => error.message,
+    );
+    await expect(spinner).rejects.toThrow(/timed out/);
+    // The thread ends with the spinner: the action beside it fails at once instead of waiting 30 s.
+    expect(await beside).toMatch(/worker thread stopped/);
+    // The next action runs in a fresh thread, long before the spinner would have ended.
+    const started = Date.now();
+    const next = await client.action(api.actionThreads.spin, { channel: "next", ms: 10 });
+    expect(next.threadId).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 90_000);
+});
