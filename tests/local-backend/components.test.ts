@@ -84,4 +84,30 @@ describe("components", () => {
       await copy.dispose();
     }
   }, 180_000);
+  test("component documents go through the segments' compaction (full, then a delta) and survive kill -9", async () => {
+    const adminKey = (await readFile(path.join(backend.dataDir, "admin-key"), "utf8")).trim();
+    const compact = async () => {
+      const response = await fetch(`${backend.url}/_local/compact`, {
+        method: "POST",
+        headers: { Authorization: `Convex ${adminKey}` },
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { kind: string; changed: number };
+    };
+    const http = backend.httpClient();
+    const before = (await http.query(api.notes.stats, {})) as { notes: number; counted: number };
+    expect((await compact()).kind).toBe("full");
+    await http.mutation(api.notes.send, { author: "dee", body: "after compaction" });
+    const delta = await compact();
+    expect(delta.kind).toBe("delta");
+    expect(delta.changed).toBeGreaterThan(1); // the note, and the component's rate limit and counter rows
+    await backend.kill();
+    await backend.start();
+    const after = backend.httpClient();
+    expect(await after.query(api.notes.stats, {})).toMatchObject({
+      notes: before.notes + 1,
+      counted: before.counted + 1,
+    });
+    expect(await after.query(api.notes.canSend, { author: "ana" })).toBe(false);
+  });
 });
