@@ -43,11 +43,17 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          paths: ["./_generated/server", "../_generated/server", "../../_generated/server"].map((name) => ({
-            name,
-            importNames: ["mutation", "internalMutation"],
-            message: "Use the builders in convex/functions.ts: their ctx.db runs the derived-data triggers.",
-          })),
+          paths: ["./_generated/server", "../_generated/server", "../../_generated/server"]
+            .map((name) => ({
+              name,
+              importNames: ["mutation", "internalMutation"],
+              message: "Use the builders in convex/functions.ts: their ctx.db runs the derived-data triggers.",
+            }))
+            .concat({
+              name: "convex/server",
+              importNames: ["mutationGeneric", "internalMutationGeneric"],
+              message: "Use the builders in convex/functions.ts: their ctx.db runs the derived-data triggers.",
+            }),
         },
       ],
     },

@@ -172,10 +172,39 @@ export class DataStore {
   }
 
   private readManifest(): Manifest | null {
-    if (!fs.existsSync(this.manifestPath)) return null;
+    if (!fs.existsSync(this.manifestPath)) {
+      // Segments without a manifest: the manifest was lost (deleted, or a copy made without it). The log
+      // was emptied when they were compacted, so starting would start empty: refuse instead. (A compaction
+      // cut short leaves the previous manifest, and an interrupted migration leaves snapshot.json.)
+      const files = fs.existsSync(this.segmentsDir) ? fs.readdirSync(this.segmentsDir) : [];
+      if (files.length > 0 && !fs.existsSync(this.snapshotPath)) {
+        throw new Error(
+          `${this.segmentsDir} holds ${files.length} segment files but ${this.manifestPath} is missing, so the ` +
+            `data cannot be read. Restore manifest.json (for example from the backup these files came from); ` +
+            `the backend does not start so that nothing is deleted.`,
+        );
+      }
+      return null;
+    }
     const manifest = JSON.parse(fs.readFileSync(this.manifestPath, "utf8")) as Manifest;
     if (manifest.format !== MANIFEST_FORMAT || manifest.version !== 1) {
       throw new Error(`${this.manifestPath} is not a manifest this backend can read (format ${manifest.format})`);
+    }
+    // Every segment it lists is one of ours (a plain file name in segments/) and whole: a file cut short
+    // or swapped would otherwise load with documents silently missing.
+    for (const segment of [...manifest.base, ...manifest.deltas]) {
+      if (!segment) continue;
+      if (!/^[0-9]+\.seg$/.test(segment.file)) {
+        throw new Error(`${this.manifestPath} names a segment file "${segment.file}" this backend never writes`);
+      }
+      const file = path.join(this.segmentsDir, segment.file);
+      const size = fs.existsSync(file) ? fs.statSync(file).size : -1;
+      if (size !== segment.bytes) {
+        throw new Error(
+          `${file} is ${size < 0 ? "missing" : `${size} bytes`}, but the manifest recorded ${segment.bytes}: ` +
+            `the data directory is damaged; restore it from a backup.`,
+        );
+      }
     }
     return manifest;
   }

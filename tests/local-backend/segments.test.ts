@@ -233,6 +233,35 @@ describe("segmented snapshot", () => {
   }, 120_000);
 });
 
+describe("a damaged data directory", () => {
+  test("a lost manifest or a cut segment stops the start with a clear error instead of loading less", async () => {
+    backend = await startBackend({ env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS) } });
+    await backend.httpClient().mutation(api.messages.seed, { channel: "damaged", count: 40 });
+    await admin(backend, "compact");
+    await backend.kill();
+    const dir = backend.dataDir;
+    const manifest = path.join(dir, "manifest.json");
+    const saved = fs.readFileSync(manifest);
+    // The manifest is gone: the segments are kept and the backend refuses to start.
+    fs.rmSync(manifest);
+    await expect(backend.start()).rejects.toThrow();
+    expect(backend.output).toMatch(/manifest\.json is missing/);
+    expect(segmentFiles(dir).length).toBeGreaterThan(0);
+    // Back in place: everything is there.
+    fs.writeFileSync(manifest, saved, { mode: 0o600 });
+    await backend.start();
+    expect(await bodies(backend, "damaged")).toEqual(numbered(0, 40));
+    await backend.kill();
+    // A segment cut at a line boundary would load with documents missing: refused.
+    const [first] = segmentFiles(dir);
+    const file = path.join(dir, "segments", first);
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    fs.writeFileSync(file, lines.slice(0, 2).join("\n") + "\n", { mode: 0o600 });
+    await expect(backend.start()).rejects.toThrow();
+    expect(backend.output).toMatch(/the data directory is damaged/);
+  }, 120_000);
+});
+
 describe("the data check on start", () => {
   test("documents in the segments are checked again when the schema changed, not when it is the same", async () => {
     const dir = await tempDir();
