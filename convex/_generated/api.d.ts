@@ -72,6 +72,7 @@ import type * as model_schedule from "../model/schedule.js";
 import type * as model_seed from "../model/seed.js";
 import type * as model_seedData from "../model/seedData.js";
 import type * as model_stats from "../model/stats.js";
+import type * as model_statsTriggers from "../model/statsTriggers.js";
 import type * as model_tonight from "../model/tonight.js";
 import type * as model_userStats from "../model/userStats.js";
 import type * as model_venues from "../model/venues.js";
@@ -160,6 +161,7 @@ declare const fullApi: ApiFromModules<{
   "model/seed": typeof model_seed;
   "model/seedData": typeof model_seedData;
   "model/stats": typeof model_stats;
+  "model/statsTriggers": typeof model_statsTriggers;
   "model/tonight": typeof model_tonight;
   "model/userStats": typeof model_userStats;
   "model/venues": typeof model_venues;
