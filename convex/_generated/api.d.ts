@@ -58,6 +58,7 @@ import type * as model_dashboard from "../model/dashboard.js";
 import type * as model_events from "../model/events.js";
 import type * as model_favorites from "../model/favorites.js";
 import type * as model_invariants from "../model/invariants.js";
+import type * as model_micTriggers from "../model/micTriggers.js";
 import type * as model_nightListHost from "../model/nightListHost.js";
 import type * as model_nightListOpen from "../model/nightListOpen.js";
 import type * as model_nightListViews from "../model/nightListViews.js";
@@ -147,6 +148,7 @@ declare const fullApi: ApiFromModules<{
   "model/events": typeof model_events;
   "model/favorites": typeof model_favorites;
   "model/invariants": typeof model_invariants;
+  "model/micTriggers": typeof model_micTriggers;
   "model/nightListHost": typeof model_nightListHost;
   "model/nightListOpen": typeof model_nightListOpen;
   "model/nightListViews": typeof model_nightListViews;
