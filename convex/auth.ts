@@ -15,6 +15,7 @@ import {
   recordFailedSignIn,
   SIGN_IN_LIMITED_MESSAGE,
 } from "./rateLimits";
+import { triggers } from "./triggers";
 
 export { MIN_PASSWORD_LENGTH } from "./lib/profileRules";
 
@@ -199,8 +200,10 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
     // sign-ins (existingUserId set) leave it alone.
     async afterUserCreatedOrUpdated(ctx, { userId, existingUserId }) {
       if (existingUserId !== null) return;
-      // Convex Auth types the callback's ctx for any data model; it is ours.
-      await createProfileIfMissing(ctx as unknown as MutationCtx, userId as Id<"users">);
+      // Convex Auth types the callback's ctx for any data model; it is ours. Its
+      // mutation is not one of our builders, so the profile's write goes through
+      // the triggers here (the community counts the new comedian).
+      await createProfileIfMissing(triggers.wrapDB(ctx as unknown as MutationCtx), userId as Id<"users">);
     },
   },
 });

@@ -5,8 +5,7 @@ import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { internalMutation, userQuery } from "./functions";
 import { localDateString } from "./lib/time";
-import { onMinutesChanged } from "./model/stats";
-import { applySetChange, getMyStats } from "./model/userStats";
+import { getMyStats } from "./model/userStats";
 import { assertPageOpts } from "./lib/requestRules";
 
 /** Shown for a set whose venue is not known. */
@@ -111,8 +110,8 @@ export const stats = userQuery({
 /**
  * For browser tests and demos, run from the CLI only: gives the account with
  * `email` `count` one-minute sets at `venueName`, one a day going back from
- * yesterday, with totals, streaks and site minutes kept right. Returns how
- * many were added.
+ * yesterday (totals, streaks and site minutes follow, model/statsTriggers).
+ * Returns how many were added.
  */
 export const insertSetsForTest = internalMutation({
   args: { email: v.string(), count: v.number(), venueName: v.string() },
@@ -125,7 +124,6 @@ export const insertSetsForTest = internalMutation({
     if (user === null) throw new Error(`No account with the email ${email}.`);
     const zone = "America/New_York";
     const now = Date.now();
-    const today = localDateString(now, zone);
     const n = Math.max(0, Math.min(Math.floor(count), 500));
     for (let i = 1; i <= n; i++) {
       const performedAt = now - i * 24 * 60 * 60 * 1000;
@@ -138,9 +136,7 @@ export const insertSetsForTest = internalMutation({
         venueName,
         tags: [],
       });
-      await applySetChange(ctx, user._id, null, { minutes: 1, performanceDate }, today);
     }
-    await onMinutesChanged(ctx, n);
     return n;
   },
 });

@@ -1,6 +1,7 @@
 import { Triggers } from "convex-helpers/server/triggers";
 import type { DataModel } from "./_generated/dataModel";
 import { registerMicTriggers } from "./model/micTriggers";
+import { registerStatsTriggers } from "./model/statsTriggers";
 
 /**
  * The one owner of derived data. Every mutation builder in `convex/functions.ts`
@@ -16,3 +17,4 @@ import { registerMicTriggers } from "./model/micTriggers";
 export const triggers = new Triggers<DataModel>();
 
 registerMicTriggers(triggers);
+registerStatsTriggers(triggers);

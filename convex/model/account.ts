@@ -6,7 +6,6 @@
 import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { getProfile } from "./profiles";
-import { onComedianRemoved, onMinutesChanged } from "./stats";
 
 /** Most rows of one kind an export reads (far beyond any real comedian). */
 const EXPORT_LIMIT = 10_000;
@@ -164,10 +163,10 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
 }
 
 /**
- * Removes the account itself in one transaction: the site figures (their
- * minutes and one comedian fewer), stats row, photo, profile, sign-in
- * accounts, sessions, refresh tokens and the user row. The comedian's other
- * rows go in {@link purgeOwnedRows}.
+ * Removes the account itself in one transaction: stats row and profile (the
+ * community totals lose their minutes and one comedian, model/statsTriggers),
+ * photo, sign-in accounts, sessions, refresh tokens and the user row. The
+ * comedian's other rows go in {@link purgeOwnedRows}.
  */
 export async function removeAccount(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
   const [profile, stats] = await Promise.all([
@@ -177,18 +176,13 @@ export async function removeAccount(ctx: MutationCtx, userId: Id<"users">): Prom
       .withIndex("by_userId", (q) => q.eq("userId", userId))
       .unique(),
   ]);
-  if (stats !== null) {
-    await onMinutesChanged(ctx, -stats.totalMinutes);
-    await ctx.db.delete("userStats", stats._id);
-  }
+  if (stats !== null) await ctx.db.delete("userStats", stats._id);
   if (profile !== null) {
     if (profile.photoStorageId !== undefined) {
       const photo = await ctx.db.system.get("_storage", profile.photoStorageId);
       if (photo !== null) await ctx.storage.delete(profile.photoStorageId);
     }
     await ctx.db.delete("profiles", profile._id);
-    // Comedians are counted when their profile is created.
-    await onComedianRemoved(ctx);
   }
 
   const [accounts, sessions] = await Promise.all([

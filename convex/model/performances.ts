@@ -1,7 +1,8 @@
 /**
- * Logging, editing and deleting sets. Every change moves the comedian's
- * totals, day and venue rows, streaks, the community minutes and badges in
- * the same transaction.
+ * Logging, editing and deleting sets. The comedian's totals, day and venue
+ * rows, streaks and the community minutes follow every set write by
+ * themselves (model/statsTriggers); badges are awarded here, in the same
+ * transaction.
  */
 import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
@@ -19,8 +20,7 @@ import {
   type EventDetails,
   type VenueInput,
 } from "./events";
-import { onMinutesChanged } from "./stats";
-import { applySetChange, type SetFacts } from "./userStats";
+import { getMyStats } from "./userStats";
 
 export const MAX_SET_MINUTES = 600;
 export const MAX_NOTES_LENGTH = 2000;
@@ -137,19 +137,18 @@ function performanceDateOf(performedAt: number, nowMs: number, timeZone: string)
   return date;
 }
 
-/** Moves everything that depends on a set from `before` to `after`; returns total minutes and new badges. */
+/**
+ * After a set write (whose totals the set trigger has already moved): the
+ * comedian's total minutes and the badges they earned.
+ */
 async function afterSetChange(
   ctx: MutationCtx,
   userId: Id<"users">,
-  before: SetFacts | null,
-  after: SetFacts | null,
   nowMs: number,
-  timeZone: string,
 ): Promise<{ totalMinutes: number; newBadges: string[] }> {
-  const stats = await applySetChange(ctx, userId, before, after, localDateString(nowMs, timeZone));
-  await onMinutesChanged(ctx, (after?.minutes ?? 0) - (before?.minutes ?? 0));
+  const { totalMinutes } = await getMyStats(ctx, userId);
   const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
-  return { totalMinutes: stats.totalMinutes, newBadges };
+  return { totalMinutes, newBadges };
 }
 
 /** Logs a set at a scene item or at a venue by name (one-time shows). */
@@ -186,15 +185,7 @@ export async function logSet(
     ...(notes !== undefined ? { notes } : {}),
     tags,
   });
-  const result = await afterSetChange(
-    ctx,
-    userId,
-    null,
-    { minutes, performanceDate, sceneItemId: args.sceneItemId },
-    nowMs,
-    timeZone,
-  );
-  return { performanceId, ...result };
+  return { performanceId, ...(await afterSetChange(ctx, userId, nowMs)) };
 }
 
 /**
@@ -264,10 +255,6 @@ function assertVenueNameCap(venueName: string | undefined): void {
   }
 }
 
-function factsOf(set: Pick<Doc<"performances">, "minutes" | "performanceDate" | "sceneItemId">): SetFacts {
-  return { minutes: set.minutes, performanceDate: set.performanceDate, sceneItemId: set.sceneItemId };
-}
-
 /**
  * Edits one of the comedian's sets (the history dialog): minutes, time, and
  * notes and tags when given (null or empty clears them). Totals, days,
@@ -293,14 +280,7 @@ export async function updateSet(
   if (args.notes !== undefined) patch.notes = normalizeNotes(args.notes);
   if (args.tags !== undefined) patch.tags = normalizeTags(args.tags);
   await ctx.db.patch("performances", set._id, patch);
-  return await afterSetChange(
-    ctx,
-    userId,
-    factsOf(set),
-    { minutes, performanceDate, sceneItemId: set.sceneItemId },
-    nowMs,
-    timeZone,
-  );
+  return await afterSetChange(ctx, userId, nowMs);
 }
 
 /** Deletes one of the comedian's sets; totals, days, venues and streaks follow. */
@@ -311,8 +291,7 @@ export async function removeSet(
   nowMs: number,
 ): Promise<{ totalMinutes: number }> {
   const set = await requireOwnSet(ctx, userId, id);
-  const timeZone = await comedianTimeZone(ctx, userId, undefined);
   await ctx.db.delete("performances", set._id);
-  const { totalMinutes } = await afterSetChange(ctx, userId, factsOf(set), null, nowMs, timeZone);
+  const { totalMinutes } = await afterSetChange(ctx, userId, nowMs);
   return { totalMinutes };
 }

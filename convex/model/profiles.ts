@@ -4,7 +4,6 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
-import { onComedianCreated } from "./stats";
 
 /** Weekly goal every new comedian starts with. */
 export const DEFAULT_WEEKLY_GOAL_MINUTES = 15;
@@ -85,7 +84,7 @@ export function isProvenAdminEmail(user: Pick<Doc<"users">, "email" | "emailVeri
 
 /**
  * Creates the profile of a new comedian (needs onboarding, goal 15, admin iff
- * {@link isProvenAdminEmail}) and counts them on the landing page. Returns the
+ * {@link isProvenAdminEmail}); the landing page counts them (model/statsTriggers). Returns the
  * existing profile instead when there is one, so it is safe to call twice.
  */
 export async function createProfileIfMissing(ctx: MutationCtx, userId: Id<"users">): Promise<Doc<"profiles">> {
@@ -100,7 +99,6 @@ export async function createProfileIfMissing(ctx: MutationCtx, userId: Id<"users
     onboardingCompleted: false,
     isAdmin: isProvenAdminEmail(user),
   });
-  await onComedianCreated(ctx);
   return (await ctx.db.get("profiles", id))!;
 }
 

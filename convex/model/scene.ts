@@ -256,16 +256,6 @@ export async function viewerState(
   };
 }
 
-/** One unique venue fewer for a comedian whose visits to a deleted mic went. */
-async function onVenueVisitsRemoved(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
-  const stats = await ctx.db
-    .query("userStats")
-    .withIndex("by_userId", (q) => q.eq("userId", userId))
-    .unique();
-  if (stats === null) return;
-  await ctx.db.patch("userStats", stats._id, { uniqueVenues: Math.max(0, stats.uniqueVenues - 1) });
-}
-
 /** Most rows of each dependent table removed with an item in one transaction. */
 const DEPENDENT_BATCH = 2000;
 
@@ -291,6 +281,9 @@ export async function removeSceneItem(
 
   // Every comedian's sets lose the link (a set must never point at a missing
   // mic); the count reported is the caller's own sets, or all for an admin.
+  // An unlinked set no longer counts as a visit to a mic, so each comedian who
+  // performed here loses the visit row and one unique venue (minutes, sets and
+  // streaks stay): the set trigger does that (model/statsTriggers).
   const sets = await ctx.db
     .query("performances")
     .withIndex("by_sceneItem", (q) => q.eq("sceneItemId", id))
@@ -302,16 +295,6 @@ export async function removeSceneItem(
       venueName: set.venueName ?? item.venueName,
     });
     if (admin || set.userId === userId) updatedSets++;
-  }
-  // Unlinked sets no longer count as a visit to a mic, so each comedian who
-  // performed here has one unique venue fewer (minutes, sets and streaks stay).
-  const visits = await ctx.db
-    .query("venueVisits")
-    .withIndex("by_item", (q) => q.eq("sceneItemId", id))
-    .take(DEPENDENT_BATCH);
-  for (const visit of visits) {
-    await ctx.db.delete("venueVisits", visit._id);
-    await onVenueVisitsRemoved(ctx, visit.userId);
   }
 
   // The mic goes first: its check-ins' trigger then has no counters left to keep.

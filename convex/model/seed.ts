@@ -1,12 +1,12 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { earnedBadgeCodes } from "../lib/badges";
-import { computeStreaks } from "../lib/streaks";
 import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
 import { createProfileIfMissing } from "./profiles";
 import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS } from "./seedData";
 import { insertSceneItem } from "./scene";
-import { onMinutesChanged, readCommunityStats, type CommunityStats } from "./stats";
+import { readCommunityStats, type CommunityStats } from "./stats";
+import { onVenueAdded } from "./userStats";
 
 const DEMO_TIME_ZONE = "America/New_York";
 /** Cities the demo comedian performs in (her home scene). */
@@ -70,7 +70,6 @@ export async function populate(
 
   // The demo comedian's sets, oldest first.
   const sets = planDemoSets(today);
-  const perDay = new Map<string, number>();
   const perItem = new Map<number, number>();
   const awarded = new Map<string, number>();
   let totalMinutes = 0;
@@ -88,7 +87,6 @@ export async function populate(
       ...(DEMO_NOTES[i % DEMO_NOTES.length] ? { notes: DEMO_NOTES[i % DEMO_NOTES.length] } : {}),
     });
     totalMinutes += set.minutes;
-    perDay.set(set.date, (perDay.get(set.date) ?? 0) + 1);
     perItem.set(set.itemIndex, (perItem.get(set.itemIndex) ?? 0) + 1);
     if (set.date !== lastDate) {
       run = lastDate !== undefined && daysBetweenDates(lastDate, set.date) === 1 ? run + 1 : 1;
@@ -109,28 +107,9 @@ export async function populate(
       if (!awarded.has(code)) awarded.set(code, set.performedAt);
     }
   }
-  for (const [date, count] of perDay) {
-    await ctx.db.insert("performanceDays", { userId: demoUserId, date, sets: count });
-  }
-  for (const [itemIndex, count] of perItem) {
-    await ctx.db.insert("venueVisits", {
-      userId: demoUserId,
-      sceneItemId: itemIds[itemIndex],
-      sets: count,
-    });
-  }
-  const streak = computeStreaks([...perDay.keys()].sort(), today);
-  await ctx.db.insert("userStats", {
-    userId: demoUserId,
-    totalMinutes,
-    totalSets: sets.length,
-    uniqueVenues: perItem.size,
-    currentStreak: streak.current,
-    longestStreak: streak.longest,
-    lastSetDate: lastDate,
-    venuesAdded,
-  });
-  await onMinutesChanged(ctx, totalMinutes);
+  // Her totals, day and venue rows and the community minutes followed each set
+  // (model/statsTriggers); the mics she added count as the add-event path counts them.
+  await onVenueAdded(ctx, demoUserId, venuesAdded);
   for (const [badgeCode, awardedAt] of awarded) {
     await ctx.db.insert("userBadges", { userId: demoUserId, badgeCode, awardedAt });
   }

@@ -33,7 +33,12 @@ function counter(): ShardedCounter<CommunityTotal> {
   return new ShardedCounter<CommunityTotal>(components.shardedCounter);
 }
 
-/** Adds `delta` (negative to take away) to one community total. */
+/**
+ * Adds `delta` (negative to take away) to one community total. Called by the
+ * triggers that own the totals (model/statsTriggers: minutes and comedians;
+ * model/micTriggers through the scene item helpers below: venues and cities)
+ * and by migrations, never by a write site.
+ */
 export async function addToCommunityTotal(ctx: MutationCtx, total: CommunityTotal, delta: number): Promise<void> {
   if (delta === 0) return;
   await counter().add(ctx, total, delta);
@@ -124,19 +129,4 @@ export async function onSceneItemUpdated(ctx: MutationCtx, before: CountedItem, 
   if (before.status === after.status && cityKey(before.city) === cityKey(after.city)) return;
   await onSceneItemRemoved(ctx, before);
   await onSceneItemCreated(ctx, after);
-}
-
-/** Adds (or with a negative delta, takes away) logged minutes. */
-export async function onMinutesChanged(ctx: MutationCtx, deltaMinutes: number): Promise<void> {
-  await addToCommunityTotal(ctx, "minutesLogged", deltaMinutes);
-}
-
-/** Counts a new comedian (called when their profile is created). */
-export async function onComedianCreated(ctx: MutationCtx): Promise<void> {
-  await addToCommunityTotal(ctx, "comedians", 1);
-}
-
-/** Uncounts a comedian whose profile is deleted (account deletion). */
-export async function onComedianRemoved(ctx: MutationCtx): Promise<void> {
-  await addToCommunityTotal(ctx, "comedians", -1);
 }

@@ -92,10 +92,15 @@ async function getOrCreateStats(ctx: MutationCtx, userId: Id<"users">): Promise<
   return (await ctx.db.get("userStats", id))!;
 }
 
-/** Counts a venue (scene item) the comedian added to the scene. */
-export async function onVenueAdded(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
+/**
+ * Counts venues (scene items) the comedian added to the scene: an action, not
+ * a row count (a mic deleted later stays added), so the add-event path calls
+ * it rather than a trigger (model/statsTriggers).
+ */
+export async function onVenueAdded(ctx: MutationCtx, userId: Id<"users">, count = 1): Promise<void> {
+  if (count === 0) return;
   const row = await getOrCreateStats(ctx, userId);
-  await ctx.db.patch("userStats", row._id, { venuesAdded: row.venuesAdded + 1 });
+  await ctx.db.patch("userStats", row._id, { venuesAdded: row.venuesAdded + count });
 }
 
 /** Adds `delta` sets to the comedian's row for a local day (deleting it at 0). */
@@ -160,7 +165,8 @@ export async function recomputeStreaks(
  * Moves the comedian's totals from `before` (null for a new set) to `after`
  * (null for a deleted set): minutes, sets, per-day and per-mic rows, unique
  * venues, then current and longest streak as of `todayDate` (their local
- * today). Returns the updated totals.
+ * today) unless `streaks` is false. Called only by the set trigger
+ * (model/statsTriggers). Returns the updated totals.
  */
 export async function applySetChange(
   ctx: MutationCtx,
@@ -168,6 +174,7 @@ export async function applySetChange(
   before: SetFacts | null,
   after: SetFacts | null,
   todayDate: string,
+  options: { streaks: boolean } = { streaks: true },
 ): Promise<Doc<"userStats">> {
   const row = await getOrCreateStats(ctx, userId);
   // An edit that keeps the day (or the mic) leaves its row alone.
@@ -186,7 +193,7 @@ export async function applySetChange(
       venueDelta += await bumpVenue(ctx, userId, after.sceneItemId, 1);
     }
   }
-  const streaks = await recomputeStreaks(ctx, userId, todayDate);
+  const streaks = options.streaks ? await recomputeStreaks(ctx, userId, todayDate) : {};
   const patch = {
     totalMinutes: Math.max(0, row.totalMinutes - (before?.minutes ?? 0) + (after?.minutes ?? 0)),
     totalSets: Math.max(0, row.totalSets - (before !== null ? 1 : 0) + (after !== null ? 1 : 0)),

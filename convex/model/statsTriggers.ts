@@ -1,0 +1,97 @@
+/**
+ * The one owner of the totals derived from sets and comedians. Each follows
+ * its source through a trigger registered in `convex/triggers.ts`, so every
+ * write made through the mutation builders of `convex/functions.ts` keeps them
+ * right, whichever function made it (the log wizard, an edit, the live list's
+ * Done, a mic's deletion unlinking its sets, account deletion, the seed):
+ *
+ * - a set (`performances`) moves its comedian's `userStats` (minutes, sets,
+ *   unique venues, streaks) and their `performanceDays` and `venueVisits`
+ *   rows (model/userStats);
+ * - the community's `minutesLogged` total is the sum of the comedians'
+ *   `userStats.totalMinutes` (model/stats): it follows every change of a stats
+ *   row, so a deleted account's minutes leave with its stats row in one write
+ *   while its sets are purged in batches afterwards;
+ * - a profile counts as one comedian in the community totals.
+ *
+ * The community's venue and city totals follow the mics (model/micTriggers).
+ * `userStats.venuesAdded` counts an action, not rows (a deleted mic stays
+ * added), so the add-event path bumps it with the badges it earns
+ * (model/events). Writes made outside the builders (`t.run` in tests,
+ * snapshot imports) skip the triggers; the invariant checker
+ * (model/invariants) reports what they broke.
+ */
+import type { Change, Triggers } from "convex-helpers/server/triggers";
+import type { DataModel, Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
+import { DEFAULT_TIME_ZONE, localDateString } from "../lib/time";
+import { addToCommunityTotal } from "./stats";
+import { applySetChange, type SetFacts } from "./userStats";
+
+/** Registers the stats triggers (called once, from `convex/triggers.ts`). */
+export function registerStatsTriggers(triggers: Triggers<DataModel>): void {
+  triggers.register("performances", followSet);
+  triggers.register("userStats", followComedianMinutes);
+  triggers.register("profiles", countComedian);
+}
+
+function factsOf(set: Doc<"performances">): SetFacts {
+  return { minutes: set.minutes, performanceDate: set.performanceDate, sceneItemId: set.sceneItemId };
+}
+
+/** The comedian's local date now, in their profile's zone (the zone their set dates are in). */
+async function comedianToday(ctx: MutationCtx, userId: Id<"users">): Promise<string> {
+  const profile = await ctx.db
+    .query("profiles")
+    .withIndex("by_userId", (q) => q.eq("userId", userId))
+    .unique();
+  return localDateString(Date.now(), profile?.timeZone ?? DEFAULT_TIME_ZONE);
+}
+
+/**
+ * Moves one comedian's totals from `before` to `after`. Skipped once the
+ * account is gone: account deletion removes the stats row first and then
+ * purges the sets, days and visits in batches, so nothing is left to keep.
+ */
+async function moveComedian(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  before: SetFacts | null,
+  after: SetFacts | null,
+): Promise<void> {
+  if ((await ctx.db.get("users", userId)) === null) return;
+  // A set that only lost (or changed) its mic link, as when a mic is deleted,
+  // keeps its day: the streaks stay as they are, not re-read per set.
+  const linkOnly =
+    before !== null &&
+    after !== null &&
+    before.performanceDate === after.performanceDate &&
+    before.minutes === after.minutes &&
+    before.sceneItemId !== after.sceneItemId;
+  await applySetChange(ctx, userId, before, after, await comedianToday(ctx, userId), { streaks: !linkOnly });
+}
+
+/** A set was logged, edited or deleted. */
+async function followSet(ctx: MutationCtx, change: Change<DataModel, "performances">): Promise<void> {
+  const { oldDoc, newDoc } = change;
+  if (oldDoc !== null && newDoc !== null && oldDoc.userId !== newDoc.userId) {
+    // Never done by the app, but a set that changes hands moves between two comedians.
+    await moveComedian(ctx, oldDoc.userId, factsOf(oldDoc), null);
+    await moveComedian(ctx, newDoc.userId, null, factsOf(newDoc));
+    return;
+  }
+  const userId = (newDoc ?? oldDoc)!.userId;
+  await moveComedian(ctx, userId, oldDoc && factsOf(oldDoc), newDoc && factsOf(newDoc));
+}
+
+/** The community minutes follow each comedian's total. */
+async function followComedianMinutes(ctx: MutationCtx, change: Change<DataModel, "userStats">): Promise<void> {
+  const delta = (change.newDoc?.totalMinutes ?? 0) - (change.oldDoc?.totalMinutes ?? 0);
+  await addToCommunityTotal(ctx, "minutesLogged", delta);
+}
+
+/** A comedian is counted while their profile exists. */
+async function countComedian(ctx: MutationCtx, change: Change<DataModel, "profiles">): Promise<void> {
+  if (change.operation === "insert") await addToCommunityTotal(ctx, "comedians", 1);
+  else if (change.operation === "delete") await addToCommunityTotal(ctx, "comedians", -1);
+}

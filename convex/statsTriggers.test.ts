@@ -1,0 +1,129 @@
+import { exportPKCS8, generateKeyPair } from "jose";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+import { communityTotals, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { triggers } from "./triggers";
+
+// Password hashing (scrypt) is slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** Writes as any mutation built in functions.ts writes: through the triggers (model/statsTriggers). */
+async function write<T>(t: TestBackend, f: (db: ReturnType<typeof triggers.wrapDB>["db"]) => Promise<T>): Promise<T> {
+  return await t.run(async (ctx) => await f(triggers.wrapDB(ctx).db));
+}
+
+async function derived(t: TestBackend, userId: Id<"users">) {
+  const minutes = (await communityTotals(t)).minutesLogged;
+  return await t.run(async (ctx) => ({
+    stats: await ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", userId))
+      .unique(),
+    days: (
+      await ctx.db
+        .query("performanceDays")
+        .withIndex("by_user_and_date", (q) => q.eq("userId", userId))
+        .collect()
+    ).map((d) => [d.date, d.sets]),
+    visits: (
+      await ctx.db
+        .query("venueVisits")
+        .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+        .collect()
+    ).map((v) => [v.sceneItemId, v.sets]),
+    minutes,
+  }));
+}
+
+describe("stats triggers: a set written by any mutation moves everything derived from it", () => {
+  test("insert, edit, move and delete keep totals, day and venue rows and the community minutes", async () => {
+    const t = newTest();
+    const comic = await createUser(t, { profile: { timeZone: "UTC" } });
+    const [micA, micB] = [await createSceneItem(t), await createSceneItem(t, { title: "Other Mic" })];
+    const set = { userId: comic.userId, performedAt: Date.now(), tags: [] };
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+    const first = await write(t, (db) =>
+      db.insert("performances", { ...set, minutes: 10, performanceDate: yesterday, sceneItemId: micA }),
+    );
+    const second = await write(t, (db) =>
+      db.insert("performances", { ...set, minutes: 5, performanceDate: today, sceneItemId: micA }),
+    );
+    let d = await derived(t, comic.userId);
+    expect(d.stats).toMatchObject({ totalMinutes: 15, totalSets: 2, uniqueVenues: 1, currentStreak: 2 });
+    expect(d.stats).toMatchObject({ longestStreak: 2, lastSetDate: today });
+    expect(d.days).toEqual([
+      [yesterday, 1],
+      [today, 1],
+    ]);
+    expect(d.visits).toEqual([[micA, 2]]);
+    expect(d.minutes).toBe(15);
+
+    // An edit: longer, and at the other mic.
+    await write(t, (db) => db.patch("performances", second, { minutes: 8, sceneItemId: micB }));
+    d = await derived(t, comic.userId);
+    expect(d.stats).toMatchObject({ totalMinutes: 18, totalSets: 2, uniqueVenues: 2 });
+    expect(d.visits.map(([mic, sets]) => `${mic}:${sets}`).sort()).toEqual([`${micA}:1`, `${micB}:1`].sort());
+    expect(d.minutes).toBe(18);
+
+    // A delete: its day and visit rows go, the streak follows.
+    await write(t, (db) => db.delete("performances", first));
+    d = await derived(t, comic.userId);
+    expect(d.stats).toMatchObject({ totalMinutes: 8, totalSets: 1, uniqueVenues: 1, currentStreak: 1 });
+    expect(d.days).toEqual([[today, 1]]);
+    expect(d.visits).toEqual([[micB, 1]]);
+    expect(d.minutes).toBe(8);
+
+    // Every derived row agrees with a recount (badges are awarded by the write paths, not here).
+    const report = await t.query(internal.invariants.check, {});
+    expect(report.problems.filter((p) => !p.startsWith("userBadges:"))).toEqual([]);
+  });
+
+  test("a mic's deletion unlinks its sets: the visits and unique venues go, minutes and streaks stay", async () => {
+    const t = newTest();
+    const admin = await createUser(t, { isAdmin: true });
+    const comic = await createUser(t);
+    const mic = await createSceneItem(t);
+    await comic.asUser.mutation(api.performances.log, {
+      minutes: 7,
+      performedAt: Date.now() - 60_000,
+      tags: [],
+      sceneItemId: mic,
+    });
+    const before = await derived(t, comic.userId);
+    expect(before.stats).toMatchObject({ uniqueVenues: 1, totalMinutes: 7 });
+    expect(await admin.asUser.mutation(api.scene.remove, { id: mic })).toEqual({ updatedSets: 1 });
+    const after = await derived(t, comic.userId);
+    expect(after.visits).toEqual([]);
+    expect(after.stats).toMatchObject({
+      uniqueVenues: 0,
+      totalMinutes: 7,
+      totalSets: 1,
+      currentStreak: before.stats!.currentStreak,
+    });
+    expect(after.minutes).toBe(7);
+  });
+
+  test("a profile counts a comedian whoever writes it, Convex Auth's sign-up included", async () => {
+    const keys = await generateKeyPair("RS256", { extractable: true });
+    vi.stubEnv("JWT_PRIVATE_KEY", await exportPKCS8(keys.privateKey));
+    vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+    vi.stubEnv("SITE_URL", "http://localhost:5173");
+    const t = newTest();
+    await t.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: "counted@example.com", password: "secret1", flow: "signUp" },
+    });
+    expect((await t.query(api.community.stats, {})).comedians).toBe(1);
+    const comic = await createUser(t);
+    expect((await communityTotals(t)).comedians).toBe(2);
+    await write(t, (db) => db.delete("profiles", comic.profileId));
+    expect((await communityTotals(t)).comedians).toBe(1);
+  });
+});
