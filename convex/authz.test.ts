@@ -122,6 +122,31 @@ describe("authorization matrix", () => {
     expect(Object.keys(matrix).filter((n) => !names.includes(n))).toEqual([]);
   });
 
+  test("the third comedian has rows in every table the bystander check guards", async () => {
+    // Otherwise "her rows are unchanged" would hold trivially for a table she has nothing in.
+    const { third } = await snapshotWorld(await buildWorld());
+    const tables = new Set(third.map((row) => row.table));
+    for (const table of [
+      "users",
+      "profiles",
+      "performances",
+      "userStats",
+      "performanceDays",
+      "venueVisits",
+      "favorites",
+      "scheduleEntries",
+      "checkIns",
+      "micClaims",
+      "problemReports",
+      "sceneItems",
+      "nightLists",
+      "listSpots",
+      "authSessions",
+    ]) {
+      expect(tables.has(table), `the third comedian has no ${table} row`).toBe(true);
+    }
+  });
+
   test.each(functions.filter((f) => f.name in matrix))("$name ($kind)", async ({ name, kind }) => {
     const entry = matrix[name];
     const roles: Role[] = ["owner", "anon", "other", "admin"];
