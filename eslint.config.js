@@ -3,6 +3,44 @@ import convexPlugin from "@convex-dev/eslint-plugin";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import path from "node:path";
+
+/**
+ * Features do not import each other: a route (src/routes) composes them, and
+ * what several features share lives in src/components or src/lib.
+ */
+const featureBoundaries = {
+  meta: { type: "problem", schema: [] },
+  create(context) {
+    const featuresDir = path.join(import.meta.dirname, "src", "features");
+    const featureOf = (file) => {
+      const relative = path.relative(featuresDir, file);
+      return relative.startsWith("..") || path.isAbsolute(relative) ? null : relative.split(path.sep)[0];
+    };
+    const mine = featureOf(context.filename);
+    if (mine === null) return {};
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== "string") return;
+      let target = null;
+      if (source.startsWith("@/")) target = path.join(import.meta.dirname, "src", source.slice(2));
+      else if (source.startsWith(".")) target = path.resolve(path.dirname(context.filename), source);
+      const theirs = target === null ? null : featureOf(target);
+      if (theirs !== null && theirs !== mine) {
+        context.report({
+          node: node.source,
+          message: `The ${mine} feature imports the ${theirs} feature: compose them in a route (src/routes), or move what both need to src/components or src/lib.`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -61,6 +99,11 @@ export default tseslint.config(
   ...convexPlugin.configs.recommended,
   // Environment variables are set per deployment (and by the local backend's `env set`).
   { files: ["convex/**/*.ts"], rules: { "@convex-dev/no-process-env": "off" } },
+  {
+    files: ["src/features/**/*.{ts,tsx}"],
+    plugins: { stagetime: { rules: { "feature-boundaries": featureBoundaries } } },
+    rules: { "stagetime/feature-boundaries": "error" },
+  },
   {
     files: ["src/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },

@@ -8,7 +8,7 @@ export type BadgeMetric = "sets" | "minutes" | "uniqueVenues" | "venuesAdded" | 
 export type BadgeCategory = "performance" | "venue" | "community" | "streak";
 export type BadgeRarity = "common" | "rare" | "epic" | "legendary";
 
-/** The badge icons, drawn as SVG by the client (src/features/badges/BadgeIcon):
+/** The badge icons, drawn as SVG by the client (src/components/badges/BadgeIcon):
  * never emoji, which render as empty boxes where no emoji font is installed. */
 export type BadgeIconName = "mic" | "stopwatch" | "pin" | "globe" | "people" | "flame" | "lightning" | "crown" | "star";
 

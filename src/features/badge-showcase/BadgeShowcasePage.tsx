@@ -16,7 +16,7 @@ import {
 } from "../../../convex/lib/badges";
 import { EmptyState } from "@/components/EmptyState";
 import { paths } from "@/lib/paths";
-import { BadgeIcon } from "@/features/badges/BadgeIcon";
+import { BadgeIcon } from "@/components/badges/BadgeIcon";
 
 type ProgressRow = FunctionReturnType<typeof api.badges.progress>[number];
 

@@ -2,8 +2,8 @@ import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useRef } from "react";
 import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
-import { badgeToastIcon } from "./BadgeIcon";
-import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "./newBadges";
+import { badgeToastIcon } from "@/components/badges/BadgeIcon";
+import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "@/lib/newBadges";
 
 /**
  * Announces each badge the signed-in comedian earns, wherever it was earned

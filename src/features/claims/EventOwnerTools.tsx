@@ -3,7 +3,7 @@ import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "../../../convex/_generated/api";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
-import { isConfirmedTonight } from "../scene/sceneText";
+import { isConfirmedTonight } from "@/lib/nights";
 import { CancelNightForm } from "./CancelNightForm";
 import { ConfirmTonight } from "./ConfirmTonight";
 import { ClaimDialog } from "./ClaimDialog";

@@ -3,7 +3,7 @@ import { Box, Button, Callout, Card, Flex, Grid, Heading, Link, Skeleton, Text }
 import { useConvexAuth, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
@@ -13,11 +13,10 @@ import { goalWeek, weekGoalDisplay } from "../../../convex/lib/weeks";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
-import { TonightSection } from "../tonight/TonightSection";
 import { EditGoalDialog } from "./EditGoalDialog";
 import { GoalRing } from "./GoalRing";
 import { FlameIcon } from "../../components/icons/StageIcons";
-import { BadgeIcon } from "../badges/BadgeIcon";
+import { BadgeIcon } from "@/components/badges/BadgeIcon";
 
 export type DashboardSummary = FunctionReturnType<typeof api.dashboard.summary>;
 
@@ -150,7 +149,15 @@ function BadgeShowcase({ badges }: { badges: DashboardSummary["badges"] }) {
 }
 
 /** The dashboard's content for a summary (live, or the preview's sample). */
-function DashboardView({ summary, signedIn }: { summary: DashboardSummary; signedIn: boolean }) {
+function DashboardView({
+  summary,
+  signedIn,
+  tonight,
+}: {
+  summary: DashboardSummary;
+  signedIn: boolean;
+  tonight: ReactNode;
+}) {
   return (
     <Flex direction="column" gap="5">
       <Box>
@@ -207,9 +214,7 @@ function DashboardView({ summary, signedIn }: { summary: DashboardSummary; signe
         <StatTile label="Average Length" value={formatDuration(summary.averageMinutes)} />
       </Grid>
 
-      <ErrorBoundary fallback={null}>
-        <TonightSection compact />
-      </ErrorBoundary>
+      <ErrorBoundary fallback={null}>{tonight}</ErrorBoundary>
 
       <BadgeShowcase badges={summary.badges} />
     </Flex>
@@ -235,7 +240,7 @@ function DashboardSkeleton() {
 }
 
 /** The live dashboard: one subscription, so a set logged elsewhere shows at once. */
-function LiveDashboard() {
+function LiveDashboard({ tonight }: { tonight: ReactNode }) {
   const timeZone = useMemo(viewerTimeZone, []);
   const today = useToday(timeZone);
   const week = useMemo(() => goalWeek(today, timeZone), [today, timeZone]);
@@ -245,7 +250,7 @@ function LiveDashboard() {
     today,
   });
   if (summary === undefined) return <DashboardSkeleton />;
-  return <DashboardView summary={summary} signedIn />;
+  return <DashboardView summary={summary} signedIn tonight={tonight} />;
 }
 
 function LoadError() {
@@ -260,13 +265,14 @@ function LoadError() {
 }
 
 /** /dashboard: goal, Log a Set, totals, the scene and badges. */
-export function DashboardPage() {
+/** The dashboard; `tonight` is the Tonight card the route places in it (a feature of the scene). */
+export function DashboardPage({ tonight }: { tonight: ReactNode }) {
   const { isAuthenticated, isLoading } = useConvexAuth();
   if (isLoading) return <DashboardSkeleton />;
-  if (!isAuthenticated) return <DashboardView summary={PREVIEW_SUMMARY} signedIn={false} />;
+  if (!isAuthenticated) return <DashboardView summary={PREVIEW_SUMMARY} signedIn={false} tonight={tonight} />;
   return (
     <ErrorBoundary fallback={<LoadError />}>
-      <LiveDashboard />
+      <LiveDashboard tonight={tonight} />
     </ErrorBoundary>
   );
 }

@@ -2,7 +2,7 @@ import { ConvexError } from "convex/values";
 import { toast } from "sonner";
 import { errorMessage } from "@/lib/convexErrors";
 import { badgeByCode } from "../../../convex/lib/badges";
-import { badgeToastIcon } from "@/features/badges/BadgeIcon";
+import { badgeToastIcon } from "@/components/badges/BadgeIcon";
 
 /**
  * The toast for a failed save (part 2 §8): a validation error from the server

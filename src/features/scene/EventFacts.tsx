@@ -2,7 +2,7 @@ import { DataList, Link, Text } from "@radix-ui/themes";
 import { formatTime12h } from "../../../convex/lib/time";
 import { SignupInfo } from "./SceneParts";
 import { checkInCountText, costText, scheduleText } from "./sceneText";
-import { FreshnessBadge } from "../tonight/FreshnessBadge";
+import { FreshnessBadge } from "./tonight/FreshnessBadge";
 import type { SceneItem } from "./types";
 
 /** The full facts of a mic or show, for the details dialog and the event page. */

@@ -13,9 +13,9 @@ import {
 } from "./SceneParts";
 import { checkInState } from "./checkInState";
 import { checkInCountText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
-import { FreshnessBadge } from "../tonight/FreshnessBadge";
+import { FreshnessBadge } from "./tonight/FreshnessBadge";
 import { HostConfirmedTonightBadge } from "./SceneParts";
-import { isConfirmedTonight } from "./sceneText";
+import { isConfirmedTonight } from "@/lib/nights";
 import type { SceneItem, ViewerState } from "./types";
 
 type SceneCardProps = {

@@ -11,7 +11,7 @@ import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { DEFAULT_FILTERS, filterSceneItems, hasActiveFilters, planFiltersOf, type SceneFilters } from "./filters";
 import { matchesPlanFilters } from "../../../convex/lib/tonight";
-import { TonightSection } from "../tonight/TonightSection";
+import { TonightSection } from "./tonight/TonightSection";
 import {
   areaCenter,
   hasMoreToShow,

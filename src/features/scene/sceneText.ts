@@ -110,13 +110,3 @@ export function isCancelledTonight(item: Pick<SceneItem, "cancelledDates" | "tim
   if (!item.cancelledDates?.length) return false;
   return item.cancelledDates.includes(localDateString(nowMs, item.timeZone || DEFAULT_TIME_ZONE));
 }
-
-/** True when the host (or an admin) has confirmed tonight (the venue's local date) runs. */
-export function isConfirmedTonight(
-  item: Pick<SceneItem, "confirmedDates" | "cancelledDates" | "timeZone">,
-  nowMs: number,
-): boolean {
-  if (!item.confirmedDates?.length) return false;
-  const today = localDateString(nowMs, item.timeZone || DEFAULT_TIME_ZONE);
-  return item.confirmedDates.includes(today) && !(item.cancelledDates ?? []).includes(today);
-}

@@ -5,8 +5,8 @@ import { api } from "../../../convex/_generated/api";
 import { errorField, errorMessage } from "../../lib/convexErrors";
 import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
 import type { SceneItemId } from "./types";
-import { badgeToastIcon } from "@/features/badges/BadgeIcon";
-import { badgeToast } from "@/features/badges/newBadges";
+import { badgeToastIcon } from "@/components/badges/BadgeIcon";
+import { badgeToast } from "@/lib/newBadges";
 
 const CHECK_IN_FAILED = "Check-in failed. Please try again.";
 

@@ -1,7 +1,7 @@
 import { Badge, Flex, Text } from "@radix-ui/themes";
-import { freshness } from "../../../convex/lib/tonight";
-import { freshnessText } from "../scene/sceneText";
-import type { SceneItem } from "../scene/types";
+import { freshness } from "../../../../convex/lib/tonight";
+import { freshnessText } from "../sceneText";
+import type { SceneItem } from "../types";
 import { confirmationDateText, FRESHNESS_LABELS } from "./tonightText";
 
 const COLORS = { fresh: "green", ageing: "amber", stale: "gray" } as const;

@@ -1,7 +1,7 @@
 import { format } from "date-fns";
 import { TZDate } from "@date-fns/tz";
-import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../convex/lib/time";
-import type { FreshnessGrade } from "../../../convex/lib/tonight";
+import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../../convex/lib/time";
+import type { FreshnessGrade } from "../../../../convex/lib/tonight";
 
 export const FRESHNESS_LABELS: Record<FreshnessGrade, string> = { fresh: "Fresh", ageing: "Ageing", stale: "Stale" };
 
