@@ -235,7 +235,10 @@ async function cmdExport(positional: string[], flags: Flags, store: DataStore): 
     const count = Object.values(tables).reduce((n, docs) => n + docs.length, 0);
     console.log(`Exported ${count} documents from ${Object.keys(tables).length} tables to ${positional[0]}`);
   } else {
-    process.stdout.write(text + "\n");
+    // main() ends with process.exit: wait until the text has left, or a large export is cut short.
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(text + "\n", (error) => (error ? reject(error) : resolve())),
+    );
   }
   return 0;
 }
