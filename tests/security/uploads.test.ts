@@ -87,12 +87,13 @@ describe("uploads (issue 13 item 5)", () => {
     // Warm up the code paths first.
     expect(await post(await uploadUrl(), new Uint8Array(randomBytes(MiB)))).toBe(200);
     const before = rssBytes();
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 12; i++) {
       expect(await post(await uploadUrl(), new Uint8Array(randomBytes(9 * MiB)))).toBe(200);
     }
     const grown = rssBytes() - before;
-    // 54 MiB went in; buffered uploads held every byte (and copies of them).
-    expect(grown, `RSS grew ${(grown / MiB).toFixed(1)} MiB`).toBeLessThan(25 * MiB);
+    // 108 MiB went in; buffered uploads held every byte (and copies of them). Streamed ones leave only
+    // the allocator's and the thread pool's working set (26.8 MiB was seen once after 54 MiB).
+    expect(grown, `RSS grew ${(grown / MiB).toFixed(1)} MiB`).toBeLessThan(40 * MiB);
   }, 120_000);
 
   test("a deleted file's bytes leave the disk", async () => {
