@@ -36,6 +36,7 @@ import type * as lib_checkInWindow from "../lib/checkInWindow.js";
 import type * as lib_geo from "../lib/geo.js";
 import type * as lib_micRules from "../lib/micRules.js";
 import type * as lib_nightListRules from "../lib/nightListRules.js";
+import type * as lib_pageCursor from "../lib/pageCursor.js";
 import type * as lib_photo from "../lib/photo.js";
 import type * as lib_profileRules from "../lib/profileRules.js";
 import type * as lib_recurrence from "../lib/recurrence.js";
@@ -126,6 +127,7 @@ declare const fullApi: ApiFromModules<{
   "lib/geo": typeof lib_geo;
   "lib/micRules": typeof lib_micRules;
   "lib/nightListRules": typeof lib_nightListRules;
+  "lib/pageCursor": typeof lib_pageCursor;
   "lib/photo": typeof lib_photo;
   "lib/profileRules": typeof lib_profileRules;
   "lib/recurrence": typeof lib_recurrence;

@@ -8,6 +8,7 @@ import { stream } from "convex-helpers/server/stream";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { cursorObject, invalidCursor } from "../lib/pageCursor";
 import {
   decodeGeohashBounds,
   EARTH_RADIUS_M,
@@ -147,17 +148,9 @@ function serializePosition(area: AreaKey, position: AreaPosition): string {
  * holding an old cursor starts the list again.
  */
 function parsePosition(cursor: string, area: AreaKey, cells: string[]): AreaPosition {
-  const refuse = (): never => {
-    throw appError(ErrorCode.INVALID_INPUT, INVALID_CURSOR, { paginationError: "InvalidCursor" });
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cursor);
-  } catch {
-    return refuse();
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return refuse();
-  const { v, area: cursorArea, cell, after } = parsed as Record<string, unknown>;
+  const refuse = (): never => invalidCursor(INVALID_CURSOR);
+  const parsed = cursorObject(cursor, INVALID_CURSOR);
+  const { v, area: cursorArea, cell, after } = parsed;
   if (v !== CURSOR_VERSION) return refuse();
   if (!Array.isArray(cursorArea) || cursorArea.length !== 3 || cursorArea.some((x, i) => x !== area[i])) {
     return refuse();
@@ -216,7 +209,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
   const start: AreaPosition = cursor === null ? { cell: 0, after: null } : parsePosition(cursor, area, cells);
   const end = typeof endCursor === "string" ? parsePosition(endCursor, area, cells) : null;
   if (end && comparePositions(end, start) < 0) {
-    throw appError(ErrorCode.INVALID_INPUT, INVALID_CURSOR, { paginationError: "InvalidCursor" });
+    invalidCursor(INVALID_CURSOR);
   }
 
   const page: Doc<"sceneItems">[] = [];

@@ -29,6 +29,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { cursorObject, invalidCursor } from "../lib/pageCursor";
 import { haversineMeters, METERS_PER_MILE } from "../lib/geo";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import {
@@ -458,17 +459,9 @@ function serializePosition(p: Position): string {
 /** Reads a cursor made by {@link serializePosition}; anything else is an INVALID_INPUT error
  * that Convex's pagination hooks recognise (`InvalidCursor`), so the list starts again. */
 function parsePosition(cursor: string): Position {
-  const refuse = (): never => {
-    throw appError(ErrorCode.INVALID_INPUT, INVALID_CURSOR, { paginationError: "InvalidCursor" });
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cursor);
-  } catch {
-    return refuse();
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return refuse();
-  const { v: version, phase, key } = parsed as Record<string, unknown>;
+  const refuse = (): never => invalidCursor(INVALID_CURSOR);
+  const parsed = cursorObject(cursor, INVALID_CURSOR);
+  const { v: version, phase, key } = parsed;
   if (version !== CURSOR_VERSION || (phase !== 0 && phase !== 1 && phase !== 2)) return refuse();
   if (key === null) return { phase, key: null };
   if (
@@ -510,7 +503,7 @@ export async function tonightPage(ctx: QueryCtx, args: TonightArgs): Promise<Pag
   const start: Position = cursor === null ? { phase: 0, key: null } : parsePosition(cursor);
   const end = typeof endCursor === "string" ? parsePosition(endCursor) : null;
   if (end && comparePositions(end, start) < 0) {
-    throw appError(ErrorCode.INVALID_INPUT, INVALID_CURSOR, { paginationError: "InvalidCursor" });
+    invalidCursor(INVALID_CURSOR);
   }
   const sourceList = start.phase === 2 ? [] : await sources(ctx, args, "tonight");
   const night = nightOf(args, "tonight");
