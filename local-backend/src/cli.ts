@@ -235,10 +235,7 @@ async function cmdExport(positional: string[], flags: Flags, store: DataStore): 
     const count = Object.values(tables).reduce((n, docs) => n + docs.length, 0);
     console.log(`Exported ${count} documents from ${Object.keys(tables).length} tables to ${positional[0]}`);
   } else {
-    // main() ends with process.exit: wait until the text has left, or a large export is cut short.
-    await new Promise<void>((resolve, reject) =>
-      process.stdout.write(text + "\n", (error) => (error ? reject(error) : resolve())),
-    );
+    process.stdout.write(text + "\n");
   }
   return 0;
 }
@@ -438,7 +435,9 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    // Exit once what the command wrote has left: process.exit does not wait for a pipe to drain, and a
+    // large `export` or `run` result was cut short. (An empty write's callback runs after the earlier ones.)
+    if (code >= 0) process.stdout.write("", () => process.exit(code));
   },
   (error) => {
     if (error instanceof UsageError) {
