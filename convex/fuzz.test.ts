@@ -7,7 +7,7 @@
  * call, as a signed-in comedian (an admin for admin functions), must end in
  * success, a ConvexError, or, only when the arguments do not match the
  * validator, Convex's argument validation error: never another exception.
- * Afterwards `invariants:check` must pass.
+ * Afterwards `invariants:checkAll` must pass.
  *
  * Seeded: set FUZZ_SEED to replay; a failure prints fast-check's seed, path
  * and counterexample.
@@ -16,11 +16,12 @@ import fc from "fast-check";
 import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
-import { api, internal } from "./_generated/api";
+import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { publicFunctions, useOfflineServer } from "./test.registry";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { checkAllInvariants } from "./test.invariants";
 
 const FUZZ_RUNS = 500;
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -629,7 +630,7 @@ describe("bad input", () => {
     // The generator must get past the validator, not only trip it.
     expect(outcomes.ok + outcomes.convexError, `${name}: no generated call reached the handler`).toBeGreaterThan(0);
     if (process.env.FUZZ_VERBOSE) console.log(`${name} seed=${seed}`, JSON.stringify(outcomes));
-    const report = await world.t.query(internal.invariants.check, {});
+    const report = await checkAllInvariants(world.t);
     expect(report.problems, `invariants after fuzzing ${name} (seed ${seed})`).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { api, internal } from "./_generated/api";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { communityTotals, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { checkAllInvariants } from "./test.invariants";
 import { triggers } from "./triggers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -81,7 +82,7 @@ describe("stats triggers: a set written by any mutation moves everything derived
     expect(d.minutes).toBe(8);
 
     // Every derived row agrees with a recount (badges are awarded by the write paths, not here).
-    const report = await t.query(internal.invariants.check, {});
+    const report = await checkAllInvariants(t);
     expect(report.problems.filter((p) => !p.startsWith("userBadges:"))).toEqual([]);
   });
 
