@@ -70,7 +70,7 @@ globalThis.Convex = {
 };
 
 // Function logs go to the main thread, which adds them to the function's log
-// lines (the client's `[CONVEX A(...)]` lines) and prints them (engine.ts).
+// lines (the client's `[CONVEX A(...)]` lines) and prints them (functionContext.ts).
 const LEVELS = [
   ["log", "LOG"],
   ["info", "INFO"],

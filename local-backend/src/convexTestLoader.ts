@@ -82,13 +82,13 @@ const EDITS: Edit[] = [
       "globalThis.__localBackendMutationResult = rawResult;\n            const commitTs = transactionManager.commit(isNested);\n",
   },
   {
-    why: "a scheduled mutation's job status is written in the mutation's own transaction (engine.ts runJob)",
+    why: "a scheduled mutation's job status is written in the mutation's own transaction (scheduledJobs.ts runJob)",
     find: "globalThis.__localBackendMutationResult = rawResult;\n",
     replace:
       "globalThis.__localBackendMutationResult = rawResult;\n            globalThis.__localBackendBeforeCommit?.(isNested);\n",
   },
   {
-    why: "scheduled functions run through the backend's executor (engine.ts runJob): exactly once, as in Convex",
+    why: "scheduled functions run through the backend's executor (scheduledJobs.ts runJob): exactly once, as in Convex",
     find: "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n",
     replace:
       "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n    const localBackendRun = globalThis.__localBackendRunScheduledFunction?.({ db, jobId, componentPath, functionPath, args, name });\n    if (localBackendRun) return await localBackendRun;\n",
@@ -177,9 +177,9 @@ function writeTemp(name: string, source: string): string {
 const EXPORTS =
   "\nexport { DatabaseFake, TransactionManager, convexGlobalStorage, runScheduledFunction, " +
   "executionContextStorage, withAuth, AuthFake, getTransactionManager, " +
-  // For the scheduler (engine.ts runJob).
+  // For the scheduler (scheduledJobs.ts runJob).
   "requestMetadataStorage, authStorage, newRequestId, resolveFunction, " +
-  // For actions in worker threads (engine.ts actionSyscall).
+  // For actions in worker threads (actionHost.ts actionSyscall).
   "getFunctionPathFromAddress, " +
   // For IndexedDatabase (indexedDatabase.ts): the query semantics it must match.
   "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +

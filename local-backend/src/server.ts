@@ -10,8 +10,8 @@ import { timingSafeEqual } from "node:crypto";
 import { WebSocketServer } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, TokenVerifier } from "./auth.js";
-import type { Caller, Engine } from "./engine.js";
-import { canonicalPath, captureLogs } from "./engine.js";
+import type { Engine } from "./engine.js";
+import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
 import { UploadTooLarge } from "./store.js";
 import { MAX_MESSAGE_BYTES, SyncManager, describeError, describeErrorFully } from "./sync.js";
 
@@ -229,13 +229,13 @@ export async function startServers(
         );
       };
       if (Number(req.headers["content-length"] ?? 0) > MAX_UPLOAD_BYTES) return tooLarge();
-      if (!engine.claimUploadToken(url.searchParams.get("token"))) {
+      if (!engine.files.claimUploadToken(url.searchParams.get("token"))) {
         throw new HttpError(401, "InvalidUploadToken", "The upload URL is invalid, expired or already used");
       }
       const contentType = (req.headers["content-type"] as string | undefined) ?? null;
       let storageId: string;
       try {
-        storageId = await engine.storeUpload(req, contentType, MAX_UPLOAD_BYTES);
+        storageId = await engine.files.storeUpload(req, contentType, MAX_UPLOAD_BYTES);
       } catch (error) {
         if (error instanceof UploadTooLarge) return tooLarge();
         throw error;
@@ -251,7 +251,7 @@ export async function startServers(
       } catch {
         throw new HttpError(400, "BadStorageId", "The storage id in the URL is not valid percent-encoding");
       }
-      const file = engine.getFile(storageId);
+      const file = engine.files.getFile(storageId);
       if (!file) throw new HttpError(404, "FileNotFound", "File not found");
       const image = sniffImage(Buffer.from(await file.blob.slice(0, 12).arrayBuffer()));
       // Only a checked raster image whose declared type matches its bytes is shown

@@ -12,8 +12,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { WebSocket } from "ws";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { AuthError, EXPIRES, type TokenVerifier } from "./auth.js";
-import type { Caller, Engine, Journal } from "./engine.js";
-import { canonicalPath, captureLogs } from "./engine.js";
+import type { Engine } from "./engine.js";
+import { type Caller, canonicalPath, captureLogs, type Journal } from "./functionContext.js";
 import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
 
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";

@@ -1,0 +1,137 @@
+/**
+ * The engine's side of the data directory (store.ts): loading it into the
+ * in-memory database on start, and compacting what changed into segments.
+ */
+import { convexToJson, jsonToConvex } from "convex/values";
+import type { Engine } from "./engine.js";
+import { tableFromId } from "./functionContext.js";
+import { isRefusedLegacyId } from "./ids.js";
+import type { CompactionStats, JsonDoc } from "./store.js";
+
+export class Persistence {
+  /** The current schema's fingerprint (recorded by compaction: see Engine.init). */
+  schemaFingerprint = "";
+  private compactionScheduled = false;
+  private signedOutOnRestore = 0;
+
+  constructor(private readonly engine: Engine) {}
+
+  /** Loads the data directory into the (empty) in-memory database. */
+  async restore(): Promise<void> {
+    const engine = this.engine;
+    const state = engine.store.load();
+    const store = engine.store;
+    const db = engine.db;
+    let maxCreation = 0;
+    let signedOut = 0;
+    // Components' documents (few) are set aside for the component store.
+    const componentDocs = new Map<string, Record<string, unknown>>();
+    const files: [string, string, string][] = [];
+    // Streamed from the segments one document at a time, each converted as it
+    // is parsed: neither the whole JSON form nor both forms are held at once.
+    function* converted(): Generator<[string, Record<string, any>]> {
+      for (const [id, json] of state.docs) {
+        // Sessions and refresh tokens with old (guessable) ids: deleted, on disk too.
+        if (isRefusedLegacyId(id)) {
+          signedOut++;
+          store.markDirty(id);
+          continue;
+        }
+        if (id.startsWith("@")) {
+          componentDocs.set(id, json);
+          continue;
+        }
+        const doc = fromJson(json);
+        if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
+        if (tableFromId(id) === "_storage") files.push([id, doc.sha256, doc.contentType ?? ""]);
+        yield [id, doc];
+      }
+    }
+    db.loadDocuments(converted());
+    engine.components.restore(componentDocs);
+    await engine.files.restore(files);
+    db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
+    const tm = engine.g.transactionManager;
+    if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
+    engine.lastCommitTs = tm._lastCommitTs;
+    for (const [key, value] of state.mutations) engine.mutationResults.set(key, value);
+    if (signedOut > 0)
+      engine.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
+    this.signedOutOnRestore = signedOut;
+  }
+
+  /** After a start's data check: compacts if the log is large, the directory old, or old-id rows were dropped. */
+  compactAfterRestore(): void {
+    if (this.engine.store.compactionDue() || this.signedOutOnRestore > 0) {
+      const stats = this.compact();
+      this.engine.log(
+        `Compacted the data log (${stats.kind}: ${stats.changed} documents changed, ${stats.docs} written, ` +
+          `${(stats.bytes / 2 ** 20).toFixed(1)} MiB in ${stats.files} segments, ${stats.ms.toFixed(0)} ms).`,
+      );
+    }
+  }
+
+  /** Writes what changed since the last compaction into the data directory's segments and empties the log. */
+  compact(): CompactionStats {
+    const engine = this.engine;
+    return engine.store.compact(
+      {
+        get: (key) => {
+          if (key.startsWith("@")) return engine.components.docJson(key);
+          const doc = engine.db.committed(key);
+          return doc ? (convexToJson(doc) as Record<string, unknown>) : null;
+        },
+        all: () => this.allDocsJson(),
+        count: () => engine.db.documentCount() + engine.components.documentCount(),
+      },
+      engine.lastCommitTs,
+      this.schemaFingerprint,
+    );
+  }
+
+  /** Compacts soon (between transactions) once the log has grown past its threshold. */
+  compactSoon(): void {
+    const store = this.engine.store;
+    if (this.compactionScheduled || !store.compactionDue()) return;
+    this.compactionScheduled = true;
+    setImmediate(() => {
+      this.compactionScheduled = false;
+      if (this.engine.closed || !store.compactionDue()) return;
+      try {
+        this.compact();
+      } catch (error) {
+        this.engine.logError(`compaction failed (the log keeps everything): ${String(error)}`);
+      }
+    });
+  }
+
+  *allDocsJson(): Iterable<[string, JsonDoc]> {
+    for (const [id, doc] of this.engine.db.allDocuments() as Iterable<[string, any]>) {
+      yield [id, convexToJson(doc) as Record<string, unknown>];
+    }
+    yield* this.engine.components.allDocsJson();
+  }
+}
+
+/**
+ * A stored document's Convex value. Convex JSON encodes only what JSON cannot
+ * hold (bigints, bytes, special floats) as one-key objects whose key starts
+ * with `$`, which field names never do: a document without `{"$` anywhere is
+ * its own value, as JSON.parse gave it, with no second walk and copy.
+ */
+function fromJson(json: Record<string, unknown>): Record<string, any> {
+  return hasEncodedValue(json) ? (jsonToConvex(json as any) as Record<string, any>) : json;
+}
+
+function hasEncodedValue(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasEncodedValue(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (key.charCodeAt(0) === 36 /* $ */) return true;
+    if (hasEncodedValue((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}

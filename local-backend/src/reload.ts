@@ -1,0 +1,64 @@
+/**
+ * Hot reload: rebundles the functions folder and swaps the new functions,
+ * schema and components in between transactions, keeping the data. If the
+ * build fails or the new schema rejects existing data, the old functions stay.
+ */
+import fs from "node:fs";
+import type { Bundle } from "./bundler.js";
+import type { Engine } from "./engine.js";
+import { loadSchema } from "./functionModules.js";
+import { fingerprint, schemaForDb, validateData } from "./schemaValidation.js";
+
+export async function reloadFunctions(engine: Engine): Promise<boolean> {
+  let bundle: Bundle;
+  try {
+    bundle = await engine.functions.build();
+  } catch (error) {
+    engine.logError(`Reload failed, still serving the previous functions.\n${(error as Error).message}`);
+    return false;
+  }
+  let schema: any;
+  try {
+    schema = await loadSchema(bundle);
+  } catch (error) {
+    engine.logError(`Reload failed: schema.ts threw: ${String(error)}. Still serving the previous functions.`);
+    return false;
+  }
+  const dbSchema = schemaForDb(schema);
+  let componentSchemas: Map<string, any>;
+  try {
+    componentSchemas = await engine.components.loadSchemas(bundle);
+  } catch (error) {
+    engine.logError(
+      `Reload failed: a component's schema threw: ${String(error)}. Still serving the previous functions.`,
+    );
+    return false;
+  }
+  const problems = validateData(engine.ct, engine.db, dbSchema);
+  if (problems.length > 0) {
+    engine.logError(
+      `Schema validation failed: the new schema rejects existing data; still serving the previous functions.\n  ${problems.join("\n  ")}`,
+    );
+    fs.rmSync(bundle.outDir, { recursive: true, force: true });
+    return false;
+  }
+  // Swap between transactions.
+  const tm = engine.g.transactionManager;
+  await engine.ct.convexGlobalStorage.run(engine.g, async () => {
+    await tm.begin(false);
+    try {
+      engine.functions.swap(bundle);
+      engine.db._schema = dbSchema;
+      engine.persistence.schemaFingerprint = fingerprint(schema);
+      engine.components.attach(bundle, componentSchemas, true);
+      // Actions from now on run in fresh threads, which load the new bundle.
+      engine.actionPool?.recycle();
+    } finally {
+      tm.rollback(false);
+    }
+  });
+  await engine.loadAuthConfig();
+  await engine.crons.reload();
+  engine.log(`Reloaded functions from ${engine.opts.functionsDir} (${bundle.modules.size} modules).`);
+  return true;
+}

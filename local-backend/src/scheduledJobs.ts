@@ -1,0 +1,157 @@
+/**
+ * The scheduler's executor: runs each due scheduled function exactly once on
+ * the real clock (convex-test calls runJob through convexTestLoader.ts), and
+ * picks up the jobs left pending or running by a previous process.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Engine } from "./engine.js";
+
+/** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
+const scheduledMutation = new AsyncLocalStorage<{ db: any; jobId: string; done: boolean }>();
+/** Thrown from the commit hook when a job was canceled while its mutation ran: nothing commits. */
+const JOB_CANCELED = Symbol("job canceled");
+
+/** A failed job's `error`, as Convex words an uncaught error. */
+function errorText(error: unknown): string {
+  return `Uncaught ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+}
+
+export class ScheduledJobs {
+  private pendingTimers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(private readonly engine: Engine) {}
+
+  /** Pending scheduled functions from before a restart (or an import) run on their own clock. */
+  rescheduleRestored(skip: Set<string> = new Set()): void {
+    if (this.stopped) return;
+    const engine = this.engine;
+    // The app's jobs, then each component's (in its own `_scheduled_functions`).
+    for (const [componentPath, db] of [["", engine.db], ...engine.components.dbs] as [string, any][]) {
+      for (const [id, doc] of [...db.tableDocuments("_scheduled_functions")] as [string, any][]) {
+        if (skip.has(componentPath ? `@${componentPath}|${id}` : id)) continue;
+        const kind = doc.state?.kind;
+        if (kind === "inProgress") {
+          // Only an action's job is ever committed as inProgress: it was running when
+          // the backend stopped. Convex runs actions at most once and fails the job.
+          void this.completeJob(db, id, componentPath, {
+            kind: "failed",
+            error: "Transient error while executing action",
+          }).catch((error: unknown) => engine.logError(`scheduled function ${doc.name}: ${String(error)}`));
+          continue;
+        }
+        if (kind !== "pending") continue;
+        this.scheduleJob(id, doc.name, doc.args?.[0] ?? {}, doc.scheduledTime, db, componentPath);
+      }
+    }
+  }
+
+  /** Sets a job's final state in a transaction of its own. */
+  private async completeJob(
+    db: any,
+    jobId: string,
+    componentPath: string,
+    state: Record<string, unknown>,
+  ): Promise<void> {
+    await this.engine.ct.convexGlobalStorage.run(this.engine.g, () =>
+      this.engine.ct.withAuth().runInComponent(componentPath, async () => {
+        const job = db.get("_scheduled_functions", jobId);
+        if (job) db.patch("_scheduled_functions", jobId, { state, completedTime: Date.now() });
+      }),
+    );
+  }
+
+  /**
+   * Runs a due job exactly once, as Convex's scheduled job executor does. A
+   * mutation and its job's `success` commit in one transaction (one log entry),
+   * so a crash leaves either both or neither; if it throws, nothing of it
+   * commits and the job is marked failed. An action's job is committed
+   * `inProgress` before it starts, so a crash while it runs fails it on restart
+   * instead of running it again.
+   */
+  async runJob(db: any, jobId: string, componentPath: string, name: string, args: unknown): Promise<void> {
+    const ct = this.engine.ct;
+    const functionPath = { udfPath: name, componentPath };
+    const { func } = await ct.resolveFunction(functionPath, "any");
+    const requestMetadata = {
+      ip: null,
+      userAgent: null,
+      requestId: ct.newRequestId(),
+      scheduledFunctionId: jobId,
+      authToken: null,
+    };
+    const auth = new ct.AuthFake();
+    await ct.requestMetadataStorage.run(requestMetadata, () =>
+      ct.authStorage.run(auth, async () => {
+        if (func.isMutation) {
+          const job = db.get("_scheduled_functions", jobId);
+          if (job?.state?.kind !== "pending") return;
+          try {
+            await scheduledMutation.run({ db, jobId, done: false }, () => ct.withAuth().fun(functionPath, args));
+          } catch (error) {
+            if (error === JOB_CANCELED) return;
+            this.engine.logError(`Error when running scheduled function ${name}: ${String(error)}`);
+            await this.completeJob(db, jobId, componentPath, { kind: "failed", error: errorText(error) });
+          }
+          return;
+        }
+        const started = await ct.withAuth().runInComponent(componentPath, async () => {
+          const job = db.get("_scheduled_functions", jobId);
+          if (job?.state?.kind !== "pending") return false;
+          db.patch("_scheduled_functions", jobId, { state: { kind: "inProgress" } });
+          return true;
+        });
+        if (!started) return;
+        let state: Record<string, unknown> = { kind: "success" };
+        try {
+          await ct.withAuth().fun(functionPath, args);
+        } catch (error) {
+          this.engine.logError(`Error when running scheduled function ${name}: ${String(error)}`);
+          state = { kind: "failed", error: errorText(error) };
+        }
+        await this.completeJob(db, jobId, componentPath, state);
+      }),
+    );
+  }
+
+  /** Called by convex-test right before a mutation commits (convexTestLoader.ts). */
+  beforeCommit(isNested: boolean): void {
+    const job = scheduledMutation.getStore();
+    if (isNested || !job || job.done) return;
+    job.done = true;
+    const doc = job.db.get("_scheduled_functions", job.jobId);
+    if (doc?.state?.kind !== "pending") throw JOB_CANCELED;
+    job.db.patch("_scheduled_functions", job.jobId, { state: { kind: "success" }, completedTime: Date.now() });
+  }
+
+  private scheduleJob(
+    jobId: string,
+    name: string,
+    args: unknown,
+    scheduledTime: number,
+    db: any,
+    componentPath: string,
+  ) {
+    const fire = () => {
+      this.pendingTimers.delete(timer);
+      if (this.stopped) return;
+      const delay = scheduledTime - Date.now();
+      if (delay > 0) {
+        timer = setTimeout(fire, Math.min(delay, 2 ** 31 - 1));
+        this.pendingTimers.add(timer);
+        return;
+      }
+      void this.engine.ct.convexGlobalStorage
+        .run(this.engine.g, () => this.runJob(db, jobId, componentPath, name, args))
+        .catch((error: unknown) => this.engine.logError(`scheduled function ${name} failed: ${String(error)}`));
+    };
+    let timer = setTimeout(fire, Math.max(0, Math.min(scheduledTime - Date.now(), 2 ** 31 - 1)));
+    this.pendingTimers.add(timer);
+  }
+
+  /** No job starts from now on (the engine is closing). */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.pendingTimers) clearTimeout(timer);
+  }
+}
