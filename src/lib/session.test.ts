@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { clearLocalSessionState, storageKeys } from "./session";
+import { clearLocalSessionState, forgetWizardDrafts, storageKeys } from "./session";
 
 /** A minimal in-memory Storage. */
 function memoryStorage(entries: Record<string, string>): Storage {
@@ -45,5 +45,42 @@ describe("clearLocalSessionState", () => {
 
   test("tolerates a missing storage", () => {
     expect(() => clearLocalSessionState(undefined, undefined)).not.toThrow();
+  });
+});
+
+describe("wizard drafts on sign-out and sign-in", () => {
+  test("clearing the session state empties the wizard stores the open page holds in memory", async () => {
+    const { createSessionStore } = await import("./sessionStore");
+    const store = createSessionStore("stagetime.test", { venue: null as string | null });
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.update({ venue: "The Comedy Cellar" });
+    notified = 0;
+    clearLocalSessionState(memoryStorage({}), memoryStorage({}));
+    expect(store.get()).toEqual({ venue: null });
+    // The wizard on screen re-renders without the draft.
+    expect(notified).toBe(1);
+  });
+
+  test("the log-a-set and add-event drafts are gone after a sign-out", async () => {
+    const { logSetStore } = await import("@/features/log-set/wizardStore");
+    const { addEventStore } = await import("@/features/add-event/wizardStore");
+    const venue = { name: "The Comedy Cellar", address: "117 MacDougal St", city: "New York" };
+    logSetStore.update({ venue: venue as never, result: { totalMinutes: 5, minutes: 5, venueName: venue.name } });
+    addEventStore.update({ venue: venue as never });
+    clearLocalSessionState(memoryStorage({}), memoryStorage({}));
+    expect(logSetStore.get()).toEqual({ venue: null, event: null, set: null, result: null });
+    expect(addEventStore.get()).toEqual({ venue: null, saved: null });
+  });
+
+  test("forgetWizardDrafts (a sign-in as someone else) empties them too, and leaves the auth tokens", async () => {
+    const { createSessionStore } = await import("./sessionStore");
+    const store = createSessionStore("stagetime.other", { step: 0 });
+    store.update({ step: 3 });
+    const session = memoryStorage({ "stagetime.other": '{"step":3}', unrelated: "keep me" });
+    forgetWizardDrafts(session);
+    expect(store.get()).toEqual({ step: 0 });
+    expect(session.getItem("stagetime.other")).toBeNull();
+    expect(session.getItem("unrelated")).toBe("keep me");
   });
 });

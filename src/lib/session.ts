@@ -1,3 +1,5 @@
+import { forgetSessionStores } from "./sessionStore";
+
 /** Keys the app keeps in localStorage; all are cleared on sign-out. */
 export const storageKeys = {
   /** Answers given so far in the onboarding wizard. */
@@ -18,15 +20,7 @@ export function clearLocalSessionState(
   storage: Storage | undefined = globalThis.localStorage,
   session: Storage | undefined = globalThis.sessionStorage,
 ): void {
-  // Wizard selections (stagetime.logSet, stagetime.addEvent) belong to the signed-in comedian.
-  if (session) {
-    const wizardKeys: string[] = [];
-    for (let i = 0; i < session.length; i++) {
-      const key = session.key(i);
-      if (key?.startsWith("stagetime.")) wizardKeys.push(key);
-    }
-    for (const key of wizardKeys) session.removeItem(key);
-  }
+  forgetWizardDrafts(session);
   if (!storage) return;
   const doomed: string[] = [storageKeys.onboardingProgress, storageKeys.userLocation];
   for (let i = 0; i < storage.length; i++) {
@@ -34,6 +28,22 @@ export function clearLocalSessionState(
     if (key && AUTH_TOKEN_PREFIXES.some((prefix) => key.startsWith(prefix))) doomed.push(key);
   }
   for (const key of doomed) storage.removeItem(key);
+}
+
+/**
+ * Forgets the wizards' drafts (stagetime.logSet, stagetime.addEvent): the copies
+ * the open page holds in memory and those in sessionStorage. They belong to the
+ * comedian who made them, so a sign-out or a sign-in as someone else drops them.
+ */
+export function forgetWizardDrafts(session: Storage | undefined = globalThis.sessionStorage): void {
+  forgetSessionStores();
+  if (!session) return;
+  const wizardKeys: string[] = [];
+  for (let i = 0; i < session.length; i++) {
+    const key = session.key(i);
+    if (key?.startsWith("stagetime.")) wizardKeys.push(key);
+  }
+  for (const key of wizardKeys) session.removeItem(key);
 }
 
 let signingOut = false;

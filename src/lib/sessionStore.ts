@@ -1,5 +1,8 @@
 import { useSyncExternalStore } from "react";
 
+/** Every store made here, so a sign-out can forget all of them at once. */
+const stores = new Set<{ forget: () => void }>();
+
 /**
  * A tiny store kept in sessionStorage, so a reload in the middle of a wizard
  * keeps what was chosen, and a new tab starts fresh.
@@ -17,6 +20,10 @@ export function createSessionStore<T extends object>(key: string, initial: T) {
     }
   }
 
+  function notify() {
+    for (const listener of listeners) listener();
+  }
+
   function set(next: T) {
     state = next;
     try {
@@ -24,8 +31,20 @@ export function createSessionStore<T extends object>(key: string, initial: T) {
     } catch {
       // Storage full or blocked: the wizard still works within this page.
     }
-    for (const listener of listeners) listener();
+    notify();
   }
+
+  stores.add({
+    forget: () => {
+      state = initial;
+      try {
+        sessionStorage.removeItem(key);
+      } catch {
+        // Blocked storage holds nothing of ours.
+      }
+      notify();
+    },
+  });
 
   return {
     get: () => state,
@@ -38,6 +57,14 @@ export function createSessionStore<T extends object>(key: string, initial: T) {
       return () => listeners.delete(listener);
     },
   };
+}
+
+/**
+ * Forgets what every session store holds, in memory and in sessionStorage: the
+ * drafts belong to the comedian who was signed in, not to the next one on this device.
+ */
+export function forgetSessionStores(): void {
+  for (const store of stores) store.forget();
 }
 
 export type SessionStore<T extends object> = ReturnType<typeof createSessionStore<T>>;

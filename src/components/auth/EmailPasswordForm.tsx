@@ -2,6 +2,7 @@ import { useAuthActions } from "@convex-dev/auth/react";
 import { EnvelopeClosedIcon, LockClosedIcon, PersonIcon } from "@radix-ui/react-icons";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { signInFailureToast, signInSuccessToast, signUpFailureToast, signUpSuccessToast } from "@/lib/authErrors";
+import { forgetWizardDrafts } from "@/lib/session";
 import { showToast } from "@/lib/toast";
 import { signInSchema, signUpSchema, type SignInValues, type SignUpValues } from "./authSchema";
 
@@ -32,6 +33,8 @@ export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
       showToast(mode === "signUp" ? signUpFailureToast(err) : signInFailureToast(err), "error");
       return;
     }
+    // Whatever a wizard still holds was typed before this sign-in, maybe by someone else.
+    forgetWizardDrafts();
     showToast(mode === "signUp" ? signUpSuccessToast : signInSuccessToast, "success");
     onSuccess?.();
   };

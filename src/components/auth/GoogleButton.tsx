@@ -3,6 +3,7 @@ import { Button } from "@radix-ui/themes";
 import { useState } from "react";
 import { googleFailureToast } from "@/lib/authErrors";
 import { paths } from "@/lib/paths";
+import { forgetWizardDrafts } from "@/lib/session";
 import { showToast } from "@/lib/toast";
 
 function GoogleLogo() {
@@ -41,6 +42,8 @@ export function GoogleButton({ label = "Continue with Google", size = "3" }: Goo
   const [pending, setPending] = useState(false);
   const start = async () => {
     setPending(true);
+    // The tab's sessionStorage outlives the trip to Google: drop drafts typed before this sign-in.
+    forgetWizardDrafts();
     try {
       await signIn("google", { redirectTo: paths.authCallback });
     } catch (err) {
