@@ -67,7 +67,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["convex/**/*.ts"],
+    files: ["convex/**/*.ts", "convex-dev/**/*.ts"],
     ignores: ["convex/**/*.test.ts", "convex/test.setup.ts"],
     languageOptions: { parserOptions: { project: "./convex/tsconfig.json", tsconfigRootDir: import.meta.dirname } },
     rules: { "@typescript-eslint/no-floating-promises": "error" },
@@ -75,13 +75,19 @@ export default tseslint.config(
   // Every write goes through the builders in convex/functions.ts, whose ctx.db runs the
   // derived-data triggers (convex/triggers.ts): a raw mutation would skip them.
   {
-    files: ["convex/**/*.ts"],
+    files: ["convex/**/*.ts", "convex-dev/**/*.ts"],
     ignores: ["convex/functions.ts", "convex/_generated/**"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: ["./_generated/server", "../_generated/server", "../../_generated/server"]
+          paths: [
+            "./_generated/server",
+            "../_generated/server",
+            "../../_generated/server",
+            "../convex/_generated/server",
+            "../../convex/_generated/server",
+          ]
             .map((name) => ({
               name,
               importNames: ["mutation", "internalMutation"],
@@ -96,9 +102,10 @@ export default tseslint.config(
       ],
     },
   },
-  ...convexPlugin.configs.recommended,
+  // The dev tools (convex-dev/: seeding, fixtures) are Convex functions too.
+  ...convexPlugin.configs.recommended.map((config) => ({ ...config, files: [...config.files, "convex-dev/**/*.ts"] })),
   // Environment variables are set per deployment (and by the local backend's `env set`).
-  { files: ["convex/**/*.ts"], rules: { "@convex-dev/no-process-env": "off" } },
+  { files: ["convex/**/*.ts", "convex-dev/**/*.ts"], rules: { "@convex-dev/no-process-env": "off" } },
   {
     files: ["src/features/**/*.{ts,tsx}"],
     plugins: { stagetime: { rules: { "feature-boundaries": featureBoundaries } } },

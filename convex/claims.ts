@@ -107,18 +107,3 @@ export const setConfirmedDate = userMutation({
   handler: async (ctx, { micId, date, confirmed }) =>
     await Claims.setConfirmedDate(ctx, ctx.userId, micId, date, confirmed, Date.now()),
 });
-
-/** e2e fixtures (backend CLI `run claims:approveForTest`): the account with this email becomes the mic's approved claimant. */
-export const approveForTest = internalMutation({
-  args: { micId: v.id("sceneItems"), email: v.string() },
-  returns: v.null(),
-  handler: async (ctx, { micId, email }) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", email.trim().toLowerCase()))
-      .first();
-    if (user === null) throw new Error(`No account for ${email}`);
-    await ctx.db.insert("micClaims", { micId, claimantId: user._id, status: "approved", reviewedAt: Date.now() });
-    return null;
-  },
-});

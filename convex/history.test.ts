@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
+import { internal as dev } from "../convex-dev/_generated/api";
+import { api } from "./_generated/api";
 import { createSceneItem, createUser, newTest } from "./test.setup";
 
 const HOUR = 60 * 60 * 1000;
@@ -107,12 +108,12 @@ describe("history.stats", () => {
   });
 });
 
-describe("history.insertSetsForTest", () => {
+describe("fixtures.insertSets", () => {
   test("adds daily one-minute sets with the totals kept right", async () => {
     const t = newTest();
     const { asUser } = await createUser(t, { email: "bulk@example.com" });
     expect(
-      await t.mutation(internal.history.insertSetsForTest, {
+      await t.mutation(dev.fixtures.insertSets, {
         email: "Bulk@example.com",
         count: 30,
         venueName: "Bulk Bar",

@@ -3,8 +3,7 @@ import { paginationOptsValidator, type PaginationOptions, type PaginationResult 
 import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
-import { internalMutation, userQuery } from "./functions";
-import { localDateString } from "./lib/time";
+import { userQuery } from "./functions";
 import { getMyStats } from "./model/userStats";
 import { assertPageOpts } from "./lib/requestRules";
 
@@ -105,38 +104,4 @@ export const stats = userQuery({
   args: {},
   returns: historyStatsValidator,
   handler: async (ctx) => await historyStats(ctx, ctx.userId),
-});
-
-/**
- * For browser tests and demos, run from the CLI only: gives the account with
- * `email` `count` one-minute sets at `venueName`, one a day going back from
- * yesterday (totals, streaks and site minutes follow, model/statsTriggers).
- * Returns how many were added.
- */
-export const insertSetsForTest = internalMutation({
-  args: { email: v.string(), count: v.number(), venueName: v.string() },
-  returns: v.number(),
-  handler: async (ctx, { email, count, venueName }) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", email.trim().toLowerCase()))
-      .first();
-    if (user === null) throw new Error(`No account with the email ${email}.`);
-    const zone = "America/New_York";
-    const now = Date.now();
-    const n = Math.max(0, Math.min(Math.floor(count), 500));
-    for (let i = 1; i <= n; i++) {
-      const performedAt = now - i * 24 * 60 * 60 * 1000;
-      const performanceDate = localDateString(performedAt, zone);
-      await ctx.db.insert("performances", {
-        userId: user._id,
-        minutes: 1,
-        performedAt,
-        performanceDate,
-        venueName,
-        tags: [],
-      });
-    }
-    return n;
-  },
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 import type { Id, TableNames } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
@@ -114,7 +115,7 @@ describe("invariants:check passes", () => {
   test("on the seeded demo scene", async () => {
     vi.useRealTimers();
     const t = newTest();
-    await t.action(internal.seed.run, {});
+    await t.action(dev.seed.run, {});
     await expectOk(t);
   });
 
@@ -448,7 +449,7 @@ describe("invariants:checkAll (the paged check)", () => {
   test("passes on the seeded demo scene", async () => {
     vi.useRealTimers();
     const t = newTest();
-    await t.action(internal.seed.run, {});
+    await t.action(dev.seed.run, {});
     const report = await checkAll(t, 7);
     expect(report.problems).toEqual([]);
   });

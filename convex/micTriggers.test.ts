@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
@@ -67,7 +68,7 @@ async function seasonedUser(): Promise<TestUser> {
 
 describe("searchText and geohash", () => {
   test("a mic inserted by an internal mutation gets its search text, geohash and city", async () => {
-    const id = await t.mutation(internal.scene.insertForTest, {
+    const id = await t.mutation(dev.fixtures.insertSceneItem, {
       title: "Night Owls",
       venueName: "Cellar Bar",
       city: "Austin",

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { api, internal } from "./_generated/api";
+import { internal as dev } from "../convex-dev/_generated/api";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { encodeGeohash } from "./lib/geo";
 import { communityTotals, createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
@@ -227,11 +228,11 @@ describe("scene.remove", () => {
   });
 });
 
-describe("scene.insertForTest", () => {
+describe("fixtures.insertSceneItem", () => {
   test("computes search text, geohash and zeroed counters", async () => {
     const t = newTest();
     const creator = await createUser(t);
-    const id = await t.mutation(internal.scene.insertForTest, {
+    const id = await t.mutation(dev.fixtures.insertSceneItem, {
       title: "Late Laughs",
       venueName: "Basement Bar",
       city: "Brooklyn",

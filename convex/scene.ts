@@ -1,9 +1,8 @@
 import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
-import { internalMutation, publicQuery, userMutation } from "./functions";
+import { publicQuery, userMutation } from "./functions";
 import { planFiltersValidator } from "./model/planFilters";
 import * as Scene from "./model/scene";
-import { sceneItemFields, sceneItemStatus } from "./schema";
 import { assertPageOpts, assertTimeMs } from "./lib/requestRules";
 
 /**
@@ -56,16 +55,4 @@ export const remove = userMutation({
   args: { id: v.id("sceneItems") },
   returns: v.object({ updatedSets: v.number() }),
   handler: async (ctx, { id }) => await Scene.removeSceneItem(ctx, ctx.userId, id),
-});
-
-/** Seeding and e2e fixtures (backend CLI `run scene:insertForTest`). */
-export const insertForTest = internalMutation({
-  args: {
-    ...sceneItemFields,
-    createdBy: v.optional(v.id("users")),
-    status: v.optional(sceneItemStatus),
-  },
-  returns: v.id("sceneItems"),
-  handler: async (ctx, { createdBy, status, ...fields }) =>
-    await Scene.insertSceneItem(ctx, fields, { createdBy, status }),
 });

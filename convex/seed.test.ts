@@ -1,10 +1,11 @@
 import { exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { api, internal } from "./_generated/api";
+import { internal as dev } from "../convex-dev/_generated/api";
+import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { earnedBadgeCodes } from "./lib/badges";
 import { computeStreaks } from "./lib/streaks";
-import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "./model/seedData";
+import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "../convex-dev/model/seedData";
 import { encodeGeohash } from "./lib/geo";
 import { communityTotals, createSceneItem, newTest } from "./test.setup";
 
@@ -28,7 +29,7 @@ function userIdOf(token: string): Id<"users"> {
 describe("seed:run", () => {
   test("seeds a scene of 40+ items in 4+ cities and 2+ time zones, with matching community stats", async () => {
     const t = newTest();
-    const result = await t.action(internal.seed.run, {});
+    const result = await t.action(dev.seed.run, {});
     expect(result).toMatchObject({ seeded: true, demoEmail: DEMO_EMAIL, adminEmail: ADMIN_EMAIL });
 
     const items = await t.run(async (ctx) => ctx.db.query("sceneItems").take(500));
@@ -73,7 +74,7 @@ describe("seed:run", () => {
 
   test("the demo comedian has a consistent history", async () => {
     const t = newTest();
-    await t.action(internal.seed.run, {});
+    await t.action(dev.seed.run, {});
     const data = await t.run(async (ctx) => {
       const user = await ctx.db
         .query("users")
@@ -178,7 +179,7 @@ describe("seed:run", () => {
     vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
     vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
     const t = newTest();
-    await t.action(internal.seed.run, {});
+    await t.action(dev.seed.run, {});
 
     const demo = await t.action(api.auth.signIn, {
       provider: "password",
@@ -209,7 +210,7 @@ describe("seed:run", () => {
   test("does nothing when the database already has a scene", async () => {
     const t = newTest();
     await createSceneItem(t);
-    const result = await t.action(internal.seed.run, {});
+    const result = await t.action(dev.seed.run, {});
     expect(result).toMatchObject({ seeded: false, mics: 1, cities: 1, comedians: 0 });
     const users = await t.run(async (ctx) => ctx.db.query("users").take(10));
     expect(users).toHaveLength(0);
@@ -217,8 +218,8 @@ describe("seed:run", () => {
 
   test("running it twice seeds once", async () => {
     const t = newTest();
-    const first = await t.action(internal.seed.run, {});
-    const second = await t.action(internal.seed.run, {});
+    const first = await t.action(dev.seed.run, {});
+    const second = await t.action(dev.seed.run, {});
     expect(second).toMatchObject({ seeded: false, mics: first.mics, comedians: 2 });
     const items = await t.run(async (ctx) => ctx.db.query("sceneItems").take(500));
     expect(items).toHaveLength(first.mics);

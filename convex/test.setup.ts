@@ -7,8 +7,19 @@ import { type CommunityTotals, readCommunityTotals } from "./model/stats";
 import schema from "./schema";
 import { triggers } from "./triggers";
 
-/** Every module of `convex/`, as `convex deploy` would load them. */
-export const modules = import.meta.glob("./**/*.ts");
+/**
+ * Every module of `convex/`, as `convex deploy` would load them, and on top the dev tools of
+ * `convex-dev/` (seeding, fixtures) under their own paths, as the local backend adds them.
+ */
+export const modules = {
+  ...import.meta.glob("./**/*.ts"),
+  ...Object.fromEntries(
+    Object.entries(import.meta.glob("../convex-dev/**/*.ts")).map(([key, load]) => [
+      key.replace(/^\.\.\/convex-dev\//, "./"),
+      load,
+    ]),
+  ),
+};
 
 /** A convex-test backend with our schema; Convex's per-transaction limits are enforced. */
 export type TestBackend = TestConvex<typeof schema>;

@@ -50,14 +50,21 @@ export type Id<TableName extends TableNames | SystemTableNames> = GenericId<Tabl
 /** A type describing your Convex data model. */
 export type DataModel = DataModelFromSchemaDefinition<typeof schema>;
 `;
-// `codegen.mjs [functionsDir] [--out dir]`: --out writes the files elsewhere
-// (scripts/check-codegen.mjs compares such a fresh copy with convex/_generated/).
+// `codegen.mjs [functionsDir] [--out dir] [--dev-out dir]`: --out and --dev-out write the
+// files elsewhere (scripts/check-codegen.mjs compares such a fresh copy with the committed one).
 const argv = process.argv.slice(2);
-const outAt = argv.indexOf("--out");
-if (outAt >= 0 && !argv[outAt + 1]) throw new Error("--out needs a directory");
-const positional = argv.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
+const valueOf = (flag) => {
+  const at = argv.indexOf(flag);
+  if (at >= 0 && !argv[at + 1]) throw new Error(`${flag} needs a directory`);
+  return at >= 0 ? path.resolve(argv[at + 1]) : null;
+};
+const positional = argv.filter((arg, i) => !arg.startsWith("--") && !["--out", "--dev-out"].includes(argv[i - 1]));
 const dir = positional[0] ? path.resolve(positional[0]) : path.join(root, "convex");
-const out = outAt >= 0 ? path.resolve(argv[outAt + 1]) : path.join(dir, "_generated");
+const out = valueOf("--out") ?? path.join(dir, "_generated");
+// The dev tools beside the functions folder (convex-dev/: seeding, test fixtures), which the
+// local backend and the tests load on top of it (local-backend/src/devFunctions.ts).
+const devDir = path.join(path.dirname(dir), `${path.basename(dir)}-dev`);
+const devOut = fs.existsSync(devDir) ? (valueOf("--dev-out") ?? path.join(devDir, "_generated")) : null;
 
 /** The same files `convex deploy` treats as function modules. */
 function modulePaths(base, rel = "") {
@@ -108,17 +115,31 @@ const files = {
   "server.d.ts": server.DTS,
   "dataModel.d.ts": dataModelDTS,
 };
-for (const [name, content] of Object.entries(files)) {
-  fs.writeFileSync(path.join(out, name), content.replace(/^\s+$/gm, "").trimStart() + "\n");
-}
+const write = (outDir, name, content) =>
+  fs.writeFileSync(path.join(outDir, name), content.replace(/^\s+$/gm, "").trimStart() + "\n");
+for (const [name, content] of Object.entries(files)) write(out, name, content);
 console.log(`codegen: ${mods.length} modules, ${tree.children.length} components -> ${path.relative(root, out)}`);
+
+// The dev folder's `api`/`internal` name its own functions (`internal.seed.run`); its modules
+// use the app's `_generated/server` and data model.
+if (devOut) {
+  const devMods = modulePaths(devDir).sort();
+  const clash = devMods.find((m) => mods.includes(m));
+  if (clash)
+    throw new Error(`${path.basename(devDir)}/${clash} has the same module path as ${path.basename(dir)}/${clash}`);
+  fs.mkdirSync(devOut, { recursive: true });
+  const devApi = apiCodegen(devMods, { useTypeScript: false });
+  write(devOut, "api.js", devApi.JS);
+  write(devOut, "api.d.ts", devApi.DTS);
+  console.log(`codegen: ${devMods.length} dev modules -> ${path.relative(root, devOut)}`);
+}
 
 // Format like the CLI does: Prettier's defaults, not the repository's .prettierrc,
 // and not skipped by .prettierignore (which leaves _generated/ to this check).
 import { execFileSync } from "node:child_process";
 execFileSync(
   path.join(root, "node_modules/.bin/prettier"),
-  ["--write", "--no-config", "--ignore-path", "/dev/null", "--log-level", "warn", out],
+  ["--write", "--no-config", "--ignore-path", "/dev/null", "--log-level", "warn", out, ...(devOut ? [devOut] : [])],
   {
     stdio: "inherit",
   },

@@ -80,9 +80,15 @@ const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `
 
 /**
  * Bundles `functionsDir` into `outDir` (which must not exist yet), and each
- * component its `convex.config.ts` installs into a folder of its own.
+ * component its `convex.config.ts` installs into a folder of its own. The modules of
+ * `devFunctionsDir` (see devFunctions.ts), when given, are added to the app's own
+ * under their paths in that folder; a path both folders have is refused.
  */
-export async function bundleFunctions(functionsDir: string, outDir: string): Promise<Bundle> {
+export async function bundleFunctions(
+  functionsDir: string,
+  outDir: string,
+  devFunctionsDir?: string | null,
+): Promise<Bundle> {
   if (!fs.existsSync(functionsDir)) throw new BundleError(`Functions folder not found: ${functionsDir}`);
   if (!fs.existsSync(path.join(functionsDir, "_generated"))) {
     throw new BundleError(
@@ -96,7 +102,10 @@ export async function bundleFunctions(functionsDir: string, outDir: string): Pro
     if (error instanceof ComponentConfigError) throw new BundleError(error.message);
     throw error;
   }
-  const root = await bundleDir(functionsDir, outDir);
+  if (devFunctionsDir && !fs.existsSync(devFunctionsDir)) {
+    throw new BundleError(`Dev functions folder not found: ${devFunctionsDir}`);
+  }
+  const root = await bundleDir(functionsDir, outDir, devFunctionsDir ?? null);
   const components = new Map<string, ComponentBundle>();
   let n = 0;
   for (const node of flattenComponents(tree)) {
@@ -109,14 +118,22 @@ export async function bundleFunctions(functionsDir: string, outDir: string): Pro
 async function bundleDir(
   functionsDir: string,
   outDir: string,
+  devFunctionsDir: string | null = null,
 ): Promise<{ modules: Map<string, string>; schemaFile: string | null; authConfigFile: string | null }> {
-  const mods = modulePaths(functionsDir);
   const browserEntries: Record<string, string> = {};
   const nodeEntries: Record<string, string> = {};
-  for (const mod of mods) {
-    const abs = path.join(functionsDir, mod);
-    const key = mod.replace(/\.[^./]+$/, "");
-    (usesNode(abs) ? nodeEntries : browserEntries)[key] = abs;
+  const from = new Map<string, string>();
+  for (const dir of devFunctionsDir ? [functionsDir, devFunctionsDir] : [functionsDir]) {
+    for (const mod of modulePaths(dir)) {
+      const abs = path.join(dir, mod);
+      const key = mod.replace(/\.[^./]+$/, "");
+      const earlier = from.get(key);
+      if (earlier !== undefined) {
+        throw new BundleError(`${abs} and ${earlier} are both the module "${key}": rename one of them.`);
+      }
+      from.set(key, abs);
+      (usesNode(abs) ? nodeEntries : browserEntries)[key] = abs;
+    }
   }
   const schema = firstExisting(functionsDir, ["schema.ts", "schema.js"]);
   const authConfig = firstExisting(functionsDir, ["auth.config.ts", "auth.config.js"]);

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { convexToJson, jsonToConvex } from "convex/values";
 import type { Engine } from "./engine.js";
+import { devFunctionsDirFor } from "./devFunctions.js";
 import { DataStore } from "./store.js";
 
 // The engine, servers and key generation load only for commands that need them,
@@ -13,7 +14,16 @@ const loadEngine = async () => (await import("./engine.js")).Engine;
 
 type Flags = Record<string, string | boolean>;
 
-const BOOLEAN_FLAGS = new Set(["prod", "no-seed", "seed", "no-env-file", "no-watch", "watch", "help"]);
+const BOOLEAN_FLAGS = new Set([
+  "prod",
+  "no-seed",
+  "seed",
+  "no-env-file",
+  "no-watch",
+  "watch",
+  "no-dev-functions",
+  "help",
+]);
 
 function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
   const positional: string[] = [];
@@ -38,9 +48,13 @@ class UsageError extends Error {}
 const USAGE = `Usage: npm run backend -- [command] [flags]
 
   start (default)  [--host 127.0.0.1] [--port 3210] [--site-port 3211] [--data-dir .convex-local]
-                   [--functions convex] [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch] [--prod]
+                   [--functions convex] [--dev-functions convex-dev] [--no-dev-functions]
+                   [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch] [--prod]
                    --seed: run seed:run on an empty database (demo accounts; npm run dev passes it)
-                   --prod: like a production deployment: errors redacted to clients, no seeding, no watching
+                   --dev-functions: dev tools (seeding, test fixtures) loaded on top of --functions;
+                     default: the folder beside it named <functions>-dev, if it exists
+                   --prod: like a production deployment: errors redacted to clients, no seeding, no dev
+                     functions, no watching
   run <module:function> ['<json args>']   run any function (internal too), like \`npx convex run\`
   env list | env get NAME | env set NAME value | env remove NAME
   export [file]    JSON snapshot of every table and stored file (stdout without a file)
@@ -50,6 +64,16 @@ Common flags: --data-dir D, --functions F, --port P (of a running backend)`;
 function str(flags: Flags, name: string, fallback: string): string {
   const value = flags[name];
   return typeof value === "string" ? value : fallback;
+}
+
+/**
+ * The dev-tools folder to load on top of the functions folder (seed:run, fixtures:*), as a
+ * deploy of the functions folder never contains it: none with --prod or --no-dev-functions.
+ */
+function devFunctionsDir(flags: Flags, functionsDir: string): string | null {
+  if (flags.prod === true || flags["no-dev-functions"] === true) return null;
+  if (typeof flags["dev-functions"] === "string") return path.resolve(flags["dev-functions"]);
+  return devFunctionsDirFor(functionsDir);
 }
 
 function num(flags: Flags, name: string, fallback: number): number {
@@ -125,8 +149,10 @@ class FunctionFailed extends Error {
 async function offlineEngine(store: DataStore, flags: Flags): Promise<Engine> {
   const env = store.readEnv();
   const Engine = await loadEngine();
+  const functionsDir = path.resolve(str(flags, "functions", "convex"));
   const engine = new Engine({
-    functionsDir: path.resolve(str(flags, "functions", "convex")),
+    functionsDir,
+    devFunctionsDir: devFunctionsDir(flags, functionsDir),
     dataDir: store.dir,
     apiUrl: env.CONVEX_CLOUD_URL ?? "http://127.0.0.1:3210",
     siteUrl: env.CONVEX_SITE_URL ?? "http://127.0.0.1:3211",
@@ -306,7 +332,8 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   const { startServers } = await import("./server.js");
   // Before any client connects: production redacts errors (issue 14 item 11).
   if (flags.prod === true) (await import("./sync.js")).setRedactErrors(true);
-  const engine = new Engine({ functionsDir, dataDir: store.dir, apiUrl, siteUrl });
+  const devDir = devFunctionsDir(flags, functionsDir);
+  const engine = new Engine({ functionsDir, devFunctionsDir: devDir, dataDir: store.dir, apiUrl, siteUrl });
   try {
     await engine.init();
   } catch (error) {
@@ -375,16 +402,19 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   }
 
   // `--watch` wins over `--no-watch` (a test harness may pass both).
-  if (!prod && (flags.watch === true || flags["no-watch"] !== true)) watchFunctions(engine, functionsDir);
+  if (!prod && (flags.watch === true || flags["no-watch"] !== true)) {
+    watchFunctions(engine, devDir ? [functionsDir, devDir] : [functionsDir]);
+  }
+  if (devDir) console.log(`Dev functions (seeding, test fixtures) from ${devDir}`);
   if (prod)
     console.log(
-      'Production mode: errors reach clients as "Server Error" (details in this log), no seeding, no file watching.',
+      'Production mode: errors reach clients as "Server Error" (details in this log), no seeding, no dev functions, no file watching.',
     );
   console.log("Local backend ready");
   return -1;
 }
 
-function watchFunctions(engine: Engine, dir: string): void {
+function watchFunctions(engine: Engine, dirs: string[]): void {
   let timer: NodeJS.Timeout | null = null;
   let reloading: Promise<unknown> = Promise.resolve();
   const trigger = () => {
@@ -394,17 +424,19 @@ function watchFunctions(engine: Engine, dir: string): void {
       reloading = reloading.then(() => engine.reload()).catch((error) => engine.logError(String(error)));
     }, 250);
   };
-  try {
-    fs.watch(dir, { recursive: true }, (_event, file) => {
-      if (!file) return trigger();
-      const name = String(file);
-      if (name.includes("node_modules") || path.basename(name).startsWith(".")) return;
-      if (!/\.(ts|tsx|js|jsx|mjs|cjs|json)$/.test(name)) return;
-      trigger();
-    });
-    console.log(`Watching ${dir} for changes`);
-  } catch (error) {
-    console.error(`Cannot watch ${dir}: ${(error as Error).message}`);
+  for (const dir of dirs) {
+    try {
+      fs.watch(dir, { recursive: true }, (_event, file) => {
+        if (!file) return trigger();
+        const name = String(file);
+        if (name.includes("node_modules") || path.basename(name).startsWith(".")) return;
+        if (!/\.(ts|tsx|js|jsx|mjs|cjs|json)$/.test(name)) return;
+        trigger();
+      });
+      console.log(`Watching ${dir} for changes`);
+    } catch (error) {
+      console.error(`Cannot watch ${dir}: ${(error as Error).message}`);
+    }
   }
 }
 

@@ -53,6 +53,8 @@ let activeEngine: Engine | null = null;
 
 export type EngineOptions = {
   functionsDir: string;
+  /** Dev tools loaded on top of functionsDir (seeding, test fixtures): see devFunctions.ts. */
+  devFunctionsDir?: string | null;
   dataDir: string;
   apiUrl: string;
   siteUrl: string;
@@ -117,7 +119,7 @@ export class Engine {
     this.opts = opts;
     this.store = new DataStore(opts.dataDir);
     this.tables = new TableNumbers(this.store.dir);
-    this.functions = new FunctionModules(opts.functionsDir);
+    this.functions = new FunctionModules(opts.functionsDir, opts.devFunctionsDir ?? null);
     this.crons = new CronRunner(this);
     const workers = actionWorkerCount();
     this.actionPool = workers > 0 ? new ActionPool(workers, FUNCTION_ENV_GLOBAL, (line) => this.logError(line)) : null;

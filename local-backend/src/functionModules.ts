@@ -39,7 +39,11 @@ export class FunctionModules {
   private readonly bundleRoot: string;
   private generation = 0;
 
-  constructor(private readonly functionsDir: string) {
+  constructor(
+    private readonly functionsDir: string,
+    /** Dev tools added on top (see devFunctions.ts); null for none. */
+    private readonly devFunctionsDir: string | null = null,
+  ) {
     removeStaleBundles();
     this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), `local-backend-bundle-${process.pid}-`));
   }
@@ -47,7 +51,7 @@ export class FunctionModules {
   /** Bundles the functions folder into a new folder (not yet served: see swap). */
   async build(): Promise<Bundle> {
     const outDir = path.join(this.bundleRoot, `gen-${++this.generation}`);
-    return await bundleFunctions(this.functionsDir, outDir);
+    return await bundleFunctions(this.functionsDir, outDir, this.devFunctionsDir);
   }
 
   /** Serves `bundle` from now on; the previous bundle's files are removed a minute later. */

@@ -358,7 +358,7 @@ async function fanOut(backend: Backend, clients: ConvexClient[]): Promise<void> 
   const hhmm = `${String(now.getUTCHours()).padStart(2, "0")}:${String(now.getUTCMinutes()).padStart(2, "0")}`;
   const run = await backend.cli([
     "run",
-    "scene:insertForTest",
+    "fixtures:insertSceneItem",
     JSON.stringify({
       title: "Fan-out Mic",
       venueName: "Fan-out Room",
@@ -447,7 +447,7 @@ async function listFanOut(backend: Backend, clients: ConvexClient[]): Promise<vo
   const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
   const run = await backend.cli([
     "run",
-    "scene:insertForTest",
+    "fixtures:insertSceneItem",
     JSON.stringify({
       title: "Bench List Mic",
       venueName: "Bench List Room",

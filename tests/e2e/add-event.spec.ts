@@ -164,7 +164,7 @@ test.describe("add an event", () => {
   test("choosing an event already at the venue adds it to the schedule", async ({ page, signUp, runFunction }) => {
     const venueName = uniqueWord("Chuckle");
     const title = `Sunday Scratch ${venueName}`;
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title,
       venueName,
       city: "New York",

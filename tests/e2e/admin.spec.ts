@@ -10,7 +10,7 @@ type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promis
 test.describe.configure({ timeout: 120_000 });
 
 async function createMic(runFunction: Run, title: string, extra: Record<string, unknown> = {}): Promise<string> {
-  return await runFunction<string>("scene:insertForTest", {
+  return await runFunction<string>("fixtures:insertSceneItem", {
     title,
     venueName: `Admin Room ${title.split(" ").pop()}`,
     city: "New York",

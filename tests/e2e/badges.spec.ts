@@ -8,7 +8,7 @@ test.describe("the badge showcase", () => {
 
   test("empty at first, then First Timer after the first set", async ({ page, signUp, runFunction }) => {
     const venueName = `Badgeroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: `Friday Mic ${venueName}`,
       venueName,
       city: "New York",

@@ -29,7 +29,7 @@ test.describe("the dashboard", () => {
     runFunction,
   }) => {
     const venueName = `Dashroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: `Thursday Tryouts ${venueName}`,
       venueName,
       city: "New York",

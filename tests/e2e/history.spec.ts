@@ -19,7 +19,7 @@ test.describe("performance history", () => {
 
   test("lists sets newest first, shows details, edits and deletes a set", async ({ page, signUp, runFunction }) => {
     const venueName = `Histroom${randomUUID().replace(/-/g, "").slice(0, 8)}`;
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: `Tuesday Tryouts ${venueName}`,
       venueName,
       city: "New York",
@@ -107,7 +107,7 @@ test.describe("performance history", () => {
     const creds = await signUp(page, { name: "Lou Longrun" });
     await page.getByRole("button", { name: "Skip onboarding" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await runFunction("history:insertSetsForTest", { email: creds.email, count: 30, venueName: "Marathon Room" });
+    await runFunction("fixtures:insertSets", { email: creds.email, count: 30, venueName: "Marathon Room" });
     await page.goto("/performance-history");
     await expect(page.getByRole("group", { name: "Total Sets" })).toContainText("30");
     const rows = page.getByRole("list", { name: "Your sets" }).getByRole("listitem");

@@ -39,7 +39,7 @@ test.describe("landing page", () => {
 
     // A new mic in a city the scene did not have yet shows up without a reload.
     const city = `Testville ${Date.now().toString(36)}`;
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: "Landing Page Live Mic",
       venueName: "The Counter Club",
       city,

@@ -38,7 +38,7 @@ test.describe("log a set", () => {
     runFunction,
   }) => {
     const venueName = uniqueWord("Cellar");
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: `Tuesday Tryouts ${venueName}`,
       venueName,
       city: "New York",
@@ -256,7 +256,7 @@ test.describe("log a set", () => {
 
   test("the first set logged brings the 'First Timer' badge toast", async ({ page, signUp, runFunction }) => {
     const venueName = uniqueWord("Toastery");
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: `Badge Night ${venueName}`,
       venueName,
       city: "New York",
@@ -285,7 +285,7 @@ test.describe("log a set", () => {
     runFunction,
   }) => {
     const venueName = uniqueWord("Elsewhere");
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: `Other Device Mic ${venueName}`,
       venueName,
       city: "New York",

@@ -11,7 +11,7 @@ const uniqueWord = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, ""
 async function seedMic(runFunction: <T>(name: string, args?: Record<string, unknown>) => Promise<T>) {
   const venueName = uniqueWord("Basement");
   const title = `Thursday Tryouts ${venueName}`;
-  await runFunction("scene:insertForTest", {
+  await runFunction("fixtures:insertSceneItem", {
     title,
     venueName,
     city: "Chicago",
@@ -234,7 +234,7 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("radio", { name: new RegExp(title) })).toBeVisible();
 
     const laterTitle = `Monday Mayhem ${venueName}`;
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title: laterTitle,
       venueName,
       city: "Chicago",

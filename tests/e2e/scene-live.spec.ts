@@ -174,7 +174,7 @@ test("the card's check-in label follows the clock without a reload", async ({ pa
   test.skip(start.dayOfWeek !== nowInZone("UTC").dayOfWeek, "the start would fall on the next UTC day");
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Soon Mic ${tok}`;
-  await runFunction("scene:insertForTest", {
+  await runFunction("fixtures:insertSceneItem", {
     title,
     venueName: `Soon Room ${tok}`,
     city: "New York",

@@ -42,7 +42,7 @@ test("a signed-out visitor's scene asks for its cards straight away, with no ses
   page,
   runFunction,
 }) => {
-  await runFunction<string>("scene:insertForTest", {
+  await runFunction<string>("fixtures:insertSceneItem", {
     type: "open_mic",
     recurrence: "weekly",
     dayOfWeek: 2,
@@ -69,7 +69,7 @@ test("a signed-in comedian sees the scene before the session is confirmed, then 
 }) => {
   const tok = `zq${randomUUID().slice(0, 8)}`;
   const title = `Startup Fave ${tok}`;
-  await runFunction<string>("scene:insertForTest", {
+  await runFunction<string>("fixtures:insertSceneItem", {
     type: "open_mic",
     recurrence: "weekly",
     dayOfWeek: 5,

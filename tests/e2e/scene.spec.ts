@@ -23,7 +23,7 @@ type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promis
 
 /** Inserts an active weekly item through the backend and returns its id. */
 async function createMic(runFunction: Run, fields: MicFields): Promise<string> {
-  return await runFunction<string>("scene:insertForTest", {
+  return await runFunction<string>("fixtures:insertSceneItem", {
     type: "open_mic",
     recurrence: "weekly",
     dayOfWeek: 3,

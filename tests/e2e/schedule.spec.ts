@@ -73,7 +73,7 @@ test.describe("the schedule", () => {
     let target = addDaysToDate(today, 14);
     if (Number(target.slice(8)) > 28) target = addDaysToDate(today, 10);
     const day = Number(target.slice(8));
-    await runFunction("scene:insertForTest", {
+    await runFunction("fixtures:insertSceneItem", {
       title,
       venueName: `Attic ${tok}`,
       city: "Brooklyn",

@@ -19,7 +19,7 @@ async function insertTonightMic(runFunction: Run, title: string): Promise<string
       .map((p) => [p.type, p.value]),
   );
   const day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(parts.weekday);
-  return await runFunction<string>("scene:insertForTest", {
+  return await runFunction<string>("fixtures:insertSceneItem", {
     title,
     venueName: "The Velvet Room",
     city: "New York",

@@ -24,7 +24,7 @@ async function createNight(
   extra: Record<string, unknown> = {},
 ): Promise<string> {
   const { dayOfWeek, hhmm } = nowInZone(NY, offsetMin * MINUTE);
-  return await runFunction<string>("scene:insertForTest", {
+  return await runFunction<string>("fixtures:insertSceneItem", {
     title,
     venueName: `Tonight Room ${title.split(" ").pop()}`,
     city: "New York",
@@ -105,7 +105,7 @@ test("a claimant confirms tonight and another open browser shows Host confirmed 
 
   const host = await newYorkPage(browser);
   await signIn(host, DEMO_COMEDIAN);
-  await runFunction("claims:approveForTest", { micId: id, email: DEMO_COMEDIAN.email });
+  await runFunction("fixtures:approveClaim", { micId: id, email: DEMO_COMEDIAN.email });
   const visitor = await newYorkPage(browser);
   await openTonight(visitor, tok);
   const night = nights(visitor).filter({ hasText: title });
@@ -129,7 +129,7 @@ test("a cancelled night moves last and greys out", async ({ browser, runFunction
 
   const host = await newYorkPage(browser);
   await signIn(host, DEMO_COMEDIAN);
-  await runFunction("claims:approveForTest", { micId: first, email: DEMO_COMEDIAN.email });
+  await runFunction("fixtures:approveClaim", { micId: first, email: DEMO_COMEDIAN.email });
   const visitor = await newYorkPage(browser);
   await openTonight(visitor, tok);
   await expect(nights(visitor).getByTestId("tonight-title")).toHaveText([`First ${tok}`, `Second ${tok}`]);

@@ -87,7 +87,7 @@ async function run<T>(name: string, args: Record<string, unknown>): Promise<T> {
 async function createOpenMic(title: string): Promise<Id<"sceneItems">> {
   const now = new Date();
   const hhmm = `${String(now.getUTCHours()).padStart(2, "0")}:${String(now.getUTCMinutes()).padStart(2, "0")}`;
-  return await run<Id<"sceneItems">>("scene:insertForTest", {
+  return await run<Id<"sceneItems">>("fixtures:insertSceneItem", {
     title,
     venueName: `${title} Room`,
     city: "New York",

@@ -58,7 +58,7 @@ describe("the live list through real clients", () => {
     await run("admin:setAdmin", { email: "list-host@example.com", isAdmin: true });
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
-    const micId = await run<Id<"sceneItems">>("scene:insertForTest", {
+    const micId = await run<Id<"sceneItems">>("fixtures:insertSceneItem", {
       title: "Rush Hour Mic",
       venueName: "Rush Room",
       city: "New York",

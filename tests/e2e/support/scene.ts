@@ -29,7 +29,7 @@ export function nowInNewYork(offsetMs = 0): { dayOfWeek: number; hhmm: string } 
 /** A weekly New York open mic at VENUE starting this minute (its check-in window is open). */
 export async function createOpenMic(runFunction: Run, title: string, venuePrefix: string): Promise<string> {
   const { dayOfWeek, hhmm } = nowInNewYork();
-  return await runFunction<string>("scene:insertForTest", {
+  return await runFunction<string>("fixtures:insertSceneItem", {
     title,
     venueName: `${venuePrefix} ${title.split(" ").pop()}`,
     city: "New York",

@@ -1,6 +1,6 @@
 import type { Infer } from "convex/values";
-import type { costInfo } from "../schema";
-import type { Doc } from "../_generated/dataModel";
+import type { costInfo } from "../../convex/schema";
+import type { Doc } from "../../convex/_generated/dataModel";
 
 /**
  * The demo scene the local backend seeds on an empty database: made-up venues

@@ -1,11 +1,11 @@
 import { createAccount } from "@convex-dev/auth/server";
 import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalAction, type MutationCtx } from "./_generated/server";
-import { internalMutation } from "./functions";
+import { internalAction, type MutationCtx } from "../convex/_generated/server";
+import { internalMutation } from "../convex/functions";
 import * as Seed from "./model/seed";
 import { ADMIN_EMAIL, ADMIN_NAME, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD } from "./model/seedData";
-import { readCommunityStats } from "./model/stats";
+import { readCommunityStats } from "../convex/model/stats";
 
 const summary = v.object({
   /** False when the database already had a scene and nothing was written. */

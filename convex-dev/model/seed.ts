@@ -1,12 +1,19 @@
-import type { Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
-import { earnedBadgeCodes } from "../lib/badges";
-import { addDaysToDate, daysBetweenDates, dayOfWeekOfDate, localDateString, MINUTE_MS, zonedEpoch } from "../lib/time";
-import { createProfileIfMissing } from "./profiles";
+import type { Id } from "../../convex/_generated/dataModel";
+import type { MutationCtx } from "../../convex/_generated/server";
+import { earnedBadgeCodes } from "../../convex/lib/badges";
+import {
+  addDaysToDate,
+  daysBetweenDates,
+  dayOfWeekOfDate,
+  localDateString,
+  MINUTE_MS,
+  zonedEpoch,
+} from "../../convex/lib/time";
+import { createProfileIfMissing } from "../../convex/model/profiles";
 import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS } from "./seedData";
-import { insertSceneItem } from "./scene";
-import { readCommunityStats, type CommunityStats } from "./stats";
-import { onVenueAdded } from "./userStats";
+import { insertSceneItem } from "../../convex/model/scene";
+import { readCommunityStats, type CommunityStats } from "../../convex/model/stats";
+import { onVenueAdded } from "../../convex/model/userStats";
 
 const DEMO_TIME_ZONE = "America/New_York";
 /** Cities the demo comedian performs in (her home scene). */

@@ -1,0 +1,71 @@
+/**
+ * Fixtures for browser tests, the local-backend tests and the bench, run through the
+ * backend CLI (`npm run backend -- run fixtures:insertSceneItem '{...}'`) or convex-test.
+ * Dev tooling: this folder is loaded by the local backend (not with --prod) and the
+ * tests on top of `convex/`; `npx convex deploy` of `convex/` never contains it.
+ */
+import { v } from "convex/values";
+import { internalMutation } from "../convex/functions";
+import { localDateString } from "../convex/lib/time";
+import * as Scene from "../convex/model/scene";
+import { sceneItemFields, sceneItemStatus } from "../convex/schema";
+
+/** A mic or show, written as the app writes one (derived fields follow through the triggers). */
+export const insertSceneItem = internalMutation({
+  args: {
+    ...sceneItemFields,
+    createdBy: v.optional(v.id("users")),
+    status: v.optional(sceneItemStatus),
+  },
+  returns: v.id("sceneItems"),
+  handler: async (ctx, { createdBy, status, ...fields }) =>
+    await Scene.insertSceneItem(ctx, fields, { createdBy, status }),
+});
+
+/** The account with this email becomes the mic's approved claimant. */
+export const approveClaim = internalMutation({
+  args: { micId: v.id("sceneItems"), email: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { micId, email }) => {
+    const user = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", email.trim().toLowerCase()))
+      .first();
+    if (user === null) throw new Error(`No account for ${email}`);
+    await ctx.db.insert("micClaims", { micId, claimantId: user._id, status: "approved", reviewedAt: Date.now() });
+    return null;
+  },
+});
+
+/**
+ * Gives the account with `email` `count` one-minute sets at `venueName`, one a day
+ * going back from yesterday (totals, streaks and site minutes follow,
+ * model/statsTriggers). Returns how many were added.
+ */
+export const insertSets = internalMutation({
+  args: { email: v.string(), count: v.number(), venueName: v.string() },
+  returns: v.number(),
+  handler: async (ctx, { email, count, venueName }) => {
+    const user = await ctx.db
+      .query("users")
+      .withIndex("email", (q) => q.eq("email", email.trim().toLowerCase()))
+      .first();
+    if (user === null) throw new Error(`No account with the email ${email}.`);
+    const zone = "America/New_York";
+    const now = Date.now();
+    const n = Math.max(0, Math.min(Math.floor(count), 500));
+    for (let i = 1; i <= n; i++) {
+      const performedAt = now - i * 24 * 60 * 60 * 1000;
+      const performanceDate = localDateString(performedAt, zone);
+      await ctx.db.insert("performances", {
+        userId: user._id,
+        minutes: 1,
+        performedAt,
+        performanceDate,
+        venueName,
+        tags: [],
+      });
+    }
+    return n;
+  },
+});
