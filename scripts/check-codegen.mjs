@@ -54,3 +54,4 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(`codegen check: ${shown} is up to date`);
+if (genAt < 0 && fs.existsSync(devCommitted)) console.log("codegen check: convex-dev/_generated is up to date");
