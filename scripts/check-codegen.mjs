@@ -48,7 +48,7 @@ try {
 
 const shown = path.relative(root, committed) || committed;
 if (problems.length > 0) {
-  console.error(`${shown} differs from what \`npm run codegen\` writes:`);
+  console.error(`Generated code (${shown}, convex-dev/_generated) differs from what \`npm run codegen\` writes:`);
   for (const p of problems) console.error(`  ${p}`);
   console.error("Run `npm run codegen` and commit convex/_generated/ (and convex-dev/_generated/).");
   process.exit(1);
