@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { DELETE_BATCH_SIZE } from "./model/account";
+import { expectAppError } from "./test.expect";
 import { communityTotals, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 const HOUR = 60 * 60 * 1000;
@@ -148,7 +149,7 @@ describe("account.exportData", () => {
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(t.query(api.account.exportData, {})).rejects.toThrow(/sign in/i);
+    await expectAppError(t.query(api.account.exportData, {}), "NOT_SIGNED_IN", /sign in/i);
   });
 });
 
@@ -191,7 +192,7 @@ describe("account.deleteAccount", () => {
     expect((await communityTotals(t)).minutesLogged).toBe(9);
     // The old token finds no account and cannot bring the profile back.
     expect(await comic.asUser.query(api.profiles.me, {})).toBeNull();
-    await expect(comic.asUser.mutation(api.profiles.ensure, {})).rejects.toThrow("Account not found.");
+    await expectAppError(comic.asUser.mutation(api.profiles.ensure, {}), "NOT_SIGNED_IN", /Account not found\./);
   });
 
   test("after Delete Account the same token cannot log a set, create a mic, recreate a profile or check in", async () => {
@@ -202,28 +203,36 @@ describe("account.deleteAccount", () => {
     const bystander = await createUser(t);
     await comic.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" });
     const gone = /Account not found/;
-    await expect(
+    await expectAppError(
       comic.asUser.mutation(api.performances.log, {
         minutes: 5,
         performedAt: Date.now() - HOUR,
         tags: [],
         sceneItemId: mic,
       }),
-    ).rejects.toThrow(gone);
-    await expect(
+      "NOT_SIGNED_IN",
+      gone,
+    );
+    await expectAppError(
       comic.asUser.mutation(api.events.create, {
         venue: { venueName: "Ghost Bar", latitude: 40.7, longitude: -73.9 },
         details: { type: "open_mic", title: "Ghost Mic", dayOfWeek: 2, startTimeLocal: "20:00", recurrence: "weekly" },
       }),
-    ).rejects.toThrow(gone);
-    await expect(comic.asUser.mutation(api.profiles.ensure, {})).rejects.toThrow(gone);
-    await expect(
+      "NOT_SIGNED_IN",
+      gone,
+    );
+    await expectAppError(comic.asUser.mutation(api.profiles.ensure, {}), "NOT_SIGNED_IN", gone);
+    await expectAppError(
       comic.asUser.mutation(api.profiles.update, { displayName: "Ghost", weeklyGoalMinutes: 10 }),
-    ).rejects.toThrow(gone);
+      "NOT_SIGNED_IN",
+      gone,
+    );
     // A public mutation sees an anonymous caller.
-    await expect(
+    await expectAppError(
       comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, latitude: 40.7411, longitude: -73.9897 }),
-    ).rejects.toThrow(/sign in/);
+      "NOT_SIGNED_IN",
+      /sign in/,
+    );
     expect(await rowsOf(t, comic.userId)).toEqual({});
     const items = await t.run(async (ctx) => ctx.db.query("sceneItems").collect());
     expect(items.map((i) => i.title)).toEqual(["Monday Mic"]);
@@ -259,6 +268,6 @@ describe("account.deleteAccount", () => {
     const comic = await createUser(t);
     await expect(comic.asUser.mutation(api.account.deleteAccount, { confirm: "delete" as "DELETE" })).rejects.toThrow();
     expect(await comic.asUser.query(api.profiles.me, {})).not.toBeNull();
-    await expect(t.mutation(api.account.deleteAccount, { confirm: "DELETE" })).rejects.toThrow(/sign in/i);
+    await expectAppError(t.mutation(api.account.deleteAccount, { confirm: "DELETE" }), "NOT_SIGNED_IN", /sign in/i);
   });
 });

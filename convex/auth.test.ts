@@ -1,9 +1,9 @@
 import { createAccount } from "@convex-dev/auth/server";
 import { exportPKCS8, generateKeyPair } from "jose";
-import { ConvexError } from "convex/values";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { expectAppError } from "./test.expect";
 import { newTest, type TestBackend } from "./test.setup";
 
 // Password hashing (scrypt) and seeding are slow on a busy machine.
@@ -39,15 +39,6 @@ async function passwordSignIn(
 function userIdOf(token: string): Id<"users"> {
   const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
   return payload.sub.split("|")[0] as Id<"users">;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("password sign-up", () => {
@@ -115,9 +106,11 @@ describe("password sign-up", () => {
   test("rejects a password shorter than 6 characters with the spec's message", async () => {
     stubAuthEnv();
     const t = newTest();
-    const error = await errorOf(passwordSignIn(t, { email: "short@example.com", password: "12345", flow: "signUp" }));
-    expect(error).toBeInstanceOf(ConvexError);
-    expect((error as ConvexError<{ message: string }>).data.message).toBe("Password must be at least 6 characters");
+    await expectAppError(
+      passwordSignIn(t, { email: "short@example.com", password: "12345", flow: "signUp" }),
+      "INVALID_INPUT",
+      "Password must be at least 6 characters",
+    );
     const users = await t.run(async (ctx) => ctx.db.query("users").take(5));
     expect(users).toHaveLength(0);
   });
@@ -155,28 +148,28 @@ describe("password sign-up", () => {
     stubAuthEnv();
     const t = newTest();
     await passwordSignIn(t, { email: "pw@example.com", password: "secret1", flow: "signUp" });
-    const wrong = await errorOf(passwordSignIn(t, { email: "pw@example.com", password: "wrong-one", flow: "signIn" }));
-    expect(wrong).toBeInstanceOf(ConvexError);
-    expect((wrong as ConvexError<{ code: string; message: string }>).data).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Invalid email or password.",
-    });
-    const unknown = await errorOf(
-      passwordSignIn(t, { email: "nobody@example.com", password: "secret1", flow: "signIn" }),
+    await expectAppError(
+      passwordSignIn(t, { email: "pw@example.com", password: "wrong-one", flow: "signIn" }),
+      "INVALID_INPUT",
+      "Invalid email or password.",
     );
-    expect((unknown as ConvexError<{ message: string }>).data.message).toBe("Invalid email or password.");
+    await expectAppError(
+      passwordSignIn(t, { email: "nobody@example.com", password: "secret1", flow: "signIn" }),
+      "INVALID_INPUT",
+      "Invalid email or password.",
+    );
   });
 
   test("signing up twice with the same email fails", async () => {
     stubAuthEnv();
     const t = newTest();
     await passwordSignIn(t, { email: "dup@example.com", password: "secret1", flow: "signUp" });
-    const error = await errorOf(passwordSignIn(t, { email: "Dup@example.com", password: "other12", flow: "signUp" }));
-    expect(error).toBeInstanceOf(ConvexError);
-    expect((error as ConvexError<{ code: string; message: string }>).data).toEqual({
-      code: "ALREADY_EXISTS",
-      message: "This email is already registered. Try signing in instead.",
-    });
+    await expectAppError(
+      passwordSignIn(t, { email: "Dup@example.com", password: "other12", flow: "signUp" }),
+      "ALREADY_EXISTS",
+      "This email is already registered. Try signing in instead.",
+      { exact: true },
+    );
   });
 });
 
@@ -198,8 +191,10 @@ describe("passwords are hashed in the sign-in action, auth:store only stores or 
     expect(await storedSecret(t, "hash@example.com")).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
     const again = await passwordSignIn(t, { email: "hash@example.com", password: "secret1", flow: "signUp" });
     expect(userIdOf(again.tokens!.token)).toBe(userIdOf(first.tokens!.token));
-    const other = await errorOf(passwordSignIn(t, { email: "hash@example.com", password: "other12", flow: "signUp" }));
-    expect((other as ConvexError<{ code: string }>).data.code).toBe("ALREADY_EXISTS");
+    await expectAppError(
+      passwordSignIn(t, { email: "hash@example.com", password: "other12", flow: "signUp" }),
+      "ALREADY_EXISTS",
+    );
   });
 
   test("an account hashed in the mutation (the seed's createAccount) signs in with its password only", async () => {
@@ -215,10 +210,11 @@ describe("passwords are hashed in the sign-in action, auth:store only stores or 
     expect(await storedSecret(t, "seeded@example.com")).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
     const ok = await passwordSignIn(t, { email: "seeded@example.com", password: "seeded-pw", flow: "signIn" });
     expect(ok.tokens?.token).toBeTruthy();
-    const wrong = await errorOf(
+    await expectAppError(
       passwordSignIn(t, { email: "seeded@example.com", password: "seeded-px", flow: "signIn" }),
+      "INVALID_INPUT",
+      "Invalid email or password.",
     );
-    expect((wrong as ConvexError<{ message: string }>).data.message).toBe("Invalid email or password.");
   });
 
   test("auth:store takes the action's checked secret and only compares it (no hashing in the mutation)", async () => {
@@ -247,10 +243,11 @@ describe("passwords are hashed in the sign-in action, auth:store only stores or 
     const t = newTest();
     await passwordSignIn(t, { email: "victim@example.com", password: "secret1", flow: "signUp" });
     const stored = (await storedSecret(t, "victim@example.com"))!;
-    const forged = await errorOf(
+    await expectAppError(
       passwordSignIn(t, { email: "victim@example.com", password: `\u0000checked:${stored}`, flow: "signIn" }),
+      "INVALID_INPUT",
+      "Invalid email or password.",
     );
-    expect((forged as ConvexError<{ message: string }>).data.message).toBe("Invalid email or password.");
   });
 });
 
@@ -258,10 +255,9 @@ describe("credential limits (security issue 13 item 8)", () => {
   test("a 500,000-character sign-up name is refused like the profile's 60, and no account is made", async () => {
     stubAuthEnv();
     const t = newTest();
-    const error = await errorOf(
+    await expectAppError(
       passwordSignIn(t, { email: "long@example.com", password: "secret1", flow: "signUp", name: "n".repeat(500_000) }),
-    );
-    expect((error as ConvexError<{ message: string }>).data.message).toBe(
+      "INVALID_INPUT",
       "Display name must be 60 characters or fewer.",
     );
     expect(await t.run(async (ctx) => ctx.db.query("users").take(1))).toHaveLength(0);
@@ -275,8 +271,11 @@ describe("credential limits (security issue 13 item 8)", () => {
     const huge = "p".repeat(5 * 1024 * 1024);
     for (const flow of ["signUp", "signIn"] as const) {
       const started = Date.now();
-      const error = await errorOf(passwordSignIn(t, { email: "big@example.com", password: huge, flow }));
-      expect((error as ConvexError<{ message: string }>).data.message).toBe("Password must be 256 characters or fewer");
+      await expectAppError(
+        passwordSignIn(t, { email: "big@example.com", password: huge, flow }),
+        "INVALID_INPUT",
+        "Password must be 256 characters or fewer",
+      );
       expect(Date.now() - started).toBeLessThan(2000);
     }
     expect(await t.run(async (ctx) => ctx.db.query("users").take(1))).toHaveLength(0);
@@ -285,9 +284,10 @@ describe("credential limits (security issue 13 item 8)", () => {
   test("an email past 254 characters is refused", async () => {
     stubAuthEnv();
     const t = newTest();
-    const error = await errorOf(
+    await expectAppError(
       passwordSignIn(t, { email: `${"e".repeat(250)}@example.com`, password: "secret1", flow: "signUp" }),
+      "INVALID_INPUT",
+      "Email must be 254 characters or fewer",
     );
-    expect((error as ConvexError<{ message: string }>).data.message).toBe("Email must be 254 characters or fewer");
   });
 });

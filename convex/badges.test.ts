@@ -3,6 +3,7 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { BADGES } from "./lib/badges";
 import { awardEarnedBadges, startOfLocalMonth } from "./model/badges";
+import { expectAppError } from "./test.expect";
 import { createUser, createSceneItem, newTest, type TestBackend } from "./test.setup";
 
 /** 2026-11-20 12:00 in New York. */
@@ -101,8 +102,8 @@ describe("awardEarnedBadges", () => {
 describe("badges.mine and badges.progress", () => {
   test("refuse anonymous callers", async () => {
     const t = newTest();
-    await expect(t.query(api.badges.mine, {})).rejects.toThrow(/sign in/i);
-    await expect(t.query(api.badges.progress, { monthStartMs: 0 })).rejects.toThrow(/sign in/i);
+    await expectAppError(t.query(api.badges.mine, {}), "NOT_SIGNED_IN", /sign in/i);
+    await expectAppError(t.query(api.badges.progress, { monthStartMs: 0 }), "NOT_SIGNED_IN", /sign in/i);
   });
 
   test("mine lists the caller's badges oldest first, and only theirs", async () => {

@@ -5,6 +5,7 @@ import type { Id } from "./_generated/dataModel";
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./test.expect";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -17,22 +18,6 @@ const WEDNESDAY_MIC = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
 /** New York wall-clock time on Wednesday 2026-11-25 as epoch ms. */
 const nyWed = (hhmm: string) => Date.parse(`2026-11-25T${hhmm}:00-05:00`);
 const AT_VENUE = { ...VENUE };
-
-async function expectAppError(
-  promise: Promise<unknown>,
-  code: string,
-  message?: string,
-): Promise<Record<string, unknown>> {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return data!;
-  }
-  throw new Error(`expected a ${code} error`);
-}
 
 /** A comedian whose account is two days old: old enough for their check-ins to verify a mic. */
 async function seasonedUser(t: TestBackend) {

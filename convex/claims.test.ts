@@ -2,18 +2,7 @@ import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a ${code} error`);
-}
+import { expectAppError } from "./test.expect";
 
 async function getItem(t: TestBackend, id: Id<"sceneItems">) {
   return await t.run(async (ctx) => await ctx.db.get("sceneItems", id));

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { goalWeek } from "./lib/weeks";
+import { expectAppError } from "./test.expect";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
 const ZONE = "America/Chicago";
@@ -150,15 +151,17 @@ describe("dashboard.summary", () => {
   });
 
   test("signed-out callers and ranges that are not a week are refused", async () => {
-    await expect(t.query(api.dashboard.summary, weekArgs)).rejects.toThrow(/sign in/i);
+    await expectAppError(t.query(api.dashboard.summary, weekArgs), "NOT_SIGNED_IN", /sign in/i);
     const comic = await createUser(t);
     for (const args of [
       { goalWeekStartMs: WEEK.endMs, goalWeekEndMs: WEEK.startMs },
       { goalWeekStartMs: WEEK.startMs, goalWeekEndMs: WEEK.startMs + 30 * 24 * 3600_000 },
     ]) {
-      await expect(comic.asUser.query(api.dashboard.summary, args)).rejects.toThrow(/Please choose a week/);
+      await expectAppError(comic.asUser.query(api.dashboard.summary, args), "INVALID_INPUT", /Please choose a week/);
     }
-    await expect(comic.asUser.query(api.dashboard.summary, { ...weekArgs, today: "21/11/2026" })).rejects.toThrow(
+    await expectAppError(
+      comic.asUser.query(api.dashboard.summary, { ...weekArgs, today: "21/11/2026" }),
+      "INVALID_INPUT",
       /YYYY-MM-DD/,
     );
   });

@@ -6,6 +6,7 @@ import "./lib/time";
 import { monthlyRuleText, nextOccurrence, runsOnDate } from "./lib/recurrence";
 import type { EventDetails, VenueInput } from "./model/events";
 import { createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./test.expect";
 
 /** Friday 2026-11-20, 15:00 in New York. */
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");
@@ -17,18 +18,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return data!;
-  }
-  throw new Error(`expected a ${code} error`);
-}
 
 const VENUE: VenueInput = {
   venueName: "The Creek and the Cave",

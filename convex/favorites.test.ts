@@ -2,18 +2,7 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a ${code} error`);
-}
+import { expectAppError } from "./test.expect";
 
 async function favoriteRows(t: TestBackend, userId: Id<"users">) {
   return await t.run(async (ctx) =>

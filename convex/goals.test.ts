@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
+import { expectAppError } from "./test.expect";
 import { createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 let t: TestBackend;
@@ -25,15 +26,12 @@ describe("goals.update", () => {
   test.each([0, 101, 1.5, -5, Number.NaN, Number.POSITIVE_INFINITY])(
     "refuses %d with the spec's message and keeps the old goal",
     async (goal) => {
-      const error = await comic.asUser.mutation(api.goals.update, { weeklyGoalMinutes: goal }).then(
-        () => null,
-        (e: unknown) => e as { data?: Record<string, unknown> },
+      const data = await expectAppError(
+        comic.asUser.mutation(api.goals.update, { weeklyGoalMinutes: goal }),
+        "INVALID_INPUT",
+        "Please enter a goal between 1 and 100 minutes.",
       );
-      expect(error?.data).toMatchObject({
-        code: "INVALID_INPUT",
-        message: "Please enter a goal between 1 and 100 minutes.",
-        title: "Invalid goal",
-      });
+      expect(data).toMatchObject({ title: "Invalid goal" });
       expect(await savedGoal()).toBe(15);
     },
   );
@@ -46,7 +44,7 @@ describe("goals.update", () => {
   });
 
   test("signed-out callers are refused", async () => {
-    await expect(t.mutation(api.goals.update, { weeklyGoalMinutes: 20 })).rejects.toThrow(/sign in/i);
+    await expectAppError(t.mutation(api.goals.update, { weeklyGoalMinutes: 20 }), "NOT_SIGNED_IN", /sign in/i);
     expect(await savedGoal()).toBe(15);
   });
 

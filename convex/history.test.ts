@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api } from "./_generated/api";
+import { expectAppError } from "./test.expect";
 import { createSceneItem, createUser, newTest } from "./test.setup";
 
 const HOUR = 60 * 60 * 1000;
@@ -84,10 +85,12 @@ describe("history.list", () => {
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(t.query(api.history.list, { paginationOpts: { numItems: 25, cursor: null } })).rejects.toThrow(
+    await expectAppError(
+      t.query(api.history.list, { paginationOpts: { numItems: 25, cursor: null } }),
+      "NOT_SIGNED_IN",
       /sign in/i,
     );
-    await expect(t.query(api.history.stats, {})).rejects.toThrow(/sign in/i);
+    await expectAppError(t.query(api.history.stats, {}), "NOT_SIGNED_IN", /sign in/i);
   });
 });
 

@@ -5,6 +5,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 import { checkAllInvariants } from "./test.invariants";
+import { expectAppError } from "./test.expect";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -13,18 +14,6 @@ const VENUE = { latitude: 40.7411, longitude: -73.9897 };
 const nyWed = (hhmm: string) => Date.parse(`2026-11-25T${hhmm}:00-05:00`);
 const TONIGHT = "2026-11-25";
 const NOW = nyWed("19:45");
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code, JSON.stringify(data ?? String(error))).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a ${code} error`);
-}
 
 let t: TestBackend;
 let host: TestUser;

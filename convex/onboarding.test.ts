@@ -1,16 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { expectAppError } from "./test.expect";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-
-async function appErrorOf(promise: Promise<unknown>): Promise<Record<string, unknown> | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { data?: Record<string, unknown> }).data;
-  }
-  throw new Error("expected an error");
-}
 
 async function rowsOf(t: TestBackend, userId: Id<"users">) {
   return await t.run(async (ctx) => ({
@@ -48,10 +40,11 @@ describe("onboarding.logFirstSet", () => {
     const mic = await createSceneItem(t);
     const comic = await createUser(t, { needsOnboarding: true });
     for (const minutes of [0, 31, 2.5]) {
-      const data = await appErrorOf(
+      await expectAppError(
         comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes, performedAt: Date.now() }),
+        "INVALID_INPUT",
+        "Set length must be 1 to 30 minutes",
       );
-      expect(data).toMatchObject({ code: "INVALID_INPUT", message: "Set length must be 1 to 30 minutes" });
     }
     expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
   });
@@ -69,9 +62,9 @@ describe("onboarding.logFirstSet", () => {
   test("signed-out callers are asked to sign in", async () => {
     const t = newTest();
     const mic = await createSceneItem(t);
-    const data = await appErrorOf(
+    await expectAppError(
       t.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() }),
+      "NOT_SIGNED_IN",
     );
-    expect(data?.code).toBe("NOT_SIGNED_IN");
   });
 });

@@ -9,6 +9,7 @@ import { computeStreaks } from "./lib/streaks";
 import { localDateString } from "./lib/time";
 import { readCommunityTotals } from "./model/stats";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./test.expect";
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
@@ -24,18 +25,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return data!;
-  }
-  throw new Error(`expected a ${code} error`);
-}
 
 async function log(
   comic: TestUser,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { setAdmin } from "./admin";
+import { expectAppError } from "./test.expect";
 import { createAdmin, createUser, newTest } from "./test.setup";
 
 afterEach(() => {
@@ -129,7 +130,7 @@ describe("profiles.ensure", () => {
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(t.mutation(api.profiles.ensure, {})).rejects.toThrow(/sign in/i);
+    await expectAppError(t.mutation(api.profiles.ensure, {}), "NOT_SIGNED_IN", /sign in/i);
   });
 });
 
@@ -174,8 +175,12 @@ describe("onboarding", () => {
 
   test("onboarding mutations need a signed-in caller", async () => {
     const t = newTest();
-    await expect(t.mutation(api.profiles.skipOnboarding, {})).rejects.toThrow(/sign in/i);
-    await expect(t.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: 20 })).rejects.toThrow(/sign in/i);
+    await expectAppError(t.mutation(api.profiles.skipOnboarding, {}), "NOT_SIGNED_IN", /sign in/i);
+    await expectAppError(
+      t.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: 20 }),
+      "NOT_SIGNED_IN",
+      /sign in/i,
+    );
   });
 });
 
@@ -279,13 +284,15 @@ describe("profiles.update", () => {
   ])("refuses %j", async (args, message) => {
     const t = newTest();
     const { asUser } = await createUser(t, { name: "Before" });
-    await expect(asUser.mutation(api.profiles.update, args)).rejects.toThrow(message);
+    await expectAppError(asUser.mutation(api.profiles.update, args), "INVALID_INPUT", message);
     expect(await asUser.query(api.profiles.me, {})).toMatchObject({ displayName: "Before", weeklyGoalMinutes: 15 });
   });
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(t.mutation(api.profiles.update, { displayName: "Anon", weeklyGoalMinutes: 15 })).rejects.toThrow(
+    await expectAppError(
+      t.mutation(api.profiles.update, { displayName: "Anon", weeklyGoalMinutes: 15 }),
+      "NOT_SIGNED_IN",
       /sign in/i,
     );
   });
@@ -353,7 +360,9 @@ describe("profile photo", () => {
     const thief = await createUser(t);
     const photo = await storeUpload(t, 100, "image/png");
     await owner.asUser.mutation(api.profiles.setPhoto, { storageId: photo });
-    await expect(thief.asUser.mutation(api.profiles.setPhoto, { storageId: photo })).rejects.toThrow(
+    await expectAppError(
+      thief.asUser.mutation(api.profiles.setPhoto, { storageId: photo }),
+      "FORBIDDEN",
       "That photo belongs to another comedian.",
     );
     const next = await storeUpload(t, 100, "image/png");
@@ -366,8 +375,8 @@ describe("profile photo", () => {
 
   test("needs a signed-in caller", async () => {
     const t = newTest();
-    await expect(t.mutation(api.profiles.generatePhotoUploadUrl, {})).rejects.toThrow(/sign in/i);
+    await expectAppError(t.mutation(api.profiles.generatePhotoUploadUrl, {}), "NOT_SIGNED_IN", /sign in/i);
     const id = await storeUpload(t, 10, "image/png");
-    await expect(t.mutation(api.profiles.setPhoto, { storageId: id })).rejects.toThrow(/sign in/i);
+    await expectAppError(t.mutation(api.profiles.setPhoto, { storageId: id }), "NOT_SIGNED_IN", /sign in/i);
   });
 });

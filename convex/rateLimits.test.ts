@@ -5,7 +5,6 @@
  * comes back with time.
  */
 import { exportPKCS8, generateKeyPair } from "jose";
-import { ConvexError } from "convex/values";
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
@@ -13,6 +12,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import type { EventDetails, VenueInput } from "./model/events";
 import { readCommunityTotals } from "./model/stats";
+import { expectAppError } from "./test.expect";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 import { checkAllInvariants } from "./test.invariants";
 import { signUpConfig } from "./rateLimits";
@@ -41,16 +41,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllEnvs();
 });
-
-async function refusal(promise: Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConvexError);
-    return (error as ConvexError<any>).data as Record<string, unknown>;
-  }
-  throw new Error("expected the call to be refused");
-}
 
 /** Every document of the app's tables (not the rate limiter's) and the community totals, to show a refusal wrote nothing. */
 async function appDocuments(t: TestBackend): Promise<unknown[]> {
@@ -98,14 +88,12 @@ describe("rate limits", () => {
     const other = await createUser(t);
     for (let i = 0; i < 10; i++) await comic.asUser.mutation(api.events.create, { venue: VENUE, details: mic(i) });
     const before = await appDocuments(t);
-    const data = await refusal(comic.asUser.mutation(api.events.create, { venue: VENUE, details: mic(10) }));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "createMic",
-      message: expect.stringMatching(
-        /^You have added a lot of events today\. Please try again in \d+ (minutes|hours)\.$/,
-      ),
-    });
+    const data = await expectAppError(
+      comic.asUser.mutation(api.events.create, { venue: VENUE, details: mic(10) }),
+      "RATE_LIMITED",
+      /^You have added a lot of events today\. Please try again in \d+ (minutes|hours)\.$/,
+    );
+    expect(data).toMatchObject({ limit: "createMic" });
     expect(await appDocuments(t)).toEqual(before);
     // Another comedian is not limited; the comedian may add more later (20 a day).
     await other.asUser.mutation(api.events.create, { venue: VENUE, details: mic(10) });
@@ -123,12 +111,12 @@ describe("rate limits", () => {
     for (let i = 0; i < 10; i++)
       await comic.asUser.mutation(api.reports.submit, { micId: mics[i], kind: "wrong_time" });
     const before = await appDocuments(t);
-    const data = await refusal(comic.asUser.mutation(api.reports.submit, { micId: mics[10], kind: "wrong_time" }));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "problemReport",
-      message: "Too many reports. Please try again in 6 minutes.",
-    });
+    const data = await expectAppError(
+      comic.asUser.mutation(api.reports.submit, { micId: mics[10], kind: "wrong_time" }),
+      "RATE_LIMITED",
+      "Too many reports. Please try again in 6 minutes.",
+    );
+    expect(data).toMatchObject({ limit: "problemReport" });
     expect(await appDocuments(t)).toEqual(before);
     await other.asUser.mutation(api.reports.submit, { micId: mics[10], kind: "wrong_time" });
     vi.setSystemTime(NOW + 6 * 60 * 1000);
@@ -143,12 +131,12 @@ describe("rate limits", () => {
     for (let i = 0; i < 6; i++) mics.push(await createSceneItem(t, { title: `Mic ${i}` }));
     for (let i = 0; i < 5; i++) await comic.asUser.mutation(api.claims.submit, { micId: mics[i] });
     const before = await appDocuments(t);
-    const data = await refusal(comic.asUser.mutation(api.claims.submit, { micId: mics[5] }));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "micClaim",
-      message: "Too many claims. Please try again in 5 hours.",
-    });
+    const data = await expectAppError(
+      comic.asUser.mutation(api.claims.submit, { micId: mics[5] }),
+      "RATE_LIMITED",
+      "Too many claims. Please try again in 5 hours.",
+    );
+    expect(data).toMatchObject({ limit: "micClaim" });
     expect(await appDocuments(t)).toEqual(before);
     await other.asUser.mutation(api.claims.submit, { micId: mics[5] });
   });
@@ -158,14 +146,14 @@ describe("rate limits", () => {
     const signUp = (email: string, password = "short") =>
       t.action(api.auth.signIn, { provider: "password", params: { email, password, flow: "signUp" } });
     // Failed sign-ups (password too short) use the allowance too: it is taken before hashing.
-    for (let i = 0; i < 5; i++) await refusal(signUp("flood@example.com"));
+    for (let i = 0; i < 5; i++) await expectAppError(signUp("flood@example.com"), "INVALID_INPUT");
     const before = await appDocuments(t);
-    const data = await refusal(signUp("flood@example.com", "long-enough"));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "signUpEmail",
-      message: "Too many sign-up attempts for this email. Please try again in 12 minutes.",
-    });
+    const data = await expectAppError(
+      signUp("flood@example.com", "long-enough"),
+      "RATE_LIMITED",
+      "Too many sign-up attempts for this email. Please try again in 12 minutes.",
+    );
+    expect(data).toMatchObject({ limit: "signUpEmail" });
     expect(await appDocuments(t)).toEqual(before);
     // Another address still signs up.
     const ok = await signUp("fine@example.com", "long-enough");
@@ -179,15 +167,15 @@ describe("rate limits", () => {
         provider: "password",
         params: { email: `bot${i}@example.com`, password: "x", flow: "signUp" },
       });
-    for (let i = 0; i < 30; i++) expect((await refusal(signUp(i))).code).toBe("INVALID_INPUT");
-    const data = await refusal(signUp(30));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "signUp",
-      message: "Too many sign-ups right now. Please try again in a few minutes.",
-    });
+    for (let i = 0; i < 30; i++) await expectAppError(signUp(i), "INVALID_INPUT");
+    const data = await expectAppError(
+      signUp(30),
+      "RATE_LIMITED",
+      "Too many sign-ups right now. Please try again in a few minutes.",
+    );
+    expect(data).toMatchObject({ limit: "signUp" });
     vi.setSystemTime(NOW + 60 * 1000);
-    expect((await refusal(signUp(31))).code).toBe("INVALID_INPUT");
+    await expectAppError(signUp(31), "INVALID_INPUT");
   });
   test("sign-ups: a deployment's SIGN_UP_LIMIT_PER_MINUTE sets the site-wide allowance (nonsense keeps 30)", async () => {
     const t = newTest();
@@ -198,8 +186,8 @@ describe("rate limits", () => {
       });
     vi.stubEnv("SIGN_UP_LIMIT_PER_MINUTE", "3");
     try {
-      for (let i = 0; i < 3; i++) expect((await refusal(signUp(i))).code).toBe("INVALID_INPUT");
-      expect(await refusal(signUp(3))).toMatchObject({ code: "RATE_LIMITED", limit: "signUp" });
+      for (let i = 0; i < 3; i++) await expectAppError(signUp(i), "INVALID_INPUT");
+      expect(await expectAppError(signUp(3), "RATE_LIMITED")).toMatchObject({ limit: "signUp" });
     } finally {
       vi.unstubAllEnvs();
     }
@@ -217,12 +205,12 @@ describe("rate limits", () => {
     const other = await createUser(t);
     for (let i = 0; i < 10; i++)
       expect(typeof (await comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
-    const data = await refusal(comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "photoUpload",
-      message: "Too many photo uploads. Please try again in 6 minutes.",
-    });
+    const data = await expectAppError(
+      comic.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}),
+      "RATE_LIMITED",
+      "Too many photo uploads. Please try again in 6 minutes.",
+    );
+    expect(data).toMatchObject({ limit: "photoUpload" });
     // Another user is not limited; the allowance comes back with time.
     expect(typeof (await other.asUser.mutation(api.profiles.generatePhotoUploadUrl, {}))).toBe("string");
     vi.setSystemTime(NOW + 6 * 60 * 1000);
@@ -259,12 +247,12 @@ describe("rate limits", () => {
     }
     const spots = () => t.run(async (ctx) => await ctx.db.query("listSpots").collect());
     const before = await spots();
-    const data = await refusal(comic.asUser.mutation(api.nightLists.signUp, { listId }));
-    expect(data).toMatchObject({
-      code: "RATE_LIMITED",
-      limit: "listSignUp",
-      message: "Too many list sign-ups. Please try again in 3 minutes.",
-    });
+    const data = await expectAppError(
+      comic.asUser.mutation(api.nightLists.signUp, { listId }),
+      "RATE_LIMITED",
+      "Too many list sign-ups. Please try again in 3 minutes.",
+    );
+    expect(data).toMatchObject({ limit: "listSignUp" });
     expect(await spots()).toEqual(before);
     // Another comedian signs up; the comedian may again a few minutes later.
     expect(await other.asUser.mutation(api.nightLists.signUp, { listId })).toMatchObject({ section: "list" });

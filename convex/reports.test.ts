@@ -1,18 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a ${code} error`);
-}
+import { expectAppError } from "./test.expect";
 
 describe("reports.submit", () => {
   test("a signed-in comedian reports a mic; other needs a note; anonymous callers are refused", async () => {

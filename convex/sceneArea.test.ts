@@ -3,21 +3,10 @@ import { api } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import { decodeGeohashBounds, encodeGeohash, haversineMeters, METERS_PER_MILE } from "./lib/geo";
 import { coveringCells, MAX_AREA_PAGE, MAX_AREA_ROWS_READ, MAX_COVER_CELLS } from "./model/sceneArea";
+import { expectAppError } from "./test.expect";
 import { createSceneItem, newTest, type TestBackend } from "./test.setup";
 
 const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
-
-async function expectInvalid(promise: Promise<unknown>, message: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe("INVALID_INPUT");
-    expect(data?.message).toBe(message);
-    return;
-  }
-  throw new Error("expected an INVALID_INPUT error");
-}
 
 /** Reads every page of the area at `pageSize` and returns the ids in order. */
 async function readAll(t: TestBackend, radiusMiles: number, pageSize: number) {
@@ -147,28 +136,34 @@ describe("sceneArea.listArea", () => {
   test("rejects radii outside 5 to 50 miles and impossible points", async () => {
     const t = newTest();
     const opts = { paginationOpts: { numItems: 10, cursor: null } };
-    await expectInvalid(
+    await expectAppError(
       t.query(api.sceneArea.listArea, { ...MANHATTAN, radiusMiles: 4.9, ...opts }),
+      "INVALID_INPUT",
       "Distance must be between 5 and 50 miles",
     );
-    await expectInvalid(
+    await expectAppError(
       t.query(api.sceneArea.listArea, { ...MANHATTAN, radiusMiles: 51, ...opts }),
+      "INVALID_INPUT",
       "Distance must be between 5 and 50 miles",
     );
-    await expectInvalid(
+    await expectAppError(
       t.query(api.sceneArea.listArea, { ...MANHATTAN, radiusMiles: Number.NaN, ...opts }),
+      "INVALID_INPUT",
       "Distance must be between 5 and 50 miles",
     );
-    await expectInvalid(
+    await expectAppError(
       t.query(api.sceneArea.listArea, { lat: 91, lng: 0, radiusMiles: 10, ...opts }),
+      "INVALID_INPUT",
       "Latitude must be between -90 and 90",
     );
-    await expectInvalid(
+    await expectAppError(
       t.query(api.sceneArea.listArea, { lat: 0, lng: -181, radiusMiles: 10, ...opts }),
+      "INVALID_INPUT",
       "Longitude must be between -180 and 180",
     );
-    await expectInvalid(
+    await expectAppError(
       t.query(api.sceneArea.listArea, { ...MANHATTAN, radiusMiles: 10, paginationOpts: { numItems: 0, cursor: null } }),
+      "INVALID_INPUT",
       "numItems must be at least 1",
     );
   });
@@ -454,25 +449,27 @@ describe("sceneArea.listArea paging", () => {
       JSON.stringify({ ...JSON.parse(first.continueCursor), after: ["active", "zzzzzz", 1, "x"] }),
       JSON.stringify({ ...JSON.parse(first.continueCursor), after: "oops" }),
     ]) {
-      await expectInvalid(areaPage(t, 5, { numItems: 3, cursor }), message);
-      await expectInvalid(areaPage(t, 5, { numItems: 3, cursor: null, endCursor: cursor }), message);
+      await expectAppError(areaPage(t, 5, { numItems: 3, cursor }), "INVALID_INPUT", message);
+      await expectAppError(areaPage(t, 5, { numItems: 3, cursor: null, endCursor: cursor }), "INVALID_INPUT", message);
     }
     // The same cursor for a different circle.
-    await expectInvalid(areaPage(t, 10, { numItems: 3, cursor: first.continueCursor }), message);
-    await expectInvalid(
+    await expectAppError(areaPage(t, 10, { numItems: 3, cursor: first.continueCursor }), "INVALID_INPUT", message);
+    await expectAppError(
       t.query(api.sceneArea.listArea, {
         lat: MANHATTAN.lat + 0.01,
         lng: MANHATTAN.lng,
         radiusMiles: 5,
         paginationOpts: { numItems: 3, cursor: first.continueCursor },
       }),
+      "INVALID_INPUT",
       message,
     );
     // An end cursor before the cursor.
     const second = await areaPage(t, 5, { numItems: 30, cursor: first.continueCursor });
     const later = await areaPage(t, 5, { numItems: 3, cursor: second.continueCursor });
-    await expectInvalid(
+    await expectAppError(
       areaPage(t, 5, { numItems: 3, cursor: later.continueCursor, endCursor: first.continueCursor }),
+      "INVALID_INPUT",
       message,
     );
   });

@@ -7,22 +7,11 @@ import "./lib/time";
 import { calendarRecurrence } from "./lib/recurrence";
 import { scheduleWeek } from "./lib/weeks";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { expectAppError } from "./test.expect";
 
 const DAY = 24 * 60 * 60_000;
 /** Saturday 2026-11-21 12:00 in New York (UTC-5 in November). */
 const NOW = Date.parse("2026-11-21T12:00:00-05:00");
-
-async function expectAppError(promise: Promise<unknown>, code: string, message?: string) {
-  try {
-    await promise;
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data;
-    expect(data?.code).toBe(code);
-    if (message !== undefined) expect(data?.message).toBe(message);
-    return;
-  }
-  throw new Error(`expected a ${code} error`);
-}
 
 async function entries(t: TestBackend, userId: Id<"users">) {
   return await t.run(async (ctx) =>

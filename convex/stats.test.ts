@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
+import { expectAppError } from "./test.expect";
 import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
 
 const NOW = Date.parse("2026-11-20T22:00:00-05:00");
@@ -17,7 +18,7 @@ afterEach(() => {
 describe("stats.mine", () => {
   test("refuses anonymous callers", async () => {
     const t = newTest();
-    await expect(t.query(api.stats.mine, {})).rejects.toThrow(/sign in/i);
+    await expectAppError(t.query(api.stats.mine, {}), "NOT_SIGNED_IN", /sign in/i);
   });
 
   test("is all zeros before the first set", async () => {
@@ -94,6 +95,6 @@ describe("stats.mine with the client's date", () => {
       currentStreak: 0,
       longestStreak: 3,
     });
-    await expect(comic.asUser.query(api.stats.mine, { today: "soon" })).rejects.toThrow(/YYYY-MM-DD/);
+    await expectAppError(comic.asUser.query(api.stats.mine, { today: "soon" }), "INVALID_INPUT", /YYYY-MM-DD/);
   });
 });

@@ -6,6 +6,7 @@ import "./lib/time";
 import { freshness, nightsOverlap } from "./lib/tonight";
 import { encodeGeohash } from "./lib/geo";
 import { NO_PLAN_FILTERS, tonightPage, type PlanFilters } from "./model/tonight";
+import { expectAppError } from "./test.expect";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
 const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
@@ -335,11 +336,17 @@ describe("tonight.list", () => {
 
   test("bad input is refused", async () => {
     const t = newTest();
-    await expect(tonight(t, { nowMs: Number.NaN })).rejects.toThrow(/time is not valid/);
-    await expect(tonight(t, { nowMs: WED_EVENING, timeZone: "Mars/Olympus" })).rejects.toThrow(/Unknown time zone/);
-    await expect(tonight(t, { nowMs: WED_EVENING, limit: 1000 })).rejects.toThrow(/Limit/);
-    await expect(tonight(t, { nowMs: WED_EVENING, search: "x".repeat(101) })).rejects.toThrow(/too long/);
-    await expect(tonight(t, { nowMs: WED_EVENING, area: { ...MANHATTAN, radiusMiles: 500 } })).rejects.toThrow(
+    await expectAppError(tonight(t, { nowMs: Number.NaN }), "INVALID_INPUT", /time is not valid/);
+    await expectAppError(
+      tonight(t, { nowMs: WED_EVENING, timeZone: "Mars/Olympus" }),
+      "INVALID_INPUT",
+      /Unknown time zone/,
+    );
+    await expectAppError(tonight(t, { nowMs: WED_EVENING, limit: 1000 }), "INVALID_INPUT", /Limit/);
+    await expectAppError(tonight(t, { nowMs: WED_EVENING, search: "x".repeat(101) }), "INVALID_INPUT", /too long/);
+    await expectAppError(
+      tonight(t, { nowMs: WED_EVENING, area: { ...MANHATTAN, radiusMiles: 500 } }),
+      "INVALID_INPUT",
       /Distance/,
     );
   });
@@ -764,9 +771,11 @@ describe("tonight.list pages", () => {
       JSON.stringify({ v: 1, phase: 5, key: null }),
       JSON.stringify({ v: 1, phase: 0, key: [1, 2] }),
     ]) {
-      await expect(
+      await expectAppError(
         t.query(api.tonight.list, { ...baseArgs({ nowMs: WED_EVENING }), paginationOpts: { numItems: 5, cursor } }),
-      ).rejects.toThrow(/cursor is not valid/);
+        "INVALID_INPUT",
+        /cursor is not valid/,
+      );
     }
   });
 });

@@ -20,10 +20,10 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { ConvexHttpClient } from "convex/browser";
-import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
 import type { Id } from "../../convex/_generated/dataModel";
+import { expectAppError } from "../../convex/test.expect";
 import { INVALID_COORDINATES_MESSAGE } from "../../convex/lib/geo";
 import { queueGoogleIdentity, startGoogleMock } from "../e2e/support/google-mock";
 import { type Backend, freePort, repoRoot, runCli, startBackend, tempDir } from "../local-backend/harness";
@@ -126,18 +126,6 @@ async function googleSignIn(identity: { email: string; name: string; emailVerifi
   return asComedian(identity.email, result.tokens!);
 }
 
-/** The ConvexError's data of a refused call; fails the test if the call succeeds or fails otherwise. */
-async function refusal(promise: Promise<unknown>): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = await promise;
-  } catch (error) {
-    expect(error, String(error)).toBeInstanceOf(ConvexError);
-    return (error as ConvexError<any>).data as Record<string, unknown>;
-  }
-  throw new Error(`expected a refusal, but the call was accepted: ${JSON.stringify(value)?.slice(0, 300)}`);
-}
-
 /** Runs a function (internal ones too) through the backend CLI, as an operator would. */
 async function cliRun(name: string, args: Record<string, unknown>) {
   return await backend.cli(["run", name, JSON.stringify(args)]);
@@ -191,16 +179,13 @@ describe("item 2: admin comes only from a proven email or the CLI, and names one
     impostor = await signUp("Boss@StageTime.test");
     expect(await impostor.http.query(api.profiles.isAdmin, {})).toBe(false);
     expect((await impostor.http.query(api.profiles.me, {}))?.isAdmin).toBe(false);
-    expect(await refusal(impostor.http.query(api.claims.list, {}))).toMatchObject({
-      code: "FORBIDDEN",
-      message: "Admins only.",
-    });
+    await expectAppError(impostor.http.query(api.claims.list, {}), "FORBIDDEN", "Admins only.");
   });
 
   test("a Google sign-in makes an admin only when Google verified the listed email", async () => {
     const unverified = await googleSignIn({ email: UNVERIFIED_BOSS_EMAIL, name: "Deputy", emailVerified: false });
     expect(await unverified.http.query(api.profiles.isAdmin, {})).toBe(false);
-    expect((await refusal(unverified.http.query(api.reports.list, {}))).code).toBe("FORBIDDEN");
+    await expectAppError(unverified.http.query(api.reports.list, {}), "FORBIDDEN");
 
     const boss = await googleSignIn({ email: BOSS_EMAIL, name: "The Boss" });
     expect(boss.userId).not.toBe(impostor.userId);
@@ -249,18 +234,17 @@ describe("item 3: coordinates must be finite and in range", () => {
       [90.0001, VENUE.longitude],
       [VENUE.latitude, -180.5],
     ]) {
-      const data = await refusal(
+      await expectAppError(
         comic.http.mutation(api.checkIns.checkIn, { sceneItemId: micId, latitude, longitude }),
+        "INVALID_INPUT",
+        INVALID_COORDINATES_MESSAGE,
       );
-      expect(data, `check-in at (${latitude}, ${longitude})`).toMatchObject({
-        code: "INVALID_INPUT",
-        message: INVALID_COORDINATES_MESSAGE,
-      });
     }
     // Finite but far away: the 200 m rule applies.
-    expect(
-      await refusal(comic.http.mutation(api.checkIns.checkIn, { sceneItemId: micId, latitude: 0, longitude: 0 })),
-    ).toMatchObject({ code: "CHECK_IN_TOO_FAR" });
+    await expectAppError(
+      comic.http.mutation(api.checkIns.checkIn, { sceneItemId: micId, latitude: 0, longitude: 0 }),
+      "CHECK_IN_TOO_FAR",
+    );
     expect((await exportRows("checkIns")).filter((c) => c.sceneItemId === micId)).toEqual([]);
     // At the venue it works: the refusals above were about the coordinates.
     const ok = await comic.http.mutation(api.checkIns.checkIn, { sceneItemId: micId, ...VENUE });
@@ -269,22 +253,24 @@ describe("item 3: coordinates must be finite and in range", () => {
 
   test("a new mic and an area search refuse non-finite coordinates too", async () => {
     const comic = await signUp("coords-mic@example.com");
-    const data = await refusal(
+    await expectAppError(
       comic.http.mutation(api.events.create, {
         venue: { venueName: "Nowhere Hall", latitude: NaN, longitude: VENUE.longitude },
         details: { type: "open_mic", title: "NaN Mic", dayOfWeek: 1, startTimeLocal: "20:00", recurrence: "weekly" },
       }),
+      "INVALID_INPUT",
+      "Latitude must be between -90 and 90",
     );
-    expect(data).toMatchObject({ code: "INVALID_INPUT", message: "Latitude must be between -90 and 90" });
-    const area = await refusal(
+    await expectAppError(
       backend.httpClient().query(api.sceneArea.listArea, {
         lat: Infinity,
         lng: VENUE.longitude,
         radiusMiles: 10,
         paginationOpts: { numItems: 10, cursor: null },
       }),
+      "INVALID_INPUT",
+      "Latitude must be between -90 and 90",
     );
-    expect(area).toMatchObject({ code: "INVALID_INPUT", message: "Latitude must be between -90 and 90" });
   });
 });
 
@@ -294,32 +280,32 @@ describe("item 6: a deleted account's tokens can do nothing", () => {
     await gone.http.mutation(api.profiles.ensure, {});
     expect(await gone.http.mutation(api.account.deleteAccount, { confirm: "DELETE" })).toEqual({ done: true });
 
-    const accountGone = { code: "NOT_SIGNED_IN", message: "Account not found. Please sign in again." };
-    expect(
-      await refusal(
-        gone.http.mutation(api.performances.log, {
-          minutes: 5,
-          performedAt: Date.now() - 60_000,
-          venueName: "Ghost Room",
-          tags: [],
-        }),
-      ),
-    ).toMatchObject(accountGone);
-    expect(
-      await refusal(
-        gone.http.mutation(api.events.create, {
-          venue: { venueName: "Ghost Hall", ...VENUE },
-          details: {
-            type: "open_mic",
-            title: "Ghost Mic",
-            dayOfWeek: 2,
-            startTimeLocal: "20:00",
-            recurrence: "weekly",
-          },
-        }),
-      ),
-    ).toMatchObject(accountGone);
-    expect(await refusal(gone.http.mutation(api.profiles.ensure, {}))).toMatchObject(accountGone);
+    const accountGone = "Account not found. Please sign in again.";
+    await expectAppError(
+      gone.http.mutation(api.performances.log, {
+        minutes: 5,
+        performedAt: Date.now() - 60_000,
+        venueName: "Ghost Room",
+        tags: [],
+      }),
+      "NOT_SIGNED_IN",
+      accountGone,
+    );
+    await expectAppError(
+      gone.http.mutation(api.events.create, {
+        venue: { venueName: "Ghost Hall", ...VENUE },
+        details: {
+          type: "open_mic",
+          title: "Ghost Mic",
+          dayOfWeek: 2,
+          startTimeLocal: "20:00",
+          recurrence: "weekly",
+        },
+      }),
+      "NOT_SIGNED_IN",
+      accountGone,
+    );
+    await expectAppError(gone.http.mutation(api.profiles.ensure, {}), "NOT_SIGNED_IN", accountGone);
     expect(await gone.http.query(api.profiles.me, {})).toBeNull();
 
     // Nothing of the account came back.
@@ -347,22 +333,27 @@ describe("item 8: every string is capped where it enters", () => {
   test("sign-up refuses a 500,000-character name, a 1 MB password and a 1 MB email, and creates no account", async () => {
     const signUpWith = (params: Record<string, string>) =>
       backend.httpClient().action(api.auth.signIn, { provider: "password", params: { flow: "signUp", ...params } });
-    expect(
-      await refusal(signUpWith({ email: "long-name@example.com", password: PASSWORD, name: "n".repeat(500_000) })),
-    ).toMatchObject({ code: "INVALID_INPUT", message: "Display name must be 60 characters or fewer." });
-    expect(await refusal(signUpWith({ email: "long-password@example.com", password: ONE_MB }))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Password must be 256 characters or fewer",
-    });
-    expect(await refusal(signUpWith({ email: `${ONE_MB}@example.com`, password: PASSWORD }))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Email must be 254 characters or fewer",
-    });
+    await expectAppError(
+      signUpWith({ email: "long-name@example.com", password: PASSWORD, name: "n".repeat(500_000) }),
+      "INVALID_INPUT",
+      "Display name must be 60 characters or fewer.",
+    );
+    await expectAppError(
+      signUpWith({ email: "long-password@example.com", password: ONE_MB }),
+      "INVALID_INPUT",
+      "Password must be 256 characters or fewer",
+    );
+    await expectAppError(
+      signUpWith({ email: `${ONE_MB}@example.com`, password: PASSWORD }),
+      "INVALID_INPUT",
+      "Email must be 254 characters or fewer",
+    );
     // A 1 MB password on sign-in is refused before any hashing as well.
-    expect(await refusal(passwordSignIn("long-password@example.com", ONE_MB))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Password must be 256 characters or fewer",
-    });
+    await expectAppError(
+      passwordSignIn("long-password@example.com", ONE_MB),
+      "INVALID_INPUT",
+      "Password must be 256 characters or fewer",
+    );
     const users = await exportRows("users");
     expect(
       users.filter((u) => ["long-name@example.com", "long-password@example.com"].includes(u.email as string)),
@@ -391,27 +382,31 @@ describe("item 8: every string is capped where it enters", () => {
         ...extra,
       },
     });
-    expect(await refusal(creator.http.mutation(api.events.create, micArgs({ signupLink: huge })))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Signup link must be 2000 characters or fewer",
-    });
-    expect(await refusal(creator.http.mutation(api.events.create, micArgs({ showLink: huge })))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Show link must be 2000 characters or fewer",
-    });
+    await expectAppError(
+      creator.http.mutation(api.events.create, micArgs({ signupLink: huge })),
+      "INVALID_INPUT",
+      "Signup link must be 2000 characters or fewer",
+    );
+    await expectAppError(
+      creator.http.mutation(api.events.create, micArgs({ showLink: huge })),
+      "INVALID_INPUT",
+      "Show link must be 2000 characters or fewer",
+    );
     const { sceneItemId } = await creator.http.mutation(
       api.events.create,
       micArgs({ signupLink: "https://example.com/list" }),
     );
     const edit = { micId: sceneItemId, title: "Link Mic", dayOfWeek: 3, startTimeLocal: "20:00" };
-    expect(await refusal(creator.http.mutation(api.claims.updateOwnMic, { ...edit, signupLink: huge }))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Sign-up link must be 2000 characters or fewer",
-    });
-    expect(await refusal(creator.http.mutation(api.claims.updateOwnMic, { ...edit, showLink: huge }))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Show link must be 2000 characters or fewer",
-    });
+    await expectAppError(
+      creator.http.mutation(api.claims.updateOwnMic, { ...edit, signupLink: huge }),
+      "INVALID_INPUT",
+      "Sign-up link must be 2000 characters or fewer",
+    );
+    await expectAppError(
+      creator.http.mutation(api.claims.updateOwnMic, { ...edit, showLink: huge }),
+      "INVALID_INPUT",
+      "Show link must be 2000 characters or fewer",
+    );
     // The anonymous scene page of the mic stays small.
     const mic = await backend.httpClient().query(api.scene.get, { id: sceneItemId });
     expect(mic?.signupLink).toBe("https://example.com/list");
@@ -424,17 +419,14 @@ describe("item 10: the lockout policy cannot keep an owner out for long", () => 
     const victim = await signUp("locked@example.com");
     const neighbour = await signUp("neighbour@example.com");
     for (let i = 0; i < 10; i++) {
-      expect(await refusal(passwordSignIn(victim.email, `guess-${i}`)), `guess ${i}`).toMatchObject({
-        code: "INVALID_INPUT",
-        message: "Invalid email or password.",
-      });
+      await expectAppError(passwordSignIn(victim.email, `guess-${i}`), "INVALID_INPUT", "Invalid email or password.");
     }
-    const limited = await refusal(passwordSignIn(victim.email, PASSWORD));
-    expect(limited).toMatchObject({
-      code: "RATE_LIMITED",
-      message: "Too many failed attempts. Please try again later.",
-      limit: "signInAccount",
-    });
+    const limited = await expectAppError(
+      passwordSignIn(victim.email, PASSWORD),
+      "RATE_LIMITED",
+      "Too many failed attempts. Please try again later.",
+    );
+    expect(limited).toMatchObject({ limit: "signInAccount" });
     // One attempt comes back every 2 minutes (not after an hour, as Convex Auth's default would).
     expect(limited.retryAfterMs).toBeGreaterThan(0);
     expect(limited.retryAfterMs).toBeLessThanOrEqual(2 * 60 * 1000);
@@ -489,20 +481,24 @@ describe("item 15: problem reports and claims are limited per comedian", () => {
     const report = (who: Comedian, i: number) =>
       who.http.mutation(api.reports.submit, { micId: mics[0], kind: "other", note: `spam ${i}` });
     for (let i = 0; i < 10; i++) await report(flooder, i);
-    const refusedReport = await refusal(report(flooder, 10));
-    expect(refusedReport).toMatchObject({ code: "RATE_LIMITED", limit: "problemReport" });
-    expect(String(refusedReport.message)).toMatch(/^Too many reports\. Please try again in (a minute|\d+ minutes)\.$/);
+    const refusedReport = await expectAppError(
+      report(flooder, 10),
+      "RATE_LIMITED",
+      /^Too many reports\. Please try again in (a minute|\d+ minutes)\.$/,
+    );
+    expect(refusedReport).toMatchObject({ limit: "problemReport" });
     // Per comedian: someone else still reports.
     await report(host, 0);
     const reports = (await exportRows("problemReports")).filter((r) => r.reporterId === flooder.userId);
     expect(reports).toHaveLength(10);
 
     for (let i = 0; i < 5; i++) await flooder.http.mutation(api.claims.submit, { micId: mics[i] });
-    const refusedClaim = await refusal(flooder.http.mutation(api.claims.submit, { micId: mics[5] }));
-    expect(refusedClaim).toMatchObject({ code: "RATE_LIMITED", limit: "micClaim" });
-    expect(String(refusedClaim.message)).toMatch(
+    const refusedClaim = await expectAppError(
+      flooder.http.mutation(api.claims.submit, { micId: mics[5] }),
+      "RATE_LIMITED",
       /^Too many claims\. Please try again in (\d+ minutes|an hour|\d+ hours)\.$/,
     );
+    expect(refusedClaim).toMatchObject({ limit: "micClaim" });
     expect(await flooder.http.query(api.claims.mine, { micId: mics[5] })).toEqual([]);
   }, 120_000);
 });
@@ -522,22 +518,21 @@ describe("item 16: an admin can revoke an approved claim", () => {
 
     // Neither the claimant nor the mic's creator may revoke it.
     for (const who of [claimant, creator]) {
-      expect(await refusal(who.http.mutation(api.claims.revoke, { id: claimId }))).toMatchObject({
-        code: "FORBIDDEN",
-        message: "Admins only.",
-      });
+      await expectAppError(who.http.mutation(api.claims.revoke, { id: claimId }), "FORBIDDEN", "Admins only.");
     }
     await admin.http.mutation(api.claims.revoke, { id: claimId });
     const [claim] = await claimant.http.query(api.claims.mine, { micId });
     expect(claim).toMatchObject({ status: "revoked", revokedBy: admin.userId });
-    expect(await refusal(claimant.http.mutation(api.claims.updateOwnMic, edit))).toMatchObject({
-      code: "FORBIDDEN",
-      message: "Only the mic's approved claimant can change it",
-    });
+    await expectAppError(
+      claimant.http.mutation(api.claims.updateOwnMic, edit),
+      "FORBIDDEN",
+      "Only the mic's approved claimant can change it",
+    );
     // Only an approved claim can be revoked.
-    expect(await refusal(admin.http.mutation(api.claims.revoke, { id: claimId }))).toMatchObject({
-      code: "INVALID_INPUT",
-      message: "Only an approved claim can be revoked",
-    });
+    await expectAppError(
+      admin.http.mutation(api.claims.revoke, { id: claimId }),
+      "INVALID_INPUT",
+      "Only an approved claim can be revoked",
+    );
   }, 120_000);
 });
