@@ -1,0 +1,74 @@
+/** What the tonight tests share: the query arguments, one page of tonight (with tomorrow when empty), every page, and the Wednesday evening they run at. */
+import { api } from "./_generated/api";
+// Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
+import "./lib/time";
+import { NO_PLAN_FILTERS, type PlanFilters } from "./model/tonight";
+import type { TestBackend } from "./test.setup";
+
+export const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
+export const NY = "America/New_York";
+export const DAY = 24 * 60 * 60 * 1000;
+
+export type Args = {
+  nowMs: number;
+  timeZone?: string;
+  area?: { lat: number; lng: number; radiusMiles: number };
+  filters?: Partial<PlanFilters>;
+  type?: "all" | "open_mic" | "show";
+  search?: string;
+  limit?: number;
+};
+
+export function baseArgs(args: Args) {
+  return {
+    nowMs: args.nowMs,
+    timeZone: args.timeZone ?? NY,
+    ...(args.area ? { area: args.area } : {}),
+    type: args.type ?? "all",
+    search: args.search ?? "",
+    filters: { ...NO_PLAN_FILTERS, ...args.filters },
+  };
+}
+
+/**
+ * The first `limit` nights (one page), whether more match (a page full to the
+ * brim asks for one more to know), and, when nothing is on, tomorrow's first.
+ */
+export async function tonight(t: TestBackend, args: Args) {
+  const first = await t.query(api.tonight.list, {
+    ...baseArgs(args),
+    paginationOpts: { numItems: args.limit ?? 50, cursor: null },
+  });
+  let isDone = first.isDone;
+  if (!isDone) {
+    const next = await t.query(api.tonight.list, {
+      ...baseArgs(args),
+      paginationOpts: { numItems: 1, cursor: first.continueCursor },
+    });
+    isDone = next.isDone && next.page.length === 0;
+  }
+  const tomorrow = first.page.length === 0 ? await t.query(api.tonight.tomorrow, baseArgs(args)) : [];
+  return { nights: first.page, isDone, tomorrow };
+}
+
+/** Every night, page by page (`numItems` a page), with each page's size. */
+export async function allPages(t: TestBackend, args: Args, numItems: number) {
+  const nights = [];
+  const sizes: number[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 100; i++) {
+    const result: Awaited<ReturnType<typeof tonight>>["nights"] extends infer N
+      ? { page: N; isDone: boolean; continueCursor: string }
+      : never = await t.query(api.tonight.list, { ...baseArgs(args), paginationOpts: { numItems, cursor } });
+    nights.push(...result.page);
+    sizes.push(result.page.length);
+    if (result.isDone) return { nights, sizes };
+    cursor = result.continueCursor;
+  }
+  throw new Error("Tonight never finished paging");
+}
+
+export const titles = (nights: Array<{ item: { title: string } }>) => nights.map((n) => n.item.title);
+
+// Wednesday 25 November 2026, 19:45 in New York.
+export const WED_EVENING = Date.parse("2026-11-25T19:45:00-05:00");
