@@ -1,36 +1,17 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalAction, internalQuery } from "./_generated/server";
-import {
-  checkInvariantPage,
-  checkInvariants,
-  INVARIANT_PARTS,
-  PagedCheck,
-  type InvariantPage,
-} from "./model/invariants";
+import { checkInvariantPage, INVARIANT_PARTS, PagedCheck, type InvariantPage } from "./model/invariants/check";
 import schema from "./schema";
-
-const reportValidator = v.object({ ok: v.boolean(), problems: v.array(v.string()) });
-
-/**
- * Recounts the data and lists every broken invariant (see model/invariants),
- * reading each table in one go: for tests and small databases (a table over
- * 2,000 rows is reported as not fully checked). Internal: for tests, the
- * fuzzer and `npm run backend -- run invariants:check`.
- */
-export const check = internalQuery({
-  args: {},
-  returns: reportValidator,
-  handler: async (ctx) => await checkInvariants(ctx),
-});
 
 const partValidator = v.union(...INVARIANT_PARTS.map((part) => v.literal(part)));
 
 const statsFields = schema.tables.userStats.validator.fields;
 
 /**
- * One page of one table of the paged check: the problems its rows show and
- * the partial sums checkAll adds up. `numItems` defaults to 500 (at most 1,000).
+ * One page of one table of the invariant check (see model/invariants/check):
+ * the problems its rows show and the partial sums checkAll adds up.
+ * `numItems` defaults to 500 (at most 1,000).
  */
 export const checkPage = internalQuery({
   args: { part: partValidator, cursor: v.union(v.string(), v.null()), numItems: v.optional(v.number()) },
@@ -63,10 +44,12 @@ export const checkPage = internalQuery({
 });
 
 /**
- * The complete check at any size: walks every table a page at a time through
- * checkPage and compares the totals at the end. Same report as `check`, plus
- * the rows it looked at per table.
- * `npm run backend -- run invariants:checkAll` (optionally '{"numItems": 200}').
+ * The invariant check, at any size: walks every table a page at a time
+ * through checkPage and compares the totals at the end. Reports whether it
+ * passed, one line per broken invariant, the rows it looked at per table and
+ * the pages it read. Internal: for tests (convex/test.invariants.ts), the
+ * fuzzer and `npm run backend -- run invariants:checkAll` (optionally
+ * '{"numItems": 200}').
  */
 export const checkAll = internalAction({
   args: { numItems: v.optional(v.number()) },

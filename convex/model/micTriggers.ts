@@ -14,7 +14,7 @@
  *   `model/stats`) follow each mic's city and status.
  *
  * Writes made outside those builders (`t.run` in tests, snapshot imports)
- * skip the triggers, and the invariant checker (`model/invariants.ts`) reports
+ * skip the triggers, and the invariant checker (`model/invariants/`) reports
  * what they broke.
  */
 import type { Change, Triggers } from "convex-helpers/server/triggers";

@@ -19,7 +19,7 @@
  * added), so the add-event path bumps it with the badges it earns
  * (model/events). Writes made outside the builders (`t.run` in tests,
  * snapshot imports) skip the triggers; the invariant checker
- * (model/invariants) reports what they broke.
+ * (model/invariants/) reports what they broke.
  */
 import type { Change, Triggers } from "convex-helpers/server/triggers";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";

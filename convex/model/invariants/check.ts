@@ -1,0 +1,140 @@
+/**
+ * The data invariants every mutation must keep, checked a page at a time (for
+ * tests, the fuzzer and the backend CLI, never for users). One module per
+ * group, each saying what it checks:
+ *
+ * - ./mics: check-in counters, one check-in per comedian, mic and day, one
+ *   favourite per comedian and mic, verification;
+ * - ./stats: per-comedian totals, day rows, venue visits and streaks against
+ *   the sets;
+ * - ./badges: known codes, one row per code, every met rule awarded;
+ * - ./community: the `cities` rows and the community totals (sharded counter)
+ *   against recounts;
+ * - links (in every group, and ./links for the tables with no other rule):
+ *   every row points at an existing mic and user.
+ *
+ * The check walks one table ("part") a page at a time; each page checks what
+ * its rows can show through index lookups (links, duplicate rows, a day row's
+ * sets, a verified mic's recent check-ins) and returns small partial sums
+ * ("tallies": sets and minutes per comedian, sets per comedian and mic, active
+ * mics per city ...). {@link PagedCheck} adds the tallies of every page of
+ * every part and its finishers compare the totals with the stored counters, so
+ * each page stays far inside Convex's per-query limits and the action that
+ * drives it (invariants:checkAll) holds only per-comedian and per-mic numbers,
+ * never the rows. Run it on a quiet backend: pages read at different moments.
+ */
+import type { QueryCtx } from "../../_generated/server";
+import { badgePages, finishBadges } from "./badges";
+import { communityPages, finishCommunity } from "./community";
+import { linkPages } from "./links";
+import { finishMics, micPages } from "./mics";
+import {
+  DEFAULT_PAGE_SIZE,
+  type DaySegment,
+  type Finisher,
+  type InvariantPage,
+  MAX_PAGE_SIZE,
+  newPageCtx,
+  type PageCheck,
+  type StatsFact,
+  type Tally,
+  type Totals,
+} from "./page";
+import { finishStats, joinSegments, statsPages } from "./stats";
+
+export type { InvariantPage } from "./page";
+
+export type InvariantReport = { ok: boolean; problems: string[] };
+
+/** The tables the paged check walks, in the order checkAll walks them. */
+export const INVARIANT_PARTS = [
+  "sceneItems",
+  "checkIns",
+  "favorites",
+  "scheduleEntries",
+  "micClaims",
+  "problemReports",
+  "performances",
+  "performanceDays",
+  "venueVisits",
+  "userStats",
+  "userBadges",
+  "profiles",
+  "cities",
+  "communityTotals",
+] as const;
+export type InvariantPart = (typeof INVARIANT_PARTS)[number];
+
+/** How each part's pages are checked. */
+const PAGES: Record<InvariantPart, PageCheck> = {
+  ...micPages,
+  ...linkPages,
+  ...statsPages,
+  ...badgePages,
+  ...communityPages,
+};
+
+/** The comparisons that need every page, in the order their problem lines are listed. */
+const FINISHERS: Finisher[] = [finishMics, finishStats, finishBadges, finishCommunity];
+
+/**
+ * One page of one part of the check. `numItems` is capped at
+ * {@link MAX_PAGE_SIZE}.
+ */
+export async function checkInvariantPage(
+  ctx: QueryCtx,
+  part: InvariantPart,
+  cursor: string | null,
+  numItems = DEFAULT_PAGE_SIZE,
+): Promise<InvariantPage> {
+  const p = newPageCtx(ctx, { cursor, numItems: Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(numItems))) });
+  const page = await PAGES[part](p);
+  return {
+    problems: p.problems,
+    continueCursor: page.continueCursor,
+    isDone: page.isDone,
+    rows: page.page.length,
+    tally: { ...p.tally, counters: p.counters.list() },
+  };
+}
+
+/** What the pages of every part added up to, gathered by {@link PagedCheck.add}. */
+export class PagedCheck {
+  readonly problems: string[] = [];
+  readonly rows: Partial<Record<InvariantPart, number>> = {};
+  private readonly counters = new Map<string, Map<string, number>>();
+  private readonly segments = new Map<string, DaySegment>();
+  private readonly stats: StatsFact[] = [];
+  private readonly cities: Tally["cities"] = [];
+  private readonly site: Tally["site"] = [];
+
+  add(part: InvariantPart, page: InvariantPage): void {
+    this.problems.push(...page.problems);
+    this.rows[part] = (this.rows[part] ?? 0) + page.rows;
+    for (const [counter, key, n] of page.tally.counters) {
+      let m = this.counters.get(counter);
+      if (!m) this.counters.set(counter, (m = new Map()));
+      m.set(key, (m.get(key) ?? 0) + n);
+    }
+    for (const seg of page.tally.daySegments) {
+      const before = this.segments.get(seg.userId);
+      this.segments.set(seg.userId, before ? joinSegments(before, seg) : seg);
+    }
+    this.stats.push(...page.tally.stats);
+    this.cities.push(...page.tally.cities);
+    this.site.push(...page.tally.site);
+  }
+
+  /** The comparisons that need every page: counters, totals, streaks, badges, site figures. */
+  finish(): InvariantReport {
+    const totals: Totals = {
+      counter: (name) => this.counters.get(name) ?? new Map(),
+      segments: this.segments,
+      stats: this.stats,
+      cities: this.cities,
+      site: this.site,
+    };
+    for (const finish of FINISHERS) finish(totals, this.problems);
+    return { ok: this.problems.length === 0, problems: this.problems };
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Mic invariants (see model/micTriggers, which keeps them):
+ *
+ * - check-ins: each mic's `checkInCount` equals its check-in rows, and a
+ *   comedian has at most one check-in per mic per local day (and one
+ *   favourite per mic); check-ins and favourites point at an existing mic
+ *   and user;
+ * - verification: a mic shown as verified (`verifiedCheckIns30d > 0`) has
+ *   `lastVerifiedAt`, an expiry 30 days after it, and at least 2 different
+ *   comedians among its check-ins of the 30 days up to `lastVerifiedAt`.
+ *
+ * The sceneItems part also counts active mics per city (see ./community) and
+ * the checkIns part check-ins per comedian and month (see ./badges).
+ */
+import type { Doc, Id } from "../../_generated/dataModel";
+import type { QueryCtx } from "../../_generated/server";
+import { DEFAULT_TIME_ZONE, localDateString } from "../../lib/time";
+import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "../micTriggers";
+import { cityKey } from "../stats";
+import { checkLinks, type Finisher, type PageCheck } from "./page";
+
+/** A verified item needs its expiry and two comedians among its check-ins of the 30 days up to lastVerifiedAt. */
+async function checkVerification(ctx: QueryCtx, item: Doc<"sceneItems">, problems: string[]): Promise<void> {
+  if (item.verifiedCheckIns30d <= 0) return;
+  if (item.lastVerifiedAt === undefined) {
+    problems.push(`sceneItems ${item._id}: verified without lastVerifiedAt`);
+    return;
+  }
+  const at = item.lastVerifiedAt;
+  if (item.verificationExpiresAt !== at + VERIFICATION_PERIOD_MS) {
+    problems.push(`sceneItems ${item._id}: verified, but its expiry is not 30 days after lastVerifiedAt`);
+  }
+  const comedians = new Set<string>();
+  // Stops as soon as enough comedians are found: a busy mic is not read whole.
+  for await (const c of ctx.db.query("checkIns").withIndex("by_item_and_time", (q) =>
+    q
+      .eq("sceneItemId", item._id)
+      .gt("checkedInAt", at - VERIFICATION_PERIOD_MS)
+      .lte("checkedInAt", at),
+  )) {
+    comedians.add(c.userId);
+    if (comedians.size >= VERIFY_MIN_COMEDIANS) return;
+  }
+  problems.push(
+    `sceneItems ${item._id}: verified, but only ${comedians.size} comedian(s) checked in in the 30 days before lastVerifiedAt`,
+  );
+}
+
+/** Rows of one comedian and mic (and day) read to count duplicates: a page of
+ * rows that each have this many twins stays far under Convex's 32,000
+ * documents read per query. */
+const SAME_ROWS_READ = 20;
+
+/** "2", or "20 or more" when the read stopped at {@link SAME_ROWS_READ}. */
+const rowCount = (n: number) => (n >= SAME_ROWS_READ ? `${SAME_ROWS_READ} or more` : `${n}`);
+
+const sceneItems: PageCheck = async ({ ctx, opts, problems, counters }) => {
+  const page = await ctx.db.query("sceneItems").withIndex("by_creation_time").paginate(opts);
+  await Promise.all(
+    page.page.map(async (item) => {
+      if (item.status === "active") counters.add("activeInCity", cityKey(item.city));
+      if (item.checkInCount !== 0) counters.add("storedCheckIns", item._id, item.checkInCount);
+      await checkVerification(ctx, item, problems);
+    }),
+  );
+  return page;
+};
+
+const checkIns: PageCheck = async (p) => {
+  const { ctx, opts, problems, counters, exists } = p;
+  const page = await ctx.db.query("checkIns").withIndex("by_creation_time").paginate(opts);
+  const zones = new Map<string, Promise<string>>();
+  const zoneOf = (userId: Id<"users">) => {
+    let zone = zones.get(userId);
+    if (!zone) {
+      zone = ctx.db
+        .query("profiles")
+        .withIndex("by_userId", (q) => q.eq("userId", userId))
+        .first()
+        .then((profile) => profile?.timeZone ?? DEFAULT_TIME_ZONE);
+      zones.set(userId, zone);
+    }
+    return zone;
+  };
+  await Promise.all(
+    page.page.map(async (c) => {
+      await checkLinks(p, "checkIns", { _id: c._id, userId: c.userId, itemId: c.sceneItemId });
+      const same = await ctx.db
+        .query("checkIns")
+        .withIndex("by_user_item_and_date", (q) =>
+          q.eq("userId", c.userId).eq("sceneItemId", c.sceneItemId).eq("localDate", c.localDate),
+        )
+        .take(SAME_ROWS_READ);
+      if (same.length > 1 && same[0]._id === c._id) {
+        problems.push(
+          `checkIns: ${rowCount(same.length)} rows for user ${c.userId} at mic ${c.sceneItemId} on ${c.localDate}`,
+        );
+      }
+      if (await exists.item(c.sceneItemId)) counters.add("checkInRows", c.sceneItemId);
+      if (await exists.user(c.userId)) {
+        const month = localDateString(c.checkedInAt, await zoneOf(c.userId)).slice(0, 7);
+        counters.add("monthCheckIns", `${c.userId}|${month}`);
+      }
+    }),
+  );
+  return page;
+};
+
+const favorites: PageCheck = async (p) => {
+  const { ctx, opts, problems } = p;
+  const page = await ctx.db.query("favorites").withIndex("by_creation_time").paginate(opts);
+  await Promise.all(
+    page.page.map(async (f) => {
+      await checkLinks(p, "favorites", { _id: f._id, userId: f.userId, itemId: f.sceneItemId });
+      const same = await ctx.db
+        .query("favorites")
+        .withIndex("by_user_and_item", (q) => q.eq("userId", f.userId).eq("sceneItemId", f.sceneItemId))
+        .take(SAME_ROWS_READ);
+      if (same.length > 1 && same[0]._id === f._id) {
+        problems.push(`favorites: ${rowCount(same.length)} rows for user ${f.userId} for mic ${f.sceneItemId}`);
+      }
+    }),
+  );
+  return page;
+};
+
+export const micPages = { sceneItems, checkIns, favorites };
+
+/** Check-in counters against the check-in rows (of existing mics). */
+export const finishMics: Finisher = (totals, problems) => {
+  const stored = totals.counter("storedCheckIns");
+  const rowsPerItem = totals.counter("checkInRows");
+  for (const itemId of new Set([...stored.keys(), ...rowsPerItem.keys()])) {
+    const count = stored.get(itemId) ?? 0;
+    const rows = rowsPerItem.get(itemId) ?? 0;
+    if (count !== rows) problems.push(`sceneItems ${itemId}: checkInCount ${count} but ${rows} check-in rows`);
+  }
+};
