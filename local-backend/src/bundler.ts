@@ -106,6 +106,10 @@ export async function bundleFunctions(
     throw new BundleError(`Dev functions folder not found: ${devFunctionsDir}`);
   }
   const root = await bundleDir(functionsDir, outDir, devFunctionsDir ?? null);
+  // The bundles are ES modules: said once here, Node loads each file as one at
+  // once, instead of first trying it as CommonJS (through any require hook, such
+  // as tsx's) and parsing it again (a third of the time to load the functions).
+  fs.writeFileSync(path.join(outDir, "package.json"), '{ "type": "module" }\n');
   const components = new Map<string, ComponentBundle>();
   let n = 0;
   for (const node of flattenComponents(tree)) {

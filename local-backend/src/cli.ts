@@ -7,6 +7,7 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import type { Engine } from "./engine.js";
 import { devFunctionsDirFor } from "./devFunctions.js";
 import { DataStore } from "./store.js";
+import { warmFunctions } from "./warmup.js";
 
 // The engine, servers and key generation load only for commands that need them,
 // so `env` and commands against a running backend start quickly.
@@ -411,6 +412,7 @@ async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
       'Production mode: errors reach clients as "Server Error" (details in this log), no seeding, no dev functions, no file watching.',
     );
   console.log("Local backend ready");
+  void warmFunctions(engine);
   return -1;
 }
 
@@ -421,7 +423,10 @@ function watchFunctions(engine: Engine, dirs: string[]): void {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      reloading = reloading.then(() => engine.reload()).catch((error) => engine.logError(String(error)));
+      reloading = reloading
+        .then(() => engine.reload())
+        .then(() => void warmFunctions(engine))
+        .catch((error) => engine.logError(String(error)));
     }, 250);
   };
   for (const dir of dirs) {
