@@ -111,6 +111,23 @@ export default tseslint.config(
     plugins: { stagetime: { rules: { "feature-boundaries": featureBoundaries } } },
     rules: { "stagetime/feature-boundaries": "error" },
   },
+  // The root Theme renders without Radix's tooltip provider (scripts/radixThemeTooltipPlugin.ts):
+  // a Radix tooltip would fail, and would pull popper and floating-ui into every page's entry.
+  {
+    files: ["src/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["@radix-ui/themes", "radix-ui"].map((name) => ({
+            name,
+            importNames: ["Tooltip"],
+            message: "No Radix tooltips: give the control a title (see scripts/radixThemeTooltipPlugin.ts).",
+          })),
+        },
+      ],
+    },
+  },
   {
     files: ["src/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },

@@ -2,10 +2,16 @@ import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { radixIconsPerModule } from "./scripts/radixIconsPlugin";
+import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin";
 import { routePreload } from "./scripts/routePreloadPlugin";
 
 export default defineConfig({
-  plugins: [radixIconsPerModule(), react(), routePreload({ "/scene": "src/routes/Scene.tsx" })],
+  plugins: [
+    radixIconsPerModule(),
+    radixThemeWithoutTooltipProvider(),
+    react(),
+    routePreload({ "/scene": "src/routes/Scene.tsx" }),
+  ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },

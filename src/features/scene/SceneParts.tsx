@@ -1,5 +1,5 @@
 import { CheckCircledIcon, HeartFilledIcon, HeartIcon, Share2Icon } from "@radix-ui/react-icons";
-import { Badge, Flex, IconButton, Link, Text, Tooltip, VisuallyHidden } from "@radix-ui/themes";
+import { Badge, Flex, IconButton, Link, Text, VisuallyHidden } from "@radix-ui/themes";
 import { mapsUrl, TYPE_LABELS } from "./sceneText";
 import { shareEvent } from "./share";
 import type { SceneItem } from "./types";
@@ -52,11 +52,15 @@ export function VenueLink({ item }: { item: Pick<SceneItem, "venueName" | "city"
 
 export function ShareButton({ item }: { item: Pick<SceneItem, "_id" | "title" | "venueName" | "city"> }) {
   return (
-    <Tooltip content="Share">
-      <IconButton variant="ghost" color="gray" aria-label={`Share ${item.title}`} onClick={() => void shareEvent(item)}>
-        <Share2Icon aria-hidden="true" />
-      </IconButton>
-    </Tooltip>
+    <IconButton
+      variant="ghost"
+      color="gray"
+      aria-label={`Share ${item.title}`}
+      title="Share"
+      onClick={() => void shareEvent(item)}
+    >
+      <Share2Icon aria-hidden="true" />
+    </IconButton>
   );
 }
 
