@@ -1,0 +1,176 @@
+/**
+ * Headless Chromium on the built app (run.ts part 4): navigation to the first
+ * scene card with 1,000 mics in the area, what it waited for (a timeline from
+ * Playwright's events and one from inside the page), and the page's
+ * main-thread CPU time until then (a Chromium trace).
+ */
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import type { Backend } from "../local-backend/harness";
+import { buildAndMeasure } from "./bundleSizes";
+import { ms, NYC, SKIP_BROWSER } from "./options";
+import { readTimeline, recordTimeline } from "./pageTimeline";
+
+/**
+ * From a Chromium trace: the renderer main thread's tasks from the navigation to
+ * the "bench-first-card" mark, as CPU time and wall time. The CPU time is
+ * what the page itself cost; on a busy machine the wall time also holds the waits for a core.
+ */
+function mainThreadUntil(trace: Buffer): string {
+  type Event = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number };
+  const parsed = JSON.parse(trace.toString("utf8")) as { traceEvents?: Event[] } | Event[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const end = events.find((e) => e.name === "bench-first-card");
+  if (!end) return "n/a";
+  const thread = (e: Event) => `${e.pid}:${e.tid}`;
+  const starts = events.filter((e) => e.name === "navigationStart" && thread(e) === thread(end) && e.ts <= end.ts);
+  const start = starts.length > 0 ? starts[starts.length - 1].ts : Number.NEGATIVE_INFINITY;
+  let cpu = 0;
+  let wall = 0;
+  for (const e of events) {
+    if (e.ph !== "X" || e.name !== "RunTask" || thread(e) !== thread(end)) continue;
+    if (e.ts + (e.dur ?? 0) < start || e.ts > end.ts) continue;
+    cpu += (e.tdur ?? 0) / 1000;
+    wall += (e.dur ?? 0) / 1000;
+  }
+  return `${ms(cpu)} CPU (${ms(wall)} wall)`;
+}
+
+/** Scene cards in the page once the count stops changing (the first paint carries only the first few). */
+async function settledCount(page: import("playwright-core").Page): Promise<number> {
+  await page
+    .waitForFunction(() => document.querySelectorAll('[data-testid="scene-card"]').length >= 24, null, {
+      timeout: 10_000,
+    })
+    .catch(() => undefined);
+  return await page.locator('[data-testid="scene-card"]').count();
+}
+
+export async function bundlesAndBrowser(backend: Backend): Promise<void> {
+  const outDir = buildAndMeasure(backend.url);
+  if (SKIP_BROWSER) {
+    fs.rmSync(outDir, { recursive: true, force: true });
+    return;
+  }
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    let file = path.join(outDir, decodeURIComponent(url.pathname));
+    if (!file.startsWith(outDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory())
+      file = path.join(outDir, "index.html");
+    const type = file.endsWith(".js")
+      ? "text/javascript"
+      : file.endsWith(".css")
+        ? "text/css"
+        : file.endsWith(".html")
+          ? "text/html"
+          : "application/octet-stream";
+    res.writeHead(200, { "content-type": type });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const appUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  try {
+    const times: number[] = [];
+    const timelines: string[] = [];
+    const inPage: string[] = [];
+    const mainThread: string[] = [];
+    let cards = 0;
+    for (let i = 0; i < 2; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      // What the first card waits for: the route chunk's request, the WebSocket's
+      // opening, the first query result (a Transition with modifications).
+      const marks: Record<string, number> = {};
+      const mark = (name: string) => {
+        marks[name] ??= performance.now();
+      };
+      page.on("request", (req) => {
+        if (/\/assets\/Scene-[^/]*\.js$/.test(req.url())) mark("scene chunk requested");
+      });
+      page.on("requestfinished", (req) => {
+        if (/\/assets\/index-[^/]*\.js$/.test(req.url())) mark("entry JS loaded");
+      });
+      page.on("websocket", (ws) => {
+        mark("WebSocket opened");
+        ws.on("framereceived", (frame) => {
+          const text = typeof frame.payload === "string" ? frame.payload : frame.payload.toString();
+          if (text.includes('"Transition"') && text.includes('"QueryUpdated"')) mark("first query result");
+          if (text.includes('"Transition"') && text.includes('"continueCursor"')) mark("scene list page result");
+        });
+      });
+      await recordTimeline(page);
+      await browser.startTracing(page, {
+        categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"],
+      });
+      const t0 = performance.now();
+      await page.goto(`${appUrl}/scene`);
+      await page.locator('[data-testid="scene-card"]').first().waitFor({ state: "visible", timeout: 60_000 });
+      times.push(performance.now() - t0);
+      // The trace ends at a mark made as soon as the card is seen (a few ms of polling late at most).
+      await page.evaluate(() => performance.mark("bench-first-card"));
+      mainThread.push(mainThreadUntil(await browser.stopTracing()));
+      inPage.push(await readTimeline(page));
+      timelines.push(
+        Object.entries(marks)
+          .sort((a, b) => a[1] - b[1])
+          .map(([name, at]) => `${name} ${ms(at - t0)}`)
+          .join(", "),
+      );
+      cards = await settledCount(page);
+      await context.close();
+    }
+    console.log(
+      `\nHeadless Chromium, navigation to the first scene card (/scene, 1,000 mics around New York, signed out, fresh context each):`,
+    );
+    console.log(`  first load ${ms(times[0])}; second load (HTTP cache warm) ${ms(times[1])}; cards rendered ${cards}`);
+    console.log(`  first load timeline: ${timelines[0]}, first card ${ms(times[0])}`);
+    console.log(`  second load timeline: ${timelines[1]}, first card ${ms(times[1])}`);
+    console.log(`  in the page, from navigation start: first load ${inPage[0]}`);
+    console.log(`                                      second load ${inPage[1]}`);
+    console.log(`  page main thread until the first card: first load ${mainThread[0]}; second load ${mainThread[1]}`);
+
+    // The same with the distance filter on (location granted in Manhattan): the
+    // area query's first page, timed from navigation (the switch is turned on as
+    // soon as it shows) to the first card.
+    const areaTimes: number[] = [];
+    let areaCards = 0;
+    for (let i = 0; i < 2; i++) {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        geolocation: { latitude: NYC.lat, longitude: NYC.lng },
+        permissions: ["geolocation"],
+      });
+      const page = await context.newPage();
+      const t0 = performance.now();
+      await page.goto(`${appUrl}/scene`);
+      await page.getByRole("switch", { name: "Filter by distance" }).click();
+      await page.getByText("Within 25 miles").waitFor({ state: "visible", timeout: 60_000 });
+      await page
+        .getByTestId("result-count")
+        .filter({ hasText: "nearby" })
+        .waitFor({ state: "visible", timeout: 60_000 });
+      await page.locator('[data-testid="scene-card"]').first().waitFor({ state: "visible", timeout: 60_000 });
+      areaTimes.push(performance.now() - t0);
+      areaCards = await settledCount(page);
+      await context.close();
+    }
+    console.log(`Same, with the distance filter on (25 miles around Manhattan, area query):`);
+    console.log(`  first load ${ms(areaTimes[0])}; second load ${ms(areaTimes[1])}; cards rendered ${areaCards}`);
+  } finally {
+    await browser.close();
+    server.close();
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What the first scene card waited for, seen from inside the page: times from
+ * the navigation's start (performance.now()) of the WebSocket's creation,
+ * opening, the client's first messages and the first query result (a wrapped
+ * WebSocket), the app's first render into #root, the loading skeleton and the
+ * first card (a MutationObserver), the first contentful paint, and when the
+ * entry script, the scene chunk and the stylesheet finished loading (resource
+ * timing). Unlike Playwright's events these are not delayed by the protocol
+ * round trip to the browser.
+ */
+import type { Page } from "playwright-core";
+import { ms } from "./options";
+
+type Marks = Record<string, number>;
+
+/** Runs in the page before its own scripts (page.addInitScript): must be self-contained. */
+function recordPageTimeline(): void {
+  const marks: Marks = {};
+  (window as unknown as { __benchMarks: Marks }).__benchMarks = marks;
+  const mark = (name: string) => {
+    marks[name] ??= performance.now();
+  };
+  const Native = window.WebSocket;
+  class Recorded extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      mark("WebSocket created");
+      this.addEventListener("open", () => mark("WebSocket open"));
+      this.addEventListener("message", (event) => {
+        const text = typeof event.data === "string" ? event.data : "";
+        if (text.includes('"Transition"') && text.includes('"QueryUpdated"')) mark("first query result");
+      });
+    }
+    send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      if (typeof data === "string") {
+        if (data.includes('"ModifyQuerySet"')) mark("first subscription sent");
+        if (data.includes('"Authenticate"')) mark("Authenticate sent");
+      }
+      super.send(data);
+    }
+  }
+  window.WebSocket = Recorded;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === "first-contentful-paint") mark("first contentful paint");
+  }).observe({ type: "paint", buffered: true });
+  new MutationObserver(() => {
+    const root = document.getElementById("root");
+    if (root && root.childElementCount > 0) mark("app's first render");
+    if (document.querySelector('[aria-label="Loading the scene"]')) mark("scene skeleton");
+    if (document.querySelector('[data-testid="scene-card"]')) mark("first card in the page");
+  }).observe(document, { childList: true, subtree: true });
+}
+
+export async function recordTimeline(page: Page): Promise<void> {
+  await page.addInitScript(recordPageTimeline);
+}
+
+/** The marks so far, with the resource loads, in order: "name 123.4 ms, ...". */
+export async function readTimeline(page: Page): Promise<string> {
+  const marks = await page.evaluate(() => {
+    const all: Record<string, number> = {
+      ...(window as unknown as { __benchMarks: Record<string, number> }).__benchMarks,
+    };
+    for (const entry of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
+      const file = new URL(entry.name).pathname;
+      if (/^\/assets\/index-[^/]*\.js$/.test(file)) all["entry JS loaded"] = entry.responseEnd;
+      if (/^\/assets\/index-[^/]*\.css$/.test(file)) all["CSS loaded"] = entry.responseEnd;
+      if (/^\/assets\/Scene-[^/]*\.js$/.test(file)) all["scene chunk loaded"] = entry.responseEnd;
+    }
+    return all;
+  });
+  return Object.entries(marks)
+    .sort((a, b) => a[1] - b[1])
+    .map(([name, at]) => `${name} ${ms(at)}`)
+    .join(", ");
+}
