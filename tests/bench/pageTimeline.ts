@@ -11,18 +11,18 @@
 import type { Page } from "playwright-core";
 import { ms } from "./options";
 
-type Marks = Record<string, number>;
-
-/** Runs in the page before its own scripts (page.addInitScript): must be self-contained. */
-function recordPageTimeline(): void {
-  const marks: Marks = {};
-  (window as unknown as { __benchMarks: Marks }).__benchMarks = marks;
-  const mark = (name: string) => {
-    marks[name] ??= performance.now();
-  };
+/**
+ * Runs in the page before its own scripts (page.addInitScript). Plain JavaScript
+ * in a string: a function would be serialized as tsx compiled it, with helper
+ * calls (esbuild's __name) that do not exist in the page.
+ */
+const RECORD_PAGE_TIMELINE = `(() => {
+  const marks = {};
+  window.__benchMarks = marks;
+  const mark = (name) => { if (!(name in marks)) marks[name] = performance.now(); };
   const Native = window.WebSocket;
   class Recorded extends Native {
-    constructor(url: string | URL, protocols?: string | string[]) {
+    constructor(url, protocols) {
       super(url, protocols);
       mark("WebSocket created");
       this.addEventListener("open", () => mark("WebSocket open"));
@@ -31,7 +31,7 @@ function recordPageTimeline(): void {
         if (text.includes('"Transition"') && text.includes('"QueryUpdated"')) mark("first query result");
       });
     }
-    send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+    send(data) {
       if (typeof data === "string") {
         if (data.includes('"ModifyQuerySet"')) mark("first subscription sent");
         if (data.includes('"Authenticate"')) mark("Authenticate sent");
@@ -49,10 +49,10 @@ function recordPageTimeline(): void {
     if (document.querySelector('[aria-label="Loading the scene"]')) mark("scene skeleton");
     if (document.querySelector('[data-testid="scene-card"]')) mark("first card in the page");
   }).observe(document, { childList: true, subtree: true });
-}
+})();`;
 
 export async function recordTimeline(page: Page): Promise<void> {
-  await page.addInitScript(recordPageTimeline);
+  await page.addInitScript(RECORD_PAGE_TIMELINE);
 }
 
 /** The marks so far, with the resource loads, in order: "name 123.4 ms, ...". */

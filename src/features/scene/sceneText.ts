@@ -1,6 +1,10 @@
-import { tz } from "@date-fns/tz";
-import { differenceInCalendarDays } from "date-fns";
-import { DAY_NAMES, DEFAULT_TIME_ZONE, formatTime12h, localDateString } from "../../../convex/lib/time";
+import {
+  DAY_NAMES,
+  daysBetweenDates,
+  DEFAULT_TIME_ZONE,
+  formatTime12h,
+  localDateString,
+} from "../../../convex/lib/time";
 import type { SceneItem } from "./types";
 
 export const TYPE_LABELS: Record<SceneItem["type"], string> = {
@@ -64,7 +68,10 @@ export function freshnessText(
   timeZone: string = DEFAULT_TIME_ZONE,
 ): string {
   if (lastCheckInAt === undefined) return "Not confirmed yet";
-  const days = Math.max(0, differenceInCalendarDays(nowMs, lastCheckInAt, { in: tz(timeZone) }));
+  const days = Math.max(
+    0,
+    daysBetweenDates(localDateString(lastCheckInAt, timeZone), localDateString(nowMs, timeZone)),
+  );
   if (days === 0) return "Confirmed today";
   return `Confirmed ${days} ${days === 1 ? "day" : "days"} ago`;
 }

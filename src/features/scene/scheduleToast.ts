@@ -3,6 +3,12 @@ import { format } from "date-fns";
 import { localDateString } from "../../../convex/lib/time";
 import { scheduleWeek } from "../../../convex/lib/weeks";
 
+/**
+ * The wording of the 'Added to your schedule' toasts (loaded by
+ * useAddToSchedule when a comedian adds a mic, not with the scene: date-fns's
+ * format is not part of the first paint).
+ */
+
 /** "Wed, Nov 25 at 8:00 PM", in the venue's time zone. */
 export function formatOccurrence(epochMs: number, timeZone: string): string {
   return format(new TZDate(epochMs, timeZone), "EEE, MMM d 'at' h:mm a");
@@ -26,4 +32,9 @@ export function nextOccurrenceNote(
     description,
     jumpToWeek: inThisWeek ? null : localDateString(nextOccurrence, viewerTimeZone),
   };
+}
+
+/** "8:00 PM": when an overlapping night starts, in the viewer's own time. */
+export function overlapStartText(startMs: number): string {
+  return format(new Date(startMs), "h:mm a");
 }

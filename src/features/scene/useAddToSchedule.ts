@@ -1,13 +1,11 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "@/lib/toast";
-import { format } from "date-fns";
 import { api } from "../../../convex/_generated/api";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { errorCode } from "../../lib/convexErrors";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
-import { nextOccurrenceNote } from "./scheduleToast";
 import type { SceneItem } from "./types";
 
 /**
@@ -28,11 +26,12 @@ export function useAddToSchedule(where: "card" | "page" = "card") {
     }
     try {
       const { nextOccurrence, overlaps } = await add({ sceneItemId: item._id });
+      const { nextOccurrenceNote, overlapStartText } = await import("./scheduleToast");
       const title = `Added ${item.title} to your schedule`;
       // A warning only: the mic is added either way.
       for (const other of overlaps) {
         toast.warning(`Overlaps ${other.title}`, {
-          description: `It starts at ${format(new Date(other.startMs), "h:mm a")}, within this night's set plus 30 minutes.`,
+          description: `It starts at ${overlapStartText(other.startMs)}, within this night's set plus 30 minutes.`,
         });
       }
       if (nextOccurrence === null) {

@@ -1,5 +1,3 @@
-import { format } from "date-fns";
-import { TZDate } from "@date-fns/tz";
 import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../../convex/lib/time";
 import type { FreshnessGrade } from "../../../../convex/lib/tonight";
 
@@ -36,7 +34,16 @@ export function distanceText(miles: number): string {
   return miles < 10 ? `${miles.toFixed(1)} mi` : `${Math.round(miles)} mi`;
 }
 
+/** One formatter per zone (making one costs far more than using it). */
+const longDates = new Map<string, Intl.DateTimeFormat>();
+
 /** The date of the last confirmation in words: "November 20, 2026". */
 export function confirmationDateText(lastMs: number, timeZone: string | undefined): string {
-  return format(new TZDate(lastMs, timeZone || DEFAULT_TIME_ZONE), "MMMM d, yyyy");
+  const zone = timeZone || DEFAULT_TIME_ZONE;
+  let formatter = longDates.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", { timeZone: zone, month: "long", day: "numeric", year: "numeric" });
+    longDates.set(zone, formatter);
+  }
+  return formatter.format(lastMs);
 }
