@@ -5,10 +5,22 @@
  * tests on top of `convex/`; `npx convex deploy` of `convex/` never contains it.
  */
 import { v } from "convex/values";
+import type { QueryCtx } from "../convex/_generated/server";
 import { internalMutation } from "../convex/functions";
 import { localDateString } from "../convex/lib/time";
+import { normalizeEmail } from "../convex/model/profiles";
 import * as Scene from "../convex/model/scene";
 import { sceneItemFields, sceneItemStatus } from "../convex/schema";
+
+/** The (first) account with this email; throws without one. */
+async function accountWithEmail(ctx: QueryCtx, email: string) {
+  const user = await ctx.db
+    .query("users")
+    .withIndex("email", (q) => q.eq("email", normalizeEmail(email)))
+    .first();
+  if (user === null) throw new Error(`No account with the email ${email}.`);
+  return user;
+}
 
 /** A mic or show, written as the app writes one (derived fields follow through the triggers). */
 export const insertSceneItem = internalMutation({
@@ -27,11 +39,7 @@ export const approveClaim = internalMutation({
   args: { micId: v.id("sceneItems"), email: v.string() },
   returns: v.null(),
   handler: async (ctx, { micId, email }) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", email.trim().toLowerCase()))
-      .first();
-    if (user === null) throw new Error(`No account for ${email}`);
+    const user = await accountWithEmail(ctx, email);
     await ctx.db.insert("micClaims", { micId, claimantId: user._id, status: "approved", reviewedAt: Date.now() });
     return null;
   },
@@ -46,11 +54,7 @@ export const insertSets = internalMutation({
   args: { email: v.string(), count: v.number(), venueName: v.string() },
   returns: v.number(),
   handler: async (ctx, { email, count, venueName }) => {
-    const user = await ctx.db
-      .query("users")
-      .withIndex("email", (q) => q.eq("email", email.trim().toLowerCase()))
-      .first();
-    if (user === null) throw new Error(`No account with the email ${email}.`);
+    const user = await accountWithEmail(ctx, email);
     const zone = "America/New_York";
     const now = Date.now();
     const n = Math.max(0, Math.min(Math.floor(count), 500));
