@@ -7,25 +7,20 @@
  * or deleted. Badge rows point at an existing user.
  */
 import { BADGES, earnedBadgeCodes } from "../../lib/badges";
-import { checkLinks, type Finisher, type PageCheck } from "./page";
+import { checkLinks, checkRows, type Finisher, type PageCheck } from "./page";
 
-const userBadges: PageCheck = async (p) => {
-  const { ctx, opts, problems, counters } = p;
+const userBadges: PageCheck = (p) => {
   const known = new Set(BADGES.map((b) => b.code));
-  const page = await ctx.db.query("userBadges").withIndex("by_creation_time").paginate(opts);
-  await Promise.all(
-    page.page.map(async (b) => {
-      await checkLinks(p, "userBadges", { _id: b._id, userId: b.userId });
-      if (!known.has(b.badgeCode)) problems.push(`userBadges ${b._id}: unknown badge ${b.badgeCode}`);
-      const rows = await ctx.db
-        .query("userBadges")
-        .withIndex("by_user_and_code", (q) => q.eq("userId", b.userId).eq("badgeCode", b.badgeCode))
-        .take(2);
-      if (rows[0]._id !== b._id) problems.push(`userBadges: user ${b.userId} holds ${b.badgeCode} twice`);
-      else counters.add("badgeHeld", `${b.userId}|${b.badgeCode}`);
-    }),
-  );
-  return page;
+  return checkRows(p, "userBadges", async (b) => {
+    await checkLinks(p, "userBadges", { _id: b._id, userId: b.userId });
+    if (!known.has(b.badgeCode)) p.problems.push(`userBadges ${b._id}: unknown badge ${b.badgeCode}`);
+    const rows = await p.ctx.db
+      .query("userBadges")
+      .withIndex("by_user_and_code", (q) => q.eq("userId", b.userId).eq("badgeCode", b.badgeCode))
+      .take(2);
+    if (rows[0]._id !== b._id) p.problems.push(`userBadges: user ${b.userId} holds ${b.badgeCode} twice`);
+    else p.counters.add("badgeHeld", `${b.userId}|${b.badgeCode}`);
+  });
 };
 
 export const badgePages = { userBadges };

@@ -6,29 +6,23 @@
  * existing user.
  */
 import { type CommunityTotals, COMMUNITY_TOTALS, readCommunityTotals } from "../stats";
-import { checkLinks, type Finisher, type PageCheck } from "./page";
+import { checkLinks, checkRows, type Finisher, type PageCheck } from "./page";
 
 const profiles: PageCheck = async (p) => {
-  const page = await p.ctx.db.query("profiles").withIndex("by_creation_time").paginate(p.opts);
-  await Promise.all(page.page.map((row) => checkLinks(p, "profiles", { _id: row._id, userId: row.userId })));
+  const page = await checkRows(p, "profiles", (row) => checkLinks(p, "profiles", { _id: row._id, userId: row.userId }));
   if (page.page.length > 0) p.counters.add("profiles", "", page.page.length);
   return page;
 };
 
-const cities: PageCheck = async ({ ctx, opts, problems, tally }) => {
-  const page = await ctx.db.query("cities").withIndex("by_creation_time").paginate(opts);
-  await Promise.all(
-    page.page.map(async (c) => {
-      const rows = await ctx.db
-        .query("cities")
-        .withIndex("by_name", (q) => q.eq("name", c.name))
-        .take(2);
-      if (rows[0]._id !== c._id) problems.push(`cities: two rows for ${JSON.stringify(c.name)}`);
-      else tally.cities.push({ name: c.name, items: c.items });
-    }),
-  );
-  return page;
-};
+const cities: PageCheck = (p) =>
+  checkRows(p, "cities", async (c) => {
+    const rows = await p.ctx.db
+      .query("cities")
+      .withIndex("by_name", (q) => q.eq("name", c.name))
+      .take(2);
+    if (rows[0]._id !== c._id) p.problems.push(`cities: two rows for ${JSON.stringify(c.name)}`);
+    else p.tally.cities.push({ name: c.name, items: c.items });
+  });
 
 const communityTotals: PageCheck = async ({ ctx, tally }) => {
   // Not a table: the counter's few shard rows per total, read in one page.

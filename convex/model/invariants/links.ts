@@ -4,7 +4,7 @@
  * tables' rows check their links in their own group's pages.)
  */
 import type { Doc, Id } from "../../_generated/dataModel";
-import { checkLinks, type PageCheck } from "./page";
+import { checkLinks, checkRows, type PageCheck } from "./page";
 
 type LinkOnly = "scheduleEntries" | "micClaims" | "problemReports";
 
@@ -13,11 +13,7 @@ function linksPage<T extends LinkOnly>(
   table: T,
   links: (row: Doc<T>) => { userId: Id<"users">; itemId?: Id<"sceneItems"> },
 ): PageCheck {
-  return async (p) => {
-    const page = await p.ctx.db.query(table).withIndex("by_creation_time").paginate(p.opts);
-    await Promise.all(page.page.map((r) => checkLinks(p, table, { _id: r._id, ...links(r as Doc<T>) })));
-    return page;
-  };
+  return (p) => checkRows(p, table, (r) => checkLinks(p, table, { _id: r._id, ...links(r) }));
 }
 
 export const linkPages = {

@@ -17,7 +17,7 @@ import type { QueryCtx } from "../../_generated/server";
 import { DEFAULT_TIME_ZONE, localDateString } from "../../lib/time";
 import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "../micTriggers";
 import { cityKey } from "../stats";
-import { checkLinks, type Finisher, type PageCheck } from "./page";
+import { checkLinks, checkRows, type Finisher, type PageCheck } from "./page";
 
 /** A verified item needs its expiry and two comedians among its check-ins of the 30 days up to lastVerifiedAt. */
 async function checkVerification(ctx: QueryCtx, item: Doc<"sceneItems">, problems: string[]): Promise<void> {
@@ -54,21 +54,15 @@ const SAME_ROWS_READ = 20;
 /** "2", or "20 or more" when the read stopped at {@link SAME_ROWS_READ}. */
 const rowCount = (n: number) => (n >= SAME_ROWS_READ ? `${SAME_ROWS_READ} or more` : `${n}`);
 
-const sceneItems: PageCheck = async ({ ctx, opts, problems, counters }) => {
-  const page = await ctx.db.query("sceneItems").withIndex("by_creation_time").paginate(opts);
-  await Promise.all(
-    page.page.map(async (item) => {
-      if (item.status === "active") counters.add("activeInCity", cityKey(item.city));
-      if (item.checkInCount !== 0) counters.add("storedCheckIns", item._id, item.checkInCount);
-      await checkVerification(ctx, item, problems);
-    }),
-  );
-  return page;
-};
+const sceneItems: PageCheck = (p) =>
+  checkRows(p, "sceneItems", async (item) => {
+    if (item.status === "active") p.counters.add("activeInCity", cityKey(item.city));
+    if (item.checkInCount !== 0) p.counters.add("storedCheckIns", item._id, item.checkInCount);
+    await checkVerification(p.ctx, item, p.problems);
+  });
 
-const checkIns: PageCheck = async (p) => {
-  const { ctx, opts, problems, counters, exists } = p;
-  const page = await ctx.db.query("checkIns").withIndex("by_creation_time").paginate(opts);
+const checkIns: PageCheck = (p) => {
+  const { ctx, problems, counters, exists } = p;
   const zones = new Map<string, Promise<string>>();
   const zoneOf = (userId: Id<"users">) => {
     let zone = zones.get(userId);
@@ -82,47 +76,38 @@ const checkIns: PageCheck = async (p) => {
     }
     return zone;
   };
-  await Promise.all(
-    page.page.map(async (c) => {
-      await checkLinks(p, "checkIns", { _id: c._id, userId: c.userId, itemId: c.sceneItemId });
-      const same = await ctx.db
-        .query("checkIns")
-        .withIndex("by_user_item_and_date", (q) =>
-          q.eq("userId", c.userId).eq("sceneItemId", c.sceneItemId).eq("localDate", c.localDate),
-        )
-        .take(SAME_ROWS_READ);
-      if (same.length > 1 && same[0]._id === c._id) {
-        problems.push(
-          `checkIns: ${rowCount(same.length)} rows for user ${c.userId} at mic ${c.sceneItemId} on ${c.localDate}`,
-        );
-      }
-      if (await exists.item(c.sceneItemId)) counters.add("checkInRows", c.sceneItemId);
-      if (await exists.user(c.userId)) {
-        const month = localDateString(c.checkedInAt, await zoneOf(c.userId)).slice(0, 7);
-        counters.add("monthCheckIns", `${c.userId}|${month}`);
-      }
-    }),
-  );
-  return page;
+  return checkRows(p, "checkIns", async (c) => {
+    await checkLinks(p, "checkIns", { _id: c._id, userId: c.userId, itemId: c.sceneItemId });
+    const same = await ctx.db
+      .query("checkIns")
+      .withIndex("by_user_item_and_date", (q) =>
+        q.eq("userId", c.userId).eq("sceneItemId", c.sceneItemId).eq("localDate", c.localDate),
+      )
+      .take(SAME_ROWS_READ);
+    if (same.length > 1 && same[0]._id === c._id) {
+      problems.push(
+        `checkIns: ${rowCount(same.length)} rows for user ${c.userId} at mic ${c.sceneItemId} on ${c.localDate}`,
+      );
+    }
+    if (await exists.item(c.sceneItemId)) counters.add("checkInRows", c.sceneItemId);
+    if (await exists.user(c.userId)) {
+      const month = localDateString(c.checkedInAt, await zoneOf(c.userId)).slice(0, 7);
+      counters.add("monthCheckIns", `${c.userId}|${month}`);
+    }
+  });
 };
 
-const favorites: PageCheck = async (p) => {
-  const { ctx, opts, problems } = p;
-  const page = await ctx.db.query("favorites").withIndex("by_creation_time").paginate(opts);
-  await Promise.all(
-    page.page.map(async (f) => {
-      await checkLinks(p, "favorites", { _id: f._id, userId: f.userId, itemId: f.sceneItemId });
-      const same = await ctx.db
-        .query("favorites")
-        .withIndex("by_user_and_item", (q) => q.eq("userId", f.userId).eq("sceneItemId", f.sceneItemId))
-        .take(SAME_ROWS_READ);
-      if (same.length > 1 && same[0]._id === f._id) {
-        problems.push(`favorites: ${rowCount(same.length)} rows for user ${f.userId} for mic ${f.sceneItemId}`);
-      }
-    }),
-  );
-  return page;
-};
+const favorites: PageCheck = (p) =>
+  checkRows(p, "favorites", async (f) => {
+    await checkLinks(p, "favorites", { _id: f._id, userId: f.userId, itemId: f.sceneItemId });
+    const same = await p.ctx.db
+      .query("favorites")
+      .withIndex("by_user_and_item", (q) => q.eq("userId", f.userId).eq("sceneItemId", f.sceneItemId))
+      .take(SAME_ROWS_READ);
+    if (same.length > 1 && same[0]._id === f._id) {
+      p.problems.push(`favorites: ${rowCount(same.length)} rows for user ${f.userId} for mic ${f.sceneItemId}`);
+    }
+  });
 
 export const micPages = { sceneItems, checkIns, favorites };
 

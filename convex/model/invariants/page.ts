@@ -4,7 +4,7 @@
  * ("tallies") and the link checks. See ./check for how the pages are walked
  * and added up.
  */
-import type { Doc, Id } from "../../_generated/dataModel";
+import type { Doc, Id, TableNames } from "../../_generated/dataModel";
 import type { QueryCtx } from "../../_generated/server";
 import type { CommunityTotals } from "../stats";
 
@@ -109,6 +109,17 @@ export function newPageCtx(ctx: QueryCtx, opts: PageOpts): PageCtx {
     tally: { daySegments: [], stats: [], cities: [], site: [] },
     exists: existence(ctx),
   };
+}
+
+/** Reads this page of `table`, in creation order, and checks its rows with `check`, all at once. */
+export async function checkRows<T extends TableNames>(
+  p: PageCtx,
+  table: T,
+  check: (row: Doc<T>) => Promise<void>,
+): Promise<PageRead> {
+  const page = await p.ctx.db.query(table).withIndex("by_creation_time").paginate(p.opts);
+  await Promise.all(page.page.map((row) => check(row as Doc<T>)));
+  return page;
 }
 
 /** The problem lines for a row's links to a user and, optionally, a mic. */

@@ -11,7 +11,7 @@
  * The performances part also adds up the minutes of all sets (see ./community).
  */
 import { daysBetweenDates } from "../../lib/time";
-import { checkLinks, type DaySegment, type Finisher, type PageCheck } from "./page";
+import { checkLinks, checkRows, type DaySegment, type Finisher, type PageCheck } from "./page";
 
 /** Day segments of consecutive rows of the same comedian (rows sorted by user, then date). */
 function segmentsOf(rows: Array<{ userId: string; date: string }>): DaySegment[] {
@@ -56,31 +56,27 @@ export function joinSegments(a: DaySegment, b: DaySegment): DaySegment {
   };
 }
 
-const performances: PageCheck = async (p) => {
-  const { ctx, opts, counters } = p;
-  const page = await ctx.db.query("performances").withIndex("by_creation_time").paginate(opts);
+const performances: PageCheck = (p) => {
+  const { ctx, counters } = p;
   const dayRow = new Map<string, Promise<boolean>>();
-  await Promise.all(
-    page.page.map(async (s) => {
-      await checkLinks(p, "performances", { _id: s._id, userId: s.userId, itemId: s.sceneItemId });
-      counters.add("setMinutes", s.userId, s.minutes);
-      counters.add("setCount", s.userId);
-      counters.add("siteMinutes", "", s.minutes);
-      if (s.sceneItemId !== undefined) counters.add("setsAtMic", `${s.userId}|${s.sceneItemId}`);
-      const key = `${s.userId}|${s.performanceDate}`;
-      let has = dayRow.get(key);
-      if (!has) {
-        has = ctx.db
-          .query("performanceDays")
-          .withIndex("by_user_and_date", (q) => q.eq("userId", s.userId).eq("date", s.performanceDate))
-          .first()
-          .then((d) => d !== null);
-        dayRow.set(key, has);
-      }
-      if (!(await has)) counters.add("setsWithoutDayRow", key);
-    }),
-  );
-  return page;
+  return checkRows(p, "performances", async (s) => {
+    await checkLinks(p, "performances", { _id: s._id, userId: s.userId, itemId: s.sceneItemId });
+    counters.add("setMinutes", s.userId, s.minutes);
+    counters.add("setCount", s.userId);
+    counters.add("siteMinutes", "", s.minutes);
+    if (s.sceneItemId !== undefined) counters.add("setsAtMic", `${s.userId}|${s.sceneItemId}`);
+    const key = `${s.userId}|${s.performanceDate}`;
+    let has = dayRow.get(key);
+    if (!has) {
+      has = ctx.db
+        .query("performanceDays")
+        .withIndex("by_user_and_date", (q) => q.eq("userId", s.userId).eq("date", s.performanceDate))
+        .first()
+        .then((d) => d !== null);
+      dayRow.set(key, has);
+    }
+    if (!(await has)) counters.add("setsWithoutDayRow", key);
+  });
 };
 
 const performanceDays: PageCheck = async (p) => {
@@ -112,43 +108,31 @@ const performanceDays: PageCheck = async (p) => {
   return page;
 };
 
-const venueVisits: PageCheck = async (p) => {
-  const { ctx, opts, problems, counters } = p;
-  const page = await ctx.db.query("venueVisits").withIndex("by_creation_time").paginate(opts);
-  await Promise.all(
-    page.page.map(async (vv) => {
-      await checkLinks(p, "venueVisits", { _id: vv._id, userId: vv.userId, itemId: vv.sceneItemId });
-      const rows = await ctx.db
-        .query("venueVisits")
-        .withIndex("by_user_and_item", (q) => q.eq("userId", vv.userId).eq("sceneItemId", vv.sceneItemId))
-        .take(2);
-      if (rows[0]._id !== vv._id) problems.push(`venueVisits: two rows for user ${vv.userId} at mic ${vv.sceneItemId}`);
-      else counters.add("visitRow", `${vv.userId}|${vv.sceneItemId}`, vv.sets);
-    }),
-  );
-  return page;
-};
+const venueVisits: PageCheck = (p) =>
+  checkRows(p, "venueVisits", async (vv) => {
+    await checkLinks(p, "venueVisits", { _id: vv._id, userId: vv.userId, itemId: vv.sceneItemId });
+    const rows = await p.ctx.db
+      .query("venueVisits")
+      .withIndex("by_user_and_item", (q) => q.eq("userId", vv.userId).eq("sceneItemId", vv.sceneItemId))
+      .take(2);
+    if (rows[0]._id !== vv._id) p.problems.push(`venueVisits: two rows for user ${vv.userId} at mic ${vv.sceneItemId}`);
+    else p.counters.add("visitRow", `${vv.userId}|${vv.sceneItemId}`, vv.sets);
+  });
 
-const userStats: PageCheck = async (p) => {
-  const { ctx, opts, problems, tally, exists } = p;
-  const page = await ctx.db.query("userStats").withIndex("by_creation_time").paginate(opts);
-  await Promise.all(
-    page.page.map(async (row) => {
-      await checkLinks(p, "userStats", { _id: row._id, userId: row.userId });
-      const rows = await ctx.db
-        .query("userStats")
-        .withIndex("by_userId", (q) => q.eq("userId", row.userId))
-        .take(2);
-      if (rows[0]._id !== row._id) {
-        problems.push(`userStats: two rows for user ${row.userId}`);
-        return;
-      }
-      const { _id, _creationTime, ...fields } = row;
-      tally.stats.push({ ...fields, userExists: await exists.user(row.userId) });
-    }),
-  );
-  return page;
-};
+const userStats: PageCheck = (p) =>
+  checkRows(p, "userStats", async (row) => {
+    await checkLinks(p, "userStats", { _id: row._id, userId: row.userId });
+    const rows = await p.ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", row.userId))
+      .take(2);
+    if (rows[0]._id !== row._id) {
+      p.problems.push(`userStats: two rows for user ${row.userId}`);
+      return;
+    }
+    const { _id, _creationTime, ...fields } = row;
+    p.tally.stats.push({ ...fields, userExists: await p.exists.user(row.userId) });
+  });
 
 export const statsPages = { performances, performanceDays, venueVisits, userStats };
 
