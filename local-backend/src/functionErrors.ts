@@ -1,0 +1,44 @@
+/**
+ * A failed function's errorMessage / errorData as Convex reports them, over
+ * the sync protocol and HTTP alike, and production mode's redaction.
+ */
+import { randomBytes } from "node:crypto";
+import { convexToJson } from "convex/values";
+
+let redactErrors = false;
+
+/**
+ * Production mode (`start --prod`, issue 14 item 11): clients get
+ * `[Request ID: …] Server Error` as a Convex production deployment sends
+ * (crates/application/src/redaction.rs); a ConvexError's data still passes.
+ * The full error is logged on the backend's console under the same request id.
+ */
+export function setRedactErrors(on: boolean): void {
+  redactErrors = on;
+}
+
+/** errorMessage / errorData for a failed function, as Convex reports them. */
+export function describeError(error: unknown): { message: string; data?: unknown } {
+  const described = describeErrorFully(error);
+  if (!redactErrors) return described;
+  const requestId = randomBytes(8).toString("hex");
+  console.error(`[Request ID: ${requestId}] ${described.message}`);
+  const message = `[Request ID: ${requestId}] Server Error`;
+  return described.data === undefined ? { message } : { message, data: described.data };
+}
+
+/** The unredacted description (the admin CLI's `run`). */
+export function describeErrorFully(error: unknown): { message: string; data?: unknown } {
+  if (typeof error === "object" && error !== null && Symbol.for("ConvexError") in error) {
+    const e = error as { message: string; data?: unknown };
+    let data: unknown = null;
+    try {
+      data = convexToJson((e.data ?? null) as any);
+    } catch {
+      data = String(e.data);
+    }
+    return { message: `Uncaught ConvexError: ${e.message}`, data };
+  }
+  if (error instanceof Error) return { message: `Uncaught ${error.name}: ${error.message}` };
+  return { message: `Uncaught ${String(error)}` };
+}
