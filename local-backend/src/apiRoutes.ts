@@ -1,0 +1,227 @@
+/**
+ * The Convex API's HTTP routes (the listener in server.ts): ConvexHttpClient's
+ * /api/query, /api/mutation, /api/action, /api/function, /api/run/..., file
+ * storage (storageRoutes.ts) and the admin endpoints the CLI uses.
+ */
+import type http from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { convexToJson, jsonToConvex } from "convex/values";
+import type { TokenVerifier } from "./auth.js";
+import type { Engine } from "./engine.js";
+import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
+import { describeError, describeErrorFully } from "./functionErrors.js";
+import { corsHeaders, HttpError, readBody, sendJson, STATUS_UDF_FAILED } from "./httpCommon.js";
+import { handleUpload, serveFile } from "./storageRoutes.js";
+import type { SyncManager } from "./sync.js";
+import { MAX_MESSAGE_BYTES } from "./syncSession.js";
+
+/** An admin import (CLI `import` against a running backend). */
+const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+const VERSION = "stagetime-local-backend 0.1.0";
+
+/** The API listener's request handler. */
+export function apiRequestHandler(
+  engine: Engine,
+  sync: SyncManager,
+  verifier: TokenVerifier,
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const adminKey = engine.store.adminKey();
+
+  const isAdmin = (req: http.IncomingMessage) => {
+    const header = req.headers.authorization ?? "";
+    if (!header.startsWith("Convex ")) return false;
+    const a = Buffer.from(header.slice(7).trim());
+    const b = Buffer.from(adminKey);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+
+  const callerFor = async (req: http.IncomingMessage): Promise<Caller> => {
+    if (isAdmin(req)) return { kind: "admin" };
+    const header = req.headers.authorization ?? "";
+    if (header.startsWith("Bearer ")) {
+      try {
+        const identity = await verifier.verify(header.slice(7).trim());
+        return { kind: "user", identity, key: JSON.stringify(identity) };
+      } catch (error) {
+        throw new HttpError(401, "Unauthenticated", (error as Error).message);
+      }
+    }
+    return { kind: "none" };
+  };
+
+  const parseJsonBody = async (req: http.IncomingMessage): Promise<any> => {
+    const body = await readBody(req, MAX_MESSAGE_BYTES);
+    try {
+      return JSON.parse(body.toString("utf8") || "{}");
+    } catch {
+      throw new HttpError(400, "BadJsonBody", "The request body is not valid JSON");
+    }
+  };
+
+  /** /api/query, /api/mutation, /api/action, /api/function, /api/run/... */
+  const runFunction = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    kind: "query" | "mutation" | "action" | "any",
+    body: any,
+    pathOverride?: string,
+  ) => {
+    const caller = await callerFor(req);
+    const rawPath = pathOverride ?? body?.path;
+    if (typeof rawPath !== "string" || rawPath.length === 0) {
+      throw new HttpError(400, "BadRequest", "Missing function `path`");
+    }
+    const path = canonicalPath(rawPath);
+    const info = await engine.describe(path);
+    if (!info || (info.visibility !== "public" && caller.kind !== "admin")) {
+      throw new HttpError(404, "FunctionNotFound", `Could not find public function for '${path}'`);
+    }
+    if (kind !== "any" && info.kind !== kind) {
+      throw new HttpError(400, "BadRequest", `Function '${path}' is a ${info.kind}, not a ${kind}`);
+    }
+    let args: Record<string, unknown>;
+    try {
+      const raw = Array.isArray(body?.args) ? body.args[0] : body?.args;
+      args = (raw === undefined ? {} : jsonToConvex(raw)) as Record<string, unknown>;
+    } catch (error) {
+      throw new HttpError(400, "BadRequest", `Invalid arguments: ${(error as Error).message}`);
+    }
+    const logLines: string[] = [];
+    try {
+      const value = await captureLogs(logLines, async () => {
+        if (info.kind === "query") return await engine.query(path, args, caller);
+        if (info.kind === "mutation") return (await engine.mutation(path, args, caller)).value;
+        return await engine.action(path, args, caller);
+      });
+      sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any), logLines });
+    } catch (error) {
+      const { message, data } = describeError(error);
+      sendJson(req, res, STATUS_UDF_FAILED, {
+        status: "error",
+        errorMessage: message,
+        logLines,
+        ...(data !== undefined ? { errorData: data } : {}),
+      });
+    }
+  };
+
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    const method = req.method ?? "GET";
+    if (method === "OPTIONS") {
+      res.writeHead(204, corsHeaders(req));
+      res.end();
+      return;
+    }
+    if (method === "GET" && (path === "/version" || path === "/")) {
+      res.writeHead(200, { "Content-Type": "text/plain", ...corsHeaders(req) });
+      res.end(VERSION);
+      return;
+    }
+    if (method === "GET" && path === "/instance_name") {
+      res.writeHead(200, { "Content-Type": "text/plain", ...corsHeaders(req) });
+      res.end("local");
+      return;
+    }
+    if (method === "POST" && path === "/api/storage/upload") return await handleUpload(engine, req, res, url);
+    const storageMatch = /^\/api\/storage\/([^/]+)$/.exec(path);
+    if ((method === "GET" || method === "HEAD") && storageMatch) {
+      return await serveFile(engine, req, res, method, storageMatch[1]);
+    }
+    if (method !== "POST") throw new HttpError(404, "NotFound", `No route for ${method} ${path}`);
+
+    switch (path) {
+      case "/api/query":
+      case "/api/query_at_ts":
+        return await runFunction(req, res, "query", await parseJsonBody(req));
+      case "/api/mutation":
+        return await runFunction(req, res, "mutation", await parseJsonBody(req));
+      case "/api/action":
+        return await runFunction(req, res, "action", await parseJsonBody(req));
+      case "/api/function":
+        return await runFunction(req, res, "any", await parseJsonBody(req));
+      case "/api/query_ts":
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, { ts: Number(engine.lastCommitTs) });
+        return;
+      case "/api/debug_event":
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, {});
+        return;
+    }
+    const runMatch = /^\/api\/run\/(.+)$/.exec(path);
+    if (runMatch) {
+      // /api/run/messages/list -> messages:list
+      const parts = runMatch[1].split("/");
+      const fn = parts.pop()!;
+      return await runFunction(req, res, "any", await parseJsonBody(req), `${parts.join("/")}:${fn}`);
+    }
+    if (path.startsWith("/_local/")) return await handleAdmin(req, res, path);
+    throw new HttpError(404, "NotFound", `No route for ${method} ${path}`);
+  }
+
+  /** Endpoints the CLI uses against a running backend (admin key required). */
+  async function handleAdmin(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+    if (!isAdmin(req)) throw new HttpError(401, "Unauthorized", "Admin key required");
+    switch (path) {
+      case "/_local/run": {
+        const body = await parseJsonBody(req);
+        const args = jsonToConvex(body.args ?? {}) as Record<string, unknown>;
+        try {
+          const value = await engine.runAny(String(body.path), args, { kind: "admin" });
+          sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any) });
+        } catch (error) {
+          const { message, data } = describeErrorFully(error);
+          sendJson(req, res, STATUS_UDF_FAILED, { status: "error", errorMessage: message, errorData: data });
+        }
+        return;
+      }
+      case "/_local/env": {
+        await readBody(req, MAX_MESSAGE_BYTES);
+        await engine.reloadEnv();
+        sendJson(req, res, 200, { ok: true });
+        return;
+      }
+      case "/_local/export": {
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, engine.exportSnapshot());
+        return;
+      }
+      case "/_local/stats": {
+        // Figures for tests and benchmarks (subscriptions, query re-runs, contention).
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats() });
+        return;
+      }
+      case "/_local/compact": {
+        // Compacts now (benchmarks and tests): what changed since the last compaction into the segments.
+        await readBody(req, MAX_MESSAGE_BYTES);
+        sendJson(req, res, 200, engine.compact());
+        return;
+      }
+      case "/_local/import": {
+        const body = await readBody(req, MAX_IMPORT_BYTES);
+        const result = await engine.importSnapshot(JSON.parse(body.toString("utf8")));
+        sendJson(req, res, 200, result);
+        return;
+      }
+    }
+    throw new HttpError(404, "NotFound", `No admin route ${path}`);
+  }
+
+  return (req, res) => {
+    void handleApi(req, res).catch((error) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) {
+        sendJson(req, res, error.status, { code: error.code, message: error.message });
+      } else {
+        engine.logError(`API request failed: ${(error as Error).stack ?? String(error)}`);
+        sendJson(req, res, 500, { code: "InternalServerError", message: (error as Error).message });
+      }
+    });
+  };
+}
