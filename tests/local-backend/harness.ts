@@ -10,133 +10,29 @@
  * await backend.dispose();
  * ```
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { type ChildProcess, spawn } from "node:child_process";
+import { rm } from "node:fs/promises";
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
-import type { FunctionArgs, FunctionReference, FunctionReturnType } from "convex/server";
+import {
+  childEnv,
+  type CliResult,
+  cliPath,
+  fixtureDir,
+  freePort,
+  liveGroups,
+  repoRoot,
+  runCli,
+  tempDir,
+} from "./harnessProcesses";
 
-/** The repository root, where the backend's CLI is run from. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-/** The functions folder every test runs against. */
-export const fixtureDir = path.join(repoRoot, "tests/local-backend/fixture/convex");
-const cliPath = path.join(repoRoot, "local-backend/src/cli.ts");
+export { parseEnvList, readEnv, Subscription } from "./harnessClients";
+export { type CliResult, fixtureDir, freePort, repoRoot, runCli, tempDir, waitFor } from "./harnessProcesses";
 
 const READY_LINE = "Local backend ready";
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 /** Keep the tail of the child's output for error messages, not all of it. */
 const OUTPUT_LIMIT = 40_000;
-
-/** Process groups of backends still running, killed if the test process exits
- * without disposing them (they run detached, so nothing else would). */
-const liveGroups = new Set<number>();
-process.once("exit", () => {
-  for (const pid of liveGroups) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-});
-
-/** A TCP port nothing listens on right now (the OS picks it for port 0). */
-export async function freePort(): Promise<number> {
-  return await new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      if (address === null || typeof address === "string") {
-        server.close();
-        reject(new Error("could not get a free port"));
-        return;
-      }
-      const { port } = address;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Polls `check` until it returns a truthy value (which is returned) or the time
- * runs out; then throws with `message` and the last value or error seen.
- */
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  {
-    timeoutMs = 30_000,
-    intervalMs = 50,
-    message = "condition",
-  }: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const detail = last instanceof Error ? last.message : JSON.stringify(last);
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${message}; last: ${detail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-/** What a finished CLI command printed. */
-export type CliResult = { code: number | null; stdout: string; stderr: string };
-
-/**
- * Runs the backend's CLI (`tsx local-backend/src/cli.ts ...args`) from the
- * repository root and resolves when it exits (it never rejects on a non-zero
- * exit code: tests assert on `code`).
- */
-export async function runCli(args: string[], { timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<CliResult> {
-  return await new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", cliPath, ...args], {
-      cwd: repoRoot,
-      env: childEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`CLI ${args.join(" ")} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function childEnv(): NodeJS.ProcessEnv {
-  // The child must not think it runs inside vitest, and must not pick up a
-  // deployment of the developer's shell.
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" };
-  for (const name of Object.keys(env)) {
-    if (name.startsWith("VITEST") || name.startsWith("CONVEX_") || name === "NODE_OPTIONS") delete env[name];
-  }
-  delete env.NODE_ENV;
-  return env;
-}
 
 /** Options of {@link startBackend}. */
 export type BackendOptions = {
@@ -374,11 +270,6 @@ export class Backend {
   }
 }
 
-/** Makes a fresh temporary directory (for data dirs and exports). */
-export async function tempDir(prefix = "stagetime-lb-"): Promise<string> {
-  return await mkdtemp(path.join(os.tmpdir(), prefix));
-}
-
 /** Starts a backend on two free ports with a new temporary data directory. */
 export async function startBackend(options: BackendOptions = {}): Promise<Backend> {
   const port = await freePort();
@@ -405,83 +296,4 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     throw error;
   }
   return backend;
-}
-
-/**
- * Records every result a `ConvexClient` subscription delivers, in order, and
- * lets a test wait for one that satisfies a predicate.
- */
-export class Subscription<Query extends FunctionReference<"query">> {
-  /** Every value delivered to the callback, in delivery order. */
-  readonly values: FunctionReturnType<Query>[] = [];
-  /** Every error delivered to the error callback. */
-  readonly errors: Error[] = [];
-  readonly unsubscribe: () => void;
-
-  constructor(client: ConvexClient, query: Query, args: FunctionArgs<Query>) {
-    this.unsubscribe = client.onUpdate(
-      query,
-      args,
-      (value) => {
-        this.values.push(value);
-      },
-      (error) => {
-        this.errors.push(error);
-      },
-    );
-  }
-
-  /** The most recent value, or undefined before the first. */
-  get latest(): FunctionReturnType<Query> | undefined {
-    return this.values[this.values.length - 1];
-  }
-
-  /** Waits for a delivered value (the latest one) that satisfies `predicate`. */
-  async waitFor(
-    predicate: (value: FunctionReturnType<Query>) => boolean,
-    message = "a matching subscription value",
-    timeoutMs = 30_000,
-  ): Promise<FunctionReturnType<Query>> {
-    try {
-      const box = await waitFor(
-        () =>
-          this.values.length > 0 && predicate(this.latest as FunctionReturnType<Query>) ? { v: this.latest } : null,
-        { timeoutMs, message },
-      );
-      return box.v as FunctionReturnType<Query>;
-    } catch (error) {
-      const seen = JSON.stringify(this.latest)?.slice(0, 2000);
-      const errors = this.errors.map((e) => e.message).join("; ");
-      throw new Error(`${(error as Error).message}; latest value: ${seen}; errors: ${errors || "none"}`);
-    }
-  }
-}
-
-/**
- * Parses the output of `env list` (`NAME=value` lines, as `npx convex env list`
- * prints them). A PEM value printed over several lines is joined back.
- */
-export function parseEnvList(output: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  let pending: string | null = null;
-  for (const line of output.split(/\r?\n/)) {
-    if (pending !== null) {
-      env[pending] += `\n${line}`;
-      if (/-----END [A-Z ]+-----/.test(line)) pending = null;
-      continue;
-    }
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-    if (!match) continue;
-    const [, name, value] = match;
-    env[name] = value;
-    if (/-----BEGIN [A-Z ]+-----/.test(value) && !/-----END [A-Z ]+-----/.test(value)) pending = name;
-  }
-  return env;
-}
-
-/** The backend's environment variables, read through its `env list` command. */
-export async function readEnv(backend: Backend): Promise<Record<string, string>> {
-  const result = await backend.cli(["env", "list"]);
-  if (result.code !== 0) throw new Error(`env list failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
-  return parseEnvList(result.stdout);
 }
