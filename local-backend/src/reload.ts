@@ -9,6 +9,13 @@ import type { Engine } from "./engine.js";
 import { loadSchema } from "./functionModules.js";
 import { fingerprint, schemaForDb, validateData } from "./schemaValidation.js";
 
+/**
+ * For tests: `beforeSwap` runs after the data passed the new schema and right
+ * before the swap, with the transaction lock held (so a commit started there
+ * waits until the new schema is in place).
+ */
+export const reloadHooks: { beforeSwap?: () => Promise<void> } = {};
+
 export async function reloadFunctions(engine: Engine): Promise<boolean> {
   let bundle: Bundle;
   try {
@@ -34,19 +41,17 @@ export async function reloadFunctions(engine: Engine): Promise<boolean> {
     );
     return false;
   }
-  const problems = validateData(engine.ct, engine.db, dbSchema);
-  if (problems.length > 0) {
-    engine.logError(
-      `Schema validation failed: the new schema rejects existing data; still serving the previous functions.\n  ${problems.join("\n  ")}`,
-    );
-    fs.rmSync(bundle.outDir, { recursive: true, force: true });
-    return false;
-  }
-  // Swap between transactions.
+  // Checked and swapped under the transaction lock, between transactions: a
+  // commit cannot land between the check and the swap and leave documents the
+  // new schema refuses (one that waits for the lock runs under the new schema).
+  let problems: string[] = [];
   const tm = engine.g.transactionManager;
   await engine.ct.convexGlobalStorage.run(engine.g, async () => {
     await tm.begin(false);
     try {
+      problems = validateData(engine.ct, engine.db, dbSchema);
+      if (problems.length > 0) return;
+      await reloadHooks.beforeSwap?.();
       engine.functions.swap(bundle);
       engine.db._schema = dbSchema;
       engine.persistence.schemaFingerprint = fingerprint(schema);
@@ -57,6 +62,13 @@ export async function reloadFunctions(engine: Engine): Promise<boolean> {
       tm.rollback(false);
     }
   });
+  if (problems.length > 0) {
+    engine.logError(
+      `Schema validation failed: the new schema rejects existing data; still serving the previous functions.\n  ${problems.join("\n  ")}`,
+    );
+    fs.rmSync(bundle.outDir, { recursive: true, force: true });
+    return false;
+  }
   await engine.loadAuthConfig();
   await engine.crons.reload();
   engine.log(`Reloaded functions from ${engine.opts.functionsDir} (${bundle.modules.size} modules).`);
