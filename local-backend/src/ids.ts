@@ -21,7 +21,6 @@ import fs from "node:fs";
 import path from "node:path";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
-const DECODE = new Map<string, number>([...ALPHABET].map((c, i) => [c, i]));
 const INTERNAL_ID_LEN = 16;
 /** Convex's bounds: one to five VInt bytes, 16 id bytes, 2 footer bytes. */
 const MIN_LEN = encodedLen(1 + INTERNAL_ID_LEN + 2);
@@ -51,28 +50,42 @@ function base32Encode(bytes: Uint8Array): string {
   return out;
 }
 
-function base32Decode(text: string): Uint8Array | null {
-  const out: number[] = [];
+/** Character code -> its value in the alphabet, or -1. */
+const DECODE = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+/** Decoded bytes of the id being decoded (ids are at most MAX_LEN characters). */
+const scratch = new Uint8Array(Math.ceil((MAX_LEN * 5) / 8));
+
+/**
+ * Decodes `text` into `scratch`: its byte count, or -1 if it is not the
+ * canonical spelling of any bytes (a character outside the alphabet, a length
+ * no byte count encodes to, or non-zero padding bits), so that decoding is
+ * one-to-one without encoding the bytes again.
+ */
+function base32Decode(text: string): number {
   let buffer = 0;
   let bits = 0;
-  for (const char of text) {
-    const value = DECODE.get(char);
-    if (value === undefined) return null;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const value = code < 128 ? DECODE[code] : -1;
+    if (value < 0) return -1;
     buffer = ((buffer << 5) | value) & 0xffff;
     bits += 5;
     if (bits >= 8) {
-      out.push((buffer >>> (bits - 8)) & 0xff);
+      scratch[n++] = (buffer >>> (bits - 8)) & 0xff;
       bits -= 8;
     }
   }
-  return Uint8Array.from(out);
+  if ((buffer & ((1 << bits) - 1)) !== 0 || encodedLen(n) !== text.length) return -1;
+  return n;
 }
 
 function fletcher16(bytes: Uint8Array): number {
   let c0 = 0;
   let c1 = 0;
-  for (const byte of bytes) {
-    c0 = (c0 + byte) & 0xff;
+  for (let i = 0; i < bytes.length; i++) {
+    c0 = (c0 + bytes[i]) & 0xff;
     c1 = (c1 + c0) & 0xff;
   }
   return (c1 << 8) | c0;
@@ -101,25 +114,23 @@ export function encodeId(tableNumber: number, internalId: Uint8Array): string {
 /** The table number of a Convex-format id, or null if `id` is not one (as Convex decodes: canonical only). */
 export function decodeId(id: string): { tableNumber: number; internalId: Uint8Array } | null {
   if (id.length < MIN_LEN || id.length > MAX_LEN) return null;
-  const bytes = base32Decode(id);
-  if (!bytes) return null;
+  const length = base32Decode(id);
+  if (length < 0) return null;
+  const bytes = scratch;
   let tableNumber = 0;
   let pos = 0;
   for (;;) {
-    if (pos >= 5 || pos >= bytes.length) return null;
+    if (pos >= 5 || pos >= length) return null;
     const byte = bytes[pos];
     tableNumber += (byte & 0x7f) * 2 ** (7 * pos);
     pos++;
     if (byte < 0x80) break;
   }
-  if (tableNumber === 0 || bytes.length !== pos + INTERNAL_ID_LEN + 2) return null;
-  const body = bytes.subarray(0, pos + INTERNAL_ID_LEN);
+  if (tableNumber === 0 || length !== pos + INTERNAL_ID_LEN + 2) return null;
   const footer = bytes[pos + INTERNAL_ID_LEN] | (bytes[pos + INTERNAL_ID_LEN + 1] << 8);
-  if (fletcher16(body) !== footer) return null;
-  const internalId = bytes.slice(pos, pos + INTERNAL_ID_LEN);
-  // One-to-one: only the canonical spelling decodes.
-  if (encodeId(tableNumber, internalId) !== id) return null;
-  return { tableNumber, internalId };
+  if (fletcher16(bytes.subarray(0, pos + INTERNAL_ID_LEN)) !== footer) return null;
+  // One-to-one: base32Decode accepts only the canonical spelling.
+  return { tableNumber, internalId: bytes.slice(pos, pos + INTERNAL_ID_LEN) };
 }
 
 /**
