@@ -17,6 +17,7 @@ import { CronRunner } from "./crons.js";
 import { installUserTimeLimits, setActionThreadActivity } from "./userTime.js";
 import { ActionPool, actionWorkerCount } from "./actionPool.js";
 import { type CompactionStats, DataStore } from "./store.js";
+import { loadInBackground } from "./documentLoader.js";
 import { setCurrentTableNumbers, TableNumbers } from "./ids.js";
 import { MutationResults } from "./mutationResults.js";
 import type { ReadSet, Change } from "./readSet.js";
@@ -139,6 +140,7 @@ export class Engine {
       contention: this.contention.stats(),
       mutationResults: this.mutationResults.size,
       documents: this.db.documentCount() + this.components.documentCount(),
+      unparsedDocuments: this.db.unparsedDocuments(),
       storage: this.store.storageStats(),
     };
   }
@@ -199,6 +201,8 @@ export class Engine {
     // Everything passed under this schema: the next start need not check the segments again.
     if (!sameSchema) this.store.recordValidatedSchema(this.persistence.schemaFingerprint);
     this.persistence.compactAfterRestore();
+    // User tables not read yet are parsed between requests (any use parses its table first).
+    loadInBackground(this.db, () => this.closed);
     // The DatabaseFake hooks report commits to the one engine of this process.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     activeEngine = this;

@@ -40,6 +40,7 @@ import {
 } from "./searchIndex.js";
 import { checkUserDocument } from "./documentLimits.js";
 import { ChunkedSortedList, DEFAULT_CHUNK_LOAD } from "./sortedList.js";
+import type { LazyTable } from "./documentLoader.js";
 
 type Doc = Record<string, any> & { _id: string; _creationTime: number };
 type Layer = Record<string, Doc | null>;
@@ -122,7 +123,9 @@ function compareKeys(a: unknown, b: unknown): number {
   } else if (typeof a === "string" && typeof b === "string") {
     // UTF-8 byte order is code point order; below the surrogates a UTF-16 code
     // unit is the code point, so compare those directly.
-    const n = Math.min(a.length, b.length);
+    // Not Math.min: convex-test makes `Math` a global read through AsyncLocalStorage
+    // (its per-function stubs), which cost more than the comparison itself.
+    const n = a.length < b.length ? a.length : b.length;
     for (let i = 0; i < n; i++) {
       const x = a.charCodeAt(i);
       const y = b.charCodeAt(i);
@@ -235,39 +238,90 @@ function makeClass(ct: ConvexTestInternals): any {
     // --- committed documents -------------------------------------------------
 
     _table(name: string): Table {
-      let table = this._tables.get(name);
+      let table = this._loaded(name);
       if (!table) this._tables.set(name, (table = { docs: new Map(), indexes: new Map(), searches: new Map() }));
       return table;
+    }
+
+    /**
+     * User tables whose documents are still JSON text (documentLoader.ts): a
+     * table is parsed whole the first time anything reads or writes it.
+     */
+    _lazy = new Map<string, LazyTable>();
+
+    /** A table, its documents parsed first if they were not yet; undefined if it has none. */
+    _loaded(name: string): Table | undefined {
+      if (this._lazy.size > 0) {
+        const lazy = this._lazy.get(name);
+        if (lazy) {
+          lazy.drain();
+          this._lazy.delete(name);
+          this._tables.set(name, { docs: lazy.docs as Map<string, Doc>, indexes: new Map(), searches: new Map() });
+        }
+      }
+      return this._tables.get(name);
+    }
+
+    /** Parses up to `limit` documents of a table not parsed yet; false once every table is. */
+    loadSome(limit: number): boolean {
+      for (const [name, lazy] of this._lazy) {
+        if (lazy.drain(limit)) this._loaded(name);
+        return this._lazy.size > 0;
+      }
+      return false;
+    }
+
+    /** How many documents are still JSON text. */
+    unparsedDocuments(): number {
+      let count = 0;
+      for (const lazy of this._lazy.values()) count += lazy.unparsed;
+      return count;
     }
 
     /** The committed document with this id, or null. */
     committed(id: string): Doc | null {
       const table = tableNameFromId(id);
-      return (table !== null && this._tables.get(table)?.docs.get(id)) || null;
+      if (table === null) return null;
+      if (this._lazy.size > 0) {
+        // The deltas' and the log's documents are parsed already (the start's data check reads them).
+        const parsed = this._lazy.get(table)?.parsed.get(id);
+        if (parsed) return parsed as Doc;
+      }
+      return this._loaded(table)?.docs.get(id) || null;
     }
 
     /** The committed documents of one table, by id (do not modify). */
     tableDocuments(table: string): ReadonlyMap<string, Doc> {
-      return this._tables.get(table)?.docs ?? new Map();
+      return this._loaded(table)?.docs ?? new Map();
     }
 
     *allDocuments(): Generator<[string, Doc]> {
+      for (const name of [...this._lazy.keys()]) this._loaded(name);
       for (const table of this._tables.values()) yield* table.docs;
     }
 
     documentCount(): number {
       let count = 0;
       for (const table of this._tables.values()) count += table.docs.size;
+      for (const lazy of this._lazy.values()) count += lazy.size;
       return count;
     }
 
     /** Replaces every committed document (restore); indexes are rebuilt when next used. */
     loadDocuments(docs: Iterable<[string, Doc]>): void {
       this._tables = new Map();
+      this._lazy = new Map();
       for (const [id, doc] of docs) {
         const table = tableNameFromId(id);
         if (table !== null) this._table(table).docs.set(id, doc);
       }
+    }
+
+    /** Replaces every committed document with parsed tables and tables parsed when first used (restore). */
+    loadTables(parsed: Map<string, Map<string, Doc>>, lazy: Map<string, LazyTable>): void {
+      this._tables = new Map();
+      for (const [name, docs] of parsed) this._tables.set(name, { docs, indexes: new Map(), searches: new Map() });
+      this._lazy = lazy;
     }
 
     /** Writes one committed document directly (no transaction), keeping the indexes. */
@@ -417,7 +471,7 @@ function makeClass(ct: ConvexTestInternals): any {
 
     _iterateDocs(tableName: string, callback: (doc: Doc) => void): void {
       this.onRead?.(tableName);
-      const committed = this._tables.get(tableName)?.docs;
+      const committed = this._loaded(tableName)?.docs;
       const pending = this._pending(tableName);
       if (committed) {
         for (const [id, doc] of committed) {

@@ -4,8 +4,7 @@
  */
 import { convexToJson, jsonToConvex } from "convex/values";
 import type { Engine } from "./engine.js";
-import { tableFromId } from "./functionContext.js";
-import { isRefusedLegacyId } from "./ids.js";
+import { restoreDocuments } from "./documentLoader.js";
 import type { CompactionStats, JsonDoc } from "./store.js";
 
 export class Persistence {
@@ -20,37 +19,14 @@ export class Persistence {
   async restore(): Promise<void> {
     const engine = this.engine;
     const state = engine.store.load();
-    const store = engine.store;
     const db = engine.db;
-    let maxCreation = 0;
-    let signedOut = 0;
-    // Components' documents (few) are set aside for the component store.
-    const componentDocs = new Map<string, Record<string, unknown>>();
-    const files: [string, string, string][] = [];
-    // Streamed from the segments one document at a time, each converted as it
-    // is parsed: neither the whole JSON form nor both forms are held at once.
-    function* converted(): Generator<[string, Record<string, any>]> {
-      for (const [id, json] of state.docs) {
-        // Sessions and refresh tokens with old (guessable) ids: deleted, on disk too.
-        if (isRefusedLegacyId(id)) {
-          signedOut++;
-          store.markDirty(id);
-          continue;
-        }
-        if (id.startsWith("@")) {
-          componentDocs.set(id, json);
-          continue;
-        }
-        const doc = fromJson(json);
-        if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
-        if (tableFromId(id) === "_storage") files.push([id, doc.sha256, doc.contentType ?? ""]);
-        yield [id, doc];
-      }
-    }
-    db.loadDocuments(converted());
+    // System tables and components now; user tables when first used (documentLoader.ts).
+    const { componentDocs, files, refused } = restoreDocuments(db, state);
+    // Sessions and refresh tokens with old (guessable) ids: deleted, on disk too.
+    for (const id of refused) engine.store.markDirty(id);
+    const signedOut = refused.length;
     engine.components.restore(componentDocs);
     await engine.files.restore(files);
-    db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
     const tm = engine.g.transactionManager;
     if (state.lastTs > tm._lastCommitTs) tm._lastCommitTs = state.lastTs;
     engine.lastCommitTs = tm._lastCommitTs;
@@ -111,27 +87,4 @@ export class Persistence {
     }
     yield* this.engine.components.allDocsJson();
   }
-}
-
-/**
- * A stored document's Convex value. Convex JSON encodes only what JSON cannot
- * hold (bigints, bytes, special floats) as one-key objects whose key starts
- * with `$`, which field names never do: a document without `{"$` anywhere is
- * its own value, as JSON.parse gave it, with no second walk and copy.
- */
-function fromJson(json: Record<string, unknown>): Record<string, any> {
-  return hasEncodedValue(json) ? (jsonToConvex(json as any) as Record<string, any>) : json;
-}
-
-function hasEncodedValue(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (hasEncodedValue(item)) return true;
-    return false;
-  }
-  for (const key in value) {
-    if (key.charCodeAt(0) === 36 /* $ */) return true;
-    if (hasEncodedValue((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
 }

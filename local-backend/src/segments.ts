@@ -23,6 +23,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { FILE_MODE, fsyncDir } from "./dataDir.js";
 
 /**
  * Documents per base bucket the level aims at (a bucket is a few MiB);
@@ -47,6 +48,11 @@ export type Manifest = {
   deltas: SegmentInfo[];
   /** Number of the next segment file. */
   nextFile: number;
+  /**
+   * At least the largest `_creationTime` of the documents in the segments (a
+   * start need not parse them to know it); missing in manifests written before it.
+   */
+  maxCreationTime?: number;
 };
 
 export const MANIFEST_FORMAT = "stagetime-local-backend-segments";
@@ -73,9 +79,11 @@ const READ_CHUNK = 8 << 20;
 /**
  * The lines of a file, read in chunks (a file of any size, never one string
  * of it), each with the byte offset just after its newline; a last line
- * without a newline (torn) comes with -1.
+ * without a newline (torn) comes with -1. Offsets cost a byte count per line:
+ * only the log asks for them (`offsets`), to cut a torn tail; without them
+ * every line comes with the offset of the end of its chunk.
  */
-export function* readLines(file: string): Generator<[string, number]> {
+export function* readLines(file: string, offsets = true): Generator<[string, number]> {
   const fd = fs.openSync(file, "r");
   try {
     const chunk = Buffer.allocUnsafe(READ_CHUNK);
@@ -98,16 +106,11 @@ export function* readLines(file: string): Generator<[string, number]> {
       offset += last + 1;
       carry = Buffer.from(data.subarray(last + 1));
       const lines = text.split("\n");
-      if (lines.length === 1) {
-        yield [lines[0], offset];
-        continue;
-      }
-      // Byte ends of the lines of this chunk (only the log needs them to cut a torn tail;
-      // it is small, the segments never ask).
       let end = base;
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
-        end = i === lines.length - 1 ? offset : end + Buffer.byteLength(line) + 1;
+        if (!offsets || i === lines.length - 1) end = offset;
+        else end += Buffer.byteLength(line) + 1;
         yield [line, end];
       }
     }
@@ -118,28 +121,9 @@ export function* readLines(file: string): Generator<[string, number]> {
 
 /** The lines of a segment file (every line of a segment ends with a newline). */
 export function* segmentLines(file: string): Generator<string> {
-  const fd = fs.openSync(file, "r");
-  try {
-    const chunk = Buffer.allocUnsafe(READ_CHUNK);
-    let carry: Buffer = Buffer.alloc(0);
-    for (;;) {
-      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) {
-        if (carry.length > 0) throw new Error(`${file} ends without a newline: the segment is damaged`);
-        return;
-      }
-      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      const last = data.lastIndexOf(10);
-      if (last < 0) {
-        carry = Buffer.from(data);
-        continue;
-      }
-      const text = data.toString("utf8", 0, last);
-      carry = Buffer.from(data.subarray(last + 1));
-      yield* text.split("\n");
-    }
-  } finally {
-    fs.closeSync(fd);
+  for (const [line, end] of readLines(file, false)) {
+    if (end < 0) throw new Error(`${file} ends without a newline: the segment is damaged`);
+    yield line;
   }
 }
 
@@ -210,4 +194,84 @@ export function splitLine(line: string): [string, string] {
   const tab = line.indexOf("\t");
   if (tab < 0) throw new Error(`A segment line without a key: ${line.slice(0, 80)}`);
   return [line.slice(0, tab), line.slice(tab + 1)];
+}
+
+const CREATION = '"_creationTime":';
+
+/**
+ * The largest `_creationTime` in a document's JSON text without parsing it:
+ * the largest number after any `"_creationTime":` (a nested one can only make
+ * it larger, never hide the document's own).
+ */
+export function maxCreationIn(text: string): number {
+  let max = 0;
+  for (let i = text.indexOf(CREATION); i >= 0; i = text.indexOf(CREATION, i + CREATION.length)) {
+    const value = parseFloat(text.slice(i + CREATION.length, i + CREATION.length + 32));
+    if (value > max) max = value;
+  }
+  return max;
+}
+
+/** Where a data directory keeps its manifest, segments and (from an older version) snapshot. */
+export type DataFiles = { dir: string; manifestPath: string; segmentsDir: string; snapshotPath: string };
+
+/** The data directory's manifest (null: none), each segment it names checked to be whole. */
+export function readManifest(where: DataFiles): Manifest | null {
+  if (!fs.existsSync(where.manifestPath)) {
+    // Segments without a manifest: the manifest was lost (deleted, or a copy made without it). The log
+    // was emptied when they were compacted, so starting would start empty: refuse instead. (A compaction
+    // cut short leaves the previous manifest, and an interrupted migration leaves snapshot.json.)
+    const files = fs.existsSync(where.segmentsDir) ? fs.readdirSync(where.segmentsDir) : [];
+    if (files.length > 0 && !fs.existsSync(where.snapshotPath)) {
+      throw new Error(
+        `${where.segmentsDir} holds ${files.length} segment files but ${where.manifestPath} is missing, so the ` +
+          `data cannot be read. Restore manifest.json (for example from the backup these files came from); ` +
+          `the backend does not start so that nothing is deleted.`,
+      );
+    }
+    return null;
+  }
+  const manifest = JSON.parse(fs.readFileSync(where.manifestPath, "utf8")) as Manifest;
+  if (manifest.format !== MANIFEST_FORMAT || manifest.version !== 1) {
+    throw new Error(`${where.manifestPath} is not a manifest this backend can read (format ${manifest.format})`);
+  }
+  // Every segment it lists is one of ours (a plain file name in segments/) and whole: a file cut short
+  // or swapped would otherwise load with documents silently missing.
+  for (const segment of [...manifest.base, ...manifest.deltas]) {
+    if (!segment) continue;
+    if (!/^[0-9]+\.seg$/.test(segment.file)) {
+      throw new Error(`${where.manifestPath} names a segment file "${segment.file}" this backend never writes`);
+    }
+    const file = path.join(where.segmentsDir, segment.file);
+    const size = fs.existsSync(file) ? fs.statSync(file).size : -1;
+    if (size !== segment.bytes) {
+      throw new Error(
+        `${file} is ${size < 0 ? "missing" : `${size} bytes`}, but the manifest recorded ${segment.bytes}: ` +
+          `the data directory is damaged; restore it from a backup.`,
+      );
+    }
+  }
+  return manifest;
+}
+
+/** Segment files no manifest names: a compaction cut short by a crash. */
+export function removeGarbage(where: DataFiles, manifest: Manifest | null): void {
+  fs.rmSync(`${where.manifestPath}.tmp`, { force: true });
+  if (!fs.existsSync(where.segmentsDir)) return;
+  const live = new Set<string>();
+  for (const s of [...(manifest?.base ?? []), ...(manifest?.deltas ?? [])]) if (s) live.add(s.file);
+  for (const name of fs.readdirSync(where.segmentsDir)) {
+    if (!live.has(name)) fs.rmSync(path.join(where.segmentsDir, name), { force: true });
+  }
+}
+
+/** Swaps in a manifest: written beside, fsync'd, renamed over the old one, directory fsync'd. */
+export function writeManifest(where: DataFiles, manifest: Manifest): void {
+  const tmp = `${where.manifestPath}.tmp`;
+  const fd = fs.openSync(tmp, "w", FILE_MODE);
+  fs.writeSync(fd, JSON.stringify(manifest));
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(tmp, where.manifestPath);
+  fsyncDir(where.dir);
 }

@@ -1,0 +1,186 @@
+/**
+ * The data log (`log.jsonl`): one JSON line per commit, written and fsync'd
+ * inside the commit, before anyone hears of it. A commit of more than
+ * LOG_LINE_WRITES documents (an import) is several lines, the last one without
+ * `more`, applied only when that last line is there. A failed append is cut
+ * back and stops later commits until a restart; a restart drops what was never
+ * acknowledged (a torn last line, a commit whose last line never came).
+ */
+import fs from "node:fs";
+import { FILE_MODE } from "./dataDir.js";
+import { readLines } from "./segments.js";
+
+/** A document as Convex JSON (convexToJson), or null for a delete. */
+export type JsonDoc = Record<string, unknown> | null;
+
+export type LogEntry = {
+  /** Commit timestamp, nanoseconds, as a decimal string. */
+  ts: string;
+  /** Written documents by id. */
+  w: [string, JsonDoc][];
+  /** Set when the commit was a client's mutation: lets a retried mutation get its first result. */
+  m?: { s: string; r: number; res: unknown };
+  /** Set on every line but the last of a commit logged as several lines (see append). */
+  more?: true;
+};
+
+/** A commit with more writes than this is logged as several lines (an import: no one huge string). */
+const LOG_LINE_WRITES = 2048;
+
+export class DataLog {
+  private fd: number | null = null;
+  /** Bytes in the log (a compaction is due past COMPACT_LOG_BYTES). */
+  bytes = 0;
+  /** Why commits are refused (a failed write to the log), or null. */
+  failedWrite: string | null = null;
+
+  constructor(readonly path: string) {}
+
+  /**
+   * Reads the log: `apply` gets every write of every whole commit in order;
+   * returns the last commit's timestamp (0 if none). A torn end (crash
+   * mid-write, a large commit's lines without their last) is cut off: it was
+   * never acknowledged.
+   */
+  replay(apply: (key: string, doc: JsonDoc) => void, mutations: Map<string, { ts: bigint; result: unknown }>): bigint {
+    let lastTs = 0n;
+    this.bytes = 0;
+    if (!fs.existsSync(this.path)) return lastTs;
+    let validBytes = 0;
+    let pending: [string, JsonDoc][] = [];
+    let pendingTs = "";
+    for (const [line, end] of readLines(this.path)) {
+      if (end < 0) break; // no trailing newline: not fully written
+      if (line === "") {
+        if (pending.length === 0) validBytes = end;
+        continue;
+      }
+      const entry = parseLogLine(line);
+      // A torn line (crash mid-write) is the last one; it was never acknowledged.
+      if (!entry) break;
+      if (pending.length > 0 && entry.ts !== pendingTs) {
+        // Lines of a commit whose last line never came (a failed append an older version did
+        // not cut off) and that was never acknowledged: dropped.
+        pending = [];
+      }
+      if (entry.more) {
+        // One of a large commit's lines: applied with its last line, or never.
+        pendingTs = entry.ts;
+        for (const write of entry.w) pending.push(write);
+        continue;
+      }
+      validBytes = end;
+      for (const write of pending.length > 0 ? [...pending, ...entry.w] : entry.w) apply(write[0], write[1]);
+      pending = [];
+      const ts = BigInt(entry.ts);
+      if (ts > lastTs) lastTs = ts;
+      if (entry.m) mutations.set(`${entry.m.s}:${entry.m.r}`, { ts, result: entry.m.res });
+    }
+    if (validBytes < fs.statSync(this.path).size) fs.truncateSync(this.path, validBytes);
+    this.bytes = validBytes;
+    return lastTs;
+  }
+
+  /**
+   * Appends one commit and fsyncs it before returning. If a write or the
+   * fsync fails (a full disk), the log is cut back to where it was, the error
+   * is thrown (the commit is not acknowledged) and every later commit is
+   * refused until a restart: the failed commit's writes are in memory but not
+   * on disk, so nothing may build on them, and a restart loads exactly what
+   * was acknowledged.
+   */
+  append(entry: LogEntry): void {
+    if (this.failedWrite) {
+      throw new Error(
+        `A write to ${this.path} failed (${this.failedWrite}): commits are refused until the backend restarts.`,
+      );
+    }
+    const start = this.bytes;
+    try {
+      if (this.fd === null) this.fd = fs.openSync(this.path, "a", FILE_MODE);
+      const fd = this.fd;
+      const write = (text: string) => {
+        const buffer = Buffer.from(text, "utf8");
+        let done = 0;
+        while (done < buffer.length) done += fs.writeSync(fd, buffer, done);
+        this.bytes += buffer.length;
+      };
+      if (entry.w.length <= LOG_LINE_WRITES) write(JSON.stringify(entry) + "\n");
+      else {
+        // A large commit (an import) as several lines, the last one without `more`:
+        // replayed only when its last line is there.
+        for (let i = 0; i < entry.w.length; i += LOG_LINE_WRITES) {
+          const w = entry.w.slice(i, i + LOG_LINE_WRITES);
+          const last = i + LOG_LINE_WRITES >= entry.w.length;
+          write(JSON.stringify(last ? { ...entry, w } : { ts: entry.ts, w, more: true }) + "\n");
+        }
+      }
+      fs.fsyncSync(fd);
+    } catch (error) {
+      this.failedWrite = String((error as Error).message ?? error);
+      this.cut(start);
+      throw error;
+    }
+  }
+
+  /** Cuts the log back to `bytes` after a failed append (a restart would drop a torn tail anyway). */
+  private cut(bytes: number): void {
+    try {
+      if (this.fd !== null) {
+        fs.ftruncateSync(this.fd, bytes);
+        fs.fsyncSync(this.fd);
+      }
+      this.bytes = bytes;
+    } catch {
+      // The restart cuts an incomplete last commit off (replay).
+    }
+  }
+
+  /** Empties the log (its commits are in the segments now), durably. */
+  empty(): void {
+    this.close();
+    const fd = fs.openSync(this.path, "w", FILE_MODE);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    this.bytes = 0;
+  }
+
+  close(): void {
+    if (this.fd !== null) {
+      fs.closeSync(this.fd);
+      this.fd = null;
+    }
+  }
+}
+
+const ENTRY_START = '{"ts":"';
+
+/**
+ * A log line's commit, or null if the line is not one (torn). A line that is
+ * the unfinished start of a failed append followed by a whole commit (what an
+ * older version left when it appended after a failed write) yields that
+ * commit: the first `{"ts":"` from which the rest of the line is a whole
+ * entry (inside a JSON string that text would be escaped, and a nested
+ * object's rest of the line is never whole JSON).
+ */
+export function parseLogLine(line: string): LogEntry | null {
+  const isEntry = (value: unknown): value is LogEntry =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as LogEntry).ts === "string" &&
+    Array.isArray((value as LogEntry).w);
+  try {
+    const value: unknown = JSON.parse(line);
+    return isEntry(value) ? value : null;
+  } catch {
+    for (let i = line.indexOf(ENTRY_START, 1); i > 0; i = line.indexOf(ENTRY_START, i + 1)) {
+      try {
+        const value: unknown = JSON.parse(line.slice(i));
+        if (isEntry(value)) return value;
+      } catch {
+        // not here
+      }
+    }
+    return null;
+  }
+}
