@@ -2,7 +2,7 @@
  * The engine's side of the data directory (store.ts): loading it into the
  * in-memory database on start, and compacting what changed into segments.
  */
-import { convexToJson, jsonToConvex } from "convex/values";
+import { convexToJson } from "convex/values";
 import type { Engine } from "./engine.js";
 import { restoreDocuments } from "./documentLoader.js";
 import type { CompactionStats, JsonDoc } from "./store.js";
