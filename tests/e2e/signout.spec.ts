@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { openAvatarMenu, toast } from "./support/ui";
 
@@ -19,4 +20,44 @@ test("a signed-out visitor of /performance-history sees the sign-in prompt", asy
   await page.goto("/performance-history");
   await expect(page.getByText("Sign in to see your performance history.")).toBeVisible();
   await expect(page).toHaveURL(/\/performance-history$/);
+});
+
+// A shared device: the next comedian, signing in on the same page (no reload),
+// must not find the previous one's half-done log-a-set draft.
+test("a wizard draft does not survive its comedian's sign-out", async ({ page, signUp, runFunction }) => {
+  test.setTimeout(90_000);
+  const venueName = `Shared${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+  await runFunction("scene:insertForTest", {
+    title: `Thursday Tryouts ${venueName}`,
+    venueName,
+    city: "New York",
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 4,
+    startTimeLocal: "20:00",
+    timeZone: "America/New_York",
+  });
+  await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("link", { name: "Log a Set" }).click();
+  await page.getByRole("combobox", { name: "Venue" }).fill(venueName);
+  await page.getByRole("option", { name: new RegExp(venueName) }).click();
+  await expect(page.getByLabel("Selected venue")).toContainText(venueName);
+
+  await openAvatarMenu(page);
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await expect(toast(page, "Signed out")).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.getByRole("link", { name: "Sign In" }).click();
+  const form = page.getByRole("form", { name: "Sign in" });
+  await form.getByLabel("Email", { exact: true }).fill(DEMO_COMEDIAN.email);
+  await form.getByLabel("Password", { exact: true }).fill(DEMO_COMEDIAN.password);
+  await form.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("link", { name: "Log a Set" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Where did you perform?" })).toBeVisible();
+  await expect(page.getByLabel("Selected venue")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
 });

@@ -6,6 +6,34 @@ import { forgetWizardDrafts } from "@/lib/session";
 import { showToast } from "@/lib/toast";
 import { signInSchema, signUpSchema, type SignInValues, type SignUpValues } from "./authSchema";
 
+function EmailField() {
+  return (
+    <FormTextField
+      name="email"
+      label="Email"
+      type="email"
+      autoComplete="email"
+      required
+      icon={<EnvelopeClosedIcon />}
+    />
+  );
+}
+
+/** A new password ("new-password", with the rule as a hint) or the current one. */
+function PasswordField({ autoComplete, hint }: { autoComplete: "new-password" | "current-password"; hint?: string }) {
+  return (
+    <FormTextField
+      name="password"
+      label="Password"
+      type="password"
+      autoComplete={autoComplete}
+      required
+      hint={hint}
+      icon={<LockClosedIcon />}
+    />
+  );
+}
+
 type EmailPasswordFormProps = {
   mode: "signUp" | "signIn";
   /** Called once the session exists. */
@@ -55,23 +83,8 @@ export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
           placeholder="Your stage name"
           icon={<PersonIcon />}
         />
-        <FormTextField
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          icon={<EnvelopeClosedIcon />}
-        />
-        <FormTextField
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 6 characters"
-          icon={<LockClosedIcon />}
-        />
+        <EmailField />
+        <PasswordField autoComplete="new-password" hint="At least 6 characters" />
         <FormSubmit>Create Account</FormSubmit>
       </Form>
     );
@@ -84,22 +97,8 @@ export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
       defaultValues={{ email: "", password: "" }}
       onSubmit={submit}
     >
-      <FormTextField
-        name="email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        required
-        icon={<EnvelopeClosedIcon />}
-      />
-      <FormTextField
-        name="password"
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-        icon={<LockClosedIcon />}
-      />
+      <EmailField />
+      <PasswordField autoComplete="current-password" />
       <FormSubmit>Sign In</FormSubmit>
     </Form>
   );

@@ -1,6 +1,6 @@
-import { Flex, Text, TextField } from "@radix-ui/themes";
-import { useId, type ComponentProps, type ReactNode } from "react";
-import { get, useFormContext } from "react-hook-form";
+import { TextField } from "@radix-ui/themes";
+import type { ComponentProps, ReactNode } from "react";
+import { FieldFrame, useField } from "./FieldFrame";
 
 type FormTextFieldProps = {
   name: string;
@@ -27,44 +27,23 @@ export function FormTextField({
   size = "3",
   icon,
 }: FormTextFieldProps) {
-  const id = useId();
-  const {
-    register,
-    formState: { errors },
-  } = useFormContext();
-  const error = get(errors, name) as { message?: string } | undefined;
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [error?.message ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ");
+  const { id, register, error, invalid, describedBy } = useField(name, hint);
   return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
+    <FieldFrame id={id} label={label} hint={hint} error={error}>
       <TextField.Root
         id={id}
         type={type}
         size={size}
         placeholder={placeholder}
         autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={invalid || undefined}
         aria-required={required || undefined}
-        aria-describedby={describedBy || undefined}
-        color={error ? "red" : undefined}
+        aria-describedby={describedBy}
+        color={invalid ? "red" : undefined}
         {...register(name, type === "number" ? { valueAsNumber: true } : undefined)}
       >
         {icon ? <TextField.Slot>{icon}</TextField.Slot> : null}
       </TextField.Root>
-      {hint ? (
-        <Text id={hintId} size="1" color="gray">
-          {hint}
-        </Text>
-      ) : null}
-      {error?.message ? (
-        <Text id={errorId} size="1" color="red" role="alert">
-          {error.message}
-        </Text>
-      ) : null}
-    </Flex>
+    </FieldFrame>
   );
 }

@@ -1,13 +1,8 @@
 import { CheckCircledIcon, CheckIcon, ClockIcon, Cross2Icon, CrossCircledIcon, ResetIcon } from "@radix-ui/react-icons";
-import { Badge, Blockquote, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { Badge, Blockquote, Button, Flex, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
-import { useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
-import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
-import { EmptyState } from "@/components/EmptyState";
-import { LoadingState } from "@/components/LoadingState";
-import { paths } from "@/lib/paths";
+import { AdminCard, AdminList, CountBadge, MicLine, useAdminAction } from "./AdminListParts";
 import { claimLabel, reviewedDate, submittedDate } from "./adminText";
 import { ConfirmActionButton } from "./ConfirmActionButton";
 import type { AdminClaim } from "./types";
@@ -39,91 +34,53 @@ function RevokeClaimButton({ claim, name }: { claim: AdminClaim; name: string })
 
 function ClaimCard({ claim }: { claim: AdminClaim }) {
   const review = useMutation(api.claims.review);
-  const [busy, setBusy] = useState<"approved" | "denied" | null>(null);
+  const { run, button } = useAdminAction<"approved" | "denied">("Failed to update claim status");
   const status = STATUS[claim.status];
-  const decide = async (decision: "approved" | "denied") => {
-    setBusy(decision);
-    try {
-      await review({ id: claim._id, status: decision });
-      toast.success(`Claim ${decision} successfully`);
-    } catch (error) {
-      console.error("Failed to update claim status", error);
-      toast.error("Failed to update claim status");
-    } finally {
-      setBusy(null);
-    }
-  };
+  const decide = (decision: "approved" | "denied") =>
+    run(decision, () => review({ id: claim._id, status: decision }), `Claim ${decision} successfully`);
   const name = claimLabel(claim.number);
   return (
-    <Card asChild size="2">
-      <article aria-label={name}>
-        <Flex direction="column" gap="2">
-          <Flex justify="between" align="start" gap="3" wrap="wrap">
-            <Box>
-              <Heading as="h3" size="3">
-                {name}
-              </Heading>
-              <Text size="1" color="gray">
-                Submitted {submittedDate(claim._creationTime)}
-              </Text>
-            </Box>
-            <Badge color={status.color} variant="soft" size="2" highContrast={claim.status === "pending"}>
-              <status.Icon aria-hidden="true" />
-              {status.label}
-            </Badge>
-          </Flex>
-          <Text size="2">
-            Mic:{" "}
-            {claim.micTitle === null ? (
-              <Text color="gray">deleted mic</Text>
-            ) : (
-              <Link asChild>
-                <RouterLink to={paths.event(claim.micId)}>{claim.micTitle}</RouterLink>
-              </Link>
-            )}
-          </Text>
-          <Text size="2">Claimant: {claim.claimantName}</Text>
-          {claim.message ? <Blockquote size="2">{claim.message}</Blockquote> : null}
-          {claim.status === "pending" ? (
-            <Flex gap="2">
-              <Button
-                color="green"
-                onClick={() => void decide("approved")}
-                loading={busy === "approved"}
-                disabled={busy !== null}
-              >
-                <CheckIcon aria-hidden="true" />
-                Approve
-              </Button>
-              <Button
-                color="red"
-                variant="soft"
-                onClick={() => void decide("denied")}
-                loading={busy === "denied"}
-                disabled={busy !== null}
-              >
-                <Cross2Icon aria-hidden="true" />
-                Deny
-              </Button>
-            </Flex>
-          ) : (
-            <Flex direction="column" gap="2" align="start">
-              {claim.reviewedAt !== undefined ? (
-                <Text size="1" color="gray">
-                  Reviewed {reviewedDate(claim.reviewedAt)}
-                </Text>
-              ) : null}
-              {claim.revokedAt !== undefined ? (
-                <Text size="1" color="gray">
-                  Revoked {reviewedDate(claim.revokedAt)}
-                </Text>
-              ) : null}
-              {claim.status === "approved" ? <RevokeClaimButton claim={claim} name={name} /> : null}
-            </Flex>
-          )}
+    <AdminCard
+      label={name}
+      heading={name}
+      subline={<>Submitted {submittedDate(claim._creationTime)}</>}
+      badge={
+        <Badge color={status.color} variant="soft" size="2" highContrast={claim.status === "pending"}>
+          <status.Icon aria-hidden="true" />
+          {status.label}
+        </Badge>
+      }
+    >
+      <MicLine micId={claim.micId} micTitle={claim.micTitle} />
+      <Text size="2">Claimant: {claim.claimantName}</Text>
+      {claim.message ? <Blockquote size="2">{claim.message}</Blockquote> : null}
+      {claim.status === "pending" ? (
+        <Flex gap="2">
+          <Button color="green" {...button("approved", () => decide("approved"))}>
+            <CheckIcon aria-hidden="true" />
+            Approve
+          </Button>
+          <Button color="red" variant="soft" {...button("denied", () => decide("denied"))}>
+            <Cross2Icon aria-hidden="true" />
+            Deny
+          </Button>
         </Flex>
-      </article>
-    </Card>
+      ) : (
+        <Flex direction="column" gap="2" align="start">
+          {claim.reviewedAt !== undefined ? (
+            <Text size="1" color="gray">
+              Reviewed {reviewedDate(claim.reviewedAt)}
+            </Text>
+          ) : null}
+          {claim.revokedAt !== undefined ? (
+            <Text size="1" color="gray">
+              Revoked {reviewedDate(claim.revokedAt)}
+            </Text>
+          ) : null}
+          {claim.status === "approved" ? <RevokeClaimButton claim={claim} name={name} /> : null}
+        </Flex>
+      )}
+    </AdminCard>
   );
 }
 
@@ -132,35 +89,21 @@ export function ClaimsTab() {
   const claims = useQuery(api.claims.list, {});
   const pending = claims?.filter((c) => c.status === "pending").length ?? 0;
   return (
-    <Flex direction="column" gap="4">
-      <Flex justify="between" align="start" gap="3" wrap="wrap">
-        <Box>
-          <Heading as="h2" size="5">
-            Mic Claims
-          </Heading>
-          <Text as="p" size="2" color="gray">
-            Review and manage venue ownership claims
-          </Text>
-        </Box>
-        <Badge size="2" color="amber" variant="soft" highContrast>
+    <AdminList
+      title="Mic Claims"
+      subtitle="Review and manage venue ownership claims"
+      badge={
+        <CountBadge color="amber" highContrast>
           {`${pending} pending`}
-        </Badge>
-      </Flex>
-      {claims === undefined ? (
-        <LoadingState variant="skeleton" label="Loading claims…" />
-      ) : claims.length === 0 ? (
-        <EmptyState
-          headingAs="h3"
-          title="No claims submitted yet."
-          description="Users can claim venue ownership to manage their mic details."
-        />
-      ) : (
-        <Flex direction="column" gap="3">
-          {claims.map((claim) => (
-            <ClaimCard key={claim._id} claim={claim} />
-          ))}
-        </Flex>
-      )}
-    </Flex>
+        </CountBadge>
+      }
+      items={claims}
+      loadingLabel="Loading claims…"
+      empty={{
+        title: "No claims submitted yet.",
+        description: "Users can claim venue ownership to manage their mic details.",
+      }}
+      renderItem={(claim) => <ClaimCard key={claim._id} claim={claim} />}
+    />
   );
 }

@@ -1,6 +1,7 @@
-import { AlertDialog, Button, Flex } from "@radix-ui/themes";
-import { useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { AlertDialog, Button } from "@radix-ui/themes";
+import type { ReactNode } from "react";
+import { FormActions } from "@/components/FormActions";
+import { useAdminAction } from "./AdminListParts";
 
 type ConfirmActionButtonProps = {
   /** The button's text, also the confirming button's text. */
@@ -28,23 +29,12 @@ export function ConfirmActionButton({
   successMessage,
   failureMessage,
 }: ConfirmActionButtonProps) {
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await action();
-      toast.success(successMessage);
-    } catch (error) {
-      console.error(failureMessage, error);
-      toast.error(failureMessage);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, run } = useAdminAction<"confirm">(failureMessage);
+  const confirm = () => run("confirm", action, successMessage);
   return (
     <AlertDialog.Root>
       <AlertDialog.Trigger>
-        <Button size="2" variant="soft" color="red" aria-label={ariaLabel} loading={busy}>
+        <Button size="2" variant="soft" color="red" aria-label={ariaLabel} loading={busy !== null}>
           {icon}
           {label}
         </Button>
@@ -52,18 +42,13 @@ export function ConfirmActionButton({
       <AlertDialog.Content maxWidth="420px">
         <AlertDialog.Title>{title}</AlertDialog.Title>
         <AlertDialog.Description size="2">{description}</AlertDialog.Description>
-        <Flex gap="3" mt="4" justify="end">
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
+        <FormActions cancel="alert" mt="4">
           <AlertDialog.Action>
             <Button color="red" onClick={() => void confirm()}>
               {label}
             </Button>
           </AlertDialog.Action>
-        </Flex>
+        </FormActions>
       </AlertDialog.Content>
     </AlertDialog.Root>
   );

@@ -13,13 +13,6 @@ export const MIC_TYPE_OPTIONS: ReadonlyArray<{ value: MicType; label: string }> 
   { value: "bringer_show", label: "Bringer Show" },
 ];
 
-export const COST_TYPE_OPTIONS: ReadonlyArray<{ value: CostType; label: string }> = [
-  { value: "free", label: "Free" },
-  { value: "cover", label: "Cover (mic fee)" },
-  { value: "minimum", label: "Drink minimum" },
-  { value: "combo", label: "Fee + minimum" },
-];
-
 export function micTypeLabel(type: MicType): string {
   return MIC_TYPE_OPTIONS.find((o) => o.value === type)?.label ?? type;
 }

@@ -1,27 +1,18 @@
 import { z } from "zod";
 import type { Doc, Id } from "../../../convex/_generated/dataModel";
-import { micFieldsSchema } from "@/lib/micSchema";
+import { dayFromValue, micFieldsSchema, micScheduleAndCostDefaults, micScheduleAndCostSchema } from "@/lib/micSchema";
 import type { CostType, MicType } from "./adminText";
-
-/** A number input's value: react-hook-form reads number inputs as numbers (NaN
- * when empty); the payload builders read it with the spec's fallbacks. */
-const numberText = z.union([z.string(), z.number()]).transform((value) => String(value));
-
-/** The day select's value for an item without a day. */
-export const NO_DAY = "none";
 
 /** The admin edit form; mirrors `admin.updateMic`'s validator (amounts are
  * kept as typed text and read with the spec's rules in {@link toUpdateArgs}). */
-export const micEditSchema = micFieldsSchema.pick({ title: true, venueName: true }).extend({
-  city: micFieldsSchema.shape.city.min(1, "City is required"),
-  type: z.enum(["open_mic", "show", "booked_show", "bringer_show"]),
-  dayOfWeek: z.string(),
-  startTimeLocal: z.string().regex(/^\d{1,2}:\d{2}(:\d{2})?$/, "Enter a start time"),
-  status: z.enum(["active", "inactive"]),
-  costType: z.enum(["free", "cover", "minimum", "combo"]),
-  coverAmount: numberText,
-  minimumItems: numberText,
-});
+export const micEditSchema = micFieldsSchema
+  .pick({ title: true, venueName: true })
+  .extend({
+    city: micFieldsSchema.shape.city.min(1, "City is required"),
+    type: z.enum(["open_mic", "show", "booked_show", "bringer_show"]),
+    status: z.enum(["active", "inactive"]),
+  })
+  .extend(micScheduleAndCostSchema.shape);
 
 export type MicEditValues = z.input<typeof micEditSchema>;
 
@@ -37,12 +28,8 @@ export function micEditDefaults(item: EditableItem): MicEditValues {
     venueName: item.venueName,
     city: item.city,
     type: item.type,
-    dayOfWeek: item.dayOfWeek === null || item.dayOfWeek === undefined ? NO_DAY : String(item.dayOfWeek),
-    startTimeLocal: (item.startTimeLocal ?? "19:00").slice(0, 5),
     status: item.status,
-    costType: item.costInfo?.type ?? "free",
-    coverAmount: String(item.costInfo?.coverAmount ?? 5),
-    minimumItems: String(item.costInfo?.minimumItems ?? 1),
+    ...micScheduleAndCostDefaults(item),
   };
 }
 
@@ -77,7 +64,7 @@ export function toUpdateArgs(id: Id<"sceneItems">, values: z.output<typeof micEd
     venueName: values.venueName,
     city: values.city,
     type,
-    dayOfWeek: values.dayOfWeek === NO_DAY ? null : Number(values.dayOfWeek),
+    dayOfWeek: dayFromValue(values.dayOfWeek),
     startTimeLocal: values.startTimeLocal,
     status: values.status,
     costInfo: type === "open_mic" ? costInfoFrom(values.costType, values.coverAmount, values.minimumItems) : null,

@@ -7,6 +7,12 @@ import { paths } from "@/lib/paths";
 
 export type AuthMode = "signUp" | "signIn";
 
+/** Each tab's Google button text; the email form follows. */
+const AUTH_TABS: ReadonlyArray<{ mode: AuthMode; google: string }> = [
+  { mode: "signUp", google: "Sign up with Google" },
+  { mode: "signIn", google: "Sign in with Google" },
+];
+
 type AuthPanelProps = {
   mode: AuthMode;
   onModeChange: (mode: AuthMode) => void;
@@ -42,20 +48,15 @@ export function AuthPanel({ mode, onModeChange }: AuthPanelProps) {
               <Tabs.Trigger value="signUp">Create Account</Tabs.Trigger>
               <Tabs.Trigger value="signIn">Sign In</Tabs.Trigger>
             </Tabs.List>
-            <Tabs.Content value="signUp">
-              <Flex direction="column" gap="4" pt="4">
-                <GoogleButton label="Sign up with Google" />
-                <OrDivider />
-                <EmailPasswordForm mode="signUp" />
-              </Flex>
-            </Tabs.Content>
-            <Tabs.Content value="signIn">
-              <Flex direction="column" gap="4" pt="4">
-                <GoogleButton label="Sign in with Google" />
-                <OrDivider />
-                <EmailPasswordForm mode="signIn" />
-              </Flex>
-            </Tabs.Content>
+            {AUTH_TABS.map(({ mode: tab, google }) => (
+              <Tabs.Content key={tab} value={tab}>
+                <Flex direction="column" gap="4" pt="4">
+                  <GoogleButton label={google} />
+                  <OrDivider />
+                  <EmailPasswordForm mode={tab} />
+                </Flex>
+              </Tabs.Content>
+            ))}
           </Tabs.Root>
         </Flex>
       </Card>

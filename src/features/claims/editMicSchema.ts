@@ -1,30 +1,29 @@
 import { z } from "zod";
 import type { Doc, Id } from "../../../convex/_generated/dataModel";
-import { micFieldsSchema } from "@/lib/micSchema";
+import {
+  dayFromValue,
+  micFieldsSchema,
+  micScheduleAndCostDefaults,
+  micScheduleAndCostSchema,
+  numberText,
+} from "@/lib/micSchema";
 
-export const NO_DAY = "none";
 export const NO_SIGNUP = "unset";
 
 const URL_MESSAGE = "Enter a full link starting with http:// or https://";
 const isOptionalUrl = (s: string) => s === "" || /^https?:\/\/\S+$/i.test(s);
 
-/** A number input's value: react-hook-form reads number inputs as numbers (NaN
- * when empty); the payload builders read it with the spec's fallbacks. */
-const numberText = z.union([z.string(), z.number()]).transform((value) => String(value));
-
 /** The claimant's edit form; mirrors `claims.updateOwnMic`'s validator. */
-export const editMicSchema = micFieldsSchema.pick({ title: true, hostName: true, notes: true }).extend({
-  dayOfWeek: z.string(),
-  startTimeLocal: z.string().regex(/^\d{1,2}:\d{2}(:\d{2})?$/, "Enter a start time"),
-  listTimeLocal: z.string(),
-  signupMethod: z.enum([NO_SIGNUP, "in_person", "online"]),
-  signupLink: micFieldsSchema.shape.signupLink.refine(isOptionalUrl, URL_MESSAGE),
-  showLink: micFieldsSchema.shape.showLink.refine(isOptionalUrl, URL_MESSAGE),
-  costType: z.enum(["free", "cover", "minimum", "combo"]),
-  coverAmount: numberText,
-  minimumItems: numberText,
-  performanceMinutes: numberText,
-});
+export const editMicSchema = micFieldsSchema
+  .pick({ title: true, hostName: true, notes: true })
+  .extend({
+    listTimeLocal: z.string(),
+    signupMethod: z.enum([NO_SIGNUP, "in_person", "online"]),
+    signupLink: micFieldsSchema.shape.signupLink.refine(isOptionalUrl, URL_MESSAGE),
+    showLink: micFieldsSchema.shape.showLink.refine(isOptionalUrl, URL_MESSAGE),
+    performanceMinutes: numberText,
+  })
+  .extend(micScheduleAndCostSchema.shape);
 
 export type EditMicValues = z.input<typeof editMicSchema>;
 
@@ -46,18 +45,14 @@ type Item = Pick<
 
 export function editMicDefaults(item: Item): EditMicValues {
   return {
+    ...micScheduleAndCostDefaults(item),
     title: item.title,
-    dayOfWeek: item.dayOfWeek === null || item.dayOfWeek === undefined ? NO_DAY : String(item.dayOfWeek),
-    startTimeLocal: (item.startTimeLocal ?? "19:00").slice(0, 5),
     listTimeLocal: (item.listTimeLocal ?? "").slice(0, 5),
     signupMethod: item.signupMethod ?? NO_SIGNUP,
     signupLink: item.signupLink ?? "",
     showLink: item.showLink ?? "",
     hostName: item.hostName ?? "",
     notes: item.notes ?? "",
-    costType: item.costInfo?.type ?? "free",
-    coverAmount: String(item.costInfo?.coverAmount ?? 5),
-    minimumItems: String(item.costInfo?.minimumItems ?? 1),
     performanceMinutes: String(item.performanceMinutes ?? (item.type === "open_mic" ? 5 : 10)),
   };
 }
@@ -86,7 +81,7 @@ export function toOwnMicArgs(micId: Id<"sceneItems">, type: Item["type"], values
   return {
     micId,
     title: values.title,
-    dayOfWeek: values.dayOfWeek === NO_DAY ? null : Number(values.dayOfWeek),
+    dayOfWeek: dayFromValue(values.dayOfWeek),
     startTimeLocal: values.startTimeLocal,
     listTimeLocal: values.listTimeLocal,
     signupMethod: openMic && values.signupMethod !== NO_SIGNUP ? values.signupMethod : undefined,

@@ -1,10 +1,11 @@
 import { Pencil1Icon } from "@radix-ui/react-icons";
-import { Button, Dialog, Flex } from "@radix-ui/themes";
+import { Button, Dialog } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useEffect, useState } from "react";
 import { useFormState } from "react-hook-form";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "../../components/form";
 import { errorCode } from "../../lib/convexErrors";
 import { INVALID_GOAL_MESSAGE, INVALID_GOAL_TITLE, goalSchema, type GoalValues } from "./goalSchema";
@@ -70,14 +71,9 @@ export function EditGoalDialog({ goal }: { goal: number }) {
             hint="A whole number from 1 to 100."
             required
           />
-          <Flex gap="3" justify="end" mt="2">
-            <Dialog.Close>
-              <Button type="button" variant="soft" color="gray">
-                Cancel
-              </Button>
-            </Dialog.Close>
+          <FormActions cancel="dialog" mt="2">
             <FormSubmit size="2">Save goal</FormSubmit>
-          </Flex>
+          </FormActions>
         </Form>
       </Dialog.Content>
     </Dialog.Root>

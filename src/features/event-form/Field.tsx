@@ -1,6 +1,7 @@
-import { Flex, Text, TextField } from "@radix-ui/themes";
+import { TextField } from "@radix-ui/themes";
 import { useId, type ComponentProps, type ReactNode } from "react";
-import { get, useFormContext } from "react-hook-form";
+import { useFormContext } from "react-hook-form";
+import { describedBy, FieldFrame, useFieldError } from "@/components/form/FieldFrame";
 
 type FieldProps = {
   /** id of the control the label points at. */
@@ -11,40 +12,14 @@ type FieldProps = {
   children: ReactNode;
 };
 
-/** ids of the hint and error texts of a field, for aria-describedby. */
-export function describedBy(id: string, hasHint: boolean, hasError: boolean): string | undefined {
-  const ids = [hasError ? `${id}-error` : null, hasHint ? `${id}-hint` : null].filter(Boolean);
-  return ids.length ? ids.join(" ") : undefined;
-}
-
-/** The error message react-hook-form holds for `name`, if any. */
-export function useFieldError(name: string): string | undefined {
-  const {
-    formState: { errors },
-  } = useFormContext();
-  return (get(errors, name) as { message?: string } | undefined)?.message;
-}
+export { describedBy, useFieldError };
 
 /** Label, control, hint and error of one form field. */
 export function Field({ id, name, label, hint, children }: FieldProps) {
-  const error = useFieldError(name);
   return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
+    <FieldFrame id={id} label={label} hint={hint} error={useFieldError(name)}>
       {children}
-      {hint ? (
-        <Text id={`${id}-hint`} size="1" color="gray">
-          {hint}
-        </Text>
-      ) : null}
-      {error ? (
-        <Text id={`${id}-error`} size="1" color="red" role="alert">
-          {error}
-        </Text>
-      ) : null}
-    </Flex>
+    </FieldFrame>
   );
 }
 

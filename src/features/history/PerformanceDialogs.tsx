@@ -1,12 +1,13 @@
 import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
-import { AlertDialog, Badge, Button, DataList, Dialog, Flex, Text, TextArea } from "@radix-ui/themes";
+import { Badge, Button, DataList, Dialog, Flex, Text } from "@radix-ui/themes";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
-import { useId, useState } from "react";
-import { useFormContext } from "react-hook-form";
+import { useState } from "react";
 import type { api } from "../../../convex/_generated/api";
 import { formatDuration } from "../../../convex/lib/time";
-import { Form, FormSubmit, FormTextField } from "@/components/form";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { FormActions } from "@/components/FormActions";
+import { Form, FormSubmit, FormTextAreaField, FormTextField } from "@/components/form";
 import { editDefaults, editPerformanceSchema, type EditPerformanceValues } from "./editPerformance";
 import { usePerformanceActions } from "./usePerformanceActions";
 
@@ -74,28 +75,9 @@ export function PerformanceDetailDialog({ set }: { set: HistoryRow }) {
             </DataList.Value>
           </DataList.Item>
         </DataList.Root>
-        <Flex justify="end" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              Close
-            </Button>
-          </Dialog.Close>
-        </Flex>
+        <FormActions cancel="dialog" cancelLabel="Close" mt="4" />
       </Dialog.Content>
     </Dialog.Root>
-  );
-}
-
-function NotesField() {
-  const id = useId();
-  const { register } = useFormContext();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        Notes
-      </Text>
-      <TextArea id={id} rows={3} {...register("notes")} />
-    </Flex>
   );
 }
 
@@ -136,15 +118,10 @@ export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
             placeholder="crowd work, new bits"
             hint="Separate tags with commas."
           />
-          <NotesField />
-          <Flex gap="3" justify="end" mt="2">
-            <Dialog.Close>
-              <Button type="button" variant="soft" color="gray">
-                Cancel
-              </Button>
-            </Dialog.Close>
+          <FormTextAreaField name="notes" label="Notes" rows={3} />
+          <FormActions cancel="dialog" mt="2">
             <FormSubmit size="2">Save changes</FormSubmit>
-          </Flex>
+          </FormActions>
         </Form>
       </Dialog.Content>
     </Dialog.Root>
@@ -153,39 +130,23 @@ export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
 
 /** Delete with a confirmation. */
 export function DeletePerformanceDialog({ set }: { set: HistoryRow }) {
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const { destroy } = usePerformanceActions();
-  const onDelete = async () => {
-    setBusy(true);
-    const ok = await destroy(set._id);
-    setBusy(false);
-    if (ok) setOpen(false);
-  };
   return (
-    <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger>
+    <ConfirmDialog
+      trigger={
         <Button size="1" variant="soft" color="red" aria-label={`Delete the set on ${formatSetDate(set.performedAt)}`}>
           <TrashIcon aria-hidden="true" /> Delete
         </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Content maxWidth="420px">
-        <AlertDialog.Title>Delete this performance?</AlertDialog.Title>
-        <AlertDialog.Description size="2">
+      }
+      title="Delete this performance?"
+      description={
+        <>
           Your {formatDuration(set.minutes)} set at {set.venueName} on {formatSetDate(set.performedAt)} will be removed
           from your history, totals and streaks.
-        </AlertDialog.Description>
-        <Flex gap="3" mt="4" justify="end">
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray" disabled={busy}>
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-          <Button color="red" loading={busy} onClick={() => void onDelete()}>
-            Delete
-          </Button>
-        </Flex>
-      </AlertDialog.Content>
-    </AlertDialog.Root>
+        </>
+      }
+      confirmLabel="Delete"
+      onConfirm={() => destroy(set._id)}
+    />
   );
 }

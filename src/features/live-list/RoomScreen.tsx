@@ -5,6 +5,20 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { summaryText } from "./listText";
 import { useLiveList } from "./useLiveList";
 
+/** 'Up now' or 'On deck' in big type: a group named by its caption, with the comedian's name or a dash. */
+function Slot({ label, name, size }: { label: string; name: string | undefined; size: "8" | "9" }) {
+  return (
+    <Flex direction="column" gap="2" aria-label={label} role="group">
+      <Text size="6" color="gray">
+        {label}
+      </Text>
+      <Text size={size} weight="bold">
+        {name ?? "—"}
+      </Text>
+    </Flex>
+  );
+}
+
 function Board({ micId, timeZone, title }: { micId: Id<"sceneItems">; timeZone: string; title: string }) {
   const data = useLiveList(micId, timeZone);
   if (data === undefined) return <Text size="6">Loading the list…</Text>;
@@ -33,22 +47,8 @@ function Board({ micId, timeZone, title }: { micId: Id<"sceneItems">; timeZone: 
           {list.closedReason === "cancelled" ? "Tonight is cancelled" : "The list is closed"}
         </Text>
       ) : null}
-      <Flex direction="column" gap="2" aria-label="Up now" role="group">
-        <Text size="6" color="gray">
-          Up now
-        </Text>
-        <Text size="9" weight="bold">
-          {list.upNow?.name ?? "—"}
-        </Text>
-      </Flex>
-      <Flex direction="column" gap="2" aria-label="On deck" role="group">
-        <Text size="6" color="gray">
-          On deck
-        </Text>
-        <Text size="8" weight="bold">
-          {list.onDeck?.name ?? "—"}
-        </Text>
-      </Flex>
+      <Slot label="Up now" name={list.upNow?.name} size="9" />
+      <Slot label="On deck" name={list.onDeck?.name} size="8" />
       {next.length > 0 ? (
         <Flex direction="column" gap="2">
           <Text size="6" color="gray">

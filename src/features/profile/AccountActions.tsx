@@ -5,24 +5,17 @@ import { useConvex, useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { FormActions } from "@/components/FormActions";
+import { downloadBlob } from "@/lib/download";
 import { clearLocalSessionState } from "@/lib/session";
 import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
 
 export const EXPORT_FILE_NAME = "stagetime-export.json";
 const CONFIRM_WORD = "DELETE";
 
-/** Saves `data` as a JSON file through a temporary download link. */
+/** Saves `data` as a JSON file (the browser gets 10 s to start the download before the URL goes). */
 function downloadJson(data: unknown, fileName: string): void {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the URL goes.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadBlob(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }), fileName, 10_000);
 }
 
 function ExportDataButton() {
@@ -109,16 +102,11 @@ function DeleteAccountButton() {
             onChange={(event) => setTyped(event.target.value)}
           />
         </Flex>
-        <Flex gap="3" mt="4" justify="end">
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray" disabled={busy}>
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
+        <FormActions cancel="alert" cancelDisabled={busy} mt="4">
           <Button color="red" disabled={typed !== CONFIRM_WORD} loading={busy} onClick={() => void onDelete()}>
             Delete my account
           </Button>
-        </Flex>
+        </FormActions>
       </AlertDialog.Content>
     </AlertDialog.Root>
   );

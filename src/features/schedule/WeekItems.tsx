@@ -1,8 +1,9 @@
 import { CalendarIcon, ExternalLinkIcon, TrashIcon } from "@radix-ui/react-icons";
-import { AlertDialog, Badge, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { FunctionReturnType } from "convex/server";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { Link as RouterLink } from "react-router-dom";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import type { api } from "../../../convex/_generated/api";
 import { formatDuration } from "../../../convex/lib/time";
 import { paths } from "../../lib/paths";
@@ -27,42 +28,22 @@ function itemKey(item: WeekItem): string {
 
 function DeletePerformanceButton({ item }: { item: Extract<WeekItem, { kind: "session" }> }) {
   const deletePerformance = useDeletePerformance();
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   return (
-    <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger>
+    <ConfirmDialog
+      trigger={
         <Button size="1" variant="soft" color="red">
           <TrashIcon aria-hidden="true" /> Delete Performance Log
         </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Content maxWidth="420px">
-        <AlertDialog.Title>Delete this performance log?</AlertDialog.Title>
-        <AlertDialog.Description size="2">
+      }
+      title="Delete this performance log?"
+      description={
+        <>
           Your {formatDuration(item.minutes)} set at {item.title} will be removed from your history and totals.
-        </AlertDialog.Description>
-        <Flex gap="3" mt="4" justify="end">
-          <AlertDialog.Cancel>
-            <Button variant="soft" color="gray">
-              Cancel
-            </Button>
-          </AlertDialog.Cancel>
-          <Button
-            color="red"
-            loading={busy}
-            onClick={() => {
-              setBusy(true);
-              void deletePerformance(item.performanceId).then((deleted) => {
-                setBusy(false);
-                if (deleted) setOpen(false);
-              });
-            }}
-          >
-            Delete
-          </Button>
-        </Flex>
-      </AlertDialog.Content>
-    </AlertDialog.Root>
+        </>
+      }
+      confirmLabel="Delete"
+      onConfirm={() => deletePerformance(item.performanceId)}
+    />
   );
 }
 

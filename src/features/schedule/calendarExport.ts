@@ -21,6 +21,7 @@ import type { api } from "../../../convex/_generated/api";
 import { calendarRecurrence, recurrenceSummary, type RecurringItem } from "../../../convex/lib/recurrence";
 import { COMPLETED_AFTER_MIN } from "../../../convex/lib/schedule";
 import { daysInMonth } from "../../../convex/lib/time";
+import { downloadBlob } from "@/lib/download";
 
 export type CalendarItem = FunctionReturnType<typeof api.schedule.calendar>[number];
 
@@ -215,14 +216,6 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
 
 /** Starts a download of `text` as `fileName` (text/calendar). */
 export function downloadCalendarFile(text: string, fileName = CALENDAR_FILE_NAME): void {
-  const blob = new Blob([text], { type: "text/calendar;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
   // Let the browser start reading the blob before it is released.
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+  downloadBlob(new Blob([text], { type: "text/calendar;charset=utf-8" }), fileName, 1_000);
 }

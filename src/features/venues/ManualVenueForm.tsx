@@ -1,8 +1,9 @@
-import { Button, Card, Checkbox, Flex, Heading, Text } from "@radix-ui/themes";
+import { Card, Checkbox, Flex, Heading, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { Controller } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
+import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import type { VenueInput } from "../../../convex/model/events";
 import { micFieldsSchema } from "@/lib/micSchema";
@@ -69,12 +70,9 @@ export function ManualVenueForm({
                   </Text>
                 )}
               />
-              <Flex gap="3" justify="end" wrap="wrap">
-                <Button type="button" variant="soft" color="gray" size="3" onClick={onCancel}>
-                  Cancel
-                </Button>
+              <FormActions cancel={onCancel} size="3">
                 <FormSubmit>Use this venue</FormSubmit>
-              </Flex>
+              </FormActions>
             </>
           )}
         </Form>

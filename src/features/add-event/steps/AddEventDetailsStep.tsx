@@ -2,7 +2,7 @@ import { useMutation } from "convex/react";
 import { ConvexError } from "convex/values";
 import { useState } from "react";
 import { toast } from "sonner";
-import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
+import { EventDetailsStep } from "@/components/WizardSteps";
 import { errorMessage } from "@/lib/convexErrors";
 import { viewerTimeZone } from "@/lib/timeZone";
 import type { WizardStepProps } from "@/lib/wizardSlots";
@@ -34,16 +34,18 @@ export function AddEventDetailsStep({ slots }: WizardStepProps) {
   };
 
   return (
-    <WizardFrame step={3} total={ADD_EVENT_STEPS} title="Add New Event" subtitle={venue.venueName}>
-      <slots.EventForm
-        venueName={venue.venueName}
-        defaultStartTime="19:00"
-        today={today}
-        allowOneTime={false}
-        submitLabel="Save Event"
-        onSubmit={onSubmit}
-        secondaryAction={<WizardBackButton onClick={() => goTo("event")} />}
-      />
-    </WizardFrame>
+    <EventDetailsStep
+      slots={slots}
+      step={3}
+      total={ADD_EVENT_STEPS}
+      title="Add New Event"
+      venue={venue}
+      onBack={() => goTo("event")}
+      defaultStartTime="19:00"
+      today={today}
+      allowOneTime={false}
+      submitLabel="Save Event"
+      onSubmit={onSubmit}
+    />
   );
 }

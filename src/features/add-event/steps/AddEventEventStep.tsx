@@ -3,7 +3,7 @@ import { useMutation } from "convex/react";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "sonner";
-import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
+import { EventAtVenueStep } from "@/components/WizardSteps";
 import { errorCode } from "@/lib/convexErrors";
 import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
@@ -48,18 +48,21 @@ export function AddEventEventStep({ slots }: WizardStepProps) {
   };
 
   return (
-    <WizardFrame step={2} total={ADD_EVENT_STEPS} title="What event is it?" subtitle={venue.venueName}>
-      <slots.EventPicker
-        venue={venue}
-        value={choice}
-        onChange={setChoice}
-        label="What event is it?"
-        newEvent={{ title: "Create New Event", hint: "A mic or show not listed here" }}
-        describe={weeklySlotText}
-        loadError={{ title: "Error", description: "Failed to load existing events", id: "add-event-load" }}
-      />
-      <Flex justify="between" gap="3" wrap="wrap">
-        <WizardBackButton onClick={() => goTo("venue")} />
+    <EventAtVenueStep
+      slots={slots}
+      step={2}
+      total={ADD_EVENT_STEPS}
+      title="What event is it?"
+      venue={venue}
+      picker={{
+        value: choice,
+        onChange: setChoice,
+        newEvent: { title: "Create New Event", hint: "A mic or show not listed here" },
+        describe: weeklySlotText,
+        loadError: { title: "Error", description: "Failed to load existing events", id: "add-event-load" },
+      }}
+      onBack={() => goTo("venue")}
+      actions={
         <Flex gap="3">
           <Button variant="ghost" color="gray" size="4" onClick={() => void navigate(paths.dashboard)}>
             Skip for now
@@ -68,7 +71,7 @@ export function AddEventEventStep({ slots }: WizardStepProps) {
             Continue
           </Button>
         </Flex>
-      </Flex>
-    </WizardFrame>
+      }
+    />
   );
 }

@@ -1,5 +1,6 @@
-import { Button, DataList, Flex } from "@radix-ui/themes";
+import { DataList } from "@radix-ui/themes";
 import { WizardFrame } from "@/components/WizardFrame";
+import { WizardExits } from "@/components/WizardSteps";
 import { paths } from "@/lib/paths";
 import { eventSummary } from "../summary";
 import { ADD_EVENT_STEPS, useAddEventWizard } from "../wizardStore";
@@ -38,17 +39,14 @@ export function AddEventSuccessStep() {
           <DataList.Value>{frequency}</DataList.Value>
         </DataList.Item>
       </DataList.Root>
-      <Flex gap="3" direction={{ initial: "column", sm: "row" }} wrap="wrap">
-        <Button size="4" onClick={() => leave(paths.schedule)}>
-          View My Schedule
-        </Button>
-        <Button size="4" variant="soft" onClick={() => leave(paths.addEvent)}>
-          Add Another Event
-        </Button>
-        <Button size="4" variant="soft" color="gray" onClick={() => leave(paths.dashboard)}>
-          Back to Dashboard
-        </Button>
-      </Flex>
+      <WizardExits
+        exits={[
+          { label: "View My Schedule", to: paths.schedule },
+          { label: "Add Another Event", to: paths.addEvent, variant: "soft" },
+          { label: "Back to Dashboard", to: paths.dashboard, variant: "soft", color: "gray" },
+        ]}
+        leave={leave}
+      />
     </WizardFrame>
   );
 }

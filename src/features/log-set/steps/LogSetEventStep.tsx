@@ -1,5 +1,5 @@
-import { Button, Flex, Text } from "@radix-ui/themes";
-import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
+import { Button, Text } from "@radix-ui/themes";
+import { EventAtVenueStep } from "@/components/WizardSteps";
 import { weeklySlotText } from "@/lib/format";
 import type { EventAtVenue, WizardStepProps } from "@/lib/wizardSlots";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
@@ -14,28 +14,33 @@ export function LogSetEventStep({ slots }: WizardStepProps) {
   const { venue, event, setEvent, goTo } = useLogSetWizard();
   if (!venue) return <MissingVenue />;
   return (
-    <WizardFrame step={2} total={LOG_SET_STEPS} title="What event did you perform at?" subtitle={venue.venueName}>
-      <slots.EventPicker
-        venue={venue}
-        value={event}
-        onChange={setEvent}
-        label="What event did you perform at?"
-        newEvent={{ title: "New event / not listed", hint: "Add the mic or show details next" }}
-        describe={scheduleLine}
-        withSimilar
-        preselect
-      />
-      {event === null ? (
-        <Text size="2" color="gray" role="status">
-          {SELECT_EVENT_MESSAGE}
-        </Text>
-      ) : null}
-      <Flex justify="between" gap="3">
-        <WizardBackButton onClick={() => goTo("venue")} />
+    <EventAtVenueStep
+      slots={slots}
+      step={2}
+      total={LOG_SET_STEPS}
+      title="What event did you perform at?"
+      venue={venue}
+      picker={{
+        value: event,
+        onChange: setEvent,
+        newEvent: { title: "New event / not listed", hint: "Add the mic or show details next" },
+        describe: scheduleLine,
+        withSimilar: true,
+        preselect: true,
+      }}
+      onBack={() => goTo("venue")}
+      status={
+        event === null ? (
+          <Text size="2" color="gray" role="status">
+            {SELECT_EVENT_MESSAGE}
+          </Text>
+        ) : null
+      }
+      actions={
         <Button size="4" disabled={event === null} onClick={() => goTo("details")}>
           Continue
         </Button>
-      </Flex>
-    </WizardFrame>
+      }
+    />
   );
 }

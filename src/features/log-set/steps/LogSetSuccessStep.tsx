@@ -1,5 +1,6 @@
-import { Button, Card, Flex, Text } from "@radix-ui/themes";
+import { Card, Flex, Text } from "@radix-ui/themes";
 import { WizardFrame } from "@/components/WizardFrame";
+import { WizardExits } from "@/components/WizardSteps";
 import { paths } from "@/lib/paths";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 
@@ -24,14 +25,13 @@ export function LogSetSuccessStep() {
           </Text>
         </Flex>
       </Card>
-      <Flex gap="3" direction={{ initial: "column", sm: "row" }}>
-        <Button size="4" onClick={() => leave(paths.logSet)}>
-          Log Another Set
-        </Button>
-        <Button size="4" variant="soft" onClick={() => leave(paths.dashboard)}>
-          Back to Dashboard
-        </Button>
-      </Flex>
+      <WizardExits
+        exits={[
+          { label: "Log Another Set", to: paths.logSet },
+          { label: "Back to Dashboard", to: paths.dashboard, variant: "soft" },
+        ]}
+        leave={leave}
+      />
     </WizardFrame>
   );
 }

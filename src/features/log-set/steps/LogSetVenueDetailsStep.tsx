@@ -1,7 +1,7 @@
 import { Card, Checkbox, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
-import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
+import { EventDetailsStep } from "@/components/WizardSteps";
 import type { WizardStepProps } from "@/lib/wizardSlots";
 import { api } from "../../../../convex/_generated/api";
 import type { EventDetails } from "../../../../convex/model/events";
@@ -27,35 +27,37 @@ export function LogSetVenueDetailsStep({ slots }: WizardStepProps) {
     save(set, (payload) => logWithNewMic({ set: payload, venue, details, alsoAddToScene }));
 
   return (
-    <WizardFrame step={4} total={LOG_SET_STEPS} title="Venue / Mic Details" subtitle={venue.venueName}>
-      <slots.EventForm
-        venueName={venue.venueName}
-        defaultStartTime="20:00"
-        today={today}
-        allowOneTime
-        submitLabel="Save Set"
-        onSubmit={onSubmit}
-        secondaryAction={<WizardBackButton onClick={() => goTo("details")} />}
-      >
-        <Card variant="surface">
-          <Text as="label" size="3" htmlFor={checkboxId}>
-            <Flex gap="2" align="start">
-              <Checkbox
-                id={checkboxId}
-                size="3"
-                checked={alsoAddToScene}
-                onCheckedChange={(c) => setAlsoAddToScene(c === true)}
-              />
-              <Flex direction="column">
-                <Text weight="medium">Also add this mic to the scene</Text>
-                <Text size="1" color="gray">
-                  Other comedians can find it. One-time shows go only to your log.
-                </Text>
-              </Flex>
+    <EventDetailsStep
+      slots={slots}
+      step={4}
+      total={LOG_SET_STEPS}
+      title="Venue / Mic Details"
+      venue={venue}
+      onBack={() => goTo("details")}
+      defaultStartTime="20:00"
+      today={today}
+      allowOneTime
+      submitLabel="Save Set"
+      onSubmit={onSubmit}
+    >
+      <Card variant="surface">
+        <Text as="label" size="3" htmlFor={checkboxId}>
+          <Flex gap="2" align="start">
+            <Checkbox
+              id={checkboxId}
+              size="3"
+              checked={alsoAddToScene}
+              onCheckedChange={(c) => setAlsoAddToScene(c === true)}
+            />
+            <Flex direction="column">
+              <Text weight="medium">Also add this mic to the scene</Text>
+              <Text size="1" color="gray">
+                Other comedians can find it. One-time shows go only to your log.
+              </Text>
             </Flex>
-          </Text>
-        </Card>
-      </slots.EventForm>
-    </WizardFrame>
+          </Flex>
+        </Text>
+      </Card>
+    </EventDetailsStep>
   );
 }
