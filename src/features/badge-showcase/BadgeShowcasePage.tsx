@@ -1,5 +1,5 @@
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Grid, Heading, Link, Progress, Skeleton, Text } from "@radix-ui/themes";
+import { Badge, Box, Card, Flex, Grid, Heading, Link, Progress, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
@@ -17,6 +17,7 @@ import {
 import { EmptyState } from "@/components/EmptyState";
 import { paths } from "@/lib/paths";
 import { BadgeIcon } from "@/components/badges/BadgeIcon";
+import { LogFirstSetButton } from "@/components/LogFirstSetButton";
 
 type ProgressRow = FunctionReturnType<typeof api.badges.progress>[number];
 
@@ -215,11 +216,7 @@ function Showcase() {
             headingAs="h3"
             title="No badges yet"
             description="Badges come from time on stage: log a set to earn your first."
-            action={
-              <Button asChild>
-                <RouterLink to={paths.logSet}>Log your first set</RouterLink>
-              </Button>
-            }
+            action={<LogFirstSetButton />}
           />
         ) : (
           <EarnedList rows={earned} />

@@ -7,6 +7,7 @@ import { formatDuration } from "../../../convex/lib/time";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
+import { LogFirstSetButton } from "@/components/LogFirstSetButton";
 import { paths } from "@/lib/paths";
 import {
   DeletePerformanceDialog,
@@ -101,11 +102,7 @@ function SetList() {
       <EmptyState
         title="No sets logged yet"
         description="Every set you log shows up here."
-        action={
-          <Button asChild>
-            <RouterLink to={paths.logSet}>Log your first set</RouterLink>
-          </Button>
-        }
+        action={<LogFirstSetButton />}
       />
     );
   }

@@ -7,6 +7,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { zonedEpoch } from "../../../convex/lib/time";
 import { errorMessage } from "@/lib/convexErrors";
 import { useMicNight } from "./useLiveList";
+import { FieldFrame } from "@/components/form/FieldFrame";
 
 function NumberField({
   label,
@@ -23,10 +24,7 @@ function NumberField({
 }) {
   const id = useId();
   return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
+    <FieldFrame id={id} label={label}>
       <TextField.Root
         id={id}
         type="number"
@@ -36,19 +34,16 @@ function NumberField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
       />
-    </Flex>
+    </FieldFrame>
   );
 }
 
 function TimeField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
   const id = useId();
   return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
+    <FieldFrame id={id} label={label}>
       <TextField.Root id={id} type="time" value={value} onChange={(e) => onChange(e.target.value)} />
-    </Flex>
+    </FieldFrame>
   );
 }
 
