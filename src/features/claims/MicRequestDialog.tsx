@@ -1,6 +1,7 @@
-import { Button, Dialog } from "@radix-ui/themes";
+import { Button } from "@radix-ui/themes";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
+import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { errorMessage } from "@/lib/convexErrors";
 
@@ -52,20 +53,20 @@ export function MicRequestDialog({
     }
   };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger>{trigger}</Dialog.Trigger>
-      <Dialog.Content maxWidth="480px">
-        <Dialog.Title>{title}</Dialog.Title>
-        <Dialog.Description size="2" mb="3">
-          {description}
-        </Dialog.Description>
-        {children}
-        <FormActions cancel="dialog" mt="4">
-          <Button onClick={() => void submit()} loading={busy}>
-            {submitLabel}
-          </Button>
-        </FormActions>
-      </Dialog.Content>
-    </Dialog.Root>
+    <DialogShell
+      trigger={trigger}
+      title={title}
+      description={description}
+      maxWidth="480px"
+      open={open}
+      onOpenChange={setOpen}
+    >
+      {children}
+      <FormActions cancel="dialog" mt="4">
+        <Button onClick={() => void submit()} loading={busy}>
+          {submitLabel}
+        </Button>
+      </FormActions>
+    </DialogShell>
   );
 }

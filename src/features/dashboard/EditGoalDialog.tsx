@@ -1,10 +1,11 @@
 import { Pencil1Icon } from "@radix-ui/react-icons";
-import { Button, Dialog } from "@radix-ui/themes";
+import { Button } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useEffect, useState } from "react";
 import { useFormState } from "react-hook-form";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "../../components/form";
 import { errorCode } from "../../lib/convexErrors";
@@ -45,37 +46,37 @@ export function EditGoalDialog({ goal }: { goal: number }) {
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger>
+    <DialogShell
+      trigger={
         <Button variant="soft" size="2">
           <Pencil1Icon aria-hidden="true" /> Edit goal
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Content maxWidth="400px">
-        <Dialog.Title>Weekly goal</Dialog.Title>
-        <Dialog.Description size="2" mb="3">
-          How many minutes of stage time do you want each week (Sunday to Saturday)?
-        </Dialog.Description>
-        {/* Mounted only while open, so it starts from the saved goal each time. */}
-        <Form
-          schema={goalSchema}
-          defaultValues={{ weeklyGoalMinutes: goal }}
-          onSubmit={onSubmit}
-          aria-label="Weekly goal"
-        >
-          <InvalidGoalToast />
-          <FormTextField
-            name="weeklyGoalMinutes"
-            label="Minutes per week"
-            type="number"
-            hint="A whole number from 1 to 100."
-            required
-          />
-          <FormActions cancel="dialog" mt="2">
-            <FormSubmit size="2">Save goal</FormSubmit>
-          </FormActions>
-        </Form>
-      </Dialog.Content>
-    </Dialog.Root>
+      }
+      title="Weekly goal"
+      description="How many minutes of stage time do you want each week (Sunday to Saturday)?"
+      maxWidth="400px"
+      open={open}
+      onOpenChange={setOpen}
+    >
+      {/* Mounted only while open, so it starts from the saved goal each time. */}
+      <Form
+        schema={goalSchema}
+        defaultValues={{ weeklyGoalMinutes: goal }}
+        onSubmit={onSubmit}
+        aria-label="Weekly goal"
+      >
+        <InvalidGoalToast />
+        <FormTextField
+          name="weeklyGoalMinutes"
+          label="Minutes per week"
+          type="number"
+          hint="A whole number from 1 to 100."
+          required
+        />
+        <FormActions cancel="dialog" mt="2">
+          <FormSubmit size="2">Save goal</FormSubmit>
+        </FormActions>
+      </Form>
+    </DialogShell>
   );
 }

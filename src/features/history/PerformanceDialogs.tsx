@@ -1,11 +1,12 @@
 import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
-import { Badge, Button, DataList, Dialog, Flex, Text } from "@radix-ui/themes";
+import { Badge, Button, DataList, Flex, Text } from "@radix-ui/themes";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useState } from "react";
 import type { api } from "../../../convex/_generated/api";
 import { formatDuration } from "../../../convex/lib/time";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextAreaField, FormTextField } from "@/components/form";
 import { editDefaults, editPerformanceSchema, type EditPerformanceValues } from "./editPerformance";
@@ -24,60 +25,63 @@ export function formatSetTime(ms: number): string {
 /** Everything known about one set. */
 export function PerformanceDetailDialog({ set }: { set: HistoryRow }) {
   return (
-    <Dialog.Root>
-      <Dialog.Trigger>
+    <DialogShell
+      trigger={
         <Button size="1" variant="soft" aria-label={`Details of the set on ${formatSetDate(set.performedAt)}`}>
           Details
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Content maxWidth="460px">
-        <Dialog.Title>{set.venueName}</Dialog.Title>
-        <Dialog.Description size="2" color="gray" mb="3">
+      }
+      title={set.venueName}
+      description={
+        <>
           {formatSetDate(set.performedAt)} at {formatSetTime(set.performedAt)}
-        </Dialog.Description>
-        <DataList.Root>
-          {set.eventTitle ? (
-            <DataList.Item>
-              <DataList.Label>Event</DataList.Label>
-              <DataList.Value>{set.eventTitle}</DataList.Value>
-            </DataList.Item>
-          ) : null}
-          {set.city ? (
-            <DataList.Item>
-              <DataList.Label>City</DataList.Label>
-              <DataList.Value>{set.city}</DataList.Value>
-            </DataList.Item>
-          ) : null}
+        </>
+      }
+      descriptionColor="gray"
+      maxWidth="460px"
+    >
+      <DataList.Root>
+        {set.eventTitle ? (
           <DataList.Item>
-            <DataList.Label>Stage time</DataList.Label>
-            <DataList.Value>{formatDuration(set.minutes)}</DataList.Value>
+            <DataList.Label>Event</DataList.Label>
+            <DataList.Value>{set.eventTitle}</DataList.Value>
           </DataList.Item>
+        ) : null}
+        {set.city ? (
           <DataList.Item>
-            <DataList.Label>Tags</DataList.Label>
-            <DataList.Value>
-              {set.tags.length > 0 ? (
-                <Flex gap="1" wrap="wrap">
-                  {set.tags.map((tag) => (
-                    <Badge key={tag} variant="soft">
-                      {tag}
-                    </Badge>
-                  ))}
-                </Flex>
-              ) : (
-                "None"
-              )}
-            </DataList.Value>
+            <DataList.Label>City</DataList.Label>
+            <DataList.Value>{set.city}</DataList.Value>
           </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>Notes</DataList.Label>
-            <DataList.Value>
-              <Text style={{ whiteSpace: "pre-wrap" }}>{set.notes ?? "None"}</Text>
-            </DataList.Value>
-          </DataList.Item>
-        </DataList.Root>
-        <FormActions cancel="dialog" cancelLabel="Close" mt="4" />
-      </Dialog.Content>
-    </Dialog.Root>
+        ) : null}
+        <DataList.Item>
+          <DataList.Label>Stage time</DataList.Label>
+          <DataList.Value>{formatDuration(set.minutes)}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Tags</DataList.Label>
+          <DataList.Value>
+            {set.tags.length > 0 ? (
+              <Flex gap="1" wrap="wrap">
+                {set.tags.map((tag) => (
+                  <Badge key={tag} variant="soft">
+                    {tag}
+                  </Badge>
+                ))}
+              </Flex>
+            ) : (
+              "None"
+            )}
+          </DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Notes</DataList.Label>
+          <DataList.Value>
+            <Text style={{ whiteSpace: "pre-wrap" }}>{set.notes ?? "None"}</Text>
+          </DataList.Value>
+        </DataList.Item>
+      </DataList.Root>
+      <FormActions cancel="dialog" cancelLabel="Close" mt="4" />
+    </DialogShell>
   );
 }
 
@@ -89,42 +93,38 @@ export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
     if (await save(set._id, values)) setOpen(false);
   };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger>
+    <DialogShell
+      trigger={
         <Button size="1" variant="soft" aria-label={`Edit the set on ${formatSetDate(set.performedAt)}`}>
           <Pencil1Icon aria-hidden="true" /> Edit
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Content maxWidth="460px">
-        <Dialog.Title>Edit performance</Dialog.Title>
-        <Dialog.Description size="2" color="gray" mb="3">
-          {set.venueName}
-        </Dialog.Description>
-        {/* Mounted only while open, so it starts from the saved set each time. */}
-        <Form
-          schema={editPerformanceSchema}
-          defaultValues={editDefaults(set)}
-          onSubmit={onSubmit}
-          aria-label="Edit performance"
-        >
-          <FormTextField name="minutes" label="Minutes" hint="Whole minutes on stage." />
-          <Flex gap="3" wrap="wrap">
-            <FormTextField name="date" label="Date" type="date" required />
-            <FormTextField name="time" label="Time" type="time" required />
-          </Flex>
-          <FormTextField
-            name="tags"
-            label="Tags"
-            placeholder="crowd work, new bits"
-            hint="Separate tags with commas."
-          />
-          <FormTextAreaField name="notes" label="Notes" rows={3} />
-          <FormActions cancel="dialog" mt="2">
-            <FormSubmit size="2">Save changes</FormSubmit>
-          </FormActions>
-        </Form>
-      </Dialog.Content>
-    </Dialog.Root>
+      }
+      title="Edit performance"
+      description={set.venueName}
+      descriptionColor="gray"
+      maxWidth="460px"
+      open={open}
+      onOpenChange={setOpen}
+    >
+      {/* Mounted only while open, so it starts from the saved set each time. */}
+      <Form
+        schema={editPerformanceSchema}
+        defaultValues={editDefaults(set)}
+        onSubmit={onSubmit}
+        aria-label="Edit performance"
+      >
+        <FormTextField name="minutes" label="Minutes" hint="Whole minutes on stage." />
+        <Flex gap="3" wrap="wrap">
+          <FormTextField name="date" label="Date" type="date" required />
+          <FormTextField name="time" label="Time" type="time" required />
+        </Flex>
+        <FormTextField name="tags" label="Tags" placeholder="crowd work, new bits" hint="Separate tags with commas." />
+        <FormTextAreaField name="notes" label="Notes" rows={3} />
+        <FormActions cancel="dialog" mt="2">
+          <FormSubmit size="2">Save changes</FormSubmit>
+        </FormActions>
+      </Form>
+    </DialogShell>
   );
 }
 
