@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
-import { openAvatarMenu, toast } from "./support/ui";
+import { openAvatarMenu, toast, topBar } from "./support/ui";
 
 // Signing out from a page that needs a session must end on the landing page, not on
 // /auth (the session gate must not race the sign-out's own navigation).
@@ -50,7 +50,7 @@ test("a wizard draft does not survive its comedian's sign-out", async ({ page, s
   await expect(toast(page, "Signed out")).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
 
-  await page.getByRole("link", { name: "Sign In" }).click();
+  await topBar(page).getByRole("link", { name: "Sign In" }).click();
   const form = page.getByRole("form", { name: "Sign in" });
   await form.getByLabel("Email", { exact: true }).fill(DEMO_COMEDIAN.email);
   await form.getByLabel("Password", { exact: true }).fill(DEMO_COMEDIAN.password);
