@@ -27,7 +27,7 @@ test("a signed-out visitor of /performance-history sees the sign-in prompt", asy
 test("a wizard draft does not survive its comedian's sign-out", async ({ page, signUp, runFunction }) => {
   test.setTimeout(90_000);
   const venueName = `Shared${randomUUID().replace(/-/g, "").slice(0, 8)}`;
-  await runFunction("scene:insertForTest", {
+  await runFunction("fixtures:insertSceneItem", {
     title: `Thursday Tryouts ${venueName}`,
     venueName,
     city: "New York",
