@@ -11,8 +11,10 @@ type Registered = {
 
 // convex.config.ts declares components (it defines no functions, and its component packages
 // import extensionless paths that only a bundler resolves).
+// `convex-dev/` (seeding and fixtures, loaded on top of `convex/` by the local backend without
+// --prod) is listed too: a public function there would be served, so it must face the matrix.
 const loaded = import.meta.glob<Record<string, unknown>>(
-  ["./*.ts", "!./*.test.ts", "!./test.*.ts", "!./convex.config.ts"],
+  ["./*.ts", "!./*.test.ts", "!./test.*.ts", "!./convex.config.ts", "../convex-dev/*.ts"],
   {
     eager: true,
   },
@@ -26,7 +28,10 @@ export type PublicFunction = { name: string; kind: "query" | "mutation" | "actio
 export function publicFunctions(): PublicFunction[] {
   const found: PublicFunction[] = [];
   for (const [path, mod] of Object.entries(loaded)) {
-    const moduleName = path.replace(/^\.\//, "").replace(/\.ts$/, "");
+    const moduleName = path
+      .replace(/^\.\.\/convex-dev\//, "")
+      .replace(/^\.\//, "")
+      .replace(/\.ts$/, "");
     for (const [exportName, value] of Object.entries(mod)) {
       const fn = value as Registered | null;
       if (fn === null || (typeof fn !== "object" && typeof fn !== "function")) continue;

@@ -4,9 +4,8 @@
  * storage (storageRoutes.ts) and the admin endpoints the CLI uses.
  */
 import type http from "node:http";
-import { timingSafeEqual } from "node:crypto";
 import { convexToJson, jsonToConvex } from "convex/values";
-import type { TokenVerifier } from "./auth.js";
+import { isAdminKey, type TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
 import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
 import { describeError, describeErrorFully } from "./functionErrors.js";
@@ -30,9 +29,7 @@ export function apiRequestHandler(
   const isAdmin = (req: http.IncomingMessage) => {
     const header = req.headers.authorization ?? "";
     if (!header.startsWith("Convex ")) return false;
-    const a = Buffer.from(header.slice(7).trim());
-    const b = Buffer.from(adminKey);
-    return a.length === b.length && timingSafeEqual(a, b);
+    return isAdminKey(adminKey, header.slice(7).trim());
   };
 
   const callerFor = async (req: http.IncomingMessage): Promise<Caller> => {

@@ -2,8 +2,18 @@
  * JWT verification as Convex does it for `auth.config.ts` providers, and the
  * key pair `@convex-dev/auth` signs its tokens with.
  */
+import { timingSafeEqual } from "node:crypto";
 import * as jose from "jose";
 import type { Engine } from "./engine.js";
+
+/** Whether `given` is the deployment's admin key: a constant-time comparison, so the time a
+ * wrong key takes to refuse says nothing about how much of it was right. The one rule for
+ * every place an admin key arrives (the WebSocket's Authenticate and the HTTP API). */
+export function isAdminKey(expected: string, given: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /** Claim name -> UserIdentity field, as Convex maps them. */
 const CLAIM_TO_FIELD: Record<string, string> = {

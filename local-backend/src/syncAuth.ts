@@ -3,7 +3,7 @@
  * whom it impersonates) or none; the token's expiry ends the identity; every
  * subscription of the session then runs as the new identity.
  */
-import { AuthError, EXPIRES } from "./auth.js";
+import { AuthError, EXPIRES, isAdminKey } from "./auth.js";
 import type { Caller } from "./functionContext.js";
 import { journalString, type Subscription } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
@@ -23,7 +23,7 @@ export async function authenticate(sync: SyncManager, session: Session, message:
       if (session.closed) return;
       caller = { kind: "user", identity, key: JSON.stringify(identity) };
     } else if (message.tokenType === "Admin" && typeof message.value === "string") {
-      if (message.value !== sync.engine.store.adminKey()) throw new AuthError("Invalid admin key");
+      if (!isAdminKey(sync.engine.store.adminKey(), message.value)) throw new AuthError("Invalid admin key");
       caller = message.impersonating
         ? {
             kind: "user",
