@@ -28,16 +28,58 @@ export function invokeActionInWorker(
   const [mod, name] = canonicalPath(functionPath.udfPath).split(":");
   const file = engine.functions.file(mod, functionPath.componentPath);
   if (!file) return undefined;
-  // Everything the worker asks for is answered in this action's context.
+  const { id, result } = pool.run({ file, name, requestId, args, env: functionEnv() }, hostInContext(engine));
+  onActionExpired(() => pool.abandon(id));
+  return result;
+}
+
+/** Statuses whose responses have no body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Runs an HTTP action of `convex/http.ts` in a worker thread (called by
+ * convex-test's `fetch` in place of `invokeHttpAction`, inside the request's
+ * context with the caller's identity): the worker routes the request with the
+ * bundle's router, as Convex's isolate does. The request body (bounded by the
+ * site, 20 MiB) and the response body (bounded by the worker, 20 MiB, Convex's
+ * limit) cross as transferred bytes. Returns undefined to run it here instead.
+ */
+export function invokeHttpActionInWorker(
+  engine: Engine,
+  pool: ActionPool | null,
+  url: string,
+  init: RequestInit | undefined,
+  requestId: string,
+): Promise<Response> | undefined {
+  if (!pool || engine.closed) return undefined;
+  const file = engine.functions.file("http");
+  if (!file) return undefined;
+  const host = hostInContext(engine);
+  const env = functionEnv();
+  return (async () => {
+    const body = init?.body === undefined || init.body === null ? null : await new Response(init.body).arrayBuffer();
+    const http = { url, method: init?.method ?? "GET", headers: [...new Headers(init?.headers)], body };
+    const response = await pool.run({ file, name: "default", requestId, args: "", env, http }, host).result;
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  })();
+}
+
+/** What a worker asks for, answered in the context of the function that started it (created in that context). */
+function hostInContext(engine: Engine): ActionHost {
   const inContext = AsyncResource.bind((fn: () => any) => fn());
-  const host: ActionHost = {
+  return {
     syscall: (kind, op, syscallArgs) => inContext(() => actionSyscall(engine, kind, op, syscallArgs)),
     log: (method, line, printed) => inContext(() => emitFunctionLog(method, line, printed)),
   };
-  const env = { ...((globalThis as any)[FUNCTION_ENV_GLOBAL] as Record<string, string>) };
-  const { id, result } = pool.run({ file, name, requestId, args, env }, host);
-  onActionExpired(() => pool.abandon(id));
-  return result;
+}
+
+/** A copy of the deployment's environment variables for a worker (function code's `process.env`). */
+function functionEnv(): Record<string, string> {
+  return { ...((globalThis as any)[FUNCTION_ENV_GLOBAL] as Record<string, string>) };
 }
 
 /**

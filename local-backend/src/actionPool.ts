@@ -8,6 +8,8 @@
  * `ctx.storage`, `ctx.auth`) comes back to the main thread as a message,
  * where the engine answers it in the action's own context (identity, request,
  * component, time limit); its console output comes back the same way.
+ * HTTP actions run here too (actionHost.ts invokeHttpActionInWorker): the
+ * thread routes the request with the bundle's router, as Convex's isolate does.
  *
  * The pool has `LOCAL_BACKEND_ACTION_WORKERS` threads (the backend's own
  * environment; default `os.availableParallelism()`, at least 1; 0 runs actions
@@ -48,12 +50,18 @@ export type ActionTask = {
   args: string;
   /** The deployment's environment variables (function code's `process.env`). */
   env: Record<string, string>;
+  /** For an HTTP action: the request, routed by the router `file` exports (name and args unused). */
+  http?: HttpRequestData;
 };
+
+/** An HTTP action's request or response as it crosses between threads (the body's bytes are transferred). */
+export type HttpRequestData = { url: string; method: string; headers: [string, string][]; body: ArrayBuffer | null };
+export type HttpResponseData = { status: number; statusText: string; headers: [string, string][]; body: ArrayBuffer };
 
 type Run = {
   id: number;
   host: ActionHost;
-  resolve: (result: string) => void;
+  resolve: (result: any) => void;
   reject: (error: unknown) => void;
   thread: Thread;
 };
@@ -87,19 +95,27 @@ export class ActionPool {
     return this.runs.size;
   }
 
-  /** Runs an action in a worker thread; resolves with `invokeAction`'s result (JSON text). */
-  run(task: ActionTask, host: ActionHost): { id: number; result: Promise<string> } {
+  /**
+   * Runs an action in a worker thread; resolves with `invokeAction`'s result
+   * (JSON text), or for an HTTP action (`task.http`) with its response.
+   */
+  run(task: ActionTask & { http?: undefined }, host: ActionHost): { id: number; result: Promise<string> };
+  run(
+    task: ActionTask & { http: HttpRequestData },
+    host: ActionHost,
+  ): { id: number; result: Promise<HttpResponseData> };
+  run(task: ActionTask, host: ActionHost): { id: number; result: Promise<any> } {
     if (this.closed) throw new Error("The backend is shutting down");
     const thread = this.pick();
     const id = ++this.nextId;
-    const result = new Promise<string>((resolve, reject) => {
+    const result = new Promise<any>((resolve, reject) => {
       this.runs.set(id, { id, host, resolve, reject, thread });
     });
     thread.runs.add(id);
     // A running action keeps the process alive (the CLI's `run` has nothing else to wait on).
     if (thread.runs.size === 1) thread.worker.ref();
     this.started++;
-    thread.worker.postMessage({ type: "run", id, ...task });
+    thread.worker.postMessage({ type: "run", id, ...task }, task.http?.body ? [task.http.body] : []);
     return { id, result };
   }
 

@@ -12,7 +12,8 @@
  * Plain JavaScript (not TypeScript): a worker entry is loaded by Node itself,
  * without the `tsx` loader the backend's main thread runs under.
  *
- * Messages in:  run {id, file, name, requestId, args, env} | reply {call, result | error}
+ * Messages in:  run {id, file, name, requestId, args, env, http?} | reply {call, result | error}
+ *               (with `http` {url, method, headers, body}: the HTTP action `file`'s router routes the request to)
  * Messages out: ready | syscall {run, call, kind, op, args} | log {run, level, line, printed}
  *               | done {id, result} | fail {id, error}
  */
@@ -112,12 +113,55 @@ function serializeError(error) {
   return out;
 }
 
-async function runAction({ id, file, name, requestId, args, env }) {
+/** Convex's limit on an HTTP action's response body (and request body): 20 MiB. */
+const MAX_HTTP_BODY_BYTES = 20 * 1024 * 1024;
+
+/** A response's body, read up to the limit (an HTTP action cannot make the thread hold more). */
+async function boundedBody(response) {
+  const chunks = [];
+  let size = 0;
+  if (response.body) {
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > MAX_HTTP_BODY_BYTES) {
+        throw new Error(`The HTTP action's response body exceeds ${MAX_HTTP_BODY_BYTES} bytes`);
+      }
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes.buffer;
+}
+
+/** Routes a request with the bundle's `http` router and runs the HTTP action it names, as Convex's isolate does. */
+async function runHttpAction(id, mod, { url, method, headers, body }) {
+  const pathname = new URL(url).pathname;
+  const found = mod.default?.lookup?.(pathname, method);
+  const response = found
+    ? await found[0].invokeHttpAction(new Request(url, { method, headers, body: body ?? undefined }))
+    : new Response(`No HttpAction routed for ${pathname}`, { status: 404 });
+  const bytes = await boundedBody(response);
+  const result = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers],
+    body: bytes,
+  };
+  port.postMessage({ type: "done", id, result }, [bytes]);
+}
+
+async function runAction({ id, file, name, requestId, args, env, http }) {
   const target = globalThis[envGlobal];
   for (const key of Object.keys(target)) if (!(key in env)) delete target[key];
   Object.assign(target, env);
   try {
     const mod = await import(pathToFileURL(file).href);
+    if (http) return await runHttpAction(id, mod, http);
     const fn = mod[name];
     if (typeof fn?.invokeAction !== "function") throw new Error(`${name} in ${file} is not an action`);
     const result = await fn.invokeAction(requestId, args);

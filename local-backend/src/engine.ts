@@ -41,7 +41,7 @@ import { Persistence } from "./persistence.js";
 import { validateData, fingerprint } from "./schemaValidation.js";
 import { exportSnapshot, importSnapshot } from "./snapshotIO.js";
 import { wrapSyscalls } from "./syscalls.js";
-import { invokeActionInWorker } from "./actionHost.js";
+import { invokeActionInWorker, invokeHttpActionInWorker } from "./actionHost.js";
 import { reloadFunctions } from "./reload.js";
 
 export type { Caller, FunctionInfo, FunctionKind, Journal } from "./functionContext.js";
@@ -184,6 +184,12 @@ export class Engine {
       activeEngine
         ? invokeActionInWorker(activeEngine, activeEngine.actionPool, functionPath, requestId, args)
         : undefined;
+    (globalThis as any).__localBackendInvokeHttpAction = (
+      url: string,
+      init: RequestInit | undefined,
+      requestId: string,
+    ) =>
+      activeEngine ? invokeHttpActionInWorker(activeEngine, activeEngine.actionPool, url, init, requestId) : undefined;
     const pool = this.actionPool;
     setActionThreadActivity(pool ? () => ({ running: pool.running, started: pool.started }) : null);
     (globalThis as any).__localBackendRunScheduledFunction = (job: any) =>
