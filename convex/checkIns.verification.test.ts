@@ -1,0 +1,229 @@
+import { describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import type { Id } from "./_generated/dataModel";
+// Load @date-fns/tz before fake timers replace Date: a TZDate class that
+// extends the fake Date loses its time zone (every date comes out in UTC).
+import "./lib/time";
+import { createSceneItem, createUser, type TestUser } from "./test.setup";
+import { expectAppError } from "./test.expect";
+import { DAY, WEDNESDAY_MIC, nyWed, AT_VENUE, seasonedUser, item, t, useWednesdayCheckIns } from "./test.checkIns";
+
+useWednesdayCheckIns();
+
+describe("checkIns.checkIn", () => {
+  test("one comedian alone does not verify an item", async () => {
+    const mic = await createSceneItem(t, WEDNESDAY_MIC);
+    const comic = await createUser(t);
+    const first = await comic.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mic,
+      ...AT_VENUE,
+    });
+    expect(first.verified).toBe(false);
+    // The same comedian again next week: two check-ins, still one comedian.
+    vi.setSystemTime(nyWed("19:45") + 7 * DAY);
+    const second = await comic.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mic,
+      ...AT_VENUE,
+    });
+    expect(second).toMatchObject({ checkInCount: 2, verified: false });
+    const after = await item(t, mic);
+    expect(after.verifiedCheckIns30d).toBe(0);
+    expect(after.verificationExpiresAt).toBeUndefined();
+    expect(after.lastVerifiedAt).toBeUndefined();
+  });
+
+  test("two comedians verify the item for 30 days from the latest check-in", async () => {
+    // Accounts before the mic: creation times only grow.
+    const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
+    const mic = await createSceneItem(t, WEDNESDAY_MIC);
+    await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    const now = nyWed("20:05");
+    vi.setSystemTime(now);
+    const result = await b.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mic,
+      ...AT_VENUE,
+    });
+    expect(result).toMatchObject({ checkInCount: 2, verified: true });
+    const after = await item(t, mic);
+    expect(after.verifiedCheckIns30d).toBe(2);
+    expect(after.lastVerifiedAt).toBe(now);
+    expect(after.verificationExpiresAt).toBe(now + 30 * DAY);
+  });
+
+  test("two fresh accounts cannot verify a mic one of them created (security issue 13 item 12)", async () => {
+    const creator = await createUser(t);
+    const sock = await createUser(t);
+    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
+    await creator.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    const result = await sock.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    expect(result).toMatchObject({ checkInCount: 2, verified: false });
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(0);
+  });
+
+  test("the creator's check-in never counts, even from an old account; two other seasoned comedians verify", async () => {
+    const creator = await seasonedUser(t);
+    const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
+    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
+    await creator.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    expect((await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(false);
+    expect((await b.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(true);
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(2);
+  });
+
+  test("a fresh account's check-in does not count until the account is a day old", async () => {
+    const old = await seasonedUser(t);
+    const mic = await createSceneItem(t, WEDNESDAY_MIC);
+    const fresh = await createUser(t);
+    await old.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    expect((await fresh.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(false);
+  });
+
+  test("check-ins older than 30 days do not count toward verification", async () => {
+    const mic = await createSceneItem(t, WEDNESDAY_MIC);
+    const [a, b] = [await createUser(t), await createUser(t)];
+    await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    vi.setSystemTime(nyWed("19:45") + 35 * DAY);
+    const result = await b.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mic,
+      ...AT_VENUE,
+    });
+    expect(result.verified).toBe(false);
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(0);
+  });
+
+  test("community_builder comes with the 5th check-in of the month, not the 4th", async () => {
+    const mics = [];
+    for (let i = 0; i < 5; i++) mics.push(await createSceneItem(t, WEDNESDAY_MIC));
+    const comic = await createUser(t);
+    for (let i = 0; i < 4; i++) {
+      const result = await comic.asUser.mutation(api.checkIns.checkIn, {
+        sceneItemId: mics[i],
+        ...AT_VENUE,
+      });
+      expect(result.newBadges).not.toContain("community_builder");
+    }
+    const fifth = await comic.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mics[4],
+      ...AT_VENUE,
+    });
+    expect(fifth.newBadges).toContain("community_builder");
+    const badges = await t.run(async (ctx) =>
+      ctx.db
+        .query("userBadges")
+        .withIndex("by_user_and_code", (q) => q.eq("userId", comic.userId).eq("badgeCode", "community_builder"))
+        .collect(),
+    );
+    expect(badges).toHaveLength(1);
+    expect(badges[0].awardedAt).toBe(nyWed("19:45"));
+  });
+
+  test("check-ins of an earlier month do not count toward community_builder", async () => {
+    // Four check-ins on Wednesday 2026-10-28, one on 2026-11-25: only one this month.
+    const mics = [];
+    for (let i = 0; i < 5; i++) mics.push(await createSceneItem(t, WEDNESDAY_MIC));
+    const comic = await createUser(t);
+    vi.setSystemTime(Date.parse("2026-10-28T19:45:00-04:00"));
+    for (let i = 0; i < 4; i++) {
+      await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[i], ...AT_VENUE });
+    }
+    vi.setSystemTime(nyWed("19:45"));
+    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mics[4],
+      ...AT_VENUE,
+    });
+    expect(result.newBadges).toEqual([]);
+  });
+
+  test("more than 10 check-ins in a minute are rate limited", async () => {
+    const mics = [];
+    for (let i = 0; i < 11; i++) mics.push(await createSceneItem(t, WEDNESDAY_MIC));
+    const comic = await createUser(t);
+    for (let i = 0; i < 10; i++) {
+      await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[i], ...AT_VENUE });
+    }
+    await expectAppError(
+      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...AT_VENUE }),
+      "RATE_LIMITED",
+      "Too many check-ins. Please wait a minute and try again.",
+    );
+    vi.setSystemTime(nyWed("19:46") + 1);
+    const later = await comic.asUser.mutation(api.checkIns.checkIn, {
+      sceneItemId: mics[10],
+      ...AT_VENUE,
+    });
+    expect(later.success).toBe(true);
+  });
+});
+
+describe("checkIns.expireVerification", () => {
+  async function verify(mic: Id<"sceneItems">, [a, b]: TestUser[]) {
+    await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await b.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+  }
+
+  test("keeps verification until it expires, then clears it and keeps lastVerifiedAt", async () => {
+    const comedians = [await seasonedUser(t), await seasonedUser(t)];
+    const mic = await createSceneItem(t, WEDNESDAY_MIC);
+    await verify(mic, comedians);
+    const expiresAt = nyWed("19:45") + 30 * DAY;
+
+    vi.setSystemTime(expiresAt - 1);
+    expect(await t.mutation(internal.checkIns.expireVerification, {})).toEqual({
+      expired: 0,
+      more: false,
+    });
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(2);
+
+    vi.setSystemTime(expiresAt);
+    expect(await t.mutation(internal.checkIns.expireVerification, {})).toEqual({
+      expired: 1,
+      more: false,
+    });
+    const after = await item(t, mic);
+    expect(after.verifiedCheckIns30d).toBe(0);
+    expect(after.lastVerifiedAt).toBe(nyWed("19:45"));
+    expect(after.verificationExpiresAt).toBeUndefined();
+  });
+
+  test("leaves items that were never verified alone", async () => {
+    const never = await createSceneItem(t, WEDNESDAY_MIC);
+    vi.setSystemTime(nyWed("19:45") + 60 * DAY);
+    await t.mutation(internal.checkIns.expireVerification, {});
+    expect(await item(t, never)).toMatchObject({ verifiedCheckIns30d: 0, checkInCount: 0 });
+  });
+
+  test("works through more expired items than one batch by rescheduling itself", async () => {
+    vi.useRealTimers();
+    vi.useFakeTimers();
+    const now = Date.now();
+    const ids = await t.run(async (ctx) => {
+      const out: Id<"sceneItems">[] = [];
+      for (let i = 0; i < 205; i++) {
+        out.push(
+          await ctx.db.insert("sceneItems", {
+            title: `Mic ${i}`,
+            venueName: "Room",
+            city: "New York",
+            type: "open_mic",
+            recurrence: "weekly",
+            timeZone: "America/New_York",
+            status: "active",
+            checkInCount: 2,
+            verifiedCheckIns30d: 2,
+            lastVerifiedAt: now - 31 * DAY,
+            verificationExpiresAt: now - DAY + i,
+            searchText: `mic ${i} room new york`,
+          }),
+        );
+      }
+      return out;
+    });
+    const first = await t.mutation(internal.checkIns.expireVerification, {});
+    expect(first).toEqual({ expired: 200, more: true });
+    await t.finishAllScheduledFunctions(vi.runAllTimers);
+    const rest = await t.run(async (ctx) =>
+      Promise.all(ids.map(async (id) => (await ctx.db.get("sceneItems", id))!.verifiedCheckIns30d)),
+    );
+    expect(rest.every((n) => n === 0)).toBe(true);
+  });
+});
