@@ -1,0 +1,62 @@
+import { Box, Button, Flex, Link, Text } from "@radix-ui/themes";
+import { useConvexAuth, useMutation } from "convex/react";
+import { Link as RouterLink } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import { paths } from "@/lib/paths";
+import { useNow } from "@/lib/useNow";
+import { clockText, mySpot, placeText, type ListView } from "./listText";
+import { useListAction } from "./useListAction";
+
+/** The comedian's own place: sign in, sign up (once online sign-up opens), their place, drop out. */
+export function MyPlace({ list }: { list: ListView }) {
+  const { isAuthenticated } = useConvexAuth();
+  const signUp = useMutation(api.nightLists.signUp);
+  const dropOut = useMutation(api.nightLists.dropOut);
+  const { busy, run } = useListAction();
+  const now = useNow(15_000);
+  if (!isAuthenticated) {
+    return (
+      <Text size="2">
+        <Link asChild>
+          <RouterLink to={paths.auth}>Sign in</RouterLink>
+        </Link>{" "}
+        to put your name on the list.
+      </Text>
+    );
+  }
+  const spot = mySpot(list);
+  if (spot !== null) {
+    return (
+      <Flex gap="3" align="center" wrap="wrap">
+        <Text size="5" weight="bold" role="status" aria-live="polite">
+          {placeText(list, spot)}
+        </Text>
+        {spot.state === "waiting" && list.status === "open" ? (
+          <Button
+            variant="soft"
+            color="red"
+            loading={busy === "drop"}
+            onClick={() => void run("drop", () => dropOut({ listId: list._id }), "You dropped out")}
+          >
+            Drop out
+          </Button>
+        ) : null}
+      </Flex>
+    );
+  }
+  if (list.status !== "open") return null;
+  if (now < list.signupOpensAt) {
+    return <Text size="2">Online sign-up opens at {clockText(list.signupOpensAt, list.timeZone)}.</Text>;
+  }
+  return (
+    <Box>
+      <Button
+        size="3"
+        loading={busy === "sign-up"}
+        onClick={() => void run("sign-up", () => signUp({ listId: list._id }))}
+      >
+        Sign up for tonight
+      </Button>
+    </Box>
+  );
+}

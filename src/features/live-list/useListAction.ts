@@ -1,0 +1,20 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { errorMessage } from "@/lib/convexErrors";
+
+/** Runs a list mutation, showing the server's message when it is refused. */
+export function useListAction() {
+  const [busy, setBusy] = useState<string | null>(null);
+  const run = async (key: string, action: () => Promise<unknown>, success?: string) => {
+    setBusy(key);
+    try {
+      await action();
+      if (success) toast.success(success);
+    } catch (error) {
+      toast.error(errorMessage(error, "Could not update the list. Please try again."));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, run };
+}
