@@ -1,18 +1,34 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Flex, Heading, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { LatLng } from "../../../convex/lib/geo";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "./filters";
 import { areaCenter, SEARCH_DEBOUNCE_MS } from "./incremental";
-import { SceneFiltersPanel } from "./SceneFiltersPanel";
-import { AllSceneResults, AreaSceneResults, isClearedSearch } from "./SceneResults";
-import { TonightSection } from "./tonight/TonightSection";
+import { AllSceneResults, isClearedSearch } from "./SceneResults";
+import { SceneSkeleton } from "./SceneSkeleton";
+import { TonightLoading } from "./tonight/TonightLoading";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { useDistanceLocation } from "./useDistanceLocation";
+
+// Not part of the first card's paint: Tonight (and the paging hook it shares with
+// the area list), the filters (with Radix's switch) and the distance filter's
+// list load beside the scene's own chunk while its first page is on its way.
+const TonightSection = lazy(() => import("./tonight/TonightSection").then((m) => ({ default: m.TonightSection })));
+const AreaSceneResults = lazy(() => import("./AreaSceneResults"));
+const SceneFiltersPanel = lazy(() => import("./SceneFiltersPanel").then((m) => ({ default: m.SceneFiltersPanel })));
+
+/** The filters' place while their code loads (about their height, so the list does not jump). */
+function FiltersLoading() {
+  return (
+    <Card size="2" aria-hidden="true">
+      <Skeleton height="320px" />
+    </Card>
+  );
+}
 
 /** Tonight at the top of the scene, narrowed by the same type, search, plan and distance filters. */
 function TonightPanel({ filters, location }: { filters: SceneFilters; location: LatLng | null }) {
@@ -23,7 +39,11 @@ function TonightPanel({ filters, location }: { filters: SceneFilters; location: 
     () => (center ? { lat: center.lat, lng: center.lng, radiusMiles: filters.radiusMiles } : null),
     [center?.lat, center?.lng, filters.radiusMiles], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  return <TonightSection area={area} type={filters.type} search={search} filters={plan} />;
+  return (
+    <Suspense fallback={<TonightLoading />}>
+      <TonightSection area={area} type={filters.type} search={search} filters={plan} />
+    </Suspense>
+  );
 }
 
 /** /scene: every mic and show, searchable and filterable, updating live. */
@@ -71,14 +91,16 @@ export function ScenePage() {
       <ErrorBoundary fallback={null}>
         <TonightPanel filters={filters} location={location} />
       </ErrorBoundary>
-      <SceneFiltersPanel
-        filters={filters}
-        onChange={setFilters}
-        onDistanceToggle={(enabled) => void onDistanceToggle(enabled)}
-        onClear={clearFilters}
-        locating={locating}
-        locationError={error}
-      />
+      <Suspense fallback={<FiltersLoading />}>
+        <SceneFiltersPanel
+          filters={filters}
+          onChange={setFilters}
+          onDistanceToggle={(enabled) => void onDistanceToggle(enabled)}
+          onClear={clearFilters}
+          locating={locating}
+          locationError={error}
+        />
+      </Suspense>
       <ErrorBoundary
         fallback={
           <Callout.Root color="red" role="alert">
@@ -87,7 +109,9 @@ export function ScenePage() {
         }
       >
         {filters.distanceEnabled && location ? (
-          <AreaSceneResults filters={filters} location={location} onClear={clearFilters} />
+          <Suspense fallback={<SceneSkeleton />}>
+            <AreaSceneResults filters={filters} location={location} onClear={clearFilters} />
+          </Suspense>
         ) : (
           <AllSceneResults filters={filters} onClear={clearFilters} />
         )}
