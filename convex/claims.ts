@@ -11,7 +11,7 @@ export const submit = userMutation({
   returns: v.id("micClaims"),
   handler: async (ctx, { micId, message }) => {
     await enforceRateLimit(ctx, "micClaim", ctx.userId);
-    return await Claims.submitClaim(ctx, ctx.userId, micId, message);
+    return await Claims.submitClaim(ctx, { userId: ctx.userId, micId, message });
   },
 });
 
@@ -49,7 +49,7 @@ export const review = adminMutation({
   args: { id: v.id("micClaims"), status: v.union(v.literal("approved"), v.literal("denied")) },
   returns: v.null(),
   handler: async (ctx, { id, status }) => {
-    await Claims.reviewClaim(ctx, ctx.userId, id, status, Date.now());
+    await Claims.reviewClaim(ctx, { adminId: ctx.userId, id, status, nowMs: Date.now() });
     return null;
   },
 });
@@ -59,7 +59,7 @@ export const revoke = adminMutation({
   args: { id: v.id("micClaims") },
   returns: v.null(),
   handler: async (ctx, { id }) => {
-    await Claims.revokeClaim(ctx, ctx.userId, id, Date.now());
+    await Claims.revokeClaim(ctx, { adminId: ctx.userId, id, nowMs: Date.now() });
     return null;
   },
 });
@@ -76,7 +76,7 @@ export const setCancelledDate = userMutation({
   args: { micId: v.id("sceneItems"), date: v.string(), cancelled: v.boolean() },
   returns: v.array(v.string()),
   handler: async (ctx, { micId, date, cancelled }) =>
-    await Claims.setCancelledDate(ctx, ctx.userId, micId, date, cancelled),
+    await Claims.setCancelledDate(ctx, { userId: ctx.userId, micId, date, cancelled }),
 });
 
 /**
@@ -105,5 +105,5 @@ export const setConfirmedDate = userMutation({
   args: { micId: v.id("sceneItems"), date: v.string(), confirmed: v.boolean() },
   returns: v.array(v.string()),
   handler: async (ctx, { micId, date, confirmed }) =>
-    await Claims.setConfirmedDate(ctx, ctx.userId, micId, date, confirmed, Date.now()),
+    await Claims.setConfirmedDate(ctx, { userId: ctx.userId, micId, date, confirmed, nowMs: Date.now() }),
 });

@@ -77,9 +77,9 @@ describe("stats helpers", () => {
     const before = { city: "Brooklyn", status: "active" as const };
     await t.run(async (ctx) => onSceneItemCreated(ctx, before));
     const moved = { city: "Philadelphia", status: "active" as const };
-    await t.run(async (ctx) => onSceneItemUpdated(ctx, before, moved));
+    await t.run(async (ctx) => onSceneItemUpdated(ctx, { before, after: moved }));
     expect(await t.query(api.community.stats, {})).toMatchObject({ venues: 1, cities: 1 });
-    await t.run(async (ctx) => onSceneItemUpdated(ctx, moved, { ...moved, status: "inactive" }));
+    await t.run(async (ctx) => onSceneItemUpdated(ctx, { before: moved, after: { ...moved, status: "inactive" } }));
     expect(await t.query(api.community.stats, {})).toMatchObject({ venues: 0, cities: 0 });
   });
 
@@ -89,7 +89,7 @@ describe("stats helpers", () => {
     await t.run(async (ctx) => {
       await onSceneItemCreated(ctx, { city: "Austin", status: "inactive" });
       await onSceneItemCreated(ctx, item);
-      await onSceneItemUpdated(ctx, item, { ...item });
+      await onSceneItemUpdated(ctx, { before: item, after: { ...item } });
     });
     expect(await t.query(api.community.stats, {})).toMatchObject({ venues: 1, cities: 1 });
   });

@@ -50,7 +50,7 @@ export const missingCoordinatesPage = internalQuery({
 export const saveCoordinates = internalMutation({
   args: { id: v.id("sceneItems"), latitude: v.number(), longitude: v.number() },
   returns: v.boolean(),
-  handler: async (ctx, { id, latitude, longitude }) => await setCoordinates(ctx, id, latitude, longitude),
+  handler: async (ctx, { id, latitude, longitude }) => await setCoordinates(ctx, { id, latitude, longitude }),
 });
 
 const failureValidator = v.object({ id: v.id("sceneItems"), title: v.string(), reason: v.string() });

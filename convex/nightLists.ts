@@ -11,7 +11,8 @@ import * as NightListViews from "./model/nightListViews";
 export const current = publicQuery({
   args: { micId: v.id("sceneItems"), sinceDate: v.string() },
   returns: NightListViews.currentResultValidator,
-  handler: async (ctx, { micId, sinceDate }) => await NightListViews.current(ctx, ctx.userId, micId, sinceDate),
+  handler: async (ctx, { micId, sinceDate }) =>
+    await NightListViews.current(ctx, { viewer: ctx.userId, micId, sinceDate }),
 });
 
 /** The caller's newest spots on lists, for the in-app notices. */
@@ -27,7 +28,7 @@ export const open = userMutation({
   returns: v.id("nightLists"),
   handler: async (ctx, args) => {
     const nowMs = Date.now();
-    const listId = await NightListOpen.openList(ctx, ctx.userId, args, nowMs);
+    const listId = await NightListOpen.openList(ctx, { userId: ctx.userId, settings: args, nowMs });
     if (args.mode === "lottery" && args.drawAt !== undefined && args.drawAt > nowMs) {
       await ctx.scheduler.runAt(args.drawAt, internal.nightLists.drawDue, { listId });
     }
@@ -42,7 +43,7 @@ export const signUp = userMutation({
     spotId: v.id("listSpots"),
     section: v.union(v.literal("pool"), v.literal("list"), v.literal("waitlist")),
   }),
-  handler: async (ctx, { listId }) => await NightLists.signUp(ctx, ctx.userId, listId, Date.now()),
+  handler: async (ctx, { listId }) => await NightLists.signUp(ctx, { userId: ctx.userId, listId, nowMs: Date.now() }),
 });
 
 /** A comedian takes their own name off the list. */
@@ -56,7 +57,8 @@ export const dropOut = userMutation({
 export const addWalkIn = userMutation({
   args: { listId: v.id("nightLists"), name: v.string() },
   returns: v.id("listSpots"),
-  handler: async (ctx, { listId, name }) => await NightLists.addWalkIn(ctx, ctx.userId, listId, name),
+  handler: async (ctx, { listId, name }) =>
+    await NightLists.addWalkIn(ctx, { userId: ctx.userId, listId, rawName: name }),
 });
 
 const hostSpotArgs = { listId: v.id("nightLists"), spotId: v.id("listSpots"), version: v.number() };
@@ -86,7 +88,8 @@ export const noShow = userMutation({
 export const draw = userMutation({
   args: { listId: v.id("nightLists") },
   returns: v.number(),
-  handler: async (ctx, { listId }) => await NightListHost.drawByHost(ctx, ctx.userId, listId, Date.now()),
+  handler: async (ctx, { listId }) =>
+    await NightListHost.drawByHost(ctx, { userId: ctx.userId, listId, nowMs: Date.now() }),
 });
 
 /** The host puts a comedian up. */

@@ -28,12 +28,11 @@ export const logFirstSet = userMutation({
         `Set length must be ${FIRST_SET_MINUTES.min} to ${FIRST_SET_MINUTES.max} minutes`,
       );
     }
-    const result = await Performances.logSet(
-      ctx,
-      ctx.userId,
-      { sceneItemId, minutes, performedAt, tags: [], timeZone },
-      Date.now(),
-    );
+    const result = await Performances.logSet(ctx, {
+      userId: ctx.userId,
+      set: { sceneItemId, minutes, performedAt, tags: [], timeZone },
+      nowMs: Date.now(),
+    });
     await Favorites.addFavorite(ctx, ctx.userId, sceneItemId);
     return result;
   },

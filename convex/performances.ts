@@ -7,7 +7,7 @@ import * as Performances from "./model/performances";
 export const log = userMutation({
   args: Performances.logArgsValidator.fields,
   returns: Performances.logResultValidator,
-  handler: async (ctx, args) => await Performances.logSet(ctx, ctx.userId, args, Date.now()),
+  handler: async (ctx, args) => await Performances.logSet(ctx, { userId: ctx.userId, set: args, nowMs: Date.now() }),
 });
 
 /** The log wizard's new-mic path: creates the mic when asked (not for one-time
@@ -35,5 +35,5 @@ export const update = userMutation({
 export const remove = userMutation({
   args: { id: v.id("performances") },
   returns: v.object({ totalMinutes: v.number() }),
-  handler: async (ctx, { id }) => await Performances.removeSet(ctx, ctx.userId, id, Date.now()),
+  handler: async (ctx, { id }) => await Performances.removeSet(ctx, { userId: ctx.userId, id, nowMs: Date.now() }),
 });

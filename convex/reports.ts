@@ -29,7 +29,7 @@ export const resolve = adminMutation({
   },
   returns: v.null(),
   handler: async (ctx, { id, action }) => {
-    await Reports.resolveReport(ctx, ctx.userId, id, action, Date.now());
+    await Reports.resolveReport(ctx, { adminId: ctx.userId, id, action, nowMs: Date.now() });
     return null;
   },
 });

@@ -41,7 +41,7 @@ describe("coveringCells", () => {
     [25.77, -80.19, 30],
   ])("every point within the radius of (%f, %f, %f mi) falls in a covering cell", (lat, lng, miles) => {
     const radius = miles * METERS_PER_MILE;
-    const cells = coveringCells(lat, lng, radius);
+    const cells = coveringCells({ lat, lng, radiusMeters: radius });
     expect(cells.length).toBeLessThanOrEqual(MAX_COVER_CELLS);
     let seed = 7;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -58,7 +58,7 @@ describe("coveringCells", () => {
   });
 
   test("a 50-mile circle is covered by cells much smaller than the circle's neighbourhood", () => {
-    const cells = coveringCells(40.7411, -73.9897, 50 * METERS_PER_MILE);
+    const cells = coveringCells({ lat: 40.7411, lng: -73.9897, radiusMeters: 50 * METERS_PER_MILE });
     expect(cells.every((cell) => cell.length >= 4)).toBe(true);
   });
 });
@@ -255,7 +255,7 @@ async function crowdedScene(t: TestBackend) {
       longitude: MANHATTAN.lng + r * Math.cos(angle) * 1.3,
     });
   }
-  const cells = coveringCells(MANHATTAN.lat, MANHATTAN.lng, 5 * METERS_PER_MILE);
+  const cells = coveringCells({ lat: MANHATTAN.lat, lng: MANHATTAN.lng, radiusMeters: 5 * METERS_PER_MILE });
   for (const cell of [cells[0]!, cells[cells.length - 1]!]) {
     for (let i = 0; i < 3; i++) await createSceneItem(t, { title: `Edge ${cell} ${i}`, ...outsideCircleIn(cell, 5) });
   }
@@ -381,7 +381,7 @@ describe("sceneArea.listArea paging", () => {
 
   test("a sparse area stops a page at the rows bound and later pages complete the set", async () => {
     const t = newTest();
-    const cells = coveringCells(MANHATTAN.lat, MANHATTAN.lng, 5 * METERS_PER_MILE);
+    const cells = coveringCells({ lat: MANHATTAN.lat, lng: MANHATTAN.lng, radiusMeters: 5 * METERS_PER_MILE });
     // More rows than one page may read, all in the first covering cell and all outside the circle.
     const outside = outsideCircleIn(cells[0]!, 5);
     const extra = Math.ceil(MAX_AREA_ROWS_READ * 1.25);

@@ -19,7 +19,7 @@ export const add = publicMutation({
     if (ctx.userId === null) {
       throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to add events to your schedule");
     }
-    return await Schedule.addToSchedule(ctx, ctx.userId, sceneItemId, Date.now());
+    return await Schedule.addToSchedule(ctx, { userId: ctx.userId, sceneItemId, nowMs: Date.now() });
   },
 });
 

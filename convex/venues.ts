@@ -10,7 +10,7 @@ export const search = publicQuery({
   args: { query: v.string() },
   returns: v.array(Venues.venueResultValidator),
   handler: async (ctx, { query }) => {
-    assertMaxLength(query.trim(), "Search", MIC_LIMITS.address);
+    assertMaxLength(query.trim(), { label: "Search", max: MIC_LIMITS.address });
     return await Venues.searchVenues(ctx, query);
   },
 });
@@ -20,9 +20,9 @@ export const eventsAt = publicQuery({
   args: { venueName: v.string(), googlePlaceId: v.optional(v.string()) },
   returns: v.array(sceneItemValidator),
   handler: async (ctx, args) => {
-    assertMaxLength(args.venueName.trim(), "Venue name", MIC_LIMITS.venueName);
+    assertMaxLength(args.venueName.trim(), { label: "Venue name", max: MIC_LIMITS.venueName });
     if (args.googlePlaceId !== undefined)
-      assertMaxLength(args.googlePlaceId.trim(), "Place id", MIC_LIMITS.googlePlaceId);
+      assertMaxLength(args.googlePlaceId.trim(), { label: "Place id", max: MIC_LIMITS.googlePlaceId });
     return await Venues.eventsAtVenue(ctx, args);
   },
 });
@@ -32,7 +32,7 @@ export const similar = publicQuery({
   args: { venueName: v.string() },
   returns: v.array(sceneItemValidator),
   handler: async (ctx, { venueName }) => {
-    assertMaxLength(venueName.trim(), "Venue name", MIC_LIMITS.venueName);
+    assertMaxLength(venueName.trim(), { label: "Venue name", max: MIC_LIMITS.venueName });
     return await Venues.similarEvents(ctx, venueName);
   },
 });

@@ -39,23 +39,29 @@ export type CostInfoInput = {
 };
 
 export const micTitle = (value: string, label = "Title", emptyMessage?: string) =>
-  requiredText(value, label, MIC_LIMITS.title, emptyMessage);
+  requiredText(value, { label, max: MIC_LIMITS.title, emptyMessage });
 export const micVenueName = (value: string, label = "Venue name", emptyMessage?: string) =>
-  requiredText(value, label, MIC_LIMITS.venueName, emptyMessage);
-export const micCity = (value: string) => requiredText(value, "City", MIC_LIMITS.city);
-export const micOptionalCity = (value: string | undefined) => optionalText(value, "City", MIC_LIMITS.city);
-export const micAddress = (value: string | undefined) => optionalText(value, "Address", MIC_LIMITS.address);
-export const micPlaceId = (value: string | undefined) => optionalText(value, "Place id", MIC_LIMITS.googlePlaceId);
-export const micHostName = (value: string | undefined) => optionalText(value, "Host name", MIC_LIMITS.hostName);
-export const micNotes = (value: string | undefined) => optionalText(value, "Notes", MIC_LIMITS.notes);
-export const micTimeZone = (value: string | undefined) => optionalText(value, "Time zone", MIC_LIMITS.timeZone);
+  requiredText(value, { label, max: MIC_LIMITS.venueName, emptyMessage });
+export const micCity = (value: string) => requiredText(value, { label: "City", max: MIC_LIMITS.city });
+export const micOptionalCity = (value: string | undefined) =>
+  optionalText(value, { label: "City", max: MIC_LIMITS.city });
+export const micAddress = (value: string | undefined) =>
+  optionalText(value, { label: "Address", max: MIC_LIMITS.address });
+export const micPlaceId = (value: string | undefined) =>
+  optionalText(value, { label: "Place id", max: MIC_LIMITS.googlePlaceId });
+export const micHostName = (value: string | undefined) =>
+  optionalText(value, { label: "Host name", max: MIC_LIMITS.hostName });
+export const micNotes = (value: string | undefined) => optionalText(value, { label: "Notes", max: MIC_LIMITS.notes });
+export const micTimeZone = (value: string | undefined) =>
+  optionalText(value, { label: "Time zone", max: MIC_LIMITS.timeZone });
 export const micCustomRecurrence = (value: string | undefined) =>
-  optionalText(value, "The schedule description", MIC_LIMITS.customRecurrenceDescription);
+  optionalText(value, { label: "The schedule description", max: MIC_LIMITS.customRecurrenceDescription });
 export const micMonthlyRule = (value: string | undefined) =>
-  optionalText(value, "The monthly rule", MIC_LIMITS.monthlyRule);
+  optionalText(value, { label: "The monthly rule", max: MIC_LIMITS.monthlyRule });
 export const micSignupLink = (value: string | undefined, label = "Signup link") =>
-  optionalHttpUrl(value, label, MIC_LIMITS.link);
-export const micShowLink = (value: string | undefined) => optionalHttpUrl(value, "Show link", MIC_LIMITS.link);
+  optionalHttpUrl(value, { label, max: MIC_LIMITS.link });
+export const micShowLink = (value: string | undefined) =>
+  optionalHttpUrl(value, { label: "Show link", max: MIC_LIMITS.link });
 
 /** "HH:MM" from "H:MM", "HH:MM" or "HH:MM:SS"; INVALID_INPUT with `message` otherwise. */
 export function normalizeTimeOfDay(value: string, message: string): string {

@@ -32,7 +32,7 @@ export function invalid(message: string): never {
 }
 
 /** A whole number within [min, max], or a clear error naming the field. */
-export function wholeNumber(value: number, label: string, min: number, max: number): number {
+export function wholeNumber(value: number, { label, min, max }: { label: string; min: number; max: number }): number {
   if (!Number.isInteger(value) || value < min || value > max)
     invalid(`${label} must be a whole number from ${min} to ${max}`);
   return value;

@@ -148,7 +148,7 @@ describe("nthWeekdayOfMonth", () => {
     [2027, 2, 4, 1, "2027-02-22"],
     [2026, 12, 1, 2, "2026-12-01"],
   ] as const)("%d-%d nth %d weekday %d -> %s", (y, m, nth, wd, date) => {
-    expect(nthWeekdayOfMonth(y, m, nth, wd)).toBe(date);
+    expect(nthWeekdayOfMonth({ year: y, month: m, nth, weekday: wd })).toBe(date);
   });
 });
 

@@ -243,7 +243,17 @@ function monthIndex(date: string): number {
 }
 
 /** The date of the nth (or last, -1) weekday of a month; month 1..12. */
-export function nthWeekdayOfMonth(year: number, month: number, nth: NthWeekday, weekday: number): string {
+export function nthWeekdayOfMonth({
+  year,
+  month,
+  nth,
+  weekday,
+}: {
+  year: number;
+  month: number;
+  nth: NthWeekday;
+  weekday: number;
+}): string {
   if (nth === -1) {
     const last = formatDateParts(year, month, daysInMonth(year, month));
     return addDaysToDate(last, -((dayOfWeekOfDate(last) - weekday + 7) % 7));
@@ -333,7 +343,7 @@ function resolveRule(item: RecurringItem, fromMs: number): DateRule | null {
 }
 
 /** Local dates of the rule between two dates, both inclusive, ascending. */
-function ruleDates(rule: DateRule, startDate: string, endDate: string): string[] {
+function ruleDates({ rule, startDate, endDate }: { rule: DateRule; startDate: string; endDate: string }): string[] {
   const out: string[] = [];
   switch (rule.kind) {
     case "once":
@@ -356,7 +366,7 @@ function ruleDates(rule: DateRule, startDate: string, endDate: string): string[]
           if (rule.day > daysInMonth(year, month)) continue;
           date = formatDateParts(year, month, rule.day);
         } else {
-          date = nthWeekdayOfMonth(year, month, rule.nth, rule.weekday);
+          date = nthWeekdayOfMonth({ year, month, nth: rule.nth, weekday: rule.weekday });
         }
         if (date >= startDate && date <= endDate) out.push(date);
       }
@@ -382,7 +392,7 @@ export function nextOccurrence(item: RecurringItem, fromMs: number): number | nu
   let start = localDateString(fromMs, timeZone);
   for (let i = 0; i < SEARCH_WINDOWS; i++) {
     const end = addDaysToDate(start, SEARCH_WINDOW_DAYS - 1);
-    for (const date of ruleDates(rule, start, end)) {
+    for (const date of ruleDates({ rule, startDate: start, endDate: end })) {
       const ms = zonedEpoch(date, item.startTimeLocal, timeZone);
       if (ms >= fromMs) return ms;
     }
@@ -405,7 +415,7 @@ export function occurrencesInRange(item: RecurringItem, fromMs: number, toMs: nu
   const startDate = localDateString(fromMs, timeZone);
   const endDate = localDateString(toMs, timeZone);
   const hhmm = item.startTimeLocal;
-  return ruleDates(rule, startDate, endDate)
+  return ruleDates({ rule, startDate, endDate })
     .map((date) => zonedEpoch(date, hhmm, timeZone))
     .filter((ms) => ms >= fromMs && ms <= toMs);
 }
@@ -420,7 +430,7 @@ export function runsOnDate(item: RecurringItem, date: string): boolean {
   if (!item.startTimeLocal || !parseHHMM(item.startTimeLocal)) return false;
   const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
   const rule = resolveRule(item, zonedEpoch(date, "00:00", timeZone));
-  return rule !== null && ruleDates(rule, date, date).length > 0;
+  return rule !== null && ruleDates({ rule, startDate: date, endDate: date }).length > 0;
 }
 
 const RRULE_DAYS = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;

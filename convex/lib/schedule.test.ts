@@ -21,7 +21,9 @@ describe("isPerformanceCompleted", () => {
     ["0 performance minutes, exactly 60 min", 0, 60 * MIN, true],
     ["before the start", 5, -10 * MIN, false],
   ])("%s", (_name, performanceMinutes, offset, completed) => {
-    expect(isPerformanceCompleted(start, performanceMinutes, start + offset)).toBe(completed);
+    expect(isPerformanceCompleted({ occurrenceStartMs: start, performanceMinutes, nowMs: start + offset })).toBe(
+      completed,
+    );
   });
 
   it("exposes the boundary and the constants", () => {

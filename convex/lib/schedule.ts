@@ -21,10 +21,14 @@ export function completedAtMs(occurrenceStartMs: number, performanceMinutes: num
  * (part 1 §4: "60 minutes after its time plus the item's performance
  * minutes"). Inclusive: exactly at that instant it is completed.
  */
-export function isPerformanceCompleted(
-  occurrenceStartMs: number,
-  performanceMinutes: number | undefined,
-  nowMs: number,
-): boolean {
+export function isPerformanceCompleted({
+  occurrenceStartMs,
+  performanceMinutes,
+  nowMs,
+}: {
+  occurrenceStartMs: number;
+  performanceMinutes: number | undefined;
+  nowMs: number;
+}): boolean {
   return nowMs >= completedAtMs(occurrenceStartMs, performanceMinutes);
 }

@@ -35,7 +35,7 @@ describe("bestMatches", () => {
   const title = (e: { title: string }) => e.title;
 
   it("keeps scores above 0.2, best first, at most 3", () => {
-    expect(bestMatches("Monday Night Mic", events, title).map(title)).toEqual([
+    expect(bestMatches({ query: "Monday Night Mic", candidates: events, getText: title }).map(title)).toEqual([
       "Monday Night Mic",
       "Monday Night Mic Late",
       "Monday Mic",
@@ -43,16 +43,20 @@ describe("bestMatches", () => {
   });
 
   it("honours the limit and the threshold (exactly 0.2 is out)", () => {
-    expect(bestMatches("Monday Night Mic", events, title, 1).map(title)).toEqual(["Monday Night Mic"]);
+    expect(bestMatches({ query: "Monday Night Mic", candidates: events, getText: title, limit: 1 }).map(title)).toEqual(
+      ["Monday Night Mic"],
+    );
     // {a, b, c} vs {a, d, e}: Jaccard 1/5 = 0.2 exactly.
     expect(wordOverlapScore("a b c", "a d e")).toBeCloseTo(SIMILARITY_THRESHOLD, 10);
-    expect(bestMatches("a b c", [{ title: "a d e" }], title)).toEqual([]);
-    expect(bestMatches("a b", [{ title: "a c d" }], title)).toEqual([{ title: "a c d" }]);
+    expect(bestMatches({ query: "a b c", candidates: [{ title: "a d e" }], getText: title })).toEqual([]);
+    expect(bestMatches({ query: "a b", candidates: [{ title: "a c d" }], getText: title })).toEqual([
+      { title: "a c d" },
+    ]);
   });
 
   it("keeps input order on ties", () => {
     const tied = [{ title: "Mic One" }, { title: "Mic Two" }];
-    expect(bestMatches("mic", tied, title).map(title)).toEqual(["Mic One", "Mic Two"]);
+    expect(bestMatches({ query: "mic", candidates: tied, getText: title }).map(title)).toEqual(["Mic One", "Mic Two"]);
   });
 
   it("only looks at the first 20 candidates", () => {
@@ -60,7 +64,9 @@ describe("bestMatches", () => {
       ...Array.from({ length: 20 }, (_, i) => ({ title: `Unrelated ${i}` })),
       { title: "Monday Night Mic" },
     ];
-    expect(bestMatches("Monday Night Mic", many, title)).toEqual([]);
-    expect(bestMatches("Monday Night Mic", many.slice(1), title).map(title)).toEqual(["Monday Night Mic"]);
+    expect(bestMatches({ query: "Monday Night Mic", candidates: many, getText: title })).toEqual([]);
+    expect(bestMatches({ query: "Monday Night Mic", candidates: many.slice(1), getText: title }).map(title)).toEqual([
+      "Monday Night Mic",
+    ]);
   });
 });

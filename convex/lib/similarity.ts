@@ -34,7 +34,17 @@ export function wordOverlapScore(a: string, b: string): number {
  * The best `limit` candidates scoring above 0.2, best first (ties keep input
  * order), looking only at the first 20 candidates.
  */
-export function bestMatches<T>(query: string, candidates: readonly T[], getText: (t: T) => string, limit = 3): T[] {
+export function bestMatches<T>({
+  query,
+  candidates,
+  getText,
+  limit = 3,
+}: {
+  query: string;
+  candidates: readonly T[];
+  getText: (t: T) => string;
+  limit?: number;
+}): T[] {
   return candidates
     .slice(0, SIMILARITY_CANDIDATE_LIMIT)
     .map((candidate, index) => ({ candidate, index, score: wordOverlapScore(query, getText(candidate)) }))

@@ -15,24 +15,30 @@ export function tooLongMessage(label: string, max: number): string {
 }
 
 /** Refuses text longer than `max` before any other work is done with it. */
-export function assertMaxLength(value: string, label: string, max: number): void {
+export function assertMaxLength(value: string, { label, max }: { label: string; max: number }): void {
   if (value.length > max) invalid(tooLongMessage(label, max));
 }
 
 /** Trimmed, non-empty text of at most `max` characters. */
-export function requiredText(value: string, label: string, max: number, emptyMessage = `${label} is required`): string {
+export function requiredText(
+  value: string,
+  { label, max, emptyMessage = `${label} is required` }: { label: string; max: number; emptyMessage?: string },
+): string {
   const text = value.trim();
   if (text.length === 0) invalid(emptyMessage);
-  assertMaxLength(text, label, max);
+  assertMaxLength(text, { label, max });
   return text;
 }
 
 /** Trimmed text of at most `max` characters, or undefined when empty or absent. */
-export function optionalText(value: string | undefined, label: string, max: number): string | undefined {
+export function optionalText(
+  value: string | undefined,
+  { label, max }: { label: string; max: number },
+): string | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   if (text === "") return undefined;
-  assertMaxLength(text, label, max);
+  assertMaxLength(text, { label, max });
   return text;
 }
 
@@ -47,8 +53,11 @@ export function isHttpUrl(s: string): boolean {
 }
 
 /** An optional http(s) link of at most `max` characters; undefined when empty. */
-export function optionalHttpUrl(value: string | undefined, label: string, max: number): string | undefined {
-  const text = optionalText(value, label, max);
+export function optionalHttpUrl(
+  value: string | undefined,
+  { label, max }: { label: string; max: number },
+): string | undefined {
+  const text = optionalText(value, { label, max });
   if (text === undefined) return undefined;
   if (!isHttpUrl(text)) invalid(`${label} must be a valid URL (starting with http:// or https://)`);
   return text;

@@ -25,7 +25,15 @@ function toLocalDate(dateOrMs: string | number, timeZone: string): string {
   return date;
 }
 
-function weekStartingOn(firstDay: number, dateOrMs: string | number, timeZone: string): WeekRange {
+function weekStartingOn({
+  firstDay,
+  dateOrMs,
+  timeZone,
+}: {
+  firstDay: number;
+  dateOrMs: string | number;
+  timeZone: string;
+}): WeekRange {
   const date = toLocalDate(dateOrMs, timeZone);
   const startDate = addDaysToDate(date, -((dayOfWeekOfDate(date) - firstDay + 7) % 7));
   const nextStart = addDaysToDate(startDate, 7);
@@ -39,12 +47,12 @@ function weekStartingOn(firstDay: number, dateOrMs: string | number, timeZone: s
 
 /** The Monday 00:00 to Sunday 23:59:59.999 week (schedule) holding the date or instant. */
 export function scheduleWeek(dateOrMs: string | number, timeZone: string): WeekRange {
-  return weekStartingOn(1, dateOrMs, timeZone);
+  return weekStartingOn({ firstDay: 1, dateOrMs, timeZone });
 }
 
 /** The Sunday 00:00 to Saturday 23:59:59.999 week (weekly goal) holding the date or instant. */
 export function goalWeek(dateOrMs: string | number, timeZone: string): WeekRange {
-  return weekStartingOn(0, dateOrMs, timeZone);
+  return weekStartingOn({ firstDay: 0, dateOrMs, timeZone });
 }
 
 /** The start date `weeks` weeks later (negative for earlier). */

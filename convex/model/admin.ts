@@ -33,7 +33,7 @@ const ADMIN_SEARCH_READ = 2 * ADMIN_LIST_LIMIT;
  * status filter so inactive items are found too.
  */
 export async function listMics(ctx: QueryCtx, search: string | undefined): Promise<SceneItem[]> {
-  if (search !== undefined) assertMaxLength(search, "Search", MAX_SEARCH_LENGTH);
+  if (search !== undefined) assertMaxLength(search, { label: "Search", max: MAX_SEARCH_LENGTH });
   const text = search?.trim() ?? "";
   if (text.length === 0) {
     const docs = await ctx.db.query("sceneItems").withIndex("by_creation_time").order("desc").take(ADMIN_LIST_LIMIT);
@@ -183,9 +183,7 @@ export async function geocodeAddress(address: string, apiKey: string): Promise<G
 /** Stores geocoded coordinates on an item that still exists (its geohash follows, model/micTriggers). */
 export async function setCoordinates(
   ctx: MutationCtx,
-  id: Id<"sceneItems">,
-  latitude: number,
-  longitude: number,
+  { id, latitude, longitude }: { id: Id<"sceneItems">; latitude: number; longitude: number },
 ): Promise<boolean> {
   assertLatLng(latitude, longitude);
   const item = await ctx.db.get("sceneItems", id);

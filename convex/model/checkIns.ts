@@ -54,7 +54,7 @@ export async function checkIn(
   }
   const localDate = window.localDate;
 
-  if (await hasCheckedIn(ctx, userId, sceneItemId, localDate))
+  if (await hasCheckedIn(ctx, { userId, sceneItemId, localDate }))
     throw appError(ErrorCode.ALREADY_CHECKED_IN, "Already checked in");
 
   const distance = Math.round(
@@ -101,9 +101,7 @@ export async function recordCheckIn(
 /** Whether the comedian already has a check-in at the mic on that item-local day. */
 export async function hasCheckedIn(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  sceneItemId: Id<"sceneItems">,
-  localDate: string,
+  { userId, sceneItemId, localDate }: { userId: Id<"users">; sceneItemId: Id<"sceneItems">; localDate: string },
 ): Promise<boolean> {
   const row = await ctx.db
     .query("checkIns")

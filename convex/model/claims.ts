@@ -77,11 +77,9 @@ async function nextClaimNumber(ctx: QueryCtx): Promise<number> {
 /** Files a claim on an active mic; one pending (or approved) claim per comedian per mic. */
 export async function submitClaim(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  micId: Id<"sceneItems">,
-  message: string | undefined,
+  { userId, micId, message }: { userId: Id<"users">; micId: Id<"sceneItems">; message: string | undefined },
 ): Promise<Id<"micClaims">> {
-  const text = optionalText(message, "Message", MAX_CLAIM_MESSAGE_LENGTH);
+  const text = optionalText(message, { label: "Message", max: MAX_CLAIM_MESSAGE_LENGTH });
   await requireActiveItem(ctx, micId);
   const existing = await claimsOf(ctx, micId, userId);
   if (existing.some((c) => c.status === "pending")) {
@@ -158,10 +156,12 @@ export async function listClaims(ctx: QueryCtx): Promise<Infer<typeof adminClaim
 /** Approves or denies a pending claim, stamping the reviewer and the time. */
 export async function reviewClaim(
   ctx: MutationCtx,
-  adminId: Id<"users">,
-  id: Id<"micClaims">,
-  status: "approved" | "denied",
-  nowMs: number,
+  {
+    adminId,
+    id,
+    status,
+    nowMs,
+  }: { adminId: Id<"users">; id: Id<"micClaims">; status: "approved" | "denied"; nowMs: number },
 ): Promise<void> {
   const claim = await ctx.db.get("micClaims", id);
   if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
@@ -177,9 +177,7 @@ export async function reviewClaim(
  */
 export async function revokeClaim(
   ctx: MutationCtx,
-  adminId: Id<"users">,
-  id: Id<"micClaims">,
-  nowMs: number,
+  { adminId, id, nowMs }: { adminId: Id<"users">; id: Id<"micClaims">; nowMs: number },
 ): Promise<void> {
   const claim = await ctx.db.get("micClaims", id);
   if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
@@ -292,10 +290,12 @@ export function isLocalDate(date: string): boolean {
 /** Marks one night of the mic cancelled (or runs it again); returns the sorted dates. */
 export async function setCancelledDate(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  micId: Id<"sceneItems">,
-  date: string,
-  cancelled: boolean,
+  {
+    userId,
+    micId,
+    date,
+    cancelled,
+  }: { userId: Id<"users">; micId: Id<"sceneItems">; date: string; cancelled: boolean },
 ): Promise<string[]> {
   if (date.length > 10 || !isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
   const item = await requireManagedMic(ctx, userId, micId);
@@ -307,7 +307,7 @@ export async function setCancelledDate(
   // A cancelled night is no longer a confirmed one.
   const confirmed = cancelled ? (item.confirmedDates ?? []).filter((d) => d !== date) : item.confirmedDates;
   await ctx.db.patch("sceneItems", micId, { cancelledDates: sorted, confirmedDates: confirmed });
-  await onNightCancelled(ctx, micId, date, cancelled);
+  await onNightCancelled(ctx, { micId, date, cancelled });
   return sorted;
 }
 
@@ -319,11 +319,13 @@ export async function setCancelledDate(
  */
 export async function setConfirmedDate(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  micId: Id<"sceneItems">,
-  date: string,
-  confirmed: boolean,
-  nowMs: number,
+  {
+    userId,
+    micId,
+    date,
+    confirmed,
+    nowMs,
+  }: { userId: Id<"users">; micId: Id<"sceneItems">; date: string; confirmed: boolean; nowMs: number },
 ): Promise<string[]> {
   if (!isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
   const item = await ctx.db.get("sceneItems", micId);
@@ -342,6 +344,7 @@ export async function setConfirmedDate(
       : {}),
   });
   // Confirming restores a cancelled night, and with it the night's list.
-  if (confirmed && (item.cancelledDates ?? []).includes(date)) await onNightCancelled(ctx, micId, date, false);
+  if (confirmed && (item.cancelledDates ?? []).includes(date))
+    await onNightCancelled(ctx, { micId, date, cancelled: false });
   return sorted;
 }

@@ -51,7 +51,7 @@ export async function summary(
     getProfile(ctx, userId),
     getMyStats(ctx, userId, args.today),
     myBadges(ctx, userId),
-    setsInRange(ctx, userId, args.goalWeekStartMs, args.goalWeekEndMs),
+    setsInRange(ctx, { userId, startMs: args.goalWeekStartMs, endMs: args.goalWeekEndMs }),
   ]);
   const displayName = profile?.displayName ?? displayNameFor(user);
   const { totalMinutes, totalSets } = stats;

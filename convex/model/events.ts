@@ -153,7 +153,7 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
   const venue = normalizeVenue(venueInput);
   const isMic = details.type === "open_mic";
 
-  const typed = optionalText(details.title, "Event name", MIC_LIMITS.title);
+  const typed = optionalText(details.title, { label: "Event name", max: MIC_LIMITS.title });
   const title = micTitle(typed ?? `${isMic ? "Open Mic" : "Show"} at ${venue.venueName}`, "Event name");
 
   normalizeDayOfWeek(details.dayOfWeek, "Please choose a day of the week");
@@ -170,8 +170,8 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
   // refused first, with the same caps as where they apply.
   micCustomRecurrence(details.customRecurrenceDescription);
   micMonthlyRule(details.monthlyRule);
-  optionalText(details.signupLink, "Signup link", MIC_LIMITS.link);
-  optionalText(details.showLink, "Show link", MIC_LIMITS.link);
+  optionalText(details.signupLink, { label: "Signup link", max: MIC_LIMITS.link });
+  optionalText(details.showLink, { label: "Show link", max: MIC_LIMITS.link });
 
   let customRecurrenceDescription: string | undefined;
   let monthlyRule: string | undefined;
@@ -277,14 +277,26 @@ export async function findOwnDuplicate(
 }
 
 /** The spec's duplicate message for a slot. */
-export function duplicateEventMessage(venueName: string, dayOfWeek: number, startTimeLocal: string): string {
+export function duplicateEventMessage({
+  venueName,
+  dayOfWeek,
+  startTimeLocal,
+}: {
+  venueName: string;
+  dayOfWeek: number;
+  startTimeLocal: string;
+}): string {
   return `An event already exists at ${venueName} on ${DAY_NAMES[dayOfWeek]}s at ${formatTime12h(startTimeLocal)}. Please choose a different day or time.`;
 }
 
 export function duplicateEventError(fields: Pick<NewSceneItem, "venueName" | "dayOfWeek" | "startTimeLocal">) {
   return appError(
     ErrorCode.DUPLICATE_EVENT,
-    duplicateEventMessage(fields.venueName, fields.dayOfWeek ?? 0, fields.startTimeLocal ?? ""),
+    duplicateEventMessage({
+      venueName: fields.venueName,
+      dayOfWeek: fields.dayOfWeek ?? 0,
+      startTimeLocal: fields.startTimeLocal ?? "",
+    }),
   );
 }
 
@@ -295,9 +307,7 @@ export function duplicateEventError(fields: Pick<NewSceneItem, "venueName" | "da
  */
 export async function insertCreatedItem(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  fields: NewSceneItem,
-  nowMs: number,
+  { userId, fields, nowMs }: { userId: Id<"users">; fields: NewSceneItem; nowMs: number },
 ): Promise<{ sceneItemId: Id<"sceneItems">; newBadges: string[] }> {
   const sceneItemId = await insertSceneItem(ctx, fields, { createdBy: userId, status: "active" });
   await onVenueAdded(ctx, userId);
@@ -321,7 +331,7 @@ export async function createEvent(
   }
   const fields = sceneItemFieldsFrom(args.venue, args.details, nowMs);
   if ((await findOwnDuplicate(ctx, userId, fields)) !== null) throw duplicateEventError(fields);
-  const { sceneItemId, newBadges } = await insertCreatedItem(ctx, userId, fields, nowMs);
-  await addToSchedule(ctx, userId, sceneItemId, nowMs);
+  const { sceneItemId, newBadges } = await insertCreatedItem(ctx, { userId, fields, nowMs });
+  await addToSchedule(ctx, { userId, sceneItemId, nowMs });
   return { sceneItemId, title: fields.title, newBadges };
 }

@@ -79,7 +79,7 @@ async function deriveMicFields(ctx: TriggerCtx, change: Change<DataModel, "scene
 async function countMicCity(ctx: TriggerCtx, change: Change<DataModel, "sceneItems">): Promise<void> {
   if (change.operation === "insert") await onSceneItemCreated(ctx, change.newDoc);
   else if (change.operation === "delete") await onSceneItemRemoved(ctx, change.oldDoc);
-  else await onSceneItemUpdated(ctx, change.oldDoc, change.newDoc);
+  else await onSceneItemUpdated(ctx, { before: change.oldDoc, after: change.newDoc });
 }
 
 // ---------------------------------------------------------------------------
@@ -111,9 +111,11 @@ const VERIFICATION_READ_LIMIT = 500;
  */
 export async function countVerifyingComedians(
   ctx: QueryCtx,
-  creator: Id<"users"> | undefined,
-  recent: ReadonlyArray<Pick<Doc<"checkIns">, "userId">>,
-  nowMs: number,
+  {
+    creator,
+    recent,
+    nowMs,
+  }: { creator: Id<"users"> | undefined; recent: ReadonlyArray<Pick<Doc<"checkIns">, "userId">>; nowMs: number },
 ): Promise<number> {
   const candidates = [...new Set(recent.map((c) => c.userId))].filter((id) => id !== creator);
   const users = await Promise.all(candidates.map((id) => ctx.db.get("users", id)));
@@ -137,7 +139,7 @@ async function verifiersAt(
     })
     .order("desc")
     .take(VERIFICATION_READ_LIMIT);
-  return await countVerifyingComedians(ctx, mic.createdBy, recent, at);
+  return await countVerifyingComedians(ctx, { creator: mic.createdBy, recent, nowMs: at });
 }
 
 /** Keeps the mic's check-in figures in step with its `checkIns` rows. */

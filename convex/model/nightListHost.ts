@@ -61,7 +61,7 @@ export async function bump(
   // heads the waitlist (past its cap if need be: nobody is dropped).
   spot.section = "waitlist";
   spot.rank = -1;
-  await promoteFromWaitlist(ctx, list, spots, spot._id);
+  await promoteFromWaitlist(ctx, { list, spots, except: spot._id });
   await writeOrder(ctx, "waitlist", bySection(spots, "waitlist"));
   await writeOrder(ctx, "list", bySection(spots, "list"));
   await bumpVersion(ctx, list);
@@ -79,7 +79,7 @@ export async function noShow(
     invalid("Only someone waiting on the list can be marked a no-show.");
   await ctx.db.patch("listSpots", spot._id, { state: "no_show" });
   spot.state = "no_show";
-  await promoteFromWaitlist(ctx, list, spots);
+  await promoteFromWaitlist(ctx, { list, spots });
   await bumpVersion(ctx, list);
   return null;
 }
@@ -123,9 +123,7 @@ export async function drawLottery(ctx: MutationCtx, list: List, nowMs: number): 
 
 export async function drawByHost(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  listId: Id<"nightLists">,
-  nowMs: number,
+  { userId, listId, nowMs }: { userId: Id<"users">; listId: Id<"nightLists">; nowMs: number },
 ): Promise<number> {
   const { list } = await requireHostedList(ctx, userId, listId);
   return await drawLottery(ctx, list, nowMs);
@@ -173,19 +171,18 @@ export async function done(
   const minutes = Math.min(MAX_SET_MINUTES, Math.max(1, timed ?? list.setMinutes));
   let performanceId: Id<"performances"> | null = null;
   if (spot.userId !== undefined) {
-    const logged = await logSet(
-      ctx,
-      spot.userId,
-      { minutes, performedAt: nowMs, sceneItemId: list.micId, tags: [] },
+    const logged = await logSet(ctx, {
+      userId: spot.userId,
+      set: { minutes, performedAt: nowMs, sceneItemId: list.micId, tags: [] },
       nowMs,
-    );
+    });
     performanceId = logged.performanceId;
     // A Done vouches for presence only from a vetted host (an admin, or a claimant an admin
     // approved) about someone else: a mic's creator could otherwise open a list on a mic they
     // made up and "check in" puppets, or themselves, from anywhere.
     const vouched =
       spot.userId !== userId && ((await isAdmin(ctx, userId)) || (await isApprovedClaimant(ctx, userId, item._id)));
-    if (vouched && !(await hasCheckedIn(ctx, spot.userId, list.micId, list.date))) {
+    if (vouched && !(await hasCheckedIn(ctx, { userId: spot.userId, sceneItemId: list.micId, localDate: list.date }))) {
       await recordCheckIn(ctx, { userId: spot.userId, sceneItemId: item._id, localDate: list.date, nowMs });
     }
   }
@@ -213,9 +210,7 @@ export async function closeList(ctx: MutationCtx, userId: Id<"users">, listId: I
  */
 export async function onNightCancelled(
   ctx: MutationCtx,
-  micId: Id<"sceneItems">,
-  date: string,
-  cancelled: boolean,
+  { micId, date, cancelled }: { micId: Id<"sceneItems">; date: string; cancelled: boolean },
 ): Promise<void> {
   const list = await ctx.db
     .query("nightLists")

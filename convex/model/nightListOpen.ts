@@ -61,73 +61,73 @@ export function micTimeZone(item: Doc<"sceneItems">): string {
 /** Opens the night's list; the host or an admin only, one list per mic per night. */
 export async function openList(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  args: OpenArgs,
-  nowMs: number,
+  { userId, settings, nowMs }: { userId: Id<"users">; settings: OpenArgs; nowMs: number },
 ): Promise<Id<"nightLists">> {
-  const item = await requireActiveItem(ctx, args.micId);
+  const item = await requireActiveItem(ctx, settings.micId);
   if (!(await canHost(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_HOST_MESSAGE);
   const tz = micTimeZone(item);
-  if (!isLocalDate(args.date)) invalid("Date must be written YYYY-MM-DD");
+  if (!isLocalDate(settings.date)) invalid("Date must be written YYYY-MM-DD");
   const today = localDateString(nowMs, tz);
-  if (args.date < addDaysToDate(today, -1) || args.date > addDaysToDate(today, 1)) {
+  if (settings.date < addDaysToDate(today, -1) || settings.date > addDaysToDate(today, 1)) {
     invalid("A list can be opened for tonight (or tomorrow) only");
   }
-  if ((item.cancelledDates ?? []).includes(args.date)) throw appError(ErrorCode.LIST_CLOSED, LIST_CANCELLED_MESSAGE);
+  if ((item.cancelledDates ?? []).includes(settings.date))
+    throw appError(ErrorCode.LIST_CLOSED, LIST_CANCELLED_MESSAGE);
   const existing = await ctx.db
     .query("nightLists")
-    .withIndex("by_mic_and_date", (q) => q.eq("micId", args.micId).eq("date", args.date))
+    .withIndex("by_mic_and_date", (q) => q.eq("micId", settings.micId).eq("date", settings.date))
     .first();
   if (existing !== null) throw appError(ErrorCode.ALREADY_EXISTS, "Tonight's list is already open.");
 
-  const spots = wholeNumber(args.spots, "Spots", 1, MAX_SPOTS);
-  const waitlistSpots = wholeNumber(
-    args.waitlistSpots ?? DEFAULT_WAITLIST_SPOTS,
-    "Waitlist places",
-    0,
-    MAX_WAITLIST_SPOTS,
-  );
+  const spots = wholeNumber(settings.spots, { label: "Spots", min: 1, max: MAX_SPOTS });
+  const waitlistSpots = wholeNumber(settings.waitlistSpots ?? DEFAULT_WAITLIST_SPOTS, {
+    label: "Waitlist places",
+    min: 0,
+    max: MAX_WAITLIST_SPOTS,
+  });
   const setMinutes = wholeNumber(
-    args.setMinutes ??
+    settings.setMinutes ??
       Math.min(MAX_LIST_SET_MINUTES, Math.max(1, Math.round(item.performanceMinutes ?? DEFAULT_SET_MINUTES))),
-    "Set length",
-    1,
-    MAX_LIST_SET_MINUTES,
+    { label: "Set length", min: 1, max: MAX_LIST_SET_MINUTES },
   );
-  const lightMinutes = wholeNumber(args.lightMinutes, "The light", 0, Math.min(MAX_LIGHT_MINUTES, setMinutes - 1));
+  const lightMinutes = wholeNumber(settings.lightMinutes, {
+    label: "The light",
+    min: 0,
+    max: Math.min(MAX_LIGHT_MINUTES, setMinutes - 1),
+  });
   const windowStart = nowMs - DAY_MS;
   const windowEnd = nowMs + 2 * DAY_MS;
   const inWindow = (ms: number) => Number.isFinite(ms) && ms >= windowStart && ms <= windowEnd;
 
   let drawAt: number | undefined;
   // Only a lottery uses the draw time, but a non-finite one is refused whatever the mode.
-  if (args.drawAt !== undefined && !inWindow(args.drawAt)) invalid("The draw must be within a day of tonight");
-  if (args.mode === "lottery") {
-    if (args.drawAt === undefined) invalid("Please choose when the lottery is drawn");
-    if (!inWindow(args.drawAt)) invalid("The draw must be within a day of tonight");
-    drawAt = args.drawAt;
+  if (settings.drawAt !== undefined && !inWindow(settings.drawAt)) invalid("The draw must be within a day of tonight");
+  if (settings.mode === "lottery") {
+    if (settings.drawAt === undefined) invalid("Please choose when the lottery is drawn");
+    if (!inWindow(settings.drawAt)) invalid("The draw must be within a day of tonight");
+    drawAt = settings.drawAt;
   }
   const time = item.listTimeLocal ?? item.startTimeLocal;
   let signupOpensAt: number;
-  if (args.signupOpensAt !== undefined) {
-    if (!inWindow(args.signupOpensAt)) invalid("Sign-up must open within a day of tonight");
-    signupOpensAt = args.signupOpensAt;
+  if (settings.signupOpensAt !== undefined) {
+    if (!inWindow(settings.signupOpensAt)) invalid("Sign-up must open within a day of tonight");
+    signupOpensAt = settings.signupOpensAt;
   } else {
-    signupOpensAt = time ? zonedEpoch(args.date, time, tz) : nowMs;
+    signupOpensAt = time ? zonedEpoch(settings.date, time, tz) : nowMs;
   }
 
   const listId = await ctx.db.insert("nightLists", {
-    micId: args.micId,
-    date: args.date,
+    micId: settings.micId,
+    date: settings.date,
     status: "open",
     openedBy: userId,
     spots,
     waitlistSpots,
     setMinutes,
     lightMinutes,
-    mode: args.mode,
+    mode: settings.mode,
     ...(drawAt !== undefined ? { drawAt } : {}),
-    bucket: args.mode === "lottery" && args.bucket === true,
+    bucket: settings.mode === "lottery" && settings.bucket === true,
     signupOpensAt,
     version: 1,
   });

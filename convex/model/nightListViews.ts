@@ -66,7 +66,17 @@ export const currentResultValidator = v.object({
   hasPriority: v.boolean(),
 });
 
-function toView(list: List, item: Doc<"sceneItems">, spots: Spot[], viewer: Id<"users"> | null): ListView {
+function toView({
+  list,
+  item,
+  spots,
+  viewer,
+}: {
+  list: List;
+  item: Doc<"sceneItems">;
+  spots: Spot[];
+  viewer: Id<"users"> | null;
+}): ListView {
   const listed = bySection(spots, "list");
   const { up, onDeck } = upAndOnDeck(listed);
   const view = (s: Spot, i: number): SpotView => ({
@@ -119,9 +129,7 @@ function toView(list: List, item: Doc<"sceneItems">, spots: Spot[], viewer: Id<"
  */
 export async function current(
   ctx: QueryCtx,
-  viewer: Id<"users"> | null,
-  micId: Id<"sceneItems">,
-  sinceDate: string,
+  { viewer, micId, sinceDate }: { viewer: Id<"users"> | null; micId: Id<"sceneItems">; sinceDate: string },
 ): Promise<Infer<typeof currentResultValidator>> {
   if (!isLocalDate(sinceDate)) invalid("Date must be written YYYY-MM-DD");
   const item = await ctx.db.get("sceneItems", micId);
@@ -136,9 +144,9 @@ export async function current(
     viewer === null ? Promise.resolve(false) : canHost(ctx, viewer, item),
     viewer === null
       ? Promise.resolve(false)
-      : hasPriority(ctx, viewer, micId, list?.date ?? addDaysToDate(sinceDate, 2)),
+      : hasPriority(ctx, { userId: viewer, micId, beforeDate: list?.date ?? addDaysToDate(sinceDate, 2) }),
   ]);
-  return { list: list === null ? null : toView(list, item, spots, viewer), canHost: host, hasPriority: priority };
+  return { list: list === null ? null : toView({ list, item, spots, viewer }), canHost: host, hasPriority: priority };
 }
 
 export const myRecentValidator = v.object({

@@ -146,9 +146,7 @@ export async function hostedSpot(
 /** Whether the comedian was bumped or left on the waitlist at the mic's previous list. */
 export async function hasPriority(
   ctx: QueryCtx,
-  userId: Id<"users">,
-  micId: Id<"sceneItems">,
-  beforeDate: string,
+  { userId, micId, beforeDate }: { userId: Id<"users">; micId: Id<"sceneItems">; beforeDate: string },
 ): Promise<boolean> {
   const previous = await ctx.db
     .query("nightLists")
@@ -237,9 +235,7 @@ async function comedianName(ctx: QueryCtx, userId: Id<"users">): Promise<string>
 /** A signed-in comedian puts their own name on the list, once per night. */
 export async function signUp(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  listId: Id<"nightLists">,
-  nowMs: number,
+  { userId, listId, nowMs }: { userId: Id<"users">; listId: Id<"nightLists">; nowMs: number },
 ): Promise<{ spotId: Id<"listSpots">; section: Section }> {
   const list = await requireList(ctx, listId);
   requireOpen(list);
@@ -255,7 +251,7 @@ export async function signUp(
   const [spots, name, priority] = await Promise.all([
     spotsOf(ctx, listId),
     comedianName(ctx, userId),
-    hasPriority(ctx, userId, list.micId, list.date),
+    hasPriority(ctx, { userId, micId: list.micId, beforeDate: list.date }),
   ]);
   const spotId = await placeNew(ctx, list, spots, { userId, name, priority }, { walkIn: false });
   const spot = (await ctx.db.get("listSpots", spotId))!;
@@ -265,9 +261,7 @@ export async function signUp(
 /** The host adds a walk-in by name (no account needed). */
 export async function addWalkIn(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  listId: Id<"nightLists">,
-  rawName: string,
+  { userId, listId, rawName }: { userId: Id<"users">; listId: Id<"nightLists">; rawName: string },
 ): Promise<Id<"listSpots">> {
   const { list } = await requireHostedList(ctx, userId, listId);
   requireOpen(list);
@@ -281,9 +275,7 @@ export async function addWalkIn(
 /** Fills a freed place on the list with the first name on the waitlist (not `except`). */
 export async function promoteFromWaitlist(
   ctx: MutationCtx,
-  list: List,
-  spots: Spot[],
-  except?: Id<"listSpots">,
+  { list, spots, except }: { list: List; spots: Spot[]; except?: Id<"listSpots"> },
 ): Promise<void> {
   if (takenCount(spots) >= list.spots) return;
   const next = bySection(spots, "waitlist").find((s) => s._id !== except);
@@ -308,7 +300,7 @@ export async function dropOut(ctx: MutationCtx, userId: Id<"users">, listId: Id<
   await ctx.db.delete("listSpots", mine._id);
   const spots = (await spotsOf(ctx, listId)).filter((s) => s._id !== mine._id);
   await writeOrder(ctx, mine.section, bySection(spots, mine.section));
-  if (mine.section === "list") await promoteFromWaitlist(ctx, list, spots);
+  if (mine.section === "list") await promoteFromWaitlist(ctx, { list, spots });
   await bumpVersion(ctx, list);
   return null;
 }

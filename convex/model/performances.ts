@@ -129,7 +129,15 @@ export async function comedianTimeZone(
 }
 
 /** The set's local date, refusing sets after now (5 minutes of clock skew allowed) or after today. */
-function performanceDateOf(performedAt: number, nowMs: number, timeZone: string): string {
+function performanceDateOf({
+  performedAt,
+  nowMs,
+  timeZone,
+}: {
+  performedAt: number;
+  nowMs: number;
+  timeZone: string;
+}): string {
   if (!Number.isFinite(performedAt) || performedAt < 0) invalid("Please choose a valid date and time");
   if (performedAt > nowMs + FUTURE_TOLERANCE_MS) invalid(FUTURE_SET_MESSAGE);
   const date = localDateString(performedAt, timeZone);
@@ -154,34 +162,32 @@ async function afterSetChange(
 /** Logs a set at a scene item or at a venue by name (one-time shows). */
 export async function logSet(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  args: LogArgs,
-  nowMs: number,
+  { userId, set, nowMs }: { userId: Id<"users">; set: LogArgs; nowMs: number },
 ): Promise<{ performanceId: Id<"performances">; totalMinutes: number; newBadges: string[] }> {
-  const minutes = validateMinutes(args.minutes);
-  const notes = normalizeNotes(args.notes);
-  const tags = normalizeTags(args.tags);
+  const minutes = validateMinutes(set.minutes);
+  const notes = normalizeNotes(set.notes);
+  const tags = normalizeTags(set.tags);
   let venueName: string | undefined;
-  assertVenueNameCap(args.venueName);
-  if (args.sceneItemId !== undefined) {
-    const item = await ctx.db.get("sceneItems", args.sceneItemId);
+  assertVenueNameCap(set.venueName);
+  if (set.sceneItemId !== undefined) {
+    const item = await ctx.db.get("sceneItems", set.sceneItemId);
     if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
   } else {
-    venueName = args.venueName?.trim();
+    venueName = set.venueName?.trim();
     if (!venueName) invalid("Please select a venue first.");
     if (venueName.length > MAX_VENUE_NAME_LENGTH) {
       invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
     }
   }
-  const timeZone = await comedianTimeZone(ctx, userId, args.timeZone);
-  const performanceDate = performanceDateOf(args.performedAt, nowMs, timeZone);
+  const timeZone = await comedianTimeZone(ctx, userId, set.timeZone);
+  const performanceDate = performanceDateOf({ performedAt: set.performedAt, nowMs, timeZone });
 
   const performanceId = await ctx.db.insert("performances", {
     userId,
     minutes,
-    performedAt: args.performedAt,
+    performedAt: set.performedAt,
     performanceDate,
-    ...(args.sceneItemId !== undefined ? { sceneItemId: args.sceneItemId } : { venueName }),
+    ...(set.sceneItemId !== undefined ? { sceneItemId: set.sceneItemId } : { venueName }),
     ...(notes !== undefined ? { notes } : {}),
     tags,
   });
@@ -219,20 +225,19 @@ export async function logWithNewMic(
     if (existing !== null) {
       sceneItemId = existing._id;
     } else {
-      const created = await insertCreatedItem(ctx, userId, fields, nowMs);
+      const created = await insertCreatedItem(ctx, { userId, fields, nowMs });
       sceneItemId = created.sceneItemId;
       badges.push(...created.newBadges);
     }
   }
-  const logged = await logSet(
-    ctx,
+  const logged = await logSet(ctx, {
     userId,
-    {
+    set: {
       ...args.set,
       ...(sceneItemId !== null ? { sceneItemId, venueName: undefined } : { venueName: fields.venueName }),
     },
     nowMs,
-  );
+  });
   return {
     performanceId: logged.performanceId,
     sceneItemId,
@@ -275,7 +280,7 @@ export async function updateSet(
   const set = await requireOwnSet(ctx, userId, args.id);
   const minutes = validateMinutes(args.minutes);
   const timeZone = await comedianTimeZone(ctx, userId, undefined);
-  const performanceDate = performanceDateOf(args.performedAt, nowMs, timeZone);
+  const performanceDate = performanceDateOf({ performedAt: args.performedAt, nowMs, timeZone });
   const patch: Partial<Doc<"performances">> = { minutes, performedAt: args.performedAt, performanceDate };
   if (args.notes !== undefined) patch.notes = normalizeNotes(args.notes);
   if (args.tags !== undefined) patch.tags = normalizeTags(args.tags);
@@ -286,9 +291,7 @@ export async function updateSet(
 /** Deletes one of the comedian's sets; totals, days, venues and streaks follow. */
 export async function removeSet(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  id: Id<"performances">,
-  nowMs: number,
+  { userId, id, nowMs }: { userId: Id<"users">; id: Id<"performances">; nowMs: number },
 ): Promise<{ totalMinutes: number }> {
   const set = await requireOwnSet(ctx, userId, id);
   await ctx.db.delete("performances", set._id);

@@ -114,10 +114,12 @@ export async function listOpenReports(ctx: QueryCtx): Promise<Infer<typeof admin
  */
 export async function resolveReport(
   ctx: MutationCtx,
-  adminId: Id<"users">,
-  id: Id<"problemReports">,
-  action: ReportAction,
-  nowMs: number,
+  {
+    adminId,
+    id,
+    action,
+    nowMs,
+  }: { adminId: Id<"users">; id: Id<"problemReports">; action: ReportAction; nowMs: number },
 ): Promise<void> {
   const report = await ctx.db.get("problemReports", id);
   if (report === null) throw appError(ErrorCode.NOT_FOUND, "Report not found");

@@ -40,7 +40,7 @@ export type AreaArgs = {
 export const MAX_COVER_CELLS = 64;
 
 /** The shortest distance in metres from the point to a cell's box (0 inside it). */
-function distanceToCell(lat: number, lng: number, hash: string): number {
+function distanceToCell({ lat, lng, hash }: { lat: number; lng: number; hash: string }): number {
   const box = decodeGeohashBounds(hash);
   const nearest = {
     lat: Math.min(Math.max(lat, box.minLat), box.maxLat),
@@ -56,7 +56,15 @@ function distanceToCell(lat: number, lng: number, hash: string): number {
  * than `lib/geo`'s 3x3 block mean far fewer rows outside the circle are read
  * (a 50-mile circle would otherwise read cells 100 miles wide). Sorted.
  */
-export function coveringCells(lat: number, lng: number, radiusMeters: number): string[] {
+export function coveringCells({
+  lat,
+  lng,
+  radiusMeters,
+}: {
+  lat: number;
+  lng: number;
+  radiusMeters: number;
+}): string[] {
   const { dLat, dLng } = circleBox(lat, radiusMeters);
   if (lat + dLat >= 89 || lat - dLat <= -89) return [""];
   for (let precision = STORED_GEOHASH_PRECISION; precision >= 1; precision--) {
@@ -64,7 +72,7 @@ export function coveringCells(lat: number, lng: number, radiusMeters: number): s
     const rows = Math.ceil((2 * dLat) / (probe.maxLat - probe.minLat)) + 1;
     const cols = Math.ceil((2 * dLng) / (probe.maxLng - probe.minLng)) + 1;
     if (rows * cols > MAX_COVER_CELLS * 2) continue;
-    const cells = coveringCellsAt(lat, lng, radiusMeters, precision);
+    const cells = coveringCellsAt({ lat, lng, radiusMeters, precision });
     if (cells.length <= MAX_COVER_CELLS) return cells;
   }
   return [""];
@@ -78,7 +86,17 @@ function circleBox(lat: number, radiusMeters: number): { dLat: number; dLng: num
 }
 
 /** Every geohash cell of `precision` whose box reaches the circle, sorted (the circle must not reach a pole). */
-export function coveringCellsAt(lat: number, lng: number, radiusMeters: number, precision: number): string[] {
+export function coveringCellsAt({
+  lat,
+  lng,
+  radiusMeters,
+  precision,
+}: {
+  lat: number;
+  lng: number;
+  radiusMeters: number;
+  precision: number;
+}): string[] {
   const { dLat, dLng } = circleBox(lat, radiusMeters);
   const probe = decodeGeohashBounds(encodeGeohash(lat, lng, precision));
   const cellLat = probe.maxLat - probe.minLat;
@@ -90,7 +108,7 @@ export function coveringCellsAt(lat: number, lng: number, radiusMeters: number, 
       const cx = Math.min(lng + dLng, x);
       const wrapped = ((((cx + 180) % 360) + 360) % 360) - 180;
       const hash = encodeGeohash(cy, wrapped, precision);
-      if (!cells.has(hash) && distanceToCell(lat, lng, hash) <= radiusMeters) cells.add(hash);
+      if (!cells.has(hash) && distanceToCell({ lat, lng, hash }) <= radiusMeters) cells.add(hash);
     }
   }
   return [...cells].sort();
@@ -203,7 +221,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
   const limit = Math.min(numItems, MAX_AREA_PAGE);
   const radiusMeters = args.radiusMiles * METERS_PER_MILE;
   const center = { lat: args.lat, lng: args.lng };
-  const cells = coveringCells(args.lat, args.lng, radiusMeters);
+  const cells = coveringCells({ lat: args.lat, lng: args.lng, radiusMeters });
   const area: AreaKey = [args.lat, args.lng, args.radiusMiles];
   const { cursor, endCursor } = args.paginationOpts;
   const start: AreaPosition = cursor === null ? { cell: 0, after: null } : parsePosition(cursor, area, cells);

@@ -21,9 +21,7 @@ const ENTRIES_PER_ITEM_LIMIT = 100;
  */
 export async function addToSchedule(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  sceneItemId: Id<"sceneItems">,
-  nowMs: number,
+  { userId, sceneItemId, nowMs }: { userId: Id<"users">; sceneItemId: Id<"sceneItems">; nowMs: number },
 ): Promise<{
   entryId: Id<"scheduleEntries">;
   nextOccurrence: number | null;
@@ -48,7 +46,7 @@ export async function addToSchedule(
     dueAt: entryDueAt(item, { addedAt: nowMs, completedAt: undefined }, nowMs),
   });
   const next = nextOccurrence(item, nowMs);
-  const overlaps = next === null ? [] : await overlappingNights(ctx, userId, item, next, nowMs);
+  const overlaps = next === null ? [] : await overlappingNights(ctx, { userId, item, startMs: next, nowMs });
   return { entryId, nextOccurrence: next, overlaps };
 }
 
@@ -61,10 +59,7 @@ const OVERLAP_ENTRIES_READ = 200;
  */
 async function overlappingNights(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  item: Doc<"sceneItems">,
-  startMs: number,
-  nowMs: number,
+  { userId, item, startMs, nowMs }: { userId: Id<"users">; item: Doc<"sceneItems">; startMs: number; nowMs: number },
 ): Promise<Array<{ title: string; startMs: number }>> {
   const entries = await ctx.db
     .query("scheduleEntries")
@@ -191,9 +186,7 @@ export function assertWeekRange(startMs: number, endMs: number): void {
 /** The comedian's sets performed within [startMs, endMs], oldest first. */
 export async function setsInRange(
   ctx: QueryCtx,
-  userId: Id<"users">,
-  startMs: number,
-  endMs: number,
+  { userId, startMs, endMs }: { userId: Id<"users">; startMs: number; endMs: number },
 ): Promise<Doc<"performances">[]> {
   return await ctx.db
     .query("performances")
@@ -239,9 +232,20 @@ async function getItems(
 }
 
 /** Occurrence starts of the item within the range that are not over at `nowMs`. */
-function openOccurrences(item: Doc<"sceneItems">, startMs: number, endMs: number, nowMs: number): number[] {
+function openOccurrences({
+  item,
+  startMs,
+  endMs,
+  nowMs,
+}: {
+  item: Doc<"sceneItems">;
+  startMs: number;
+  endMs: number;
+  nowMs: number;
+}): number[] {
   return occurrencesInRange(item, startMs, endMs).filter(
-    (start) => !isPerformanceCompleted(start, item.performanceMinutes, nowMs),
+    (start) =>
+      !isPerformanceCompleted({ occurrenceStartMs: start, performanceMinutes: item.performanceMinutes, nowMs }),
   );
 }
 
@@ -261,7 +265,7 @@ export async function week(
   assertWeekRange(weekStartMs, weekEndMs);
   const [entries, sets, created, stats] = await Promise.all([
     entriesByItem(ctx, userId),
-    setsInRange(ctx, userId, weekStartMs, weekEndMs),
+    setsInRange(ctx, { userId, startMs: weekStartMs, endMs: weekEndMs }),
     ctx.db
       .query("sceneItems")
       .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
@@ -299,7 +303,7 @@ export async function week(
   for (const [sceneItemId, { entry, completedAt }] of entries) {
     const item = items.get(sceneItemId);
     if (item === undefined || item.status !== "active") continue;
-    for (const startsAt of openOccurrences(item, weekStartMs, weekEndMs, nowMs)) {
+    for (const startsAt of openOccurrences({ item, startMs: weekStartMs, endMs: weekEndMs, nowMs })) {
       if (completedAt !== undefined && startsAt <= completedAt) continue;
       if (loggedNights.has(`${sceneItemId}|${localDateString(startsAt, item.timeZone)}`)) continue;
       out.push({
@@ -319,7 +323,7 @@ export async function week(
 
   for (const item of created) {
     if (item.status !== "active" || entries.has(item._id)) continue;
-    for (const startsAt of openOccurrences(item, weekStartMs, weekEndMs, nowMs)) {
+    for (const startsAt of openOccurrences({ item, startMs: weekStartMs, endMs: weekEndMs, nowMs })) {
       out.push({
         kind: "scene",
         sceneItemId: item._id,
@@ -421,7 +425,7 @@ export function latestFinishedOccurrence(
     nowMs - CLEANUP_LOOKBACK_MS,
   );
   const starts = occurrencesInRange(item, fromMs, nowMs - overAfter).filter((start) =>
-    isPerformanceCompleted(start, item.performanceMinutes, nowMs),
+    isPerformanceCompleted({ occurrenceStartMs: start, performanceMinutes: item.performanceMinutes, nowMs }),
   );
   return starts.length === 0 ? null : starts[starts.length - 1];
 }

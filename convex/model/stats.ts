@@ -125,7 +125,10 @@ export async function onSceneItemRemoved(ctx: MutationCtx, item: CountedItem): P
  * Re-counts an edited scene item when its city or status changed; a no-op
  * otherwise.
  */
-export async function onSceneItemUpdated(ctx: MutationCtx, before: CountedItem, after: CountedItem): Promise<void> {
+export async function onSceneItemUpdated(
+  ctx: MutationCtx,
+  { before, after }: { before: CountedItem; after: CountedItem },
+): Promise<void> {
   if (before.status === after.status && cityKey(before.city) === cityKey(after.city)) return;
   await onSceneItemRemoved(ctx, before);
   await onSceneItemCreated(ctx, after);

@@ -55,9 +55,7 @@ async function comedianToday(ctx: MutationCtx, userId: Id<"users">): Promise<str
  */
 async function moveComedian(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  before: SetFacts | null,
-  after: SetFacts | null,
+  { userId, before, after }: { userId: Id<"users">; before: SetFacts | null; after: SetFacts | null },
 ): Promise<void> {
   if ((await ctx.db.get("users", userId)) === null) return;
   // A set that only lost (or changed) its mic link, as when a mic is deleted,
@@ -68,7 +66,7 @@ async function moveComedian(
     before.performanceDate === after.performanceDate &&
     before.minutes === after.minutes &&
     before.sceneItemId !== after.sceneItemId;
-  await applySetChange(ctx, userId, before, after, await comedianToday(ctx, userId), { streaks: !linkOnly });
+  await applySetChange(ctx, { userId, before, after, todayDate: await comedianToday(ctx, userId), streaks: !linkOnly });
 }
 
 /** A set was logged, edited or deleted. */
@@ -76,12 +74,12 @@ async function followSet(ctx: MutationCtx, change: Change<DataModel, "performanc
   const { oldDoc, newDoc } = change;
   if (oldDoc !== null && newDoc !== null && oldDoc.userId !== newDoc.userId) {
     // Never done by the app, but a set that changes hands moves between two comedians.
-    await moveComedian(ctx, oldDoc.userId, factsOf(oldDoc), null);
-    await moveComedian(ctx, newDoc.userId, null, factsOf(newDoc));
+    await moveComedian(ctx, { userId: oldDoc.userId, before: factsOf(oldDoc), after: null });
+    await moveComedian(ctx, { userId: newDoc.userId, before: null, after: factsOf(newDoc) });
     return;
   }
   const userId = (newDoc ?? oldDoc)!.userId;
-  await moveComedian(ctx, userId, oldDoc && factsOf(oldDoc), newDoc && factsOf(newDoc));
+  await moveComedian(ctx, { userId, before: oldDoc && factsOf(oldDoc), after: newDoc && factsOf(newDoc) });
 }
 
 /** The community minutes follow each comedian's total. */

@@ -139,7 +139,7 @@ function compareKeys(a: Key, b: Key): number {
   return a[0] - b[0] || cmp(a[1], b[1]) || a[2] - b[2] || cmp(a[3], b[3]);
 }
 const keyOfNight = (n: TonightNight): Key => [
-  orderMs(n.date, n.item.startTimeLocal ?? "00:00", n.item.timeZone || DEFAULT_TIME_ZONE),
+  orderMs({ date: n.date, hhmm: n.item.startTimeLocal ?? "00:00", timeZone: n.item.timeZone || DEFAULT_TIME_ZONE }),
   n.item.startTimeLocal ?? "",
   n.item._creationTime,
   n.item._id,
@@ -151,7 +151,7 @@ const keyOfNight = (n: TonightNight): Key => [
  * starts after the gap (03:30) but sorts at the jump (03:00), so that in one
  * zone and date the order of local times is the order of these instants.
  */
-function orderMs(date: string, hhmm: string, timeZone: string): number {
+function orderMs({ date, hhmm, timeZone }: { date: string; hhmm: string; timeZone: string }): number {
   const start = zonedEpoch(date, hhmm, timeZone);
   const normalized = normalizedHHMM(hhmm) ?? hhmm;
   if (localHHMM(start, timeZone) === normalized) return start;
@@ -198,12 +198,17 @@ function clampToTimeOfDay(range: { from: string; to: string }, filters: PlanFilt
  * before now, plus, before 02:00, yesterday's that started in the last two
  * hours; tomorrow is the whole of tomorrow.
  */
-function sourceRange(
-  day: number,
-  zone: string,
-  args: BaseArgs,
-  which: "tonight" | "tomorrow",
-): { date: string; from: string; to: string } | null {
+function sourceRange({
+  day,
+  zone,
+  args,
+  which,
+}: {
+  day: number;
+  zone: string;
+  args: BaseArgs;
+  which: "tonight" | "tomorrow";
+}): { date: string; from: string; to: string } | null {
   const timeZone = zone || DEFAULT_TIME_ZONE;
   const today = localDateString(args.nowMs, timeZone);
   let range: { date: string; from: string; to: string } | null = null;
@@ -235,7 +240,12 @@ function candidateWeekdays(ms: number, timeZone: string): number[] {
 /** The precision-4 cells covering the area (the index holds each mic's cell). */
 function tonightCells(area: NonNullable<BaseArgs["area"]>): string[] {
   if (Math.abs(area.lat) > 80) invalid("Tonight around a point works below 80° of latitude");
-  const cells = coveringCellsAt(area.lat, area.lng, area.radiusMiles * METERS_PER_MILE, AREA_CELL_PRECISION);
+  const cells = coveringCellsAt({
+    lat: area.lat,
+    lng: area.lng,
+    radiusMeters: area.radiusMiles * METERS_PER_MILE,
+    precision: AREA_CELL_PRECISION,
+  });
   if (cells.length > MAX_TONIGHT_CELLS) invalid("This area is too large for Tonight");
   return cells;
 }
@@ -251,7 +261,7 @@ async function sources(ctx: QueryCtx, args: BaseArgs, which: "tonight" | "tomorr
     const days = [-1, 0, 1].map((d) => dayOfWeekOfDate(addDaysToDate(today, d)));
     const found: Source[] = [];
     for (const day of days) {
-      const range = sourceRange(day, args.timeZone, args, which);
+      const range = sourceRange({ day, zone: args.timeZone, args, which });
       if (range) found.push({ day, timeZone: args.timeZone, cell: null, ...range });
     }
     return found;
@@ -274,7 +284,7 @@ async function sources(ctx: QueryCtx, args: BaseArgs, which: "tonight" | "tomorr
           .first();
         if (next === null) return found;
         after = next.timeZone;
-        const range = sourceRange(day, next.timeZone, args, which);
+        const range = sourceRange({ day, zone: next.timeZone, args, which });
         if (range) found.push({ day, timeZone: next.timeZone, cell, ...range });
       }
     }),
@@ -360,7 +370,11 @@ class Reader {
       const start = doc.startTimeLocal ? parseHHMM(doc.startTimeLocal) : null;
       if (start === null) continue; // not a time: never tonight
       const key: Key = [
-        orderMs(this.source.date, doc.startTimeLocal!, this.source.timeZone || DEFAULT_TIME_ZONE),
+        orderMs({
+          date: this.source.date,
+          hhmm: doc.startTimeLocal!,
+          timeZone: this.source.timeZone || DEFAULT_TIME_ZONE,
+        }),
         doc.startTimeLocal!,
         doc._creationTime,
         doc._id,

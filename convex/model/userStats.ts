@@ -104,7 +104,10 @@ export async function onVenueAdded(ctx: MutationCtx, userId: Id<"users">, count 
 }
 
 /** Adds `delta` sets to the comedian's row for a local day (deleting it at 0). */
-async function bumpDay(ctx: MutationCtx, userId: Id<"users">, date: string, delta: number): Promise<void> {
+async function bumpDay(
+  ctx: MutationCtx,
+  { userId, date, delta }: { userId: Id<"users">; date: string; delta: number },
+): Promise<void> {
   const day = await ctx.db
     .query("performanceDays")
     .withIndex("by_user_and_date", (q) => q.eq("userId", userId).eq("date", date))
@@ -126,9 +129,7 @@ async function bumpDay(ctx: MutationCtx, userId: Id<"users">, date: string, delt
  */
 async function bumpVenue(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  sceneItemId: Id<"sceneItems">,
-  delta: number,
+  { userId, sceneItemId, delta }: { userId: Id<"users">; sceneItemId: Id<"sceneItems">; delta: number },
 ): Promise<number> {
   const visit = await ctx.db
     .query("venueVisits")
@@ -170,11 +171,13 @@ export async function recomputeStreaks(
  */
 export async function applySetChange(
   ctx: MutationCtx,
-  userId: Id<"users">,
-  before: SetFacts | null,
-  after: SetFacts | null,
-  todayDate: string,
-  options: { streaks: boolean } = { streaks: true },
+  {
+    userId,
+    before,
+    after,
+    todayDate,
+    streaks: withStreaks = true,
+  }: { userId: Id<"users">; before: SetFacts | null; after: SetFacts | null; todayDate: string; streaks?: boolean },
 ): Promise<Doc<"userStats">> {
   const row = await getOrCreateStats(ctx, userId);
   // An edit that keeps the day (or the mic) leaves its row alone.
@@ -182,18 +185,18 @@ export async function applySetChange(
   const sameVenue = before !== null && after !== null && before.sceneItemId === after.sceneItemId;
   let venueDelta = 0;
   if (before !== null) {
-    if (!sameDay) await bumpDay(ctx, userId, before.performanceDate, -1);
+    if (!sameDay) await bumpDay(ctx, { userId, date: before.performanceDate, delta: -1 });
     if (!sameVenue && before.sceneItemId !== undefined) {
-      venueDelta += await bumpVenue(ctx, userId, before.sceneItemId, -1);
+      venueDelta += await bumpVenue(ctx, { userId, sceneItemId: before.sceneItemId, delta: -1 });
     }
   }
   if (after !== null) {
-    if (!sameDay) await bumpDay(ctx, userId, after.performanceDate, 1);
+    if (!sameDay) await bumpDay(ctx, { userId, date: after.performanceDate, delta: 1 });
     if (!sameVenue && after.sceneItemId !== undefined) {
-      venueDelta += await bumpVenue(ctx, userId, after.sceneItemId, 1);
+      venueDelta += await bumpVenue(ctx, { userId, sceneItemId: after.sceneItemId, delta: 1 });
     }
   }
-  const streaks = options.streaks ? await recomputeStreaks(ctx, userId, todayDate) : {};
+  const streaks = withStreaks ? await recomputeStreaks(ctx, userId, todayDate) : {};
   const patch = {
     totalMinutes: Math.max(0, row.totalMinutes - (before?.minutes ?? 0) + (after?.minutes ?? 0)),
     totalSets: Math.max(0, row.totalSets - (before !== null ? 1 : 0) + (after !== null ? 1 : 0)),

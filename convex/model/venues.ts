@@ -140,5 +140,5 @@ export async function similarEvents(ctx: QueryCtx, venueName: string): Promise<S
   const text = venueName.trim();
   if (text === "") return [];
   const candidates = await searchActiveByVenueName(ctx, text, SIMILARITY_CANDIDATE_LIMIT);
-  return bestMatches(text, candidates, (c) => c.venueName, SIMILAR_LIMIT).map(toSceneItem);
+  return bestMatches({ query: text, candidates, getText: (c) => c.venueName, limit: SIMILAR_LIMIT }).map(toSceneItem);
 }
