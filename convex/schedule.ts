@@ -3,6 +3,8 @@ import { internal } from "./_generated/api";
 import { appError, ErrorCode } from "./errors";
 import { internalMutation, publicMutation, userMutation, userQuery } from "./functions";
 import * as Schedule from "./model/schedule";
+import * as ScheduleDue from "./model/scheduleDue";
+import * as ScheduleWeek from "./model/scheduleWeek";
 import { assertTimeMs } from "./lib/requestRules";
 
 /** Adds a mic to the caller's schedule; returns the entry and its next occurrence. */
@@ -51,20 +53,20 @@ export const removeByItem = userMutation({
  */
 export const week = userQuery({
   args: { weekStartMs: v.number(), weekEndMs: v.number(), nowMs: v.number() },
-  returns: Schedule.weekValidator,
+  returns: ScheduleWeek.weekValidator,
   handler: async (ctx, args) => {
     assertTimeMs(args.nowMs);
-    return await Schedule.week(ctx, ctx.userId, args);
+    return await ScheduleWeek.week(ctx, ctx.userId, args);
   },
 });
 
 /** The caller's scheduled, active mics that still run from `fromMs`, for the .ics export. */
 export const calendar = userQuery({
   args: { fromMs: v.number() },
-  returns: v.array(Schedule.calendarItemValidator),
+  returns: v.array(ScheduleWeek.calendarItemValidator),
   handler: async (ctx, { fromMs }) => {
     assertTimeMs(fromMs);
-    return await Schedule.calendar(ctx, ctx.userId, fromMs);
+    return await ScheduleWeek.calendar(ctx, ctx.userId, fromMs);
   },
 });
 
@@ -79,7 +81,7 @@ export const cleanupCompleted = internalMutation({
   args: { cursor: v.optional(v.string()), markedBefore: v.optional(v.number()) },
   returns: v.object({ marked: v.number(), removed: v.number(), more: v.boolean() }),
   handler: async (ctx) => {
-    const result = await Schedule.cleanupCompleted(ctx, Date.now());
+    const result = await ScheduleDue.cleanupCompleted(ctx, Date.now());
     if (result.more) await ctx.scheduler.runAfter(0, internal.schedule.cleanupCompleted, {});
     return result;
   },
@@ -95,7 +97,7 @@ export const backfillDueAt = internalMutation({
   args: {},
   returns: v.object({ updated: v.number(), more: v.boolean() }),
   handler: async (ctx) => {
-    const result = await Schedule.backfillDueAt(ctx, Date.now());
+    const result = await ScheduleDue.backfillDueAt(ctx, Date.now());
     if (result.more) await ctx.scheduler.runAfter(0, internal.schedule.backfillDueAt, {});
     return result;
   },

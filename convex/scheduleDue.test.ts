@@ -4,7 +4,7 @@ import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see schedule.test.ts).
 import "./lib/time";
-import * as Schedule from "./model/schedule";
+import * as Schedule from "./model/scheduleDue";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
 const MIN = 60_000;

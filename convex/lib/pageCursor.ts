@@ -1,3 +1,4 @@
+import type { PaginationResult } from "convex/server";
 import { appError, ErrorCode } from "../errors";
 
 /**
@@ -20,4 +21,26 @@ export function cursorObject(cursor: string, message: string): Record<string, un
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return invalidCursor(message);
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * A page's answer in Convex's protocol. Without `endCursor` the page goes on
+ * at `cursor`. With one (a page pinned by the client) it ends exactly there,
+ * unless the read bound stopped it first (`stopped`): then the client drops
+ * the page and asks for [its cursor, `cursor`] and [`cursor`, `endCursor`]
+ * (`pageStatus: "SplitRequired"`). `isDone`: nothing follows the page's end.
+ */
+export function pageResult<T>(
+  page: T[],
+  {
+    cursor,
+    endCursor,
+    stopped,
+    isDone,
+  }: { cursor: string; endCursor: string | null | undefined; stopped: boolean; isDone: boolean },
+): PaginationResult<T> {
+  if (typeof endCursor !== "string") return { page, isDone, continueCursor: cursor };
+  if (stopped)
+    return { page, isDone: false, continueCursor: endCursor, pageStatus: "SplitRequired", splitCursor: cursor };
+  return { page, isDone, continueCursor: endCursor };
 }

@@ -8,7 +8,7 @@ import type { Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { myBadges } from "./badges";
 import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile } from "./profiles";
-import { assertWeekRange, setsInRange } from "./schedule";
+import { assertWeekRange, setsInRange } from "./scheduleWeek";
 import { getMyStats } from "./userStats";
 
 /** The badge showcase shows this many (part 1 §9). */

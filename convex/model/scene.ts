@@ -47,6 +47,18 @@ export async function insertSceneItem(
   });
 }
 
+/** The mics with these ids, each read once, by id (deleted ones are absent). */
+export async function micsById(
+  ctx: QueryCtx,
+  ids: Iterable<Id<"sceneItems">>,
+): Promise<Map<Id<"sceneItems">, Doc<"sceneItems">>> {
+  const unique = [...new Set(ids)];
+  const docs = await Promise.all(unique.map((id) => ctx.db.get("sceneItems", id)));
+  const out = new Map<Id<"sceneItems">, Doc<"sceneItems">>();
+  for (const doc of docs) if (doc !== null) out.set(doc._id, doc);
+  return out;
+}
+
 /** Whether the user's profile carries the admin role. */
 export async function isAdmin(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
   const profile = await ctx.db

@@ -8,7 +8,7 @@ import { stream } from "convex-helpers/server/stream";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { cursorObject, invalidCursor } from "../lib/pageCursor";
+import { cursorObject, invalidCursor, pageResult } from "../lib/pageCursor";
 import {
   decodeGeohashBounds,
   EARTH_RADIUS_M,
@@ -288,18 +288,10 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
   }
 
   const items = page.map(toSceneItem);
-  if (end && endCursor) {
-    if (stoppedByBound) {
-      // Convex's protocol: the client drops this page and asks for [cursor, splitCursor] and [splitCursor, endCursor].
-      return {
-        page: items,
-        isDone: false,
-        continueCursor: endCursor,
-        pageStatus: "SplitRequired",
-        splitCursor: serializePosition(area, position),
-      };
-    }
-    return { page: items, isDone: end.cell >= cells.length, continueCursor: endCursor };
-  }
-  return { page: items, isDone: position.cell >= cells.length, continueCursor: serializePosition(area, position) };
+  return pageResult(items, {
+    cursor: serializePosition(area, position),
+    endCursor,
+    stopped: stoppedByBound,
+    isDone: (end ?? position).cell >= cells.length,
+  });
 }

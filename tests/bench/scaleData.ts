@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scrypt } from "lucia";
 import type { Doc } from "../../convex/_generated/dataModel";
-import { entryDueAt } from "../../convex/model/schedule";
+import { entryDueAt } from "../../convex/model/scheduleDue";
 import { cityKey } from "../../convex/model/stats";
 import { DAY_MS, generateMic, generateSets, type GeneratedMic, setCountFor, summarizeSets } from "./scaleGenerators";
 
