@@ -111,6 +111,41 @@ describe("stats triggers: a set written by any mutation moves everything derived
     expect(after.minutes).toBe(7);
   });
 
+  test("venuesAdded counts the mics whose createdBy is the comedian, whichever write adds, moves or deletes one", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    const other = await createUser(t);
+    const admin = await createUser(t, { isAdmin: true });
+    const added = async (userId: Id<"users">) => (await derived(t, userId)).stats?.venuesAdded ?? 0;
+
+    // A write that is not the add-event path (here the test fixture, through the triggers).
+    const mic = await createSceneItem(t, { createdBy: comic.userId });
+    expect(await added(comic.userId)).toBe(1);
+    await write(t, (db) => db.patch("sceneItems", mic, { createdBy: other.userId }));
+    expect([await added(comic.userId), await added(other.userId)]).toEqual([0, 1]);
+    await write(t, (db) => db.patch("sceneItems", mic, { title: "Renamed Mic" }));
+    expect(await added(other.userId)).toBe(1);
+    await write(t, (db) => db.delete("sceneItems", mic));
+    expect(await added(other.userId)).toBe(0);
+
+    // The add-event path, and a deletion through the app.
+    const { sceneItemId } = await comic.asUser.mutation(api.events.create, {
+      venue: { venueName: "The Creek and the Cave", address: "10-93 Jackson Ave, Long Island City, NY 11101" },
+      details: {
+        type: "open_mic",
+        title: "Monday Night Mic",
+        dayOfWeek: 1,
+        startTimeLocal: "19:00",
+        recurrence: "weekly",
+        signupMethod: "in_person",
+        costInfo: { type: "free" },
+      },
+    });
+    expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({ venuesAdded: 1 });
+    await admin.asUser.mutation(api.scene.remove, { id: sceneItemId! });
+    expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({ venuesAdded: 0 });
+  });
+
   test("a profile counts a comedian whoever writes it, Convex Auth's sign-up included", async () => {
     const keys = await generateKeyPair("RS256", { extractable: true });
     vi.stubEnv("JWT_PRIVATE_KEY", await exportPKCS8(keys.privateKey));

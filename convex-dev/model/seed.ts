@@ -13,7 +13,6 @@ import { createProfileIfMissing } from "../../convex/model/profiles";
 import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS } from "./seedData";
 import { insertSceneItem } from "../../convex/model/scene";
 import { readCommunityStats, type CommunityStats } from "../../convex/model/stats";
-import { onVenueAdded } from "../../convex/model/userStats";
 
 const DEMO_TIME_ZONE = "America/New_York";
 /** Cities the demo comedian performs in (her home scene). */
@@ -114,9 +113,8 @@ export async function populate(
       if (!awarded.has(code)) awarded.set(code, set.performedAt);
     }
   }
-  // Her totals, day and venue rows and the community minutes followed each set
-  // (model/statsTriggers); the mics she added count as the add-event path counts them.
-  await onVenueAdded(ctx, demoUserId, venuesAdded);
+  // Her totals, day and venue rows, the community minutes (each set) and the
+  // venues she added (each mic) followed by themselves (model/statsTriggers).
   for (const [badgeCode, awardedAt] of awarded) {
     await ctx.db.insert("userBadges", { userId: demoUserId, badgeCode, awardedAt });
   }

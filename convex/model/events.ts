@@ -44,7 +44,7 @@ import {
 import { awardEarnedBadges } from "./badges";
 import { insertSceneItem, type NewSceneItem } from "./scene";
 import { addToSchedule } from "./schedule";
-import { isDateString, onVenueAdded } from "./userStats";
+import { isDateString } from "./userStats";
 
 export { MIN_PERFORMANCE_MINUTES, MAX_PERFORMANCE_MINUTES } from "../lib/micRules";
 export const MAX_TITLE_LENGTH = MIC_LIMITS.title;
@@ -309,8 +309,8 @@ export async function insertCreatedItem(
   ctx: MutationCtx,
   { userId, fields, nowMs }: { userId: Id<"users">; fields: NewSceneItem; nowMs: number },
 ): Promise<{ sceneItemId: Id<"sceneItems">; newBadges: string[] }> {
+  // The mic's trigger counts it as a venue they added (model/statsTriggers).
   const sceneItemId = await insertSceneItem(ctx, fields, { createdBy: userId, status: "active" });
-  await onVenueAdded(ctx, userId);
   const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
   return { sceneItemId, newBadges };
 }

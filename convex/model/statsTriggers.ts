@@ -12,12 +12,16 @@
  *   `userStats.totalMinutes` (model/stats): it follows every change of a stats
  *   row, so a deleted account's minutes leave with its stats row in one write
  *   while its sets are purged in batches afterwards;
- * - a profile counts as one comedian in the community totals.
+ * - a profile counts as one comedian in the community totals;
+ * - a comedian's `userStats.venuesAdded` (the venue_pioneer badge's count) is
+ *   the number of mics whose `createdBy` is them (index `by_createdBy`): the
+ *   mic row is what records that they added a venue, so the count follows
+ *   its inserts, deletes and `createdBy` changes. A deleted mic no longer
+ *   counts (it is no longer on the scene), while a badge it earned is kept
+ *   (badges are never taken back).
  *
  * The community's venue and city totals follow the mics (model/micTriggers).
- * `userStats.venuesAdded` counts an action, not rows (a deleted mic stays
- * added), so the add-event path bumps it with the badges it earns
- * (model/events). Writes made outside the builders (`t.run` in tests,
+ * Writes made outside the builders (`t.run` in tests,
  * snapshot imports) skip the triggers; the invariant checker
  * (model/invariants/) reports what they broke.
  */
@@ -26,13 +30,14 @@ import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { DEFAULT_TIME_ZONE, localDateString } from "../lib/time";
 import { addToCommunityTotal } from "./stats";
-import { applySetChange, type SetFacts } from "./userStats";
+import { addVenuesAdded, applySetChange, type SetFacts } from "./userStats";
 
 /** Registers the stats triggers (called once, from `convex/triggers.ts`). */
 export function registerStatsTriggers(triggers: Triggers<DataModel>): void {
   triggers.register("performances", followSet);
   triggers.register("userStats", followComedianMinutes);
   triggers.register("profiles", countComedian);
+  triggers.register("sceneItems", countVenuesAdded);
 }
 
 function factsOf(set: Doc<"performances">): SetFacts {
@@ -92,4 +97,23 @@ async function followComedianMinutes(ctx: MutationCtx, change: Change<DataModel,
 async function countComedian(ctx: MutationCtx, change: Change<DataModel, "profiles">): Promise<void> {
   if (change.operation === "insert") await addToCommunityTotal(ctx, "comedians", 1);
   else if (change.operation === "delete") await addToCommunityTotal(ctx, "comedians", -1);
+}
+
+/**
+ * A mic counts for its creator while its `createdBy` names them. Skipped for
+ * an account that is gone (its stats row went first; deletion then unlinks
+ * its mics).
+ */
+async function countVenuesAdded(ctx: MutationCtx, change: Change<DataModel, "sceneItems">): Promise<void> {
+  const before = change.oldDoc?.createdBy;
+  const after = change.newDoc?.createdBy;
+  if (before === after) return;
+  for (const [userId, delta] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    if (userId !== undefined && (await ctx.db.get("users", userId)) !== null) {
+      await addVenuesAdded(ctx, { userId, delta });
+    }
+  }
 }

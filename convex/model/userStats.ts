@@ -1,7 +1,7 @@
 /**
  * Per-comedian totals (minutes, sets, unique venues, streaks, venues added),
- * kept in the same transaction as every set change so no screen sums a
- * comedian's whole history. Backed by `performanceDays` (one row per local
+ * kept in the same transaction as every set change (and every mic's creator
+ * change, for venues added) so no screen sums a comedian's whole history. Backed by `performanceDays` (one row per local
  * day with a set, for streaks) and `venueVisits` (one row per mic with a set,
  * for unique venues).
  */
@@ -93,14 +93,16 @@ async function getOrCreateStats(ctx: MutationCtx, userId: Id<"users">): Promise<
 }
 
 /**
- * Counts venues (scene items) the comedian added to the scene: an action, not
- * a row count (a mic deleted later stays added), so the add-event path calls
- * it rather than a trigger (model/statsTriggers).
+ * Moves the comedian's count of the mics they added (`venuesAdded`) by
+ * `delta`; called by the mic trigger (model/statsTriggers) only.
  */
-export async function onVenueAdded(ctx: MutationCtx, userId: Id<"users">, count = 1): Promise<void> {
-  if (count === 0) return;
+export async function addVenuesAdded(
+  ctx: MutationCtx,
+  { userId, delta }: { userId: Id<"users">; delta: number },
+): Promise<void> {
+  if (delta === 0) return;
   const row = await getOrCreateStats(ctx, userId);
-  await ctx.db.patch("userStats", row._id, { venuesAdded: row.venuesAdded + count });
+  await ctx.db.patch("userStats", row._id, { venuesAdded: row.venuesAdded + delta });
 }
 
 /** Adds `delta` sets to the comedian's row for a local day (deleting it at 0). */
