@@ -17,9 +17,9 @@ import {
 } from "../lib/micRules";
 import { optionalText } from "../lib/textRules";
 import { onNightCancelled } from "./nightListHost";
-import { displayNameFor } from "./profiles";
+import { displayNamesOf } from "./profiles";
 import { MAX_CONFIRMED_DATES } from "../lib/tonight";
-import { isAdmin, requireActiveItem, toSceneItem, type SceneItem } from "./scene";
+import { isAdmin, micsById, requireActiveItem, toSceneItem, type SceneItem } from "./scene";
 
 export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
 export const MAX_CANCELLED_DATES = 100;
@@ -129,26 +129,19 @@ export async function myClaims(
 /** Every claim, newest first, with the mic title (null once deleted) and the claimant's name. */
 export async function listClaims(ctx: QueryCtx): Promise<Infer<typeof adminClaimValidator>[]> {
   const claims = await ctx.db.query("micClaims").withIndex("by_creation_time").order("desc").take(CLAIM_LIST_LIMIT);
-  const micIds = [...new Set(claims.map((c) => c.micId))];
-  const userIds = [...new Set(claims.map((c) => c.claimantId))];
-  const [mics, names] = await Promise.all([
-    Promise.all(micIds.map((id) => ctx.db.get("sceneItems", id))),
-    Promise.all(
-      userIds.map(async (id) => {
-        const profile = await ctx.db
-          .query("profiles")
-          .withIndex("by_userId", (q) => q.eq("userId", id))
-          .unique();
-        if (profile?.displayName.trim()) return profile.displayName.trim();
-        return displayNameFor(await ctx.db.get("users", id));
-      }),
+  const [micOf, nameOf] = await Promise.all([
+    micsById(
+      ctx,
+      claims.map((c) => c.micId),
+    ),
+    displayNamesOf(
+      ctx,
+      claims.map((c) => c.claimantId),
     ),
   ]);
-  const titleOf = new Map(micIds.map((id, i) => [id, mics[i]?.title ?? null]));
-  const nameOf = new Map(userIds.map((id, i) => [id, names[i]]));
   return claims.map((c) => ({
     ...c,
-    micTitle: titleOf.get(c.micId) ?? null,
+    micTitle: micOf.get(c.micId)?.title ?? null,
     claimantName: nameOf.get(c.claimantId) ?? "Comedian",
   }));
 }

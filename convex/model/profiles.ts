@@ -56,6 +56,22 @@ export function displayNameFor(user: Pick<Doc<"users">, "name" | "email"> | null
   return local ? local : "Comedian";
 }
 
+/** The names the admin queues show for these comedians: the profile's display name, else {@link displayNameFor}. */
+export async function displayNamesOf(ctx: QueryCtx, userIds: Iterable<Id<"users">>): Promise<Map<Id<"users">, string>> {
+  const unique = [...new Set(userIds)];
+  const names = await Promise.all(
+    unique.map(async (id) => {
+      const profile = await ctx.db
+        .query("profiles")
+        .withIndex("by_userId", (q) => q.eq("userId", id))
+        .unique();
+      if (profile?.displayName.trim()) return profile.displayName.trim();
+      return displayNameFor(await ctx.db.get("users", id));
+    }),
+  );
+  return new Map(unique.map((id, i) => [id, names[i]!]));
+}
+
 /** The comedian's profile row, or null. */
 export async function getProfile(ctx: QueryCtx, userId: Id<"users">): Promise<Doc<"profiles"> | null> {
   return await ctx.db

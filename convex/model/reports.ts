@@ -5,8 +5,8 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { reportKind, reportStatus } from "../schema";
 import { setMicStatus } from "./admin";
-import { displayNameFor } from "./profiles";
-import { requireActiveItem } from "./scene";
+import { displayNamesOf } from "./profiles";
+import { micsById, requireActiveItem } from "./scene";
 
 export const MAX_REPORT_NOTE_LENGTH = 1000;
 export const REPORT_LIST_LIMIT = 200;
@@ -79,23 +79,16 @@ export async function listOpenReports(ctx: QueryCtx): Promise<Infer<typeof admin
     .withIndex("by_status", (q) => q.eq("status", "open"))
     .order("desc")
     .take(REPORT_LIST_LIMIT);
-  const micIds = [...new Set(reports.map((r) => r.micId))];
-  const userIds = [...new Set(reports.map((r) => r.reporterId))];
-  const [mics, names] = await Promise.all([
-    Promise.all(micIds.map((id) => ctx.db.get("sceneItems", id))),
-    Promise.all(
-      userIds.map(async (id) => {
-        const profile = await ctx.db
-          .query("profiles")
-          .withIndex("by_userId", (q) => q.eq("userId", id))
-          .unique();
-        if (profile?.displayName.trim()) return profile.displayName.trim();
-        return displayNameFor(await ctx.db.get("users", id));
-      }),
+  const [micOf, nameOf] = await Promise.all([
+    micsById(
+      ctx,
+      reports.map((r) => r.micId),
+    ),
+    displayNamesOf(
+      ctx,
+      reports.map((r) => r.reporterId),
     ),
   ]);
-  const micOf = new Map(micIds.map((id, i) => [id, mics[i]]));
-  const nameOf = new Map(userIds.map((id, i) => [id, names[i]]));
   return reports.map((r) => {
     const mic = micOf.get(r.micId) ?? null;
     return {
