@@ -89,6 +89,18 @@ export const breakages: Breakage[] = [
     problem: /^performanceDays: user \S+ on 2026-11-24 has no row but 1 set\(s\)$/,
   },
   {
+    name: "a day row count that does not match the sets",
+    breakIt: async ({ t, ana }) =>
+      t.run(async (ctx) => {
+        const day = await ctx.db
+          .query("performanceDays")
+          .withIndex("by_user_and_date", (q) => q.eq("userId", ana.userId).eq("date", "2026-11-24"))
+          .unique();
+        await ctx.db.patch("performanceDays", day!._id, { sets: 4 });
+      }),
+    problem: /^performanceDays: user \S+ on 2026-11-24 has 4 but 1 set\(s\)$/,
+  },
+  {
     name: "a venue visit count that does not match the sets",
     breakIt: async ({ t, ana, mic }) =>
       t.run(async (ctx) => {

@@ -6,6 +6,7 @@ import "./lib/time";
 import { breakages } from "./invariants.breakages";
 import { buildScene, goneId, nyWed, patchStats, sceneItemDoc } from "./invariants.scene";
 import { INVARIANT_PARTS } from "./model/invariants/check";
+import { triggers } from "./triggers";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
@@ -117,6 +118,39 @@ describe("invariants:checkAll (the paged check)", () => {
       expect((await checkAll(t, numItems)).problems.sort()).toEqual([
         expect.stringMatching(/^userStats \S+: currentStreak 3 but the run ending at the last set day is 2$/),
         expect.stringMatching(/^userStats \S+: longestStreak 4 but the day rows give 5$/),
+      ]);
+    }
+  });
+  test("counts a day of more sets than one query may read, and still finds a wrong day row", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    // 1,001 sets on one day: 1,000 through the triggers (day row, stats and
+    // totals kept), the last one logged (which awards the badges).
+    const performedAt = Date.parse("2026-11-24T20:00:00-05:00");
+    for (let batch = 0; batch < 5; batch++) {
+      await t.run(async (ctx) => {
+        const { db } = triggers.wrapDB(ctx);
+        for (let i = 0; i < 200; i++) {
+          const set = { minutes: 1, performedAt, performanceDate: "2026-11-24", venueName: "The Loft", tags: [] };
+          await db.insert("performances", { ...set, userId: comic.userId });
+        }
+      });
+    }
+    await comic.asUser.mutation(api.performances.log, {
+      minutes: 1,
+      performedAt,
+      tags: [],
+      timeZone: "America/New_York",
+      venueName: "The Loft",
+    });
+    const day = await t.run(async (ctx) => ctx.db.query("performanceDays").unique());
+    expect(day?.sets).toBe(1001);
+    for (const numItems of [undefined, 300]) expect((await checkAll(t, numItems)).problems).toEqual([]);
+
+    await t.run(async (ctx) => ctx.db.patch("performanceDays", day!._id, { sets: 1000 }));
+    for (const numItems of [undefined, 300]) {
+      expect((await checkAll(t, numItems)).problems).toEqual([
+        expect.stringMatching(/^performanceDays: user \S+ on 2026-11-24 has 1000 but 1001 set\(s\)$/),
       ]);
     }
   });

@@ -14,10 +14,10 @@
  *   every row points at an existing mic and user.
  *
  * The check walks one table ("part") a page at a time; each page checks what
- * its rows can show through index lookups (links, duplicate rows, a day row's
- * sets, a verified mic's recent check-ins) and returns small partial sums
- * ("tallies": sets and minutes per comedian, sets per comedian and mic, active
- * mics per city ...). {@link PagedCheck} adds the tallies of every page of
+ * its rows can show through index lookups (links, duplicate rows, a verified
+ * mic's recent check-ins) and returns small partial sums ("tallies": sets and
+ * minutes per comedian, sets per comedian and mic and per comedian and day,
+ * active mics per city ...). {@link PagedCheck} adds the tallies of every page of
  * every part and its finishers compare the totals with the stored counters, so
  * each page stays far inside Convex's per-query limits and the action that
  * drives it (invariants:checkAll) holds only per-comedian and per-mic numbers,
