@@ -2,10 +2,10 @@ import { useConvexAuth, useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
-import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { errorCode } from "../../lib/convexErrors";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
+import { announceAddedToSchedule } from "./scheduleAdded";
 import type { SceneItem } from "./types";
 
 /**
@@ -24,34 +24,9 @@ export function useAddToSchedule(where: "card" | "page" = "card") {
       toast.error("Please sign in to add events to your schedule");
       return;
     }
+    let added;
     try {
-      const { nextOccurrence, overlaps } = await add({ sceneItemId: item._id });
-      const { nextOccurrenceNote, overlapStartText } = await import("./scheduleToast");
-      const title = `Added ${item.title} to your schedule`;
-      // A warning only: the mic is added either way.
-      for (const other of overlaps) {
-        toast.warning(`Overlaps ${other.title}`, {
-          description: `It starts at ${overlapStartText(other.startMs)}, within this night's set plus 30 minutes.`,
-        });
-      }
-      if (nextOccurrence === null) {
-        toast.success(title);
-        return;
-      }
-      const { description, jumpToWeek } = nextOccurrenceNote(
-        nextOccurrence,
-        Date.now(),
-        viewerTimeZone(),
-        item.timeZone || DEFAULT_TIME_ZONE,
-      );
-      if (jumpToWeek === null) {
-        toast.success(title, { description });
-      } else {
-        toast.success(title, {
-          description,
-          action: { label: "Jump to that week", onClick: () => void navigate(paths.scheduleWeek(jumpToWeek)) },
-        });
-      }
+      added = await add({ sceneItemId: item._id });
     } catch (err) {
       switch (errorCode(err)) {
         case "ALREADY_EXISTS":
@@ -67,6 +42,11 @@ export function useAddToSchedule(where: "card" | "page" = "card") {
           console.error(err);
           toast.error("Failed to add to schedule");
       }
+      return;
     }
+    await announceAddedToSchedule(item, added, {
+      viewerTimeZone: viewerTimeZone(),
+      jumpToWeek: (week) => void navigate(paths.scheduleWeek(week)),
+    });
   };
 }
