@@ -8,6 +8,7 @@ const BOOLEAN_FLAGS = new Set([
   "prod",
   "no-seed",
   "seed",
+  "seed-on-network",
   "no-env-file",
   "no-watch",
   "watch",
@@ -40,7 +41,8 @@ export const USAGE = `Usage: npm run backend -- [command] [flags]
   start (default)  [--host 127.0.0.1] [--port 3210] [--site-port 3211] [--data-dir .convex-local]
                    [--functions convex] [--dev-functions convex-dev] [--no-dev-functions]
                    [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch] [--prod]
-                   --seed: run seed:run on an empty database (demo accounts; npm run dev passes it)
+                   --seed: run seed:run on an empty database (demo accounts; npm run dev passes it);
+                   refused on a --host other machines reach unless --seed-on-network is given
                    --dev-functions: dev tools (seeding, test fixtures) loaded on top of --functions;
                      default: the folder beside it named <functions>-dev, if it exists
                    --prod: like a production deployment: errors redacted to clients, no seeding, no dev

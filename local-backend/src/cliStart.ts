@@ -21,6 +21,15 @@ function writeEnvLocal(apiUrl: string): void {
   fs.writeFileSync(file, lines.join("\n") + "\n");
 }
 
+/** An address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h) || h === "::ffff:127.0.0.1";
+}
+
 export async function cmdStart(flags: Flags, store: DataStore): Promise<number> {
   const host = str(flags, "host", "127.0.0.1");
   const port = num(flags, "port", 3210);
@@ -29,6 +38,17 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   const apiUrl = `http://${urlHost}:${port}`;
   const siteUrl = `http://${urlHost}:${sitePort}`;
+
+  // The demo accounts' passwords are in the README: never on a backend other machines reach,
+  // unless whoever starts it says the network is theirs alone.
+  if (flags.seed === true && flags.prod !== true && !isLoopback(host) && flags["seed-on-network"] !== true) {
+    console.error(
+      `Refusing --seed on ${host}: the demo accounts' passwords (the admin's too) are public in the README, ` +
+        `and other machines can reach this address. Start on 127.0.0.1, leave out --seed, or pass ` +
+        `--seed-on-network if no one else can reach this network.`,
+    );
+    return 1;
+  }
 
   const running = await findRunning(store);
   if (running) {
