@@ -124,6 +124,12 @@ export default tseslint.config(
             importNames: ["Tooltip"],
             message: "No Radix tooltips: give the control a title (see scripts/radixThemeTooltipPlugin.ts).",
           })),
+          patterns: [
+            {
+              group: ["@radix-ui/react-tooltip", "@radix-ui/themes/**/tooltip*", "radix-ui/**/tooltip*"],
+              message: "No Radix tooltips: give the control a title (see scripts/radixThemeTooltipPlugin.ts).",
+            },
+          ],
         },
       ],
     },
