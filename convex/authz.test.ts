@@ -30,13 +30,13 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
+import { matrix } from "./test.authzMatrix";
+import { snapshotWorld } from "./test.authzSnapshot";
 import {
   buildWorld,
   bystanderMarkers,
-  matrix,
   NOW,
   privateMarkers,
-  snapshotWorld,
   VENUE,
   type Entry,
   type Role,

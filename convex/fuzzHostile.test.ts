@@ -1,7 +1,7 @@
 /**
  * Hostile values must be refused, not only survived. For every public
  * function in the authorization matrix, starting from the matrix's valid
- * arguments (convex/test.authzWorld.ts) and called as the caller the matrix
+ * arguments (convex/test.authzMatrix.ts) and called as the caller the matrix
  * lets act, each string and number field its args validator declares
  * (nested objects too) is replaced in turn by:
  *
@@ -29,7 +29,9 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { buildWorld, matrix, snapshotAll, type Role, type World } from "./test.authzWorld";
+import { matrix } from "./test.authzMatrix";
+import { snapshotAll } from "./test.authzSnapshot";
+import { buildWorld, type Role, type World } from "./test.authzWorld";
 import { describeOutcome, NOW, ONE_MB, type ValidatorJson } from "./test.fuzz";
 import {
   actingRole,

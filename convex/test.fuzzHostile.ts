@@ -14,7 +14,8 @@ import { MAX_WEEKLY_GOAL_MINUTES, PROFILE_MAX_WEEKLY_GOAL_MINUTES } from "./mode
 import { MAX_REPORT_NOTE_LENGTH } from "./model/reports";
 import { MAX_RADIUS_MILES, MIN_RADIUS_MILES } from "./model/sceneArea";
 import { MAX_TONIGHT_PAGE } from "./model/tonight";
-import { matrix, type Role } from "./test.authzWorld";
+import { matrix } from "./test.authzMatrix";
+import type { Role } from "./test.authzWorld";
 import type { ValidatorJson } from "./test.fuzz";
 
 /**
