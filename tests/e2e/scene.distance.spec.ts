@@ -1,0 +1,89 @@
+import { expect, test } from "./fixtures";
+import { toast } from "./support/ui";
+import { card, createMic, searchScene, token } from "./support/sceneList";
+
+test.describe("distance filter", () => {
+  test("with a granted location, only nearby items with coordinates stay", async ({ browser, runFunction }) => {
+    const here = { latitude: 40.7306, longitude: -73.9866 };
+    const context = await browser.newContext({ geolocation: here, permissions: ["geolocation"] });
+    const page = await context.newPage();
+    const tok = token();
+    const near = `Near Mic ${tok}`;
+    const mid = `Mid Mic ${tok}`; // about 14 miles north
+    const far = `Far Mic ${tok}`; // Philadelphia, about 80 miles away
+    const nowhere = `Nowhere Mic ${tok}`; // no coordinates
+    await createMic(runFunction, {
+      title: near,
+      venueName: "A",
+      city: "New York",
+      latitude: here.latitude,
+      longitude: here.longitude,
+    });
+    await createMic(runFunction, {
+      title: mid,
+      venueName: "B",
+      city: "Yonkers",
+      latitude: here.latitude + 0.2,
+      longitude: here.longitude,
+    });
+    await createMic(runFunction, {
+      title: far,
+      venueName: "C",
+      city: "Philadelphia",
+      latitude: 39.9526,
+      longitude: -75.1652,
+    });
+    await createMic(runFunction, { title: nowhere, venueName: "D", city: "Nowhere" });
+
+    await page.goto("/scene");
+    await searchScene(page, tok);
+    const cards = page.getByRole("article");
+    await expect(cards).toHaveCount(4);
+
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(page.getByRole("switch", { name: "Filter by distance" })).toBeChecked();
+    await expect(page.getByText("Within 25 miles")).toBeVisible();
+    await expect(cards).toHaveCount(2);
+    await expect(card(page, near)).toBeVisible();
+    await expect(card(page, mid)).toBeVisible();
+
+    // The location is cached for the next visit.
+    const cached = await page.evaluate(() => JSON.parse(localStorage.getItem("userLocation") ?? "null"));
+    expect(cached).toMatchObject({ lat: here.latitude, lng: here.longitude });
+    expect(typeof cached.ts).toBe("number");
+
+    // 25 -> 5 miles with the keyboard (step 5).
+    const slider = page.getByRole("slider", { name: "Distance in miles" });
+    await slider.focus();
+    for (let i = 0; i < 4; i++) await slider.press("ArrowLeft");
+    await expect(page.getByText("Within 5 miles")).toBeVisible();
+    await expect(slider).toHaveAttribute("aria-valuenow", "5");
+    await expect(cards).toHaveCount(1);
+    await expect(card(page, near)).toBeVisible();
+
+    for (let i = 0; i < 9; i++) await slider.press("ArrowRight");
+    await expect(page.getByText("Within 50 miles")).toBeVisible();
+    await expect(slider).toHaveAttribute("aria-valuenow", "50");
+    await expect(cards).toHaveCount(2);
+
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(cards).toHaveCount(4);
+    await context.close();
+  });
+
+  test("a denied location says why and keeps showing everything", async ({ browser, runFunction }) => {
+    const context = await browser.newContext();
+    await context.clearPermissions();
+    const page = await context.newPage();
+    const tok = token();
+    await createMic(runFunction, { title: `Any Mic ${tok}`, venueName: "A", city: "Anywhere" });
+    await page.goto("/scene");
+    await searchScene(page, tok);
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(toast(page, "Location access required")).toBeVisible();
+    await expect(toast(page, "Location access denied.")).toContainText("Search will show all venues globally.");
+    await expect(page.getByRole("switch", { name: "Filter by distance" })).not.toBeChecked();
+    await expect(page.getByRole("article")).toHaveCount(1);
+    await context.close();
+  });
+});
