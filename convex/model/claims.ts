@@ -3,7 +3,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { claimStatus, costInfo as costInfoValidator, signupMethod } from "../schema";
+import schema, { costInfo as costInfoValidator, signupMethod } from "../schema";
 import {
   micHostName,
   micNotes,
@@ -36,19 +36,8 @@ function invalid(message: string): never {
   throw appError(ErrorCode.INVALID_INPUT, message);
 }
 
-export const claimValidator = v.object({
-  _id: v.id("micClaims"),
-  _creationTime: v.number(),
-  micId: v.id("sceneItems"),
-  claimantId: v.id("users"),
-  message: v.optional(v.string()),
-  status: claimStatus,
-  reviewedAt: v.optional(v.number()),
-  reviewedBy: v.optional(v.id("users")),
-  revokedAt: v.optional(v.number()),
-  revokedBy: v.optional(v.id("users")),
-  number: v.optional(v.number()),
-});
+/** A claim as stored: the table's own validator with its system fields (one definition, in schema.ts). */
+export const claimValidator = schema.doc("micClaims");
 
 /** A claim in the admin queue, with the mic's title and the claimant's name. */
 export const adminClaimValidator = claimValidator.extend({

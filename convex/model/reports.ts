@@ -3,7 +3,7 @@ import { v } from "convex/values";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { reportKind, reportStatus } from "../schema";
+import schema, { reportKind } from "../schema";
 import { setMicStatus } from "./admin";
 import { displayNamesOf } from "./profiles";
 import { micsById, requireActiveItem } from "./scene";
@@ -21,16 +21,8 @@ export const ALREADY_REPORTED_MESSAGE = "You already reported this problem";
 export type ReportKind = Infer<typeof reportKind>;
 export type ReportAction = "dismiss" | "deactivate" | "edited";
 
-export const adminReportValidator = v.object({
-  _id: v.id("problemReports"),
-  _creationTime: v.number(),
-  micId: v.id("sceneItems"),
-  reporterId: v.id("users"),
-  kind: reportKind,
-  note: v.optional(v.string()),
-  status: reportStatus,
-  resolvedAt: v.optional(v.number()),
-  resolvedBy: v.optional(v.id("users")),
+/** A report in the admin queue: the stored report (its validator from schema.ts) with the mic and reporter. */
+export const adminReportValidator = schema.doc("problemReports").extend({
   micTitle: v.union(v.string(), v.null()),
   micStatus: v.union(v.literal("active"), v.literal("inactive"), v.null()),
   reporterName: v.string(),
