@@ -3,6 +3,7 @@ import { appError, ErrorCode } from "./errors";
 import { userMutation } from "./functions";
 import * as Favorites from "./model/favorites";
 import * as Performances from "./model/performances";
+import { enforceRateLimit } from "./rateLimits";
 
 /** The onboarding set-length slider's range (part 2 §9). */
 export const FIRST_SET_MINUTES = { min: 1, max: 30 } as const;
@@ -28,6 +29,7 @@ export const logFirstSet = userMutation({
         `Set length must be ${FIRST_SET_MINUTES.min} to ${FIRST_SET_MINUTES.max} minutes`,
       );
     }
+    await enforceRateLimit(ctx, "logSet", ctx.userId);
     const result = await Performances.logSet(ctx, {
       userId: ctx.userId,
       set: { sceneItemId, minutes, performedAt, tags: [], timeZone },

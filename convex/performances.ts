@@ -1,13 +1,17 @@
 import { v } from "convex/values";
 import { userMutation } from "./functions";
 import * as Performances from "./model/performances";
+import { enforceRateLimit } from "./rateLimits";
 
 /** Logs a set at a scene item (or, for a one-time show, at a venue by name);
  * returns the comedian's new total minutes and any badges just earned. */
 export const log = userMutation({
   args: Performances.logArgsValidator.fields,
   returns: Performances.logResultValidator,
-  handler: async (ctx, args) => await Performances.logSet(ctx, { userId: ctx.userId, set: args, nowMs: Date.now() }),
+  handler: async (ctx, args) => {
+    await enforceRateLimit(ctx, "logSet", ctx.userId);
+    return await Performances.logSet(ctx, { userId: ctx.userId, set: args, nowMs: Date.now() });
+  },
 });
 
 /** The log wizard's new-mic path: creates the mic when asked (not for one-time
@@ -15,7 +19,10 @@ export const log = userMutation({
 export const logWithNewMic = userMutation({
   args: Performances.logWithNewMicArgs,
   returns: Performances.logWithNewMicResultValidator,
-  handler: async (ctx, args) => await Performances.logWithNewMic(ctx, ctx.userId, args, Date.now()),
+  handler: async (ctx, args) => {
+    await enforceRateLimit(ctx, "logSet", ctx.userId);
+    return await Performances.logWithNewMic(ctx, ctx.userId, args, Date.now());
+  },
 });
 
 /** Edits one of the caller's sets; null or empty notes/tags clear them, absent ones stay. */
@@ -28,7 +35,10 @@ export const update = userMutation({
     performedAt: v.number(),
   },
   returns: v.object({ totalMinutes: v.number(), newBadges: v.array(v.string()) }),
-  handler: async (ctx, args) => await Performances.updateSet(ctx, ctx.userId, args, Date.now()),
+  handler: async (ctx, args) => {
+    await enforceRateLimit(ctx, "editSet", ctx.userId);
+    return await Performances.updateSet(ctx, ctx.userId, args, Date.now());
+  },
 });
 
 /** Deletes one of the caller's sets. */

@@ -15,7 +15,8 @@ import { appError, ErrorCode } from "./errors";
  *   mic a night; 10 leaves room for retries with a poor GPS fix, and stops a
  *   script from sweeping every mic.
  * - createMic (per comedian): 10 at once, then 20 a day. Enough for a producer
- *   entering a season of shows in one sitting; 100 mics in 1.6 s is not.
+ *   entering a season of shows in one sitting; 100 mics in 1.6 s is not. The
+ *   log wizard's new-mic path spends it too when it adds a mic to the scene.
  * - problemReport (per comedian): 10 at once, 10 an hour. Reports go to a human
  *   admin queue, which floods otherwise.
  * - micClaim (per comedian): 5 at once, 5 a day. A claim is rare (you run a
@@ -49,6 +50,26 @@ import { appError, ErrorCode } from "./errors";
  *   passwords at about a third of one core and throttles spraying many
  *   accounts (with it, one attacker holds at most ~120 accounts locked). Only
  *   failures spend it; when it is empty, password sign-ins wait a few seconds.
+ * - logSet (per comedian; the log wizard, its new-mic path and onboarding's
+ *   first set): 150 at once, then 60 an hour (one a minute). Each set moves
+ *   the comedian's userStats, performanceDays and venueVisits rows and the
+ *   community minutes every visitor's landing page subscribes to. A real night
+ *   is a few sets; the largest real burst is back-filling a past month from a
+ *   notebook in one sitting (sets may be dated any day up to today): five sets
+ *   a night for 30 nights is 150. Each set is one pass through the wizard
+ *   (venue, event, details: half a minute at the very least) and the bucket
+ *   refills one a minute meanwhile, so even a sitting at that pace lasts
+ *   150 minutes and 300 sets before a wait. A script is held to ~1,600 sets
+ *   a day instead of 100,000.
+ * - editSet (per comedian; the history page's edit dialog): 60 at once, then
+ *   60 an hour. An edit moves the same derived rows and community total, and
+ *   unlike a new set it can be repeated forever on one set. Fixing every set
+ *   of a month's back-fill is well under 60 dialogs at a human pace with the
+ *   refill. Deleting a set is not limited: each delete needs a set logged
+ *   first, so logSet bounds it. Favourites, schedule entries, the weekly goal
+ *   and the profile form write only the comedian's own rows (no totals, and
+ *   no other user's query reads them: a live list copies the name at sign-up),
+ *   so a loop there costs only its author, within the argument caps.
  */
 /** Wrong passwords one account takes before it waits. */
 export const SIGN_IN_ATTEMPTS = 10;
@@ -65,6 +86,8 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   listSignUp: { kind: "token bucket", rate: 20, period: HOUR, capacity: 20 },
   signInAccount: { kind: "token bucket", rate: 10, period: SIGN_IN_REFILL_PERIOD_MS, capacity: 10 },
   signInFailed: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
+  logSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 150 },
+  editSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
 });
 
 export type RateLimitName =
@@ -77,7 +100,9 @@ export type RateLimitName =
   | "photoUpload"
   | "listSignUp"
   | "signInAccount"
-  | "signInFailed";
+  | "signInFailed"
+  | "logSet"
+  | "editSet";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -102,6 +127,8 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   listSignUp: (ms) => `Too many list sign-ups. Please try again in ${waitText(ms)}.`,
   signInAccount: () => SIGN_IN_LIMITED_MESSAGE,
   signInFailed: () => SIGN_IN_LIMITED_MESSAGE,
+  logSet: (ms) => `You have logged a lot of sets at once. Please try again in ${waitText(ms)}.`,
+  editSet: (ms) => `Too many edits. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;

@@ -20,6 +20,7 @@ import {
   type EventDetails,
   type VenueInput,
 } from "./events";
+import { enforceRateLimit } from "../rateLimits";
 import { getMyStats } from "./userStats";
 
 export const MAX_SET_MINUTES = 600;
@@ -225,6 +226,8 @@ export async function logWithNewMic(
     if (existing !== null) {
       sceneItemId = existing._id;
     } else {
+      // A new mic on the scene counts like one from the add-event wizard.
+      await enforceRateLimit(ctx, "createMic", userId);
       const created = await insertCreatedItem(ctx, { userId, fields, nowMs });
       sceneItemId = created.sceneItemId;
       badges.push(...created.newBadges);

@@ -22,9 +22,9 @@ export function usePerformanceActions() {
         return true;
       } catch (err) {
         console.error(err);
-        // A refused value (e.g. a date in the future) says why; anything else gets the spec's text.
+        // A refused value (e.g. a date in the future) or a rate limit says why; anything else gets the spec's text.
         const description =
-          errorCode(err) === "INVALID_INPUT"
+          errorCode(err) === "INVALID_INPUT" || errorCode(err) === "RATE_LIMITED"
             ? errorMessage(err, "Failed to update performance. Please try again.")
             : "Failed to update performance. Please try again.";
         toast.error("Error", { description });
