@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "./fixtures";
+import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { logSet } from "./support/logSet";
 import { seriousViolations } from "./support/a11y";
 
@@ -63,7 +63,7 @@ test.describe("the badge showcase", () => {
   });
 
   test("axe finds nothing serious, at desktop width and at 375 px", async ({ page, signIn }) => {
-    await signIn(page, { email: "demo@stagetime.app", password: "stagetime-demo" });
+    await signIn(page, DEMO_COMEDIAN);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/badges");

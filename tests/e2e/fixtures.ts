@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../convex-dev/model/seedData";
 import { isAlive, killGroup, runFunction as runCli, startBackend, stopBackend, waitForExit } from "./support/backend";
 import { queueGoogleIdentity, type GoogleIdentity } from "./support/google-mock";
 import { readState, updateState } from "./support/state";
@@ -9,10 +10,10 @@ export { expect };
 /** Email + password (+ display name) of an account the tests use. */
 export type Credentials = { email: string; password: string; name: string };
 
-/** The seeded demo comedian (has a few weeks of history, onboarding done). */
-export const DEMO_COMEDIAN = { email: "demo@stagetime.app", password: "stagetime-demo" } as const;
+/** The seeded demo comedian (has a few weeks of history, onboarding done), as the seed and the README have it. */
+export const DEMO_COMEDIAN = { email: DEMO_EMAIL, password: DEMO_PASSWORD } as const;
 /** The seeded demo admin. */
-export const DEMO_ADMIN = { email: "admin@stagetime.app", password: "stagetime-admin" } as const;
+export const DEMO_ADMIN = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } as const;
 
 /** A fresh, never-used email address, so tests never collide on the shared backend. */
 export function uniqueEmail(prefix = "comic"): string {
@@ -48,7 +49,7 @@ type Fixtures = {
    * /auth; pass `{ waitForApp: false }` to assert a failure yourself.
    */
   signIn: (page: Page, creds: { email: string; password: string }, opts?: { waitForApp?: boolean }) => Promise<void>;
-  /** Signs in as the seeded demo admin (admin@stagetime.app) and waits for the app. */
+  /** Signs in as the seeded demo admin (DEMO_ADMIN) and waits for the app. */
   signInAsAdmin: (page: Page) => Promise<void>;
   /**
    * Runs any Convex function, internal ones included, through the backend CLI `run`

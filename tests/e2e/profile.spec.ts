@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import fs from "node:fs";
-import { expect, test } from "./fixtures";
+import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { seriousViolations } from "./support/a11y";
 import { toast, topBar } from "./support/ui";
 
@@ -120,7 +120,7 @@ test.describe("the profile page", () => {
   });
 
   test("axe finds nothing serious, at desktop width and at 375 px", async ({ page, signIn }) => {
-    await signIn(page, { email: "demo@stagetime.app", password: "stagetime-demo" });
+    await signIn(page, DEMO_COMEDIAN);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/profile");
