@@ -1,11 +1,13 @@
 import { createAccount } from "@convex-dev/auth/server";
 import { v, type Infer } from "convex/values";
 import { internal } from "./_generated/api";
+import { internal as appInternal } from "../convex/_generated/api";
 import { internalAction, type MutationCtx } from "../convex/_generated/server";
 import { internalMutation } from "../convex/functions";
 import * as Seed from "./model/seed";
 import { ADMIN_EMAIL, ADMIN_NAME, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_NAME, DEMO_PASSWORD } from "./model/seedData";
 import { readCommunityStats } from "../convex/model/stats";
+import * as Account from "../convex/model/account";
 
 const summary = v.object({
   /** False when the database already had a scene and nothing was written. */
@@ -87,5 +89,32 @@ export const populate = internalMutation({
       demoEmail: DEMO_EMAIL,
       adminEmail: ADMIN_EMAIL,
     };
+  },
+});
+
+/**
+ * Deletes the demo comedian and the demo admin (their passwords are in the README), as
+ * deleting one's account does, keeping the scene. The local backend refuses to start
+ * with --prod or on an address other machines reach while they still have those
+ * passwords; this is the fix it names: `npm run backend -- run seed:removeDemoAccounts`.
+ */
+export const removeDemoAccounts = internalMutation({
+  args: {},
+  returns: v.object({ removed: v.array(v.string()) }),
+  handler: async (ctx) => {
+    const removed: string[] = [];
+    for (const email of [DEMO_EMAIL, ADMIN_EMAIL]) {
+      const account = await ctx.db
+        .query("authAccounts")
+        .withIndex("providerAndAccountId", (q) => q.eq("provider", "password").eq("providerAccountId", email))
+        .unique();
+      if (account === null) continue;
+      await Account.removeAccount(ctx, account.userId);
+      if (!(await Account.purgeOwnedRows(ctx, account.userId))) {
+        await ctx.scheduler.runAfter(0, appInternal.account.purgeBatch, { userId: account.userId });
+      }
+      removed.push(email);
+    }
+    return { removed };
   },
 });

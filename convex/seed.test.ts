@@ -225,3 +225,20 @@ describe("seed:run", () => {
     expect(items).toHaveLength(first.mics);
   });
 });
+
+describe("seed:removeDemoAccounts", () => {
+  test("deletes the demo comedian and admin (their README passwords with them) and keeps the scene", async () => {
+    const t = newTest();
+    await t.action(dev.seed.run, {});
+    const itemsBefore = await t.run(async (ctx) => (await ctx.db.query("sceneItems").take(500)).length);
+    expect(await t.mutation(dev.seed.removeDemoAccounts, {})).toEqual({ removed: [DEMO_EMAIL, ADMIN_EMAIL] });
+    const left = await t.run(async (ctx) => ({
+      accounts: (await ctx.db.query("authAccounts").take(10)).length,
+      users: (await ctx.db.query("users").take(10)).length,
+      items: (await ctx.db.query("sceneItems").take(500)).length,
+    }));
+    expect(left).toEqual({ accounts: 0, users: 0, items: itemsBefore });
+    // A second run has nothing left to remove.
+    expect(await t.mutation(dev.seed.removeDemoAccounts, {})).toEqual({ removed: [] });
+  });
+});

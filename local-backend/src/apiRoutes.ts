@@ -6,6 +6,7 @@
 import type http from "node:http";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { isAdminKey, type TokenVerifier } from "./auth.js";
+import { runRecordingSeed } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
 import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
 import { describeError, describeErrorFully } from "./functionErrors.js";
@@ -166,7 +167,7 @@ export function apiRequestHandler(
         const body = await parseJsonBody(req);
         const args = jsonToConvex(body.args ?? {}) as Record<string, unknown>;
         try {
-          const value = await engine.runAny(String(body.path), args, { kind: "admin" });
+          const value = await runRecordingSeed(engine, String(body.path), args);
           sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any) });
         } catch (error) {
           const { message, data } = describeErrorFully(error);

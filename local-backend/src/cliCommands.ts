@@ -8,6 +8,7 @@ import path from "node:path";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { devFunctionsDir, type Flags, num, str, UsageError } from "./cliArgs.js";
 import type { Engine } from "./engine.js";
+import { runRecordingSeed } from "./demoAccounts.js";
 import type { DataStore } from "./store.js";
 
 // The engine, servers and key generation load only for commands that need them,
@@ -115,7 +116,7 @@ export async function cmdRun(positional: string[], flags: Flags, store: DataStor
     } else {
       const engine = await offlineEngine(store, flags);
       try {
-        const value = await engine.runAny(fn, jsonToConvex(args as any) as Record<string, unknown>);
+        const value = await runRecordingSeed(engine, fn, jsonToConvex(args as any) as Record<string, unknown>);
         printJson(convexToJson((value ?? null) as any));
       } finally {
         engine.close();

@@ -4,6 +4,7 @@ import path from "node:path";
 import { convexToJson } from "convex/values";
 import { devFunctionsDir, type Flags, num, str } from "./cliArgs.js";
 import { findRunning, loadEngine } from "./cliCommands.js";
+import { demoAccountsWithSeedPasswords, runRecordingSeed, SEED_FUNCTION } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
 import type { DataStore } from "./store.js";
 import { warmFunctions } from "./warmup.js";
@@ -84,6 +85,21 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
     engine.close();
     return 1;
   }
+  // A data dir seeded once keeps the demo accounts: the same rule as for --seed, for
+  // as long as one of them still has the password the README gives it.
+  const exposedTo = flags.prod === true ? "with --prod" : isLoopback(host) ? null : `on ${host}`;
+  const demo = exposedTo && flags["seed-on-network"] !== true ? demoAccountsWithSeedPasswords(engine) : [];
+  if (demo.length > 0) {
+    console.error(
+      `Refusing to start ${exposedTo}: ${store.dir} was seeded, and its demo accounts (${demo.join(", ")}) still ` +
+        `have the passwords the README publishes (the admin's too). Remove them first, with no backend running ` +
+        `on this data dir: npm run backend -- run seed:removeDemoAccounts --data-dir ${store.dir} ` +
+        `(or start without --prod on 127.0.0.1 and change their passwords), or pass --seed-on-network if no ` +
+        `one else can reach this backend.`,
+    );
+    engine.close();
+    return 1;
+  }
   let servers;
   try {
     servers = await startServers(engine, { host, port, sitePort });
@@ -127,14 +143,14 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
     if (flags.seed === true) console.log("--prod: not seeding (a production deployment has no demo accounts).");
   }
   if (!prod && flags.seed === true && flags["no-seed"] !== true && engine.isEmpty()) {
-    const seed = await engine.describe("seed:run").catch((error: Error) => {
+    const seed = await engine.describe(SEED_FUNCTION).catch((error: Error) => {
       console.error(`Cannot seed: ${error.message}`);
       return null;
     });
     if (seed && seed.kind !== "query") {
       console.log("Empty database: running seed:run ...");
       try {
-        const result = await engine.runAny("seed:run", {});
+        const result = await runRecordingSeed(engine, SEED_FUNCTION, {});
         console.log(
           `Seeded: ${typeof result === "string" ? result : JSON.stringify(convexToJson((result ?? null) as any), null, 2)}`,
         );
