@@ -1,10 +1,10 @@
 import { createAccount } from "@convex-dev/auth/server";
-import { exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { expectAppError } from "./test.expect";
 import { newTest, type TestBackend } from "./test.setup";
+import { newSigningKey, stubAuthEnv as stubAuthServerEnv } from "./test.auth";
 
 // Password hashing (scrypt) and seeding are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -12,14 +12,11 @@ vi.setConfig({ testTimeout: 30_000 });
 // Convex Auth signs session JWTs with JWT_PRIVATE_KEY and names CONVEX_SITE_URL as issuer.
 let privateKey = "";
 beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  privateKey = await exportPKCS8(keys.privateKey);
+  privateKey = await newSigningKey();
 });
 
 function stubAuthEnv(adminEmails = "") {
-  vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
-  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
-  vi.stubEnv("SITE_URL", "http://localhost:5173");
+  stubAuthServerEnv(privateKey);
   vi.stubEnv("ADMIN_EMAILS", adminEmails);
 }
 

@@ -1,17 +1,15 @@
 // @vitest-environment node
 // Node, not edge-runtime: the OpenID mock server listens on a local port.
 import { OAuth2Server } from "oauth2-mock-server";
-import { exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { newTest } from "./test.setup";
+import { TEST_CONVEX_SITE_URL as CONVEX_SITE_URL, TEST_SITE_URL as SITE_URL, newSigningKey } from "./test.auth";
 
 // OAuth round trips are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-const SITE_URL = "http://localhost:5173";
-const CONVEX_SITE_URL = "http://127.0.0.1:3211";
 let server: OAuth2Server;
 const GINA = {
   sub: "google-user-42",
@@ -27,12 +25,11 @@ beforeAll(async () => {
   server = new OAuth2Server();
   await server.issuer.keys.generate("RS256");
   await server.start(0, "127.0.0.1");
-  const keys = await generateKeyPair("RS256", { extractable: true });
   // auth.ts reads these when it is first loaded, which happens in the first test.
   vi.stubEnv("AUTH_GOOGLE_ISSUER", server.issuer.url!);
   vi.stubEnv("AUTH_GOOGLE_ID", "stagetime-test-client");
   vi.stubEnv("AUTH_GOOGLE_SECRET", "stagetime-test-secret");
-  vi.stubEnv("JWT_PRIVATE_KEY", await exportPKCS8(keys.privateKey));
+  vi.stubEnv("JWT_PRIVATE_KEY", await newSigningKey());
   vi.stubEnv("CONVEX_SITE_URL", CONVEX_SITE_URL);
   vi.stubEnv("SITE_URL", SITE_URL);
   server.service.on("beforeTokenSigning", (token) => {

@@ -4,12 +4,13 @@
  * refused attempts do not make it longer, and a site-wide ceiling throttles
  * wrong passwords spread over many accounts.
  */
-import { exportPKCS8, generateKeyPair } from "jose";
-import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import { SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PERIOD_MS } from "./rateLimits";
 import { expectAppError } from "./test.expect";
 import { newTest, type TestBackend } from "./test.setup";
+import { useAuthEnv } from "./test.auth";
+import { useFrozenClock } from "./test.clock";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -20,22 +21,8 @@ const ONE_ATTEMPT_MS = SIGN_IN_REFILL_PERIOD_MS / SIGN_IN_ATTEMPTS;
 /** What a locked account (or the site-wide ceiling) answers. */
 const LOCKED = "Too many failed attempts. Please try again later.";
 
-let privateKey = "";
-beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  privateKey = await exportPKCS8(keys.privateKey);
-});
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-  vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
-  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
-  vi.stubEnv("SITE_URL", "http://localhost:5173");
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllEnvs();
-});
+useFrozenClock(NOW);
+useAuthEnv();
 
 function signIn(t: TestBackend, email: string, password: string, flow: "signIn" | "signUp" = "signIn") {
   return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });

@@ -59,17 +59,8 @@ describe("awardEarnedBadges", () => {
 
   test("awards each met badge once and never again", async () => {
     const t = newTest();
-    const comic = await createUser(t);
-    await t.run(async (ctx) => {
-      await ctx.db.insert("userStats", {
-        userId: comic.userId,
-        totalMinutes: 120,
-        totalSets: 3,
-        uniqueVenues: 2,
-        currentStreak: 1,
-        longestStreak: 3,
-        venuesAdded: 1,
-      });
+    const comic = await createUser(t, {
+      stats: { totalMinutes: 120, totalSets: 3, uniqueVenues: 2, currentStreak: 1, longestStreak: 3, venuesAdded: 1 },
     });
     const first = await award(t, comic.userId);
     expect([...first].sort()).toEqual(["century_club", "first_set", "streak_3", "venue_pioneer"]);
@@ -124,17 +115,10 @@ describe("badges.mine and badges.progress", () => {
 
   test("progress follows the definitions with current, required and a capped percentage", async () => {
     const t = newTest();
-    const comic = await createUser(t);
+    const comic = await createUser(t, {
+      stats: { totalMinutes: 250, totalSets: 4, uniqueVenues: 3, currentStreak: 0, longestStreak: 2, venuesAdded: 0 },
+    });
     await t.run(async (ctx) => {
-      await ctx.db.insert("userStats", {
-        userId: comic.userId,
-        totalMinutes: 250,
-        totalSets: 4,
-        uniqueVenues: 3,
-        currentStreak: 0,
-        longestStreak: 2,
-        venuesAdded: 0,
-      });
       await ctx.db.insert("userBadges", { userId: comic.userId, badgeCode: "first_set", awardedAt: NOW - 5000 });
     });
     const monthStart = startOfLocalMonth(NOW, "America/New_York");

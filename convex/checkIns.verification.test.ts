@@ -1,30 +1,33 @@
 import { describe, expect, test, vi } from "vitest";
-import { api, internal } from "./_generated/api";
+import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { createSceneItem, createUser, type TestUser } from "./test.setup";
 import { expectAppError } from "./test.expect";
-import { DAY, WEDNESDAY_MIC, nyWed, AT_VENUE, seasonedUser, item, t, useWednesdayCheckIns } from "./test.checkIns";
+import {
+  DAY,
+  WEDNESDAY_MIC,
+  nyWed,
+  seasonedUser,
+  item,
+  t,
+  useWednesdayCheckIns,
+  checkIn,
+  micAndComic,
+} from "./test.checkIns";
 
 useWednesdayCheckIns();
 
 describe("checkIns.checkIn", () => {
   test("one comedian alone does not verify an item", async () => {
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    const first = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const { mic, comic } = await micAndComic();
+    const first = await checkIn(comic, mic);
     expect(first.verified).toBe(false);
     // The same comedian again next week: two check-ins, still one comedian.
     vi.setSystemTime(nyWed("19:45") + 7 * DAY);
-    const second = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const second = await checkIn(comic, mic);
     expect(second).toMatchObject({ checkInCount: 2, verified: false });
     const after = await item(t, mic);
     expect(after.verifiedCheckIns30d).toBe(0);
@@ -36,13 +39,10 @@ describe("checkIns.checkIn", () => {
     // Accounts before the mic: creation times only grow.
     const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
     const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(a, mic);
     const now = nyWed("20:05");
     vi.setSystemTime(now);
-    const result = await b.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const result = await checkIn(b, mic);
     expect(result).toMatchObject({ checkInCount: 2, verified: true });
     const after = await item(t, mic);
     expect(after.verifiedCheckIns30d).toBe(2);
@@ -54,8 +54,8 @@ describe("checkIns.checkIn", () => {
     const creator = await createUser(t);
     const sock = await createUser(t);
     const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
-    await creator.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
-    const result = await sock.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(creator, mic);
+    const result = await checkIn(sock, mic);
     expect(result).toMatchObject({ checkInCount: 2, verified: false });
     expect((await item(t, mic)).verifiedCheckIns30d).toBe(0);
   });
@@ -64,9 +64,9 @@ describe("checkIns.checkIn", () => {
     const creator = await seasonedUser(t);
     const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
     const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
-    await creator.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
-    expect((await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(false);
-    expect((await b.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(true);
+    await checkIn(creator, mic);
+    expect((await checkIn(a, mic)).verified).toBe(false);
+    expect((await checkIn(b, mic)).verified).toBe(true);
     expect((await item(t, mic)).verifiedCheckIns30d).toBe(2);
   });
 
@@ -74,19 +74,16 @@ describe("checkIns.checkIn", () => {
     const old = await seasonedUser(t);
     const mic = await createSceneItem(t, WEDNESDAY_MIC);
     const fresh = await createUser(t);
-    await old.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
-    expect((await fresh.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE })).verified).toBe(false);
+    await checkIn(old, mic);
+    expect((await checkIn(fresh, mic)).verified).toBe(false);
   });
 
   test("check-ins older than 30 days do not count toward verification", async () => {
     const mic = await createSceneItem(t, WEDNESDAY_MIC);
     const [a, b] = [await createUser(t), await createUser(t)];
-    await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(a, mic);
     vi.setSystemTime(nyWed("19:45") + 35 * DAY);
-    const result = await b.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const result = await checkIn(b, mic);
     expect(result.verified).toBe(false);
     expect((await item(t, mic)).verifiedCheckIns30d).toBe(0);
   });
@@ -96,16 +93,10 @@ describe("checkIns.checkIn", () => {
     for (let i = 0; i < 5; i++) mics.push(await createSceneItem(t, WEDNESDAY_MIC));
     const comic = await createUser(t);
     for (let i = 0; i < 4; i++) {
-      const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-        sceneItemId: mics[i],
-        ...AT_VENUE,
-      });
+      const result = await checkIn(comic, mics[i]);
       expect(result.newBadges).not.toContain("community_builder");
     }
-    const fifth = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mics[4],
-      ...AT_VENUE,
-    });
+    const fifth = await checkIn(comic, mics[4]);
     expect(fifth.newBadges).toContain("community_builder");
     const badges = await t.run(async (ctx) =>
       ctx.db
@@ -124,13 +115,10 @@ describe("checkIns.checkIn", () => {
     const comic = await createUser(t);
     vi.setSystemTime(Date.parse("2026-10-28T19:45:00-04:00"));
     for (let i = 0; i < 4; i++) {
-      await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[i], ...AT_VENUE });
+      await checkIn(comic, mics[i]);
     }
     vi.setSystemTime(nyWed("19:45"));
-    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mics[4],
-      ...AT_VENUE,
-    });
+    const result = await checkIn(comic, mics[4]);
     expect(result.newBadges).toEqual([]);
   });
 
@@ -139,26 +127,23 @@ describe("checkIns.checkIn", () => {
     for (let i = 0; i < 11; i++) mics.push(await createSceneItem(t, WEDNESDAY_MIC));
     const comic = await createUser(t);
     for (let i = 0; i < 10; i++) {
-      await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[i], ...AT_VENUE });
+      await checkIn(comic, mics[i]);
     }
     await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mics[10], ...AT_VENUE }),
+      checkIn(comic, mics[10]),
       "RATE_LIMITED",
       "Too many check-ins. Please wait a minute and try again.",
     );
     vi.setSystemTime(nyWed("19:46") + 1);
-    const later = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mics[10],
-      ...AT_VENUE,
-    });
+    const later = await checkIn(comic, mics[10]);
     expect(later.success).toBe(true);
   });
 });
 
 describe("checkIns.expireVerification", () => {
   async function verify(mic: Id<"sceneItems">, [a, b]: TestUser[]) {
-    await a.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
-    await b.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(a, mic);
+    await checkIn(b, mic);
   }
 
   test("keeps verification until it expires, then clears it and keeps lastVerifiedAt", async () => {

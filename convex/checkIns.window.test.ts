@@ -15,6 +15,8 @@ import {
   item,
   t,
   useWednesdayCheckIns,
+  checkIn,
+  micAndComic,
 } from "./test.checkIns";
 
 useWednesdayCheckIns();
@@ -30,12 +32,8 @@ describe("checkIns.checkIn", () => {
   });
 
   test("checks in at the venue inside the window and updates the counters", async () => {
-    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, venueName: "Gotham Basement" });
-    const comic = await createUser(t);
-    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const { mic, comic } = await micAndComic({ venueName: "Gotham Basement" });
+    const result = await checkIn(comic, mic);
     expect(result).toEqual({
       success: true,
       message: "Checked in at Gotham Basement!",
@@ -60,97 +58,56 @@ describe("checkIns.checkIn", () => {
 
   test("is closed before the window and says when it opens", async () => {
     vi.setSystemTime(nyWed("18:00"));
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "CHECK_IN_WINDOW",
-      "Check-in opens in 1h 30m",
-    );
+    const { mic, comic } = await micAndComic();
+    await expectAppError(checkIn(comic, mic), "CHECK_IN_WINDOW", "Check-in opens in 1h 30m");
     expect((await item(t, mic)).checkInCount).toBe(0);
   });
 
   test("opens exactly 30 minutes before the start", async () => {
     vi.setSystemTime(nyWed("19:30"));
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const { mic, comic } = await micAndComic();
+    const result = await checkIn(comic, mic);
     expect(result.success).toBe(true);
   });
 
   test("one minute before the opening edge is still too early", async () => {
     vi.setSystemTime(nyWed("19:29"));
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "CHECK_IN_WINDOW",
-      "Check-in opens in 1m",
-    );
+    const { mic, comic } = await micAndComic();
+    await expectAppError(checkIn(comic, mic), "CHECK_IN_WINDOW", "Check-in opens in 1m");
   });
 
   test("accepts a check-in during the show", async () => {
     vi.setSystemTime(nyWed("21:30"));
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const { mic, comic } = await micAndComic();
+    const result = await checkIn(comic, mic);
     expect(result.checkInCount).toBe(1);
   });
 
   test("is closed 2 hours after the start", async () => {
     vi.setSystemTime(nyWed("22:00"));
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "CHECK_IN_WINDOW",
-      "Check-in window closed",
-    );
+    const { mic, comic } = await micAndComic();
+    await expectAppError(checkIn(comic, mic), "CHECK_IN_WINDOW", "Check-in window closed");
   });
 
   test("is closed on another day of the week", async () => {
     vi.setSystemTime(Date.parse("2026-11-24T20:00:00-05:00"));
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "CHECK_IN_WINDOW",
-      "Check-in window closed",
-    );
+    const { mic, comic } = await micAndComic();
+    await expectAppError(checkIn(comic, mic), "CHECK_IN_WINDOW", "Check-in window closed");
   });
 
   test("uses the item's own time zone", async () => {
     // 20:00 in Los Angeles (UTC-8) is 23:00 in New York.
-    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, timeZone: "America/Los_Angeles" });
-    const comic = await createUser(t);
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "CHECK_IN_WINDOW",
-      "Check-in opens in 2h 45m",
-    );
+    const { mic, comic } = await micAndComic({ timeZone: "America/Los_Angeles" });
+    await expectAppError(checkIn(comic, mic), "CHECK_IN_WINDOW", "Check-in opens in 2h 45m");
     vi.setSystemTime(Date.parse("2026-11-25T20:10:00-08:00"));
-    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const result = await checkIn(comic, mic);
     expect(result.success).toBe(true);
   });
 
   test("250 m away is too far and reports the distance", async () => {
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
+    const { mic, comic } = await micAndComic();
     const data = await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, {
-        sceneItemId: mic,
-        latitude: VENUE.latitude + 250 / METERS_PER_DEGREE_LAT,
-        longitude: VENUE.longitude,
-      }),
+      checkIn(comic, mic, { latitude: VENUE.latitude + 250 / METERS_PER_DEGREE_LAT, longitude: VENUE.longitude }),
       "CHECK_IN_TOO_FAR",
       "You are 250m from the venue. Check-ins must be within 200m.",
     );
@@ -159,10 +116,8 @@ describe("checkIns.checkIn", () => {
   });
 
   test("150 m away is close enough and the distance is returned", async () => {
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    const result = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
+    const { mic, comic } = await micAndComic();
+    const result = await checkIn(comic, mic, {
       latitude: VENUE.latitude - 150 / METERS_PER_DEGREE_LAT,
       longitude: VENUE.longitude,
     });
@@ -177,7 +132,7 @@ describe("checkIns.checkIn", () => {
     });
     const comic = await createUser(t);
     await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
+      checkIn(comic, mic),
       "CHECK_IN_NO_LOCATION",
       "This mic has no location yet, so check-ins are not possible.",
     );
@@ -189,50 +144,34 @@ describe("checkIns.checkIn", () => {
     await t.run(async (ctx) => ctx.db.delete("sceneItems", deleted));
     const comic = await createUser(t);
     for (const sceneItemId of [inactive, deleted]) {
-      await expectAppError(
-        comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId, ...AT_VENUE }),
-        "NOT_FOUND",
-        "Event not found",
-      );
+      await expectAppError(checkIn(comic, sceneItemId), "NOT_FOUND", "Event not found");
     }
   });
 
   test("once per comedian per item per local day; the next week's show is allowed", async () => {
-    const mic = await createSceneItem(t, WEDNESDAY_MIC);
-    const comic = await createUser(t);
-    await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    const { mic, comic } = await micAndComic();
+    await checkIn(comic, mic);
     vi.setSystemTime(nyWed("21:00"));
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "ALREADY_CHECKED_IN",
-      "Already checked in",
-    );
+    await expectAppError(checkIn(comic, mic), "ALREADY_CHECKED_IN", "Already checked in");
     // Another comedian is not affected.
     const other = await createUser(t);
-    await other.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(other, mic);
 
     vi.setSystemTime(nyWed("20:00") + 7 * DAY);
-    const nextWeek = await comic.asUser.mutation(api.checkIns.checkIn, {
-      sceneItemId: mic,
-      ...AT_VENUE,
-    });
+    const nextWeek = await checkIn(comic, mic);
     expect(nextWeek.checkInCount).toBe(3);
   });
 
   test("a late show's check-in after midnight counts for the show's own date", async () => {
     // 23:30 Wednesday show: at 00:30 Thursday the window is still open, and it
     // is the same occurrence as a check-in at 23:10 Wednesday.
-    const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, startTimeLocal: "23:30" });
-    const comic = await createUser(t);
+    const { mic, comic } = await micAndComic({ startTimeLocal: "23:30" });
     vi.setSystemTime(nyWed("23:10"));
-    await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(comic, mic);
     vi.setSystemTime(Date.parse("2026-11-26T00:30:00-05:00"));
-    await expectAppError(
-      comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE }),
-      "ALREADY_CHECKED_IN",
-    );
+    await expectAppError(checkIn(comic, mic), "ALREADY_CHECKED_IN");
     const other = await createUser(t);
-    await other.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...AT_VENUE });
+    await checkIn(other, mic);
     const rows = await t.run(async (ctx) =>
       ctx.db
         .query("checkIns")

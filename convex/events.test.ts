@@ -1,31 +1,18 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
 import { monthlyRuleText, nextOccurrence, runsOnDate } from "./lib/recurrence";
 import type { EventDetails, VenueInput } from "./model/events";
-import { createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { CREEK_VENUE as VENUE, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 import { expectAppError } from "./test.expect";
+import { useFrozenClock } from "./test.clock";
 
 /** Friday 2026-11-20, 15:00 in New York. */
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const VENUE: VenueInput = {
-  venueName: "The Creek and the Cave",
-  address: "10-93 Jackson Ave, Long Island City, NY 11101",
-  googlePlaceId: "place-creek",
-  latitude: 40.7425,
-  longitude: -73.9526,
-};
+useFrozenClock(NOW);
 
 const MIC: EventDetails = {
   type: "open_mic",

@@ -4,7 +4,7 @@
  * coordinate is finite and in range. Each test is an attack that today's code
  * (before the rules modules) accepted.
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import "./lib/time";
@@ -12,6 +12,7 @@ import { INVALID_COORDINATES_MESSAGE } from "./lib/geo";
 import { MIC_LIMITS } from "./lib/micRules";
 import { expectAppError } from "./test.expect";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
 
 const VENUE = { venueName: "The Cellar", latitude: 40.7411, longitude: -73.9897 };
 const DETAILS = {
@@ -26,14 +27,10 @@ const DETAILS = {
 const MEGABYTE = "x".repeat(1024 * 1024);
 
 let t: TestBackend;
+// Wednesday 2026-11-25 19:45 in New York: the Wednesday 20:00 mic's window is open.
+useFrozenClock(Date.parse("2026-11-25T19:45:00-05:00"));
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  // Wednesday 2026-11-25 19:45 in New York: the Wednesday 20:00 mic's window is open.
-  vi.setSystemTime(Date.parse("2026-11-25T19:45:00-05:00"));
   t = newTest();
-});
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 async function item(id: Id<"sceneItems">) {

@@ -1,5 +1,5 @@
 /** The corruptions the invariant tests make (convex/invariants*.test.ts): one per invariant the check must notice. */
-import { DAY, goneId, nyWed, patchSite, patchStats, type Scene, sceneItemDoc } from "./invariants.scene";
+import { DAY, checkInRow, goneId, nyWed, patchSite, patchStats, type Scene, sceneItemDoc } from "./invariants.scene";
 
 /** One broken invariant: a direct write after {@link buildScene} and the problem line it must cause. */
 export type Breakage = { name: string; breakIt: (s: Scene) => Promise<void>; problem: RegExp };
@@ -14,12 +14,7 @@ export const breakages: Breakage[] = [
     name: "a check-in row without its counter",
     breakIt: async ({ t, other, ben }) =>
       t.run(async (ctx) => {
-        await ctx.db.insert("checkIns", {
-          userId: ben.userId,
-          sceneItemId: other,
-          checkedInAt: nyWed("19:00"),
-          localDate: "2026-11-25",
-        });
+        await ctx.db.insert("checkIns", checkInRow(ben, other, nyWed("19:00")));
       }),
     problem: /^sceneItems \S+: checkInCount 0 but 1 check-in rows$/,
   },
@@ -27,12 +22,7 @@ export const breakages: Breakage[] = [
     name: "a second check-in on the same day",
     breakIt: async ({ t, mic, ana }) =>
       t.run(async (ctx) => {
-        await ctx.db.insert("checkIns", {
-          userId: ana.userId,
-          sceneItemId: mic,
-          checkedInAt: nyWed("19:50"),
-          localDate: "2026-11-25",
-        });
+        await ctx.db.insert("checkIns", checkInRow(ana, mic, nyWed("19:50")));
         const item = await ctx.db.get("sceneItems", mic);
         await ctx.db.patch("sceneItems", mic, { checkInCount: item!.checkInCount + 1 });
       }),
@@ -137,12 +127,7 @@ export const breakages: Breakage[] = [
     breakIt: async ({ t, ana }) => {
       const gone = await goneId(t, (ctx) => ctx.db.insert("sceneItems", sceneItemDoc()), "sceneItems");
       await t.run(async (ctx) => {
-        await ctx.db.insert("checkIns", {
-          userId: ana.userId,
-          sceneItemId: gone,
-          checkedInAt: 1,
-          localDate: "2026-11-01",
-        });
+        await ctx.db.insert("checkIns", checkInRow(ana, gone, 1, "2026-11-01"));
       });
     },
     problem: /^checkIns \S+: mic \S+ does not exist$/,

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
@@ -8,18 +8,12 @@ import { buildScene, goneId, nyWed, patchStats, sceneItemDoc } from "./invariant
 import { INVARIANT_PARTS } from "./model/invariants/check";
 import { triggers } from "./triggers";
 import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(nyWed("19:45"));
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFrozenClock(nyWed("19:45"));
 
 /** The paged check (checkAll), `numItems` rows per page of each table. */
 async function checkAll(t: TestBackend, numItems?: number) {

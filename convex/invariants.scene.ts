@@ -88,6 +88,16 @@ export async function buildScene(): Promise<Scene> {
   return { t, mic, other, ana, ben, admin, anaSets };
 }
 
+/** A check-in row as written straight to the table (its mic's counter does not move), on 25 November unless `localDate`. */
+export function checkInRow(
+  user: TestUser,
+  sceneItemId: Id<"sceneItems">,
+  checkedInAt: number,
+  localDate = "2026-11-25",
+) {
+  return { userId: user.userId, sceneItemId, checkedInAt, localDate };
+}
+
 export async function patchStats(t: TestBackend, user: TestUser, patch: Record<string, number>) {
   await t.run(async (ctx) => {
     const row = await ctx.db

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
@@ -7,6 +7,7 @@ import { breakages } from "./invariants.breakages";
 import { buildScene, goneId, nyWed, sceneItemDoc } from "./invariants.scene";
 import { checkAllInvariants } from "./test.invariants";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -17,14 +18,7 @@ async function expectOk(t: TestBackend) {
   expect(report.ok).toBe(true);
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(nyWed("19:45"));
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFrozenClock(nyWed("19:45"));
 
 describe("the invariant check passes", () => {
   test("on an empty database", async () => {

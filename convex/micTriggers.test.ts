@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
@@ -6,8 +6,9 @@ import type { MutationCtx } from "./_generated/server";
 import { encodeGeohash } from "./lib/geo";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { createAdmin, createSceneItem, createUser } from "./test.setup";
 import { checkAllInvariants } from "./test.invariants";
+import { DAY, VENUE, WEDNESDAY_MIC, nyWed, seasonedUser, t, useWednesdayCheckIns, checkIn } from "./test.checkIns";
 import { triggers } from "./triggers";
 
 /**
@@ -16,24 +17,7 @@ import { triggers } from "./triggers";
  * new one, since every builder of functions.ts writes through `triggers`.
  */
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-/** New York wall-clock time on Wednesday 2026-11-25 (UTC-5) as epoch ms. */
-const nyWed = (hhmm: string) => Date.parse(`2026-11-25T${hhmm}:00-05:00`);
-const VENUE = { latitude: 40.7411, longitude: -73.9897 };
-const WEDNESDAY_MIC = { dayOfWeek: 3, startTimeLocal: "20:00", ...VENUE };
-
-let t: TestBackend;
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(nyWed("19:45"));
-  t = newTest();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+useWednesdayCheckIns();
 
 /** A write made by some mutation: through the triggered `db` every builder of functions.ts hands out. */
 async function writeThroughMutation(run: (db: MutationCtx["db"]) => Promise<unknown>): Promise<void> {
@@ -56,16 +40,6 @@ async function expectInvariantsOk(): Promise<void> {
 }
 
 /** A comedian whose account is two days old: old enough for their check-ins to verify a mic. */
-async function seasonedUser(): Promise<TestUser> {
-  const now = Date.now();
-  vi.setSystemTime(now - 2 * DAY);
-  try {
-    return await createUser(t);
-  } finally {
-    vi.setSystemTime(now);
-  }
-}
-
 describe("searchText and geohash", () => {
   test("a mic inserted by an internal mutation gets its search text, geohash and city", async () => {
     const id = await t.mutation(dev.fixtures.insertSceneItem, {
@@ -165,7 +139,7 @@ describe("cities", () => {
 describe("check-in count, latest check-in and verification", () => {
   test("a check-in row written by any mutation counts and verifies", async () => {
     // Accounts before the mic: creation times only grow.
-    const [ana, ben] = [await seasonedUser(), await seasonedUser()];
+    const [ana, ben] = [await seasonedUser(t), await seasonedUser(t)];
     const id = await createSceneItem(t, WEDNESDAY_MIC);
     for (const [who, at] of [
       [ana, nyWed("19:40")],
@@ -187,11 +161,11 @@ describe("check-in count, latest check-in and verification", () => {
 
   test("deleting a check-in takes it off the count, the latest check-in and the verification that rested on it", async () => {
     // Accounts before the mic: creation times only grow.
-    const [ana, ben] = [await seasonedUser(), await seasonedUser()];
+    const [ana, ben] = [await seasonedUser(t), await seasonedUser(t)];
     const id = await createSceneItem(t, WEDNESDAY_MIC);
-    await ana.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    await checkIn(ana, id);
     vi.setSystemTime(nyWed("19:50"));
-    expect(await ben.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE })).toMatchObject({
+    expect(await checkIn(ben, id)).toMatchObject({
       checkInCount: 2,
       verified: true,
     });
@@ -215,9 +189,9 @@ describe("check-in count, latest check-in and verification", () => {
   });
 
   test("deleting a verifier's account un-verifies the mic and keeps every invariant", async () => {
-    const [ana, ben, cat] = [await seasonedUser(), await seasonedUser(), await seasonedUser()];
+    const [ana, ben, cat] = [await seasonedUser(t), await seasonedUser(t), await seasonedUser(t)];
     const id = await createSceneItem(t, WEDNESDAY_MIC);
-    for (const who of [ana, ben]) await who.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    for (const who of [ana, ben]) await checkIn(who, id);
     expect((await mic(id)).verifiedCheckIns30d).toBe(2);
 
     await ben.asUser.mutation(api.account.deleteAccount, { confirm: "DELETE" });
@@ -225,7 +199,7 @@ describe("check-in count, latest check-in and verification", () => {
     await expectInvariantsOk();
 
     // Two comedians again: Verified again.
-    await cat.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    await checkIn(cat, id);
     expect(await mic(id)).toMatchObject({ checkInCount: 2, verifiedCheckIns30d: 2 });
     await expectInvariantsOk();
   });
@@ -250,12 +224,12 @@ describe("check-in count, latest check-in and verification", () => {
   });
 
   test("deleting a mic with check-ins uncounts its city and leaves nothing behind", async () => {
-    const comics = [await seasonedUser(), await seasonedUser()];
+    const comics = [await seasonedUser(t), await seasonedUser(t)];
     const id = await createSceneItem(t, { ...WEDNESDAY_MIC, city: "Chicago" });
     const admin = await createAdmin(t);
     expect((await mic(id)).checkInCount).toBe(0);
     for (const who of comics) {
-      await who.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+      await checkIn(who, id);
     }
     await admin.asUser.mutation(api.admin.deleteMic, { id });
     expect(await cities()).toEqual([]);

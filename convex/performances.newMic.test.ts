@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone.
@@ -6,14 +6,9 @@ import "./lib/time";
 import { createUser, newTest } from "./test.setup";
 import { expectAppError } from "./test.expect";
 import { DAY, NOW, nyEvening, stats } from "./test.performances";
+import { useFrozenClock } from "./test.clock";
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFrozenClock(NOW);
 
 const MIC_DETAILS = {
   type: "open_mic" as const,

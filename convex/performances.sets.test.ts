@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone.
 import "./lib/time";
 import { createSceneItem, createUser, newTest } from "./test.setup";
 import { expectAppError } from "./test.expect";
-import { DAY, NOW, nyEvening, log, stats, rows, badgeCodes } from "./test.performances";
+import { DAY, NOW, nyEvening, log, stats, rows, badgeCodes, ZERO_STATS } from "./test.performances";
+import { useFrozenClock } from "./test.clock";
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFrozenClock(NOW);
 
 describe("performances.log", () => {
   test("logs a set and moves totals, day and venue rows, community minutes and first_set", async () => {
@@ -182,14 +177,7 @@ describe("performances.update and remove", () => {
     expect((await rows(t, comic.userId)).visits).toEqual([[b, 1]]);
     const r = await comic.asUser.mutation(api.performances.remove, { id: b1.performanceId });
     expect(r.totalMinutes).toBe(0);
-    expect(await stats(comic)).toEqual({
-      totalMinutes: 0,
-      totalSets: 0,
-      uniqueVenues: 0,
-      currentStreak: 0,
-      longestStreak: 0,
-      venuesAdded: 0,
-    });
+    expect(await stats(comic)).toEqual(ZERO_STATS);
     const after = await rows(t, comic.userId);
     expect(after.days).toEqual([]);
     expect(after.visits).toEqual([]);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
@@ -9,14 +9,9 @@ import { computeStreaks } from "./lib/streaks";
 import { localDateString } from "./lib/time";
 import { createSceneItem, createUser, newTest } from "./test.setup";
 import { HOUR, NOW, nyEvening, log, stats, rows, badgeCodes } from "./test.performances";
+import { useFrozenClock } from "./test.clock";
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFrozenClock(NOW);
 
 describe("badges at their thresholds", () => {
   test("century_club at 100 minutes, not 99", async () => {

@@ -4,16 +4,17 @@
  * message and writes nothing; other comedians are not affected; the allowance
  * comes back with time.
  */
-import { exportPKCS8, generateKeyPair } from "jose";
-import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
-import type { EventDetails, VenueInput } from "./model/events";
+import type { EventDetails } from "./model/events";
 import { readCommunityTotals } from "./model/stats";
 import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { CREEK_VENUE as VENUE, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { useAuthEnv } from "./test.auth";
+import { useFrozenClock } from "./test.clock";
 import { checkAllInvariants } from "./test.invariants";
 import { signUpConfig } from "./rateLimits";
 
@@ -23,24 +24,9 @@ const HOUR = 60 * 60 * 1000;
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-let privateKey = "";
-beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  privateKey = await exportPKCS8(keys.privateKey);
-});
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-  // Convex Auth signs session JWTs with JWT_PRIVATE_KEY.
-  vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
-  vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
-  vi.stubEnv("SITE_URL", "http://localhost:5173");
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllEnvs();
-});
+useFrozenClock(NOW);
+// Convex Auth signs session JWTs with JWT_PRIVATE_KEY.
+useAuthEnv();
 
 /** Every document of the app's tables (not the rate limiter's) and the community totals, to show a refusal wrote nothing. */
 async function appDocuments(t: TestBackend): Promise<unknown[]> {
@@ -60,14 +46,6 @@ async function appDocuments(t: TestBackend): Promise<unknown[]> {
     return all;
   });
 }
-
-const VENUE: VenueInput = {
-  venueName: "The Creek and the Cave",
-  address: "10-93 Jackson Ave, Long Island City, NY 11101",
-  googlePlaceId: "place-creek",
-  latitude: 40.7425,
-  longitude: -73.9526,
-};
 
 function mic(i: number): EventDetails {
   return {

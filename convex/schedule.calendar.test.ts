@@ -6,27 +6,18 @@ import "./lib/time";
 import { calendarRecurrence } from "./lib/recurrence";
 import { createSceneItem, createUser } from "./test.setup";
 import { expectAppError } from "./test.expect";
-import { NOW, t, at, useSaturdayNoon } from "./test.schedule";
+import { BI_WEEKLY_TUESDAY, MONTHLY_ON_THE_25TH, NOW, t, at, useSaturdayNoon } from "./test.schedule";
 
 useSaturdayNoon();
 
 describe("schedule.calendar", () => {
   test("lists the caller's scheduled, active mics that still run, with what the .ics needs", async () => {
     const biWeekly = await createSceneItem(t, {
-      title: "Bi-weekly",
-      recurrence: "bi-weekly",
-      dayOfWeek: 2,
-      startTimeLocal: "20:00",
+      ...BI_WEEKLY_TUESDAY,
       timeZone: "America/Chicago",
       address: "1 Main St",
     });
-    const monthly = await createSceneItem(t, {
-      title: "Monthly",
-      recurrence: "monthly",
-      monthlyRule: "Monthly on the 25th",
-      dayOfWeek: 3,
-      startTimeLocal: "19:00",
-    });
+    const monthly = await createSceneItem(t, MONTHLY_ON_THE_25TH);
     const oneTime = await createSceneItem(t, { title: "Once", recurrence: "one-time", dayOfWeek: 1 });
     const inactive = await createSceneItem(t, { title: "Gone" });
     const notMine = await createSceneItem(t, { title: "Not mine" });

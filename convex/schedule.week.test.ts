@@ -6,7 +6,17 @@ import "./lib/time";
 import { calendarRecurrence } from "./lib/recurrence";
 import { createSceneItem, createUser } from "./test.setup";
 import { expectAppError } from "./test.expect";
-import { DAY, NOW, t, at, weekOf, logSetAt, useSaturdayNoon } from "./test.schedule";
+import {
+  BI_WEEKLY_TUESDAY,
+  DAY,
+  MONTHLY_ON_THE_25TH,
+  NOW,
+  t,
+  at,
+  weekOf,
+  logSetAt,
+  useSaturdayNoon,
+} from "./test.schedule";
 
 useSaturdayNoon();
 
@@ -14,19 +24,8 @@ describe("schedule.week", () => {
   test("scheduled mics appear at their occurrences for every kind of recurrence", async () => {
     // Every item is created on Saturday 2026-11-21, the day its cadence counts from.
     const weekly = await createSceneItem(t, { title: "Weekly", dayOfWeek: 1, startTimeLocal: "19:30" });
-    const biWeekly = await createSceneItem(t, {
-      title: "Bi-weekly",
-      recurrence: "bi-weekly",
-      dayOfWeek: 2,
-      startTimeLocal: "20:00",
-    });
-    const monthly = await createSceneItem(t, {
-      title: "Monthly",
-      recurrence: "monthly",
-      monthlyRule: "Monthly on the 25th",
-      dayOfWeek: 3,
-      startTimeLocal: "19:00",
-    });
+    const biWeekly = await createSceneItem(t, BI_WEEKLY_TUESDAY);
+    const monthly = await createSceneItem(t, MONTHLY_ON_THE_25TH);
     const oneTime = await createSceneItem(t, {
       title: "One-time",
       recurrence: "one-time",

@@ -1,4 +1,3 @@
-import { exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api } from "./_generated/api";
@@ -8,14 +7,14 @@ import { computeStreaks } from "./lib/streaks";
 import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "../convex-dev/model/seedData";
 import { encodeGeohash } from "./lib/geo";
 import { communityTotals, createSceneItem, newTest } from "./test.setup";
+import { newSigningKey } from "./test.auth";
 
 // Password hashing (scrypt) and seeding are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
 
 let privateKey = "";
 beforeAll(async () => {
-  const keys = await generateKeyPair("RS256", { extractable: true });
-  privateKey = await exportPKCS8(keys.privateKey);
+  privateKey = await newSigningKey();
 });
 afterEach(() => {
   vi.unstubAllEnvs();

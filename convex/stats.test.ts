@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
 import { expectAppError } from "./test.expect";
 import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
+import { NOW, ZERO_STATS } from "./test.performances";
 
-const NOW = Date.parse("2026-11-20T22:00:00-05:00");
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFrozenClock(NOW);
 
 describe("stats.mine", () => {
   test("refuses anonymous callers", async () => {
@@ -24,14 +18,7 @@ describe("stats.mine", () => {
   test("is all zeros before the first set", async () => {
     const t = newTest();
     const comic = await createUser(t);
-    expect(await comic.asUser.query(api.stats.mine, {})).toEqual({
-      totalMinutes: 0,
-      totalSets: 0,
-      uniqueVenues: 0,
-      currentStreak: 0,
-      longestStreak: 0,
-      venuesAdded: 0,
-    });
+    expect(await comic.asUser.query(api.stats.mine, {})).toEqual(ZERO_STATS);
   });
 
   test("follows inserts, edits and deletes, per comedian", async () => {

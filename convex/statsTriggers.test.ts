@@ -1,9 +1,10 @@
-import { exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { communityTotals, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 import { checkAllInvariants } from "./test.invariants";
+import { newSigningKey, stubAuthEnv } from "./test.auth";
+import { log, rows } from "./test.performances";
 import { triggers } from "./triggers";
 
 // Password hashing (scrypt) is slow on a busy machine.
@@ -16,29 +17,6 @@ afterEach(() => {
 /** Writes as any mutation built in functions.ts writes: through the triggers (model/statsTriggers). */
 async function write<T>(t: TestBackend, f: (db: ReturnType<typeof triggers.wrapDB>["db"]) => Promise<T>): Promise<T> {
   return await t.run(async (ctx) => await f(triggers.wrapDB(ctx).db));
-}
-
-async function derived(t: TestBackend, userId: Id<"users">) {
-  const minutes = (await communityTotals(t)).minutesLogged;
-  return await t.run(async (ctx) => ({
-    stats: await ctx.db
-      .query("userStats")
-      .withIndex("by_userId", (q) => q.eq("userId", userId))
-      .unique(),
-    days: (
-      await ctx.db
-        .query("performanceDays")
-        .withIndex("by_user_and_date", (q) => q.eq("userId", userId))
-        .collect()
-    ).map((d) => [d.date, d.sets]),
-    visits: (
-      await ctx.db
-        .query("venueVisits")
-        .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-        .collect()
-    ).map((v) => [v.sceneItemId, v.sets]),
-    minutes,
-  }));
 }
 
 describe("stats triggers: a set written by any mutation moves everything derived from it", () => {
@@ -56,7 +34,7 @@ describe("stats triggers: a set written by any mutation moves everything derived
     const second = await write(t, (db) =>
       db.insert("performances", { ...set, minutes: 5, performanceDate: today, sceneItemId: micA }),
     );
-    let d = await derived(t, comic.userId);
+    let d = await rows(t, comic.userId);
     expect(d.stats).toMatchObject({ totalMinutes: 15, totalSets: 2, uniqueVenues: 1, currentStreak: 2 });
     expect(d.stats).toMatchObject({ longestStreak: 2, lastSetDate: today });
     expect(d.days).toEqual([
@@ -64,22 +42,22 @@ describe("stats triggers: a set written by any mutation moves everything derived
       [today, 1],
     ]);
     expect(d.visits).toEqual([[micA, 2]]);
-    expect(d.minutes).toBe(15);
+    expect(d.siteMinutes).toBe(15);
 
     // An edit: longer, and at the other mic.
     await write(t, (db) => db.patch("performances", second, { minutes: 8, sceneItemId: micB }));
-    d = await derived(t, comic.userId);
+    d = await rows(t, comic.userId);
     expect(d.stats).toMatchObject({ totalMinutes: 18, totalSets: 2, uniqueVenues: 2 });
     expect(d.visits.map(([mic, sets]) => `${mic}:${sets}`).sort()).toEqual([`${micA}:1`, `${micB}:1`].sort());
-    expect(d.minutes).toBe(18);
+    expect(d.siteMinutes).toBe(18);
 
     // A delete: its day and visit rows go, the streak follows.
     await write(t, (db) => db.delete("performances", first));
-    d = await derived(t, comic.userId);
+    d = await rows(t, comic.userId);
     expect(d.stats).toMatchObject({ totalMinutes: 8, totalSets: 1, uniqueVenues: 1, currentStreak: 1 });
     expect(d.days).toEqual([[today, 1]]);
     expect(d.visits).toEqual([[micB, 1]]);
-    expect(d.minutes).toBe(8);
+    expect(d.siteMinutes).toBe(8);
 
     // Every derived row agrees with a recount (badges are awarded by the write paths, not here).
     const report = await checkAllInvariants(t);
@@ -91,16 +69,11 @@ describe("stats triggers: a set written by any mutation moves everything derived
     const admin = await createUser(t, { isAdmin: true });
     const comic = await createUser(t);
     const mic = await createSceneItem(t);
-    await comic.asUser.mutation(api.performances.log, {
-      minutes: 7,
-      performedAt: Date.now() - 60_000,
-      tags: [],
-      sceneItemId: mic,
-    });
-    const before = await derived(t, comic.userId);
+    await log(comic, mic, 7, Date.now() - 60_000);
+    const before = await rows(t, comic.userId);
     expect(before.stats).toMatchObject({ uniqueVenues: 1, totalMinutes: 7 });
     expect(await admin.asUser.mutation(api.scene.remove, { id: mic })).toEqual({ updatedSets: 1 });
-    const after = await derived(t, comic.userId);
+    const after = await rows(t, comic.userId);
     expect(after.visits).toEqual([]);
     expect(after.stats).toMatchObject({
       uniqueVenues: 0,
@@ -108,7 +81,7 @@ describe("stats triggers: a set written by any mutation moves everything derived
       totalSets: 1,
       currentStreak: before.stats!.currentStreak,
     });
-    expect(after.minutes).toBe(7);
+    expect(after.siteMinutes).toBe(7);
   });
 
   test("venuesAdded counts the mics whose createdBy is the comedian, whichever write adds, moves or deletes one", async () => {
@@ -116,7 +89,7 @@ describe("stats triggers: a set written by any mutation moves everything derived
     const comic = await createUser(t);
     const other = await createUser(t);
     const admin = await createUser(t, { isAdmin: true });
-    const added = async (userId: Id<"users">) => (await derived(t, userId)).stats?.venuesAdded ?? 0;
+    const added = async (userId: Id<"users">) => (await rows(t, userId)).stats?.venuesAdded ?? 0;
 
     // A write that is not the add-event path (here the test fixture, through the triggers).
     const mic = await createSceneItem(t, { createdBy: comic.userId });
@@ -147,10 +120,7 @@ describe("stats triggers: a set written by any mutation moves everything derived
   });
 
   test("a profile counts a comedian whoever writes it, Convex Auth's sign-up included", async () => {
-    const keys = await generateKeyPair("RS256", { extractable: true });
-    vi.stubEnv("JWT_PRIVATE_KEY", await exportPKCS8(keys.privateKey));
-    vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
-    vi.stubEnv("SITE_URL", "http://localhost:5173");
+    stubAuthEnv(await newSigningKey());
     const t = newTest();
     await t.action(api.auth.signIn, {
       provider: "password",

@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { beforeEach, describe, expect, test, vi } from "vitest";
 import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import crons from "./crons";
 import { UNATTACHED_UPLOAD_GRACE_MS } from "./storage";
 import { createUser, newTest, type TestBackend } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
 
 let t: TestBackend;
 
+useFrozenClock(Date.parse("2026-11-01T12:00:00Z"));
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(Date.parse("2026-11-01T12:00:00Z"));
   t = newTest();
-});
-
-afterEach(() => {
-  vi.useRealTimers();
 });
 
 async function upload(text: string): Promise<Id<"_storage">> {

@@ -1,10 +1,19 @@
 /** The check-in tests' world (a Wednesday 20:00 mic in Manhattan, seen at 19:45 New York time) and helpers. */
-import { afterEach, beforeEach, vi } from "vitest";
+import { beforeEach, vi } from "vitest";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
-import { createUser, newTest, type TestBackend } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
+import { api } from "./_generated/api";
+import {
+  createSceneItem,
+  createUser,
+  newTest,
+  type SceneItemOverrides,
+  type TestBackend,
+  type TestUser,
+} from "./test.setup";
 
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
@@ -35,15 +44,25 @@ export async function item(t: TestBackend, id: Id<"sceneItems">) {
 
 export let t: TestBackend;
 
+/** `comic` checks in at `mic`, standing at the venue unless `at` says where. */
+export async function checkIn(
+  comic: TestUser,
+  mic: Id<"sceneItems">,
+  at: { latitude: number; longitude: number } = AT_VENUE,
+) {
+  return await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...at });
+}
+
+/** A Wednesday mic (with `overrides`) and a comedian who has not checked in there. */
+export async function micAndComic(overrides: SceneItemOverrides = {}) {
+  const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, ...overrides });
+  return { mic, comic: await createUser(t) };
+}
+
 /** Registers the hooks every check-in test runs under: the clock at 19:45 on Wednesday 25 November in New York and a fresh backend (`t`). */
 export function useWednesdayCheckIns(): void {
+  useFrozenClock(nyWed("19:45"));
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(nyWed("19:45"));
     t = newTest();
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
   });
 }

@@ -4,6 +4,7 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
+import { useFrozenClock } from "./test.clock";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 export const MINUTE = 60_000;
@@ -24,9 +25,8 @@ export let mic: Id<"sceneItems">;
  * approved claimant of the Wednesday Laughs mic (list at 19:30, show at 20:00).
  */
 export function useWednesdayNight(): void {
+  useFrozenClock(NOW);
   beforeEach(async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(NOW);
     t = newTest();
     host = await createUser(t, { name: "Hana Host" });
     mic = await createSceneItem(t, {
@@ -44,7 +44,6 @@ export function useWednesdayNight(): void {
   });
 
   afterEach(() => {
-    vi.useRealTimers();
     vi.unstubAllEnvs();
   });
 }

@@ -14,6 +14,16 @@ export const NOW = Date.parse("2026-11-20T22:00:00-05:00");
 /** 20:00 New York time `daysAgo` days before NOW's date. */
 export const nyEvening = (daysAgo: number) => Date.parse("2026-11-20T20:00:00-05:00") - daysAgo * DAY;
 
+/** What `stats.mine` answers a comedian with no sets. */
+export const ZERO_STATS = {
+  totalMinutes: 0,
+  totalSets: 0,
+  uniqueVenues: 0,
+  currentStreak: 0,
+  longestStreak: 0,
+  venuesAdded: 0,
+};
+
 export async function log(
   comic: TestUser,
   sceneItemId: Id<"sceneItems"> | undefined,
@@ -38,6 +48,10 @@ export async function stats(comic: TestUser) {
 
 export async function rows(t: TestBackend, userId: Id<"users">) {
   return await t.run(async (ctx) => ({
+    stats: await ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", userId))
+      .unique(),
     days: (
       await ctx.db
         .query("performanceDays")

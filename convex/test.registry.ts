@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, vi } from "vitest";
+import { useFrozenClock } from "./test.clock";
 
 /** What convex/server's registered functions expose about themselves. */
 type Registered = {
@@ -50,9 +51,8 @@ export function publicFunctions(): PublicFunction[] {
  * Geocoding finding a place).
  */
 export function useOfflineServer(nowMs: number): void {
+  useFrozenClock(nowMs);
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(nowMs);
     vi.stubEnv("GOOGLE_MAPS_API_KEY", "test-key");
     vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
     vi.stubEnv("SITE_URL", "http://localhost:5173");
@@ -68,7 +68,6 @@ export function useOfflineServer(nowMs: number): void {
     );
   });
   afterEach(() => {
-    vi.useRealTimers();
     vi.unstubAllEnvs();
     vi.unstubAllGlobals();
   });

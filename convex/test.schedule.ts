@@ -1,11 +1,12 @@
 /** The schedule tests' clock and backend (useSaturdayNoon) and helpers: entries, week arguments, logging a set. */
-import { afterEach, beforeEach, vi } from "vitest";
+import { beforeEach } from "vitest";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { scheduleWeek } from "./lib/weeks";
-import { newTest, type TestBackend } from "./test.setup";
+import { useFrozenClock } from "./test.clock";
+import { newTest, type SceneItemOverrides, type TestBackend } from "./test.setup";
 
 export const DAY = 24 * 60 * 60_000;
 /** Saturday 2026-11-21 12:00 in New York (UTC-5 in November). */
@@ -22,16 +23,27 @@ export async function entries(t: TestBackend, userId: Id<"users">) {
 
 export let t: TestBackend;
 
+/** A bi-weekly Tuesday 20:00 mic (its cadence counts from the day it is created). */
+export const BI_WEEKLY_TUESDAY = {
+  title: "Bi-weekly",
+  recurrence: "bi-weekly",
+  dayOfWeek: 2,
+  startTimeLocal: "20:00",
+} satisfies SceneItemOverrides;
+/** A monthly mic on the 25th (a Wednesday in November 2026), 19:00. */
+export const MONTHLY_ON_THE_25TH = {
+  title: "Monthly",
+  recurrence: "monthly",
+  monthlyRule: "Monthly on the 25th",
+  dayOfWeek: 3,
+  startTimeLocal: "19:00",
+} satisfies SceneItemOverrides;
+
 /** Registers the hooks every schedule test runs under: the clock at Saturday 21 November 2026, noon in New York, and a fresh backend (`t`). */
 export function useSaturdayNoon(): void {
+  useFrozenClock(NOW);
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(NOW);
     t = newTest();
-  });
-
-  afterEach(() => {
-    vi.useRealTimers();
   });
 }
 

@@ -2,8 +2,10 @@ import rateLimiterTest from "@convex-dev/rate-limiter/test";
 import shardedCounterTest from "@convex-dev/sharded-counter/test";
 import { convexTest, type TestConvex } from "convex-test";
 import type { Doc, Id } from "./_generated/dataModel";
+import type { VenueInput } from "./model/events";
 import { normalizeEmail } from "./model/profiles";
 import { type CommunityTotals, readCommunityTotals } from "./model/stats";
+import { type MyStats, NO_STATS } from "./model/userStats";
 import schema from "./schema";
 import { triggers } from "./triggers";
 
@@ -64,7 +66,7 @@ let userCounter = 0;
 /**
  * Inserts a comedian: a `users` row, a live `authSessions` row and a finished
  * profile (goal 15, onboarding done unless `needsOnboarding`), plus a zeroed
- * `userStats` row when `withStats` is set. Counts them in the community stats.
+ * `userStats` row when `withStats` is set (or one with the given `stats`). Counts them in the community stats.
  * The identity's subject is `userId|sessionId`, the shape @convex-dev/auth's
  * `getAuthUserId` parses.
  */
@@ -76,6 +78,8 @@ export async function createUser(
     isAdmin?: boolean;
     needsOnboarding?: boolean;
     withStats?: boolean;
+    /** A `userStats` row with these counts (the rest zero), as if the sets had been logged. */
+    stats?: Partial<MyStats>;
     profile?: Partial<Omit<Doc<"profiles">, "_id" | "_creationTime" | "userId">>;
   } = {},
 ): Promise<TestUser> {
@@ -99,16 +103,8 @@ export async function createUser(
       isAdmin: opts.isAdmin ?? false,
       ...opts.profile,
     });
-    if (opts.withStats) {
-      await ctx.db.insert("userStats", {
-        userId,
-        totalMinutes: 0,
-        totalSets: 0,
-        uniqueVenues: 0,
-        currentStreak: 0,
-        longestStreak: 0,
-        venuesAdded: 0,
-      });
+    if (opts.withStats || opts.stats) {
+      await ctx.db.insert("userStats", { userId, ...NO_STATS, ...opts.stats });
     }
     return { userId, sessionId, profileId };
   });
@@ -169,3 +165,12 @@ export async function createSceneItem(t: TestBackend, overrides: SceneItemOverri
     return id;
   });
 }
+
+/** A venue found on Google (place id and coordinates), as the venue step hands it to `events.create`. */
+export const CREEK_VENUE: VenueInput = {
+  venueName: "The Creek and the Cave",
+  address: "10-93 Jackson Ave, Long Island City, NY 11101",
+  googlePlaceId: "place-creek",
+  latitude: 40.7425,
+  longitude: -73.9526,
+};

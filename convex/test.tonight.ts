@@ -3,11 +3,34 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { NO_PLAN_FILTERS, type PlanFilters } from "./model/tonight";
-import type { TestBackend } from "./test.setup";
+import { createSceneItem, type SceneItemOverrides, type TestBackend } from "./test.setup";
 
 export const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
 export const NY = "America/New_York";
 export const DAY = 24 * 60 * 60 * 1000;
+
+/** Wednesday 2026-11-25, noon in New York. */
+export const WED_NOON = Date.parse("2026-11-25T12:00:00-05:00");
+
+/**
+ * The plan filters' first two Wednesday mics: "Free early" (18:00, free, checked in 3 days before
+ * WED_NOON) and "Paid prime" (19:30, $5 cover, with `paidPrime` on top).
+ */
+export async function createFreeEarlyAndPaidPrime(t: TestBackend, paidPrime: SceneItemOverrides = {}) {
+  await createSceneItem(t, {
+    title: "Free early",
+    dayOfWeek: 3,
+    startTimeLocal: "18:00",
+    lastCheckInAt: WED_NOON - 3 * DAY,
+  });
+  await createSceneItem(t, {
+    title: "Paid prime",
+    dayOfWeek: 3,
+    startTimeLocal: "19:30",
+    costInfo: { type: "cover", coverAmount: 5 },
+    ...paidPrime,
+  });
+}
 
 export type Args = {
   nowMs: number;

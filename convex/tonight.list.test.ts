@@ -6,7 +6,16 @@ import "./lib/time";
 import { type PlanFilters } from "./model/tonight";
 import { expectAppError } from "./test.expect";
 import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
-import { MANHATTAN, DAY, type Args, tonight, titles, WED_EVENING } from "./test.tonight";
+import {
+  MANHATTAN,
+  DAY,
+  type Args,
+  tonight,
+  titles,
+  WED_EVENING,
+  WED_NOON,
+  createFreeEarlyAndPaidPrime,
+} from "./test.tonight";
 
 describe("tonight.list", () => {
   test("today's nights in the viewer's time zone that have not ended, in start order", async () => {
@@ -182,20 +191,8 @@ describe("tonight.list", () => {
 
   test("filters: free only, sign-up method, time of day, stale, type and search combine", async () => {
     const t = newTest();
-    const now = Date.parse("2026-11-25T12:00:00-05:00");
-    await createSceneItem(t, {
-      title: "Free early",
-      dayOfWeek: 3,
-      startTimeLocal: "18:00",
-      lastCheckInAt: now - 3 * DAY,
-    });
-    await createSceneItem(t, {
-      title: "Paid prime",
-      dayOfWeek: 3,
-      startTimeLocal: "19:30",
-      costInfo: { type: "cover", coverAmount: 5 },
-      lastCheckInAt: now - 20 * DAY,
-    });
+    const now = WED_NOON;
+    await createFreeEarlyAndPaidPrime(t, { lastCheckInAt: now - 20 * DAY });
     await createSceneItem(t, { title: "Online late", dayOfWeek: 3, startTimeLocal: "21:30", signupMethod: "online" });
     await createSceneItem(t, {
       title: "Late show",

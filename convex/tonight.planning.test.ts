@@ -5,24 +5,13 @@ import "./lib/time";
 import { freshness, nightsOverlap } from "./lib/tonight";
 import { NO_PLAN_FILTERS, type PlanFilters } from "./model/tonight";
 import { createSceneItem, createUser, newTest } from "./test.setup";
-import { DAY, titles } from "./test.tonight";
+import { DAY, titles, WED_NOON, createFreeEarlyAndPaidPrime } from "./test.tonight";
 
 describe("scene.listPage plan filters", () => {
   test("free only, sign-up, time of day and hide stale narrow the server's pages, with type and day", async () => {
     const t = newTest();
-    const now = Date.parse("2026-11-25T12:00:00-05:00");
-    await createSceneItem(t, {
-      title: "Free early",
-      dayOfWeek: 3,
-      startTimeLocal: "18:00",
-      lastCheckInAt: now - 3 * DAY,
-    });
-    await createSceneItem(t, {
-      title: "Paid prime",
-      dayOfWeek: 3,
-      startTimeLocal: "19:30",
-      costInfo: { type: "cover", coverAmount: 5 },
-    });
+    const now = WED_NOON;
+    await createFreeEarlyAndPaidPrime(t);
     await createSceneItem(t, {
       title: "Online late",
       dayOfWeek: 4,
@@ -66,7 +55,7 @@ describe("the schedule and tonight's status", () => {
     const half = await createSceneItem(t, { title: "Half past", dayOfWeek: 3, startTimeLocal: "20:30" });
     const nine = await createSceneItem(t, { title: "Nine", dayOfWeek: 3, startTimeLocal: "21:00" });
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.parse("2026-11-25T12:00:00-05:00"));
+    vi.setSystemTime(WED_NOON);
     try {
       const first = await comic.asUser.mutation(api.schedule.add, { sceneItemId: eight });
       expect(first.overlaps).toEqual([]);
@@ -81,7 +70,7 @@ describe("the schedule and tonight's status", () => {
     const week = await comic.asUser.query(api.schedule.week, {
       weekStartMs: Date.parse("2026-11-23T00:00:00-05:00"),
       weekEndMs: Date.parse("2026-11-29T23:59:59-05:00"),
-      nowMs: Date.parse("2026-11-25T12:00:00-05:00"),
+      nowMs: WED_NOON,
     });
     const statusOf = Object.fromEntries(
       week.items.map((i) => [i.title, "nightStatus" in i ? (i.nightStatus ?? null) : null]),
@@ -91,7 +80,7 @@ describe("the schedule and tonight's status", () => {
 });
 
 describe("freshness and overlap rules", () => {
-  const now = Date.parse("2026-11-25T12:00:00-05:00");
+  const now = WED_NOON;
   test("fresh up to 14 days, ageing up to 45, stale after or never; the latest confirmation of any kind counts", () => {
     expect(freshness({}, now).grade).toBe("stale");
     expect(freshness({ lastCheckInAt: now - 14 * DAY }, now).grade).toBe("fresh");

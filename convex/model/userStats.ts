@@ -26,6 +26,16 @@ export const myStatsValidator = v.object({
 });
 export type MyStats = Infer<typeof myStatsValidator>;
 
+/** The stats of a comedian with no sets: where a new `userStats` row starts. */
+export const NO_STATS: MyStats = {
+  totalMinutes: 0,
+  totalSets: 0,
+  uniqueVenues: 0,
+  currentStreak: 0,
+  longestStreak: 0,
+  venuesAdded: 0,
+};
+
 /** Whether `s` is a real calendar date written "YYYY-MM-DD". */
 export function isDateString(s: string): boolean {
   try {
@@ -80,15 +90,7 @@ export async function getMyStats(ctx: QueryCtx, userId: Id<"users">, today?: str
 async function getOrCreateStats(ctx: MutationCtx, userId: Id<"users">): Promise<Doc<"userStats">> {
   const row = await readStats(ctx, userId);
   if (row !== null) return row;
-  const id = await ctx.db.insert("userStats", {
-    userId,
-    totalMinutes: 0,
-    totalSets: 0,
-    uniqueVenues: 0,
-    currentStreak: 0,
-    longestStreak: 0,
-    venuesAdded: 0,
-  });
+  const id = await ctx.db.insert("userStats", { userId, ...NO_STATS });
   return (await ctx.db.get("userStats", id))!;
 }
 
