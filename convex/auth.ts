@@ -81,7 +81,10 @@ function sameText(a: string, b: string): boolean {
  * stores it or compares it with the stored one (a wrong password sends a
  * value that never matches). Any other secret (the seed's accounts) is hashed
  * and checked in the mutation as before. The checks the provider makes before
- * hashing (lengths, email, password rules) run first, on the typed password.
+ * hashing (lengths, email, password rules) run first, on the typed password,
+ * and the rate limits (rateLimits.ts) only after them, on what will hash: a
+ * new account takes the sign-up tokens, a password checked against an
+ * account goes through the sign-in lockout policy.
  */
 function withHashingInTheAction<P>(provider: P): P {
   const options = (provider as unknown as { options: PasswordOptions }).options;
@@ -100,13 +103,25 @@ function withHashingInTheAction<P>(provider: P): P {
     const typed = params.password;
     const flow = params.flow;
     if (typeof typed !== "string" || (flow !== "signUp" && flow !== "signIn")) return await authorize(params, ctx);
+    const actionCtx = ctx as ActionCtx;
     const email = options.profile?.(params, ctx).email ?? "";
     if (flow === "signUp") options.validatePasswordRequirements?.(typed);
-    const stored = await (ctx as ActionCtx).runQuery(internal.passwordHashes.storedPasswordHash, { email });
-    let secret: string;
-    if (flow === "signUp" && stored === null) secret = await scrypt.hashSecret(typed);
-    else secret = stored !== null && (await scrypt.verifySecret(typed, stored)) ? stored : "";
-    return await authorize({ ...params, password: CHECKED + secret }, ctx);
+    const stored = await actionCtx.runQuery(internal.passwordHashes.storedPasswordHash, { email });
+    if (flow === "signUp" && stored === null) {
+      // A new account: the sign-up limits, only now that it will hash.
+      await limitSignUp(actionCtx, email);
+      return await authorize({ ...params, password: CHECKED + (await scrypt.hashSecret(typed)) }, ctx);
+    }
+    // A password checked against an account (a sign-in, or a sign-up on an
+    // existing email, which signs in with the right one): the lockout policy.
+    // Only a wrong password on a real account was hashed, so only that spends
+    // the site-wide ceiling; the right one clears the account.
+    await limitSignInAttempt(actionCtx, email);
+    const right = stored !== null && (await scrypt.verifySecret(typed, stored));
+    if (stored !== null && !right) await recordFailedSignIn(actionCtx);
+    const result = await authorize({ ...params, password: CHECKED + (right ? stored : "") }, ctx);
+    if (right) await clearSignInAttempts(actionCtx, email);
+    return result;
   };
   return provider;
 }
@@ -123,29 +138,11 @@ function withUserFacingErrors<P>(provider: P): P {
   const options = (provider as unknown as { options: { authorize: Authorize } }).options;
   const authorize = options.authorize;
   options.authorize = async (params, ctx) => {
-    // Sign-ups are anonymous and each hashes a password: limited before that
-    // (rateLimits.ts). `ctx` is the sign-in action's.
-    const email = typeof params.email === "string" ? params.email : "";
-    if (params.flow === "signUp") {
-      await limitSignUp(ctx as ActionCtx, email);
-    }
-    // The lockout policy (rateLimits.ts, signInAccount / signInFailed): an
-    // attempt per account is taken before the password is checked, a wrong
-    // one also spends the site-wide ceiling, a right one clears the account.
-    const signingIn = params.flow === "signIn";
-    if (signingIn) {
-      await limitSignInAttempt(ctx as ActionCtx, email);
-    }
     try {
-      const result = await authorize(params, ctx);
-      if (signingIn) await clearSignInAttempts(ctx as ActionCtx, email);
-      return result;
+      return await authorize(params, ctx);
     } catch (error) {
       if (error instanceof ConvexError) throw error;
       const message = error instanceof Error ? error.message : "";
-      if (signingIn && /^(InvalidAccountId|InvalidSecret|Invalid credentials)$/.test(message)) {
-        await recordFailedSignIn(ctx as ActionCtx);
-      }
       if (/already exists/.test(message)) {
         throw appError(ErrorCode.ALREADY_EXISTS, "This email is already registered. Try signing in instead.");
       }

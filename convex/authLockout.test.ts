@@ -2,7 +2,8 @@
  * The password sign-in lockout policy (rateLimits.ts, signInAccount and
  * signInFailed): 10 wrong passwords lock an account, but only for 2 minutes,
  * refused attempts do not make it longer, and a site-wide ceiling throttles
- * wrong passwords spread over many accounts.
+ * wrong passwords spread over many accounts, but a stranger cannot use that
+ * ceiling to keep everyone else out (signInOverCeiling).
  */
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
@@ -13,7 +14,7 @@ import { useAuthEnv } from "./test.auth";
 import { useFrozenClock } from "./test.clock";
 
 // Password hashing (scrypt) is slow on a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: 300_000 });
 
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");
 /** One attempt comes back every 2 minutes. */
@@ -85,19 +86,87 @@ describe("sign-in lockout", () => {
     await expectAppError(signIn(t, "nobody@example.com", "guess"), "RATE_LIMITED", LOCKED);
   });
 
-  test("wrong passwords spread over many accounts hit a site-wide ceiling of 60 a minute", async () => {
+  test("wrong passwords spread over many real accounts hit a site-wide ceiling of 60 a minute; past it each address gets 3", async () => {
     const t = newTest();
     await signIn(t, "owner@example.com", "right-password", "signUp");
-    // Spraying: one guess each on 60 different emails.
-    for (let i = 0; i < 60; i++) {
-      await expectAppError(signIn(t, `spray-${i}@example.com`, "password123"), "INVALID_INPUT");
-    }
-    const throttled = await expectAppError(signIn(t, "spray-60@example.com", "password123"), "RATE_LIMITED", LOCKED);
+    const sprayed = await realAccounts(t, "spray", 61);
+    // Spraying: one guess each on 60 real accounts (each one hashed).
+    for (let i = 0; i < 60; i++) await expectAppError(signIn(t, sprayed[i], "password123"), "INVALID_INPUT");
+    // The ceiling is empty: every further guess on a real account is hashed
+    // only while that address has attempts past the ceiling (3), then waits.
+    for (let i = 0; i < 3; i++) await expectAppError(signIn(t, sprayed[60], `guess-${i}`), "INVALID_INPUT");
+    for (let i = 0; i < 3; i++) await expectAppError(signIn(t, sprayed[0], `guess-${i}`), "INVALID_INPUT");
+    const throttled = await expectAppError(signIn(t, sprayed[0], "guess-3"), "RATE_LIMITED", LOCKED);
     expect(throttled).toMatchObject({ limit: "signInFailed" });
     expect(throttled.retryAfterMs).toBeLessThanOrEqual(1000);
-    // A second later the ceiling has let one more through: the owner's own
-    // account was never touched and signs in.
-    vi.setSystemTime(NOW + 1000);
+    // An unknown email is answered the same way (3, then refused): no hint which accounts exist.
+    for (let i = 0; i < 3; i++) await expectAppError(signIn(t, "nobody@example.com", `x-${i}`), "INVALID_INPUT");
+    await expectAppError(signIn(t, "nobody@example.com", "x-3"), "RATE_LIMITED", LOCKED);
+    // The owner's own account was never touched: it signs in at once, ceiling or not.
     expect((await signIn(t, "owner@example.com", "right-password")).tokens?.token).toBeTruthy();
+    // A second later the ceiling has let one more through.
+    vi.setSystemTime(NOW + 1000);
+    await expectAppError(signIn(t, sprayed[0], "guess-4"), "INVALID_INPUT");
+  });
+
+  test("wrong passwords on made-up emails hash nothing and spend no ceiling: the owner signs in at once", async () => {
+    const t = newTest();
+    await signIn(t, "alice@example.com", "correct-horse", "signUp");
+    for (let i = 0; i < 100; i++) {
+      await expectAppError(
+        signIn(t, `nobody${i}@example.com`, "x123456"),
+        "INVALID_INPUT",
+        "Invalid email or password.",
+      );
+    }
+    expect((await signIn(t, "alice@example.com", "correct-horse")).tokens?.token).toBeTruthy();
+    // A real account's first wrong password is still answered, not throttled.
+    await expectAppError(signIn(t, "alice@example.com", "wrong-one"), "INVALID_INPUT");
+  });
+
+  test("a stranger who keeps the ceiling empty cannot keep out an account that has not failed", async () => {
+    const t = newTest();
+    await signIn(t, "alice@example.com", "correct-horse", "signUp");
+    const own = await realAccounts(t, "mine", 6);
+    // The attacker's own accounts, 10 wrong passwords each: the ceiling is empty.
+    for (const email of own) {
+      for (let i = 0; i < 10; i++) await expectAppError(signIn(t, email, `wrong-${i}`), "INVALID_INPUT");
+    }
+    expect(await expectAppError(signIn(t, own[0], "right-password"), "RATE_LIMITED", LOCKED)).toMatchObject({
+      limit: "signInAccount",
+    });
+    // Alice mistypes twice, then signs in: never refused by the ceiling.
+    await expectAppError(signIn(t, "alice@example.com", "correct-hose"), "INVALID_INPUT");
+    await expectAppError(signIn(t, "alice@example.com", "correct-horses"), "INVALID_INPUT");
+    expect((await signIn(t, "alice@example.com", "correct-horse")).tokens?.token).toBeTruthy();
+    // Her right password gave her attempts past the ceiling back.
+    for (let i = 0; i < 2; i++) await expectAppError(signIn(t, "alice@example.com", `typo-${i}`), "INVALID_INPUT");
+    expect((await signIn(t, "alice@example.com", "correct-horse")).tokens?.token).toBeTruthy();
   });
 });
+
+/**
+ * `count` real password accounts `${prefix}-i@example.com`, all with the
+ * password "right-password": the first signs up, the others get a copy of its
+ * stored hash (one hashing instead of `count`).
+ */
+async function realAccounts(t: TestBackend, prefix: string, count: number): Promise<string[]> {
+  const emails = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
+  await signIn(t, emails[0], "right-password", "signUp");
+  await t.run(async (ctx) => {
+    const first = await ctx.db
+      .query("authAccounts")
+      .withIndex("providerAndAccountId", (q) => q.eq("provider", "password").eq("providerAccountId", emails[0]))
+      .unique();
+    for (const email of emails.slice(1)) {
+      const userId = await ctx.db.insert("users", { email });
+      await ctx.db.insert("authAccounts", {
+        userId,
+        provider: "password",
+        providerAccountId: email,
+        secret: first!.secret,
+      });
+    }
+  });
+  return emails;
+}

@@ -22,7 +22,7 @@ const NOW = Date.parse("2026-11-20T15:00:00-05:00");
 const HOUR = 60 * 60 * 1000;
 
 // Password hashing (scrypt) is slow on a busy machine.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 180_000 });
 
 useFrozenClock(NOW);
 // Convex Auth signs session JWTs with JWT_PRIVATE_KEY.
@@ -119,22 +119,28 @@ describe("rate limits", () => {
     await other.asUser.mutation(api.claims.submit, { micId: mics[5] });
   });
 
-  test("sign-ups: 5 an hour per email address, then refused before any account is made", async () => {
+  test("sign-ups: 5 an hour per email address (sign up, delete, again), then refused before any account is made", async () => {
     const t = newTest();
-    const signUp = (email: string, password = "short") =>
+    const signUp = (email: string, password = "long-enough") =>
       t.action(api.auth.signIn, { provider: "password", params: { email, password, flow: "signUp" } });
-    // Failed sign-ups (password too short) use the allowance too: it is taken before hashing.
-    for (let i = 0; i < 5; i++) await expectAppError(signUp("flood@example.com"), "INVALID_INPUT");
+    // Sign-ups refused by the cheap checks (password too short) hash nothing and spend nothing.
+    for (let i = 0; i < 10; i++) await expectAppError(signUp("flood@example.com", "short"), "INVALID_INPUT");
+    // Each new account hashes: 5 of them an hour on one address.
+    for (let i = 0; i < 5; i++) {
+      const { tokens } = await signUp("flood@example.com");
+      const subject = JSON.parse(atob(tokens!.token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).sub;
+      await t.withIdentity({ subject }).mutation(api.account.deleteAccount, { confirm: "DELETE" });
+    }
     const before = await appDocuments(t);
     const data = await expectAppError(
-      signUp("flood@example.com", "long-enough"),
+      signUp("flood@example.com"),
       "RATE_LIMITED",
       "Too many sign-up attempts for this email. Please try again in 12 minutes.",
     );
     expect(data).toMatchObject({ limit: "signUpEmail" });
     expect(await appDocuments(t)).toEqual(before);
     // Another address still signs up.
-    const ok = await signUp("fine@example.com", "long-enough");
+    const ok = await signUp("fine@example.com");
     expect(ok.tokens?.token).toBeTruthy();
   });
 
@@ -143,9 +149,9 @@ describe("rate limits", () => {
     const signUp = (i: number) =>
       t.action(api.auth.signIn, {
         provider: "password",
-        params: { email: `bot${i}@example.com`, password: "x", flow: "signUp" },
+        params: { email: `bot${i}@example.com`, password: "long-enough", flow: "signUp" },
       });
-    for (let i = 0; i < 30; i++) await expectAppError(signUp(i), "INVALID_INPUT");
+    for (let i = 0; i < 30; i++) expect((await signUp(i)).tokens?.token).toBeTruthy();
     const data = await expectAppError(
       signUp(30),
       "RATE_LIMITED",
@@ -153,18 +159,44 @@ describe("rate limits", () => {
     );
     expect(data).toMatchObject({ limit: "signUp" });
     vi.setSystemTime(NOW + 60 * 1000);
-    await expectAppError(signUp(31), "INVALID_INPUT");
+    expect((await signUp(31)).tokens?.token).toBeTruthy();
   });
+
+  test("sign-ups: refused ones (short password, bad email, an existing account) spend none of the site's allowance", async () => {
+    vi.stubEnv("SIGN_UP_LIMIT_PER_MINUTE", "3");
+    const t = newTest();
+    const signUp = (email: string, password: string) =>
+      t.action(api.auth.signIn, { provider: "password", params: { email, password, flow: "signUp" } });
+    expect((await signUp("taken@example.com", "long-enough")).tokens?.token).toBeTruthy();
+    // A stranger's junk, many times the allowance: every one refused before hashing.
+    for (let i = 0; i < 30; i++) {
+      await expectAppError(
+        signUp(`junk${i}@example.com`, "x"),
+        "INVALID_INPUT",
+        "Password must be at least 6 characters",
+      );
+      await expectAppError(signUp("   ", "long-enough"), "INVALID_INPUT");
+    }
+    // Sign-ups on an existing email check the password like a sign-in (its lockout policy), not the sign-up allowance.
+    for (let i = 0; i < 5; i++) await expectAppError(signUp("taken@example.com", `guess-${i}`), "ALREADY_EXISTS");
+    // Real comedians still sign up: the two tokens left of 3.
+    expect((await signUp("bob@example.com", "correct-horse")).tokens?.token).toBeTruthy();
+    expect((await signUp("carol@example.com", "correct-horse")).tokens?.token).toBeTruthy();
+    expect(await expectAppError(signUp("dave@example.com", "correct-horse"), "RATE_LIMITED")).toMatchObject({
+      limit: "signUp",
+    });
+  });
+
   test("sign-ups: a deployment's SIGN_UP_LIMIT_PER_MINUTE sets the site-wide allowance (nonsense keeps 30)", async () => {
     const t = newTest();
     const signUp = (i: number) =>
       t.action(api.auth.signIn, {
         provider: "password",
-        params: { email: `env${i}@example.com`, password: "x", flow: "signUp" },
+        params: { email: `env${i}@example.com`, password: "long-enough", flow: "signUp" },
       });
     vi.stubEnv("SIGN_UP_LIMIT_PER_MINUTE", "3");
     try {
-      for (let i = 0; i < 3; i++) await expectAppError(signUp(i), "INVALID_INPUT");
+      for (let i = 0; i < 3; i++) expect((await signUp(i)).tokens?.token).toBeTruthy();
       expect(await expectAppError(signUp(3), "RATE_LIMITED")).toMatchObject({ limit: "signUp" });
     } finally {
       vi.unstubAllEnvs();

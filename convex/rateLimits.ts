@@ -23,11 +23,17 @@ import { appError, ErrorCode } from "./errors";
  *   mic) and each one is reviewed by an admin.
  * - signUp (whole site, anonymous): 30 at once, 30 a minute. Each sign-up hashes
  *   a password (~300 ms of the backend's time); this bounds that to about 15%
- *   of one core while a real launch-day burst still gets through. A deployment
- *   may set SIGN_UP_LIMIT_PER_MINUTE (test deployments that sign up a hundred
- *   comedians at once do), so this one is given inline ({@link signUpConfig}).
- * - signUpEmail (per email address): 5 an hour, so one address cannot be
- *   retried in a loop.
+ *   of one core while a real launch-day burst still gets through. Only a
+ *   sign-up that is about to hash takes a token: one refused by the cheap
+ *   checks first (lengths, email, password rules, an existing account) costs
+ *   nothing and spends nothing, so junk sign-ups cannot use up real ones'
+ *   allowance. (A sign-up on an existing account checks the password against
+ *   it, so it is a sign-in attempt: the sign-in limits below apply instead.)
+ *   A deployment may set SIGN_UP_LIMIT_PER_MINUTE (test deployments that sign
+ *   up a hundred comedians at once do), so this one is given inline
+ *   ({@link signUpConfig}).
+ * - signUpEmail (per email address): 5 an hour, taken with signUp, so one
+ *   address cannot be hashed in a loop (sign up, delete the account, again).
  * - photoUpload (per user): 10 at once, 10 an hour. Each upload URL takes one
  *   file of up to 10 MiB and an unattached upload is only deleted by a cron
  *   after an hour, so without a limit one account could fill the disk; a
@@ -48,8 +54,19 @@ import { appError, ErrorCode } from "./errors";
  * - signInFailed (whole site): 60 wrong passwords at once, 60 a minute. Each
  *   check hashes (~300 ms); this caps the backend time spent on wrong
  *   passwords at about a third of one core and throttles spraying many
- *   accounts (with it, one attacker holds at most ~120 accounts locked). Only
- *   failures spend it; when it is empty, password sign-ins wait a few seconds.
+ *   accounts (with it, one attacker holds at most ~130 accounts locked). Only
+ *   wrong passwords on real accounts spend it: an unknown email hashes
+ *   nothing, so a stranger cannot empty it with made-up addresses. While it
+ *   is empty, an address may still make signInOverCeiling attempts; after
+ *   those, its password sign-ins wait a few seconds.
+ * - signInOverCeiling (per email address): 3 at once, 3 an hour: the attempts
+ *   an address makes past an empty site-wide ceiling (a right password gives
+ *   them back). The ceiling bounds hashing, but must not become a way to keep
+ *   everyone out: someone who keeps it empty (wrong passwords on accounts of
+ *   their own) still cannot refuse an account that has not failed 3 times in
+ *   the last hour, and the hashing it lets through is bounded by 3 an hour
+ *   for each real address the attacker names. Unknown emails are answered
+ *   the same (refused after 3), so this too tells nothing about which exist.
  * - logSet (per comedian; the log wizard, its new-mic path and onboarding's
  *   first set): 150 at once, then 60 an hour (one a minute). Each set moves
  *   the comedian's userStats, performanceDays and venueVisits rows and the
@@ -88,6 +105,7 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   signInFailed: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
   logSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 150 },
   editSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
+  signInOverCeiling: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
 });
 
 export type RateLimitName =
@@ -102,7 +120,8 @@ export type RateLimitName =
   | "signInAccount"
   | "signInFailed"
   | "logSet"
-  | "editSet";
+  | "editSet"
+  | "signInOverCeiling";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -129,6 +148,7 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   signInFailed: () => SIGN_IN_LIMITED_MESSAGE,
   logSet: (ms) => `You have logged a lot of sets at once. Please try again in ${waitText(ms)}.`,
   editSet: (ms) => `Too many edits. Please try again in ${waitText(ms)}.`,
+  signInOverCeiling: () => SIGN_IN_LIMITED_MESSAGE,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
@@ -159,43 +179,56 @@ export async function enforceRateLimit(ctx: MutationCtx | ActionCtx, name: RateL
 }
 
 /**
- * A password sign-up is anonymous: limited site-wide, then per email address,
- * before the provider hashes anything. Called from the Password provider's
- * `authorize` (auth.ts) for the "signUp" flow; the tokens are taken in their
- * own transaction, so failed sign-ups count too.
+ * A password sign-up that is about to hash a new password: limited site-wide,
+ * then per email address. Called from the Password provider's `authorize`
+ * (auth.ts) after the cheap checks; the tokens are taken in their own
+ * transaction, so a sign-up that fails after hashing counts too.
  */
 export async function limitSignUp(ctx: ActionCtx, email: string): Promise<void> {
   await enforceRateLimit(ctx, "signUp");
-  await enforceRateLimit(ctx, "signUpEmail", email.trim().toLowerCase().slice(0, 320));
+  await enforceRateLimit(ctx, "signUpEmail", signInKey(email));
 }
 
-/** The per-account key of a password sign-in: the email as the provider stores it. */
+/** The per-address key of the sign-up and sign-in limits: the email as the provider stores it. */
 function signInKey(email: string): string {
   return email.trim().toLowerCase().slice(0, 320);
 }
 
 /**
- * Before a password sign-in checks the password: refused while the site-wide
- * failure ceiling is empty, then takes one of the account's attempts
- * (atomically, so parallel guesses cannot overrun it). See signInAccount above.
+ * Before a password is checked against an account (sign-in, or sign-up on an
+ * existing email): refused while the account is locked (nothing taken); while
+ * the site-wide failure ceiling is empty, takes one of the address's
+ * signInOverCeiling attempts or is refused; then takes one of the account's
+ * attempts (atomically, so parallel guesses cannot overrun it). See
+ * signInAccount, signInFailed and signInOverCeiling above.
  */
 export async function limitSignInAttempt(ctx: ActionCtx, email: string): Promise<void> {
+  const key = signInKey(email);
+  const account = await rateLimiter.check(ctx, "signInAccount", { key });
+  if (!account.ok) {
+    throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, {
+      limit: "signInAccount",
+      retryAfterMs: Math.ceil(account.retryAfter),
+    });
+  }
   const site = await rateLimiter.check(ctx, "signInFailed");
-  if (!site.ok) {
+  if (!site.ok && !(await rateLimiter.limit(ctx, "signInOverCeiling", { key })).ok) {
     throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, {
       limit: "signInFailed",
       retryAfterMs: Math.ceil(site.retryAfter),
     });
   }
-  await enforceRateLimit(ctx, "signInAccount", signInKey(email));
+  await enforceRateLimit(ctx, "signInAccount", key);
 }
 
-/** A wrong password (or unknown email): spends one of the site-wide failures. */
+/** A wrong password checked against a real account (it was hashed): spends one of the site-wide failures. */
 export async function recordFailedSignIn(ctx: ActionCtx): Promise<void> {
   await rateLimiter.limit(ctx, "signInFailed");
 }
 
-/** The right password: the account's attempts are full again. */
+/** The right password: the account's attempts, and those past the ceiling, are full again. */
 export async function clearSignInAttempts(ctx: ActionCtx, email: string): Promise<void> {
-  await rateLimiter.reset(ctx, "signInAccount", { key: signInKey(email) });
+  const key = signInKey(email);
+  await rateLimiter.reset(ctx, "signInAccount", { key });
+  await rateLimiter.reset(ctx, "signInOverCeiling", { key });
 }
