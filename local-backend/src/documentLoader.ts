@@ -95,56 +95,123 @@ export type Restored = {
   refused: string[];
 };
 
+/** Milliseconds of reading or parsing per slice (at start, and of background loading). */
+const SLICE_MS = 8;
+
+/**
+ * The data directory's documents read and sorted out, not yet in a database:
+ * system tables parsed, user tables as {@link LazyTable}s.
+ */
+export type ReadDocuments = Restored & {
+  eager: Map<string, Map<string, Doc>>;
+  lazy: Map<string, LazyTable>;
+  /** The largest `_creationTime` of the parsed documents. */
+  maxCreation: number;
+  state: LoadedState;
+};
+
+function emptyRead(state: LoadedState): ReadDocuments {
+  return { componentDocs: new Map(), files: [], refused: [], eager: new Map(), lazy: new Map(), maxCreation: 0, state };
+}
+
+/** Sorts one stored document into `read`. */
+function readOne(read: ReadDocuments, key: string, value: string | Record<string, unknown>): void {
+  if (key.charCodeAt(0) === 64 /* @ */) {
+    read.componentDocs.set(key, typeof value === "string" ? JSON.parse(value) : value);
+    return;
+  }
+  if (isRefusedLegacyId(key)) {
+    read.refused.push(key);
+    return;
+  }
+  const table = tableNameFromId(key);
+  if (table === null) return;
+  if (table.charCodeAt(0) === 95 /* _ */) {
+    const doc = typeof value === "string" ? parseStoredDoc(value) : fromStoredJson(value);
+    if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
+    if (table === "_storage") read.files.push([key, doc.sha256, doc.contentType ?? ""]);
+    let docs = read.eager.get(table);
+    if (!docs) read.eager.set(table, (docs = new Map()));
+    docs.set(key, doc);
+    return;
+  }
+  let pending = read.lazy.get(table);
+  if (!pending) read.lazy.set(table, (pending = new LazyTable()));
+  if (typeof value === "string") {
+    pending.keys.push(key);
+    pending.texts.push(value);
+  } else {
+    const doc = fromStoredJson(value);
+    if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
+    pending.parsed.set(key, doc);
+  }
+}
+
+/** Reads every stored document at once. */
+export function readDocuments(state: LoadedState): ReadDocuments {
+  const read = emptyRead(state);
+  for (const [key, value] of state.docs) readOne(read, key, value);
+  return read;
+}
+
+/**
+ * Reads the stored documents a slice of a few milliseconds at a time, so what
+ * the start awaits meanwhile (bundling the functions runs in esbuild's own
+ * process) goes on beside it. Once everything is read and until `parseUntil`
+ * is false, user tables are parsed ahead, smallest first, in the same slices:
+ * the time the start would have waited idle parses what the first queries read.
+ */
+export async function readDocumentsInSlices(state: LoadedState, parseUntil: () => boolean): Promise<ReadDocuments> {
+  const read = emptyRead(state);
+  const docs = state.docs[Symbol.iterator]();
+  for (let done = false; !done;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    while (performance.now() - started < SLICE_MS) {
+      let n = 0;
+      for (let next = docs.next(); ; next = docs.next()) {
+        if (next.done) {
+          done = true;
+          break;
+        }
+        readOne(read, next.value[0], next.value[1]);
+        if (++n === 256) break;
+      }
+      if (done) break;
+    }
+  }
+  const ahead = [...read.lazy.values()].sort((a, b) => a.size - b.size);
+  const parseAhead = () => {
+    if (!parseUntil()) return;
+    const started = performance.now();
+    while (performance.now() - started < SLICE_MS) {
+      const table = ahead.find((t) => t.unparsed > 0);
+      if (!table || !parseUntil()) return;
+      table.drain(512);
+    }
+    setImmediate(parseAhead);
+  };
+  setImmediate(parseAhead);
+  return read;
+}
+
+/** Puts read documents into `db` (an empty IndexedDatabase): system tables parsed, user tables as LazyTables. */
+export function installDocuments(db: any, read: ReadDocuments): Restored {
+  // Tables not used yet are parsed in the background smallest first (loadInBackground).
+  const lazy = new Map([...read.lazy].sort((a, b) => a[1].size - b[1].size));
+  db.loadTables(read.eager, lazy);
+  // The segments' documents, parsed or not, are below what their manifest recorded.
+  db._lastCreationTime = Math.max(db._lastCreationTime, read.maxCreation, read.state.maxCreationTime());
+  return { componentDocs: read.componentDocs, files: read.files, refused: read.refused };
+}
+
 /**
  * Puts the loaded documents into `db` (an empty IndexedDatabase): system
  * tables parsed now, user tables as {@link LazyTable}s.
  */
 export function restoreDocuments(db: any, state: LoadedState): Restored {
-  const componentDocs = new Map<string, Record<string, unknown>>();
-  const files: [string, string, string][] = [];
-  const refused: string[] = [];
-  const eager = new Map<string, Map<string, Doc>>();
-  const lazy = new Map<string, LazyTable>();
-  let maxCreation = 0;
-  for (const [key, value] of state.docs) {
-    if (key.charCodeAt(0) === 64 /* @ */) {
-      componentDocs.set(key, typeof value === "string" ? JSON.parse(value) : value);
-      continue;
-    }
-    if (isRefusedLegacyId(key)) {
-      refused.push(key);
-      continue;
-    }
-    const table = tableNameFromId(key);
-    if (table === null) continue;
-    if (table.charCodeAt(0) === 95 /* _ */) {
-      const doc = typeof value === "string" ? parseStoredDoc(value) : fromStoredJson(value);
-      if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
-      if (table === "_storage") files.push([key, doc.sha256, doc.contentType ?? ""]);
-      let docs = eager.get(table);
-      if (!docs) eager.set(table, (docs = new Map()));
-      docs.set(key, doc);
-      continue;
-    }
-    let pending = lazy.get(table);
-    if (!pending) lazy.set(table, (pending = new LazyTable()));
-    if (typeof value === "string") {
-      pending.keys.push(key);
-      pending.texts.push(value);
-    } else {
-      const doc = fromStoredJson(value);
-      if (doc._creationTime > maxCreation) maxCreation = doc._creationTime;
-      pending.parsed.set(key, doc);
-    }
-  }
-  db.loadTables(eager, lazy);
-  // The segments' documents, parsed or not, are below what their manifest recorded.
-  db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation, state.maxCreationTime());
-  return { componentDocs, files, refused };
+  return installDocuments(db, readDocuments(state));
 }
-
-/** Milliseconds of parsing per slice of background loading. */
-const SLICE_MS = 8;
 
 /**
  * Parses the tables `db` has not parsed yet, a slice at a time between other

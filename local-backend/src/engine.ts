@@ -150,6 +150,8 @@ export class Engine {
     await this.store.lock();
     setCurrentTableNumbers(this.tables);
     this.applyEnv(this.store.readEnv());
+    // Read while the functions are bundled (restore() below takes what was read).
+    this.persistence.startReading();
     this.ct = await loadConvexTest();
     installConsoleCapture();
     (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;

@@ -4,7 +4,7 @@
  */
 import { convexToJson } from "convex/values";
 import type { Engine } from "./engine.js";
-import { restoreDocuments } from "./documentLoader.js";
+import { installDocuments, type ReadDocuments, readDocuments, readDocumentsInSlices } from "./documentLoader.js";
 import type { CompactionStats, JsonDoc } from "./store.js";
 
 export class Persistence {
@@ -15,13 +15,30 @@ export class Persistence {
 
   constructor(private readonly engine: Engine) {}
 
+  private reading: Promise<ReadDocuments> | null = null;
+
+  /**
+   * Starts reading the data directory a slice at a time (documentLoader.ts),
+   * so the start's other work (bundling the functions) goes on meanwhile;
+   * restore() takes what it read.
+   */
+  startReading(): void {
+    const engine = this.engine;
+    const state = engine.store.load();
+    this.reading = readDocumentsInSlices(state, () => this.reading !== null && !engine.closed);
+    this.reading.catch(() => undefined); // restore() reports it
+  }
+
   /** Loads the data directory into the (empty) in-memory database. */
   async restore(): Promise<void> {
     const engine = this.engine;
-    const state = engine.store.load();
+    const reading = this.reading;
+    this.reading = null;
+    const read = reading ? await reading : readDocuments(engine.store.load());
     const db = engine.db;
     // System tables and components now; user tables when first used (documentLoader.ts).
-    const { componentDocs, files, refused } = restoreDocuments(db, state);
+    const { componentDocs, files, refused } = installDocuments(db, read);
+    const state = read.state;
     // Sessions and refresh tokens with old (guessable) ids: deleted, on disk too.
     for (const id of refused) engine.store.markDirty(id);
     const signedOut = refused.length;

@@ -15,7 +15,12 @@ import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
-import { restoreDocuments } from "../../local-backend/src/documentLoader";
+import {
+  installDocuments,
+  readDocuments,
+  readDocumentsInSlices,
+  restoreDocuments,
+} from "../../local-backend/src/documentLoader";
 import { decodeId, encodeId } from "../../local-backend/src/ids";
 import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
 import { DataStore, type JsonDoc } from "../../local-backend/src/store";
@@ -140,6 +145,51 @@ describe("a start reads user tables' documents when first used", () => {
     const db = restore(dir);
     expect(db._lastCreationTime).toBe(T0 + 41);
     expect(db.unparsedDocuments()).toBe(58);
+  });
+});
+
+describe("a start reads while it awaits the bundle, and parses ahead until the database takes the tables", () => {
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+
+  test("read in slices, the smallest table parsed ahead first; what the database takes is whole", async () => {
+    const store = new DataStore(dataDirectory());
+    let parsing = true;
+    const read = await readDocumentsInSlices(store.load(), () => parsing);
+    store.closeLog();
+    expect(read.lazy.get("messages")!.unparsed).toBe(38);
+    // Ahead, a slice at a time: the others (20) before the messages (38 unparsed).
+    for (let i = 0; i < 100 && read.lazy.get("others")!.unparsed > 0; i++) await turns(1);
+    expect(read.lazy.get("others")!.unparsed).toBe(0);
+    parsing = false;
+    const left = read.lazy.get("messages")!.unparsed;
+    await turns(5);
+    expect(read.lazy.get("messages")!.unparsed).toBe(left);
+    const db = new Indexed(schema, "");
+    installDocuments(db, read);
+    expect(db.documentCount()).toBe(60);
+    expect(bodies(db, "others")).toHaveLength(20);
+    expect(bodies(db, "messages")).toEqual(["patched", ...Array.from({ length: 39 }, (_, i) => `body ${i + 3}`)]);
+    expect(db.committed(id(10)).n).toBe(10n);
+    expect(db.unparsedDocuments()).toBe(0);
+  });
+
+  test("a table parsed partly ahead is parsed whole before a query reads it; the rest loads smallest first", () => {
+    const store = new DataStore(dataDirectory());
+    const read = readDocuments(store.load());
+    store.closeLog();
+    read.lazy.get("messages")!.drain(7);
+    const db = new Indexed(schema, "");
+    installDocuments(db, read);
+    expect(db.unparsedDocuments()).toBe(38 - 7 + 20);
+    // Background loading: the smaller table first, whole, before the larger one starts.
+    expect(db.loadSome(20)).toBe(true);
+    expect(db.unparsedDocuments()).toBe(38 - 7);
+    const all = bodies(db, "messages");
+    expect(all).toHaveLength(40);
+    expect(new Set(all).size).toBe(40);
+    expect(db.unparsedDocuments()).toBe(0);
   });
 });
 
