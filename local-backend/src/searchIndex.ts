@@ -39,7 +39,26 @@ export const SEARCH_RESULT_LIMIT = 1024;
 const K1 = 1.2;
 const B = 0.75;
 const TF_CAP = 15;
-const TF_BITS = 16;
+/** A posting is `slot << TF_SHIFT | tf`: slot = entry >>> TF_SHIFT, tf = entry & TF_MASK (slots stay far below 2^27). */
+const TF_SHIFT = 4;
+const TF_MASK = (1 << TF_SHIFT) - 1;
+
+/*
+ * No `Math.*` in the loops below that run per posting, per term of a document
+ * or per pending document: under convex-test (and so in the backend's
+ * functions) `Math` is a global read through an AsyncLocalStorage getter
+ * (its per-function stubs), which costs more than the arithmetic itself.
+ * Shifts, masks and comparisons do the same work locally, and the one
+ * function needed (log) is read from `Math` once, when this module loads.
+ */
+
+/** Math.log taken once at load: idf runs per term and per prefix expansion. */
+const ln = Math.log;
+
+/** The term frequency a posting keeps (capped at TF_CAP). */
+function cappedTf(tf: number): number {
+  return tf < TF_CAP ? tf : TF_CAP;
+}
 
 type Doc = Record<string, any> & { _id: string; _creationTime: number };
 
@@ -139,7 +158,7 @@ export class InvertedIndex {
         this.postings.set(term, (list = []));
         if (keepVocab) this.vocab.splice(this.vocabPosition(term), 0, term);
       }
-      list.push(slot * TF_BITS + Math.min(tf, TF_CAP));
+      list.push((slot << TF_SHIFT) | cappedTf(tf));
     }
   }
 
@@ -151,7 +170,7 @@ export class InvertedIndex {
     for (const [term, tf] of termFrequencies(tokens)) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const i = list.indexOf(slot * TF_BITS + Math.min(tf, TF_CAP));
+      const i = list.indexOf((slot << TF_SHIFT) | cappedTf(tf));
       if (i < 0) continue;
       list[i] = list[list.length - 1];
       list.pop();
@@ -191,7 +210,7 @@ export class InvertedIndex {
   private idf(term: string): number {
     const n = this.postings.get(term)?.length ?? 0;
     const N = this.size;
-    return Math.log(1 + (N - n + 0.5) / (n + 0.5));
+    return ln(1 + (N - n + 0.5) / (n + 0.5));
   }
 
   /** Average words per document (1 for an empty index). */
@@ -234,18 +253,18 @@ export class InvertedIndex {
       if (!list) continue;
       const idf = this.idf(term);
       for (const entry of list) {
-        const slot = Math.floor(entry / TF_BITS);
+        const slot = entry >>> TF_SHIFT;
         if (matched[slot] === 0) touched.push(slot);
         matched[slot]++;
-        score[slot] += bm25(idf, entry % TF_BITS, lengths[slot]);
+        score[slot] += bm25(idf, entry & TF_MASK, lengths[slot]);
       }
     }
     for (const term of this.expand(terms.prefix)) {
       const list = this.postings.get(term)!;
       const idf = this.idf(term);
       for (const entry of list) {
-        const slot = Math.floor(entry / TF_BITS);
-        const s = bm25(idf, entry % TF_BITS, lengths[slot]);
+        const slot = entry >>> TF_SHIFT;
+        const s = bm25(idf, entry & TF_MASK, lengths[slot]);
         if (prefixScore[slot] === 0) {
           if (matched[slot] === 0) touched.push(slot);
           prefixScore[slot] = s;
@@ -316,12 +335,13 @@ export class InvertedIndex {
       const f = tf.get(term);
       if (f === undefined) continue;
       m++;
-      s += this.bm25(this.idf(term), Math.min(f, TF_CAP), tokens.length);
+      s += this.bm25(this.idf(term), cappedTf(f), tokens.length);
     }
     let best = -1;
     for (const [term, f] of tf) {
       if (!term.startsWith(terms.prefix!)) continue;
-      best = Math.max(best, this.bm25(this.idf(term), Math.min(f, TF_CAP), tokens.length));
+      const termScore = this.bm25(this.idf(term), cappedTf(f), tokens.length);
+      if (termScore > best) best = termScore;
     }
     if (best >= 0) {
       m++;
