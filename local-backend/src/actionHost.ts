@@ -57,7 +57,7 @@ export function invokeHttpActionInWorker(
   const host = hostInContext(engine);
   const env = functionEnv();
   return (async () => {
-    const body = init?.body === undefined || init.body === null ? null : await new Response(init.body).arrayBuffer();
+    const body = await bodyBytes(init?.body);
     const http = { url, method: init?.method ?? "GET", headers: [...new Headers(init?.headers)], body };
     const response = await pool.run({ file, name: "default", requestId, args: "", env, http }, host).result;
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
@@ -66,6 +66,20 @@ export function invokeHttpActionInWorker(
       headers: response.headers,
     });
   })();
+}
+
+/**
+ * A request body's bytes to transfer to the worker: the site's own buffer when the body fills it
+ * (no copy: it is not used again here), otherwise a copy.
+ */
+async function bodyBytes(body: BodyInit | null | undefined): Promise<ArrayBuffer | null> {
+  if (body === undefined || body === null) return null;
+  const view: unknown = body;
+  if (view instanceof Uint8Array && view.buffer instanceof ArrayBuffer) {
+    const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+    return whole ? view.buffer : view.slice().buffer;
+  }
+  return await new Response(body).arrayBuffer();
 }
 
 /** What a worker asks for, answered in the context of the function that started it (created in that context). */

@@ -10,7 +10,7 @@ import { runRecordingSeed } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
 import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
 import { describeError, describeErrorFully } from "./functionErrors.js";
-import { corsHeaders, HttpError, readBody, sendJson, STATUS_UDF_FAILED } from "./httpCommon.js";
+import { bodyBudget, corsHeaders, HttpError, readBody, sendJson, STATUS_UDF_FAILED } from "./httpCommon.js";
 import { handleUpload, serveFile } from "./storageRoutes.js";
 import type { SyncManager } from "./sync.js";
 import { MAX_MESSAGE_BYTES } from "./syncSession.js";
@@ -187,9 +187,9 @@ export function apiRequestHandler(
         return;
       }
       case "/_local/stats": {
-        // Figures for tests and benchmarks (subscriptions, query re-runs, contention).
+        // Figures for tests and benchmarks (subscriptions, query re-runs, contention, bodies held).
         await readBody(req, MAX_MESSAGE_BYTES);
-        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats() });
+        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats(), bodyBytesInFlight: bodyBudget.inFlight });
         return;
       }
       case "/_local/compact": {
@@ -199,7 +199,7 @@ export function apiRequestHandler(
         return;
       }
       case "/_local/import": {
-        const body = await readBody(req, MAX_IMPORT_BYTES);
+        const body = await readBody(req, MAX_IMPORT_BYTES, { budget: false });
         const result = await engine.importSnapshot(JSON.parse(body.toString("utf8")));
         sendJson(req, res, 200, result);
         return;
@@ -214,11 +214,13 @@ export function apiRequestHandler(
         res.destroy();
         return;
       }
+      // A body left unread (refused before or while reading it) is not read on: the connection goes.
+      const close: Record<string, string> = req.complete ? {} : { Connection: "close" };
       if (error instanceof HttpError) {
-        sendJson(req, res, error.status, { code: error.code, message: error.message });
+        sendJson(req, res, error.status, { code: error.code, message: error.message }, close);
       } else {
         engine.logError(`API request failed: ${(error as Error).stack ?? String(error)}`);
-        sendJson(req, res, 500, { code: "InternalServerError", message: (error as Error).message });
+        sendJson(req, res, 500, { code: "InternalServerError", message: (error as Error).message }, close);
       }
     });
   };

@@ -7,6 +7,7 @@
 import http from "node:http";
 import { WebSocketServer } from "ws";
 import { apiRequestHandler } from "./apiRoutes.js";
+import { serverLimits, trackResponses } from "./httpCommon.js";
 import { TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
 import { siteRequestHandler } from "./siteRoutes.js";
@@ -31,7 +32,7 @@ export async function startServers(
   engine.onAuthConfigChange = () => verifier.reset();
   const sync = new SyncManager(engine, verifier);
 
-  const api = http.createServer(apiRequestHandler(engine, sync, verifier));
+  const api = http.createServer(serverLimits.options, trackResponses(apiRequestHandler(engine, sync, verifier)));
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_MESSAGE_BYTES });
   api.on("upgrade", (req, socket, head) => {
@@ -45,7 +46,8 @@ export async function startServers(
     });
   });
 
-  const site = http.createServer(siteRequestHandler(engine, verifier));
+  const site = http.createServer(serverLimits.options, trackResponses(siteRequestHandler(engine, verifier)));
+  for (const server of [api, site]) server.maxConnections = serverLimits.maxConnections;
 
   const listen = (server: http.Server, port: number) =>
     new Promise<void>((resolve, reject) => {

@@ -8,6 +8,9 @@ import type { Engine } from "./engine.js";
 import type { Caller } from "./functionContext.js";
 import { HttpError, readBody } from "./httpCommon.js";
 
+/** Convex's limit on an HTTP action's request body. */
+const MAX_HTTP_BODY_BYTES = 20 * 1024 * 1024;
+
 /** The site listener's request handler. */
 export function siteRequestHandler(
   engine: Engine,
@@ -20,6 +23,8 @@ export function siteRequestHandler(
         return;
       }
       const status = error instanceof HttpError ? error.status : 500;
+      // A body left unread (refused before or while reading it) is not read on: the connection goes.
+      if (!req.complete) res.setHeader("Connection", "close");
       if (!(error instanceof HttpError))
         engine.logError(`HTTP action failed: ${(error as Error).stack ?? String(error)}`);
       res.writeHead(status, { "Content-Type": "text/plain" });
@@ -27,9 +32,19 @@ export function siteRequestHandler(
     });
   };
 
+  /** Whether convex/http.ts has a route for this path and method (as the worker will look it up). */
+  async function routes(pathname: string, method: string): Promise<boolean> {
+    if (!engine.functions.bundle?.modules.has("http")) return false;
+    const router = (await engine.loadModule("http")).default;
+    return Boolean(router?.lookup?.(pathname, method));
+  }
+
   async function handleSite(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
-    const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req, 20 * 1024 * 1024);
+    // Routed before the body is read: a path no route serves is answered without taking it.
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (!(await routes(pathname, method))) throw new HttpError(404, "NotFound", `No HttpAction routed for ${pathname}`);
+    const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req, MAX_HTTP_BODY_BYTES);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
@@ -45,11 +60,9 @@ export function siteRequestHandler(
         if (!(error instanceof AuthError)) throw error;
       }
     }
-    const response = await engine.httpAction(
-      req.url ?? "/",
-      { method, headers, body: body ? new Uint8Array(body) : undefined },
-      caller,
-    );
+    // A view of the bytes read, not a copy (actionHost.ts hands them to the worker as they are).
+    const view = body && new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+    const response = await engine.httpAction(req.url ?? "/", { method, headers, body: view }, caller);
     const outHeaders: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
       if (name !== "set-cookie") outHeaders[name] = value;
