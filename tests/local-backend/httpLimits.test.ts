@@ -33,7 +33,9 @@ function stalledRequest(port: number, method: string, path: string, length: numb
   socket.on("data", (chunk) => (received += chunk.toString("latin1")));
   socket.on("error", () => {});
   const closed = new Promise<string>((resolve) => socket.on("close", () => resolve(received)));
-  const answered = waitFor(() => received.includes("\r\n\r\n") && received, { message: `an answer to ${path}` });
+  const answered = waitFor(() => received.includes("\r\n\r\n"), { message: `an answer to ${path}` }).then(
+    () => received,
+  );
   return { socket, answered, closed };
 }
 
