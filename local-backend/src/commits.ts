@@ -1,16 +1,22 @@
 /**
- * Commits: what every top-level commit does once convex-test has applied it
- * (durable in the log before anyone hears of it, retried mutations' results,
- * stored files' reference counts, contention, the listeners that re-run
- * subscriptions), and the hold that lets sync.ts run a Transition's queries
- * at one committed state.
+ * Commits: every top-level commit is written to the data log (and fsync'd)
+ * before convex-test applies it, under the transaction lock (logCommit); a
+ * failed write throws from there, so nothing of the commit is applied or
+ * announced, the caller rolls it back and hears why, and from then on every
+ * mutation is refused before it begins until a restart (reads go on). What a
+ * commit does once applied (retried mutations' results, stored files'
+ * reference counts, contention, the listeners that re-run subscriptions):
+ * afterCommit. And the hold that lets sync.ts run a Transition's queries at
+ * one committed state.
  */
-import { convexToJson } from "convex/values";
-import { componentDocKey, componentReadKey } from "./componentStore.js";
+import { committedJson, componentReadKey } from "./componentStore.js";
 import type { CommitListener, Engine } from "./engine.js";
 import { canonicalPath, mutationTag, readTracker, tableFromId } from "./functionContext.js";
 import type { Change, Doc as ReadDoc } from "./readSet.js";
 import type { JsonDoc } from "./store.js";
+
+/** A client mutation's result, logged with its writes (a retried mutation gets it instead of running again). */
+type MutationRecord = { s: string; r: number; res: unknown };
 
 export class Commits {
   /** Set while sync.ts re-runs subscriptions: other transactions wait to begin. */
@@ -19,6 +25,8 @@ export class Commits {
   private writer: string | null = null;
   /** The app database's written documents before the commit being reported (set by its onCommit). */
   private previousValues: Map<string, any> | null = null;
+  /** The client mutation result logged with the commit being applied (see logCommit). */
+  private logged: { ts: bigint; m: MutationRecord | undefined } | null = null;
   readonly listeners: CommitListener[] = [];
 
   /** `isActive`: whether the engine is the one this process's convex-test reports commits to. */
@@ -51,6 +59,44 @@ export class Commits {
       addWrite(id, value);
     };
     this.gateTransactions();
+  }
+
+  /** Before a mutation begins (convexTestLoader.ts): refused once a write to the data log failed. */
+  beforeMutation(): void {
+    this.engine.store.refuseIfLogFailed();
+  }
+
+  /**
+   * Called by tm.commit for a top-level commit, with the timestamp it will get
+   * and every database's pending writes, before anything is applied: writes
+   * the commit to the data log and fsyncs it. If that fails it throws (a
+   * LogWriteError naming the cause) and nothing is applied; the caller rolls
+   * the transaction back.
+   */
+  logCommit(commitTs: bigint, layers: Map<string, Record<string, unknown>>): void {
+    this.logged = null;
+    const engine = this.engine;
+    const w: [string, JsonDoc][] = [];
+    const app = layers.get("");
+    if (app) {
+      for (const [id, write] of Object.entries(app)) {
+        if (tableFromId(id) === null) continue; // never applied (IndexedTables.commit)
+        w.push([id, committedJson(engine.ct, write, commitTs)]);
+      }
+    }
+    for (const entry of engine.components.logWrites(layers, commitTs)) w.push(entry);
+    if (w.length === 0) return;
+    const m = this.mutationRecord();
+    engine.store.append({ ts: commitTs.toString(), w, ...(m ? { m } : {}) });
+    this.logged = { ts: commitTs, m };
+  }
+
+  /** The result of the client mutation whose transaction is committing, if it is one (not yet marked as used). */
+  private mutationRecord(): MutationRecord | undefined {
+    const tag = mutationTag.getStore();
+    const raw = (globalThis as any).__localBackendMutationResult;
+    if (!tag || tag.used || tag.s === undefined || tag.r === undefined || typeof raw !== "string") return undefined;
+    return { s: tag.s, r: tag.r, res: JSON.parse(raw) };
   }
 
   /**
@@ -96,37 +142,45 @@ export class Commits {
     }
   }
 
-  /** Called synchronously from DatabaseFake.commit for top-level commits. */
+  /**
+   * Called synchronously from tm.commit once a top-level commit is applied
+   * (it is durable: logCommit wrote it first). Nothing here may fail the
+   * commit: an error is logged.
+   */
   afterCommit(
     db: any,
     commitTs: bigint,
     writes: Record<string, unknown> | null,
     componentWrites: Map<string, Record<string, unknown>> = new Map(),
   ): void {
+    const logged = this.logged?.ts === commitTs ? this.logged : null;
+    this.logged = null;
+    try {
+      this.announce(db, commitTs, writes, componentWrites, logged?.m);
+    } catch (error) {
+      this.engine.logError(`after commit ${commitTs}: ${String(error)}`);
+    }
+  }
+
+  private announce(
+    db: any,
+    commitTs: bigint,
+    writes: Record<string, unknown> | null,
+    componentWrites: Map<string, Record<string, unknown>>,
+    m: MutationRecord | undefined,
+  ): void {
     const engine = this.engine;
     if (commitTs > engine.lastCommitTs) engine.lastCommitTs = commitTs;
     const previous = this.previousValues ?? new Map<string, any>();
     this.previousValues = null;
     const tag = mutationTag.getStore();
-    let m: { s: string; r: number; res: unknown } | undefined;
     if (tag && !tag.used) {
       tag.used = true;
       tag.ts = commitTs;
-      const raw = (globalThis as any).__localBackendMutationResult;
-      if (tag.s !== undefined && tag.r !== undefined && typeof raw === "string") {
-        m = { s: tag.s, r: tag.r, res: JSON.parse(raw) };
-      }
     }
     const ids = writes ? Object.keys(writes) : [];
-    const inComponents = engine.components.committedWrites(componentWrites);
+    const inComponents = engine.components.written(componentWrites);
     if (ids.length === 0 && inComponents.length === 0) return;
-    const w: [string, JsonDoc][] = ids.map((id) => {
-      const doc = db.committed(id);
-      return [id, doc ? (convexToJson(doc) as Record<string, unknown>) : null];
-    });
-    for (const entry of inComponents) w.push([componentDocKey(entry.path, entry.id), entry.doc]);
-    // Durable before anyone hears of it: a crash after this line loses nothing acknowledged.
-    engine.store.append({ ts: commitTs.toString(), w, ...(m ? { m } : {}) });
     engine.persistence.compactSoon();
     engine.files.trackStorage(ids);
     if (m) engine.mutationResults.set(`${m.s}:${m.r}`, { ts: commitTs, result: m.res });

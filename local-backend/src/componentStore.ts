@@ -9,9 +9,13 @@
  * boundaries), and begins, commits and rolls back every component's writes
  * together with the app's.
  *
- * Persistence: a transaction's writes in all components are one log entry
- * (`tm.commit` is wrapped so the app's and the components' writes are gathered
- * and appended at once). A component document is stored under the key
+ * Persistence: a transaction's writes in all components are one log entry,
+ * written before any of them is applied: `tm.commit` calls `beforeApply` with
+ * every database's pending writes once it has the commit timestamp and before
+ * it applies anything (convexTestLoader.ts), and a failed log write throws
+ * from there, so the caller rolls back a commit no one saw. Once applied, the
+ * app's and the components' writes are gathered (`tm.commit` is wrapped) and
+ * reported at once. A component document is stored under the key
  * `@<componentPath>|<id>`, which no app id can collide with; subscriptions
  * track component tables as `@<componentPath>|<table>`.
  */
@@ -39,6 +43,13 @@ export function parseComponentDocKey(key: string): { path: string; id: string } 
   return { path: key.slice(1, bar), id: key.slice(bar + 1) };
 }
 
+/** A pending write as the data log stores it: its committed value (commit timestamps resolved) as Convex JSON. */
+export function committedJson(ct: any, write: unknown, commitTs: bigint): JsonDoc {
+  return write === null || write === undefined
+    ? null
+    : (convexToJson(ct.resolveCommittedValues(write, commitTs)) as Record<string, unknown>);
+}
+
 /** A component's ids are minted like the app's (ids.ts): the table number names the table. */
 function tableOf(id: string): string | null {
   return tableNameFromId(id);
@@ -59,7 +70,12 @@ export type ComponentHost = {
   loadModule(modulePath: string, componentPath: string): Promise<any>;
   /** A component table was read (subscription tracking). */
   onRead(key: string): void;
-  /** One top-level commit: the app's writes and each component's. */
+  /**
+   * One top-level commit about to be applied, with every database's pending
+   * writes by component path ("" for the app): makes it durable, or throws.
+   */
+  beforeApply(commitTs: bigint, layers: Map<string, Record<string, unknown>>): void;
+  /** One top-level commit, applied: the app's writes and each component's. */
   onCommit(
     commitTs: bigint,
     appWrites: Record<string, unknown> | null,
@@ -67,7 +83,7 @@ export type ComponentHost = {
   ): void;
 };
 
-export type CommittedComponentWrite = { path: string; id: string; table: string; doc: JsonDoc };
+export type ComponentWrite = { path: string; id: string; table: string };
 
 export class ComponentStore {
   /** Component path -> its database. */
@@ -93,6 +109,8 @@ export class ComponentStore {
     if (this.wrapped) return;
     this.wrapped = true;
     const tm = this.host.g.transactionManager;
+    // Called by tm.commit for a top-level commit before it applies anything (convexTestLoader.ts).
+    tm._localBackendBeforeApply = (commitTs: bigint) => this.host.beforeApply(commitTs, this.pendingLayers());
     const commit = tm.commit.bind(tm);
     tm.commit = (isNested: boolean) => {
       if (isNested) return commit(isNested);
@@ -190,21 +208,35 @@ export class ComponentStore {
     db._lastCreationTime = Math.max(db._lastCreationTime, maxCreation);
   }
 
-  /** The committed form of a commit's component writes, for the data log. */
-  committedWrites(writes: Map<string, Record<string, unknown>>): CommittedComponentWrite[] {
-    const out: CommittedComponentWrite[] = [];
-    for (const [path, layer] of writes) {
-      const db = this.dbs.get(path);
-      if (!db) continue;
-      for (const id of Object.keys(layer)) {
-        const doc = db.committed(id);
-        out.push({
-          path,
-          id,
-          table: tableOf(id) ?? "",
-          doc: doc ? (convexToJson(doc) as Record<string, unknown>) : null,
-        });
+  /** Every database's writes about to commit (a top-level commit: one layer each), by component path. */
+  private pendingLayers(): Map<string, Record<string, unknown>> {
+    const layers = new Map<string, Record<string, unknown>>();
+    for (const [path, component] of Object.entries(this.host.g.components) as [string, any][]) {
+      const writes: Record<string, unknown>[] = component.db._writes;
+      if (writes.length > 0) layers.set(path, writes[writes.length - 1]);
+    }
+    return layers;
+  }
+
+  /** The data-log form of a commit's component writes, before they are applied (their values at `commitTs`). */
+  logWrites(layers: Map<string, Record<string, unknown>>, commitTs: bigint): [string, JsonDoc][] {
+    const out: [string, JsonDoc][] = [];
+    for (const [path, layer] of layers) {
+      if (path === "" || !this.dbs.has(path)) continue;
+      for (const [id, write] of Object.entries(layer)) {
+        if (tableOf(id) === null) continue; // never applied (IndexedTables.commit)
+        out.push([componentDocKey(path, id), committedJson(this.host.ct, write, commitTs)]);
       }
+    }
+    return out;
+  }
+
+  /** Which component documents a commit wrote (for subscriptions). */
+  written(writes: Map<string, Record<string, unknown>>): ComponentWrite[] {
+    const out: ComponentWrite[] = [];
+    for (const [path, layer] of writes) {
+      if (!this.dbs.has(path)) continue;
+      for (const id of Object.keys(layer)) out.push({ path, id, table: tableOf(id) ?? "" });
     }
     return out;
   }

@@ -94,6 +94,17 @@ const EDITS: Edit[] = [
       "globalThis.__localBackendMutationResult = rawResult;\n            globalThis.__localBackendBeforeCommit?.(isNested);\n",
   },
   {
+    why: "a top-level commit is written to the data log before it is applied (componentStore.ts): if that fails, nothing of it is visible and the caller rolls back",
+    find: "            this._lastCommitTs = commitTs;\n",
+    replace: "            this._localBackendBeforeApply?.(commitTs);\n            this._lastCommitTs = commitTs;\n",
+  },
+  {
+    why: "after a failed write to the data log, a mutation is refused before it begins (commits.ts)",
+    find: "await transactionManager.begin(isNested, transactionLimits);\n        try {\n            const childLock = new NestedLock();\n            const invokeRaw = () => m.invokeMutation",
+    replace:
+      "globalThis.__localBackendBeforeMutation?.(isNested);\n        await transactionManager.begin(isNested, transactionLimits);\n        try {\n            const childLock = new NestedLock();\n            const invokeRaw = () => m.invokeMutation",
+  },
+  {
     why: "scheduled functions run through the backend's executor (scheduledJobs.ts runJob): exactly once, as in Convex",
     find: "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n",
     replace:

@@ -4,7 +4,9 @@
  * LOG_LINE_WRITES documents (an import) is several lines, the last one without
  * `more`, applied only when that last line is there. A failed append is cut
  * back and stops later commits until a restart; a restart drops what was never
- * acknowledged (a torn last line, a commit whose last line never came).
+ * acknowledged (a torn last line, a commit whose last line never came). The
+ * commit path (commits.ts) appends before the commit is applied in memory, so
+ * a failed append leaves nothing visible.
  */
 import fs from "node:fs";
 import { FILE_MODE } from "./dataDir.js";
@@ -23,6 +25,14 @@ export type LogEntry = {
   /** Set on every line but the last of a commit logged as several lines (see append). */
   more?: true;
 };
+
+/** Why a commit was not saved: the data log could not be written (or an earlier write to it failed). */
+export class LogWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LogWriteError";
+  }
+}
 
 /** A commit with more writes than this is logged as several lines (an import: no one huge string). */
 const LOG_LINE_WRITES = 2048;
@@ -83,18 +93,14 @@ export class DataLog {
 
   /**
    * Appends one commit and fsyncs it before returning. If a write or the
-   * fsync fails (a full disk), the log is cut back to where it was, the error
-   * is thrown (the commit is not acknowledged) and every later commit is
-   * refused until a restart: the failed commit's writes are in memory but not
-   * on disk, so nothing may build on them, and a restart loads exactly what
-   * was acknowledged.
+   * fsync fails (a full disk), the log is cut back to where it was, a
+   * LogWriteError naming the cause is thrown (the commit is not acknowledged,
+   * and the caller applies nothing of it) and every later commit is refused
+   * until a restart (whether the cut-back reached the disk is not known), and
+   * a restart loads exactly what was acknowledged.
    */
   append(entry: LogEntry): void {
-    if (this.failedWrite) {
-      throw new Error(
-        `A write to ${this.path} failed (${this.failedWrite}): commits are refused until the backend restarts.`,
-      );
-    }
+    this.refuseIfFailed();
     const start = this.bytes;
     try {
       if (this.fd === null) this.fd = fs.openSync(this.path, "a", FILE_MODE);
@@ -119,7 +125,19 @@ export class DataLog {
     } catch (error) {
       this.failedWrite = String((error as Error).message ?? error);
       this.cut(start);
-      throw error;
+      throw new LogWriteError(
+        `Could not write the data log ${this.path} (${this.failedWrite}): the commit was not saved, ` +
+          `and writes are refused until the backend restarts.`,
+      );
+    }
+  }
+
+  /** Throws once a write to the log failed: no commit may build on what the disk may not hold. */
+  refuseIfFailed(): void {
+    if (this.failedWrite) {
+      throw new LogWriteError(
+        `Writes are refused until the backend restarts: a write to the data log ${this.path} failed (${this.failedWrite}).`,
+      );
     }
   }
 

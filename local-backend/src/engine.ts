@@ -111,6 +111,9 @@ export class Engine {
     g: null,
     loadModule: (modulePath, componentPath) => this.loadModule(modulePath, componentPath),
     onRead: (key) => readTracker.getStore()?.reads.addTable(key),
+    beforeApply: (ts, layers) => {
+      if (activeEngine === this) this.commits.logCommit(ts, layers);
+    },
     onCommit: (ts, app, components) => {
       if (activeEngine === this) this.commits.afterCommit(this.db, ts, app, components);
     },
@@ -178,6 +181,7 @@ export class Engine {
     this.commits.install();
     installUserTimeLimits(g);
     (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.jobs.beforeCommit(isNested);
+    (globalThis as any).__localBackendBeforeMutation = () => activeEngine?.commits.beforeMutation();
     (globalThis as any).__localBackendInvokeAction = (
       functionPath: { udfPath: string; componentPath: string },
       requestId: string,

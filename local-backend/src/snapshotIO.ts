@@ -82,11 +82,12 @@ export async function importSnapshot(engine: Engine, snapshot: any): Promise<{ d
           componentDocs = engine.components.importTables(snapshot.components);
           const problems = schemaProblems(engine.ct, dbSchema, incoming, false);
           if (problems.length > 0) throw new Error(`The schema rejects the snapshot:\n  ${problems.join("\n  ")}`);
+          // Throws before applying anything if the data log cannot be written (commits.ts logCommit).
+          tm.commit(false);
         } catch (error) {
           tm.rollback(false);
           throw error;
         }
-        tm.commit(false);
       }),
     ),
   );

@@ -222,7 +222,7 @@ export class DataStore {
    * the log (or the new manifest, and a log whose replay changes nothing).
    */
   compact(source: DocSource, ts: bigint, schema = ""): CompactionStats {
-    // Memory holds a commit the log refused: writing memory out would keep it.
+    // After a failed write the end of the log on disk is uncertain (its cut-back may not have landed): a restart first.
     if (this.log.failedWrite)
       throw new Error(`No compaction after a failed write to the log (${this.log.failedWrite})`);
     const started = performance.now();
@@ -274,6 +274,11 @@ export class DataStore {
   append(entry: LogEntry): void {
     this.log.append(entry);
     for (const [key] of entry.w) this.dirty.add(key);
+  }
+
+  /** Throws (a LogWriteError) once a write to the log failed: writes wait for a restart. */
+  refuseIfLogFailed(): void {
+    this.log.refuseIfFailed();
   }
 
   closeLog(): void {

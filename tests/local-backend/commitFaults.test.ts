@@ -1,0 +1,174 @@
+/**
+ * A commit the data log could not take (a full disk, a failed fsync) is never
+ * visible: the log is written before the commit is applied in memory, so the
+ * failed mutation's writes are seen by no query and no subscription, its
+ * caller hears the cause, every later mutation (a client's, a scheduled
+ * function's, a component's) is refused before it begins and leaves nothing
+ * behind, reads go on, and a restart shows exactly what was acknowledged.
+ * The engine runs in this process, where the faults are injected into
+ * `fs.writeSync` / `fs.fsyncSync` for the one commit that carries a marker.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { Engine } from "../../local-backend/src/engine";
+import { fixtureDir, repoRoot, tempDir } from "./harness";
+
+const admin = { kind: "admin" } as const;
+const MARKER = "FAILED-COMMIT";
+/** What a failed commit's caller must not hear instead of the cause (convex-test's rollback after a commit). */
+const MASKED = /already committed or rolled back/;
+
+const dirs: string[] = [];
+const engines: Engine[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const engine of engines.splice(0)) if (!engine.closed) engine.close();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(dataDir: string, functionsDir = fixtureDir, startBackground = false): Promise<Engine> {
+  const engine = new Engine({
+    functionsDir,
+    dataDir,
+    apiUrl: "http://127.0.0.1:1",
+    siteUrl: "http://127.0.0.1:2",
+    log: () => {},
+    errorLog: () => {},
+  });
+  engines.push(engine);
+  await engine.init({ startBackground });
+  return engine;
+}
+
+async function dataDir(): Promise<string> {
+  const dir = await tempDir("stagetime-lb-commit-faults-");
+  dirs.push(dir);
+  return path.join(dir, "data");
+}
+
+/** The next log write or fsync of a commit carrying MARKER fails as a full disk (or a failing device) does. */
+function failMarkedCommit(how: "write" | "fsync"): void {
+  const realWrite = fs.writeSync.bind(fs);
+  const realFsync = fs.fsyncSync.bind(fs);
+  let marked = false;
+  let failed = false;
+  vi.spyOn(fs, "writeSync").mockImplementation(((fd: number, buffer: Buffer, ...rest: unknown[]) => {
+    if (!failed && Buffer.isBuffer(buffer) && buffer.includes(MARKER)) {
+      if (how === "write") {
+        failed = true;
+        realWrite(fd, buffer, 0, 20);
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      }
+      marked = true;
+    }
+    return (realWrite as (...args: unknown[]) => number)(fd, buffer, ...rest);
+  }) as unknown as typeof fs.writeSync);
+  vi.spyOn(fs, "fsyncSync").mockImplementation((fd: number) => {
+    if (marked && !failed) {
+      failed = true;
+      throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+    }
+    realFsync(fd);
+  });
+}
+
+const bodies = async (engine: Engine, channel = "c") =>
+  ((await engine.query("messages:list", { channel }, admin)) as { body: string }[]).map((m) => m.body);
+const send = (engine: Engine, body: string, channel = "c") =>
+  engine.mutation("messages:send", { channel, author: "a", body }, admin);
+
+describe("a commit the data log refuses", () => {
+  test.each([
+    ["write", /ENOSPC/],
+    ["fsync", /EIO/],
+  ] as const)(
+    "(a failed %s) is seen by no one, refuses later writes, and a restart shows what was acknowledged",
+    async (how, cause) => {
+      const dir = await dataDir();
+      let engine = await start(dir);
+      await send(engine, "acknowledged");
+      const heard: string[][] = [];
+      engine.onCommit((tables) => heard.push([...tables]));
+
+      failMarkedCommit(how);
+      const failed = await send(engine, MARKER).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      expect(failed).toMatch(cause);
+      expect(failed).toMatch(/data log/);
+      expect(failed).not.toMatch(MASKED);
+      vi.restoreAllMocks();
+      // Not visible to a query, and no subscription heard of it.
+      expect(await bodies(engine)).toEqual(["acknowledged"]);
+      expect(heard).toEqual([]);
+
+      // Later writes are refused before they begin, with the cause; they are not visible either.
+      const refused = await send(engine, "C").then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      expect(refused).toMatch(/refused until the backend restarts/);
+      expect(refused).toMatch(cause);
+      expect(refused).not.toMatch(MASKED);
+      await expect(engine.runAny("counters:bumpInternal", { name: "x", by: 1 })).rejects.toThrow(/refused/);
+      await expect(engine.importSnapshot({ tables: {} })).rejects.toThrow(/refused/);
+      // Reads go on (no transaction was left holding the lock).
+      expect(await bodies(engine)).toEqual(["acknowledged"]);
+      expect(await engine.query("counters:get", { name: "x" }, admin)).toBe(null);
+      expect(heard).toEqual([]);
+      engine.close();
+
+      engine = await start(dir);
+      expect(await bodies(engine)).toEqual(["acknowledged"]);
+      await send(engine, "after restart");
+      expect(await bodies(engine)).toEqual(["acknowledged", "after restart"]);
+    },
+  );
+
+  test("a component's writes (rate limiter, sharded counter) commit with the app's or not at all", async () => {
+    const functionsDir = path.join(repoRoot, "tests/local-backend/componentFixture/convex");
+    const dir = await dataDir();
+    let engine = await start(dir, functionsDir);
+    await engine.mutation("notes:send", { author: "ana", body: "one" }, admin);
+    const before = { notes: 1, counted: 1, appRateLimits: 0 };
+    expect(await engine.query("notes:stats", {}, admin)).toEqual(before);
+
+    failMarkedCommit("write");
+    await expect(engine.mutation("notes:send", { author: "ana", body: MARKER }, admin)).rejects.toThrow(/ENOSPC/);
+    vi.restoreAllMocks();
+    expect(await engine.query("notes:stats", {}, admin)).toEqual(before);
+    await expect(engine.mutation("notes:send", { author: "ana", body: "three" }, admin)).rejects.toThrow(/refused/);
+    expect(await engine.query("notes:stats", {}, admin)).toEqual(before);
+    engine.close();
+
+    // Only one of ana's 3 notes an hour was used: two more go through after the restart, the next is limited.
+    engine = await start(dir, functionsDir);
+    expect(await engine.query("notes:stats", {}, admin)).toEqual(before);
+    await engine.mutation("notes:send", { author: "ana", body: "two" }, admin);
+    await engine.mutation("notes:send", { author: "ana", body: "three" }, admin);
+    await expect(engine.mutation("notes:send", { author: "ana", body: "four" }, admin)).rejects.toThrow(/RateLimited/);
+    expect(await engine.query("notes:stats", {}, admin)).toEqual({ notes: 3, counted: 3, appRateLimits: 0 });
+  });
+
+  test("a scheduled mutation whose commit fails stays pending, is not visible, and runs after the restart", async () => {
+    const dir = await dataDir();
+    let engine = await start(dir);
+    const at = Date.now() + 300;
+    const { value: jobId } = await engine.mutation("messages:sendAt", { channel: "s", body: MARKER, at }, admin);
+    failMarkedCommit("write");
+    const writeSync = vi.mocked(fs.writeSync);
+    await vi.waitFor(() => expect(writeSync.mock.calls.some(([, b]) => String(b).includes(MARKER))).toBe(true), {
+      timeout: 10_000,
+    });
+    vi.restoreAllMocks();
+    expect(await bodies(engine, "s")).toEqual([]);
+    expect(await engine.query("messages:scheduledState", { id: jobId }, admin)).toBe("pending");
+    engine.close();
+
+    engine = await start(dir, fixtureDir, true);
+    await vi.waitFor(async () => expect(await bodies(engine, "s")).toEqual([MARKER]), { timeout: 10_000 });
+    expect(await engine.query("messages:scheduledState", { id: jobId }, admin)).toBe("success");
+  });
+});
