@@ -23,7 +23,6 @@
  * A function without an entry fails the test, so a new endpoint cannot ship
  * without someone deciding who may call it.
  */
-import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
@@ -35,6 +34,7 @@ import { snapshotWorld } from "./test.authzSnapshot";
 import {
   buildWorld,
   bystanderMarkers,
+  callerOf,
   NOW,
   privateMarkers,
   VENUE,
@@ -42,7 +42,7 @@ import {
   type Role,
   type World,
 } from "./test.authzWorld";
-import { publicFunctions, useOfflineServer } from "./test.registry";
+import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
 import { createSceneItem, createUser, newTest } from "./test.setup";
 import { checkAllInvariants } from "./test.invariants";
 
@@ -55,25 +55,6 @@ function isEmptyAnswer(value: unknown): boolean {
     return (value as { page: unknown[] }).page.length === 0;
   }
   return false;
-}
-
-function caller(w: World, role: Role) {
-  if (role === "anon") return w.t;
-  return w[role].asUser;
-}
-
-async function call(
-  w: World,
-  role: Role,
-  name: string,
-  kind: "query" | "mutation" | "action",
-  args: Record<string, unknown>,
-) {
-  const c = caller(w, role);
-  if (kind === "query") return await c.query(makeFunctionReference<"query">(name) as FunctionReference<"query">, args);
-  if (kind === "mutation")
-    return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
-  return await c.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, args);
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -158,7 +139,7 @@ describe("authorization matrix", () => {
       const w = kind === "query" ? (shared ??= await buildWorld()) : await buildWorld();
       const label = `${name} as ${role} should be "${expected}"`;
       const { all: allBefore, owner: ownerBefore, third: thirdBefore } = await snapshotWorld(w);
-      const outcome = await attempt(() => call(w, role, name, kind, entry.args(w)));
+      const outcome = await attempt(() => callPublic(callerOf(w, role), { name, kind }, entry.args(w)));
       const { all: allAfter, owner: ownerAfter, third: thirdAfter } = await snapshotWorld(w);
       expect(
         heldBystanderRows(thirdAfter, thirdBefore, w, entry, expected),

@@ -13,7 +13,6 @@
  * and counterexample.
  */
 import fc from "fast-check";
-import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
@@ -21,7 +20,7 @@ import "./lib/time";
 import { NOW, type ValidatorJson } from "./test.fuzz";
 import { argsFor, conforms, isArgumentRejection, isAuthLibraryRefusal } from "./test.fuzzArgs";
 import { buildWorld } from "./test.fuzzWorld";
-import { publicFunctions, useOfflineServer } from "./test.registry";
+import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
 import { checkAllInvariants } from "./test.invariants";
 
 const FUZZ_RUNS = 500;
@@ -71,17 +70,7 @@ describe("bad input", () => {
       fc.asyncProperty(argsFor(args, world.pools.ids), async (generated) => {
         const valid = conforms(args, generated);
         try {
-          if (kind === "mutation") {
-            await caller.mutation(
-              makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">,
-              generated as never,
-            );
-          } else {
-            await caller.action(
-              makeFunctionReference<"action">(name) as FunctionReference<"action">,
-              generated as never,
-            );
-          }
+          await callPublic(caller, { name, kind }, generated as Record<string, unknown>);
           if (!valid) throw new Error(`${name} accepted arguments its validator should refuse`);
           outcomes.ok++;
         } catch (error) {

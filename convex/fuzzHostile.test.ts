@@ -24,14 +24,13 @@
  * this test fail. Sign-up (auth:signIn, whose params Convex Auth leaves
  * untyped) has its own case in fuzzHostile.signUp.test.ts.
  */
-import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { matrix } from "./test.authzMatrix";
 import { snapshotAll } from "./test.authzSnapshot";
-import { buildWorld, type Role, type World } from "./test.authzWorld";
+import { buildWorld, callerOf } from "./test.authzWorld";
 import { describeOutcome, NOW, ONE_MB, type ValidatorJson } from "./test.fuzz";
 import {
   actingRole,
@@ -44,7 +43,7 @@ import {
   withLeaf,
   withValue,
 } from "./test.fuzzHostile";
-import { publicFunctions, useOfflineServer } from "./test.registry";
+import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -57,20 +56,6 @@ const FORMATTED = new Set(["customRecurrenceDescription", "monthlyRule", "signup
  * comes from the page's URL, shows "not found".
  */
 const NULL_ANSWER_IS_REFUSAL = new Set(["scene:get.id"]);
-
-async function call(
-  w: World,
-  role: Role,
-  name: string,
-  kind: "query" | "mutation" | "action",
-  args: Record<string, unknown>,
-) {
-  const c = role === "anon" ? w.t : w[role].asUser;
-  if (kind === "query") return await c.query(makeFunctionReference<"query">(name) as FunctionReference<"query">, args);
-  if (kind === "mutation")
-    return await c.mutation(makeFunctionReference<"mutation">(name) as FunctionReference<"mutation">, args);
-  return await c.action(makeFunctionReference<"action">(name) as FunctionReference<"action">, args);
-}
 
 /** A refusal of the value itself: INVALID_INPUT, or Convex's argument validation. */
 function isRefusal(error: unknown): boolean {
@@ -132,7 +117,7 @@ describe("hostile values are refused", () => {
       const before = await snapshotAll(w.t);
       let outcome: { ok: boolean; error?: unknown; value?: unknown };
       try {
-        outcome = { ok: true, value: await call(w, role, name, kind, args) };
+        outcome = { ok: true, value: await callPublic(callerOf(w, role), { name, kind }, args) };
       } catch (error) {
         outcome = { ok: false, error };
       }
@@ -145,7 +130,10 @@ describe("hostile values are refused", () => {
     }
     expect(accepted, `${name} must refuse every hostile value`).toEqual([]);
     // The refusals were about the values: the valid arguments still work.
-    await expect(call(w, role, name, kind, valid), `${name} with its valid arguments`).resolves.not.toThrow();
+    await expect(
+      callPublic(callerOf(w, role), { name, kind }, valid),
+      `${name} with its valid arguments`,
+    ).resolves.not.toThrow();
   });
 
   const atCap = targets.flatMap(({ name, kind, role, fields }) =>
@@ -181,7 +169,7 @@ describe("hostile values are refused", () => {
       const w = await buildWorld();
       const many = Array.from({ length: most }, (_, i) => `t${i}`);
       const args = withValue(matrix[name].args(w), path.slice(0, -1), many);
-      await expect(call(w, role, name, kind, args)).resolves.not.toThrow();
+      await expect(callPublic(callerOf(w, role), { name, kind }, args)).resolves.not.toThrow();
     },
   );
 
@@ -194,7 +182,7 @@ describe("hostile values are refused", () => {
     async ({ name, kind, role, path, value }) => {
       const w = await buildWorld();
       const args = withLeaf(matrix[name].args(w), path, value);
-      await expect(call(w, role, name, kind, args)).resolves.not.toThrow();
+      await expect(callPublic(callerOf(w, role), { name, kind }, args)).resolves.not.toThrow();
     },
   );
 
@@ -205,6 +193,6 @@ describe("hostile values are refused", () => {
   test.each(atCap)("$name: $field of exactly $cap characters is accepted", async ({ name, kind, role, path, cap }) => {
     const w = await buildWorld();
     const args = withLeaf(matrix[name].args(w), path, "z".repeat(cap));
-    await expect(call(w, role, name, kind, args)).resolves.not.toThrow();
+    await expect(callPublic(callerOf(w, role), { name, kind }, args)).resolves.not.toThrow();
   });
 });

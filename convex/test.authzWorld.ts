@@ -7,7 +7,7 @@
  * (convex/fuzzHostile.test.ts) reuses the same world and valid arguments.
  */
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import type { Doc, Id } from "./_generated/dataModel";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 export type Access = "read" | "own" | "change" | "nothing";
@@ -66,6 +66,16 @@ export const OWNER_EMAIL = "olive.owner@example.com";
 export const THIRD_NAME = "Third Thea";
 export const THIRD_EMAIL = "thea.third@example.com";
 
+/** The backend as `role` sees it: anonymous, or signed in as that user. */
+export function callerOf(w: World, role: Role) {
+  return role === "anon" ? w.t : w[role].asUser;
+}
+
+/** An open problem report on `micId` by `reporter`, as written straight to the table. */
+function openReport(micId: Id<"sceneItems">, reporter: TestUser, kind: Doc<"problemReports">["kind"] = "wrong_time") {
+  return { micId, reporterId: reporter.userId, kind, status: "open" as const };
+}
+
 export async function buildWorld(): Promise<World> {
   const t = newTest();
   const owner = await createUser(t, {
@@ -99,12 +109,7 @@ export async function buildWorld(): Promise<World> {
   await owner.asUser.mutation(api.checkIns.checkIn, { sceneItemId: claimMic, ...VENUE });
   const { ownerClaim, ownerReport, photo } = await t.run(async (ctx) => ({
     ownerClaim: await ctx.db.insert("micClaims", { micId: claimMic, claimantId: owner.userId, status: "pending" }),
-    ownerReport: await ctx.db.insert("problemReports", {
-      micId: claimMic,
-      reporterId: owner.userId,
-      kind: "wrong_time",
-      status: "open",
-    }),
+    ownerReport: await ctx.db.insert("problemReports", openReport(claimMic, owner)),
     photo: await ctx.storage.store(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" })),
   }));
   // convex-test leaves the content type off; Convex records the upload's Content-Type.
@@ -140,18 +145,8 @@ export async function buildWorld(): Promise<World> {
   await third.asUser.mutation(api.checkIns.checkIn, { sceneItemId: claimMic, ...VENUE });
   const { thirdClaim, thirdReport } = await t.run(async (ctx) => ({
     thirdClaim: await ctx.db.insert("micClaims", { micId: claimMic, claimantId: third.userId, status: "pending" }),
-    thirdReport: await ctx.db.insert("problemReports", {
-      micId: claimMic,
-      reporterId: third.userId,
-      kind: "wrong_time",
-      status: "open",
-    }),
-    ownerMicReport: await ctx.db.insert("problemReports", {
-      micId: ownerMic,
-      reporterId: third.userId,
-      kind: "other",
-      status: "open",
-    }),
+    thirdReport: await ctx.db.insert("problemReports", openReport(claimMic, third)),
+    ownerMicReport: await ctx.db.insert("problemReports", openReport(ownerMic, third, "other")),
   }));
   const lists = await t.run(async (ctx) => {
     const base = {

@@ -1,4 +1,6 @@
+import { makeFunctionReference, type FunctionReference } from "convex/server";
 import { afterEach, beforeEach, vi } from "vitest";
+import type { TestBackend, TestUser } from "./test.setup";
 import { useFrozenClock } from "./test.clock";
 
 /** What convex/server's registered functions expose about themselves. */
@@ -43,6 +45,22 @@ export function publicFunctions(): PublicFunction[] {
     }
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Who calls: the anonymous backend, or a signed-in user's (`TestUser.asUser`). */
+export type Caller = TestBackend | TestUser["asUser"];
+
+/** Calls the public function `fn` (by its "module:name", as {@link publicFunctions} lists it) as `caller`. */
+export async function callPublic(
+  caller: Caller,
+  fn: Pick<PublicFunction, "name" | "kind">,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  if (fn.kind === "query")
+    return await caller.query(makeFunctionReference<"query">(fn.name) as FunctionReference<"query">, args);
+  if (fn.kind === "mutation")
+    return await caller.mutation(makeFunctionReference<"mutation">(fn.name) as FunctionReference<"mutation">, args);
+  return await caller.action(makeFunctionReference<"action">(fn.name) as FunctionReference<"action">, args);
 }
 
 /**

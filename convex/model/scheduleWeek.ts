@@ -22,19 +22,24 @@ const MAX_RANGE_MS = 8 * DAY_MS;
 
 export const UNKNOWN_VENUE = "Unknown Venue";
 
+/** A mic's night in the week: what a scheduled mic and a mic of the scene both show. */
+const micNightFields = {
+  sceneItemId: v.id("sceneItems"),
+  title: v.string(),
+  venueName: v.string(),
+  city: v.string(),
+  startsAt: v.number(),
+  type: sceneItemType,
+  /** That night's status: cancelled or host confirmed (absent when neither). */
+  nightStatus: v.optional(v.union(v.literal("cancelled"), v.literal("confirmed"))),
+};
+
 export const weekItemValidator = v.union(
   v.object({
     kind: v.literal("scheduled"),
     entryId: v.id("scheduleEntries"),
-    sceneItemId: v.id("sceneItems"),
-    title: v.string(),
-    venueName: v.string(),
-    city: v.string(),
-    startsAt: v.number(),
-    type: sceneItemType,
+    ...micNightFields,
     recurrence,
-    /** That night's status: cancelled or host confirmed (absent when neither). */
-    nightStatus: v.optional(v.union(v.literal("cancelled"), v.literal("confirmed"))),
   }),
   v.object({
     kind: v.literal("session"),
@@ -45,16 +50,7 @@ export const weekItemValidator = v.union(
     startsAt: v.number(),
     minutes: v.number(),
   }),
-  v.object({
-    kind: v.literal("scene"),
-    sceneItemId: v.id("sceneItems"),
-    title: v.string(),
-    venueName: v.string(),
-    city: v.string(),
-    startsAt: v.number(),
-    type: sceneItemType,
-    nightStatus: v.optional(v.union(v.literal("cancelled"), v.literal("confirmed"))),
-  }),
+  v.object({ kind: v.literal("scene"), ...micNightFields }),
 );
 export type WeekItem = Infer<typeof weekItemValidator>;
 
