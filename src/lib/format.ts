@@ -34,3 +34,15 @@ export function weeklySlotText(item: { dayOfWeek?: number | null; startTimeLocal
     .filter(Boolean)
     .join(" at ");
 }
+
+/** An avatar's fallback: the first letters of the first two words of a name ("Jane Q. Comic" → "JQ"), or "?". */
+export function initials(name: string | undefined): string {
+  const letters = (name ?? "")
+    .trim()
+    .split(/\s+/)
+    .map((word) => word[0] ?? "")
+    .join("")
+    .slice(0, 2)
+    .toUpperCase();
+  return letters || "?";
+}

@@ -4,18 +4,8 @@ import { useQuery } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { useSignOut } from "@/components/auth/useSignOut";
+import { initials } from "@/lib/format";
 import { paths } from "@/lib/paths";
-
-function initials(name: string | undefined): string {
-  const letters = (name ?? "")
-    .trim()
-    .split(/\s+/)
-    .map((word) => word[0] ?? "")
-    .join("")
-    .slice(0, 2)
-    .toUpperCase();
-  return letters || "?";
-}
 
 /** The avatar menu of a signed-in comedian: Profile, Admin (admins only), Sign Out. */
 export default function AccountMenu() {

@@ -1,10 +1,8 @@
-import { ArrowLeftIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Card, Flex, Grid, Heading, Link, Progress, Skeleton, Text } from "@radix-ui/themes";
+import { Badge, Box, Card, Flex, Grid, Heading, Progress, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useMemo, type ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import {
   BADGES,
@@ -14,8 +12,8 @@ import {
   nextMilestone,
   type BadgeDefinition,
 } from "../../../convex/lib/badges";
+import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { EmptyState } from "@/components/EmptyState";
-import { paths } from "@/lib/paths";
 import { BadgeIcon } from "@/components/badges/BadgeIcon";
 import { LogFirstSetButton } from "@/components/LogFirstSetButton";
 
@@ -239,11 +237,7 @@ export function BadgeShowcasePage() {
   return (
     <Flex direction="column" gap="5">
       <Flex direction="column" gap="2">
-        <Link asChild size="2">
-          <RouterLink to={paths.dashboard}>
-            <ArrowLeftIcon aria-hidden="true" /> Back to Dashboard
-          </RouterLink>
-        </Link>
+        <BackToDashboardLink />
         <Heading as="h1" size="8">
           Badge Showcase
         </Heading>

@@ -1,9 +1,10 @@
-import { ArrowLeftIcon, PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Grid, Heading, Link, Skeleton, Text } from "@radix-ui/themes";
+import { PlusIcon } from "@radix-ui/react-icons";
+import { Badge, Box, Button, Card, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth, usePaginatedQuery, useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { formatDuration } from "../../../convex/lib/time";
+import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
@@ -129,11 +130,7 @@ function SetList() {
 function Header() {
   return (
     <Flex direction="column" gap="2">
-      <Link asChild size="2">
-        <RouterLink to={paths.dashboard}>
-          <ArrowLeftIcon aria-hidden="true" /> Back to Dashboard
-        </RouterLink>
-      </Link>
+      <BackToDashboardLink />
       <Flex justify="between" align="center" gap="3" wrap="wrap">
         <Heading as="h1" size="8">
           Performance History

@@ -6,18 +6,8 @@ import { useRef, useState, type ChangeEvent } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
+import { initials } from "@/lib/format";
 import { photoProblem } from "./profileSchema";
-
-function initials(name: string): string {
-  const letters = name
-    .trim()
-    .split(/\s+/)
-    .map((word) => word[0] ?? "")
-    .join("")
-    .slice(0, 2)
-    .toUpperCase();
-  return letters || "?";
-}
 
 /**
  * The profile photo and its upload button. The file is checked here (an

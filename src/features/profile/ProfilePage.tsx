@@ -1,31 +1,20 @@
-import { ArrowLeftIcon, ExitIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { ExitIcon } from "@radix-ui/react-icons";
+import { Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { format } from "date-fns";
 import { useEffect } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import { useSignOut } from "@/components/auth/useSignOut";
+import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { LoadingState } from "@/components/LoadingState";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
-import { paths } from "@/lib/paths";
 import { AccountActions } from "./AccountActions";
 import { AvatarUpload } from "./AvatarUpload";
 import { profileSchema, type ProfileValues } from "./profileSchema";
 import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
-
-function BackToDashboard() {
-  return (
-    <Link asChild size="2">
-      <RouterLink to={paths.dashboard}>
-        <ArrowLeftIcon aria-hidden="true" /> Back to Dashboard
-      </RouterLink>
-    </Link>
-  );
-}
 
 function ProfileForm({ initial }: { initial: ProfileValues }) {
   const update = useMutation(api.profiles.update);
@@ -72,14 +61,14 @@ function LiveProfile() {
         <Heading as="h1" size="7">
           Profile not found
         </Heading>
-        <BackToDashboard />
+        <BackToDashboardLink />
       </Flex>
     );
   }
   return (
     <Flex direction="column" gap="5">
       <Box>
-        <BackToDashboard />
+        <BackToDashboardLink />
         <Heading as="h1" size="8" mt="2">
           Profile
         </Heading>
@@ -123,7 +112,7 @@ function LoadError() {
       <Callout.Root color="red" role="alert">
         <Callout.Text>Failed to load profile. Please reload the page.</Callout.Text>
       </Callout.Root>
-      <BackToDashboard />
+      <BackToDashboardLink />
     </Flex>
   );
 }
