@@ -4,7 +4,7 @@ import path from "node:path";
 import { convexToJson } from "convex/values";
 import { devFunctionsDir, type Flags, num, str } from "./cliArgs.js";
 import { findRunning, loadEngine } from "./cliCommands.js";
-import { demoAccountsWithSeedPasswords, runRecordingSeed, SEED_FUNCTION } from "./demoAccounts.js";
+import { demoAccountsWithSeedPasswords, guardDemoAccounts, runRecordingSeed, SEED_FUNCTION } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
 import type { DataStore } from "./store.js";
 import { warmFunctions } from "./warmup.js";
@@ -88,10 +88,11 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   // A data dir seeded once keeps the demo accounts: the same rule as for --seed, for
   // as long as one of them still has the password the README gives it.
   const exposedTo = flags.prod === true ? "with --prod" : isLoopback(host) ? null : `on ${host}`;
-  const demo = exposedTo && flags["seed-on-network"] !== true ? demoAccountsWithSeedPasswords(engine) : [];
+  const guard = exposedTo !== null && flags["seed-on-network"] !== true;
+  const demo = guard ? await demoAccountsWithSeedPasswords(engine) : [];
   if (demo.length > 0) {
     console.error(
-      `Refusing to start ${exposedTo}: ${store.dir} was seeded, and its demo accounts (${demo.join(", ")}) still ` +
+      `Refusing to start ${exposedTo}: ${store.dir} holds demo accounts (${demo.join(", ")}) that still ` +
         `have the passwords the README publishes (the admin's too). Remove them first, with no backend running ` +
         `on this data dir: npm run backend -- run seed:removeDemoAccounts --data-dir ${store.dir} ` +
         `(or start without --prod on 127.0.0.1 and change their passwords), or pass --seed-on-network if no ` +
@@ -100,6 +101,8 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
     engine.close();
     return 1;
   }
+  // And nothing brings them back while it runs (an import, seeding through the admin API).
+  if (guard) guardDemoAccounts(engine);
   let servers;
   try {
     servers = await startServers(engine, { host, port, sitePort });

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { jsonToConvex } from "convex/values";
 import type { Engine } from "./engine.js";
 import { mutationTag, readTracker, tableFromId } from "./functionContext.js";
+import { refuseImportedDemoAccounts } from "./demoAccounts.js";
 import { isRefusedLegacyId } from "./ids.js";
 import { schemaProblems } from "./schemaValidation.js";
 
@@ -38,6 +39,8 @@ export function exportSnapshot(engine: Engine): unknown {
 /** Replaces the whole database with a snapshot, as one commit. */
 export async function importSnapshot(engine: Engine, snapshot: any): Promise<{ documents: number; files: number }> {
   if (!snapshot || typeof snapshot.tables !== "object") throw new Error("Not a snapshot: missing `tables`");
+  const accounts = snapshot.tables.authAccounts;
+  await refuseImportedDemoAccounts(engine, Array.isArray(accounts) ? accounts : []);
   // The ids inside name their tables by number: take the snapshot's numbers first.
   if (snapshot.tableNumbers && typeof snapshot.tableNumbers === "object") engine.tables.adopt(snapshot.tableNumbers);
   const incoming = new Map<string, any>();

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../../convex-dev/model/seedData";
 import { DEMO_ACCOUNTS_FILE } from "../../local-backend/src/demoAccounts";
 import { fixtureDir, repoRoot, runCli, startBackend, tempDir } from "./harness";
 
@@ -12,9 +13,10 @@ import { fixtureDir, repoRoot, runCli, startBackend, tempDir } from "./harness";
 const seedFixture = path.join(repoRoot, "tests/local-backend/seedFixture");
 const devFlags = ["--functions", fixtureDir, "--dev-functions", seedFixture];
 let dataDir: string;
+const otherDirs: string[] = [];
 
 afterAll(async () => {
-  if (dataDir) await fs.promises.rm(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, ...otherDirs]) if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
 });
 
 function start(extra: string[]) {
@@ -79,5 +81,49 @@ describe("a seeded data dir on an address other machines reach, or with --prod",
     const prod = await startBackend({ dataDir, seedFlag: null, extraArgs: ["--prod"] });
     expect(prod.output).toContain("Local backend ready");
     await prod.dispose();
+  }, 240_000);
+
+  test("the README's admin password is found by its hash, without the marker: a start and an import are refused", async () => {
+    // A data dir seeded before the marker existed, or filled by importing a seeded
+    // one's export: the admin account with the README password, and no marker.
+    dataDir = await tempDir("published-dir-");
+    const made = await runCli([
+      "run",
+      "seed:makeAccount",
+      JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+      "--data-dir",
+      dataDir,
+      ...devFlags,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, DEMO_ACCOUNTS_FILE))).toBe(false);
+
+    const refused = await start(["--host", "127.0.0.1", "--prod"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Refusing to start with --prod");
+    expect(refused.stderr).toContain(ADMIN_EMAIL);
+    expect(refused.stdout).not.toContain("Local backend ready");
+
+    // Its export, imported into a running production backend, is refused whole.
+    const snapshot = path.join(dataDir, "..", `${path.basename(dataDir)}.json`);
+    otherDirs.push(snapshot);
+    const exported = await runCli(["export", snapshot, "--data-dir", dataDir, ...devFlags]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const prod = await startBackend({ seedFlag: null, extraArgs: ["--prod"] });
+    try {
+      const before = await prod.cli(["export"]);
+      const imported = await prod.cli(["import", snapshot]);
+      expect(imported.code).not.toBe(0);
+      expect(imported.stderr).toContain("Refusing to import");
+      expect(imported.stderr).toContain(ADMIN_EMAIL);
+      // Nothing of it applied (the fixture's cron keeps counting meanwhile).
+      const tablesBefore = JSON.parse(before.stdout).tables;
+      const tablesAfter = JSON.parse((await prod.cli(["export"])).stdout).tables;
+      expect(tablesAfter.authAccounts ?? []).toEqual(tablesBefore.authAccounts ?? []);
+      expect(tablesAfter.users ?? []).toEqual(tablesBefore.users ?? []);
+      expect(JSON.stringify(tablesAfter)).not.toContain(ADMIN_EMAIL);
+    } finally {
+      await prod.dispose();
+    }
   }, 240_000);
 });

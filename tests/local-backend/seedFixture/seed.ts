@@ -30,3 +30,16 @@ export const changeDemoPassword = internalActionGeneric({
     return null;
   },
 });
+
+/** An account made outside seeding (no marker records it), e.g. one an import brought. */
+export const makeAccount = internalActionGeneric({
+  args: { email: v.string(), password: v.string() },
+  handler: async (ctx, { email, password }) => {
+    await createAccount(ctx as any, {
+      provider: "password",
+      account: { id: email, secret: password },
+      profile: { email },
+    });
+    return null;
+  },
+});
