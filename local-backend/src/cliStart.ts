@@ -75,7 +75,11 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   const Engine = await loadEngine();
   const { startServers } = await import("./server.js");
   // Before any client connects: production redacts errors (issue 14 item 11).
-  if (flags.prod === true) (await import("./sync.js")).setRedactErrors(true);
+  if (flags.prod === true) {
+    const { setRedactErrors, setLogsToClients } = await import("./sync.js");
+    setRedactErrors(true);
+    setLogsToClients(false);
+  }
   const devDir = devFunctionsDir(flags, functionsDir);
   const engine = new Engine({ functionsDir, devFunctionsDir: devDir, dataDir: store.dir, apiUrl, siteUrl });
   try {

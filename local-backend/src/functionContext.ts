@@ -27,9 +27,23 @@ export const mutationTag = new AsyncLocalStorage<MutationTag>();
 const logSink = new AsyncLocalStorage<string[]>();
 const MAX_LOG_LINES = 256;
 
-/** Runs `fn`, collecting what functions print with console.* as Convex log lines ("[LOG] 'text'"). */
+let logsToClients = true;
+
+/**
+ * Production mode (`start --prod`): function logs stay on the backend's own
+ * output and clients get no log lines, as on a Convex production deployment
+ * (its "send logs to client" setting defaults to false for prod).
+ */
+export function setLogsToClients(on: boolean): void {
+  logsToClients = on;
+}
+
+/**
+ * Runs `fn`, collecting what functions print with console.* as Convex log lines
+ * ("[LOG] 'text'") for the client, unless logs are not sent to clients.
+ */
 export function captureLogs<T>(lines: string[], fn: () => Promise<T>): Promise<T> {
-  return logSink.run(lines, fn);
+  return logsToClients ? logSink.run(lines, fn) : logSink.exit(fn);
 }
 
 /** Runs `fn` outside any function's log lines (the backend's own output). */

@@ -22,6 +22,7 @@ import { dispatch } from "./syncMessages.js";
 import { encodeTs, MAX_MESSAGE_BYTES, Session } from "./syncSession.js";
 
 export { describeError, describeErrorFully, setRedactErrors } from "./functionErrors.js";
+export { setLogsToClients } from "./functionContext.js";
 export {
   encodeTs,
   MAX_INFLIGHT_MESSAGES,

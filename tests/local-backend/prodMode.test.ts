@@ -1,3 +1,4 @@
+import { ConvexClient } from "convex/browser";
 import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
@@ -48,6 +49,34 @@ describe("production mode", () => {
       expect(error.message).toContain("boom");
       expect(error.message).not.toContain("Server Error");
     }
+  });
+
+  test("function logs reach clients in dev only (HTTP and WebSocket); prod prints them on its own output", async () => {
+    const logged = "[LOG] 'crashing with a detail'";
+    for (const [backend, expected] of [
+      [prod, []],
+      [dev, [logged]],
+    ] as const) {
+      const response = await fetch(`${backend.url}/api/mutation`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ path: "messages:crash", args: {}, format: "json" }),
+      });
+      expect(((await response.json()) as { logLines: string[] }).logLines).toEqual(expected);
+      const lines: string[] = [];
+      const capture = (...args: unknown[]) => lines.push(args.map(String).join(" "));
+      const client = new ConvexClient(backend.url, {
+        unsavedChangesWarning: false,
+        logger: { log: capture, warn: capture, error: capture, logVerbose: () => {} },
+      });
+      try {
+        await failure(() => client.mutation(api.messages.crash, {}));
+      } finally {
+        await client.close();
+      }
+      expect(lines.some((line) => line.includes("crashing with a detail"))).toBe(expected.length > 0);
+    }
+    expect(prod.output).toContain("crashing with a detail");
   });
 
   test("a ConvexError's data passes in both modes (mutation, action, subscription)", async () => {
