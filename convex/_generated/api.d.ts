@@ -52,6 +52,8 @@ import type * as lib_tonight from "../lib/tonight.js";
 import type * as lib_weeks from "../lib/weeks.js";
 import type * as migrations from "../migrations.js";
 import type * as model_account from "../model/account.js";
+import type * as model_accountBudget from "../model/accountBudget.js";
+import type * as model_accountExport from "../model/accountExport.js";
 import type * as model_admin from "../model/admin.js";
 import type * as model_badges from "../model/badges.js";
 import type * as model_checkIns from "../model/checkIns.js";
@@ -150,6 +152,8 @@ declare const fullApi: ApiFromModules<{
   "lib/weeks": typeof lib_weeks;
   migrations: typeof migrations;
   "model/account": typeof model_account;
+  "model/accountBudget": typeof model_accountBudget;
+  "model/accountExport": typeof model_accountExport;
   "model/admin": typeof model_admin;
   "model/badges": typeof model_badges;
   "model/checkIns": typeof model_checkIns;

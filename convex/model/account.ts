@@ -1,172 +1,55 @@
 /**
- * Data export and account deletion (profile page). Export returns everything
- * the comedian owns; deletion removes it all, keeps the mics they added for
- * the community (unlinked from them) and keeps the site figures right.
+ * Account deletion (profile page). The first transaction ends the account:
+ * the comedian can no longer sign in or act, and nothing shows them to
+ * anyone (profile, the mics they added, live lists, community totals). Their
+ * other rows then go in batches, each a transaction that stops while it is
+ * still well inside Convex's limits ({@link DeletionBudget}) and schedules the
+ * next; the triggers keep every derived figure right as rows go, and the mics
+ * they added stay for the community, unlinked from them.
  */
 import type { Doc, Id, TableNames } from "../_generated/dataModel";
-import type { MutationCtx, QueryCtx } from "../_generated/server";
+import type { MutationCtx } from "../_generated/server";
+import { MAX_LIST_ROWS } from "../lib/nightListRules";
+import { type Cost, DeletionBudget, plus, times } from "./accountBudget";
+import { RECOUNT_MAX_READS, recountAfterPurge } from "./micTriggers";
+import { bumpVersion, bySection, promoteFromWaitlist, spotsOf, writeOrder } from "./nightLists";
 import { getProfile } from "./profiles";
 
-/** Most rows of one kind an export reads (far beyond any real comedian). */
-const EXPORT_LIMIT = 10_000;
-/** Rows removed per transaction while deleting an account; the rest continue in a scheduled batch. */
+/**
+ * Rows removed per transaction at most: with the triggers' work for each,
+ * far inside the 1 s of JavaScript a Convex mutation may run.
+ */
 export const DELETE_BATCH_SIZE = 1000;
 
-function plain<T extends { _id: unknown; _creationTime: number }>(doc: T) {
-  const { _id, _creationTime, ...rest } = doc;
-  return { id: _id as string, createdAt: _creationTime, ...rest };
-}
-
-/** Everything the comedian owns, as plain JSON (the client saves it as stagetime-export.json). */
-export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
-  const [user, profile, stats] = await Promise.all([
-    ctx.db.get("users", userId),
-    getProfile(ctx, userId),
-    ctx.db
-      .query("userStats")
-      .withIndex("by_userId", (q) => q.eq("userId", userId))
-      .unique(),
-  ]);
-  const [sets, schedule, favorites, checkIns, badges, claims, reports, micsAdded] = await Promise.all([
-    ctx.db
-      .query("performances")
-      .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
-      .order("desc")
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("scheduleEntries")
-      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("favorites")
-      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("checkIns")
-      .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
-      .order("desc")
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("userBadges")
-      .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("micClaims")
-      .withIndex("by_claimant", (q) => q.eq("claimantId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("problemReports")
-      .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("sceneItems")
-      .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
-      .take(EXPORT_LIMIT),
-  ]);
-
-  // Name the mics the rows point at, so the file reads without the database.
-  const itemIds = new Set<Id<"sceneItems">>();
-  for (const s of sets) if (s.sceneItemId) itemIds.add(s.sceneItemId);
-  for (const r of [...schedule, ...favorites, ...checkIns]) itemIds.add(r.sceneItemId);
-  for (const r of [...claims, ...reports]) itemIds.add(r.micId);
-  const items = new Map<string, Doc<"sceneItems"> | null>(
-    await Promise.all([...itemIds].map(async (id) => [id as string, await ctx.db.get("sceneItems", id)] as const)),
-  );
-  const mic = (id: Id<"sceneItems"> | undefined) => {
-    const item = id ? items.get(id) : undefined;
-    return item ? { title: item.title, venueName: item.venueName, city: item.city } : null;
-  };
-
-  const photoUrl = profile?.photoStorageId ? await ctx.storage.getUrl(profile.photoStorageId) : null;
-  return {
-    format: "stagetime-export",
-    version: 1,
-    account: {
-      id: userId as string,
-      email: user?.email ?? null,
-      name: user?.name ?? null,
-      memberSince: user?._creationTime ?? null,
-    },
-    profile: profile
-      ? {
-          displayName: profile.displayName,
-          weeklyGoalMinutes: profile.weeklyGoalMinutes,
-          defaultCity: profile.defaultCity ?? null,
-          timeZone: profile.timeZone ?? null,
-          photoUrl,
-          onboardingCompleted: profile.onboardingCompleted,
-        }
-      : null,
-    stats: stats
-      ? {
-          totalMinutes: stats.totalMinutes,
-          totalSets: stats.totalSets,
-          uniqueVenues: stats.uniqueVenues,
-          currentStreak: stats.currentStreak,
-          longestStreak: stats.longestStreak,
-          lastSetDate: stats.lastSetDate ?? null,
-          venuesAdded: stats.venuesAdded,
-        }
-      : null,
-    sets: sets.map((s) => ({
-      id: s._id as string,
-      performedAt: s.performedAt,
-      performanceDate: s.performanceDate,
-      minutes: s.minutes,
-      venueName: items.get(s.sceneItemId ?? "")?.venueName ?? s.venueName ?? null,
-      sceneItemId: (s.sceneItemId as string | undefined) ?? null,
-      mic: mic(s.sceneItemId),
-      notes: s.notes ?? null,
-      tags: s.tags,
-    })),
-    schedule: schedule.map((r) => ({
-      sceneItemId: r.sceneItemId as string,
-      mic: mic(r.sceneItemId),
-      addedAt: r.addedAt,
-      completedAt: r.completedAt ?? null,
-    })),
-    favorites: favorites.map((r) => ({ sceneItemId: r.sceneItemId as string, mic: mic(r.sceneItemId) })),
-    checkIns: checkIns.map((r) => ({
-      sceneItemId: r.sceneItemId as string,
-      mic: mic(r.sceneItemId),
-      checkedInAt: r.checkedInAt,
-      localDate: r.localDate,
-    })),
-    badges: badges.map((b) => ({ code: b.badgeCode, awardedAt: b.awardedAt })),
-    claims: claims.map((c) => ({
-      micId: c.micId as string,
-      mic: mic(c.micId),
-      message: c.message ?? null,
-      status: c.status,
-      submittedAt: c._creationTime,
-      reviewedAt: c.reviewedAt ?? null,
-    })),
-    problemReports: reports.map((r) => ({
-      micId: r.micId as string,
-      mic: mic(r.micId),
-      kind: r.kind,
-      note: r.note ?? null,
-      status: r.status,
-      submittedAt: r._creationTime,
-    })),
-    micsAdded: micsAdded.map((m) => {
-      const {
-        createdBy: _createdBy,
-        searchText: _searchText,
-        geohash: _geohash,
-        areaCell: _areaCell,
-        ...rest
-      } = plain(m);
-      return rest;
-    }),
-  };
-}
+/** Rows read and removed between two looks at the transaction's headroom. */
+const CHUNK = 50;
 
 /**
- * Removes the account itself in one transaction: stats row and profile (the
- * community totals lose their minutes and one comedian, model/statsTriggers),
- * photo, sign-in accounts, sessions, refresh tokens and the user row. The
- * comedian's other rows go in {@link purgeOwnedRows}.
+ * The most each removal costs, triggers included (the trigger wrapper reads
+ * a row before writing it; see convex/triggers.ts).
+ */
+const COST = {
+  /** A row no trigger follows: its read and delete. */
+  row: { queries: 1, reads: 1, writes: 1 },
+  /** A set: also the stats trigger's look-up of its comedian (gone, so nothing else). */
+  set: { queries: 2, reads: 2, writes: 1 },
+  /** Unlinking a mic: the patch's two reads and the venues-added trigger's look-up of the (gone) creator. */
+  mic: { queries: 3, reads: 3, writes: 1 },
+  /** A check-in: its read, the mic, the newest check-in left, the comedian, the mic's patch (two reads). */
+  checkIn: { queries: 6, reads: 6, writes: 2 },
+  /** A mic's verification counted again once its check-ins of the comedian are gone, and its patch. */
+  recount: { queries: RECOUNT_MAX_READS + 3, reads: RECOUNT_MAX_READS + 3, writes: 1 },
+  /** Leaving an open live list: the list, its spots, and every spot's rank rewritten (two reads a patch). */
+  listSpot: { queries: 4 * MAX_LIST_ROWS + 8, reads: 6 * MAX_LIST_ROWS + 8, writes: 2 * MAX_LIST_ROWS + 4 },
+} satisfies Record<string, Cost>;
+
+/**
+ * Ends the account in the first transaction: its stats row and profile go
+ * (the community totals lose its minutes and one comedian, model/statsTriggers),
+ * with the photo, the sign-in accounts and their codes, and the user row, so
+ * every session it holds is refused from now on (convex/functions.ts). A
+ * comedian has a handful of sign-in accounts and codes; the rest of their
+ * rows (sessions first) go in {@link purgeOwnedRows}.
  */
 export async function removeAccount(ctx: MutationCtx, userId: Id<"users">): Promise<void> {
   const [profile, stats] = await Promise.all([
@@ -184,17 +67,10 @@ export async function removeAccount(ctx: MutationCtx, userId: Id<"users">): Prom
     }
     await ctx.db.delete("profiles", profile._id);
   }
-
-  const [accounts, sessions] = await Promise.all([
-    ctx.db
-      .query("authAccounts")
-      .withIndex("userIdAndProvider", (q) => q.eq("userId", userId))
-      .take(100),
-    ctx.db
-      .query("authSessions")
-      .withIndex("userId", (q) => q.eq("userId", userId))
-      .take(DELETE_BATCH_SIZE),
-  ]);
+  const accounts = await ctx.db
+    .query("authAccounts")
+    .withIndex("userIdAndProvider", (q) => q.eq("userId", userId))
+    .take(100);
   for (const account of accounts) {
     const codes = await ctx.db
       .query("authVerificationCodes")
@@ -203,152 +79,228 @@ export async function removeAccount(ctx: MutationCtx, userId: Id<"users">): Prom
     for (const code of codes) await ctx.db.delete("authVerificationCodes", code._id);
     await ctx.db.delete("authAccounts", account._id);
   }
-  for (const session of sessions) {
-    const tokens = await ctx.db
-      .query("authRefreshTokens")
-      .withIndex("sessionId", (q) => q.eq("sessionId", session._id))
-      .take(DELETE_BATCH_SIZE);
-    for (const token of tokens) await ctx.db.delete("authRefreshTokens", token._id);
-    await ctx.db.delete("authSessions", session._id);
-  }
   const user = await ctx.db.get("users", userId);
   if (user !== null) await ctx.db.delete("users", userId);
 }
 
+/** One kind of row: removes what fits of it, true once none is left. */
+type Step = (budget: DeletionBudget) => Promise<boolean>;
+
 /**
- * Deletes up to `budget` of the comedian's remaining rows (sets, days, venue
- * visits, schedule, favourites, check-ins with their mics' counters, badges,
- * claims, reports) and unlinks the mics they added. Returns true once nothing
- * is left, false when another batch is needed.
+ * Removes what fits in this transaction of the deleted comedian's rows
+ * (sessions, the link to the mics they added, live-list spots, claims,
+ * reports, favourites, schedule, check-ins with their mics' figures, sets,
+ * days, venue visits, badges), in that order: what could show them to others
+ * goes first, so the first transaction normally clears it. Returns true once
+ * nothing is left, false when another batch is needed.
  */
 export async function purgeOwnedRows(
   ctx: MutationCtx,
   userId: Id<"users">,
-  budget: number = DELETE_BATCH_SIZE,
+  maxRows: number = DELETE_BATCH_SIZE,
 ): Promise<boolean> {
-  let left = budget;
+  const budget = new DeletionBudget(ctx, maxRows);
 
-  async function drain<R>(read: (n: number) => Promise<R[]>, remove: (rows: R[]) => Promise<void>): Promise<boolean> {
-    if (left <= 0) return false;
-    const rows = await read(left + 1);
-    const batch = rows.slice(0, left);
-    await remove(batch);
-    left -= batch.length;
-    return rows.length <= batch.length;
-  }
-  const deleteAll =
+  /** Rows `read` returns, `cost` each, removed a chunk at a time by `remove`. */
+  const drain =
+    <R>(read: (n: number) => Promise<R[]>, cost: Cost, remove: (row: R) => Promise<void>): Step =>
+    async (b) => {
+      for (;;) {
+        const n = Math.min(CHUNK, b.rowsLeft);
+        if (n === 0 || !(await b.fits(times(cost, n), n))) return false;
+        const rows = await read(n);
+        for (const row of rows) await remove(row);
+        b.spend(rows.length);
+        if (rows.length < n) return true;
+      }
+    };
+  const deleteRow =
     <T extends TableNames>(table: T) =>
-    async (rows: Doc<T>[]) => {
-      for (const row of rows) await ctx.db.delete(table, row._id);
+    async (row: Doc<T>) => {
+      await ctx.db.delete(table, row._id);
     };
 
-  const steps: Array<() => Promise<boolean>> = [
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("performances")
-            .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("performances"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("performanceDays")
-            .withIndex("by_user_and_date", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("performanceDays"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("venueVisits")
-            .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("venueVisits"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("scheduleEntries")
-            .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("scheduleEntries"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("favorites")
-            .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("favorites"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("checkIns")
-            .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
-            .take(n),
-        // Each mic's check-in count and verification follow (model/micTriggers).
-        deleteAll("checkIns"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("listSpots")
-            .withIndex("by_user", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("listSpots"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("userBadges")
-            .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
-            .take(n),
-        deleteAll("userBadges"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("micClaims")
-            .withIndex("by_claimant", (q) => q.eq("claimantId", userId))
-            .take(n),
-        deleteAll("micClaims"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("problemReports")
-            .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
-            .take(n),
-        deleteAll("problemReports"),
-      ),
-    () =>
-      drain(
-        (n) =>
-          ctx.db
-            .query("sceneItems")
-            .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
-            .take(n),
-        // The community keeps the mic; it just no longer names its creator.
-        async (rows) => {
-          for (const row of rows) await ctx.db.patch("sceneItems", row._id, { createdBy: undefined });
-        },
-      ),
+  const steps: Step[] = [
+    sessionsStep(ctx, userId),
+    drain(
+      (n) =>
+        ctx.db
+          .query("sceneItems")
+          .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
+          .take(n),
+      COST.mic,
+      // The community keeps the mic; it just no longer names its creator.
+      async (row) => await ctx.db.patch("sceneItems", row._id, { createdBy: undefined }),
+    ),
+    listSpotsStep(ctx, userId),
+    drain(
+      (n) =>
+        ctx.db
+          .query("micClaims")
+          .withIndex("by_claimant", (q) => q.eq("claimantId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("micClaims"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("problemReports")
+          .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("problemReports"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("favorites")
+          .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("favorites"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("scheduleEntries")
+          .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("scheduleEntries"),
+    ),
+    checkInsStep(ctx, userId),
+    drain(
+      (n) =>
+        ctx.db
+          .query("performances")
+          .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.set,
+      deleteRow("performances"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("performanceDays")
+          .withIndex("by_user_and_date", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("performanceDays"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("venueVisits")
+          .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("venueVisits"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("userBadges")
+          .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("userBadges"),
+    ),
   ];
   for (const step of steps) {
-    if (!(await step())) return false;
+    if (await step(budget)) continue;
+    // A batch that removed nothing would schedule the same batch forever.
+    if (budget.rowsLeft === maxRows) throw new Error("Account deletion: a batch could not remove a single row");
+    return false;
   }
   return true;
+}
+
+/** The sessions, each after its refresh tokens (a long-lived session can hold many). */
+function sessionsStep(ctx: MutationCtx, userId: Id<"users">): Step {
+  return async (b) => {
+    for (;;) {
+      const n = Math.min(CHUNK, b.rowsLeft - 1);
+      if (n <= 0 || !(await b.fits(times(COST.row, n + 1), n + 1))) return false;
+      const session = await ctx.db
+        .query("authSessions")
+        .withIndex("userId", (q) => q.eq("userId", userId))
+        .first();
+      if (session === null) return true;
+      const tokens = await ctx.db
+        .query("authRefreshTokens")
+        .withIndex("sessionId", (q) => q.eq("sessionId", session._id))
+        .take(n);
+      for (const token of tokens) await ctx.db.delete("authRefreshTokens", token._id);
+      b.spend(tokens.length);
+      if (tokens.length < n) {
+        await ctx.db.delete("authSessions", session._id);
+        b.spend(1);
+      }
+    }
+  };
+}
+
+/**
+ * The comedian's live-list spots, one at a time. On an open list they leave
+ * it as when dropping out: the names behind move up, a freed place goes to
+ * the waitlist's first name, and the list's version moves (a host's reorder
+ * made before is refused rather than applied to a list that changed).
+ */
+function listSpotsStep(ctx: MutationCtx, userId: Id<"users">): Step {
+  return async (b) => {
+    for (;;) {
+      if (!(await b.fits(COST.listSpot, 1))) return false;
+      const spot = await ctx.db
+        .query("listSpots")
+        .withIndex("by_user", (q) => q.eq("userId", userId))
+        .first();
+      if (spot === null) return true;
+      await ctx.db.delete("listSpots", spot._id);
+      b.spend(1);
+      const list = await ctx.db.get("nightLists", spot.listId);
+      if (list === null || list.status !== "open") continue;
+      const spots = (await spotsOf(ctx, list._id)).filter((s) => s._id !== spot._id);
+      await writeOrder(ctx, spot.section, bySection(spots, spot.section));
+      if (spot.section === "list" && spot.state === "waiting") await promoteFromWaitlist(ctx, { list, spots });
+      await bumpVersion(ctx, list);
+    }
+  };
+}
+
+/**
+ * The check-ins, a mic at a time (index `by_user_item_and_date` keeps each
+ * mic's rows together, oldest day first): each row's removal moves the mic's
+ * count and latest check-in (model/micTriggers), then the mic's verification
+ * is counted again once for all of them, not once a row.
+ */
+function checkInsStep(ctx: MutationCtx, userId: Id<"users">): Step {
+  return async (b) => {
+    for (;;) {
+      const n = Math.min(CHUNK, b.rowsLeft);
+      if (n === 0) return false;
+      const rows = await ctx.db
+        .query("checkIns")
+        .withIndex("by_user_item_and_date", (q) => q.eq("userId", userId))
+        .take(n);
+      for (const group of groupByMic(rows)) {
+        if (!(await b.fits(plus(times(COST.checkIn, group.length), COST.recount), group.length))) return false;
+        for (const row of group) await ctx.db.delete("checkIns", row._id);
+        await recountAfterPurge(ctx, { micId: group[0].sceneItemId, removedAt: group.map((r) => r.checkedInAt) });
+        b.spend(group.length);
+      }
+      if (rows.length < n) return true;
+    }
+  };
+}
+
+/** Consecutive rows of the same mic, in order. */
+function groupByMic(rows: Doc<"checkIns">[]): Doc<"checkIns">[][] {
+  const groups: Doc<"checkIns">[][] = [];
+  for (const row of rows) {
+    const last = groups.at(-1);
+    if (last !== undefined && last[0].sceneItemId === row.sceneItemId) last.push(row);
+    else groups.push([row]);
+  }
+  return groups;
 }

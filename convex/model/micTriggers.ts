@@ -175,11 +175,36 @@ async function onCheckInAdded(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<vo
   });
 }
 
+/** Whether the mic's current verification counted check-ins of the period that holds `checkedInAt`. */
+function restsOnVerification(mic: Doc<"sceneItems">, checkedInAt: number): boolean {
+  const at = mic.lastVerifiedAt;
+  return (
+    mic.verifiedCheckIns30d > 0 && at !== undefined && checkedInAt > at - VERIFICATION_PERIOD_MS && checkedInAt <= at
+  );
+}
+
+/**
+ * The mic's verification counted again over the period up to its last
+ * verification; below {@link VERIFY_MIN_COMEDIANS} it is no longer Verified
+ * (as when it expires).
+ */
+async function recountedVerification(ctx: QueryCtx, mic: Doc<"sceneItems">): Promise<Partial<Doc<"sceneItems">>> {
+  const comedians = await verifiersAt(ctx, { mic, at: mic.lastVerifiedAt!, onlyUpToAt: true });
+  return comedians >= VERIFY_MIN_COMEDIANS
+    ? { verifiedCheckIns30d: comedians }
+    : { verifiedCheckIns30d: 0, verificationExpiresAt: undefined };
+}
+
 /**
  * One check-in fewer (an account or a mic deleted): the count drops, the
  * latest check-in is the newest one left, and a verification that rested on
- * the row is counted again over the same period; below
- * {@link VERIFY_MIN_COMEDIANS} the mic is no longer Verified (as when it expires).
+ * the row is counted again over the same period.
+ *
+ * Except for a deleted account's check-ins (its user row goes first): the
+ * recount reads up to {@link VERIFICATION_READ_LIMIT} check-ins and their
+ * comedians, too much to repeat for each of a busy comedian's rows, so the
+ * account's purge (model/accountPurge) removes all of them at a mic and then
+ * calls {@link recountAfterPurge} once.
  */
 async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
   const mic = await ctx.db.get("sceneItems", row.sceneItemId);
@@ -193,18 +218,29 @@ async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<
       .first();
     patch.lastCheckInAt = newest?.checkedInAt;
   }
-  const at = mic.lastVerifiedAt;
-  const restedOnRow =
-    mic.verifiedCheckIns30d > 0 &&
-    at !== undefined &&
-    row.checkedInAt > at - VERIFICATION_PERIOD_MS &&
-    row.checkedInAt <= at;
-  if (restedOnRow) {
-    const comedians = await verifiersAt(ctx, { mic, at, onlyUpToAt: true });
-    if (comedians >= VERIFY_MIN_COMEDIANS) patch.verifiedCheckIns30d = comedians;
-    else Object.assign(patch, { verifiedCheckIns30d: 0, verificationExpiresAt: undefined });
+  if (restsOnVerification(mic, row.checkedInAt) && (await ctx.db.get("users", row.userId)) !== null) {
+    Object.assign(patch, await recountedVerification(ctx, mic));
   }
   await ctx.db.patch("sceneItems", mic._id, patch);
+}
+
+/** The most a {@link recountAfterPurge} reads: the period's check-ins and one comedian each, and the mic. */
+export const RECOUNT_MAX_READS = 2 * VERIFICATION_READ_LIMIT + 2;
+
+/**
+ * After a deleted account's check-ins at a mic were removed (`removedAt`:
+ * their times), counts the mic's verification again if any of them was in
+ * the period it rests on (see {@link onCheckInRemoved}). Reads at most
+ * {@link RECOUNT_MAX_READS} documents; writes only a changed figure.
+ */
+export async function recountAfterPurge(
+  ctx: MutationCtx,
+  { micId, removedAt }: { micId: Id<"sceneItems">; removedAt: number[] },
+): Promise<void> {
+  const mic = await ctx.db.get("sceneItems", micId);
+  if (mic === null || !removedAt.some((at) => restsOnVerification(mic, at))) return;
+  const patch = await recountedVerification(ctx, mic);
+  if (patch.verifiedCheckIns30d !== mic.verifiedCheckIns30d) await ctx.db.patch("sceneItems", micId, patch);
 }
 
 /** Items whose verification is cleared per run of {@link expireVerification}. */
