@@ -4,20 +4,22 @@
  * 400 mics (4 of them busy, 300 other comedians each), 300 favourites, 200
  * schedule entries, 20 claims, 20 reports, 30 mics they added, 41 live-list
  * spots (one on tonight's open list), a photo, 4 sessions with refresh
- * tokens, and the badges all that earns. Sets go through the app's triggers;
- * the other rows are written raw with the figures the triggers would keep
- * (each mic's check-in count, latest check-in and verification), and the
- * invariant checker confirms the fixture before any test relies on it.
+ * tokens, and the badges all that earns. Mics and profiles go through the
+ * app's triggers; sets and check-ins are written raw with the figures the
+ * triggers would keep (stats, days, venue visits, community minutes; each
+ * mic's check-in count, latest check-in and verification), which the
+ * invariant checker confirms (account.limits.test.ts).
  */
 import { vi } from "vitest";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see test.checkIns.ts).
 import { localDateString } from "./lib/time";
+import { computeStreaks } from "./lib/streaks";
 import { awardEarnedBadges } from "./model/badges";
 import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "./model/micTriggers";
+import { addToCommunityTotal } from "./model/stats";
 import { createSceneItem, createUser, type TestBackend, type TestUser } from "./test.setup";
-import { triggers } from "./triggers";
 
 const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
@@ -50,8 +52,6 @@ export type HeavyWorld = {
   mics: Id<"sceneItems">[];
   /** The mics the comedian added (the last {@link SIZES.addedMics}). */
   added: Id<"sceneItems">[];
-  /** Tonight's open list at mics[0]: the comedian second of three on the list, `waiting` first on the waitlist. */
-  tonight: { listId: Id<"nightLists">; ahead: Id<"users">; behind: Id<"users">; waiting: Id<"users"> };
   /** The other comedians' check-ins (they stay). */
   theirs: NewCheckIn[];
 };
@@ -143,25 +143,8 @@ export async function heavyAccount(t: TestBackend): Promise<HeavyWorld> {
     }
   });
 
-  // Sets through the triggers (stats, days, venue visits, community minutes), 100 a transaction.
-  for (let s = 0; s < SIZES.sets; s += 100) {
-    await t.run(async (ctx) => {
-      const db = triggers.wrapDB(ctx).db;
-      for (let k = s; k < s + 100; k++) {
-        const performedAt = NOW - ((k % SIZES.setDays) + 1) * DAY - (k % 7) * MINUTE;
-        await db.insert("performances", {
-          userId: comic.userId,
-          minutes: 5,
-          performedAt,
-          performanceDate: localDateString(performedAt, ZONE),
-          tags: [],
-          ...(k < 1600 ? { sceneItemId: mics[k % SIZES.mics] } : { venueName: "Basement Show" }),
-        });
-      }
-    });
-  }
-
-  const tonight = await liveLists(t, comic, mics, busy);
+  await logSets(t, comic.userId, mics);
+  await liveLists(t, comic, mics, busy);
   await t.run(async (ctx) => {
     const userId = comic.userId;
     for (const mic of mics.slice(0, SIZES.favorites)) await ctx.db.insert("favorites", { userId, sceneItemId: mic });
@@ -189,7 +172,55 @@ export async function heavyAccount(t: TestBackend): Promise<HeavyWorld> {
     await ctx.db.patch("profiles", profile!._id, { photoStorageId: photo });
     await awardEarnedBadges(ctx, userId, NOW);
   });
-  return { comic, mics, added: mics.slice(SIZES.mics - SIZES.addedMics), tonight, theirs };
+  return { comic, mics, added: mics.slice(SIZES.mics - SIZES.addedMics), theirs };
+}
+
+/**
+ * The sets (5 minutes each, 10 a day over 200 days, most at a mic), written
+ * raw with the rows and totals the set trigger would keep: per day, per mic,
+ * the comedian's stats and the community's minutes. (Through the trigger,
+ * each set would read all the comedian's days again for the streaks.)
+ */
+async function logSets(t: TestBackend, userId: Id<"users">, mics: Id<"sceneItems">[]) {
+  const sets = Array.from({ length: SIZES.sets }, (_, k): Omit<Doc<"performances">, "_id" | "_creationTime"> => {
+    const performedAt = NOW - ((k % SIZES.setDays) + 1) * DAY - (k % 7) * MINUTE;
+    return {
+      userId,
+      minutes: 5,
+      performedAt,
+      performanceDate: localDateString(performedAt, ZONE),
+      tags: [],
+      ...(k < 1600 ? { sceneItemId: mics[k % SIZES.mics] } : { venueName: "Basement Show" }),
+    };
+  });
+  await insertRaw(t, sets, (ctx, set) => ctx.db.insert("performances", set));
+  const count = <K>(keys: K[]) => {
+    const out = new Map<K, number>();
+    for (const key of keys) out.set(key, (out.get(key) ?? 0) + 1);
+    return out;
+  };
+  const days = count(sets.map((s) => s.performanceDate));
+  const visits = count(sets.flatMap((s) => (s.sceneItemId ? [s.sceneItemId] : [])));
+  const dates = [...days.keys()].sort();
+  const streaks = computeStreaks(dates, TODAY);
+  const minutes = sets.reduce((sum, s) => sum + s.minutes, 0);
+  await t.run(async (ctx) => {
+    for (const [date, n] of days) await ctx.db.insert("performanceDays", { userId, date, sets: n });
+    for (const [sceneItemId, n] of visits) await ctx.db.insert("venueVisits", { userId, sceneItemId, sets: n });
+    const stats = await ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", userId))
+      .unique();
+    await ctx.db.patch("userStats", stats!._id, {
+      totalMinutes: minutes,
+      totalSets: sets.length,
+      uniqueVenues: visits.size,
+      currentStreak: streaks.current,
+      longestStreak: streaks.longest,
+      lastSetDate: dates.at(-1),
+    });
+    await addToCommunityTotal(ctx, "minutesLogged", minutes);
+  });
 }
 
 /** Tonight's open list at mics[0] (3 places, the comedian in the middle, one waiting) and past closed lists at mics[1]. */
@@ -241,6 +272,5 @@ async function liveLists(t: TestBackend, comic: TestUser, mics: Id<"sceneItems">
       const past = await list(mics[1], localDateString(NOW - 7 * d * DAY, ZONE), "closed");
       await spot(past, mics[1], me, 0, { state: "done" });
     }
-    return { listId, ahead, behind, waiting };
   });
 }
