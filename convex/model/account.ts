@@ -11,7 +11,7 @@ import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { MAX_LIST_ROWS } from "../lib/nightListRules";
 import { type Cost, DeletionBudget, plus, times } from "./accountBudget";
-import { RECOUNT_MAX_READS, recountAfterPurge } from "./micTriggers";
+import { purgeRecountReads, recountAfterPurge } from "./micTriggers";
 import { bumpVersion, bySection, promoteFromWaitlist, spotsOf, writeOrder } from "./nightLists";
 import { getProfile } from "./profiles";
 
@@ -37,9 +37,9 @@ const COST = {
   mic: { queries: 3, reads: 3, writes: 1 },
   /** A check-in: its read, the mic, the newest check-in left, the comedian, the mic's patch (two reads). */
   checkIn: { queries: 6, reads: 6, writes: 2 },
-  /** A mic's verification counted again once its check-ins of the comedian are gone, and its patch. */
-  recount: { queries: RECOUNT_MAX_READS + 3, reads: RECOUNT_MAX_READS + 3, writes: 1 },
-  /** Leaving an open live list: the list, its spots, and every spot's rank rewritten (two reads a patch). */
+  /** The mic read again after its check-ins of the comedian are gone, and a patch of its verification. */
+  recount: { queries: 3, reads: 3, writes: 1 },
+  /** Leaving an open live list (the spot and its list read first): its spots, and every spot's rank rewritten (two reads a patch). */
   listSpot: { queries: 4 * MAX_LIST_ROWS + 8, reads: 6 * MAX_LIST_ROWS + 8, writes: 2 * MAX_LIST_ROWS + 4 },
 } satisfies Record<string, Cost>;
 
@@ -250,16 +250,18 @@ function sessionsStep(ctx: MutationCtx, userId: Id<"users">): Step {
 function listSpotsStep(ctx: MutationCtx, userId: Id<"users">): Step {
   return async (b) => {
     for (;;) {
-      if (!(await b.fits(COST.listSpot, 1))) return false;
+      if (b.rowsLeft === 0) return false;
       const spot = await ctx.db
         .query("listSpots")
         .withIndex("by_user", (q) => q.eq("userId", userId))
         .first();
       if (spot === null) return true;
+      const list = await ctx.db.get("nightLists", spot.listId);
+      const open = list !== null && list.status === "open";
+      if (!(await b.fits(open ? COST.listSpot : COST.row, 1))) return false;
       await ctx.db.delete("listSpots", spot._id);
       b.spend(1);
-      const list = await ctx.db.get("nightLists", spot.listId);
-      if (list === null || list.status !== "open") continue;
+      if (!open) continue;
       const spots = (await spotsOf(ctx, list._id)).filter((s) => s._id !== spot._id);
       await writeOrder(ctx, spot.section, bySection(spots, spot.section));
       if (spot.section === "list" && spot.state === "waiting") await promoteFromWaitlist(ctx, { list, spots });
@@ -284,9 +286,15 @@ function checkInsStep(ctx: MutationCtx, userId: Id<"users">): Step {
         .withIndex("by_user_item_and_date", (q) => q.eq("userId", userId))
         .take(n);
       for (const group of groupByMic(rows)) {
-        if (!(await b.fits(plus(times(COST.checkIn, group.length), COST.recount), group.length))) return false;
+        const micId = group[0].sceneItemId;
+        const removedAt = group.map((r) => r.checkedInAt);
+        const mic = await ctx.db.get("sceneItems", micId);
+        // Each document the recount reads is at most one index range (a comedian's `get`).
+        const recountReads = mic === null ? 0 : purgeRecountReads(mic, removedAt);
+        const recount = plus(COST.recount, { queries: recountReads, reads: recountReads, writes: 0 });
+        if (!(await b.fits(plus(times(COST.checkIn, group.length), recount), group.length))) return false;
         for (const row of group) await ctx.db.delete("checkIns", row._id);
-        await recountAfterPurge(ctx, { micId: group[0].sceneItemId, removedAt: group.map((r) => r.checkedInAt) });
+        await recountAfterPurge(ctx, { micId, removedAt });
         b.spend(group.length);
       }
       if (rows.length < n) return true;

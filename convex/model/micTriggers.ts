@@ -203,7 +203,7 @@ async function recountedVerification(ctx: QueryCtx, mic: Doc<"sceneItems">): Pro
  * Except for a deleted account's check-ins (its user row goes first): the
  * recount reads up to {@link VERIFICATION_READ_LIMIT} check-ins and their
  * comedians, too much to repeat for each of a busy comedian's rows, so the
- * account's purge (model/accountPurge) removes all of them at a mic and then
+ * account's purge (model/account) removes all of them at a mic and then
  * calls {@link recountAfterPurge} once.
  */
 async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
@@ -224,14 +224,23 @@ async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<
   await ctx.db.patch("sceneItems", mic._id, patch);
 }
 
-/** The most a {@link recountAfterPurge} reads: the period's check-ins and one comedian each, and the mic. */
-export const RECOUNT_MAX_READS = 2 * VERIFICATION_READ_LIMIT + 2;
+/**
+ * The most documents a {@link recountAfterPurge} of check-ins made at
+ * `removedAt` reads besides the mic: none when none of them is in the period
+ * the mic's verification rests on; else the period's check-ins (no more than
+ * the mic's count, which still holds them, nor {@link VERIFICATION_READ_LIMIT})
+ * and one comedian each. Each is one index range at most.
+ */
+export function purgeRecountReads(mic: Doc<"sceneItems">, removedAt: number[]): number {
+  if (!removedAt.some((at) => restsOnVerification(mic, at))) return 0;
+  return 2 * Math.min(VERIFICATION_READ_LIMIT, mic.checkInCount);
+}
 
 /**
  * After a deleted account's check-ins at a mic were removed (`removedAt`:
  * their times), counts the mic's verification again if any of them was in
- * the period it rests on (see {@link onCheckInRemoved}). Reads at most
- * {@link RECOUNT_MAX_READS} documents; writes only a changed figure.
+ * the period it rests on (see {@link onCheckInRemoved}). Reads the mic and
+ * at most {@link purgeRecountReads} documents; writes only a changed figure.
  */
 export async function recountAfterPurge(
   ctx: MutationCtx,
