@@ -10,6 +10,8 @@ import { describeError } from "./functionErrors.js";
 import { type Caller, captureLogs, type Journal } from "./functionContext.js";
 import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
 
+const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
+
 function parseJournal(journal: string | null): Journal {
   if (!journal) return {};
   try {
@@ -140,6 +142,7 @@ export class QueryEntries {
 
   /** Runs an entry's query at the current state (only from flush, inside its snapshot). */
   private async compute(entry: Entry): Promise<void> {
+    const started = TRACE ? performance.now() : 0;
     entry.dirty = false;
     this.queryRuns++;
     const reads = new ReadSet();
@@ -154,8 +157,15 @@ export class QueryEntries {
       const { message, data } = describeError(error);
       result = data === undefined ? { ok: false, message } : { ok: false, message, data };
     }
+    const ran = TRACE ? performance.now() : 0;
     this.setReads(entry, reads);
     const serialized = JSON.stringify(result);
+    if (TRACE) {
+      const done = performance.now();
+      this.engine.log(
+        `[trace] ${entry.udfPath} ran in ${(ran - started).toFixed(1)} ms, ${serialized.length} bytes serialized in ${(done - ran).toFixed(1)} ms`,
+      );
+    }
     if (serialized !== entry.serialized) {
       entry.serialized = serialized;
       entry.result = result;

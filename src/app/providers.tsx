@@ -1,17 +1,9 @@
 import { ConvexAuthProvider } from "@convex-dev/auth/react";
 import { Callout, Code, Container, Heading, Text, Theme } from "@radix-ui/themes";
-import { ConvexReactClient } from "convex/react";
 import { useEffect, useState, type ReactNode } from "react";
 import { loadToasts, toastsLoaded, type ToasterProps } from "@/lib/toast";
 import { useSystemAppearance } from "@/lib/useSystemAppearance";
-
-const convexUrl = import.meta.env.VITE_CONVEX_URL as string | undefined;
-
-/** One client for the whole app; created at module load so it survives re-renders. */
-const convex = convexUrl ? new ConvexReactClient(convexUrl) : null;
-// The client opens its WebSocket on first use; use it now, while the page's own
-// code is still loading, so the handshake is done when the first query subscribes.
-convex?.connectionState();
+import { convex } from "./convexClient";
 
 function MissingConfiguration() {
   return (

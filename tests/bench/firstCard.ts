@@ -35,7 +35,19 @@ function mainThreadUntil(trace: Buffer): string {
     cpu += (e.tdur ?? 0) / 1000;
     wall += (e.dur ?? 0) / 1000;
   }
-  return `${ms(cpu)} CPU (${ms(wall)} wall)`;
+  // Where the CPU went: the children of the main thread's tasks, by name (CPU time, top 10).
+  const byName = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== "X" || e.name === "RunTask" || thread(e) !== thread(end)) continue;
+    if (e.ts < start || e.ts > end.ts) continue;
+    byName.set(e.name, (byName.get(e.name) ?? 0) + (e.tdur ?? 0) / 1000);
+  }
+  const top = [...byName.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([name, t]) => `${name} ${t.toFixed(0)}`)
+    .join(", ");
+  return `${ms(cpu)} CPU (${ms(wall)} wall) [${top}]`;
 }
 
 /** Scene cards in the page once the count stops changing (the first paint carries only the first few). */

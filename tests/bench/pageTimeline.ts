@@ -29,11 +29,13 @@ const RECORD_PAGE_TIMELINE = `(() => {
       this.addEventListener("message", (event) => {
         const text = typeof event.data === "string" ? event.data : "";
         if (text.includes('"Transition"') && text.includes('"QueryUpdated"')) mark("first query result");
+        if (text.includes('"Transition"') && text.includes('"continueCursor"')) mark("scene list result");
       });
     }
     send(data) {
       if (typeof data === "string") {
         if (data.includes('"ModifyQuerySet"')) mark("first subscription sent");
+        if (data.includes('"ModifyQuerySet"') && data.includes("scene:listPage")) mark("scene list subscribed");
         if (data.includes('"Authenticate"')) mark("Authenticate sent");
       }
       super.send(data);

@@ -106,3 +106,47 @@ test("a signed-in comedian sees the scene before the session is confirmed, then 
   await heartAgain.click();
   await expect(heartAgain).toHaveAttribute("aria-pressed", "false");
 });
+
+test("the scene's first page is asked for with the socket's first messages and shows before the list's own query answers", async ({
+  page,
+  runFunction,
+}) => {
+  const title = `Early Mic ${randomUUID().slice(0, 8)}`;
+  await runFunction<string>("fixtures:insertSceneItem", {
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 3,
+    startTimeLocal: "19:30",
+    timeZone: "America/New_York",
+    title,
+    venueName: "Early Room",
+    city: "Manhattan",
+  });
+  // Everything the page sends from the paginated list's subscription on (a page
+  // id in its arguments) is held back, in order, so only the first page asked
+  // for before the page rendered can answer.
+  const sent: string[] = [];
+  const held: string[] = [];
+  let server: WebSocketRoute | null = null;
+  let holding = true;
+  await page.routeWebSocket(/\/api\/.*sync/, (ws) => {
+    server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const text = typeof message === "string" ? message : message.toString("utf8");
+      sent.push(text);
+      if (holding && (held.length > 0 || /"paginationOpts":\{[^}]*"id":/.test(text))) held.push(text);
+      else server!.send(message);
+    });
+  });
+  await page.goto("/scene");
+  await expect(page.getByTestId("scene-card").first()).toBeVisible();
+  expect(held.length).toBeGreaterThan(0);
+  const firstQuerySet = sent.find((f) => f.includes('"type":"ModifyQuerySet"'));
+  expect(firstQuerySet).toContain('"udfPath":"scene:listPage"');
+
+  holding = false;
+  for (const text of held.splice(0)) server!.send(text);
+  await expect(page.getByTestId("result-count")).toBeVisible();
+  await page.getByLabel("Search mics, venues or cities").fill(title);
+  await expect(page.getByRole("article", { name: title })).toBeVisible();
+});

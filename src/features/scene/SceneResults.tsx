@@ -10,6 +10,7 @@ import { SceneSkeleton } from "./SceneSkeleton";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { useNow } from "@/lib/useNow";
 import { useScenePages } from "./useScenePages";
+import { sceneListHour } from "./firstPage";
 
 export type ResultsProps = {
   filters: SceneFilters;
@@ -27,7 +28,7 @@ export const isClearedSearch = (text: string) => text === "";
 export function AllSceneResults({ filters, onClear }: ResultsProps) {
   const typed = filters.search.trim();
   const search = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS, isClearedSearch);
-  const hour = Math.floor(useNow(60_000) / 3_600_000) * 3_600_000;
+  const hour = sceneListHour(useNow(60_000));
   const plan = useMemo(() => planFiltersOf(filters), [filters]);
   const { results, status, loadMore, refreshing } = useScenePages({
     type: filters.type,
