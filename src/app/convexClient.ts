@@ -11,22 +11,20 @@ const convexUrl = import.meta.env.VITE_CONVEX_URL as string | undefined;
  */
 export const convex = convexUrl ? new ConvexReactClient(convexUrl) : null;
 
-if (convex) {
-  // The client opens its WebSocket on first use: use it now, so the handshake is
-  // done when the first query subscribes.
-  convex.connectionState();
-  // On /scene, its first page is asked for now, not once the page has loaded and rendered.
-  prewarmSceneFirstPage(convex, window.location.pathname);
-}
+// The client opens its WebSocket on first use: use it now, so the handshake is
+// done when the first query subscribes.
+convex?.connectionState();
+// On /scene, its first page is asked for now, not once the page has loaded and rendered.
+const prewarmed = convex !== null && prewarmSceneFirstPage(convex, window.location.pathname);
 
 /**
  * Resolves once the client's WebSocket is open (its first messages, with the
- * prewarmed queries, have gone out), or after `capMs`, whichever is first;
- * at once without a client.
+ * prewarmed query, have gone out), or after `capMs`, whichever is first; at
+ * once when nothing was prewarmed (any page but the scene's: nothing to wait for).
  */
-export function socketOpened(capMs: number): Promise<void> {
+export function prewarmSent(capMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
-    if (!convex || convex.connectionState().isWebSocketConnected) {
+    if (!convex || !prewarmed || convex.connectionState().isWebSocketConnected) {
       resolve();
       return;
     }

@@ -64,11 +64,13 @@ export function prewarmedFirstPage(args: SceneListArgs): ReturnType<typeof first
  * exists: the request goes out with the WebSocket's first messages, while the
  * router and the scene's code are still loading, instead of after the page has
  * rendered. useScenePages shows that page until its paginated query has its own.
+ * True when it did (the path is the scene's).
  */
-export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: string, nowMs = Date.now()): void {
-  if ((pathname.replace(/\/+$/, "") || "/") !== paths.scene) return;
+export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: string, nowMs = Date.now()): boolean {
+  if ((pathname.replace(/\/+$/, "") || "/") !== paths.scene) return false;
   const args = firstPageArgs(openingSceneArgs(nowMs));
   prewarmed = { key: canonical(args), args };
   // Kept for 30 s: the page subscribes to the same query (same arguments) long before then.
   client.prewarmQuery({ query: api.scene.listPage, args, extendSubscriptionFor: 30_000 });
+  return true;
 }
