@@ -27,14 +27,19 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(dataDir: string, functionsDir = fixtureDir, startBackground = false): Promise<Engine> {
+async function start(
+  dataDir: string,
+  functionsDir = fixtureDir,
+  startBackground = false,
+  errors: string[] = [],
+): Promise<Engine> {
   const engine = new Engine({
     functionsDir,
     dataDir,
     apiUrl: "http://127.0.0.1:1",
     siteUrl: "http://127.0.0.1:2",
     log: () => {},
-    errorLog: () => {},
+    errorLog: (line: string) => errors.push(line),
   });
   engines.push(engine);
   await engine.init({ startBackground });
@@ -47,14 +52,19 @@ async function dataDir(): Promise<string> {
   return path.join(dir, "data");
 }
 
-/** The next log write or fsync of a commit carrying MARKER fails as a full disk (or a failing device) does. */
-function failMarkedCommit(how: "write" | "fsync"): void {
+/**
+ * The next log write or fsync of a commit carrying `marker` fails as a full
+ * disk (or a failing device) does; `skip` marked writes go through first (the
+ * first lines of a commit logged as several).
+ */
+function failMarkedCommit(how: "write" | "fsync", marker = MARKER, skip = 0): void {
   const realWrite = fs.writeSync.bind(fs);
   const realFsync = fs.fsyncSync.bind(fs);
   let marked = false;
   let failed = false;
+  let seen = 0;
   vi.spyOn(fs, "writeSync").mockImplementation(((fd: number, buffer: Buffer, ...rest: unknown[]) => {
-    if (!failed && Buffer.isBuffer(buffer) && buffer.includes(MARKER)) {
+    if (!failed && Buffer.isBuffer(buffer) && buffer.includes(marker) && seen++ >= skip) {
       if (how === "write") {
         failed = true;
         realWrite(fd, buffer, 0, 20);
@@ -170,5 +180,72 @@ describe("a commit the data log refuses", () => {
     engine = await start(dir, fixtureDir, true);
     await vi.waitFor(async () => expect(await bodies(engine, "s")).toEqual([MARKER]), { timeout: 10_000 });
     expect(await engine.query("messages:scheduledState", { id: jobId }, admin)).toBe("success");
+  });
+
+  test("an import whose log write fails part-way (its second line) leaves the database as it was", async () => {
+    const source = await start(await dataDir());
+    await source.mutation("messages:seed", { channel: "imported", count: 2500 }, admin);
+    const snapshot = source.exportSnapshot();
+    source.close();
+
+    const dir = await dataDir();
+    let engine = await start(dir);
+    await send(engine, "acknowledged");
+    failMarkedCommit("write", '"imported"', 1);
+    await expect(engine.importSnapshot(snapshot)).rejects.toThrow(/ENOSPC/);
+    const writes = vi.mocked(fs.writeSync).mock.calls.filter(([, b]) => String(b).includes('"imported"'));
+    expect(writes).toHaveLength(2); // the first line was written, then cut back
+    vi.restoreAllMocks();
+    expect(await bodies(engine)).toEqual(["acknowledged"]);
+    expect(await bodies(engine, "imported")).toEqual([]);
+    await expect(send(engine, "C")).rejects.toThrow(/refused/);
+    engine.close();
+
+    engine = await start(dir);
+    expect(await bodies(engine)).toEqual(["acknowledged"]);
+    expect(await bodies(engine, "imported")).toEqual([]);
+  });
+
+  test("after a failed write, crons, scheduled functions and actions' mutations leave nothing; a restart resumes them", async () => {
+    const dir = await dataDir();
+    const errors: string[] = [];
+    let engine = await start(dir, fixtureDir, true, errors);
+    const cronRuns = async () => (await engine.query("counters:get", { name: "cron" }, admin)) as number | null;
+    const state = (id: unknown) => engine.query("messages:scheduledState", { id }, admin);
+    await vi.waitFor(async () => expect(await cronRuns()).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
+    // A scheduled action in flight: its first mutation commits before the failure, its second after.
+    const { value: actionJob } = await engine.mutation(
+      "messages:runSlowActionLater",
+      { channel: "a", ms: 2000 },
+      admin,
+    );
+    await vi.waitFor(async () => expect(await bodies(engine, "a")).toEqual(["started"]), { timeout: 10_000 });
+    // A scheduled mutation due after the failure.
+    const later = { channel: "later", body: "later", delayMs: 1500 };
+    const { value: laterJob } = await engine.mutation("messages:sendLater", later, admin);
+
+    failMarkedCommit("write");
+    await expect(send(engine, MARKER)).rejects.toThrow(/ENOSPC/);
+    vi.restoreAllMocks();
+    const cronsAtFailure = await cronRuns();
+    const viaAction = { channel: "c", author: "a", body: "via an action" };
+    await expect(engine.action("messages:sendViaAction", viaAction, admin)).rejects.toThrow(/refused/);
+    // Past the action's second mutation, the scheduled mutation's time and two cron intervals.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await cronRuns()).toBe(cronsAtFailure);
+    expect(errors.some((line) => /cron "tick".*refused until the backend restarts/.test(line))).toBe(true);
+    expect(await bodies(engine)).toEqual([]);
+    expect(await bodies(engine, "a")).toEqual(["started"]);
+    expect(await bodies(engine, "later")).toEqual([]);
+    expect(await state(laterJob)).toBe("pending");
+    expect(await state(actionJob)).toBe("inProgress");
+    engine.close();
+
+    engine = await start(dir, fixtureDir, true);
+    // The pending mutation runs; the action that was running is failed, not run again (at most once).
+    await vi.waitFor(async () => expect(await bodies(engine, "later")).toEqual(["later"]), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await state(actionJob)).toBe("failed"), { timeout: 10_000 });
+    expect(await bodies(engine, "a")).toEqual(["started"]);
+    await vi.waitFor(async () => expect(await cronRuns()).toBeGreaterThan(cronsAtFailure ?? 0), { timeout: 10_000 });
   });
 });
