@@ -53,6 +53,7 @@ export default tseslint.config(
       "playwright-report",
       ".convex-local*",
       "coverage",
+      "local-backend/.build",
     ],
   },
   js.configs.recommended,

@@ -159,7 +159,8 @@ export class ActionPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(new URL("./actionWorker.mjs", import.meta.url), {
+    // ../src: the same file from the sources and from the precompiled bundle in ../.build (precompile.ts).
+    const worker = new Worker(new URL("../src/actionWorker.mjs", import.meta.url), {
       workerData: { envGlobal: this.envGlobal },
       // Functions see the deployment's environment (envGlobal), never the shell's that started the backend.
       env: {},

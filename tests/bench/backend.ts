@@ -25,7 +25,7 @@
  * --stock also convex-test's scan).
  *
  * `npm run bench:backend -- --storage [--mics 150000 --comedians 1000 --max-sets 10000 | --snapshot FILE]
- *     [--data-dir DIR] [--cli local-backend/src/cli.ts]` (backend/storage.ts,
+ *     [--data-dir DIR] [--cli local-backend/src/backend.mjs]` (backend/storage.ts,
  * issue 18 item 3): the scale generator's national scene
  * (tests/bench/scaleData.ts; 150,000 mics make ~810,000 documents) imported
  * with the CLI into DIR (kept and reused when it already holds data), then the
@@ -36,7 +36,8 @@
  * document is parsed (a table is parsed when first used, the rest in the
  * background); RSS and RSS per document once all are; then a small change
  * (comedian 0 signs in) and a compaction (`/_local/compact`): its time and
- * bytes written. `--cli` runs another checkout's backend (the "before").
+ * bytes written. `--cli` runs another checkout's backend (the "before"; a
+ * `cli.ts` runs through tsx).
  *
  * Every mode starts and stops its backends with one helper (backend/common.ts).
  */

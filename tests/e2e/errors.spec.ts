@@ -28,9 +28,7 @@ async function backendCli(...args: string[]): Promise<string> {
   const { stdout } = await execFileAsync(
     process.execPath,
     [
-      "--import",
-      "tsx",
-      path.join(repoRoot, "local-backend/src/cli.ts"),
+      path.join(repoRoot, "local-backend/src/backend.mjs"),
       ...args,
       "--data-dir",
       dataDir,

@@ -119,8 +119,6 @@ export class Backend {
     this.log = "";
     const args = [
       ...this.nodeArgs,
-      "--import",
-      "tsx",
       cliPath,
       "start",
       "--host",
@@ -138,7 +136,7 @@ export class Backend {
       ...(this.watch ? [] : ["--no-watch"]),
       ...this.extraArgs,
     ];
-    // One node process (tsx as a loader rather than its relaying CLI), in its own
+    // One node process (backend.mjs runs the CLI in the process it starts in), in its own
     // process group, so that kill -9 really kills the server and whatever it spawned.
     const child = spawn(process.execPath, args, {
       cwd: repoRoot,

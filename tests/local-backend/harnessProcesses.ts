@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The functions folder every test runs against. */
 export const fixtureDir = path.join(repoRoot, "tests/local-backend/fixture/convex");
-export const cliPath = path.join(repoRoot, "local-backend/src/cli.ts");
+/** The backend's CLI as `npm run backend` runs it: precompiled (local-backend/src/backend.mjs), no tsx. */
+export const cliPath = path.join(repoRoot, "local-backend/src/backend.mjs");
 
 /** Process groups of backends still running, killed if the test process exits
  * without disposing them (they run detached, so nothing else would). */
@@ -82,13 +83,13 @@ export async function waitFor<T>(
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
 /**
- * Runs the backend's CLI (`tsx local-backend/src/cli.ts ...args`) from the
+ * Runs the backend's CLI (`node local-backend/src/backend.mjs ...args`) from the
  * repository root and resolves when it exits (it never rejects on a non-zero
  * exit code: tests assert on `code`).
  */
 export async function runCli(args: string[], { timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<CliResult> {
   return await new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", cliPath, ...args], {
+    const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: repoRoot,
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],

@@ -14,6 +14,12 @@ import { anyApi } from "convex/server";
 export const api = anyApi as any;
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
+/** The backend CLI's own entry (the precompiled CLI, built when stale). */
+export const backendCli = path.join(root, "local-backend/src/backend.mjs");
+
+/** Node arguments that run `cli`: another checkout's `local-backend/src/cli.ts` runs through tsx. */
+export const cliNodeArgs = (cli: string): string[] => (cli.endsWith(".ts") ? ["--import", "tsx", cli] : [cli]);
+
 export function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
@@ -75,14 +81,14 @@ export type StartOptions = {
 
 /** Starts a local backend on free ports and waits for "Local backend ready". */
 export async function startBackend(options: StartOptions = {}): Promise<BenchBackend> {
-  const cli = options.cli ?? path.join(root, "local-backend/src/cli.ts");
+  const cli = options.cli ?? backendCli;
   const port = await freePort();
   let sitePort = await freePort();
   while (sitePort === port) sitePort = await freePort();
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "bench-backend-"));
   for (const [name, value] of Object.entries(options.deploymentEnv ?? {})) {
-    const set = spawn(process.execPath, ["--import", "tsx", cli, "env", "set", name, value, "--data-dir", dataDir], {
+    const set = spawn(process.execPath, [...cliNodeArgs(cli), "env", "set", name, value, "--data-dir", dataDir], {
       cwd: root,
       stdio: "ignore",
     });
@@ -94,9 +100,7 @@ export async function startBackend(options: StartOptions = {}): Promise<BenchBac
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
-      "--import",
-      "tsx",
-      cli,
+      ...cliNodeArgs(cli),
       "start",
       "--port",
       String(port),

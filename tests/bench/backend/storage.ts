@@ -11,7 +11,9 @@ import {
   adminPost,
   api,
   type BenchBackend,
+  backendCli,
   backendStats,
+  cliNodeArgs,
   cpuSeconds,
   flag,
   root,
@@ -45,9 +47,7 @@ async function importScene(cli: string, dataDir: string): Promise<void> {
     process.execPath,
     [
       "--max-old-space-size=12288",
-      "--import",
-      "tsx",
-      cli,
+      ...cliNodeArgs(cli),
       "import",
       snapshot,
       "--data-dir",
@@ -105,7 +105,7 @@ async function firstAnswers(backend: BenchBackend, spawnedAt: number): Promise<s
 
 export async function storage(): Promise<void> {
   const { SCALE_PASSWORD, scaleEmail } = await import("../scaleData");
-  const cli = path.resolve(flag("cli", path.join(root, "local-backend/src/cli.ts")));
+  const cli = path.resolve(flag("cli", backendCli));
   const dataDir = path.resolve(flag("data-dir", path.join(os.tmpdir(), "bench-storage-data")));
   console.log(
     `Storage bench, ${new Date().toISOString()}, backend ${path.relative(root, cli) || cli}, data ${dataDir}; ` +

@@ -9,14 +9,15 @@ const execFileAsync = promisify(execFile);
 /** Repository root (this file lives in tests/e2e/support). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-const cliPath = path.join(repoRoot, "local-backend/src/cli.ts");
+const cliPath = path.join(repoRoot, "local-backend/src/backend.mjs");
 
 /**
- * Node arguments that run the backend CLI in ONE process (`node --import tsx`), unlike the
- * `tsx` binary which forks a child: a kill -9 must hit the process that owns the data.
+ * Node arguments that run the backend CLI in ONE process (backend.mjs runs the precompiled CLI in
+ * the process it starts in), unlike the `tsx` binary which forks a child: a kill -9 must hit the
+ * process that owns the data.
  */
 function cliArgs(args: string[]): string[] {
-  return ["--import", "tsx", cliPath, ...args];
+  return [cliPath, ...args];
 }
 
 export type BackendOptions = {

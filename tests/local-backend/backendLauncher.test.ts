@@ -1,0 +1,88 @@
+/**
+ * local-backend/src/backend.mjs, the CLI's entry without tsx (issue 18 item 3):
+ * it runs cli.ts bundled into local-backend/.build, builds that bundle when it
+ * is missing, rebuilds it when a source it was built from changes, and runs the
+ * sources with LOCAL_BACKEND_PRECOMPILE=0. On a copy of local-backend/src (its
+ * own .build), with the repository's packages.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { repoRoot, tempDir } from "./harness";
+
+let copy: string;
+let src: string;
+let bundle: string;
+
+beforeAll(async () => {
+  copy = await tempDir();
+  src = path.join(copy, "local-backend", "src");
+  bundle = path.join(copy, "local-backend", ".build", "cli.mjs");
+  fs.cpSync(path.join(repoRoot, "local-backend", "src"), src, { recursive: true });
+  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(copy, "node_modules"));
+  // The repository's ES modules setting, which the sources need when tsx runs them.
+  fs.writeFileSync(path.join(copy, "package.json"), JSON.stringify({ type: "module" }));
+});
+
+afterAll(() => {
+  if (copy) fs.rmSync(copy, { recursive: true, force: true });
+});
+
+/** `node <copy>/local-backend/src/backend.mjs --help`: its exit code and output. */
+function help(env: Record<string, string> = {}): { code: number | null; out: string } {
+  const result = spawnSync(process.execPath, [path.join(src, "backend.mjs"), "--help"], {
+    cwd: copy,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+/** Changes the usage text's first line in the copy's sources. */
+function retitle(title: string): void {
+  const file = path.join(src, "cliArgs.ts");
+  const text = fs.readFileSync(file, "utf8").replace(/Usage: [^\n]*\[command\]/, `Usage: ${title} [command]`);
+  fs.writeFileSync(file, text);
+}
+
+describe("backend.mjs", () => {
+  test("the sources run through tsx with LOCAL_BACKEND_PRECOMPILE=0, and nothing is built", () => {
+    const { code, out } = help({ LOCAL_BACKEND_PRECOMPILE: "0" });
+    expect(code, out).toBe(0);
+    expect(out).toContain("Usage: npm run backend -- [command]");
+    expect(fs.existsSync(bundle)).toBe(false);
+  }, 60_000);
+
+  test("builds the bundle on the first run, runs it, and keeps it while nothing changed", () => {
+    const first = help();
+    expect(first.code, first.out).toBe(0);
+    expect(first.out).toContain("Usage: npm run backend -- [command]");
+    const built = fs.statSync(bundle).mtimeMs;
+    const inputs = JSON.parse(fs.readFileSync(path.join(path.dirname(bundle), "cli.inputs.json"), "utf8"));
+    expect(Object.keys(inputs)).toEqual(expect.arrayContaining(["cli.ts", "cliArgs.ts", "engine.ts", "store.ts"]));
+    // No module of the bundle is left to load from the sources.
+    expect(fs.readFileSync(bundle, "utf8")).not.toMatch(/^import [^\n]*from "\.\.?\//m);
+
+    const second = help();
+    expect(second.code, second.out).toBe(0);
+    expect(fs.statSync(bundle).mtimeMs).toBe(built);
+  }, 60_000);
+
+  test("a changed source is rebuilt before it runs", () => {
+    retitle("npm run changed-backend --");
+    const { code, out } = help();
+    expect(code, out).toBe(0);
+    expect(out).toContain("Usage: npm run changed-backend -- [command]");
+    expect(fs.readFileSync(bundle, "utf8")).toContain("npm run changed-backend");
+  }, 60_000);
+
+  test("sources that do not build run through tsx, which reports their error", () => {
+    const file = path.join(src, "cliArgs.ts");
+    fs.appendFileSync(file, "\nexport const broken = ;\n");
+    const { code, out } = help();
+    expect(code).not.toBe(0);
+    expect(out).toContain("cliArgs.ts");
+  }, 60_000);
+});
