@@ -42,7 +42,8 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * context with the caller's identity): the worker routes the request with the
  * bundle's router, as Convex's isolate does. The request body (bounded by the
  * site, 20 MiB) and the response body (bounded by the worker, 20 MiB, Convex's
- * limit) cross as transferred bytes. Returns undefined to run it here instead.
+ * limit) cross as transferred bytes. Its time is an action's (userTime.ts): when it is up the
+ * worker is abandoned as an action's is. Returns undefined to run it here instead.
  */
 export function invokeHttpActionInWorker(
   engine: Engine,
@@ -59,7 +60,9 @@ export function invokeHttpActionInWorker(
   return (async () => {
     const body = await bodyBytes(init?.body);
     const http = { url, method: init?.method ?? "GET", headers: [...new Headers(init?.headers)], body };
-    const response = await pool.run({ file, name: "default", requestId, args: "", env, http }, host).result;
+    const { id, result } = pool.run({ file, name: "default", requestId, args: "", env, http }, host);
+    onActionExpired(() => pool.abandon(id));
+    const response = await result;
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
       status: response.status,
       statusText: response.statusText,

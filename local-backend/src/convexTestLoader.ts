@@ -65,10 +65,10 @@ const EDITS: Edit[] = [
       'const rawResult = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("action", false, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(authForChild, () => globalThis.__localBackendInvokeAction?.(functionPath, requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))) ?? a.invokeAction(requestMetadata.requestId, JSON.stringify(convexToJson([parseArgs(args)]))))));',
   },
   {
-    why: "an HTTP action's code runs in a worker thread (actionPool.ts) when the backend offers one, with the caller's identity",
+    why: "an HTTP action's code runs in a worker thread (actionPool.ts) when the backend offers one, with the caller's identity, under an action's time limit (userTime.ts)",
     find: "const response = await executionContextStorage.run(httpCtx, () => requestMetadataStorage.run(requestMetadata, () => a.invokeHttpAction(new Request(url, init))));",
     replace:
-      "const response = await executionContextStorage.run(httpCtx, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(auth, () => globalThis.__localBackendInvokeHttpAction?.(url.href, init, requestMetadata.requestId)) ?? a.invokeHttpAction(new Request(url, init))));",
+      'const response = await (globalThis.__localBackendUserTime ?? ((_kind, _nested, run) => run()))("action", false, () => executionContextStorage.run(httpCtx, () => requestMetadataStorage.run(requestMetadata, () => authStorage.run(auth, () => globalThis.__localBackendInvokeHttpAction?.(url.href, init, requestMetadata.requestId)) ?? a.invokeHttpAction(new Request(url, init)))));',
   },
   {
     why: "a query counts its index range once per transaction, as Convex's read set merges equal ranges",

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { convexToJson } from "convex/values";
+import { UserTimeoutError } from "./userTime.js";
 
 let redactErrors = false;
 
@@ -39,6 +40,39 @@ export function describeErrorFully(error: unknown): { message: string; data?: un
     }
     return { message: `Uncaught ConvexError: ${e.message}`, data };
   }
+  if (error instanceof UserTimeoutError) return { message: error.message };
   if (error instanceof Error) return { message: `Uncaught ${error.name}: ${error.message}` };
   return { message: `Uncaught ${String(error)}` };
+}
+
+/**
+ * A failed HTTP action's answer, as Convex sends it (crates/application/src/redaction.rs
+ * `to_http_response_parts`): status 500, JSON `{code: "[Request ID: …] Server Error: <message>",
+ * trace}` (`data` for a ConvexError); in production mode only `[Request ID: …] Server Error`
+ * (and the data), the full error in the backend's log under the same request id.
+ */
+export function httpActionErrorBody(error: unknown): { requestId: string; body: Record<string, unknown> } {
+  const requestId = randomBytes(8).toString("hex");
+  const { message, data } = describeErrorFully(error);
+  const frames = error instanceof Error && !(error instanceof UserTimeoutError) ? stackFrames(error) : "";
+  const body: Record<string, unknown> = redactErrors
+    ? { code: `[Request ID: ${requestId}] Server Error` }
+    : { code: `[Request ID: ${requestId}] Server Error: ${message}`, trace: `${message}${frames}` };
+  if (data !== undefined) body.data = typeof data === "string" ? parsedData(data) : data;
+  return { requestId, body };
+}
+
+/** A ConvexError's data as an HTTP action leaves it: JSON text (convex's `invokeFunction` serializes it). */
+function parsedData(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The "    at …" lines of an error's stack, each after a newline. */
+function stackFrames(error: Error): string {
+  const lines = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  return lines.map((line) => `\n${line}`).join("");
 }

@@ -6,6 +6,7 @@ import type http from "node:http";
 import { AuthError, type TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
 import type { Caller } from "./functionContext.js";
+import { httpActionErrorBody } from "./functionErrors.js";
 import { HttpError, readBody } from "./httpCommon.js";
 
 /** Convex's limit on an HTTP action's request body. */
@@ -22,13 +23,18 @@ export function siteRequestHandler(
         res.destroy();
         return;
       }
-      const status = error instanceof HttpError ? error.status : 500;
       // A body left unread (refused before or while reading it) is not read on: the connection goes.
       if (!req.complete) res.setHeader("Connection", "close");
-      if (!(error instanceof HttpError))
-        engine.logError(`HTTP action failed: ${(error as Error).stack ?? String(error)}`);
-      res.writeHead(status, { "Content-Type": "text/plain" });
-      res.end((error as Error).message);
+      if (error instanceof HttpError) {
+        res.writeHead(error.status, { "Content-Type": "text/plain" });
+        res.end(error.message);
+        return;
+      }
+      // The HTTP action failed (its code threw, its time ran out, its thread died): Convex's answer.
+      const { requestId, body } = httpActionErrorBody(error);
+      engine.logError(`[Request ID: ${requestId}] HTTP action failed: ${(error as Error)?.stack ?? String(error)}`);
+      res.writeHead(500, { "Content-Type": "application/json" });
+      res.end(JSON.stringify(body));
     });
   };
 

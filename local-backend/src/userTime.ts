@@ -88,14 +88,27 @@ export function timeoutMessage(ms: number): string {
   return `Function execution timed out (maximum duration: ${formatDuration(ms)})`;
 }
 
+/**
+ * A function stopped by its time limit. Convex reports it as the backend's own error
+ * (crates/isolate/src/termination.rs `UserTimeoutError`), not as an uncaught one of the code's.
+ */
+export class UserTimeoutError extends Error {
+  constructor(ms: number) {
+    super(timeoutMessage(ms));
+    this.name = "UserTimeoutError";
+  }
+}
+
 /** Time spent in database syscalls by the query or mutation running now. */
 const execution = new AsyncLocalStorage<{ systemMs: number }>();
 /** The action running now, marked when its time is up. */
 const actionExecution = new AsyncLocalStorage<{ expired: boolean; onExpire: (() => void)[] }>();
 
-/** Calls `callback` if the action running now runs out of time (actionPool.ts stops its code). */
+/** Calls `callback` if the action running now runs out of time (actionPool.ts stops its code); at once if it has. */
 export function onActionExpired(callback: () => void): void {
-  actionExecution.getStore()?.onExpire.push(callback);
+  const state = actionExecution.getStore();
+  if (state?.expired) callback();
+  else state?.onExpire.push(callback);
 }
 
 type Kind = "query" | "mutation" | "action";
@@ -109,7 +122,7 @@ type Kind = "query" | "mutation" | "action";
 async function runTimed<T>(kind: Kind, isNested: boolean, run: () => Promise<T>): Promise<T> {
   // An action whose time is up runs no more queries, mutations or actions
   // (on Convex its isolate is gone), so it commits nothing after its timeout.
-  if (actionExecution.getStore()?.expired) throw new Error(timeoutMessage(ACTION_USER_TIMEOUT_MS));
+  if (actionExecution.getStore()?.expired) throw new UserTimeoutError(ACTION_USER_TIMEOUT_MS);
   if (kind === "action") {
     const state = { expired: false, onExpire: [] as (() => void)[] };
     let timer: NodeJS.Timeout | undefined;
@@ -117,7 +130,7 @@ async function runTimed<T>(kind: Kind, isNested: boolean, run: () => Promise<T>)
       timer = setTimeout(() => {
         state.expired = true;
         for (const callback of state.onExpire) callback();
-        reject(new Error(timeoutMessage(ACTION_USER_TIMEOUT_MS)));
+        reject(new UserTimeoutError(ACTION_USER_TIMEOUT_MS));
       }, ACTION_USER_TIMEOUT_MS);
     });
     try {
@@ -141,7 +154,7 @@ async function runTimed<T>(kind: Kind, isNested: boolean, run: () => Promise<T>)
     // there too, so this is no proof the function went over (it is let through rather than failed).
     const startedMeanwhile = threads !== undefined && actionThreads?.().started !== threads.started;
     if (threadEnd === null && startedMeanwhile) return result;
-    throw new Error(timeoutMessage(QUERY_MUTATION_USER_TIMEOUT_MS));
+    throw new UserTimeoutError(QUERY_MUTATION_USER_TIMEOUT_MS);
   }
   return result;
 }

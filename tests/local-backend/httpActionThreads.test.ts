@@ -62,3 +62,62 @@ describe("HTTP actions run in worker threads", () => {
     expect(await anonymous.json()).toEqual({ subject: null });
   }, 60_000);
 });
+
+/**
+ * An HTTP action has an action's time limit (userTime.ts; Convex: crates/isolate's action
+ * environment), and past it the client gets Convex's answer to a failed HTTP action
+ * (crates/application/src/redaction.rs): 500, JSON `{code: "[Request ID: …] Server Error: …", trace}`.
+ */
+describe("an HTTP action's time limit (2 s here through the knob, one thread)", () => {
+  let small: Backend;
+  beforeAll(async () => {
+    small = await startBackend({ env: { LOCAL_BACKEND_ACTION_WORKERS: "1", ACTION_USER_TIMEOUT_SECONDS: "2" } });
+  }, 120_000);
+  afterAll(async () => {
+    await small?.dispose();
+  });
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${small.siteUrl}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const TIMED_OUT = "Function execution timed out (maximum duration: 2s)";
+
+  test("one that spins past it is answered 500 as Convex answers, and its thread is freed", async () => {
+    const started = Date.now();
+    const response = await post("/spin", { channel: "http-timeout", ms: 30_000 });
+    expect(response.status).toBe(500);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const body = (await response.json()) as { code: string; trace: string };
+    expect(body.code).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error: /);
+    expect(body.code.replace(/^\[Request ID: [0-9a-f]{16}\] Server Error: /, "")).toBe(TIMED_OUT);
+    expect(body.trace).toBe(TIMED_OUT);
+    // Answered at its limit, not when the spin (30 s) would have ended; the next request runs in a fresh thread.
+    const hello = await fetch(`${small.siteUrl}/hello?name=next`);
+    expect(await hello.json()).toEqual({ hello: "next" });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(small.output).toMatch(/\[Request ID: [0-9a-f]{16}\] HTTP action failed: UserTimeoutError/);
+  }, 60_000);
+
+  test("one that waits past it writes nothing afterwards", async () => {
+    const response = await post("/late-write", { channel: "http-late", ms: 4_000 });
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { code: string }).code).toContain(TIMED_OUT);
+    // Past the moment its code would have woken up and written:
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await small.httpClient().query(api.messages.list, { channel: "http-late" })).toEqual([]);
+  }, 60_000);
+
+  test("one that throws is answered 500 with the error, its stack and a ConvexError's data", async () => {
+    const thrown = await fetch(`${small.siteUrl}/throw`);
+    expect(thrown.status).toBe(500);
+    const body = (await thrown.json()) as { code: string; trace: string };
+    expect(body.code).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error: Uncaught Error: boom in http$/);
+    expect(body.trace).toMatch(/^Uncaught Error: boom in http\n\s+at /);
+    const withData = await fetch(`${small.siteUrl}/throw?data=1`);
+    expect(withData.status).toBe(500);
+    expect(await withData.json()).toMatchObject({ data: { code: "RATE_LIMITED" } });
+  }, 30_000);
+});

@@ -99,6 +99,22 @@ describe("production mode", () => {
     }
   });
 
+  test("an HTTP action's error is answered 500 as Convex does: hidden in prod, shown in dev, data in both", async () => {
+    const prodAnswer = await fetch(`${prod.siteUrl}/throw`);
+    expect(prodAnswer.status).toBe(500);
+    const hidden = (await prodAnswer.json()) as Record<string, unknown>;
+    expect(hidden).toEqual({ code: expect.stringMatching(/^\[Request ID: [0-9a-f]{16}\] Server Error$/) });
+    const requestId = /\[Request ID: ([0-9a-f]{16})\]/.exec(hidden.code as string)![1];
+    expect(prod.output).toContain(`[Request ID: ${requestId}] HTTP action failed: Error: boom in http`);
+    const shown = (await (await fetch(`${dev.siteUrl}/throw`)).json()) as Record<string, unknown>;
+    expect(shown.code).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error: Uncaught Error: boom in http$/);
+    for (const backend of [prod, dev]) {
+      const withData = await fetch(`${backend.siteUrl}/throw?data=1`);
+      expect(withData.status).toBe(500);
+      expect(await withData.json()).toMatchObject({ data: { code: "RATE_LIMITED" } });
+    }
+  });
+
   test("prod neither seeds (even with --seed) nor watches the functions folder", async () => {
     expect(prod.output).toContain("--prod: not seeding");
     expect(prod.output).not.toContain("running seed:run");
