@@ -1,5 +1,13 @@
 /** The authorization matrix's cells for mic claims, problem reports and the admin's functions. */
-import { type Entry } from "./test.authzWorld";
+import {
+  ADMIN_CHANGES,
+  ADMIN_READS,
+  type Entry,
+  OWNER_CHANGES,
+  OWNER_OR_ADMIN_CHANGES,
+  SIGNED_IN_CHANGES,
+  SIGNED_IN_READS,
+} from "./test.authzWorld";
 
 const both = { title: "Olive's Mic, edited", dayOfWeek: 4, startTimeLocal: "21:00" };
 
@@ -12,75 +20,30 @@ export const adminCells: Record<string, Entry> = {
     admin: "own",
     owner: "nothing",
   },
-  "claims:mine": { args: (w) => ({ micId: w.claimMic }), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "claims:mine": { args: (w) => ({ micId: w.claimMic }), ...SIGNED_IN_READS },
   "claims:ownerState": {
     ownerAnswerShows: false,
     args: (w) => ({ micId: w.ownerMic }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "read",
+    ...SIGNED_IN_READS,
   },
-  "claims:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
-  "claims:revoke": {
-    args: (w) => ({ id: w.approvedClaim }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "nothing",
-  },
-  "claims:review": {
-    args: (w) => ({ id: w.ownerClaim, status: "approved" }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "nothing",
-  },
-  "claims:updateOwnMic": {
-    args: (w) => ({ micId: w.ownerMic, ...both }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "nothing",
-    owner: "change",
-  },
+  "claims:list": { args: () => ({}), ...ADMIN_READS },
+  "claims:revoke": { args: (w) => ({ id: w.approvedClaim }), ...ADMIN_CHANGES },
+  "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), ...ADMIN_CHANGES },
+  "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), ...OWNER_CHANGES },
   "claims:setCancelledDate": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-12-02", cancelled: true }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "nothing",
-    owner: "change",
+    ...OWNER_CHANGES,
   },
   "claims:setConfirmedDate": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-11-25", confirmed: true }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
-  "reports:submit": {
-    args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
-  },
-  "reports:list": { args: () => ({}), anon: "nothing", other: "nothing", admin: "read", owner: "nothing" },
-  "reports:resolve": {
-    args: (w) => ({ id: w.ownerReport, action: "dismiss" }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "nothing",
-  },
+  "reports:submit": { args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }), ...SIGNED_IN_CHANGES },
+  "reports:list": { args: () => ({}), ...ADMIN_READS },
+  "reports:resolve": { args: (w) => ({ id: w.ownerReport, action: "dismiss" }), ...ADMIN_CHANGES },
 
   // Admin
-  "admin:listMics": {
-    args: () => ({ search: "" }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "read",
-    owner: "nothing",
-  },
+  "admin:listMics": { args: () => ({ search: "" }), ...ADMIN_READS },
   "admin:updateMic": {
     args: (w) => ({
       id: w.ownerMic,
@@ -93,10 +56,7 @@ export const adminCells: Record<string, Entry> = {
       status: "active",
       costInfo: { type: "free" },
     }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "nothing",
+    ...ADMIN_CHANGES,
   },
   "admin:deleteMic": {
     changesBystander: {
@@ -105,10 +65,7 @@ export const adminCells: Record<string, Entry> = {
       derived: ["userStats"],
     },
     args: (w) => ({ id: w.ownerMic }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "nothing",
+    ...ADMIN_CHANGES,
   },
-  "geocode:fixCoordinates": { args: () => ({}), anon: "nothing", other: "nothing", admin: "change", owner: "nothing" },
+  "geocode:fixCoordinates": { args: () => ({}), ...ADMIN_CHANGES },
 };

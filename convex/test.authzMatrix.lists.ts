@@ -1,30 +1,15 @@
 /** The authorization matrix's cells for the live list (nightLists). */
-import { type Entry } from "./test.authzWorld";
+import { type Entry, OWNER_OR_ADMIN_CHANGES, PUBLIC_READ, SIGNED_IN_CHANGES, SIGNED_IN_READS } from "./test.authzWorld";
 
 export const listCells: Record<string, Entry> = {
   // The live list
-  "nightLists:current": {
-    args: (w) => ({ micId: w.ownerMic, sinceDate: "2026-11-24" }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
-  },
-  "nightLists:myRecent": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
+  "nightLists:current": { args: (w) => ({ micId: w.ownerMic, sinceDate: "2026-11-24" }), ...PUBLIC_READ },
+  "nightLists:myRecent": { args: () => ({}), ...SIGNED_IN_READS },
   "nightLists:open": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-11-26", spots: 10, lightMinutes: 1, mode: "first_come" }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
-  "nightLists:signUp": {
-    args: (w) => ({ listId: w.claimList }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
-  },
+  "nightLists:signUp": { args: (w) => ({ listId: w.claimList }), ...SIGNED_IN_CHANGES },
   "nightLists:dropOut": {
     changesBystander: {
       why: "dropping out moves the spots after it up",
@@ -36,19 +21,10 @@ export const listCells: Record<string, Entry> = {
     admin: "nothing",
     owner: "change",
   },
-  "nightLists:addWalkIn": {
-    args: (w) => ({ listId: w.ownerList, name: "Walk-in Wendy" }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
-  },
+  "nightLists:addWalkIn": { args: (w) => ({ listId: w.ownerList, name: "Walk-in Wendy" }), ...OWNER_OR_ADMIN_CHANGES },
   "nightLists:move": {
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, toIndex: 1, version: 1 }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
   "nightLists:bump": {
     changesBystander: {
@@ -56,17 +32,11 @@ export const listCells: Record<string, Entry> = {
       mic: (w) => w.ownerMic,
     },
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
   "nightLists:noShow": {
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
   "nightLists:draw": {
     changesBystander: {
@@ -74,30 +44,12 @@ export const listCells: Record<string, Entry> = {
       mic: (w) => w.noCoordsMic,
     },
     args: (w) => ({ listId: w.lotteryList }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
-  "nightLists:upNow": {
-    args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
-  },
+  "nightLists:upNow": { args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot }), ...OWNER_OR_ADMIN_CHANGES },
   "nightLists:done": {
     args: (w) => ({ listId: w.runningList, spotId: w.runningSpot, useTimer: false }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
-  "nightLists:close": {
-    args: (w) => ({ listId: w.ownerList }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
-  },
+  "nightLists:close": { args: (w) => ({ listId: w.ownerList }), ...OWNER_OR_ADMIN_CHANGES },
 };

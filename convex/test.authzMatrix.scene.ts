@@ -1,24 +1,24 @@
 /** The authorization matrix's cells for the scene, tonight, venues, new events, check-ins, favourites and the schedule. */
-import { DAY, newMicDetails, NOW, page, VENUE, type Entry } from "./test.authzWorld";
+import {
+  DAY,
+  type Entry,
+  newMicDetails,
+  NOW,
+  OWNER_CHANGES,
+  OWNER_OR_ADMIN_CHANGES,
+  page,
+  PUBLIC_READ,
+  SIGNED_IN_CHANGES,
+  SIGNED_IN_READS,
+  VENUE,
+} from "./test.authzWorld";
 
 export const sceneCells: Record<string, Entry> = {
   // The scene
   // Active items only; sceneList.test.ts shows no caller ever gets an inactive one.
-  "scene:listPage": {
-    args: () => ({ type: "all", day: null, search: "", ...page }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
-  },
-  "scene:get": { args: (w) => ({ id: w.ownerMic }), anon: "read", other: "read", admin: "read", owner: "read" },
-  "scene:viewerState": {
-    args: () => ({ sinceMs: NOW - 2 * DAY }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "read",
-  },
+  "scene:listPage": { args: () => ({ type: "all", day: null, search: "", ...page }), ...PUBLIC_READ },
+  "scene:get": { args: (w) => ({ id: w.ownerMic }), ...PUBLIC_READ },
+  "scene:viewerState": { args: () => ({ sinceMs: NOW - 2 * DAY }), ...SIGNED_IN_READS },
   "scene:remove": {
     changesBystander: {
       why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
@@ -26,17 +26,11 @@ export const sceneCells: Record<string, Entry> = {
       derived: ["userStats"],
     },
     args: (w) => ({ id: w.ownerMic }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "change",
-    owner: "change",
+    ...OWNER_OR_ADMIN_CHANGES,
   },
   "sceneArea:listArea": {
     args: () => ({ lat: VENUE.latitude, lng: VENUE.longitude, radiusMiles: 10, ...page }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
+    ...PUBLIC_READ,
   },
   "tonight:list": {
     args: () => ({
@@ -47,10 +41,7 @@ export const sceneCells: Record<string, Entry> = {
       filters: { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false },
       ...page,
     }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
+    ...PUBLIC_READ,
   },
   "tonight:tomorrow": {
     // The evening before the world's Wednesday mics.
@@ -61,94 +52,34 @@ export const sceneCells: Record<string, Entry> = {
       search: "",
       filters: { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false },
     }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
+    ...PUBLIC_READ,
   },
-  "venues:search": { args: () => ({ query: "Test Room" }), anon: "read", other: "read", admin: "read", owner: "read" },
-  "venues:eventsAt": {
-    args: () => ({ venueName: "The Test Room" }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
-  },
-  "venues:similar": {
-    args: () => ({ venueName: "The Test Room" }),
-    anon: "read",
-    other: "read",
-    admin: "read",
-    owner: "read",
-  },
+  "venues:search": { args: () => ({ query: "Test Room" }), ...PUBLIC_READ },
+  "venues:eventsAt": { args: () => ({ venueName: "The Test Room" }), ...PUBLIC_READ },
+  "venues:similar": { args: () => ({ venueName: "The Test Room" }), ...PUBLIC_READ },
   "events:create": {
     args: () => ({
       venue: { venueName: "Fresh Venue", address: "1 Fresh St, Brooklyn, NY", latitude: 40.7, longitude: -73.95 },
       details: newMicDetails,
     }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
+    ...SIGNED_IN_CHANGES,
   },
-  "checkIns:checkIn": {
-    args: (w) => ({ sceneItemId: w.ownerMic, ...VENUE }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
-  },
+  "checkIns:checkIn": { args: (w) => ({ sceneItemId: w.ownerMic, ...VENUE }), ...SIGNED_IN_CHANGES },
 
   // Favourites and the schedule
-  "favorites:add": {
-    args: (w) => ({ sceneItemId: w.claimMic }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
-  },
-  "favorites:remove": {
-    args: (w) => ({ sceneItemId: w.ownerMic }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
-  },
-  "favorites:list": { args: () => ({}), anon: "nothing", other: "own", admin: "own", owner: "read" },
-  "schedule:add": {
-    args: (w) => ({ sceneItemId: w.claimMic }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "change",
-  },
-  "schedule:remove": {
-    args: (w) => ({ entryId: w.ownerEntry }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "nothing",
-    owner: "change",
-  },
-  "schedule:removeByItem": {
-    args: (w) => ({ sceneItemId: w.ownerMic }),
-    anon: "nothing",
-    other: "nothing",
-    admin: "nothing",
-    owner: "change",
-  },
+  "favorites:add": { args: (w) => ({ sceneItemId: w.claimMic }), ...SIGNED_IN_CHANGES },
+  "favorites:remove": { args: (w) => ({ sceneItemId: w.ownerMic }), ...SIGNED_IN_CHANGES },
+  "favorites:list": { args: () => ({}), ...SIGNED_IN_READS },
+  "schedule:add": { args: (w) => ({ sceneItemId: w.claimMic }), ...SIGNED_IN_CHANGES },
+  "schedule:remove": { args: (w) => ({ entryId: w.ownerEntry }), ...OWNER_CHANGES },
+  "schedule:removeByItem": { args: (w) => ({ sceneItemId: w.ownerMic }), ...OWNER_CHANGES },
   "schedule:week": {
     args: () => ({ weekStartMs: NOW - 3 * DAY, weekEndMs: NOW + 4 * DAY, nowMs: NOW }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "read",
+    ...SIGNED_IN_READS,
   },
   "schedule:calendar": {
     ownerAnswerShows: false,
     args: () => ({ fromMs: NOW - DAY }),
-    anon: "nothing",
-    other: "own",
-    admin: "own",
-    owner: "read",
+    ...SIGNED_IN_READS,
   },
 };

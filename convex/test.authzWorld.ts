@@ -13,6 +13,28 @@ import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, ty
 export type Access = "read" | "own" | "change" | "nothing";
 export type Role = "anon" | "other" | "admin" | "owner";
 
+/**
+ * The access patterns most functions share, one name each: a cell spreads one
+ * (`{ args, ...SIGNED_IN_CHANGES }`) or spells out its four roles when it is
+ * unlike the others.
+ */
+/** Everyone, signed in or not, reads the same answer. */
+export const PUBLIC_READ = { anon: "read", other: "read", admin: "read", owner: "read" } as const;
+/** Any signed-in caller reads only their own (the owner sees her rows in the answer). */
+export const SIGNED_IN_READS = { anon: "nothing", other: "own", admin: "own", owner: "read" } as const;
+/** Any signed-in caller changes only their own (the owner's call changes her rows). */
+export const SIGNED_IN_CHANGES = { anon: "nothing", other: "own", admin: "own", owner: "change" } as const;
+/** Any signed-in caller may call it, and it acts on the caller alone. */
+export const SIGNED_IN_OWN = { anon: "nothing", other: "own", admin: "own", owner: "own" } as const;
+/** Only the owner of the row changes it. */
+export const OWNER_CHANGES = { anon: "nothing", other: "nothing", admin: "nothing", owner: "change" } as const;
+/** The owner of the row or an admin changes it. */
+export const OWNER_OR_ADMIN_CHANGES = { anon: "nothing", other: "nothing", admin: "change", owner: "change" } as const;
+/** Only an admin reads it. */
+export const ADMIN_READS = { anon: "nothing", other: "nothing", admin: "read", owner: "nothing" } as const;
+/** Only an admin changes it. */
+export const ADMIN_CHANGES = { anon: "nothing", other: "nothing", admin: "change", owner: "nothing" } as const;
+
 /** The owner's data every entry works against, and the other callers. */
 export type World = {
   t: TestBackend;
