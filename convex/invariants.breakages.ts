@@ -1,5 +1,15 @@
 /** The corruptions the invariant tests make (convex/invariants*.test.ts): one per invariant the check must notice. */
-import { DAY, checkInRow, goneId, nyWed, patchSite, patchStats, type Scene, sceneItemDoc } from "./invariants.scene";
+import {
+  DAY,
+  checkInRow,
+  dayRow,
+  goneId,
+  nyWed,
+  patchSite,
+  patchStats,
+  type Scene,
+  sceneItemDoc,
+} from "./invariants.scene";
 
 /** One broken invariant: a direct write after {@link buildScene} and the problem line it must cause. */
 export type Breakage = { name: string; breakIt: (s: Scene) => Promise<void>; problem: RegExp };
@@ -70,11 +80,7 @@ export const breakages: Breakage[] = [
     name: "a missing day row",
     breakIt: async ({ t, ana }) =>
       t.run(async (ctx) => {
-        const day = await ctx.db
-          .query("performanceDays")
-          .withIndex("by_user_and_date", (q) => q.eq("userId", ana.userId).eq("date", "2026-11-24"))
-          .unique();
-        await ctx.db.delete("performanceDays", day!._id);
+        await ctx.db.delete("performanceDays", (await dayRow(ctx, ana, "2026-11-24"))._id);
       }),
     problem: /^performanceDays: user \S+ on 2026-11-24 has no row but 1 set\(s\)$/,
   },
@@ -82,11 +88,7 @@ export const breakages: Breakage[] = [
     name: "a day row count that does not match the sets",
     breakIt: async ({ t, ana }) =>
       t.run(async (ctx) => {
-        const day = await ctx.db
-          .query("performanceDays")
-          .withIndex("by_user_and_date", (q) => q.eq("userId", ana.userId).eq("date", "2026-11-24"))
-          .unique();
-        await ctx.db.patch("performanceDays", day!._id, { sets: 4 });
+        await ctx.db.patch("performanceDays", (await dayRow(ctx, ana, "2026-11-24"))._id, { sets: 4 });
       }),
     problem: /^performanceDays: user \S+ on 2026-11-24 has 4 but 1 set\(s\)$/,
   },

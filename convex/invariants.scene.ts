@@ -108,6 +108,15 @@ export async function patchStats(t: TestBackend, user: TestUser, patch: Record<s
   });
 }
 
+/** `user`'s performanceDays row for `date` (the scene has one). */
+export async function dayRow(ctx: MutationCtx, user: TestUser, date: string) {
+  const day = await ctx.db
+    .query("performanceDays")
+    .withIndex("by_user_and_date", (q) => q.eq("userId", user.userId).eq("date", date))
+    .unique();
+  return day!;
+}
+
 /** Sets community totals to wrong values (the counter's shards are the component's). */
 export async function patchSite(t: TestBackend, patch: Partial<CommunityTotals>) {
   await t.run(async (ctx) => {
