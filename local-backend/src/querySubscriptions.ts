@@ -3,6 +3,13 @@
  * same function, arguments, identity and journal share one `Entry`, computed
  * once per change. Each run records its read set; a commit marks dirty the
  * entries whose read set its writes touch, and the next flush re-runs them.
+ *
+ * Like Convex's query cache, a result outlives its last subscriber: the entry
+ * stays (idle) while no write touches what it read, so the next client asking
+ * the same (a visitor opening the scene after another left) gets it without a
+ * run. Idle entries are dropped when a write touches their read set, when the
+ * functions are reloaded, after IDLE_MAX_AGE_MS, and oldest first beyond
+ * IDLE_MAX_ENTRIES or IDLE_MAX_BYTES of results.
  */
 import { convexToJson } from "convex/values";
 import type { Engine } from "./engine.js";
@@ -11,6 +18,13 @@ import { type Caller, captureLogs, type Journal } from "./functionContext.js";
 import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
 
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
+
+/** Idle entries kept at most (see the module's comment). */
+export const IDLE_MAX_ENTRIES = 1_000;
+/** Serialized results of idle entries kept at most, in UTF-16 code units. */
+export const IDLE_MAX_BYTES = 32 * 2 ** 20;
+/** An idle entry is dropped after this long without a subscriber (a query may read the clock). */
+export const IDLE_MAX_AGE_MS = 5 * 60_000;
 
 function parseJournal(journal: string | null): Journal {
   if (!journal) return {};
@@ -60,6 +74,10 @@ export type Entry = {
   version: number;
   dirty: boolean;
   refs: number;
+  /** The functions' bundle its result was computed with (a reload makes an idle result stale). */
+  bundle: unknown;
+  /** When the last subscriber left (idle entries only). */
+  idleSince: number;
 };
 
 /**
@@ -71,6 +89,9 @@ export type Subscription = { entry: Entry; sentVersion: number; live: boolean };
 
 export class QueryEntries {
   private entries = new Map<string, Entry>();
+  /** Entries without subscribers whose result is kept, oldest first (see the module's comment). */
+  private idle = new Map<string, Entry>();
+  private idleBytes = 0;
   /** Entries whose last read set touches each table (the candidates a write to it may invalidate). */
   private readers = new Map<string, Set<Entry>>();
   /** Query executions since start (first runs and re-runs), for tests and benchmarks. */
@@ -78,8 +99,14 @@ export class QueryEntries {
 
   constructor(private readonly engine: Engine) {}
 
+  /** Entries with subscribers. */
   get size(): number {
-    return this.entries.size;
+    return this.entries.size - this.idle.size;
+  }
+
+  /** Results kept without subscribers. */
+  get cached(): number {
+    return this.idle.size;
   }
 
   /** Computes every new or dirty entry (inside the caller's snapshot); `counted` is called per run. */
@@ -100,6 +127,7 @@ export class QueryEntries {
       if (!list) byTable.set(change.table, (list = []));
       list.push(change);
     }
+    const stale: Entry[] = [];
     for (const [table, list] of byTable) {
       const readers = this.readers.get(table);
       if (!readers) continue;
@@ -107,22 +135,25 @@ export class QueryEntries {
         if (entry.dirty) continue;
         if (list.length > BULK_WRITE_THRESHOLD || entry.reads === null) {
           entry.dirty = true;
-          continue;
-        }
-        for (const change of list) {
-          let hit: boolean;
-          try {
-            hit = entry.reads.intersects(change);
-          } catch {
-            hit = true;
+        } else {
+          for (const change of list) {
+            let hit: boolean;
+            try {
+              hit = entry.reads.intersects(change);
+            } catch {
+              hit = true;
+            }
+            if (hit) {
+              entry.dirty = true;
+              break;
+            }
           }
-          if (hit) {
-            entry.dirty = true;
-            break;
-          }
         }
+        if (entry.dirty && entry.refs <= 0) stale.push(entry);
       }
     }
+    // An idle result the write made stale is dropped, not re-run.
+    for (const entry of stale) this.drop(entry);
   }
 
   /** Points the per-table reader index at an entry's new read set. */
@@ -131,7 +162,7 @@ export class QueryEntries {
       for (const table of entry.reads.touchedTables()) this.readers.get(table)?.delete(entry);
     }
     entry.reads = reads;
-    if (reads && entry.refs > 0) {
+    if (reads && (entry.refs > 0 || this.idle.has(entry.key))) {
       for (const table of reads.touchedTables()) {
         let set = this.readers.get(table);
         if (!set) this.readers.set(table, (set = new Set()));
@@ -144,6 +175,7 @@ export class QueryEntries {
   private async compute(entry: Entry): Promise<void> {
     const started = TRACE ? performance.now() : 0;
     entry.dirty = false;
+    entry.bundle = this.engine.functions.bundle;
     this.queryRuns++;
     const reads = new ReadSet();
     const logLines: string[] = [];
@@ -158,6 +190,11 @@ export class QueryEntries {
       result = data === undefined ? { ok: false, message } : { ok: false, message, data };
     }
     const ran = TRACE ? performance.now() : 0;
+    if (entry.refs <= 0) {
+      // Its last subscriber left during the run: nothing to keep.
+      this.drop(entry);
+      return;
+    }
     this.setReads(entry, reads);
     const serialized = JSON.stringify(result);
     if (TRACE) {
@@ -179,6 +216,16 @@ export class QueryEntries {
     const callerKey = caller.kind === "user" ? `user:${caller.key}` : caller.kind;
     const key = `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}\u0000${journal ?? ""}`;
     let entry = this.entries.get(key);
+    if (entry && entry.refs <= 0) {
+      // An idle result: kept if it is still the current functions' and young enough.
+      this.idle.delete(key);
+      this.idleBytes -= entry.serialized.length;
+      if (entry.bundle !== this.engine.functions.bundle || Date.now() - entry.idleSince > IDLE_MAX_AGE_MS) {
+        this.entries.delete(key);
+        this.setReads(entry, null);
+        entry = undefined;
+      }
+    }
     if (!entry) {
       entry = {
         key,
@@ -194,6 +241,8 @@ export class QueryEntries {
         version: 0,
         dirty: false,
         refs: 0,
+        bundle: null,
+        idleSince: 0,
       };
       this.entries.set(key, entry);
     }
@@ -203,9 +252,30 @@ export class QueryEntries {
 
   release(entry: Entry): void {
     entry.refs--;
-    if (entry.refs <= 0) {
-      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
-      this.setReads(entry, null);
+    if (entry.refs > 0) return;
+    const keep =
+      entry.result !== null &&
+      !entry.dirty &&
+      entry.reads !== null &&
+      entry.serialized.length <= IDLE_MAX_BYTES / 8 &&
+      this.entries.get(entry.key) === entry;
+    if (!keep) {
+      this.drop(entry);
+      return;
     }
+    entry.idleSince = Date.now();
+    this.idle.set(entry.key, entry);
+    this.idleBytes += entry.serialized.length;
+    for (const [, oldest] of this.idle) {
+      if (this.idle.size <= IDLE_MAX_ENTRIES && this.idleBytes <= IDLE_MAX_BYTES) break;
+      this.drop(oldest);
+    }
+  }
+
+  /** Forgets an entry without subscribers (idle or never kept). */
+  private drop(entry: Entry): void {
+    if (this.idle.delete(entry.key)) this.idleBytes -= entry.serialized.length;
+    if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    this.setReads(entry, null);
   }
 }

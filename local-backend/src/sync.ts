@@ -66,12 +66,12 @@ export class SyncManager {
     void this.loop();
   }
 
-  /** Live sessions, shared query executions with their references, and query runs so far. */
-  stats(): { sessions: number; subscriptions: number; entries: number; queryRuns: number } {
+  /** Live sessions, shared query executions with their references, results kept without one, and query runs so far. */
+  stats(): { sessions: number; subscriptions: number; entries: number; cachedResults: number; queryRuns: number } {
     let subscriptions = 0;
     for (const session of this.sessions) subscriptions += session.queries.size;
-    const { size: entries, queryRuns } = this.queries;
-    return { sessions: this.sessions.size, subscriptions, entries, queryRuns };
+    const { size: entries, cached: cachedResults, queryRuns } = this.queries;
+    return { sessions: this.sessions.size, subscriptions, entries, cachedResults, queryRuns };
   }
 
   stop(): void {

@@ -179,6 +179,8 @@ async function subscribe(
       version: 1,
       dirty: false,
       refs: 1,
+      bundle: null,
+      idleSince: 0,
     };
     return { entry, sentVersion: 0, live: false };
   }

@@ -98,6 +98,7 @@ export async function bundlesAndBrowser(backend: Backend): Promise<void> {
     const timelines: string[] = [];
     const inPage: string[] = [];
     const mainThread: string[] = [];
+    const backendTrace: string[] = [];
     let cards = 0;
     for (let i = 0; i < 2; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -126,10 +127,20 @@ export async function bundlesAndBrowser(backend: Backend): Promise<void> {
       await browser.startTracing(page, {
         categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"],
       });
+      const logMark = backend.mark();
       const t0 = performance.now();
       await page.goto(`${appUrl}/scene`);
       await page.locator('[data-testid="scene-card"]').first().waitFor({ state: "visible", timeout: 60_000 });
       times.push(performance.now() - t0);
+      // With LOCAL_BACKEND_TRACE=1 the backend prints each query run and flush (querySubscriptions.ts, sync.ts).
+      backendTrace.push(
+        backend
+          .outputSince(logMark)
+          .split("\n")
+          .filter((line) => line.includes("[trace]"))
+          .map((line) => line.replace(/^.*\[trace\] /, ""))
+          .join("; "),
+      );
       // The trace ends at a mark made as soon as the card is seen (a few ms of polling late at most).
       await page.evaluate(() => performance.mark("bench-first-card"));
       mainThread.push(mainThreadUntil(await browser.stopTracing()));
@@ -152,6 +163,10 @@ export async function bundlesAndBrowser(backend: Backend): Promise<void> {
     console.log(`  in the page, from navigation start: first load ${inPage[0]}`);
     console.log(`                                      second load ${inPage[1]}`);
     console.log(`  page main thread until the first card: first load ${mainThread[0]}; second load ${mainThread[1]}`);
+    if (backendTrace.some((t) => t !== "")) {
+      console.log(`  backend until the first card: first load ${backendTrace[0]}`);
+      console.log(`                                second load ${backendTrace[1]}`);
+    }
 
     // The same with the distance filter on (location granted in Manhattan): the
     // area query's first page, timed from navigation (the switch is turned on as
