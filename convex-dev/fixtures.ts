@@ -73,3 +73,16 @@ export const insertSets = internalMutation({
     return n;
   },
 });
+
+/** Files one open "other" report on the mic per note, oldest first, as the account with this email (no per-comedian checks). */
+export const insertReports = internalMutation({
+  args: { micId: v.id("sceneItems"), email: v.string(), notes: v.array(v.string()) },
+  returns: v.number(),
+  handler: async (ctx, { micId, email, notes }) => {
+    const user = await accountWithEmail(ctx, email);
+    for (const note of notes.slice(0, 100)) {
+      await ctx.db.insert("problemReports", { micId, reporterId: user._id, kind: "other", note, status: "open" });
+    }
+    return Math.min(notes.length, 100);
+  },
+});

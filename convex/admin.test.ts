@@ -3,6 +3,7 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 import { expectAppError } from "./test.expect";
+import { allClaims, allOpenReports } from "./test.adminQueues";
 
 async function getItem(t: TestBackend, id: Id<"sceneItems">) {
   return await t.run(async (ctx) => await ctx.db.get("sceneItems", id));
@@ -206,8 +207,8 @@ describe("admin.deleteMic", () => {
     const set = await t.run(async (ctx) => await ctx.db.get("performances", setId));
     expect(set).toMatchObject({ venueName: "Doomed Room" });
     expect(set!.sceneItemId).toBeUndefined();
-    expect(await admin.asUser.query(api.claims.list, {})).toEqual([]);
-    expect(await admin.asUser.query(api.reports.list, {})).toEqual([]);
+    expect(await allClaims(admin.asUser)).toEqual([]);
+    expect(await allOpenReports(admin.asUser)).toEqual([]);
     expect((await communityStats(t)).venues).toBe(0);
   });
 });

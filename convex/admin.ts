@@ -28,6 +28,29 @@ export const listMics = adminQuery({
   handler: async (ctx, { search }) => await Admin.listMics(ctx, search),
 });
 
+/** The most pending claims and open reports the admin's badges count; past it they say "1000+". */
+export const QUEUE_COUNT_CAP = 1000;
+
+/** How many claims wait for a decision and how many reports are open (each
+ * counted up to QUEUE_COUNT_CAP + 1), for the badges over the paged queues. */
+export const queueCounts = adminQuery({
+  args: {},
+  returns: v.object({ pendingClaims: v.number(), openReports: v.number(), cap: v.number() }),
+  handler: async (ctx) => {
+    const [claims, reports] = await Promise.all([
+      ctx.db
+        .query("micClaims")
+        .withIndex("by_status", (q) => q.eq("status", "pending"))
+        .take(QUEUE_COUNT_CAP + 1),
+      ctx.db
+        .query("problemReports")
+        .withIndex("by_status", (q) => q.eq("status", "open"))
+        .take(QUEUE_COUNT_CAP + 1),
+    ]);
+    return { pendingClaims: claims.length, openReports: reports.length, cap: QUEUE_COUNT_CAP };
+  },
+});
+
 /** Edits a mic's title, venue, city, type, day, time, status and cost info. */
 export const updateMic = adminMutation({
   args: Admin.adminMicEditValidator,

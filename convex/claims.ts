@@ -1,7 +1,9 @@
+import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { adminMutation, adminQuery, internalMutation, userMutation, userQuery } from "./functions";
 import * as Claims from "./model/claims";
+import { assertPageOpts } from "./lib/requestRules";
 import { enforceRateLimit } from "./rateLimits";
 import { sceneItemValidator } from "./model/scene";
 
@@ -37,11 +39,15 @@ export const ownerState = userQuery({
   },
 });
 
-/** Admin queue: every claim, newest first, with mic title and claimant name. */
+/** Admin queue, a page at a time, newest first, with mic title and claimant name:
+ * the pending claims, or the reviewed ones. */
 export const list = adminQuery({
-  args: {},
-  returns: v.array(Claims.adminClaimValidator),
-  handler: async (ctx) => await Claims.listClaims(ctx),
+  args: { queue: Claims.claimQueue, paginationOpts: paginationOptsValidator },
+  returns: Claims.adminClaimPageValidator,
+  handler: async (ctx, { queue, paginationOpts }) => {
+    assertPageOpts(paginationOpts);
+    return await Claims.listClaims(ctx, queue, paginationOpts);
+  },
 });
 
 /** Approves or denies a pending claim. */

@@ -1,6 +1,8 @@
+import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { adminMutation, adminQuery, userMutation } from "./functions";
 import * as Reports from "./model/reports";
+import { assertPageOpts } from "./lib/requestRules";
 import { enforceRateLimit } from "./rateLimits";
 import { reportKind } from "./schema";
 
@@ -14,11 +16,14 @@ export const submit = userMutation({
   },
 });
 
-/** Admin queue: open reports, newest first. */
+/** Admin queue: open reports, newest first, a page at a time. */
 export const list = adminQuery({
-  args: {},
-  returns: v.array(Reports.adminReportValidator),
-  handler: async (ctx) => await Reports.listOpenReports(ctx),
+  args: { paginationOpts: paginationOptsValidator },
+  returns: Reports.adminReportPageValidator,
+  handler: async (ctx, { paginationOpts }) => {
+    assertPageOpts(paginationOpts);
+    return await Reports.listOpenReports(ctx, paginationOpts);
+  },
 });
 
 /** Dismisses a report, deactivates its mic, or records that the mic was edited. */

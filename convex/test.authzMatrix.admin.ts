@@ -9,6 +9,7 @@ import {
   SIGNED_IN_READS,
 } from "./test.authzWorld";
 
+const firstPage = { paginationOpts: { numItems: 50, cursor: null } };
 const both = { title: "Olive's Mic, edited", dayOfWeek: 4, startTimeLocal: "21:00" };
 
 export const adminCells: Record<string, Entry> = {
@@ -26,7 +27,7 @@ export const adminCells: Record<string, Entry> = {
     args: (w) => ({ micId: w.ownerMic }),
     ...SIGNED_IN_READS,
   },
-  "claims:list": { args: () => ({}), ...ADMIN_READS },
+  "claims:list": { args: () => ({ queue: "pending", ...firstPage }), ...ADMIN_READS },
   "claims:revoke": { args: (w) => ({ id: w.approvedClaim }), ...ADMIN_CHANGES },
   "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), ...ADMIN_CHANGES },
   "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), ...OWNER_CHANGES },
@@ -39,11 +40,12 @@ export const adminCells: Record<string, Entry> = {
     ...OWNER_OR_ADMIN_CHANGES,
   },
   "reports:submit": { args: (w) => ({ micId: w.ownerMic, kind: "no_longer_runs" }), ...SIGNED_IN_CHANGES },
-  "reports:list": { args: () => ({}), ...ADMIN_READS },
+  "reports:list": { args: () => firstPage, ...ADMIN_READS },
   "reports:resolve": { args: (w) => ({ id: w.ownerReport, action: "dismiss" }), ...ADMIN_CHANGES },
 
   // Admin
   "admin:listMics": { args: () => ({ search: "" }), ...ADMIN_READS },
+  "admin:queueCounts": { args: () => ({}), ...ADMIN_READS },
   "admin:updateMic": {
     args: (w) => ({
       id: w.ownerMic,

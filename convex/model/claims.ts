@@ -1,3 +1,5 @@
+import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
+import { mergedStream, stream } from "convex-helpers/server/stream";
 import type { Infer } from "convex/values";
 import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
@@ -25,7 +27,6 @@ export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
 export const MAX_CANCELLED_DATES = 100;
 /** Most claims one comedian has on one mic that are read to check for a pending one. */
 const CLAIMS_PER_MIC_LIMIT = 100;
-export const CLAIM_LIST_LIMIT = 500;
 
 export const ALREADY_PENDING_MESSAGE = "You already have a pending claim for this mic";
 export const ALREADY_APPROVED_MESSAGE = "Your claim for this mic is already approved";
@@ -44,6 +45,11 @@ export const adminClaimValidator = claimValidator.extend({
   micTitle: v.union(v.string(), v.null()),
   claimantName: v.string(),
 });
+export type AdminClaim = Infer<typeof adminClaimValidator>;
+/** A page of the admin queue. */
+export const adminClaimPageValidator = paginationResultValidator(adminClaimValidator);
+/** The admin queue's two parts: claims waiting for a decision, and the ones already decided. */
+export const claimQueue = v.union(v.literal("pending"), v.literal("reviewed"));
 
 async function claimsOf(ctx: QueryCtx, micId: Id<"sceneItems">, userId: Id<"users">) {
   return await ctx.db
@@ -115,9 +121,30 @@ export async function myClaims(
   return await claimsOf(ctx, micId, userId);
 }
 
-/** Every claim, newest first, with the mic title (null once deleted) and the claimant's name. */
-export async function listClaims(ctx: QueryCtx): Promise<Infer<typeof adminClaimValidator>[]> {
-  const claims = await ctx.db.query("micClaims").withIndex("by_creation_time").order("desc").take(CLAIM_LIST_LIMIT);
+/**
+ * The admin queue a page at a time, newest first, with the mic title (null
+ * once deleted) and the claimant's name: "pending" claims (the admin shows
+ * these first, every one reachable however many others there are), then the
+ * "reviewed" ones (approved, denied, revoked).
+ */
+export async function listClaims(
+  ctx: QueryCtx,
+  queue: Infer<typeof claimQueue>,
+  paginationOpts: PaginationOptions,
+): Promise<PaginationResult<AdminClaim>> {
+  // Reviewed: the approved, denied and revoked claims, each newest first
+  // through the status index, merged by creation time (no pending one read).
+  const statuses = queue === "pending" ? (["pending"] as const) : (["approved", "denied", "revoked"] as const);
+  const result = await mergedStream(
+    statuses.map((status) =>
+      stream(ctx.db, schema)
+        .query("micClaims")
+        .withIndex("by_status", (q) => q.eq("status", status))
+        .order("desc"),
+    ),
+    ["_creationTime"],
+  ).paginate(paginationOpts);
+  const claims = result.page;
   const [micOf, nameOf] = await Promise.all([
     micsById(
       ctx,
@@ -128,11 +155,12 @@ export async function listClaims(ctx: QueryCtx): Promise<Infer<typeof adminClaim
       claims.map((c) => c.claimantId),
     ),
   ]);
-  return claims.map((c) => ({
+  const page = claims.map((c) => ({
     ...c,
     micTitle: micOf.get(c.micId)?.title ?? null,
     claimantName: nameOf.get(c.claimantId) ?? "Comedian",
   }));
+  return { ...result, page };
 }
 
 /** Approves or denies a pending claim, stamping the reviewer and the time. */

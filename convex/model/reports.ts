@@ -1,3 +1,4 @@
+import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
 import type { Infer } from "convex/values";
 import { v } from "convex/values";
 import type { Id } from "../_generated/dataModel";
@@ -9,7 +10,6 @@ import { displayNamesOf } from "./profiles";
 import { micsById, requireActiveItem } from "./scene";
 
 export const MAX_REPORT_NOTE_LENGTH = 1000;
-export const REPORT_LIST_LIMIT = 200;
 /** Most open reports of one mic closed together when the mic is deactivated. */
 const REPORTS_PER_MIC_LIMIT = 200;
 /** Most reports of one comedian read to spot a repeat. */
@@ -27,13 +27,18 @@ export const adminReportValidator = schema.doc("problemReports").extend({
   micStatus: v.union(v.literal("active"), v.literal("inactive"), v.null()),
   reporterName: v.string(),
 });
+export type AdminReport = Infer<typeof adminReportValidator>;
+/** A page of the admin queue. */
+export const adminReportPageValidator = paginationResultValidator(adminReportValidator);
 
 function invalid(message: string): never {
   throw appError(ErrorCode.INVALID_INPUT, message);
 }
 
 /** Files a problem report on an active mic; "other" needs a note. The same
- * comedian cannot file the same kind of report twice while it is open. */
+ * comedian cannot file the same kind of report on a mic twice while it is
+ * open ("other" included: one open note per comedian and mic is enough, and a
+ * handful of accounts cannot fill the queue with notes on one mic). */
 export async function submitReport(
   ctx: MutationCtx,
   userId: Id<"users">,
@@ -45,15 +50,13 @@ export async function submitReport(
   if (note && note.length > MAX_REPORT_NOTE_LENGTH) {
     invalid(`Note must be at most ${MAX_REPORT_NOTE_LENGTH} characters`);
   }
-  if (args.kind !== "other") {
-    const mine = await ctx.db
-      .query("problemReports")
-      .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
-      .order("desc")
-      .take(REPORTS_PER_REPORTER_LIMIT);
-    if (mine.some((r) => r.micId === args.micId && r.kind === args.kind && r.status === "open")) {
-      throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_REPORTED_MESSAGE);
-    }
+  const mine = await ctx.db
+    .query("problemReports")
+    .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
+    .order("desc")
+    .take(REPORTS_PER_REPORTER_LIMIT);
+  if (mine.some((r) => r.micId === args.micId && r.kind === args.kind && r.status === "open")) {
+    throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_REPORTED_MESSAGE);
   }
   return await ctx.db.insert("problemReports", {
     micId: args.micId,
@@ -64,13 +67,21 @@ export async function submitReport(
   });
 }
 
-/** Open reports, newest first, with the mic's title and status and the reporter's name. */
-export async function listOpenReports(ctx: QueryCtx): Promise<Infer<typeof adminReportValidator>[]> {
-  const reports = await ctx.db
+/**
+ * The admin queue a page at a time: open reports, newest first, with the
+ * mic's title and status and the reporter's name. Every open report is
+ * reachable by paging, however many newer ones there are.
+ */
+export async function listOpenReports(
+  ctx: QueryCtx,
+  paginationOpts: PaginationOptions,
+): Promise<PaginationResult<AdminReport>> {
+  const result = await ctx.db
     .query("problemReports")
     .withIndex("by_status", (q) => q.eq("status", "open"))
     .order("desc")
-    .take(REPORT_LIST_LIMIT);
+    .paginate(paginationOpts);
+  const reports = result.page;
   const [micOf, nameOf] = await Promise.all([
     micsById(
       ctx,
@@ -81,7 +92,7 @@ export async function listOpenReports(ctx: QueryCtx): Promise<Infer<typeof admin
       reports.map((r) => r.reporterId),
     ),
   ]);
-  return reports.map((r) => {
+  const page = reports.map((r) => {
     const mic = micOf.get(r.micId) ?? null;
     return {
       ...r,
@@ -90,6 +101,7 @@ export async function listOpenReports(ctx: QueryCtx): Promise<Infer<typeof admin
       reporterName: nameOf.get(r.reporterId) ?? "Comedian",
     };
   });
+  return { ...result, page };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { Badge, Box, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import { Badge, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
+import type { UsePaginatedQueryResult } from "convex/react";
 import { useState, type ComponentProps, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
@@ -45,10 +46,21 @@ type AdminListProps<T> = {
   loadingLabel: string;
   empty: { title: string; description: string };
   renderItem: (item: T) => ReactNode;
+  /** The 'Load more' button under the cards while the queue has more pages; null once it has none. */
+  more?: { loading: boolean; onLoadMore: () => void } | null;
 };
 
-/** An admin tab's list (claims, reports): heading with a count, then loading, empty, or one card per item. */
-export function AdminList<T>({ title, subtitle, badge, items, loadingLabel, empty, renderItem }: AdminListProps<T>) {
+/** An admin tab's list (claims, reports): heading with a count, then loading, empty, or one card per item and 'Load more'. */
+export function AdminList<T>({
+  title,
+  subtitle,
+  badge,
+  items,
+  loadingLabel,
+  empty,
+  renderItem,
+  more,
+}: AdminListProps<T>) {
   return (
     <Flex direction="column" gap="4">
       <TitleRow level="h2" title={title} subtitle={subtitle} badge={badge} />
@@ -59,10 +71,28 @@ export function AdminList<T>({ title, subtitle, badge, items, loadingLabel, empt
       ) : (
         <Flex direction="column" gap="3">
           {items.map(renderItem)}
+          {more ? (
+            <Flex justify="center">
+              <Button variant="soft" loading={more.loading} onClick={more.onLoadMore}>
+                Load more
+              </Button>
+            </Flex>
+          ) : null}
         </Flex>
       )}
     </Flex>
   );
+}
+
+/** Admin queue cards fetched per page (and per 'Load more'). */
+export const QUEUE_PAGE_SIZE = 25;
+
+/** A paged queue's 'Load more' (see AdminList's `more`), or null once it is exhausted or still loading. */
+export function moreOf(
+  queue: Pick<UsePaginatedQueryResult<unknown>, "status" | "loadMore">,
+): AdminListProps<unknown>["more"] {
+  if (queue.status !== "CanLoadMore" && queue.status !== "LoadingMore") return null;
+  return { loading: queue.status === "LoadingMore", onLoadMore: () => queue.loadMore(QUEUE_PAGE_SIZE) };
 }
 
 /** The count badge of an admin list. */

@@ -1,9 +1,9 @@
 import { CheckCircledIcon, CheckIcon, ClockIcon, Cross2Icon, CrossCircledIcon, ResetIcon } from "@radix-ui/react-icons";
 import { Badge, Blockquote, Button, Flex, Text } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
+import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
-import { AdminCard, AdminList, CountBadge, MicLine, useAdminAction } from "./AdminListParts";
-import { claimLabel, reviewedDate, submittedDate } from "./adminText";
+import { AdminCard, AdminList, CountBadge, MicLine, moreOf, QUEUE_PAGE_SIZE, useAdminAction } from "./AdminListParts";
+import { claimLabel, queueCount, reviewedDate, submittedDate } from "./adminText";
 import { ConfirmActionButton } from "./ConfirmActionButton";
 import type { AdminClaim } from "./types";
 
@@ -84,26 +84,34 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
   );
 }
 
-/** Every claim, live, newest first, with Approve and Deny while pending and Revoke once approved. */
+/**
+ * Every claim, live, a page at a time ('Load more'): the pending ones first,
+ * newest first, with Approve and Deny, then the reviewed ones, newest first,
+ * with Revoke once approved. A reviewed claim shows only once every pending one has.
+ */
 export function ClaimsTab() {
-  const claims = useQuery(api.claims.list, {});
-  const pending = claims?.filter((c) => c.status === "pending").length ?? 0;
+  const pending = usePaginatedQuery(api.claims.list, { queue: "pending" }, { initialNumItems: QUEUE_PAGE_SIZE });
+  const reviewed = usePaginatedQuery(api.claims.list, { queue: "reviewed" }, { initialNumItems: QUEUE_PAGE_SIZE });
+  const counts = useQuery(api.admin.queueCounts, {});
+  const pendingDone = pending.status === "Exhausted";
+  const loading = pending.status === "LoadingFirstPage" || (pendingDone && reviewed.status === "LoadingFirstPage");
   return (
     <AdminList
       title="Mic Claims"
       subtitle="Review and manage venue ownership claims"
       badge={
         <CountBadge color="amber" highContrast>
-          {`${pending} pending`}
+          {`${queueCount(counts?.pendingClaims, counts?.cap ?? 0)} pending`}
         </CountBadge>
       }
-      items={claims}
+      items={loading ? undefined : pendingDone ? [...pending.results, ...reviewed.results] : pending.results}
       loadingLabel="Loading claims…"
       empty={{
         title: "No claims submitted yet.",
         description: "Users can claim venue ownership to manage their mic details.",
       }}
       renderItem={(claim) => <ClaimCard key={claim._id} claim={claim} />}
+      more={pendingDone ? moreOf(reviewed) : moreOf(pending)}
     />
   );
 }

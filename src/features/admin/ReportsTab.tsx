@@ -1,9 +1,9 @@
 import { Badge, Blockquote, Button, Flex } from "@radix-ui/themes";
-import { useMutation, useQuery } from "convex/react";
+import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { AdminCard, AdminList, CountBadge, MicLine, useAdminAction } from "./AdminListParts";
-import { REPORT_KIND_LABELS, submittedDate } from "./adminText";
+import { AdminCard, AdminList, CountBadge, MicLine, moreOf, QUEUE_PAGE_SIZE, useAdminAction } from "./AdminListParts";
+import { queueCount, REPORT_KIND_LABELS, submittedDate } from "./adminText";
 import type { AdminReport } from "./types";
 
 type ReportCardProps = {
@@ -60,18 +60,20 @@ function ReportCard({ report, onEditMic }: ReportCardProps) {
   );
 }
 
-/** Open problem reports, live, newest first. */
+/** Open problem reports, live, newest first, a page at a time ('Load more'). */
 export function ReportsTab({ onEditMic }: { onEditMic: ReportCardProps["onEditMic"] }) {
-  const reports = useQuery(api.reports.list, {});
+  const reports = usePaginatedQuery(api.reports.list, {}, { initialNumItems: QUEUE_PAGE_SIZE });
+  const counts = useQuery(api.admin.queueCounts, {});
   return (
     <AdminList
       title="Problem Reports"
       subtitle="Mics comedians say have ended or changed"
-      badge={<CountBadge color="red">{`${reports?.length ?? 0} open`}</CountBadge>}
-      items={reports}
+      badge={<CountBadge color="red">{`${queueCount(counts?.openReports, counts?.cap ?? 0)} open`}</CountBadge>}
+      items={reports.status === "LoadingFirstPage" ? undefined : reports.results}
       loadingLabel="Loading reports…"
       empty={{ title: "No open reports.", description: "Reports from comedians show up here as they come in." }}
       renderItem={(report) => <ReportCard key={report._id} report={report} onEditMic={onEditMic} />}
+      more={moreOf(reports)}
     />
   );
 }

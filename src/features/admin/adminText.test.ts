@@ -4,6 +4,7 @@ import {
   coordinatesToast,
   dayLabel,
   micTypeLabel,
+  queueCount,
   claimLabel,
   reviewedDate,
   submittedDate,
@@ -33,6 +34,10 @@ describe("admin text", () => {
     });
     expect(claimLabel(12)).toBe("Claim #12");
     expect(claimLabel(undefined)).toBe("Claim (unnumbered)");
+    expect(queueCount(12, 1000)).toBe("12");
+    expect(queueCount(1000, 1000)).toBe("1000");
+    expect(queueCount(1001, 1000)).toBe("1000+");
+    expect(queueCount(undefined, 1000)).toBe("…");
   });
 
   test("dates use MMM d, yyyy and MMM d, yyyy HH:mm", () => {

@@ -58,3 +58,9 @@ export const REPORT_KIND_LABELS = {
   wrong_time: "Wrong day or time",
   other: "Other",
 } as const;
+
+/** A queue badge's count: "12", "1000+" past the counted cap, "…" while it loads. */
+export function queueCount(count: number | undefined, cap: number): string {
+  if (count === undefined) return "…";
+  return count > cap ? `${cap}+` : `${count}`;
+}
