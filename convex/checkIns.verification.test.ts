@@ -4,7 +4,7 @@ import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
-import { createSceneItem, createUser, type TestUser } from "./test.setup";
+import { createSceneItem, createUser, sceneItemRow, type TestUser } from "./test.setup";
 import { expectAppError } from "./test.expect";
 import {
   DAY,
@@ -185,20 +185,18 @@ describe("checkIns.expireVerification", () => {
       const out: Id<"sceneItems">[] = [];
       for (let i = 0; i < 205; i++) {
         out.push(
-          await ctx.db.insert("sceneItems", {
-            title: `Mic ${i}`,
-            venueName: "Room",
-            city: "New York",
-            type: "open_mic",
-            recurrence: "weekly",
-            timeZone: "America/New_York",
-            status: "active",
-            checkInCount: 2,
-            verifiedCheckIns30d: 2,
-            lastVerifiedAt: now - 31 * DAY,
-            verificationExpiresAt: now - DAY + i,
-            searchText: `mic ${i} room new york`,
-          }),
+          await ctx.db.insert(
+            "sceneItems",
+            sceneItemRow({
+              title: `Mic ${i}`,
+              venueName: "Room",
+              checkInCount: 2,
+              verifiedCheckIns30d: 2,
+              lastVerifiedAt: now - 31 * DAY,
+              verificationExpiresAt: now - DAY + i,
+              searchText: `mic ${i} room new york`,
+            }),
+          ),
         );
       }
       return out;

@@ -1,17 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { createSceneItem, createUser, favoritesOf, newTest, setsOf } from "./test.setup";
 import { expectAppError } from "./test.expect";
-
-async function favoriteRows(t: TestBackend, userId: Id<"users">) {
-  return await t.run(async (ctx) =>
-    ctx.db
-      .query("favorites")
-      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-      .collect(),
-  );
-}
 
 describe("favorites", () => {
   test("signed-out callers are asked to sign in", async () => {
@@ -32,14 +22,8 @@ describe("favorites", () => {
     const comic = await createUser(t);
     expect(await comic.asUser.mutation(api.favorites.add, { sceneItemId: mic })).toBeNull();
     await comic.asUser.mutation(api.favorites.add, { sceneItemId: mic });
-    expect(await favoriteRows(t, comic.userId)).toHaveLength(1);
-    const sets = await t.run(async (ctx) =>
-      ctx.db
-        .query("performances")
-        .withIndex("by_user_and_performedAt", (q) => q.eq("userId", comic.userId))
-        .collect(),
-    );
-    expect(sets).toEqual([]);
+    expect(await favoritesOf(t, comic.userId)).toHaveLength(1);
+    expect(await setsOf(t, comic.userId)).toEqual([]);
     const state = await comic.asUser.query(api.scene.viewerState, { sinceMs: 0 });
     expect(state?.favoriteIds).toEqual([mic]);
   });
@@ -52,8 +36,8 @@ describe("favorites", () => {
     await b.asUser.mutation(api.favorites.add, { sceneItemId: mic });
     expect(await a.asUser.mutation(api.favorites.remove, { sceneItemId: mic })).toBeNull();
     await a.asUser.mutation(api.favorites.remove, { sceneItemId: mic });
-    expect(await favoriteRows(t, a.userId)).toEqual([]);
-    expect(await favoriteRows(t, b.userId)).toHaveLength(1);
+    expect(await favoritesOf(t, a.userId)).toEqual([]);
+    expect(await favoritesOf(t, b.userId)).toHaveLength(1);
   });
 
   test("list returns the caller's active favourites by day and time", async () => {
@@ -83,6 +67,6 @@ describe("favorites", () => {
       "NOT_FOUND",
       "Event not found",
     );
-    expect(await favoriteRows(t, comic.userId)).toEqual([]);
+    expect(await favoritesOf(t, comic.userId)).toEqual([]);
   });
 });

@@ -9,7 +9,15 @@ import type { MutationCtx } from "./_generated/server";
 import "./lib/time";
 import { vi } from "vitest";
 import { addToCommunityTotal, type CommunityTotal, type CommunityTotals, readCommunityTotals } from "./model/stats";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import {
+  createAdmin,
+  createSceneItem,
+  createUser,
+  newTest,
+  sceneItemRow,
+  type TestBackend,
+  type TestUser,
+} from "./test.setup";
 
 export const DAY = 24 * 60 * 60 * 1000;
 /** New York wall-clock time on Wednesday 2026-11-25 (UTC-5) as epoch ms. */
@@ -128,16 +136,11 @@ export async function patchSite(t: TestBackend, patch: Partial<CommunityTotals>)
 }
 
 export function sceneItemDoc() {
-  return {
+  return sceneItemRow({
     title: "Gone",
     venueName: "Gone Room",
     city: "Nowhere",
-    type: "open_mic" as const,
-    recurrence: "weekly" as const,
-    timeZone: "America/New_York",
-    status: "inactive" as const,
-    checkInCount: 0,
-    verifiedCheckIns30d: 0,
+    status: "inactive",
     searchText: "gone",
-  };
+  });
 }

@@ -2,19 +2,10 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { createSceneItem, createUser, favoritesOf, newTest, setsOf, type TestBackend } from "./test.setup";
 
 async function rowsOf(t: TestBackend, userId: Id<"users">) {
-  return await t.run(async (ctx) => ({
-    sets: await ctx.db
-      .query("performances")
-      .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
-      .collect(),
-    favorites: await ctx.db
-      .query("favorites")
-      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-      .collect(),
-  }));
+  return { sets: await setsOf(t, userId), favorites: await favoritesOf(t, userId) };
 }
 
 describe("onboarding.logFirstSet", () => {

@@ -7,7 +7,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { computeStreaks } from "./lib/streaks";
 import { localDateString } from "./lib/time";
-import { createSceneItem, createUser, newTest } from "./test.setup";
+import { createSceneItem, createUser, newTest, setsOf } from "./test.setup";
 import { HOUR, NOW, nyEvening, log, stats, rows, badgeCodes } from "./test.performances";
 import { useFrozenClock } from "./test.clock";
 
@@ -216,12 +216,7 @@ describe("stats stay equal to a recount of the sets", () => {
             await comic.asUser.mutation(api.performances.remove, { id });
           }
         }
-        const sets = await t.run(async (ctx) =>
-          ctx.db
-            .query("performances")
-            .withIndex("by_user_and_performedAt", (q) => q.eq("userId", comic.userId))
-            .collect(),
-        );
+        const sets = await setsOf(t, comic.userId);
         const dates = sets.map((p) => p.performanceDate);
         const streaks = computeStreaks(dates, localDateString(NOW, "America/New_York"));
         expect(await stats(comic)).toEqual({

@@ -13,7 +13,7 @@ import {
   outsideCircleIn,
   type AreaPage,
 } from "./test.sceneArea";
-import { createSceneItem, newTest } from "./test.setup";
+import { createSceneItem, newTest, sceneItemRow } from "./test.setup";
 
 describe("sceneArea.listArea paging", () => {
   test.each([1, 7, 24])(
@@ -138,26 +138,22 @@ describe("sceneArea.listArea paging", () => {
     const extra = Math.ceil(MAX_AREA_ROWS_READ * 1.25);
     await t.run(async (ctx) => {
       for (let i = 0; i < extra; i++) {
-        await ctx.db.insert("sceneItems", {
-          title: `Outside ${i}`,
-          venueName: "Far Room",
-          city: "New York",
-          address: "1 Far St",
-          type: "open_mic",
-          ...outside,
-          dayOfWeek: 1,
-          startTimeLocal: "19:30",
-          recurrence: "weekly",
-          signupMethod: "in_person",
-          costInfo: { type: "free" },
-          performanceMinutes: 5,
-          timeZone: "America/New_York",
-          status: "active",
-          checkInCount: 0,
-          verifiedCheckIns30d: 0,
-          geohash: encodeGeohash(outside.latitude, outside.longitude, 6),
-          searchText: "outside",
-        });
+        await ctx.db.insert(
+          "sceneItems",
+          sceneItemRow({
+            title: `Outside ${i}`,
+            venueName: "Far Room",
+            address: "1 Far St",
+            ...outside,
+            dayOfWeek: 1,
+            startTimeLocal: "19:30",
+            signupMethod: "in_person",
+            costInfo: { type: "free" },
+            performanceMinutes: 5,
+            geohash: encodeGeohash(outside.latitude, outside.longitude, 6),
+            searchText: "outside",
+          }),
+        );
       }
     });
     await crowdedScene(t);

@@ -53,6 +53,26 @@ export async function communityTotals(t: TestBackend): Promise<CommunityTotals> 
 }
 
 /** A signed-in caller made by {@link createUser}. */
+/** `userId`'s sets, read straight from the table (by the time they were performed). */
+export async function setsOf(t: TestBackend, userId: Id<"users">): Promise<Doc<"performances">[]> {
+  return await t.run(async (ctx) =>
+    ctx.db
+      .query("performances")
+      .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
+      .collect(),
+  );
+}
+
+/** `userId`'s favourites, read straight from the table. */
+export async function favoritesOf(t: TestBackend, userId: Id<"users">): Promise<Doc<"favorites">[]> {
+  return await t.run(async (ctx) =>
+    ctx.db
+      .query("favorites")
+      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+      .collect(),
+  );
+}
+
 export type TestUser = {
   userId: Id<"users">;
   sessionId: Id<"authSessions">;
@@ -123,6 +143,27 @@ export async function createAdmin(t: TestBackend, opts: { email?: string; name?:
 export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creationTime">>;
 
 /**
+ * The fields every scene item row must hold (an active weekly open mic in New York, no
+ * check-ins, empty search text), with any field overridden: for tests that write rows
+ * straight to the table, past the triggers, so nothing derived follows.
+ */
+export function sceneItemRow(overrides: SceneItemOverrides = {}) {
+  return {
+    title: "Test Mic",
+    venueName: "The Test Room",
+    city: "New York",
+    type: "open_mic" as const,
+    recurrence: "weekly" as const,
+    timeZone: "America/New_York",
+    status: "active" as const,
+    checkInCount: 0,
+    verifiedCheckIns30d: 0,
+    searchText: "",
+    ...overrides,
+  };
+}
+
+/**
  * Inserts an active weekly open mic in New York (Mondays 19:30, list 19:00,
  * free, 5-minute sets, coordinates in Manhattan) with any field overridden.
  * The insert goes through the app's triggers (model/micTriggers), as every
@@ -132,28 +173,18 @@ export type SceneItemOverrides = Partial<Omit<Doc<"sceneItems">, "_id" | "_creat
  * community stats count it. Returns its id.
  */
 export async function createSceneItem(t: TestBackend, overrides: SceneItemOverrides = {}): Promise<Id<"sceneItems">> {
-  const base = {
-    title: "Test Mic",
-    venueName: "The Test Room",
-    city: "New York",
+  const base = sceneItemRow({
     address: "123 Test St, New York, NY 10001",
-    type: "open_mic" as const,
     latitude: 40.7411,
     longitude: -73.9897,
     dayOfWeek: 1,
     startTimeLocal: "19:30",
     listTimeLocal: "19:00",
-    recurrence: "weekly" as const,
     signupMethod: "in_person" as const,
     costInfo: { type: "free" as const },
     performanceMinutes: 5,
-    timeZone: "America/New_York",
-    status: "active" as const,
-    checkInCount: 0,
-    verifiedCheckIns30d: 0,
-    searchText: "",
     ...overrides,
-  };
+  });
   const pinned = Object.fromEntries(
     (["searchText", "geohash", "areaCell"] as const)
       .filter((key) => key in overrides)
