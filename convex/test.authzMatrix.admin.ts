@@ -2,6 +2,7 @@
 import {
   ADMIN_CHANGES,
   ADMIN_READS,
+  DELETING_THE_OWNERS_MIC,
   type Entry,
   OWNER_CHANGES,
   OWNER_OR_ADMIN_CHANGES,
@@ -61,11 +62,7 @@ export const adminCells: Record<string, Entry> = {
     ...ADMIN_CHANGES,
   },
   "admin:deleteMic": {
-    changesBystander: {
-      why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
-      mic: (w) => w.ownerMic,
-      derived: ["userStats"],
-    },
+    changesBystander: DELETING_THE_OWNERS_MIC,
     args: (w) => ({ id: w.ownerMic }),
     ...ADMIN_CHANGES,
   },

@@ -1,6 +1,7 @@
 /** The authorization matrix's cells for the scene, tonight, venues, new events, check-ins, favourites and the schedule. */
 import {
   DAY,
+  DELETING_THE_OWNERS_MIC,
   type Entry,
   newMicDetails,
   NOW,
@@ -20,11 +21,7 @@ export const sceneCells: Record<string, Entry> = {
   "scene:get": { args: (w) => ({ id: w.ownerMic }), ...PUBLIC_READ },
   "scene:viewerState": { args: () => ({ sinceMs: NOW - 2 * DAY }), ...SIGNED_IN_READS },
   "scene:remove": {
-    changesBystander: {
-      why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
-      mic: (w) => w.ownerMic,
-      derived: ["userStats"],
-    },
+    changesBystander: DELETING_THE_OWNERS_MIC,
     args: (w) => ({ id: w.ownerMic }),
     ...OWNER_OR_ADMIN_CHANGES,
   },

@@ -8,6 +8,7 @@
  */
 import { api } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 export type Access = "read" | "own" | "change" | "nothing";
@@ -98,6 +99,24 @@ function openReport(micId: Id<"sceneItems">, reporter: TestUser, kind: Doc<"prob
   return { micId, reporterId: reporter.userId, kind, status: "open" as const };
 }
 
+/** A spot as the world writes it: who holds it, and any field of the row that differs from a waiting spot. */
+type SpotRow = { name: string } & Partial<Omit<Doc<"listSpots">, "_id" | "_creationTime" | "listId" | "micId">>;
+
+/** Inserts `rows` as waiting spots in `section` of the list `listId` (of `micId`), ranked in the order given; returns their ids. */
+async function insertSpots(
+  ctx: MutationCtx,
+  at: { listId: Id<"nightLists">; micId: Id<"sceneItems">; section: Doc<"listSpots">["section"] },
+  rows: SpotRow[],
+): Promise<Id<"listSpots">[]> {
+  const ids: Id<"listSpots">[] = [];
+  for (const [rank, row] of rows.entries()) {
+    ids.push(
+      await ctx.db.insert("listSpots", { state: "waiting", priority: false, bumped: false, ...at, rank, ...row }),
+    );
+  }
+  return ids;
+}
+
 export async function buildWorld(): Promise<World> {
   const t = newTest();
   const owner = await createUser(t, {
@@ -183,61 +202,21 @@ export async function buildWorld(): Promise<World> {
       signupOpensAt: NOW - 60 * 60 * 1000,
       version: 1,
     };
-    const spot = { state: "waiting" as const, priority: false, bumped: false };
+    const ownerSpotRow = { userId: owner.userId, name: OWNER_NAME };
+    const otherSpotRow = { userId: other.userId, name: "Other Otto" };
+    const thirdSpotRow = { userId: third.userId, name: THIRD_NAME };
     const ownerList = await ctx.db.insert("nightLists", { ...base, micId: ownerMic, openedBy: owner.userId });
-    const ownerSpot = await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: ownerList,
-      micId: ownerMic,
-      userId: owner.userId,
-      name: OWNER_NAME,
-      section: "list",
-      rank: 0,
-    });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: ownerList,
-      micId: ownerMic,
-      userId: other.userId,
-      name: "Other Otto",
-      section: "list",
-      rank: 1,
-    });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: ownerList,
-      micId: ownerMic,
-      name: "Walk-in Wally",
-      section: "list",
-      rank: 2,
-    });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: ownerList,
-      micId: ownerMic,
-      userId: third.userId,
-      name: THIRD_NAME,
-      section: "list",
-      rank: 3,
-    });
+    const [ownerSpot] = await insertSpots(ctx, { listId: ownerList, micId: ownerMic, section: "list" }, [
+      ownerSpotRow,
+      otherSpotRow,
+      { name: "Walk-in Wally" },
+      thirdSpotRow,
+    ]);
     const thirdList = await ctx.db.insert("nightLists", { ...base, micId: thirdMic, openedBy: third.userId });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: thirdList,
-      micId: thirdMic,
-      userId: third.userId,
-      name: THIRD_NAME,
-      section: "list",
-      rank: 0,
-    });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: thirdList,
-      micId: thirdMic,
-      name: "Walk-in Wanda",
-      section: "list",
-      rank: 1,
-    });
+    await insertSpots(ctx, { listId: thirdList, micId: thirdMic, section: "list" }, [
+      thirdSpotRow,
+      { name: "Walk-in Wanda" },
+    ]);
     const lotteryList = await ctx.db.insert("nightLists", {
       ...base,
       micId: noCoordsMic,
@@ -245,55 +224,17 @@ export async function buildWorld(): Promise<World> {
       mode: "lottery",
       drawAt: NOW + 60 * 60 * 1000,
     });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: lotteryList,
-      micId: noCoordsMic,
-      userId: owner.userId,
-      name: OWNER_NAME,
-      section: "pool",
-      rank: 0,
-    });
     // The bystander ahead of the other comedian, so that his dropping out leaves her rank as it was.
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: lotteryList,
-      micId: noCoordsMic,
-      userId: third.userId,
-      name: THIRD_NAME,
-      section: "pool",
-      rank: 1,
-    });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: lotteryList,
-      micId: noCoordsMic,
-      userId: other.userId,
-      name: "Other Otto",
-      section: "pool",
-      rank: 2,
-    });
+    await insertSpots(ctx, { listId: lotteryList, micId: noCoordsMic, section: "pool" }, [
+      ownerSpotRow,
+      thirdSpotRow,
+      otherSpotRow,
+    ]);
     const runningList = await ctx.db.insert("nightLists", { ...base, micId: runningMic, openedBy: owner.userId });
-    const runningSpot = await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: runningList,
-      micId: runningMic,
-      userId: owner.userId,
-      name: OWNER_NAME,
-      section: "list",
-      rank: 0,
-      state: "up",
-      startedAt: NOW - 5 * 60 * 1000,
-    });
-    await ctx.db.insert("listSpots", {
-      ...spot,
-      listId: runningList,
-      micId: runningMic,
-      userId: third.userId,
-      name: THIRD_NAME,
-      section: "list",
-      rank: 1,
-    });
+    const [runningSpot] = await insertSpots(ctx, { listId: runningList, micId: runningMic, section: "list" }, [
+      { ...ownerSpotRow, state: "up", startedAt: NOW - 5 * 60 * 1000 },
+      thirdSpotRow,
+    ]);
     const claimList = await ctx.db.insert("nightLists", { ...base, micId: claimMic, openedBy: admin.userId });
     return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList, thirdList };
   });
@@ -370,6 +311,13 @@ export type Entry = {
    */
   changesBystander?: { why: string; mic: (w: World) => Id<"sceneItems">; derived?: string[] };
 } & Record<Role, Access>;
+
+/** What deleting the owner's mic (by its creator or an admin) may change of the bystander's rows. */
+export const DELETING_THE_OWNERS_MIC: NonNullable<Entry["changesBystander"]> = {
+  why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
+  mic: (w) => w.ownerMic,
+  derived: ["userStats"],
+};
 
 /** Arguments the cells of several areas share. */
 export const newMicDetails = {
