@@ -2,13 +2,12 @@ import { Badge, Box, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/
 import { useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { paths } from "@/lib/paths";
 import { HostTools } from "./HostTools";
 import { clockText, summaryText, type ListView } from "./listText";
 import { MyPlace } from "./MyPlace";
-import { OpenListForm } from "./OpenListForm";
+import { OpenListForm, type ListMic } from "./OpenListForm";
 import { SectionList } from "./SectionList";
 import { useLiveList } from "./useLiveList";
 
@@ -100,18 +99,8 @@ function ListBody({ list, host }: { list: ListView; host: boolean }) {
 }
 
 /** The event page's live list: sign-up and place for comedians, the running order, and the host's tools. */
-export function LiveListSection({
-  micId,
-  timeZone,
-  defaultSetMinutes,
-  listTimeLocal,
-}: {
-  micId: Id<"sceneItems">;
-  timeZone: string;
-  defaultSetMinutes: number | undefined;
-  listTimeLocal: string | undefined;
-}) {
-  const data = useLiveList(micId, timeZone);
+export function LiveListSection(mic: ListMic) {
+  const data = useLiveList(mic.micId, mic.timeZone);
   if (data === undefined) return null;
   const { list, canHost, hasPriority } = data;
   if (list === null && !canHost && !hasPriority) return null;
@@ -132,12 +121,7 @@ export function LiveListSection({
           {list !== null ? (
             <ListBody list={list} host={canHost} />
           ) : canHost ? (
-            <OpenListForm
-              micId={micId}
-              timeZone={timeZone}
-              defaultSetMinutes={defaultSetMinutes}
-              listTimeLocal={listTimeLocal}
-            />
+            <OpenListForm {...mic} />
           ) : (
             <Text size="2">No list is open for tonight yet.</Text>
           )}

@@ -47,18 +47,16 @@ function TimeField({ label, value, onChange }: { label: string; value: string; o
   );
 }
 
-/** The host's form to open tonight's list (the server checks every value again). */
-export function OpenListForm({
-  micId,
-  timeZone,
-  defaultSetMinutes,
-  listTimeLocal,
-}: {
+/** The mic whose list it is: its id, its time zone, and its usual set length and list time (the form's defaults). */
+export type ListMic = {
   micId: Id<"sceneItems">;
   timeZone: string;
   defaultSetMinutes: number | undefined;
   listTimeLocal: string | undefined;
-}) {
+};
+
+/** The host's form to open tonight's list (the server checks every value again). */
+export function OpenListForm({ micId, timeZone, defaultSetMinutes, listTimeLocal }: ListMic) {
   const open = useMutation(api.nightLists.open);
   const { today } = useMicNight(timeZone);
   const [spots, setSpots] = useState("10");
