@@ -12,7 +12,7 @@ import {
   clearSignInAttempts,
   limitSignInAttempt,
   limitSignUp,
-  recordFailedSignIn,
+  limitSuccessfulSignIn,
   SIGN_IN_LIMITED_MESSAGE,
 } from "./rateLimits";
 import { triggers } from "./triggers";
@@ -114,11 +114,11 @@ function withHashingInTheAction<P>(provider: P): P {
     }
     // A password checked against an account (a sign-in, or a sign-up on an
     // existing email, which signs in with the right one): the lockout policy.
-    // Only a wrong password on a real account was hashed, so only that spends
-    // the site-wide ceiling; the right one clears the account.
-    await limitSignInAttempt(actionCtx, email);
+    // A real account's check takes its site-wide token before it hashes; the
+    // right password takes a successful sign-in, then clears the account.
+    await limitSignInAttempt(actionCtx, email, stored !== null);
     const right = stored !== null && (await scrypt.verifySecret(typed, stored));
-    if (stored !== null && !right) await recordFailedSignIn(actionCtx);
+    if (right) await limitSuccessfulSignIn(actionCtx, email);
     const result = await authorize({ ...params, password: CHECKED + (right ? stored : "") }, ctx);
     if (right) await clearSignInAttempts(actionCtx, email);
     return result;

@@ -6,10 +6,10 @@
  * ceiling to keep everyone else out (signInOverCeiling).
  */
 import { describe, expect, test, vi } from "vitest";
-import { api } from "./_generated/api";
 import { SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PERIOD_MS } from "./rateLimits";
 import { expectAppError } from "./test.expect";
-import { newTest, type TestBackend } from "./test.setup";
+import { newTest } from "./test.setup";
+import { passwordSignIn as signIn, realAccounts } from "./test.passwordAccounts";
 import { useAuthEnv } from "./test.auth";
 import { useFrozenClock } from "./test.clock";
 
@@ -24,10 +24,6 @@ const LOCKED = "Too many failed attempts. Please try again later.";
 
 useFrozenClock(NOW);
 useAuthEnv();
-
-function signIn(t: TestBackend, email: string, password: string, flow: "signIn" | "signUp" = "signIn") {
-  return t.action(api.auth.signIn, { provider: "password", params: { email, password, flow } });
-}
 
 describe("sign-in lockout", () => {
   test("10 wrong passwords lock the account for 2 minutes, not an hour; the owner then signs in", async () => {
@@ -144,29 +140,3 @@ describe("sign-in lockout", () => {
     expect((await signIn(t, "alice@example.com", "correct-horse")).tokens?.token).toBeTruthy();
   });
 });
-
-/**
- * `count` real password accounts `${prefix}-i@example.com`, all with the
- * password "right-password": the first signs up, the others get a copy of its
- * stored hash (one hashing instead of `count`).
- */
-async function realAccounts(t: TestBackend, prefix: string, count: number): Promise<string[]> {
-  const emails = Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
-  await signIn(t, emails[0], "right-password", "signUp");
-  await t.run(async (ctx) => {
-    const first = await ctx.db
-      .query("authAccounts")
-      .withIndex("providerAndAccountId", (q) => q.eq("provider", "password").eq("providerAccountId", emails[0]))
-      .unique();
-    for (const email of emails.slice(1)) {
-      const userId = await ctx.db.insert("users", { email });
-      await ctx.db.insert("authAccounts", {
-        userId,
-        provider: "password",
-        providerAccountId: email,
-        secret: first!.secret,
-      });
-    }
-  });
-  return emails;
-}

@@ -50,13 +50,18 @@ import { appError, ErrorCode } from "./errors";
  *   for long. After 10 wrong passwords the owner waits 2 minutes, not an hour,
  *   and whoever wants to keep them out must keep spending an attempt every 2
  *   minutes, which the site-wide ceiling below bounds. Unknown emails are
- *   counted the same, so the answer never tells which accounts exist.
- * - signInFailed (whole site): 60 wrong passwords at once, 60 a minute. Each
- *   check hashes (~300 ms); this caps the backend time spent on wrong
+ *   counted the same, so the answer never tells which accounts exist; their
+ *   rows are keyed by one of {@link UNKNOWN_EMAIL_BUCKETS} buckets of the
+ *   address, not by the address, so made-up emails cannot add rows without
+ *   end (the component never deletes a row on its own).
+ * - signInFailed (whole site): 60 password checks at once, 60 a minute. Each
+ *   check hashes (~300 ms); this caps the backend time spent checking
  *   passwords at about a third of one core and throttles spraying many
- *   accounts (with it, one attacker holds at most ~130 accounts locked). Only
- *   wrong passwords on real accounts spend it: an unknown email hashes
- *   nothing, so a stranger cannot empty it with made-up addresses. While it
+ *   accounts (with it, one attacker holds at most ~130 accounts locked). Every
+ *   password checked against a real account takes its token atomically before
+ *   it hashes (right or wrong; nothing is given back), so parallel attempts
+ *   cannot all pass a check and hash. An unknown email hashes nothing and
+ *   takes none, so a stranger cannot empty it with made-up addresses. While it
  *   is empty, an address may still make signInOverCeiling attempts; after
  *   those, its password sign-ins wait a few seconds.
  * - signInOverCeiling (per email address): 3 at once, 3 an hour: the attempts
@@ -65,8 +70,20 @@ import { appError, ErrorCode } from "./errors";
  *   everyone out: someone who keeps it empty (wrong passwords on accounts of
  *   their own) still cannot refuse an account that has not failed 3 times in
  *   the last hour, and the hashing it lets through is bounded by 3 an hour
- *   for each real address the attacker names. Unknown emails are answered
- *   the same (refused after 3), so this too tells nothing about which exist.
+ *   for each real address the attacker names (plus signInSucceeded below for
+ *   their own accounts). Unknown emails are answered the same (refused after
+ *   3), so this too tells nothing about which exist.
+ * - signInSucceeded (per email address): 10 right passwords at once, then 30
+ *   an hour. A right password refills the two buckets above, so without this
+ *   one account could sign in in a loop, each time a hashing and a new
+ *   session row. A comedian signs in on a few devices, and now and then again
+ *   after signing out; 10 at once and one every 2 minutes never refuses that.
+ *   It is taken after the password is found right and before the session is
+ *   made; refused, the attempt refills nothing, so the account's own bucket
+ *   then runs down like wrong passwords do. A deployment may set
+ *   SIGN_IN_SUCCESS_LIMIT_PER_HOUR (the end-to-end journeys sign the demo
+ *   accounts in dozens of times in minutes), so it too is given inline
+ *   ({@link signInSucceededConfig}).
  * - logSet (per comedian; the log wizard, its new-mic path and onboarding's
  *   first set): 150 at once, then 60 an hour (one a minute). Each set moves
  *   the comedian's userStats, performanceDays and venueVisits rows and the
@@ -121,7 +138,8 @@ export type RateLimitName =
   | "signInFailed"
   | "logSet"
   | "editSet"
-  | "signInOverCeiling";
+  | "signInOverCeiling"
+  | "signInSucceeded";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -149,6 +167,7 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   logSet: (ms) => `You have logged a lot of sets at once. Please try again in ${waitText(ms)}.`,
   editSet: (ms) => `Too many edits. Please try again in ${waitText(ms)}.`,
   signInOverCeiling: () => SIGN_IN_LIMITED_MESSAGE,
+  signInSucceeded: (ms) => `Too many sign-ins on this account. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
@@ -161,15 +180,33 @@ export function signUpConfig(): RateLimitConfig {
   return { kind: "token bucket", rate: perMinute, period: MINUTE, capacity: perMinute };
 }
 
+const DEFAULT_SIGN_INS_PER_HOUR = 30;
+
+/** The per-account successful sign-in bucket: 10 at once, then 30 an hour, unless the
+ * deployment's SIGN_IN_SUCCESS_LIMIT_PER_HOUR says otherwise (N at once, N an hour). */
+export function signInSucceededConfig(): RateLimitConfig {
+  const raw = Number(process.env.SIGN_IN_SUCCESS_LIMIT_PER_HOUR);
+  if (!Number.isFinite(raw) || raw < 1) {
+    return { kind: "token bucket", rate: DEFAULT_SIGN_INS_PER_HOUR, period: HOUR, capacity: 10 };
+  }
+  const perHour = Math.min(Math.floor(raw), 100_000);
+  return { kind: "token bucket", rate: perHour, period: HOUR, capacity: perHour };
+}
+
+/** The limits whose numbers a deployment may change, read per call (so `env set` applies at once). */
+const INLINE_CONFIGS: Partial<Record<RateLimitName, () => RateLimitConfig>> = {
+  signUp: signUpConfig,
+  signInSucceeded: signInSucceededConfig,
+};
+
 /**
  * Consumes one token of `name` for `key` (none for a site-wide limit), or
  * throws a RATE_LIMITED ConvexError with the message above and `retryAfterMs`.
  */
 export async function enforceRateLimit(ctx: MutationCtx | ActionCtx, name: RateLimitName, key?: string): Promise<void> {
-  const status =
-    name === "signUp"
-      ? await rateLimiter.limit(ctx, name, { config: signUpConfig() })
-      : await rateLimiter.limit(ctx, name, key === undefined ? {} : { key });
+  const inline = INLINE_CONFIGS[name];
+  const options = { ...(key === undefined ? {} : { key }), ...(inline ? { config: inline() } : {}) };
+  const status = await rateLimiter.limit(ctx, name, options);
   if (!status.ok) {
     throw appError(ErrorCode.RATE_LIMITED, RATE_LIMIT_MESSAGES[name](status.retryAfter), {
       limit: name,
@@ -194,36 +231,56 @@ function signInKey(email: string): string {
   return email.trim().toLowerCase().slice(0, 320);
 }
 
+/** How many keys the sign-in limits of all unknown email addresses share. */
+export const UNKNOWN_EMAIL_BUCKETS = 1024;
+
 /**
- * Before a password is checked against an account (sign-in, or sign-up on an
- * existing email): refused while the account is locked (nothing taken); while
- * the site-wide failure ceiling is empty, takes one of the address's
- * signInOverCeiling attempts or is refused; then takes one of the account's
- * attempts (atomically, so parallel guesses cannot overrun it). See
- * signInAccount, signInFailed and signInOverCeiling above.
+ * The sign-in limits' key for an address no account has: one of
+ * {@link UNKNOWN_EMAIL_BUCKETS} (FNV-1a of the address), so made-up emails add
+ * at most that many rows per limit. Addresses in one bucket share its
+ * attempts; none of them has an account to protect.
  */
-export async function limitSignInAttempt(ctx: ActionCtx, email: string): Promise<void> {
-  const key = signInKey(email);
+export function unknownEmailKey(email: string): string {
+  const address = signInKey(email);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < address.length; i++) hash = Math.imul(hash ^ address.charCodeAt(i), 0x01000193);
+  return `unknown:${(hash >>> 0) % UNKNOWN_EMAIL_BUCKETS}`;
+}
+
+function refuseSignIn(limit: RateLimitName, retryAfterMs: number): never {
+  throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, { limit, retryAfterMs: Math.ceil(retryAfterMs) });
+}
+
+/**
+ * Before a password is checked (sign-in, or sign-up on an existing email):
+ * refused while the address is locked (nothing taken). Against a real account
+ * (`realAccount`: it will hash) takes a site-wide signInFailed token at once,
+ * atomically, so parallel attempts cannot all pass; an unknown email only looks
+ * at the ceiling. While the ceiling is empty, takes one of the address's
+ * signInOverCeiling attempts or is refused. Then takes one of the address's
+ * attempts (atomically, so parallel guesses cannot overrun it). Unknown
+ * addresses are keyed by {@link unknownEmailKey}. See signInAccount,
+ * signInFailed and signInOverCeiling above.
+ */
+export async function limitSignInAttempt(ctx: ActionCtx, email: string, realAccount: boolean): Promise<void> {
+  const key = realAccount ? signInKey(email) : unknownEmailKey(email);
   const account = await rateLimiter.check(ctx, "signInAccount", { key });
-  if (!account.ok) {
-    throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, {
-      limit: "signInAccount",
-      retryAfterMs: Math.ceil(account.retryAfter),
-    });
-  }
-  const site = await rateLimiter.check(ctx, "signInFailed");
+  if (!account.ok) refuseSignIn("signInAccount", account.retryAfter);
+  const site = realAccount
+    ? await rateLimiter.limit(ctx, "signInFailed")
+    : await rateLimiter.check(ctx, "signInFailed");
   if (!site.ok && !(await rateLimiter.limit(ctx, "signInOverCeiling", { key })).ok) {
-    throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, {
-      limit: "signInFailed",
-      retryAfterMs: Math.ceil(site.retryAfter),
-    });
+    refuseSignIn("signInFailed", site.retryAfter);
   }
   await enforceRateLimit(ctx, "signInAccount", key);
 }
 
-/** A wrong password checked against a real account (it was hashed): spends one of the site-wide failures. */
-export async function recordFailedSignIn(ctx: ActionCtx): Promise<void> {
-  await rateLimiter.limit(ctx, "signInFailed");
+/**
+ * The right password, before its session is made: takes one of the account's
+ * signInSucceeded tokens or is refused (see above).
+ */
+export async function limitSuccessfulSignIn(ctx: ActionCtx, email: string): Promise<void> {
+  await enforceRateLimit(ctx, "signInSucceeded", signInKey(email));
 }
 
 /** The right password: the account's attempts, and those past the ceiling, are full again. */

@@ -145,6 +145,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ["VERIFIER_MIN_ACCOUNT_AGE_HOURS", "0"],
       // The journeys sign up more accounts a minute than a real deployment allows.
       ["SIGN_UP_LIMIT_PER_MINUTE", "1000"],
+      // ...and sign the demo accounts in dozens of times in minutes.
+      ["SIGN_IN_SUCCESS_LIMIT_PER_HOUR", "1000"],
     ] as const) {
       await envSet(dataDir, name, value);
     }
