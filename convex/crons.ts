@@ -12,4 +12,7 @@ crons.interval("clean up completed schedule entries", { minutes: 5 }, internal.s
 // Uploads no profile uses are deleted an hour after upload (storage.ts).
 crons.hourly("delete unattached uploads", { minuteUTC: 41 }, internal.storage.deleteUnattachedUploads, {});
 
+// Google sign-ins started and never finished leave an authVerifiers row each: deleted 20 minutes on (authVerifiers.ts).
+crons.interval("delete stale sign-in verifiers", { minutes: 10 }, internal.authVerifiers.deleteStaleVerifiers, {});
+
 export default crons;

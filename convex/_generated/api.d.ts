@@ -16,6 +16,7 @@ import type {
 import type * as account from "../account.js";
 import type * as admin from "../admin.js";
 import type * as auth from "../auth.js";
+import type * as authVerifiers from "../authVerifiers.js";
 import type * as badges from "../badges.js";
 import type * as checkIns from "../checkIns.js";
 import type * as claims from "../claims.js";
@@ -116,6 +117,7 @@ declare const fullApi: ApiFromModules<{
   account: typeof account;
   admin: typeof admin;
   auth: typeof auth;
+  authVerifiers: typeof authVerifiers;
   badges: typeof badges;
   checkIns: typeof checkIns;
   claims: typeof claims;
