@@ -16,7 +16,14 @@ import {
 
 export const accountCells: Record<string, Entry> = {
   // Account
-  "account:deleteAccount": { args: () => ({ confirm: "DELETE" }), ...SIGNED_IN_CHANGES },
+  "account:deleteAccount": {
+    changesBystander: {
+      why: "a deleted account's spots leave tonight's lists at once, and the spots after them move up",
+      ranksOnLeftLists: true,
+    },
+    args: () => ({ confirm: "DELETE" }),
+    ...SIGNED_IN_CHANGES,
+  },
   "account:exportData": { args: () => ({}), ...SIGNED_IN_READS },
   "auth:isAuthenticated": { args: () => ({}), ...SIGNED_IN_OWN },
   "auth:signIn": {

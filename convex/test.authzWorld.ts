@@ -307,9 +307,12 @@ export type Entry = {
    * "change" cells, and only her rows that were about `mic` (whose `micId` or
    * `sceneItemId` named it before the call) and her rows in the `derived`
    * tables (totals recomputed from those) may change; every other row of hers,
-   * and every other cell, must hold.
+   * and every other cell, must hold. With `ranksOnLeftLists`, in any cell only
+   * the `rank` of her spots on the lists the call removed other spots from may
+   * change (the spots after a removed one move up), and nothing else of hers.
    */
-  changesBystander?: { why: string; mic: (w: World) => Id<"sceneItems">; derived?: string[] };
+  changesBystander?:
+    { why: string; mic: (w: World) => Id<"sceneItems">; derived?: string[] } | { why: string; ranksOnLeftLists: true };
 } & Record<Role, Access>;
 
 /** What deleting the owner's mic (by its creator or an admin) may change of the bystander's rows. */
