@@ -26,8 +26,13 @@ import { appError, ErrorCode } from "./errors";
  *   of one core while a real launch-day burst still gets through. Only a
  *   sign-up that is about to hash takes a token: one refused by the cheap
  *   checks first (lengths, email, password rules, an existing account) costs
- *   nothing and spends nothing, so junk sign-ups cannot use up real ones'
- *   allowance. (A sign-up on an existing account checks the password against
+ *   nothing and spends nothing, so malformed junk cannot use up real ones'
+ *   allowance. Well-formed junk (made-up addresses, 6+ character passwords)
+ *   can: it creates real accounts and, at 30 a minute, keeps real sign-ups
+ *   refused. The ceiling stays: the sign-in action sees no client address,
+ *   so it is the only bound on the accounts and hashing a script creates;
+ *   telling people from scripts needs a CAPTCHA or email verification
+ *   (README). (A sign-up on an existing account checks the password against
  *   it, so it is a sign-in attempt: the sign-in limits below apply instead.)
  *   A deployment may set SIGN_UP_LIMIT_PER_MINUTE (test deployments that sign
  *   up a hundred comedians at once do), so this one is given inline
