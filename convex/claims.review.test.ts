@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
+import { createAdmin, createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
 import { expectAppError } from "./test.expect";
 import { getItem, ownEdit } from "./test.claims";
 import { allClaims, FIRST_PAGE } from "./test.adminQueues";
@@ -48,9 +48,7 @@ describe("claims.submit and claims.mine", () => {
 
 describe("claims.list and claims.review", () => {
   test("admin-only: anonymous and non-admin callers are refused and nothing changes", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const micId = await createSceneItem(t);
+    const { t, comic, mic: micId } = await newComicAndMic();
     const id = await comic.asUser.mutation(api.claims.submit, { micId });
     await expectAppError(t.query(api.claims.list, { queue: "pending", ...FIRST_PAGE }), "NOT_SIGNED_IN");
     await expectAppError(comic.asUser.query(api.claims.list, { queue: "pending", ...FIRST_PAGE }), "FORBIDDEN");

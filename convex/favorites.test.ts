@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { createSceneItem, createUser, favoritesOf, newTest, setsOf } from "./test.setup";
+import { createSceneItem, createUser, newTest, setsAndFavoritesOf } from "./test.setup";
 import { expectAppError } from "./test.expect";
 
 describe("favorites", () => {
@@ -22,8 +22,8 @@ describe("favorites", () => {
     const comic = await createUser(t);
     expect(await comic.asUser.mutation(api.favorites.add, { sceneItemId: mic })).toBeNull();
     await comic.asUser.mutation(api.favorites.add, { sceneItemId: mic });
-    expect(await favoritesOf(t, comic.userId)).toHaveLength(1);
-    expect(await setsOf(t, comic.userId)).toEqual([]);
+    expect((await setsAndFavoritesOf(t, comic.userId)).favorites).toHaveLength(1);
+    expect((await setsAndFavoritesOf(t, comic.userId)).sets).toEqual([]);
     const state = await comic.asUser.query(api.scene.viewerState, { sinceMs: 0 });
     expect(state?.favoriteIds).toEqual([mic]);
   });
@@ -36,8 +36,8 @@ describe("favorites", () => {
     await b.asUser.mutation(api.favorites.add, { sceneItemId: mic });
     expect(await a.asUser.mutation(api.favorites.remove, { sceneItemId: mic })).toBeNull();
     await a.asUser.mutation(api.favorites.remove, { sceneItemId: mic });
-    expect(await favoritesOf(t, a.userId)).toEqual([]);
-    expect(await favoritesOf(t, b.userId)).toHaveLength(1);
+    expect((await setsAndFavoritesOf(t, a.userId)).favorites).toEqual([]);
+    expect((await setsAndFavoritesOf(t, b.userId)).favorites).toHaveLength(1);
   });
 
   test("list returns the caller's active favourites by day and time", async () => {
@@ -67,6 +67,6 @@ describe("favorites", () => {
       "NOT_FOUND",
       "Event not found",
     );
-    expect(await favoritesOf(t, comic.userId)).toEqual([]);
+    expect((await setsAndFavoritesOf(t, comic.userId)).favorites).toEqual([]);
   });
 });

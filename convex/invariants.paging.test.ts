@@ -7,7 +7,7 @@ import { breakages } from "./invariants.breakages";
 import { buildScene, goneId, nyWed, patchStats, sceneItemDoc } from "./invariants.scene";
 import { INVARIANT_PARTS } from "./model/invariants/check";
 import { triggers } from "./triggers";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { createUser, newComicAndMic, newTest, type TestBackend } from "./test.setup";
 import { useFrozenClock } from "./test.clock";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
@@ -60,9 +60,7 @@ describe("invariants:checkAll (the paged check)", () => {
   });
 
   test("checks a table too big to read in one query, whole", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     await t.run(async (ctx) => {
       for (let i = 0; i <= 2000; i++)
         await ctx.db.insert("scheduleEntries", { userId: comic.userId, sceneItemId: mic, addedAt: i });
@@ -81,9 +79,7 @@ describe("invariants:checkAll (the paged check)", () => {
   });
 
   test("counts a pile of duplicate rows without reading past Convex's 32,000 documents per query", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     await t.run(async (ctx) => {
       for (let i = 0; i < 200; i++) await ctx.db.insert("favorites", { userId: comic.userId, sceneItemId: mic });
     });

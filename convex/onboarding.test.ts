@@ -1,12 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
 import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, favoritesOf, newTest, setsOf, type TestBackend } from "./test.setup";
-
-async function rowsOf(t: TestBackend, userId: Id<"users">) {
-  return { sets: await setsOf(t, userId), favorites: await favoritesOf(t, userId) };
-}
+import { createSceneItem, createUser, newTest, setsAndFavoritesOf } from "./test.setup";
 
 describe("onboarding.logFirstSet", () => {
   test("logs the set at the mic and favourites it, in one call", async () => {
@@ -20,7 +15,7 @@ describe("onboarding.logFirstSet", () => {
       performedAt: now - 60_000,
     });
     expect(result.totalMinutes).toBe(8);
-    const { sets, favorites } = await rowsOf(t, comic.userId);
+    const { sets, favorites } = await setsAndFavoritesOf(t, comic.userId);
     expect(sets).toHaveLength(1);
     expect(sets[0]).toMatchObject({ minutes: 8, sceneItemId: mic, performedAt: now - 60_000 });
     expect(favorites.map((f) => f.sceneItemId)).toEqual([mic]);
@@ -37,7 +32,7 @@ describe("onboarding.logFirstSet", () => {
         "Set length must be 1 to 30 minutes",
       );
     }
-    expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
+    expect(await setsAndFavoritesOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
   });
 
   test("an inactive mic leaves neither a set nor a favourite behind", async () => {
@@ -47,7 +42,7 @@ describe("onboarding.logFirstSet", () => {
     await expect(
       comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5, performedAt: Date.now() }),
     ).rejects.toThrow();
-    expect(await rowsOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
+    expect(await setsAndFavoritesOf(t, comic.userId)).toEqual({ sets: [], favorites: [] });
   });
 
   test("signed-out callers are asked to sign in", async () => {

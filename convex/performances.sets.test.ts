@@ -3,7 +3,7 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone.
 import "./lib/time";
-import { createSceneItem, createUser, newTest } from "./test.setup";
+import { createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
 import { expectAppError } from "./test.expect";
 import { DAY, NOW, nyEvening, log, stats, rows, badgeCodes, ZERO_STATS } from "./test.performances";
 import { useFrozenClock } from "./test.clock";
@@ -12,9 +12,7 @@ useFrozenClock(NOW);
 
 describe("performances.log", () => {
   test("logs a set and moves totals, day and venue rows, community minutes and first_set", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     const result = await log(comic, mic, 7, nyEvening(0), {
       tags: [" crowd work ", "Crowd Work", "", "riff"],
       notes: " killed ",
@@ -58,9 +56,7 @@ describe("performances.log", () => {
   });
 
   test("the date is the comedian's local date; the first zone passed is kept on the profile", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     // 23:30 in Los Angeles on the 19th is already the 20th in New York and UTC.
     const lateInLA = Date.parse("2026-11-19T23:30:00-08:00");
     const { performanceId } = await log(comic, mic, 5, lateInLA, { timeZone: "America/Los_Angeles" });
@@ -75,9 +71,7 @@ describe("performances.log", () => {
   });
 
   test("refuses sets in the future, bad minutes, long notes and too many or long tags", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     const future = "Set date cannot be in the future";
     await expectAppError(log(comic, mic, 5, NOW + 10 * 60_000), "INVALID_INPUT", future);
     await expectAppError(log(comic, mic, 5, NOW + DAY), "INVALID_INPUT", future);
@@ -111,9 +105,7 @@ describe("performances.log", () => {
   });
 
   test("a zero-minute set counts as a set but adds no minutes", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     await log(comic, mic, 0, nyEvening(0));
     expect(await stats(comic)).toMatchObject({ totalMinutes: 0, totalSets: 1 });
   });
@@ -130,9 +122,7 @@ describe("performances.log", () => {
 
 describe("performances.update and remove", () => {
   test("an edit moves minutes, notes and tags; null clears them and absent keeps them", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     const { performanceId } = await log(comic, mic, 5, nyEvening(0), { notes: "ok", tags: ["riff"] });
     const r = await comic.asUser.mutation(api.performances.update, {
       id: performanceId,

@@ -7,7 +7,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { computeStreaks } from "./lib/streaks";
 import { localDateString } from "./lib/time";
-import { createSceneItem, createUser, newTest, setsOf } from "./test.setup";
+import { createSceneItem, createUser, newComicAndMic, newTest, setsAndFavoritesOf } from "./test.setup";
 import { HOUR, NOW, nyEvening, log, stats, rows, badgeCodes } from "./test.performances";
 import { useFrozenClock } from "./test.clock";
 
@@ -15,9 +15,7 @@ useFrozenClock(NOW);
 
 describe("badges at their thresholds", () => {
   test("century_club at 100 minutes, not 99", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     await log(comic, mic, 90, nyEvening(0));
     const at99 = await log(comic, mic, 9, nyEvening(0));
     expect(at99.totalMinutes).toBe(99);
@@ -45,9 +43,7 @@ describe("badges at their thresholds", () => {
   });
 
   test("streak badges at 3, 7 and 30 consecutive days, each once", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     const earnedOn = new Map<string, number>();
     for (let daysAgo = 29; daysAgo >= 0; daysAgo--) {
       const r = await log(comic, mic, 1, nyEvening(daysAgo));
@@ -64,9 +60,7 @@ describe("badges at their thresholds", () => {
   });
 
   test("two days in a row are not a 3-day streak; a set logged for an earlier day can complete one", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     await log(comic, mic, 5, nyEvening(0));
     const two = await log(comic, mic, 5, nyEvening(2));
     expect(two.newBadges).toEqual([]);
@@ -77,9 +71,7 @@ describe("badges at their thresholds", () => {
   });
 
   test("badges are never awarded twice, even after the set that earned them is deleted", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     const first = await log(comic, mic, 5, nyEvening(0));
     expect(first.newBadges).toEqual(["first_set"]);
     await comic.asUser.mutation(api.performances.remove, { id: first.performanceId });
@@ -93,9 +85,7 @@ describe("badges at their thresholds", () => {
 
 describe("streaks across gaps, edits and deletions", () => {
   test("a gap ends the current streak but not the longest", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     for (const daysAgo of [10, 9, 8, 7, 3, 2]) await log(comic, mic, 5, nyEvening(daysAgo));
     // The latest set was two days ago: no current streak.
     expect(await stats(comic)).toMatchObject({ currentStreak: 0, longestStreak: 4 });
@@ -107,9 +97,7 @@ describe("streaks across gaps, edits and deletions", () => {
   });
 
   test("two sets on one day count one day; deleting one keeps the day", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     await log(comic, mic, 5, nyEvening(1));
     const a = await log(comic, mic, 5, nyEvening(0));
     await log(comic, mic, 5, nyEvening(0) + HOUR);
@@ -126,9 +114,7 @@ describe("streaks across gaps, edits and deletions", () => {
   });
 
   test("deleting the middle day breaks the current streak and recomputes the longest", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     const ids: Id<"performances">[] = [];
     for (const daysAgo of [4, 3, 2, 1, 0]) ids.push((await log(comic, mic, 5, nyEvening(daysAgo))).performanceId);
     expect(await stats(comic)).toMatchObject({ currentStreak: 5, longestStreak: 5 });
@@ -144,9 +130,7 @@ describe("streaks across gaps, edits and deletions", () => {
   });
 
   test("moving a set's date by an edit moves its day", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { t, comic, mic } = await newComicAndMic();
     await log(comic, mic, 5, nyEvening(2));
     await log(comic, mic, 5, nyEvening(1));
     const moved = await log(comic, mic, 5, nyEvening(6));
@@ -216,7 +200,7 @@ describe("stats stay equal to a recount of the sets", () => {
             await comic.asUser.mutation(api.performances.remove, { id });
           }
         }
-        const sets = await setsOf(t, comic.userId);
+        const { sets } = await setsAndFavoritesOf(t, comic.userId);
         const dates = sets.map((p) => p.performanceDate);
         const streaks = computeStreaks(dates, localDateString(NOW, "America/New_York"));
         expect(await stats(comic)).toEqual({

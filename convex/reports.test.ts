@@ -1,14 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
+import { createAdmin, createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
 import { expectAppError } from "./test.expect";
 import { allOpenReports, FIRST_PAGE } from "./test.adminQueues";
 
 describe("reports.submit", () => {
   test("a signed-in comedian reports a mic; other needs a note; anonymous callers are refused", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const micId = await createSceneItem(t);
+    const { t, comic, mic: micId } = await newComicAndMic();
     await expectAppError(t.mutation(api.reports.submit, { micId, kind: "wrong_time" }), "NOT_SIGNED_IN");
     await expectAppError(
       comic.asUser.mutation(api.reports.submit, { micId, kind: "other", note: "   " }),
@@ -39,9 +37,7 @@ describe("reports.submit", () => {
 
 describe("reports.list and reports.resolve", () => {
   test("admin-only: anonymous and non-admin callers are refused and nothing changes", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const micId = await createSceneItem(t);
+    const { t, comic, mic: micId } = await newComicAndMic();
     const id = await comic.asUser.mutation(api.reports.submit, { micId, kind: "no_longer_runs" });
     await expectAppError(t.query(api.reports.list, FIRST_PAGE), "NOT_SIGNED_IN");
     await expectAppError(comic.asUser.query(api.reports.list, FIRST_PAGE), "FORBIDDEN");

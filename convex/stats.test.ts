@@ -3,7 +3,7 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
 import { expectAppError } from "./test.expect";
-import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
+import { communityTotals, createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
 import { useFrozenClock } from "./test.clock";
 import { NOW, ZERO_STATS } from "./test.performances";
 
@@ -64,9 +64,7 @@ describe("stats.mine", () => {
 
 describe("stats.mine with the client's date", () => {
   test("a streak whose last set is older than yesterday reads 0; the longest stays", async () => {
-    const t = newTest();
-    const comic = await createUser(t);
-    const mic = await createSceneItem(t);
+    const { comic, mic } = await newComicAndMic();
     for (const daysAgo of [2, 1, 0]) {
       await comic.asUser.mutation(api.performances.log, {
         sceneItemId: mic,

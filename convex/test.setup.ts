@@ -53,24 +53,18 @@ export async function communityTotals(t: TestBackend): Promise<CommunityTotals> 
 }
 
 /** A signed-in caller made by {@link createUser}. */
-/** `userId`'s sets, read straight from the table (by the time they were performed). */
-export async function setsOf(t: TestBackend, userId: Id<"users">): Promise<Doc<"performances">[]> {
-  return await t.run(async (ctx) =>
-    ctx.db
+/** `userId`'s sets (by the time they were performed) and favourites, read straight from the tables. */
+export async function setsAndFavoritesOf(t: TestBackend, userId: Id<"users">) {
+  return await t.run(async (ctx) => ({
+    sets: await ctx.db
       .query("performances")
       .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
       .collect(),
-  );
-}
-
-/** `userId`'s favourites, read straight from the table. */
-export async function favoritesOf(t: TestBackend, userId: Id<"users">): Promise<Doc<"favorites">[]> {
-  return await t.run(async (ctx) =>
-    ctx.db
+    favorites: await ctx.db
       .query("favorites")
       .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
       .collect(),
-  );
+  }));
 }
 
 export type TestUser = {
@@ -195,6 +189,14 @@ export async function createSceneItem(t: TestBackend, overrides: SceneItemOverri
     if (Object.keys(pinned).length > 0) await ctx.db.patch("sceneItems", id, pinned);
     return id;
   });
+}
+
+/** A fresh backend with one comedian and then one mic (createSceneItem's defaults): where most one-comedian tests start. */
+export async function newComicAndMic(): Promise<{ t: TestBackend; comic: TestUser; mic: Id<"sceneItems"> }> {
+  const t = newTest();
+  const comic = await createUser(t);
+  const mic = await createSceneItem(t);
+  return { t, comic, mic };
 }
 
 /** A venue found on Google (place id and coordinates), as the venue step hands it to `events.create`. */
