@@ -6,7 +6,7 @@
  * backend could answer. This plain-JavaScript entry runs `local-backend/.build/cli.mjs`
  * instead: cli.ts and its imports bundled by esbuild into one module (packages
  * stay imports), rebuilt whenever one of the files it was built from changed
- * (`.build/cli.inputs.json` keeps their sizes and modification times). The
+ * (the bundle's first line keeps their sizes and modification times). The
  * folder is git-ignored: a fresh clone builds it on its first start.
  *
  * `LOCAL_BACKEND_PRECOMPILE=0`, or a bundle that does not build, runs the
@@ -22,7 +22,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const SRC = path.dirname(fileURLToPath(import.meta.url));
 const BUILD = path.join(SRC, "..", ".build");
 const OUT = path.join(BUILD, "cli.mjs");
-const INPUTS = path.join(BUILD, "cli.inputs.json");
+/** The bundle's first line: this, then the fingerprints of the files it was built from (JSON). */
+const HEADER = "// built from ";
 
 /** `size:mtime` of a file, or null if it is gone. */
 function fingerprint(file) {
@@ -34,30 +35,60 @@ function fingerprint(file) {
   }
 }
 
+/** The bundle's first line (its fingerprints), or null if there is no bundle. */
+function firstLine() {
+  let fd;
+  try {
+    fd = fs.openSync(OUT, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const chunks = [];
+    const chunk = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
+      const end = chunk.subarray(0, read).indexOf(10);
+      chunks.push(Buffer.from(chunk.subarray(0, end === -1 ? read : end)));
+      if (end !== -1 || read === 0) return Buffer.concat(chunks).toString("utf8");
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Whether the bundle exists and every file it was built from is as it was then. */
 function upToDate() {
-  if (!fs.existsSync(OUT)) return false;
+  const line = firstLine();
+  if (!line?.startsWith(HEADER)) return false;
   let inputs;
   try {
-    inputs = JSON.parse(fs.readFileSync(INPUTS, "utf8"));
+    inputs = JSON.parse(line.slice(HEADER.length));
   } catch {
     return false;
   }
   return Object.entries(inputs).every(([file, print]) => fingerprint(path.resolve(SRC, file)) === print);
 }
 
-/** Writes `file` whole or not at all: a start that runs meanwhile never reads half of it. */
-function writeWhole(file, text) {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
-}
-
-/** Bundles cli.ts into OUT and records what it was built from. */
+/**
+ * Bundles cli.ts into OUT, its first line the fingerprints of every file it was
+ * built from. One file, written whole and renamed into place: two starts that
+ * build at once (say, before and after an edit) leave one bundle with its own
+ * fingerprints, never one's code with the other's.
+ */
 async function build() {
-  // Fingerprints taken before the build: a source edited while it runs makes the next start rebuild.
-  const before = new Map();
-  for (const name of fs.readdirSync(SRC)) before.set(path.join(SRC, name), fingerprint(path.join(SRC, name)));
+  // Each input's fingerprint is taken just before esbuild reads it: a file edited
+  // during the build is recorded as it was before, so the next start rebuilds.
+  const prints = new Map();
+  const fingerprintOnLoad = {
+    name: "fingerprint",
+    setup(build) {
+      build.onLoad({ filter: /.*/, namespace: "file" }, (args) => {
+        prints.set(args.path, fingerprint(args.path));
+        return undefined;
+      });
+    },
+  };
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     absWorkingDir: SRC,
@@ -71,15 +102,21 @@ async function build() {
     packages: "external",
     metafile: true,
     logLevel: "silent",
+    plugins: [fingerprintOnLoad],
   });
   const inputs = {};
   for (const input of Object.keys(result.metafile.inputs)) {
     const file = path.resolve(SRC, input);
-    inputs[path.relative(SRC, file)] = before.get(file) ?? fingerprint(file);
+    // An input the plugin did not see (none expected) matches no fingerprint: the next start rebuilds.
+    inputs[path.relative(SRC, file)] = prints.has(file) ? prints.get(file) : "unseen";
   }
   fs.mkdirSync(BUILD, { recursive: true });
-  writeWhole(OUT, result.outputFiles[0].contents);
-  writeWhole(INPUTS, JSON.stringify(inputs, null, 1));
+  const tmp = `${OUT}.${process.pid}.tmp`;
+  fs.writeFileSync(
+    tmp,
+    Buffer.concat([Buffer.from(`${HEADER}${JSON.stringify(inputs)}\n`), result.outputFiles[0].contents]),
+  );
+  fs.renameSync(tmp, OUT);
 }
 
 let bundled = process.env.LOCAL_BACKEND_PRECOMPILE !== "0";

@@ -56,6 +56,13 @@ async function importedFiles(): Promise<string[]> {
   return Object.keys(result.metafile.inputs).map((input) => path.resolve(srcDir, input));
 }
 
+/** The fingerprints the bundle was built with (its first line), by file relative to src/. */
+function bundleInputs(): Record<string, string> {
+  const line = fs.readFileSync(bundle, "utf8").split("\n", 1)[0];
+  expect(line).toMatch(/^\/\/ built from \{/);
+  return JSON.parse(line.slice("// built from ".length)) as Record<string, string>;
+}
+
 /** `node <copy>/local-backend/src/backend.mjs --help`: its exit code and output. */
 function help(env: Record<string, string> = {}): { code: number | null; out: string } {
   const result = spawnSync(process.execPath, [path.join(src, "backend.mjs"), "--help"], {
@@ -87,8 +94,11 @@ describe("backend.mjs", () => {
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain("Usage: npm run backend -- [command]");
     const built = fs.statSync(bundle).mtimeMs;
-    const inputs = JSON.parse(fs.readFileSync(path.join(path.dirname(bundle), "cli.inputs.json"), "utf8"));
-    expect(Object.keys(inputs)).toEqual(expect.arrayContaining(["cli.ts", "cliArgs.ts", "engine.ts", "store.ts"]));
+    // Its fingerprints are in its own file: every file it was built from, in src/ or not.
+    expect(Object.keys(bundleInputs())).toEqual(
+      expect.arrayContaining(["cli.ts", "cliArgs.ts", "engine.ts", "store.ts", "../../convex-dev/model/seedData.ts"]),
+    );
+    expect(fs.readdirSync(path.dirname(bundle))).toEqual(["cli.mjs"]);
     // No module of the bundle is left to load from the sources.
     expect(fs.readFileSync(bundle, "utf8")).not.toMatch(/^import [^\n]*from "\.\.?\//m);
 
@@ -103,6 +113,21 @@ describe("backend.mjs", () => {
     expect(code, out).toBe(0);
     expect(out).toContain("Usage: npm run changed-backend -- [command]");
     expect(fs.readFileSync(bundle, "utf8")).toContain("npm run changed-backend");
+  }, 60_000);
+
+  test("a changed file outside src/ that the bundle was built from is rebuilt too", () => {
+    const seedData = path.join(copy, "convex-dev", "model", "seedData.ts");
+    const key = "../../convex-dev/model/seedData.ts";
+    const before = bundleInputs()[key];
+    expect(fs.readFileSync(bundle, "utf8")).toContain('"stagetime-demo"');
+    fs.writeFileSync(
+      seedData,
+      fs.readFileSync(seedData, "utf8").replace('"stagetime-demo"', '"stagetime-demo-changed"'),
+    );
+    const { code, out } = help();
+    expect(code, out).toBe(0);
+    expect(fs.readFileSync(bundle, "utf8")).toContain('"stagetime-demo-changed"');
+    expect(bundleInputs()[key]).not.toBe(before);
   }, 60_000);
 
   test("sources that do not build run through tsx, which reports their error", () => {
