@@ -47,8 +47,11 @@ export function apiRequestHandler(
     return { kind: "none" };
   };
 
+  /** A message's body; requests with the admin key (the CLI's) are not counted in the shared body budget. */
+  const readMessage = (req: http.IncomingMessage) => readBody(req, MAX_MESSAGE_BYTES, { budget: !isAdmin(req) });
+
   const parseJsonBody = async (req: http.IncomingMessage): Promise<any> => {
-    const body = await readBody(req, MAX_MESSAGE_BYTES);
+    const body = await readMessage(req);
     try {
       return JSON.parse(body.toString("utf8") || "{}");
     } catch {
@@ -140,11 +143,11 @@ export function apiRequestHandler(
       case "/api/function":
         return await runFunction(req, res, "any", await parseJsonBody(req));
       case "/api/query_ts":
-        await readBody(req, MAX_MESSAGE_BYTES);
+        await readMessage(req);
         sendJson(req, res, 200, { ts: Number(engine.lastCommitTs) });
         return;
       case "/api/debug_event":
-        await readBody(req, MAX_MESSAGE_BYTES);
+        await readMessage(req);
         sendJson(req, res, 200, {});
         return;
     }
@@ -176,25 +179,25 @@ export function apiRequestHandler(
         return;
       }
       case "/_local/env": {
-        await readBody(req, MAX_MESSAGE_BYTES);
+        await readMessage(req);
         await engine.reloadEnv();
         sendJson(req, res, 200, { ok: true });
         return;
       }
       case "/_local/export": {
-        await readBody(req, MAX_MESSAGE_BYTES);
+        await readMessage(req);
         sendJson(req, res, 200, engine.exportSnapshot());
         return;
       }
       case "/_local/stats": {
         // Figures for tests and benchmarks (subscriptions, query re-runs, contention, bodies held).
-        await readBody(req, MAX_MESSAGE_BYTES);
+        await readMessage(req);
         sendJson(req, res, 200, { ...sync.stats(), ...engine.stats(), bodyBytesInFlight: bodyBudget.inFlight });
         return;
       }
       case "/_local/compact": {
         // Compacts now (benchmarks and tests): what changed since the last compaction into the segments.
-        await readBody(req, MAX_MESSAGE_BYTES);
+        await readMessage(req);
         sendJson(req, res, 200, engine.compact());
         return;
       }

@@ -33,15 +33,31 @@ function knob(name: string, fallback: number): number {
 }
 
 /**
- * Request bodies held by the backend at once, over both listeners: a body is counted from its
- * first byte (or, when it says its length, before any is read) until its response is done. A
- * request that would go over it is answered 503 at once, so slow or stalled bodies cannot make
- * the backend hold ~20 MiB per connection. `LOCAL_BACKEND_BODY_BUDGET_BYTES` changes it (tests).
+ * Request bodies held by the backend at once, over both listeners: a body's bytes are counted as
+ * they arrive (never the length it declares) until its response is done. A body that would go over
+ * it is answered 503, so bodies cannot make the backend hold ~20 MiB per connection. A body longer
+ * than {@link SMALL_BODY_BYTES} (declared or received) counts in `largeInFlight` too, which may not
+ * go past `limit - reserve`: large bodies, however many, leave room for the small ones every query
+ * and mutation sends.
+ * `LOCAL_BACKEND_BODY_BUDGET_BYTES` changes it (tests).
  */
 export const bodyBudget = {
   limit: knob("LOCAL_BACKEND_BODY_BUDGET_BYTES", 96 * 1024 * 1024),
   inFlight: 0,
+  /** The bytes of bodies longer than {@link SMALL_BODY_BYTES}, at most `limit - reserve`. */
+  largeInFlight: 0,
+  get reserve(): number {
+    return Math.floor(this.limit / 8);
+  },
 };
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * How long a body may go without a byte before it is answered 408 and its connection closed
+ * (`LOCAL_BACKEND_BODY_IDLE_SECONDS`, 10 s): a stalled body cannot hold its bytes until the
+ * request timeout.
+ */
+export const bodyIdleMs = () => knob("LOCAL_BACKEND_BODY_IDLE_SECONDS", 10) * 1000;
 
 /** Each request's response (server.ts records it), so a body's bytes are counted until it is answered. */
 const responses = new WeakMap<http.IncomingMessage, http.ServerResponse>();
@@ -54,10 +70,40 @@ export function trackResponses(
   };
 }
 
+/** Counts a request's body bytes in {@link bodyBudget} (503 past it) until its response closes. */
+function budgetCounter(req: http.IncomingMessage, declared: number | null): (bytes: number) => void {
+  let counted = 0;
+  let large = false;
+  return (bytes) => {
+    const nowLarge = Math.max(declared ?? 0, counted + bytes) > SMALL_BODY_BYTES;
+    const addLarge = nowLarge ? (large ? bytes : counted + bytes) : 0;
+    if (
+      bodyBudget.inFlight + bytes > bodyBudget.limit ||
+      bodyBudget.largeInFlight + addLarge > bodyBudget.limit - bodyBudget.reserve
+    ) {
+      throw new HttpError(503, "ServerBusy", "The backend is receiving too many request bodies; retry shortly");
+    }
+    bodyBudget.inFlight += bytes;
+    bodyBudget.largeInFlight += addLarge;
+    if (counted === 0) {
+      const done = () => {
+        bodyBudget.inFlight -= counted;
+        if (large) bodyBudget.largeInFlight -= counted;
+        counted = 0;
+      };
+      const res = responses.get(req);
+      if (res) res.once("close", done);
+      else req.once("close", done);
+    }
+    counted += bytes;
+    large = nowLarge;
+  };
+}
+
 /**
  * The request's body, at most `limit` bytes (413 beyond, without reading a declared length
- * over it), counted in the shared {@link bodyBudget} (503 past it) unless `budget` is false
- * (the admin's import, whose caller holds the admin key). One buffer when the length is declared.
+ * over it), counted as it arrives in the shared {@link bodyBudget} unless `budget` is false
+ * (requests with the admin key). A body that sends no byte for {@link bodyIdleMs} is answered 408.
  */
 export async function readBody(
   req: http.IncomingMessage,
@@ -71,45 +117,52 @@ export async function readBody(
   if (declared !== null && declared > limit) {
     throw new HttpError(413, "PayloadTooLarge", `Request body exceeds ${limit} bytes`);
   }
-  let counted = 0;
-  const count = (bytes: number) => {
-    if (!budget) return;
-    if (bodyBudget.inFlight + bytes > bodyBudget.limit) {
-      throw new HttpError(503, "ServerBusy", "The backend is receiving too many request bodies; retry shortly");
-    }
-    bodyBudget.inFlight += bytes;
-    if (counted === 0) {
-      const done = () => {
-        bodyBudget.inFlight -= counted;
-        counted = 0;
-      };
-      const res = responses.get(req);
-      if (res) res.once("close", done);
-      else req.once("close", done);
-    }
-    counted += bytes;
-  };
-  if (declared !== null) {
-    count(declared);
-    const bytes = Buffer.allocUnsafeSlow(declared);
+  const count = budget ? budgetCounter(req, declared) : () => {};
+  const idleMs = bodyIdleMs();
+  return await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req) {
-      const part = chunk as Buffer;
-      if (size + part.length > declared) throw new HttpError(400, "BadRequest", "Body longer than Content-Length");
-      part.copy(bytes, size);
-      size += part.length;
-    }
-    return size === declared ? bytes : bytes.subarray(0, size);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, "PayloadTooLarge", `Request body exceeds ${limit} bytes`);
-    count((chunk as Buffer).length);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", onEnd).off("error", fail).off("close", onClose);
+    };
+    const fail = (error: unknown) => {
+      stop();
+      req.pause();
+      reject(error);
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => fail(new HttpError(408, "RequestTimeout", `No request body bytes for ${idleMs / 1000} s`)),
+        idleMs,
+      );
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (declared !== null && size > declared) {
+        return fail(new HttpError(400, "BadRequest", "Body longer than Content-Length"));
+      }
+      if (size > limit) return fail(new HttpError(413, "PayloadTooLarge", `Request body exceeds ${limit} bytes`));
+      try {
+        count(chunk.length);
+      } catch (error) {
+        return fail(error);
+      }
+      chunks.push(chunk);
+      arm();
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onClose = () => {
+      if (!req.complete) fail(new Error("The request was aborted"));
+    };
+    req.on("data", onData).once("end", onEnd).once("error", fail).once("close", onClose);
+    arm();
+  });
 }
 
 /**

@@ -6,7 +6,9 @@ import { backendStats } from "./rawClient";
 /**
  * Request bodies cannot make the backend hold memory per connection: a path no route
  * serves is answered without reading its body, the bodies held at once share one budget
- * (503 past it, on both listeners), and a body that stalls is timed out.
+ * (503 past it, on both listeners), counted as its bytes arrive (not as declared), and a
+ * body that sends nothing for the idle time (2 s here, well under the 30 s request timeout)
+ * is answered 408.
  */
 const BUDGET = 1024 * 1024;
 let backend: Backend;
@@ -14,7 +16,11 @@ const sockets: net.Socket[] = [];
 
 beforeAll(async () => {
   backend = await startBackend({
-    env: { LOCAL_BACKEND_BODY_BUDGET_BYTES: String(BUDGET), LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS: "3" },
+    env: {
+      LOCAL_BACKEND_BODY_BUDGET_BYTES: String(BUDGET),
+      LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS: "30",
+      LOCAL_BACKEND_BODY_IDLE_SECONDS: "2",
+    },
   });
 });
 
@@ -37,6 +43,22 @@ function stalledRequest(port: number, method: string, path: string, length: numb
     () => received,
   );
   return { socket, answered, closed };
+}
+
+/** A normal query, as ConvexHttpClient sends it (a body of a few dozen bytes). */
+const query = (headers: Record<string, string> = {}) =>
+  fetch(`${backend.url}/api/query`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify({ path: "messages:list", args: { channel: "c" }, format: "json" }),
+  });
+
+/** Writes a byte to each request's body every 250 ms (under the idle time), until the returned stop is called. */
+function trickle(requests: { socket: net.Socket }[]): () => void {
+  const timer = setInterval(() => {
+    for (const { socket } of requests) if (!socket.destroyed) socket.write("x");
+  }, 250);
+  return () => clearInterval(timer);
 }
 
 const inFlight = async () => (await backendStats(backend)).bodyBytesInFlight as number;
@@ -65,14 +87,18 @@ describe("request bodies", () => {
   });
 
   test("the bodies held at once share one budget: past it both listeners answer 503, and it frees", async () => {
-    const held = stalledRequest(backend.sitePort, "PUT", "/echo/held", 800_000, 1000);
-    await waitFor(async () => (await inFlight()) === 800_000, { message: "the stalled body to be counted" });
-    const site = stalledRequest(backend.sitePort, "PUT", "/echo/more", 300_000, 1000);
+    // Bodies are counted as their bytes arrive: the held one sends 800,000 and trickles (under the idle time).
+    const held = stalledRequest(backend.sitePort, "PUT", "/echo/held", 900_000, 800_000);
+    const stop = trickle([held]);
+    const heldOnly = async () => (await inFlight()) >= 800_000 && (await inFlight()) < 801_000;
+    await waitFor(heldOnly, { message: "the stalled body to be counted" });
+    const site = stalledRequest(backend.sitePort, "PUT", "/echo/more", 300_000, 200_000);
     expect(await site.answered).toMatch(/^HTTP\/1\.1 503 /);
-    const api = stalledRequest(backend.port, "POST", "/api/mutation", 300_000, 1000);
+    const api = stalledRequest(backend.port, "POST", "/api/mutation", 300_000, 200_000);
     expect(await api.answered).toMatch(/^HTTP\/1\.1 503 /);
-    expect(await inFlight()).toBe(800_000);
+    await waitFor(heldOnly, { message: "the refused bodies' bytes to be freed" });
 
+    stop();
     held.socket.destroy();
     await waitFor(async () => (await inFlight()) === 0, { message: "the budget to be freed" });
     const echo = await fetch(`${backend.siteUrl}/echo/after`, { method: "PUT", body: "x".repeat(300_000) });
@@ -83,9 +109,72 @@ describe("request bodies", () => {
 
   test("a body that stalls is timed out and its bytes are freed", async () => {
     const slow = stalledRequest(backend.sitePort, "PUT", "/echo/slow", 100_000, 10);
-    await waitFor(async () => (await inFlight()) === 100_000, { message: "the stalled body to be counted" });
+    await waitFor(async () => (await inFlight()) === 10, { message: "the stalled body's bytes to be counted" });
     const answer = await slow.closed;
     expect(answer === "" || /^HTTP\/1\.1 408 /.test(answer)).toBe(true);
     await waitFor(async () => (await inFlight()) === 0, { message: "the budget to be freed" });
   }, 60_000);
+
+  test("stalled bodies hold the bytes they sent, not the length they declare: queries are still answered", async () => {
+    const stalled = [
+      ...Array.from({ length: 12 }, () => stalledRequest(backend.port, "POST", "/api/query", 8 * 1024 * 1024, 1)),
+      ...Array.from({ length: 5 }, (_, n) =>
+        stalledRequest(backend.sitePort, "PUT", `/echo/s${n}`, 20 * 1024 * 1024, 1),
+      ),
+    ];
+    const stop = trickle(stalled);
+    await waitFor(async () => (await inFlight()) >= stalled.length, { message: "the stalled bytes to be counted" });
+    const answer = await query();
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).status).toBe("success");
+    const echo = await fetch(`${backend.siteUrl}/echo/small`, { method: "PUT", body: "hello" });
+    expect(echo.status).toBe(200);
+    expect(await inFlight()).toBeGreaterThanOrEqual(stalled.length); // all still held
+    expect(await inFlight()).toBeLessThan(1000);
+    stop();
+    for (const request of stalled) request.socket.destroy();
+    await waitFor(async () => (await inFlight()) === 0, { message: "the budget to be freed" });
+  });
+
+  test("a body that sends nothing for the idle time is answered 408, closed and its bytes freed", async () => {
+    const started = Date.now();
+    const idle = stalledRequest(backend.port, "POST", "/api/mutation", 100_000, 10);
+    const answer = await idle.closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(20_000); // the request timeout is 30 s
+    await waitFor(async () => (await inFlight()) === 0, { message: "the budget to be freed" });
+  }, 40_000);
+
+  test("large bodies leave room for small ones, and the admin key's requests are not counted", async () => {
+    // One large body sending (not only declaring) 900,000 bytes, then it trickles to stay alive.
+    const held = stalledRequest(backend.port, "POST", "/api/mutation", BUDGET - 100, 900_000);
+    const small = [1, 2].map((n) => stalledRequest(backend.sitePort, "PUT", `/echo/k${n}`, 64_000, 0));
+    const stop = trickle([held, ...small]);
+    try {
+      await waitFor(async () => (await inFlight()) >= 900_000, { message: "the large body to be counted" });
+      const more = stalledRequest(backend.sitePort, "PUT", "/echo/more", 200_000, 60_000);
+      expect(await more.answered).toMatch(/^HTTP\/1\.1 503 /);
+      expect((await query()).status).toBe(200);
+
+      // Small bodies fill the rest: then even small requests are refused, but not the admin's.
+      for (const request of small) request.socket.write(Buffer.alloc(60_000, 1));
+      await waitFor(async () => (await inFlight()) >= 900_000 + 2 * 60_000, { message: "the small bodies counted" });
+      const refused = stalledRequest(backend.sitePort, "PUT", "/echo/k3", 60_000, 59_000);
+      expect(await refused.answered).toMatch(/^HTTP\/1\.1 503 /);
+      const { readFile } = await import("node:fs/promises");
+      const adminKey = (await readFile(`${backend.dataDir}/admin-key`, "utf8")).trim();
+      const stats = await fetch(`${backend.url}/_local/stats`, {
+        method: "POST",
+        headers: { Authorization: `Convex ${adminKey}` },
+        body: JSON.stringify({ pad: "x".repeat(70_000) }),
+      });
+      expect(stats.status).toBe(200);
+      expect((await query({ Authorization: `Convex ${adminKey}` })).status).toBe(200);
+      for (const request of small) request.socket.destroy();
+    } finally {
+      stop();
+      held.socket.destroy();
+    }
+    await waitFor(async () => (await inFlight()) === 0, { message: "the budget to be freed" });
+  });
 });
