@@ -3,7 +3,8 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { NO_PLAN_FILTERS, type PlanFilters } from "./model/tonight";
-import { createSceneItem, type SceneItemOverrides, type TestBackend } from "./test.setup";
+import type { Id } from "./_generated/dataModel";
+import { createSceneItem, type SceneItemOverrides, type TestBackend, type TestUser } from "./test.setup";
 
 export const MANHATTAN = { lat: 40.7411, lng: -73.9897 };
 export const NY = "America/New_York";
@@ -95,3 +96,16 @@ export const titles = (nights: Array<{ item: { title: string } }>) => nights.map
 
 // Wednesday 25 November 2026, 19:45 in New York.
 export const WED_EVENING = Date.parse("2026-11-25T19:45:00-05:00");
+
+/** Wednesday mics "Mic 0", "Mic 1", … created by `host`, one a start time (local, in order); returns their ids. */
+export async function hostedWednesdayMics(
+  t: TestBackend,
+  host: TestUser,
+  startTimes: string[],
+): Promise<Id<"sceneItems">[]> {
+  const ids: Id<"sceneItems">[] = [];
+  for (const [i, startTimeLocal] of startTimes.entries()) {
+    ids.push(await createSceneItem(t, { title: `Mic ${i}`, dayOfWeek: 3, startTimeLocal, createdBy: host.userId }));
+  }
+  return ids;
+}

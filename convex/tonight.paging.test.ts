@@ -1,13 +1,22 @@
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { encodeGeohash } from "./lib/geo";
 import { tonightPage } from "./model/tonight";
 import { expectAppError } from "./test.expect";
 import { createSceneItem, createUser, newTest } from "./test.setup";
-import { MANHATTAN, NY, type Args, baseArgs, tonight, allPages, titles, WED_EVENING } from "./test.tonight";
+import {
+  MANHATTAN,
+  NY,
+  type Args,
+  baseArgs,
+  tonight,
+  allPages,
+  titles,
+  WED_EVENING,
+  hostedWednesdayMics,
+} from "./test.tonight";
 
 /**
  * A query context whose reads are counted: every document a query yields
@@ -149,17 +158,11 @@ describe("tonight.list pages", () => {
   test("cancelled nights come after every other night, across page boundaries", async () => {
     const t = newTest();
     const host = await createUser(t);
-    const ids: Id<"sceneItems">[] = [];
-    for (let i = 0; i < 7; i++) {
-      ids.push(
-        await createSceneItem(t, {
-          title: `Mic ${i}`,
-          dayOfWeek: 3,
-          startTimeLocal: `20:0${i}`,
-          createdBy: host.userId,
-        }),
-      );
-    }
+    const ids = await hostedWednesdayMics(
+      t,
+      host,
+      Array.from({ length: 7 }, (_, i) => `20:0${i}`),
+    );
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(WED_EVENING);
     try {
@@ -196,17 +199,11 @@ describe("tonight.list pages", () => {
   test("a page re-run with its end cursor keeps its range when a night is cancelled or added", async () => {
     const t = newTest();
     const host = await createUser(t);
-    const ids: Id<"sceneItems">[] = [];
-    for (let i = 0; i < 4; i++) {
-      ids.push(
-        await createSceneItem(t, {
-          title: `Mic ${i}`,
-          dayOfWeek: 3,
-          startTimeLocal: `20:${i}0`,
-          createdBy: host.userId,
-        }),
-      );
-    }
+    const ids = await hostedWednesdayMics(
+      t,
+      host,
+      Array.from({ length: 4 }, (_, i) => `20:${i}0`),
+    );
     const args = { ...baseArgs({ nowMs: WED_EVENING }) };
     const first = await t.query(api.tonight.list, { ...args, paginationOpts: { numItems: 2, cursor: null } });
     expect(titles(first.page)).toEqual(["Mic 0", "Mic 1"]);
