@@ -40,6 +40,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ConvexClient } from "convex/browser";
 import { startBackend } from "../local-backend/harness";
+import { backendCli } from "./backend/common";
 import { bundlesAndBrowser } from "./firstCard";
 import { fanOut, listFanOut } from "./fanOut";
 import { convexDir, ONLY_BROWSER, ONLY_LIST, ONLY_QUERIES, root, SKIP_QUERIES } from "./options";
@@ -63,17 +64,7 @@ async function fanOutAndBrowser(): Promise<void> {
   );
   const imported = spawnSync(
     process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(root, "local-backend/src/cli.ts"),
-      "import",
-      snapshotFile,
-      "--data-dir",
-      dataDir,
-      "--functions",
-      convexDir,
-    ],
+    [backendCli, "import", snapshotFile, "--data-dir", dataDir, "--functions", convexDir],
     { cwd: root, encoding: "utf8" },
   );
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);

@@ -13,6 +13,7 @@ import { Scrypt } from "lucia";
 import type { Doc } from "../../convex/_generated/dataModel";
 import { entryDueAt } from "../../convex/model/scheduleDue";
 import { cityKey } from "../../convex/model/stats";
+import { backendCli } from "./backend/common";
 import { DAY_MS, generateMic, generateSets, type GeneratedMic, setCountFor, summarizeSets } from "./scaleGenerators";
 
 export {
@@ -286,18 +287,7 @@ export function importScaleSnapshot(
   delete env.NODE_OPTIONS;
   const result = spawnSync(
     process.execPath,
-    [
-      "--max-old-space-size=8192",
-      "--import",
-      "tsx",
-      path.join(repoRoot, "local-backend/src/cli.ts"),
-      "import",
-      snapshot,
-      "--data-dir",
-      dataDir,
-      "--functions",
-      functionsDir,
-    ],
+    ["--max-old-space-size=8192", backendCli, "import", snapshot, "--data-dir", dataDir, "--functions", functionsDir],
     { cwd: repoRoot, encoding: "utf8", env, maxBuffer: 64 << 20 },
   );
   if (result.status !== 0)
