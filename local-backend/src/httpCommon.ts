@@ -125,7 +125,7 @@ export async function readBody(
     let timer: NodeJS.Timeout | undefined;
     const stop = () => {
       clearTimeout(timer);
-      req.off("data", onData).off("end", onEnd).off("error", fail).off("close", onClose);
+      req.off("data", onData).off("end", onEnd).off("error", onAborted).off("close", onClose);
     };
     const fail = (error: unknown) => {
       stop();
@@ -157,10 +157,12 @@ export async function readBody(
       stop();
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     };
+    // The client went away mid-body: answered (to no one) as a client error, not logged as the backend's.
+    const onAborted = () => fail(new HttpError(400, "RequestAborted", "The request body was not completed"));
     const onClose = () => {
-      if (!req.complete) fail(new Error("The request was aborted"));
+      if (!req.complete) onAborted();
     };
-    req.on("data", onData).once("end", onEnd).once("error", fail).once("close", onClose);
+    req.on("data", onData).once("end", onEnd).once("error", onAborted).once("close", onClose);
     arm();
   });
 }
