@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEMO_PASSWORD } from "../../convex-dev/model/seedData";
 import { repoRoot, tempDir } from "./harness";
 
 let copy: string;
@@ -119,14 +120,12 @@ describe("backend.mjs", () => {
     const seedData = path.join(copy, "convex-dev", "model", "seedData.ts");
     const key = "../../convex-dev/model/seedData.ts";
     const before = bundleInputs()[key];
-    expect(fs.readFileSync(bundle, "utf8")).toContain('"stagetime-demo"');
-    fs.writeFileSync(
-      seedData,
-      fs.readFileSync(seedData, "utf8").replace('"stagetime-demo"', '"stagetime-demo-changed"'),
-    );
+    const [published, changed] = [JSON.stringify(DEMO_PASSWORD), JSON.stringify(`${DEMO_PASSWORD}-changed`)];
+    expect(fs.readFileSync(bundle, "utf8")).toContain(published);
+    fs.writeFileSync(seedData, fs.readFileSync(seedData, "utf8").replace(published, changed));
     const { code, out } = help();
     expect(code, out).toBe(0);
-    expect(fs.readFileSync(bundle, "utf8")).toContain('"stagetime-demo-changed"');
+    expect(fs.readFileSync(bundle, "utf8")).toContain(changed);
     expect(bundleInputs()[key]).not.toBe(before);
   }, 60_000);
 

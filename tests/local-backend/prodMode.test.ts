@@ -60,7 +60,7 @@ describe("production mode", () => {
       const response = await fetch(`${backend.url}/api/mutation`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ path: "messages:crash", args: {}, format: "json" }),
+        body: JSON.stringify({ path: "messages:crashLoudly", args: {}, format: "json" }),
       });
       expect(((await response.json()) as { logLines: string[] }).logLines).toEqual(expected);
       const lines: string[] = [];
@@ -70,7 +70,7 @@ describe("production mode", () => {
         logger: { log: capture, warn: capture, error: capture, logVerbose: () => {} },
       });
       try {
-        await failure(() => client.mutation(api.messages.crash, {}));
+        await failure(() => client.mutation(api.messages.crashLoudly, {}));
       } finally {
         await client.close();
       }

@@ -120,8 +120,10 @@ describe("item 15: problem reports and claims are limited per comedian", () => {
     const mics: Id<"sceneItems">[] = [];
     for (let i = 0; i < 6; i++) mics.push(await createOpenMic(host, `Flooded Mic ${i}`));
 
+    // Each a different problem (mic and kind): a repeat of an open one is refused as a duplicate first.
+    const kinds = ["other", "wrong_time"] as const;
     const report = (who: Comedian, i: number) =>
-      who.http.mutation(api.reports.submit, { micId: mics[0], kind: "other", note: `spam ${i}` });
+      who.http.mutation(api.reports.submit, { micId: mics[i % 6], kind: kinds[Math.floor(i / 6)], note: `spam ${i}` });
     for (let i = 0; i < 10; i++) await report(flooder, i);
     const refusedReport = await expectAppError(
       report(flooder, 10),
