@@ -168,12 +168,15 @@ export async function readBody(
 }
 
 /**
- * The listeners' limits on connections: at most `LOCAL_BACKEND_MAX_CONNECTIONS` each (1,000), the
- * headers within 20 s and the whole request (its body) within `LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS`
- * (60 s; Node's default is 300 s), checked every second.
+ * The listeners' limits on connections: the API listener, which holds every open tab's WebSocket
+ * (a city's comedians on a Friday night), at most `LOCAL_BACKEND_MAX_CONNECTIONS` (20,000); the
+ * HTTP actions' listener, whose requests are short, at most `LOCAL_BACKEND_MAX_SITE_CONNECTIONS`
+ * (1,000); the headers within 20 s and the whole request (its body) within
+ * `LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS` (60 s; Node's default is 300 s), checked every second.
  */
 export const serverLimits = {
-  maxConnections: knob("LOCAL_BACKEND_MAX_CONNECTIONS", 1000),
+  maxConnections: knob("LOCAL_BACKEND_MAX_CONNECTIONS", 20_000),
+  maxSiteConnections: knob("LOCAL_BACKEND_MAX_SITE_CONNECTIONS", 1000),
   options: {
     requestTimeout: knob("LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS", 60) * 1000,
     headersTimeout: Math.min(20, knob("LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS", 60)) * 1000,

@@ -47,7 +47,8 @@ export async function startServers(
   });
 
   const site = http.createServer(serverLimits.options, trackResponses(siteRequestHandler(engine, verifier)));
-  for (const server of [api, site]) server.maxConnections = serverLimits.maxConnections;
+  api.maxConnections = serverLimits.maxConnections;
+  site.maxConnections = serverLimits.maxSiteConnections;
 
   const listen = (server: http.Server, port: number) =>
     new Promise<void>((resolve, reject) => {
