@@ -1,5 +1,6 @@
 /** What the API and the HTTP-actions site share: errors as HTTP answers, CORS, bodies, JSON replies. */
 import type http from "node:http";
+import { knob } from "./knobs.js";
 
 /** Convex's status code for a function that ran and failed. */
 export const STATUS_UDF_FAILED = 560;
@@ -25,11 +26,6 @@ export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
     "Access-Control-Max-Age": "86400",
     ...(origin ? { Vary: "Origin", "Access-Control-Allow-Credentials": "true" } : {}),
   };
-}
-
-function knob(name: string, fallback: number): number {
-  const value = Number(process.env[name] || NaN);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 /**

@@ -28,6 +28,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
+import { knob } from "./knobs.js";
 
 /** CPU time of this process in ms (not wall time: the machine may be busy with other work). */
 function cpuMs(): number {
@@ -67,12 +68,6 @@ function threadCpuMs(): number | null {
 let actionThreads: (() => { running: number; started: number }) | null = null;
 export function setActionThreadActivity(activity: (() => { running: number; started: number }) | null): void {
   actionThreads = activity;
-}
-
-function knob(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === "" ? NaN : Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 export const QUERY_MUTATION_USER_TIMEOUT_MS = knob("DATABASE_UDF_USER_TIMEOUT_SECONDS", 1) * 1000;
