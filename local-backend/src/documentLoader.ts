@@ -14,7 +14,7 @@
  */
 import { jsonToConvex } from "convex/values";
 import { isRefusedLegacyId, tableNameFromId } from "./ids.js";
-import type { LoadedState } from "./store.js";
+import type { DocBatch, LoadedState } from "./store.js";
 
 type Doc = Record<string, any>;
 
@@ -48,41 +48,82 @@ export function parseStoredDoc(text: string): Doc {
 }
 
 /**
- * A user table's documents not parsed yet: the JSON text of its segment
- * lines, and the documents of the deltas and the log (parsed). `drain` moves
- * them into `docs`, all at once or a budget at a time.
+ * A user table's documents not parsed yet: where the JSON text of each is in
+ * the segment chunks read at start (positions, no string per document), and
+ * the documents of the deltas and the log (parsed). `drain` moves them into
+ * `docs`, all at once or a budget at a time.
  */
 export class LazyTable {
-  readonly keys: string[] = [];
-  readonly texts: string[] = [];
+  /** Per document not parsed yet: its chunk's number in `chunks`, where its text starts, where it ends. */
+  private refs: number[] = [];
   readonly parsed = new Map<string, Doc>();
   /** The table's documents parsed so far (complete once `done`). */
   readonly docs = new Map<string, Doc>();
   private next = 0;
 
+  /** `chunks`: the segment chunks of one start's reading (shared by its tables). */
+  constructor(private chunks: string[]) {}
+
+  /** A document whose JSON text is `chunks[chunk].slice(start, end)`. */
+  add(chunk: number, start: number, end: number): void {
+    this.refs.push(chunk, start, end);
+  }
+
   /** Documents the table holds (parsed or not). */
   get size(): number {
-    return this.keys.length + this.parsed.size;
+    return this.refs.length / 3 + this.parsed.size;
   }
 
   /** Documents still JSON text. */
   get unparsed(): number {
-    return this.keys.length - this.next;
+    return this.refs.length / 3 - this.next;
   }
 
-  /** Parses up to `limit` more lines (all of them by default); true once every document is in `docs`. */
+  /** Parses up to `limit` more documents (all of them by default); true once every document is in `docs`. */
   drain(limit = Infinity): boolean {
-    const { keys, texts, docs } = this;
-    const end = Math.min(keys.length, this.next + limit);
+    const { refs, chunks, docs } = this;
+    const count = refs.length / 3;
+    const end = Math.min(count, this.next + limit);
     for (let i = this.next; i < end; i++) {
-      docs.set(keys[i], parseStoredDoc(texts[i]));
-      texts[i] = ""; // released as it goes
+      const text = chunks[refs[3 * i]];
+      const start = refs[3 * i + 1];
+      const doc = parseStoredDoc(text.slice(start, refs[3 * i + 2]));
+      docs.set(keyBefore(text, start, doc), doc);
     }
     this.next = end;
-    if (end < keys.length) return false;
+    if (end < count) return false;
     if (docs.size < this.size) for (const [key, doc] of this.parsed) docs.set(key, doc);
+    // Nothing more to read in the chunks (other tables may still).
+    this.chunks = [];
     return true;
   }
+}
+
+/**
+ * The key of the segment line whose JSON text starts at `start` in `text`, as
+ * a string of its own: the document's `_id` when it is that key (it always is
+ * for a user table), else a copy (see ownString).
+ */
+function keyBefore(text: string, start: number, doc: Doc): string {
+  const id = doc._id;
+  const keyStart = start - 1 - (typeof id === "string" ? id.length : 0);
+  if (
+    typeof id === "string" &&
+    keyStart >= 0 &&
+    (keyStart === 0 || text.charCodeAt(keyStart - 1) === 10) &&
+    text.startsWith(id, keyStart)
+  ) {
+    return id;
+  }
+  return ownString(text.slice(text.lastIndexOf("\n", start - 2) + 1, start - 1));
+}
+
+/**
+ * A string of its own equal to `s`. A key read from a segment is a slice of a
+ * chunk of it: kept (a map's key), it would keep the whole chunk in memory.
+ */
+function ownString(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
 }
 
 /** What restoring found besides the app's documents. */
@@ -103,6 +144,8 @@ const SLICE_MS = 8;
  * system tables parsed, user tables as {@link LazyTable}s.
  */
 export type ReadDocuments = Restored & {
+  /** The segment chunks the lazy tables' documents are in. */
+  chunks: string[];
   eager: Map<string, Map<string, Doc>>;
   lazy: Map<string, LazyTable>;
   /** The largest `_creationTime` of the parsed documents. */
@@ -111,46 +154,74 @@ export type ReadDocuments = Restored & {
 };
 
 function emptyRead(state: LoadedState): ReadDocuments {
-  return { componentDocs: new Map(), files: [], refused: [], eager: new Map(), lazy: new Map(), maxCreation: 0, state };
+  return {
+    componentDocs: new Map(),
+    files: [],
+    refused: [],
+    chunks: [],
+    eager: new Map(),
+    lazy: new Map(),
+    maxCreation: 0,
+    state,
+  };
 }
 
-/** Sorts one stored document into `read`. */
-function readOne(read: ReadDocuments, key: string, value: string | Record<string, unknown>): void {
+/**
+ * Sorts one stored document into `read`: `value` parsed, or its JSON text the
+ * slice [start, end) of the segment chunk `read.chunks[value]`.
+ */
+function readOne(read: ReadDocuments, key: string, value: number | Record<string, unknown>, start = 0, end = 0): void {
   if (key.charCodeAt(0) === 64 /* @ */) {
-    read.componentDocs.set(key, typeof value === "string" ? JSON.parse(value) : value);
+    read.componentDocs.set(
+      ownString(key),
+      typeof value === "number" ? JSON.parse(read.chunks[value].slice(start, end)) : value,
+    );
     return;
   }
   if (isRefusedLegacyId(key)) {
-    read.refused.push(key);
+    read.refused.push(ownString(key));
     return;
   }
   const table = tableNameFromId(key);
   if (table === null) return;
   if (table.charCodeAt(0) === 95 /* _ */) {
-    const doc = typeof value === "string" ? parseStoredDoc(value) : fromStoredJson(value);
+    const doc =
+      typeof value === "number" ? parseStoredDoc(read.chunks[value].slice(start, end)) : fromStoredJson(value);
     if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
-    if (table === "_storage") read.files.push([key, doc.sha256, doc.contentType ?? ""]);
+    const own = doc._id === key ? (doc._id as string) : ownString(key);
+    if (table === "_storage") read.files.push([own, doc.sha256, doc.contentType ?? ""]);
     let docs = read.eager.get(table);
     if (!docs) read.eager.set(table, (docs = new Map()));
-    docs.set(key, doc);
+    docs.set(own, doc);
     return;
   }
   let pending = read.lazy.get(table);
-  if (!pending) read.lazy.set(table, (pending = new LazyTable()));
-  if (typeof value === "string") {
-    pending.keys.push(key);
-    pending.texts.push(value);
-  } else {
+  if (!pending) read.lazy.set(table, (pending = new LazyTable(read.chunks)));
+  if (typeof value === "number") pending.add(value, start, end);
+  else {
     const doc = fromStoredJson(value);
     if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
     pending.parsed.set(key, doc);
   }
 }
 
+/** Sorts documents `from` to `to` of a batch into `read` (a segment's chunk joins `read.chunks` with its first). */
+function readBatch(read: ReadDocuments, batch: DocBatch, from: number, to: number): void {
+  const { keys } = batch;
+  if ("text" in batch) {
+    if (from === 0) read.chunks.push(batch.text);
+    const chunk = read.chunks.length - 1;
+    const { starts, ends } = batch;
+    for (let i = from; i < to; i++) readOne(read, keys[i], chunk, starts[i], ends[i]);
+  } else {
+    for (let i = from; i < to; i++) readOne(read, keys[i], batch.values[i]);
+  }
+}
+
 /** Reads every stored document at once. */
 export function readDocuments(state: LoadedState): ReadDocuments {
   const read = emptyRead(state);
-  for (const [key, value] of state.docs) readOne(read, key, value);
+  for (const batch of state.batches) readBatch(read, batch, 0, batch.keys.length);
   return read;
 }
 
@@ -163,22 +234,26 @@ export function readDocuments(state: LoadedState): ReadDocuments {
  */
 export async function readDocumentsInSlices(state: LoadedState, parseUntil: () => boolean): Promise<ReadDocuments> {
   const read = emptyRead(state);
-  const docs = state.docs[Symbol.iterator]();
+  const batches = state.batches[Symbol.iterator]();
+  let batch: DocBatch = { keys: [], values: [] };
+  let i = 0;
   for (let done = false; !done;) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const started = performance.now();
-    while (performance.now() - started < SLICE_MS) {
-      let n = 0;
-      for (let next = docs.next(); ; next = docs.next()) {
+    do {
+      if (i === batch.keys.length) {
+        const next = batches.next();
         if (next.done) {
           done = true;
           break;
         }
-        readOne(read, next.value[0], next.value[1]);
-        if (++n === 256) break;
+        batch = next.value;
+        i = 0;
       }
-      if (done) break;
-    }
+      const end = Math.min(batch.keys.length, i + 256);
+      readBatch(read, batch, i, end);
+      i = end;
+    } while (performance.now() - started < SLICE_MS);
   }
   const ahead = [...read.lazy.values()].sort((a, b) => a.size - b.size);
   const parseAhead = () => {

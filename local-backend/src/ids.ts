@@ -146,8 +146,25 @@ export const NO_LEGACY_ID_TABLES: ReadonlySet<string> = new Set(["authRefreshTok
 function legacyTable(id: string): string | null {
   const digits = leadingDigits(id);
   if (digits === 0 || digits === id.length) return null;
-  const table = id.slice(digits);
+  const table = legacySuffix(id, digits);
   return NO_LEGACY_ID_TABLES.has(table) ? null : table;
+}
+
+/**
+ * Table names of old-format ids seen so far. A start reads hundreds of
+ * thousands of such ids: the one string per table (found with a length check
+ * and endsWith) spares a new string per id, and each lookup keyed by it hashing
+ * it again.
+ */
+const legacyNames: string[] = [];
+
+/** `id.slice(digits)`, the same string for every id of one table. */
+function legacySuffix(id: string, digits: number): string {
+  const length = id.length - digits;
+  for (const name of legacyNames) if (name.length === length && id.endsWith(name)) return name;
+  const name = id.slice(digits);
+  if (legacyNames.length < 64) legacyNames.push(name);
+  return name;
 }
 
 function leadingDigits(id: string): number {
@@ -163,7 +180,7 @@ function leadingDigits(id: string): number {
 /** Whether `id` is an old-format id of a table in {@link NO_LEGACY_ID_TABLES} (a row to delete). */
 export function isRefusedLegacyId(id: string): boolean {
   const digits = leadingDigits(id);
-  return digits > 0 && digits < id.length && NO_LEGACY_ID_TABLES.has(id.slice(digits));
+  return digits > 0 && digits < id.length && NO_LEGACY_ID_TABLES.has(legacySuffix(id, digits));
 }
 
 /**

@@ -21,6 +21,7 @@
  * they grow past a quarter of it, rewriting only the buckets their keys fall
  * in and copying those buckets' other lines as they are (no JSON work).
  */
+import { isAscii } from "node:buffer";
 import fs from "node:fs";
 import path from "node:path";
 import { FILE_MODE, fsyncDir } from "./dataDir.js";
@@ -101,7 +102,7 @@ export function* readLines(file: string, offsets = true): Generator<[string, num
         carry = Buffer.from(data);
         continue;
       }
-      const text = data.toString("utf8", 0, last);
+      const text = decodeText(data, last);
       const base = offset;
       offset += last + 1;
       carry = Buffer.from(data.subarray(last + 1));
@@ -119,11 +120,80 @@ export function* readLines(file: string, offsets = true): Generator<[string, num
   }
 }
 
+/**
+ * UTF-8 bytes `data[0, end)` as a string. Text that is all ASCII (stored
+ * documents usually are) reads as Latin-1, the same string about three times
+ * faster than UTF-8 decoding (a start reads every segment, 250 MB at 800,000
+ * documents).
+ */
+function decodeText(data: Buffer, end: number): string {
+  const bytes = data.subarray(0, end);
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+}
+
+/** Segments are read a mebibyte at a time (a chunk's documents are one batch of a start's reading). */
+const SEGMENT_CHUNK = 1 << 20;
+
+/**
+ * A segment file's text in chunks of whole lines, each chunk ending with its
+ * last line's newline (every line of a segment ends with one: a file that
+ * does not is damaged, an error once its whole lines have come).
+ */
+export function* segmentChunks(file: string): Generator<string> {
+  const fd = fs.openSync(file, "r");
+  try {
+    let chunk = Buffer.allocUnsafe(SEGMENT_CHUNK);
+    let carried = 0; // bytes at the start of `chunk` after the last newline so far
+    for (;;) {
+      if (carried === chunk.length) {
+        // A line longer than the chunk: a chunk twice the size.
+        const larger = Buffer.allocUnsafe(chunk.length * 2);
+        chunk.copy(larger);
+        chunk = larger;
+      }
+      const n = fs.readSync(fd, chunk, carried, chunk.length - carried, null);
+      if (n === 0) {
+        if (carried > 0) throw new Error(`${file} ends without a newline: the segment is damaged`);
+        return;
+      }
+      const filled = carried + n;
+      const last = chunk.lastIndexOf(10, filled - 1);
+      if (last < 0) {
+        carried = filled;
+        continue;
+      }
+      const text = decodeText(chunk, last + 1); // a copy: the chunk is read into again
+      chunk.copy(chunk, 0, last + 1, filled);
+      carried = filled - last - 1;
+      yield text;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The lines of a segment file (every line of a segment ends with a newline). */
 export function* segmentLines(file: string): Generator<string> {
-  for (const [line, end] of readLines(file, false)) {
-    if (end < 0) throw new Error(`${file} ends without a newline: the segment is damaged`);
-    yield line;
+  for (const text of segmentChunks(file)) {
+    const lines = text.split("\n");
+    lines.pop(); // after the chunk's last newline
+    yield* lines;
+  }
+}
+
+/**
+ * The documents of a chunk of segment lines ({@link segmentChunks}), in order:
+ * each line's key (a slice of the chunk) and where its JSON text starts (after
+ * the tab) and ends (at the newline) in the chunk.
+ */
+export function eachSegmentLine(text: string, each: (key: string, start: number, end: number) => void): void {
+  for (let start = 0; start < text.length;) {
+    const end = text.indexOf("\n", start);
+    const tab = text.indexOf("\t", start);
+    if (end < 0 || tab < 0 || tab > end)
+      throw new Error(`A segment line without a key: ${text.slice(start, start + 80)}`);
+    each(text.slice(start, tab), tab + 1, end);
+    start = end + 1;
   }
 }
 

@@ -12,9 +12,9 @@ import { type CompactionStats, type DocSource, docsIn, writeSegments } from "./c
 import { DataDirLock, DIR_MODE, FILE_MODE, fsyncDir, restrictPermissions } from "./dataDir.js";
 import { DataLog, type JsonDoc, type LogEntry } from "./dataLog.js";
 import { FileBytes } from "./fileBytes.js";
+import { batchDocs, type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
 import {
   type Manifest,
-  maxCreationIn,
   readManifest,
   removeGarbage,
   type SegmentInfo,
@@ -26,17 +26,20 @@ import {
 export type { CompactionStats, DocSource } from "./compaction.js";
 export { DIR_MODE, FILE_MODE, restrictPermissions } from "./dataDir.js";
 export type { JsonDoc, LogEntry } from "./dataLog.js";
+export type { DocBatch } from "./storedBatches.js";
 export { UploadTooLarge } from "./fileBytes.js";
 
 export type LoadedState = {
   /**
    * Every stored document once, by data-log key: the segments' (or an old
    * `snapshot.json`'s) overlaid with the deltas and the log. Read once,
-   * streamed segment by segment and line by line: the database is never one
+   * streamed a chunk of a segment at a time: the database is never one
    * string, and its JSON form is never all in memory at once. A base segment's
    * document comes as its JSON text, unparsed (documentLoader.ts parses a
    * table's documents when the table is first used); the rest come parsed.
    */
+  batches: Iterable<DocBatch>;
+  /** The same documents one at a time (the same reading as `batches`: read one of the two). */
   docs: Iterable<[string, string | Record<string, unknown>]>;
   lastTs: bigint;
   mutations: Map<string, { ts: bigint; result: unknown }>;
@@ -127,7 +130,7 @@ export class DataStore {
     removeGarbage(this, manifest);
     // Deltas, then the log: what they hold wins over the base (null: deleted).
     const overlay = new Map<string, JsonDoc>();
-    let base: () => Iterable<[string, string | Record<string, unknown>]> = () => [];
+    let base: () => Iterable<DocBatch> = () => [];
     if (manifest) {
       lastTs = BigInt(manifest.ts);
       const dir = this.segmentsDir;
@@ -141,21 +144,7 @@ export class DataStore {
       const recorded = manifest.maxCreationTime;
       this.maxCreationTime = recorded ?? 0;
       const found = (max: number) => (this.maxCreationTime = max);
-      base = function* () {
-        let max = 0;
-        for (const segment of manifest.base) {
-          if (!segment) continue;
-          for (const line of segmentLines(path.join(dir, segment.file))) {
-            const tab = line.indexOf("\t");
-            const key = line.slice(0, tab);
-            if (overlay.has(key)) continue;
-            const text = line.slice(tab + 1);
-            if (recorded === undefined) max = Math.max(max, maxCreationIn(text));
-            yield [key, text];
-          }
-        }
-        if (recorded === undefined) found(max);
-      };
+      base = () => segmentBatches(dir, manifest.base, overlay, recorded, found);
       // A migration cut short after its manifest was written.
       if (fs.existsSync(this.snapshotPath)) fs.rmSync(this.snapshotPath, { force: true });
     } else if (fs.existsSync(this.snapshotPath)) {
@@ -163,14 +152,17 @@ export class DataStore {
       const snap = JSON.parse(fs.readFileSync(this.snapshotPath, "utf8")) as { ts: string; docs: [string, JsonDoc][] };
       lastTs = BigInt(snap.ts);
       this.legacy = true;
-      base = function* () {
-        const docs = snap.docs;
-        for (let i = 0; i < docs.length; i++) {
-          const [id, doc] = docs[i];
-          (docs as unknown[])[i] = null; // released as it goes
-          if (doc && !overlay.has(id)) yield [id, doc];
-        }
-      };
+      base = () =>
+        parsedBatches(
+          (function* (): Generator<[string, JsonDoc]> {
+            const docs = snap.docs;
+            for (let i = 0; i < docs.length; i++) {
+              const [id, doc] = docs[i];
+              (docs as unknown[])[i] = null; // released as it goes
+              if (!overlay.has(id)) yield [id, doc];
+            }
+          })(),
+        );
     }
     lastTs = maxBigInt(
       lastTs,
@@ -179,12 +171,16 @@ export class DataStore {
         this.dirty.add(key);
       }, mutations),
     );
-    function* docs(): Generator<[string, string | Record<string, unknown>]> {
+    function* all(): Generator<DocBatch> {
       yield* base();
-      for (const [key, doc] of overlay) if (doc) yield [key, doc];
+      yield* parsedBatches(overlay);
       overlay.clear();
     }
-    return { docs: docs(), lastTs, mutations, maxCreationTime: () => this.maxCreationTime };
+    const batches = all();
+    function* docs(): Generator<[string, string | Record<string, unknown>]> {
+      for (const batch of batches) yield* batchDocs(batch);
+    }
+    return { batches, docs: docs(), lastTs, mutations, maxCreationTime: () => this.maxCreationTime };
   }
 
   /** The fingerprint of the schema every document in the segments satisfied when they were written (engine.ts). */
