@@ -4,6 +4,7 @@ import { defineConfig } from "vite";
 import { radixIconsPerModule } from "./scripts/radixIconsPlugin";
 import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin";
 import { routePreload } from "./scripts/routePreloadPlugin";
+import { sceneFirstPageOverHttp } from "./scripts/sceneFirstPagePlugin";
 
 export default defineConfig({
   plugins: [
@@ -11,6 +12,7 @@ export default defineConfig({
     radixThemeWithoutTooltipProvider(),
     react(),
     routePreload({ "/scene": "src/routes/Scene.tsx" }),
+    sceneFirstPageOverHttp(),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

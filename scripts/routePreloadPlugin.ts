@@ -1,11 +1,14 @@
 import type { Plugin } from "vite";
 import type { OutputBundle, OutputChunk } from "rolldown";
+import { insertEarlyScript } from "./earlyScripts";
 
 /**
  * The router loads a page's chunk only after the entry has run, a waterfall on
  * the first load. For the routes given (path → module), this plugin adds to
  * index.html a small script that, on that path, asks for the page's chunks as
  * modulepreloads at once, so they download and compile while the entry runs.
+ * The script sits above the stylesheet, which would otherwise hold it back
+ * until the stylesheet had loaded.
  */
 export function routePreload(routes: Record<string, string>): Plugin {
   return {
@@ -39,7 +42,7 @@ export function routePreload(routes: Record<string, string>): Plugin {
           `(function(p){var f=p[location.pathname.replace(/\\/$/,"")||"/"];if(f)f.forEach(function(h){` +
           `var l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.appendChild(l)})})(` +
           `${JSON.stringify(preloads)})`;
-        return [{ tag: "script", children: script, injectTo: "head" }];
+        return insertEarlyScript(html, script);
       },
     },
   };

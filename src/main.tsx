@@ -1,20 +1,19 @@
 // First: the Convex client, whose WebSocket (and on /scene the request for the
 // first page) starts before the rest of the entry is evaluated (see convexClient.ts).
-import { prewarmSent } from "./app/convexClient";
+import "./app/convexClient";
 import "@radix-ui/themes/styles.css";
 import "./index.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { AppProviders } from "./app/providers";
-import { AppRouter } from "./app/router";
+import { AppRouter, routerReady } from "./app/router";
 
 /*
- * On /scene, the first render waits for the socket to open, or 100 ms at most: the
- * socket's open event would otherwise wait behind that long task, and with it
- * the client's first messages, so the backend would start on the page's first
- * query (prewarmed in convexClient.ts) only once the app had rendered.
+ * The first render waits for the page's code (3 s at most), so it renders the
+ * page itself at once. On /scene, the page's first cards are already on their
+ * way over HTTP (index.html) and the WebSocket's live copy follows.
  */
-void prewarmSent(100).then(() =>
+void routerReady(3_000).then(() =>
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <AppProviders>

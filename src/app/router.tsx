@@ -119,6 +119,30 @@ export const routes: RouteObject[] = [
 
 const router = createBrowserRouter(routes);
 
+/**
+ * Resolves once the router has the first page's code (its route's lazy chunk,
+ * preloaded by index.html), or after `capMs`: the first render is then the page
+ * itself, in one pass, instead of the "Loading StageTime…" fallback followed by
+ * the page in a second, interruptible render.
+ */
+export function routerReady(capMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (router.state.initialized) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      window.clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = window.setTimeout(done, capMs);
+    const unsubscribe = router.subscribe((state) => {
+      if (state.initialized) done();
+    });
+  });
+}
+
 export function AppRouter() {
   return <RouterProvider router={router} />;
 }

@@ -42,6 +42,16 @@ const RECORD_PAGE_TIMELINE = `(() => {
     }
   }
   window.WebSocket = Recorded;
+  const nativeFetch = window.fetch;
+  window.fetch = function (input, init) {
+    const url = typeof input === "string" ? input : input && input.url;
+    const result = nativeFetch.apply(this, arguments);
+    if (typeof url === "string" && url.endsWith("/api/query")) {
+      mark("HTTP query sent");
+      result.then(() => mark("HTTP query answered"), () => undefined);
+    }
+    return result;
+  };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === "first-contentful-paint") mark("first contentful paint");
   }).observe({ type: "paint", buffered: true });

@@ -150,3 +150,49 @@ test("the scene's first page is asked for with the socket's first messages and s
   await page.getByLabel("Search mics, venues or cities").fill(title);
   await expect(page.getByRole("article", { name: title })).toBeVisible();
 });
+
+test("the scene's first cards come over HTTP with the page, before the WebSocket has answered anything", async ({
+  page,
+  runFunction,
+}) => {
+  const title = `Http Mic ${randomUUID().slice(0, 8)}`;
+  await runFunction<string>("fixtures:insertSceneItem", {
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 4,
+    startTimeLocal: "19:00",
+    timeZone: "America/New_York",
+    title,
+    venueName: "Http Room",
+    city: "Bronx",
+  });
+  // The page's WebSocket reaches no backend: whatever it asks goes unanswered.
+  const sent: string[] = [];
+  await page.routeWebSocket(/\/api\/.*sync/, (ws) => {
+    ws.onMessage((message) => void sent.push(typeof message === "string" ? message : message.toString("utf8")));
+  });
+  const httpQueries: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/query")) httpQueries.push(request.postData() ?? "");
+  });
+  await page.goto("/scene");
+  await expect(page.getByTestId("scene-card").first()).toBeVisible();
+  expect(httpQueries).toHaveLength(1);
+  expect(JSON.parse(httpQueries[0])).toMatchObject({ path: "scene:listPage", format: "convex_encoded_json" });
+  // The socket did ask (the live copy), and got nothing back.
+  expect(sent.some((f) => f.includes('"udfPath":"scene:listPage"'))).toBe(true);
+  await expect(page.getByText("Loading StageTime…")).toHaveCount(0);
+});
+
+test("the scene renders as itself at once, with no 'Loading StageTime…' in between", async ({ page }) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __loadingSeen: string[] }).__loadingSeen = seen;
+    new MutationObserver(() => {
+      if (document.getElementById("root")?.textContent?.includes("Loading StageTime…")) seen.push("loading");
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto("/scene");
+  await expect(page.getByRole("heading", { name: "Comedy Scene" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __loadingSeen: string[] }).__loadingSeen)).toEqual([]);
+});

@@ -1,10 +1,20 @@
 import type { ConvexReactClient } from "convex/react";
+import { type FunctionReturnType, getFunctionName } from "convex/server";
+import { jsonToConvex, type JSONValue } from "convex/values";
+import { useSyncExternalStore } from "react";
 import { api } from "../../../convex/_generated/api";
+import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { paths } from "../../lib/paths";
 import { SCENE_PAGE_SIZE } from "./incremental";
 
 /** The scene list's clock: the hour, so the subscription stays put within it. */
 export const sceneListHour = (nowMs: number) => Math.floor(nowMs / 3_600_000) * 3_600_000;
+
+/** A path without its trailing slashes ("/scene/" → "/scene", "" → "/"). */
+export const normalPath = (pathname: string) => pathname.replace(/\/+$/, "") || "/";
+
+/** One page of scene.listPage. */
+export type ScenePage = FunctionReturnType<typeof api.scene.listPage>;
 
 /** scene.listPage's arguments without the page (see useScenePages). */
 export type SceneListArgs = {
@@ -67,10 +77,93 @@ export function prewarmedFirstPage(args: SceneListArgs): ReturnType<typeof first
  * True when it did (the path is the scene's).
  */
 export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: string, nowMs = Date.now()): boolean {
-  if ((pathname.replace(/\/+$/, "") || "/") !== paths.scene) return false;
+  if (normalPath(pathname) !== paths.scene) return false;
   const args = firstPageArgs(openingSceneArgs(nowMs));
   prewarmed = { key: canonical(args), args };
   // Kept for 30 s: the page subscribes to the same query (same arguments) long before then.
   client.prewarmQuery({ query: api.scene.listPage, args, extendSubscriptionFor: 30_000 });
   return true;
+}
+
+/** A value as a JavaScript literal that is safe inside an HTML <script> element (no "</script>"). */
+const scriptLiteral = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+/** Where index.html's inline script leaves the first page it asked for (see {@link httpFirstPageScript}). */
+export const HTTP_FIRST_PAGE_GLOBAL = "__stagetimeSceneFirstPage";
+
+/** What that script leaves: the arguments it asked with and the answer's value (null on any failure). */
+export type HttpFirstPageRequest = { args: unknown; result: Promise<JSONValue | null> };
+
+/**
+ * The inline script built into index.html (scripts/earlyScripts.ts): on /scene,
+ * while the HTML is still being parsed and before any of the app's JavaScript
+ * has loaded, it asks the backend for the opening list's first page over HTTP
+ * (Convex's `POST /api/query`, as Convex's `preloadQuery` does), so the first
+ * cards wait neither for the bundle nor for the WebSocket. The arguments are
+ * {@link openingSceneArgs}' with the hour filled in as the page loads; the
+ * functions are inlined from this module, so the rules stay here.
+ *
+ * While the bundle downloads it also makes the browser load its time-zone data
+ * (about 20 ms, once per page, on the first date format with a time zone),
+ * which the cards' check-in windows would otherwise pay for in the first render.
+ */
+export function httpFirstPageScript(convexUrl: string): string {
+  const template = firstPageArgs(openingSceneArgs(0));
+  const request = {
+    url: `${convexUrl.replace(/\/+$/, "")}/api/query`,
+    path: getFunctionName(api.scene.listPage),
+  };
+  return (
+    `(function(){if((${normalPath.toString()})(location.pathname)!==${scriptLiteral(paths.scene)})return;` +
+    `var a=${scriptLiteral(template)};a.nowMs=(${sceneListHour.toString()})(Date.now());var r;` +
+    `try{r=fetch(${scriptLiteral(request.url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
+    `body:JSON.stringify({path:${scriptLiteral(request.path)},args:a,format:"convex_encoded_json"})})` +
+    `.then(function(s){return s.ok?s.json():null}).then(function(b){return b&&b.status==="success"?b.value:null},` +
+    `function(){return null})}catch(e){r=Promise.resolve(null)}` +
+    `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]={args:a,result:r};setTimeout(function(){try{` +
+    `new Intl.DateTimeFormat("en-US",{timeZone:${scriptLiteral(DEFAULT_TIME_ZONE)},timeZoneName:"longOffset"}).format(0)` +
+    `}catch(e){}},0)})()`
+  );
+}
+
+/** The page index.html's script fetched, once it has arrived (null: none, another page, or it failed). */
+const httpFirstPage: { key: string | null; value: ScenePage | null; listeners: Set<() => void> } = {
+  key: null,
+  value: null,
+  listeners: new Set(),
+};
+
+/** Takes over the request index.html's script made (called once, as the entry loads). */
+export function adoptHttpFirstPage(request: HttpFirstPageRequest | undefined = readHttpFirstPageGlobal()): void {
+  if (!request || typeof request !== "object" || typeof request.result?.then !== "function") return;
+  httpFirstPage.key = canonical(request.args);
+  void request.result.then(
+    (value) => {
+      if (value === null || value === undefined) return;
+      httpFirstPage.value = jsonToConvex(value) as unknown as ScenePage;
+      httpFirstPage.listeners.forEach((notify) => notify());
+    },
+    () => undefined,
+  );
+}
+
+function readHttpFirstPageGlobal(): HttpFirstPageRequest | undefined {
+  if (typeof window === "undefined") return undefined;
+  return (window as unknown as Record<string, HttpFirstPageRequest | undefined>)[HTTP_FIRST_PAGE_GLOBAL];
+}
+
+const subscribeHttpFirstPage = (notify: () => void) => {
+  httpFirstPage.listeners.add(notify);
+  return () => void httpFirstPage.listeners.delete(notify);
+};
+
+/** The first page index.html's script fetched over HTTP, if it was for `args` and has arrived. */
+export function httpFirstPageFor(args: SceneListArgs | null): ScenePage | undefined {
+  if (args === null || httpFirstPage.value === null) return undefined;
+  return canonical(firstPageArgs(args)) === httpFirstPage.key ? httpFirstPage.value : undefined;
+}
+
+/** {@link httpFirstPageFor}, re-rendering when the page arrives (null: waiting for nothing). */
+export function useHttpFirstPage(args: SceneListArgs | null): ScenePage | undefined {
+  return useSyncExternalStore(subscribeHttpFirstPage, () => httpFirstPageFor(args));
 }

@@ -1,7 +1,7 @@
 import { usePaginatedQuery, useQuery } from "convex/react";
 import { useState } from "react";
 import { api } from "../../../convex/_generated/api";
-import { prewarmedFirstPage, type SceneListArgs } from "./firstPage";
+import { prewarmedFirstPage, type SceneListArgs, useHttpFirstPage } from "./firstPage";
 import { SCENE_PAGE_SIZE } from "./incremental";
 
 export type ScenePagesArgs = SceneListArgs;
@@ -12,15 +12,18 @@ export type ScenePagesArgs = SceneListArgs;
  * until the new first page arrives, so a search in progress does not blank
  * the list; only the very first load has nothing to show.
  *
- * On the very first load, the first page the entry asked for before the page
- * rendered (prewarmSceneFirstPage, same arguments) stands in until the
- * paginated query has its own first page.
+ * On the very first load, the first page asked for before the page rendered
+ * stands in until the paginated query has its own first page: over the
+ * WebSocket (prewarmSceneFirstPage, same arguments, live), or, when it comes
+ * first, over HTTP by index.html's script (useHttpFirstPage).
  */
 export function useScenePages(args: ScenePagesArgs) {
   const current = usePaginatedQuery(api.scene.listPage, args, { initialNumItems: SCENE_PAGE_SIZE });
   const [kept, setKept] = useState(current);
   const waiting = current.status === "LoadingFirstPage" && kept.status === "LoadingFirstPage";
-  const early = useQuery(api.scene.listPage, (waiting && prewarmedFirstPage(args)) || "skip");
+  const live = useQuery(api.scene.listPage, (waiting && prewarmedFirstPage(args)) || "skip");
+  const fetched = useHttpFirstPage(waiting ? args : null);
+  const early = live ?? fetched;
   // Remember the latest settled answer (React's "state from the previous render" pattern).
   if (current.status !== "LoadingFirstPage" && (kept.results !== current.results || kept.status !== current.status)) {
     setKept(current);
