@@ -1,18 +1,49 @@
-import { useCallback, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 
-type Ticker = { now: number; listeners: Set<() => void>; timer: ReturnType<typeof setInterval> | null };
+type Clock = {
+  now: number;
+  listeners: Set<() => void>;
+  timer: ReturnType<typeof setInterval> | null;
+  subscribe: (onChange: () => void) => () => void;
+  getSnapshot: () => number;
+};
 
 /** One clock per interval, shared by every component that asks for it, so a
  * list of 200 cards ticks once rather than 200 times. */
-const tickers = new Map<number, Ticker>();
+const clocks = new Map<number, Clock>();
 
-function tickerFor(intervalMs: number): Ticker {
-  let ticker = tickers.get(intervalMs);
-  if (!ticker) {
-    ticker = { now: Date.now(), listeners: new Set(), timer: null };
-    tickers.set(intervalMs, ticker);
-  }
-  return ticker;
+/** The shared clock ticking every `intervalMs` (a store for useSyncExternalStore). */
+export function clockFor(intervalMs: number): Clock {
+  const existing = clocks.get(intervalMs);
+  if (existing) return existing;
+  const clock: Clock = {
+    now: Date.now(),
+    listeners: new Set(),
+    timer: null,
+    subscribe: (onChange) => {
+      clock.listeners.add(onChange);
+      if (clock.timer === null) {
+        // A clock that stood still longer than its interval moves on now. A fresh one
+        // (made by the render that is subscribing) keeps its time: moving it would
+        // make every caller render again, synchronously, right after mounting.
+        if (Date.now() - clock.now >= intervalMs) clock.now = Date.now();
+        clock.timer = setInterval(() => {
+          clock.now = Date.now();
+          for (const listener of clock.listeners) listener();
+        }, intervalMs);
+      }
+      return () => {
+        clock.listeners.delete(onChange);
+        if (clock.listeners.size === 0 && clock.timer !== null) {
+          clearInterval(clock.timer);
+          clock.timer = null;
+        }
+      };
+    },
+    getSnapshot: () => clock.now,
+  };
+  clocks.set(intervalMs, clock);
+  return clock;
 }
 
 /**
@@ -21,27 +52,6 @@ function tickerFor(intervalMs: number): Ticker {
  * check-in window, Verified expiry, freshness) is computed from this.
  */
 export function useNow(intervalMs = 30_000): number {
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const ticker = tickerFor(intervalMs);
-      ticker.listeners.add(onChange);
-      if (ticker.timer === null) {
-        ticker.now = Date.now();
-        ticker.timer = setInterval(() => {
-          ticker.now = Date.now();
-          for (const listener of ticker.listeners) listener();
-        }, intervalMs);
-      }
-      return () => {
-        ticker.listeners.delete(onChange);
-        if (ticker.listeners.size === 0 && ticker.timer !== null) {
-          clearInterval(ticker.timer);
-          ticker.timer = null;
-        }
-      };
-    },
-    [intervalMs],
-  );
-  const getSnapshot = useCallback(() => tickerFor(intervalMs).now, [intervalMs]);
-  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  const clock = clockFor(intervalMs);
+  return useSyncExternalStore(clock.subscribe, clock.getSnapshot, clock.getSnapshot);
 }
