@@ -71,7 +71,7 @@ test("on /scene the script asks the backend for the opening list's first page, a
   expect(requests[0].url).toBe(`${backend.url}/api/query`);
   // The arguments the app's list subscribes with this hour, to the letter.
   const expected = JSON.parse(JSON.stringify(firstPageArgs(openingSceneArgs(Date.now()))));
-  expect(requests[0].body).toEqual({ path: "scene:listPage", args: expected, format: "convex_encoded_json" });
+  expect(requests[0].body).toEqual({ path: "scene:listPage", format: "convex_encoded_json", args: [expected] });
   expect(left).toBeDefined();
 
   const value = await left!.result;

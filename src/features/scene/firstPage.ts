@@ -98,7 +98,8 @@ export type HttpFirstPageRequest = { args: unknown; result: Promise<JSONValue | 
  * The inline script built into index.html (scripts/earlyScripts.ts): on /scene,
  * while the HTML is still being parsed and before any of the app's JavaScript
  * has loaded, it asks the backend for the opening list's first page over HTTP
- * (Convex's `POST /api/query`, as Convex's `preloadQuery` does), so the first
+ * (Convex's `POST /api/query`, the request ConvexHttpClient makes for
+ * `preloadQuery`: arguments in an array, Convex's JSON encoding), so the first
  * cards wait neither for the bundle nor for the WebSocket. The arguments are
  * {@link openingSceneArgs}' with the hour filled in as the page loads; the
  * functions are inlined from this module, so the rules stay here.
@@ -117,7 +118,7 @@ export function httpFirstPageScript(convexUrl: string): string {
     `(function(){if((${normalPath.toString()})(location.pathname)!==${scriptLiteral(paths.scene)})return;` +
     `var a=${scriptLiteral(template)};a.nowMs=(${sceneListHour.toString()})(Date.now());var r;` +
     `try{r=fetch(${scriptLiteral(request.url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
-    `body:JSON.stringify({path:${scriptLiteral(request.path)},args:a,format:"convex_encoded_json"})})` +
+    `body:JSON.stringify({path:${scriptLiteral(request.path)},format:"convex_encoded_json",args:[a]})})` +
     `.then(function(s){return s.ok?s.json():null}).then(function(b){return b&&b.status==="success"?b.value:null},` +
     `function(){return null})}catch(e){r=Promise.resolve(null)}` +
     `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]={args:a,result:r};setTimeout(function(){try{` +
