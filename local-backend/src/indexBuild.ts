@@ -6,7 +6,7 @@
  * Sorting the documents with a comparator that walks their index keys field by
  * field (convex's compareValues order) cost about a second per index: some
  * three million comparator calls, each reading several fields. Here each field
- * is ranked once instead: its distinct values (found with a Map) are sorted (strings and numbers
+ * is ranked once instead: its distinct values are sorted (strings and numbers
  * by the engine's own sort, no comparator call, then checked pair by pair
  * against {@link compareKeys}, so a string the two orders disagree on falls
  * back to sorting with compareKeys), every document gets its value's rank, and
@@ -95,42 +95,81 @@ function rankField<T>(items: readonly T[], get: (item: T) => unknown): Ranked | 
 
 /**
  * Ranks of a field whose values are strings or numbers (not both), besides
- * undefined and null (which sort first, in that order): its distinct values
- * found with a Map (one lookup per item, no comparison), sorted by the engine,
- * and each item given its value's place. Null if the engine's string order
- * disagrees with compareKeys (surrogate pairs).
+ * undefined and null (which sort first, in that order). Numbers: sorted as a
+ * Float64Array, each item's rank found by binary search. Strings: the distinct
+ * values found with a Map (one lookup per item, no string comparison), sorted
+ * by the engine, each item given its value's place. Null if the engine's
+ * string order disagrees with compareKeys (surrogate pairs).
  */
 function rankSimple(values: unknown[], strings: boolean, hasUndefined: boolean, hasNull: boolean): Ranked | null {
+  const nullRank = hasUndefined ? 1 : 0;
+  const base = nullRank + (hasNull ? 1 : 0);
+  const ranked = strings ? rankStrings(values, base) : rankNumbers(values, base);
+  if (ranked === null) return null;
+  const { rank } = ranked;
+  if (base > 0) {
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (value === undefined) rank[i] = 0;
+      else if (value === null) rank[i] = nullRank;
+    }
+  }
+  return ranked;
+}
+
+/** Ranks from `base` of the strings among `values` (see rankSimple); other values' ranks are left 0. */
+function rankStrings(values: unknown[], base: number): Ranked | null {
   const n = values.length;
-  const slotOf = new Map<string | number, number>();
-  const distinct: (string | number)[] = [];
+  const slotOf = new Map<string, number>();
+  const distinct: string[] = [];
   const slot = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    if (value === undefined || value === null) continue;
-    let s = slotOf.get(value as string | number);
+    if (typeof value !== "string") continue;
+    let s = slotOf.get(value);
     if (s === undefined) {
       s = distinct.length;
-      slotOf.set(value as string | number, s);
-      distinct.push(value as string | number);
+      slotOf.set(value, s);
+      distinct.push(value);
     }
     slot[i] = s;
   }
-  const sorted: ArrayLike<string | number> = strings
-    ? (distinct.slice() as string[]).sort()
-    : Float64Array.from(distinct as number[]).sort();
+  const sorted = distinct.slice().sort();
   const m = sorted.length;
   const rankOfSlot = new Uint32Array(m);
-  const nullRank = hasUndefined ? 1 : 0;
-  const base = nullRank + (hasNull ? 1 : 0);
   for (let i = 0; i < m; i++) {
     if (i > 0 && compareKeys(sorted[i - 1], sorted[i]) >= 0) return null;
     rankOfSlot[slotOf.get(sorted[i])!] = base + i;
   }
   const rank = new Uint32Array(n);
+  for (let i = 0; i < n; i++) if (typeof values[i] === "string") rank[i] = rankOfSlot[slot[i]];
+  return { rank, distinct: base + m };
+}
+
+/** Ranks from `base` of the numbers among `values` (see rankSimple); other values' ranks are left 0. */
+function rankNumbers(values: unknown[], base: number): Ranked {
+  const n = values.length;
+  const present = new Float64Array(n);
+  let p = 0;
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    rank[i] = value === undefined ? 0 : value === null ? nullRank : rankOfSlot[slot[i]];
+    if (typeof value === "number") present[p++] = value;
+  }
+  const sorted = present.subarray(0, p).sort();
+  let m = 0;
+  for (let i = 0; i < p; i++) if (m === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i];
+  const rank = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    if (typeof value !== "number") continue;
+    let lo = 0;
+    let hi = m - 1; // the value is present: sorted[hi] >= value
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < value) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[i] = base + lo;
   }
   return { rank, distinct: base + m };
 }
