@@ -13,7 +13,7 @@
  * few milliseconds at a time between requests ({@link loadInBackground}).
  */
 import { jsonToConvex } from "convex/values";
-import { isRefusedLegacyId, tableNameFromId } from "./ids.js";
+import { storedIdTable } from "./ids.js";
 import type { DocBatch, LoadedState } from "./store.js";
 
 type Doc = Record<string, any>;
@@ -178,11 +178,12 @@ function readOne(read: ReadDocuments, key: string, value: number | Record<string
     );
     return;
   }
-  if (isRefusedLegacyId(key)) {
+  const table = storedIdTable(key);
+  if (table === false) {
+    // An old-format session or refresh token (isRefusedLegacyId).
     read.refused.push(ownString(key));
     return;
   }
-  const table = tableNameFromId(key);
   if (table === null) return;
   if (table.charCodeAt(0) === 95 /* _ */) {
     const doc =

@@ -276,6 +276,11 @@ export class TableNumbers {
     return encodeId(this.numberFor(table), randomBytes(INTERNAL_ID_LEN));
   }
 
+  /** Whether an id with a leading digit is an old-format id (no table is numbered below 128: see tableOf). */
+  get leadingDigitIsOld(): boolean {
+    return this.smallestNumber >= 128;
+  }
+
   /** The table an id belongs to, or null. */
   tableOf(id: string): string | null {
     if (typeof id !== "string") return null;
@@ -303,6 +308,21 @@ export function setCurrentTableNumbers(tables: TableNumbers): void {
 
 export function currentTableNumbers(): TableNumbers {
   return current;
+}
+
+/**
+ * A stored document's table as a start reads it: false for an old-format id
+ * of a table in {@link NO_LEGACY_ID_TABLES} (isRefusedLegacyId), else
+ * tableNameFromId's answer; an old-format id's digits are counted once.
+ */
+export function storedIdTable(id: string): string | null | false {
+  const digits = leadingDigits(id);
+  if (digits > 0 && digits < id.length) {
+    const table = legacySuffix(id, digits);
+    if (NO_LEGACY_ID_TABLES.has(table)) return false;
+    if (current.leadingDigitIsOld) return table;
+  }
+  return current.tableOf(id);
 }
 
 /** The table of a document id (either format), or null. Used by the patched convex-test too. */

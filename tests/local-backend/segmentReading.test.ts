@@ -14,6 +14,15 @@ import { v } from "convex/values";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
 import { readDocuments, restoreDocuments } from "../../local-backend/src/documentLoader";
+import {
+  currentTableNumbers,
+  encodeId,
+  isRefusedLegacyId,
+  setCurrentTableNumbers,
+  storedIdTable,
+  tableNameFromId,
+  TableNumbers,
+} from "../../local-backend/src/ids";
 import { eachSegmentLine, segmentChunks, segmentLines } from "../../local-backend/src/segments";
 import { DataStore, type JsonDoc } from "../../local-backend/src/store";
 import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
@@ -108,5 +117,43 @@ describe("a start reads the segments' documents by position", () => {
     for (const [key, doc] of docs) expect(db.committed(key)).toEqual(doc);
     expect(db.unparsedDocuments()).toBe(0);
     expect([...db.tableDocuments("messages").keys()].sort()).toEqual([...docs.keys()].sort());
+  });
+});
+
+describe("a stored key's table, as a start reads it", () => {
+  test("is isRefusedLegacyId and tableNameFromId in one, whatever the data directory's table numbers", () => {
+    const saved = currentTableNumbers();
+    try {
+      for (const numbers of [
+        { messages: 10001, authSessions: 10002 },
+        { messages: 5, authSessions: 10002 },
+      ]) {
+        const dir = tempDir();
+        fs.writeFileSync(path.join(dir, "tables.json"), JSON.stringify(numbers));
+        setCurrentTableNumbers(new TableNumbers(dir));
+        const ids = [
+          "0000000000000000010000messages",
+          "0000000000000000010000sceneItems",
+          "12authSessions",
+          "12authRefreshTokens",
+          "000123",
+          "messages",
+          "",
+          "1",
+          encodeId(numbers.messages, new Uint8Array(16).fill(7)),
+          encodeId(10002, new Uint8Array(16).fill(1)),
+          encodeId(777, new Uint8Array(16).fill(2)),
+        ];
+        for (let round = 0; round < 2; round++) {
+          for (const id of ids) {
+            expect(storedIdTable(id), id).toBe(isRefusedLegacyId(id) ? false : tableNameFromId(id));
+          }
+        }
+        expect(storedIdTable("0000000000000000010000sceneItems")).toBe("sceneItems");
+        expect(storedIdTable("12authSessions")).toBe(false);
+      }
+    } finally {
+      setCurrentTableNumbers(saved);
+    }
   });
 });
