@@ -1,6 +1,7 @@
 import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { criticalChunks } from "./scripts/criticalChunks";
 import { radixIconsPerModule } from "./scripts/radixIconsPlugin";
 import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin";
 import { routePreload } from "./scripts/routePreloadPlugin";
@@ -13,6 +14,8 @@ export default defineConfig({
     react(),
     routePreload({ "/scene": "src/routes/Scene.tsx" }),
     sceneFirstPageOverHttp(),
+    // Build only: the entry's static imports in the entry chunk, the scene page's in one more.
+    criticalChunks({ "scene-deps": "src/routes/Scene.tsx" }),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

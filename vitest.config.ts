@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: "local-backend",
           environment: "node",
-          include: ["tests/local-backend/**/*.test.ts", "tests/security/**/*.test.ts"],
+          include: ["tests/local-backend/**/*.test.ts", "tests/security/**/*.test.ts", "tests/build/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
