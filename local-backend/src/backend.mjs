@@ -18,6 +18,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundleOptions } from "./bundleOptions.mjs";
 
 const SRC = path.dirname(fileURLToPath(import.meta.url));
 const BUILD = path.join(SRC, "..", ".build");
@@ -90,20 +91,7 @@ async function build() {
     },
   };
   const esbuild = await import("esbuild");
-  const result = await esbuild.build({
-    absWorkingDir: SRC,
-    entryPoints: [path.join(SRC, "cli.ts")],
-    bundle: true,
-    write: false,
-    outfile: OUT,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    metafile: true,
-    logLevel: "silent",
-    plugins: [fingerprintOnLoad],
-  });
+  const result = await esbuild.build({ ...bundleOptions(SRC, OUT), plugins: [fingerprintOnLoad] });
   const inputs = {};
   for (const input of Object.keys(result.metafile.inputs)) {
     const file = path.resolve(SRC, input);

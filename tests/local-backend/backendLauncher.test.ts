@@ -2,14 +2,19 @@
  * local-backend/src/backend.mjs, the CLI's entry without tsx (issue 18 item 3):
  * it runs cli.ts bundled into local-backend/.build, builds that bundle when it
  * is missing, rebuilds it when a source it was built from changes, and runs the
- * sources with LOCAL_BACKEND_PRECOMPILE=0. On a copy of local-backend/src (its
- * own .build), with the repository's packages.
+ * sources with LOCAL_BACKEND_PRECOMPILE=0; two starts that build at once (npm run
+ * dev twice, CI's parallel starts) both run, and neither leaves nor runs a
+ * half-written bundle. On a copy of local-backend/src (its own .build), with the
+ * repository's packages; the copy's inputs are found with the launcher's own
+ * esbuild options (bundleOptions.mjs).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { bundleOptions } from "../../local-backend/src/bundleOptions.mjs";
 import { DEMO_PASSWORD } from "../../convex-dev/model/seedData";
 import { repoRoot, tempDir } from "./harness";
 
@@ -42,18 +47,7 @@ afterAll(() => {
 /** The repository's files cli.ts imports when it runs (type-only imports are left out), absolute. */
 async function importedFiles(): Promise<string[]> {
   const srcDir = path.join(repoRoot, "local-backend", "src");
-  const result = await esbuild.build({
-    absWorkingDir: srcDir,
-    entryPoints: [path.join(srcDir, "cli.ts")],
-    bundle: true,
-    write: false,
-    outdir: path.join(repoRoot, "local-backend", ".build"),
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    metafile: true,
-    logLevel: "silent",
-  });
+  const result = await esbuild.build(bundleOptions(srcDir, path.join(repoRoot, "local-backend", ".build", "cli.mjs")));
   return Object.keys(result.metafile.inputs).map((input) => path.resolve(srcDir, input));
 }
 
@@ -73,6 +67,86 @@ function help(env: Record<string, string> = {}): { code: number | null; out: str
     timeout: 60_000,
   });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+/** {@link help} without waiting for it: several run at once. */
+function helpAtOnce(): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(src, "backend.mjs"), "--help"], { cwd: copy, timeout: 60_000 });
+    let out = "";
+    child.stdout.on("data", (data: Buffer) => (out += data.toString()));
+    child.stderr.on("data", (data: Buffer) => (out += data.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+/** The bundle is whole: each file it was built from has the fingerprint its first line says, and no temporary file is left. */
+function expectWholeBundle(): void {
+  const inputs = bundleInputs();
+  expect(Object.keys(inputs)).toContain("cli.ts");
+  for (const [file, print] of Object.entries(inputs)) {
+    const stat = fs.statSync(path.resolve(src, file));
+    expect(print, file).toBe(`${stat.size}:${stat.mtimeMs}`);
+  }
+  expect(fs.readdirSync(path.dirname(bundle))).toEqual(["cli.mjs"]);
+}
+
+/** A text's length and SHA-256 (a bundle as a failure message can show it). */
+function digest(text: string): string {
+  return `${text.length} chars, sha256 ${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+}
+
+/** The bundle's text now, or null if there is none. */
+function bundleText(): string | null {
+  try {
+    return fs.readFileSync(bundle, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads the bundle over and over until `stop` resolves: every text it ever had
+ * on disk while the launchers ran (by digest), so a half-written one shows.
+ */
+async function watchBundle(stop: Promise<unknown>): Promise<Set<string>> {
+  const seen = new Set<string>();
+  let running = true;
+  void stop.finally(() => (running = false));
+  while (running) {
+    const text = bundleText();
+    if (text !== null) seen.add(digest(text));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return seen;
+}
+
+/**
+ * Starts two launchers at once, a few times over: each prints `title<round>`'s
+ * usage; the bundle on disk is at every moment absent, the one from before, or
+ * the one left at the end, which is whole and runs as it is.
+ */
+async function raceTwoStarts(title: string, prepare: (round: number) => void): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    prepare(round);
+    const before = fs.existsSync(bundle) ? digest(fs.readFileSync(bundle, "utf8")) : null;
+    const starts = Promise.all([helpAtOnce(), helpAtOnce()]);
+    const seen = await watchBundle(starts);
+    for (const { code, out } of await starts) {
+      expect(code, out).toBe(0);
+      expect(out).toContain(`Usage: ${title}${round} -- [command]`);
+    }
+    expectWholeBundle();
+    const after = digest(fs.readFileSync(bundle, "utf8"));
+    expect([...seen].filter((text) => text !== before && text !== after)).toEqual([]);
+    // It runs as it is: the next start neither rebuilds nor fails.
+    const built = fs.statSync(bundle).mtimeMs;
+    const again = help();
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain(`Usage: ${title}${round} -- [command]`);
+    expect(fs.statSync(bundle).mtimeMs).toBe(built);
+  }
 }
 
 /** Changes the usage text's first line in the copy's sources. */
@@ -128,6 +202,20 @@ describe("backend.mjs", () => {
     expect(fs.readFileSync(bundle, "utf8")).toContain(changed);
     expect(bundleInputs()[key]).not.toBe(before);
   }, 60_000);
+
+  test("two starts at once with no bundle both run, and leave one whole bundle", async () => {
+    await raceTwoStarts("npm run raced-backend", (round) => {
+      retitle(`npm run raced-backend${round} --`);
+      fs.rmSync(path.dirname(bundle), { recursive: true, force: true });
+    });
+  }, 120_000);
+
+  test("two starts at once after a source changed both run the change, and leave one whole bundle", async () => {
+    await raceTwoStarts("npm run edited-backend", (round) => {
+      expect(fs.existsSync(bundle)).toBe(true);
+      retitle(`npm run edited-backend${round} --`);
+    });
+  }, 120_000);
 
   test("sources that do not build run through tsx, which reports their error", () => {
     const file = path.join(src, "cliArgs.ts");
