@@ -289,13 +289,33 @@ export function restoreDocuments(db: any, state: LoadedState): Restored {
   return installDocuments(db, readDocuments(state));
 }
 
+/** The longest background loading waits behind requests before it takes a slice anyway. */
+export const YIELD_TO_REQUESTS_MS = 1000;
+
 /**
  * Parses the tables `db` has not parsed yet, a slice at a time between other
- * work (setImmediate), until none is left or `stopped()`; then `done`.
+ * work (setImmediate), until none is left or `stopped()`; then `done`. While
+ * `busy()` (a request is being served: its own table is parsed when it reads
+ * it) it waits, up to {@link YIELD_TO_REQUESTS_MS} at a time: the first queries
+ * after a start are not kept waiting by the tables they do not read.
  */
-export function loadInBackground(db: any, stopped: () => boolean, done?: () => void): void {
+export function loadInBackground(
+  db: any,
+  stopped: () => boolean,
+  done?: () => void,
+  busy: () => boolean = () => false,
+): void {
+  let waitingSince: number | null = null;
   const step = () => {
     if (stopped()) return;
+    if (busy()) {
+      waitingSince ??= performance.now();
+      if (performance.now() - waitingSince < YIELD_TO_REQUESTS_MS) {
+        setTimeout(step, 2);
+        return;
+      }
+    }
+    waitingSince = null;
     const started = performance.now();
     while (performance.now() - started < SLICE_MS) {
       if (!db.loadSome(512)) {

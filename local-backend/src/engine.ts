@@ -17,7 +17,6 @@ import { CronRunner } from "./crons.js";
 import { installUserTimeLimits, setActionThreadActivity } from "./userTime.js";
 import { ActionPool, actionWorkerCount } from "./actionPool.js";
 import { type CompactionStats, DataStore } from "./store.js";
-import { loadInBackground } from "./documentLoader.js";
 import { setCurrentTableNumbers, TableNumbers } from "./ids.js";
 import { MutationResults } from "./mutationResults.js";
 import type { ReadSet, Change } from "./readSet.js";
@@ -155,10 +154,13 @@ export class Engine {
     this.applyEnv(this.store.readEnv());
     // Read while the functions are bundled (restore() below takes what was read).
     this.persistence.startReading();
+    // Bundled from now on, in esbuild's own process, while convex-test loads here.
+    const building = this.functions.build();
+    building.catch(() => undefined); // awaited below
     this.ct = await loadConvexTest();
     installConsoleCapture();
     (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;
-    const bundle = await this.functions.build();
+    const bundle = await building;
     const schema = await loadSchema(bundle);
     const placeholderModules = { "./_generated/api.js": async () => ({}) };
     this.t = this.ct.convexTest({ schema, modules: placeholderModules, transactionLimits: true });
@@ -214,7 +216,7 @@ export class Engine {
     if (!sameSchema) this.store.recordValidatedSchema(this.persistence.schemaFingerprint);
     this.persistence.compactAfterRestore();
     // User tables not read yet are parsed between requests (any use parses its table first).
-    loadInBackground(this.db, () => this.closed);
+    this.persistence.loadInBackground();
     // The DatabaseFake hooks report commits to the one engine of this process.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     activeEngine = this;
@@ -266,8 +268,9 @@ export class Engine {
   ): Promise<unknown> {
     const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
     const acc = this.accessor(caller);
-    if (reads) return await readTracker.run({ reads, journal }, () => acc.queryFromPath(fp, args));
-    return await readTracker.exit(() => acc.queryFromPath(fp, args));
+    if (reads)
+      return await this.persistence.serve(() => readTracker.run({ reads, journal }, () => acc.queryFromPath(fp, args)));
+    return await this.persistence.serve(() => readTracker.exit(() => acc.queryFromPath(fp, args)));
   }
 
   /** Runs a mutation; resolves once its writes are on disk, with its commit ts. */
@@ -280,7 +283,9 @@ export class Engine {
     const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
     const acc = this.accessor(caller);
     const tag: MutationTag = { s: request?.sessionId, r: request?.requestId, used: false };
-    const value = await readTracker.exit(() => mutationTag.run(tag, () => acc.mutationFromPath(fp, args)));
+    const value = await this.persistence.serve(() =>
+      readTracker.exit(() => mutationTag.run(tag, () => acc.mutationFromPath(fp, args))),
+    );
     return { value, ts: tag.ts ?? this.lastCommitTs };
   }
 

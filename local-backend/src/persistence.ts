@@ -4,7 +4,13 @@
  */
 import { convexToJson } from "convex/values";
 import type { Engine } from "./engine.js";
-import { installDocuments, type ReadDocuments, readDocuments, readDocumentsInSlices } from "./documentLoader.js";
+import {
+  installDocuments,
+  loadInBackground,
+  type ReadDocuments,
+  readDocuments,
+  readDocumentsInSlices,
+} from "./documentLoader.js";
 import type { CompactionStats, JsonDoc } from "./store.js";
 
 export class Persistence {
@@ -51,6 +57,30 @@ export class Persistence {
     if (signedOut > 0)
       engine.log(`Deleted ${signedOut} sign-in sessions and refresh tokens with old ids: they sign in again.`);
     this.signedOutOnRestore = signedOut;
+  }
+
+  /** Queries and mutations being run for clients: background loading waits while there are any. */
+  private serving = 0;
+
+  /** Runs a client's query or mutation (counted in `serving`). */
+  async serve<T>(run: () => Promise<T>): Promise<T> {
+    this.serving++;
+    try {
+      return await run();
+    } finally {
+      this.serving--;
+    }
+  }
+
+  /** Parses the user tables not used yet between requests, smallest first (documentLoader.ts). */
+  loadInBackground(): void {
+    const engine = this.engine;
+    loadInBackground(
+      engine.db,
+      () => engine.closed,
+      undefined,
+      () => this.serving > 0,
+    );
   }
 
   /** After a start's data check: compacts if the log is large, the directory old, or old-id rows were dropped. */

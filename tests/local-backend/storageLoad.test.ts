@@ -17,9 +17,11 @@ import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
 import {
   installDocuments,
+  loadInBackground,
   readDocuments,
   readDocumentsInSlices,
   restoreDocuments,
+  YIELD_TO_REQUESTS_MS,
 } from "../../local-backend/src/documentLoader";
 import { decodeId, encodeId } from "../../local-backend/src/ids";
 import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
@@ -189,6 +191,41 @@ describe("a start reads while it awaits the bundle, and parses ahead until the d
     const all = bodies(db, "messages");
     expect(all).toHaveLength(40);
     expect(new Set(all).size).toBe(40);
+    expect(db.unparsedDocuments()).toBe(0);
+  });
+});
+
+describe("background loading makes way for requests", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Loads `db` in the background with `busy`; resolves with the milliseconds until it was done. */
+  const load = (db: any, busy: () => boolean) =>
+    new Promise<number>((resolve) => {
+      const started = performance.now();
+      loadInBackground(
+        db,
+        () => false,
+        () => resolve(performance.now() - started),
+        busy,
+      );
+    });
+
+  test("nothing is parsed in the background while a request is served; the rest once none is", async () => {
+    const db = restore(dataDirectory());
+    let busy = true;
+    const done = load(db, () => busy);
+    await sleep(100);
+    expect(db.unparsedDocuments()).toBe(58);
+    busy = false;
+    await done;
+    expect(db.unparsedDocuments()).toBe(0);
+    expect(bodies(db, "messages")).toHaveLength(40);
+  });
+
+  test("requests that never stop delay it by at most YIELD_TO_REQUESTS_MS at a time", async () => {
+    const db = restore(dataDirectory());
+    const ms = await load(db, () => true);
+    expect(ms).toBeGreaterThanOrEqual(YIELD_TO_REQUESTS_MS - 10);
+    expect(ms).toBeLessThan(YIELD_TO_REQUESTS_MS * 3);
     expect(db.unparsedDocuments()).toBe(0);
   });
 });
