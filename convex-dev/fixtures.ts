@@ -86,3 +86,27 @@ export const insertReports = internalMutation({
     return Math.min(notes.length, 100);
   },
 });
+
+/**
+ * Files one pending claim on the mic per message, oldest first, as the account with
+ * this email, numbered after the highest claim number as claims:submit numbers them
+ * (no one-pending-claim-per-comedian check). Returns how many were filed (100 at most).
+ */
+export const insertClaims = internalMutation({
+  args: { micId: v.id("sceneItems"), email: v.string(), messages: v.array(v.string()) },
+  returns: v.number(),
+  handler: async (ctx, { micId, email, messages }) => {
+    const user = await accountWithEmail(ctx, email);
+    const last = await ctx.db
+      .query("micClaims")
+      .withIndex("by_number", (q) => q.gt("number", 0))
+      .order("desc")
+      .first();
+    const batch = messages.slice(0, 100);
+    for (const [i, message] of batch.entries()) {
+      const number = (last?.number ?? 0) + 1 + i;
+      await ctx.db.insert("micClaims", { micId, claimantId: user._id, message, status: "pending", number });
+    }
+    return batch.length;
+  },
+});

@@ -4,16 +4,15 @@ import { toast } from "./support/ui";
 
 test.describe.configure({ timeout: 120_000 });
 
-test("an old report buried under 30 newer ones comes with 'Load more'; deactivating clears them all", async ({
-  page,
-  signIn,
-  runFunction,
-}) => {
-  const tok = `zq${randomUUID().slice(0, 8)}`;
-  const title = `Queue Mic ${tok}`;
-  const micId = await runFunction<string>("fixtures:insertSceneItem", {
+/** A free weekly Wednesday open mic in New York with this title and venue; its id. */
+async function insertMic(
+  runFunction: <T>(name: string, args?: Record<string, unknown>) => Promise<T>,
+  title: string,
+  venueName: string,
+): Promise<string> {
+  return await runFunction<string>("fixtures:insertSceneItem", {
     title,
-    venueName: `Queue Room ${tok}`,
+    venueName,
     city: "New York",
     type: "open_mic",
     recurrence: "weekly",
@@ -22,6 +21,16 @@ test("an old report buried under 30 newer ones comes with 'Load more'; deactivat
     timeZone: "America/New_York",
     costInfo: { type: "free" },
   });
+}
+
+test("an old report buried under 30 newer ones comes with 'Load more'; deactivating clears them all", async ({
+  page,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const title = `Queue Mic ${tok}`;
+  const micId = await insertMic(runFunction, title, `Queue Room ${tok}`);
   const email = DEMO_COMEDIAN.email;
   await runFunction("fixtures:insertReports", { micId, email, notes: [`The real problem ${tok}`] });
   const flood = Array.from({ length: 30 }, (_, i) => `Junk ${i} ${tok}`);
@@ -44,4 +53,65 @@ test("an old report buried under 30 newer ones comes with 'Load more'; deactivat
   await real.getByRole("button", { name: "Deactivate mic" }).click();
   await expect(toast(page, "Mic deactivated")).toBeVisible();
   await expect(page.getByRole("article").filter({ hasText: tok })).toHaveCount(0);
+});
+
+test("a pending claim buried under 30 newer ones comes with 'Load more', before any reviewed claim; a loaded-later claim can be approved or denied", async ({
+  page,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zc${randomUUID().slice(0, 8)}`;
+  const title = `Claimed Mic ${tok}`;
+  const micId = await insertMic(runFunction, title, `Claim Room ${tok}`);
+  const email = DEMO_COMEDIAN.email;
+  await runFunction("fixtures:insertClaims", { micId, email, messages: [`The real host ${tok}`] });
+  const flood = Array.from({ length: 30 }, (_, i) => `Flood ${i} ${tok}`);
+  await runFunction("fixtures:insertClaims", { micId, email, messages: flood });
+  // The newest claim of all, already reviewed: it waits until every pending claim has shown.
+  await runFunction("fixtures:approveClaim", { micId, email });
+
+  await signIn(page, DEMO_ADMIN);
+  await page.goto("/admin");
+  await page.getByRole("tab", { name: "Claims" }).click();
+  await expect(page.getByRole("heading", { name: "Mic Claims" })).toBeVisible();
+  const cards = page.getByRole("tabpanel", { name: "Claims" }).getByRole("article");
+  const claim = (text: string) => cards.filter({ hasText: text });
+  const status = (label: string) => page.getByText(label, { exact: true });
+  const reviewed = cards.filter({ hasText: title }).filter({ has: status("Approved") });
+  await expect(claim(`Flood 29 ${tok}`)).toBeVisible();
+  // One page: 25 claims, every one pending; neither the oldest nor the reviewed one yet.
+  await expect(cards).toHaveCount(25);
+  await expect(cards.filter({ hasNot: status("Pending") })).toHaveCount(0);
+  await expect(claim(`Flood 5 ${tok}`)).toBeVisible();
+  await expect(claim(`Flood 4 ${tok}`)).toHaveCount(0);
+  const real = claim(`The real host ${tok}`);
+  await expect(real).toHaveCount(0);
+  await expect(reviewed).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(real).toBeVisible();
+  await expect(claim(`Flood 0 ${tok}`)).toBeVisible();
+  // Once the pending claims are all in, the reviewed ones follow them (more pages if others wait too).
+  for (let i = 0; i < 10 && (await reviewed.count()) === 0; i++) {
+    await page.getByRole("button", { name: "Load more" }).click();
+    await expect(page.getByRole("button", { name: "Load more" }).or(reviewed).first()).toBeVisible();
+  }
+  await expect(reviewed).toBeVisible();
+  const pendingFlags = await cards.evaluateAll((articles) =>
+    articles.map((article) => [...article.querySelectorAll("*")].some((el) => el.textContent === "Pending")),
+  );
+  const firstReviewed = pendingFlags.indexOf(false);
+  expect(firstReviewed).toBeGreaterThan(0);
+  expect(pendingFlags.slice(firstReviewed)).not.toContain(true);
+
+  // A claim that came with 'Load more' is approved, another denied: each leaves the pending ones.
+  await real.getByRole("button", { name: "Approve" }).click();
+  await expect(toast(page, "Claim approved successfully")).toBeVisible();
+  await expect(real.filter({ has: status("Approved") })).toBeVisible();
+  await expect(real.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  const denied = claim(`Flood 0 ${tok}`);
+  await denied.getByRole("button", { name: "Deny" }).click();
+  await expect(toast(page, "Claim denied successfully")).toBeVisible();
+  await expect(denied.filter({ has: status("Denied") })).toBeVisible();
+  await expect(denied.getByRole("button", { name: "Deny" })).toHaveCount(0);
 });
