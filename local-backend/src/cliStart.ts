@@ -177,7 +177,7 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
       'Production mode: errors reach clients as "Server Error" (details in this log), no seeding, no dev functions, no file watching.',
     );
   console.log("Local backend ready");
-  void warmFunctions(engine);
+  void warmFunctions(engine, () => engine.persistence.busy());
   return -1;
 }
 
@@ -190,7 +190,7 @@ function watchFunctions(engine: Engine, dirs: string[]): void {
       timer = null;
       reloading = reloading
         .then(() => engine.reload())
-        .then(() => void warmFunctions(engine))
+        .then(() => void warmFunctions(engine, () => engine.persistence.busy()))
         .catch((error) => engine.logError(String(error)));
     }, 250);
   };

@@ -72,6 +72,11 @@ export class Persistence {
     }
   }
 
+  /** Whether a client's query or mutation is being run. */
+  busy(): boolean {
+    return this.serving > 0;
+  }
+
   /** Parses the user tables not used yet between requests, smallest first (documentLoader.ts). */
   loadInBackground(): void {
     const engine = this.engine;
@@ -79,7 +84,7 @@ export class Persistence {
       engine.db,
       () => engine.closed,
       undefined,
-      () => this.serving > 0,
+      () => this.busy(),
     );
   }
 

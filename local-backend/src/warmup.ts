@@ -7,15 +7,25 @@
  * each reload), every module is loaded in the background, one at a time,
  * yielding between modules so requests that arrive meanwhile are served; a
  * request for a module being loaded waits for that same load (the engine keeps
- * one per file).
+ * one per file). While `busy()` (a client's query or mutation is being run) it
+ * waits, up to YIELD_TO_REQUESTS_MS before each module: the first queries
+ * after a start load their own modules without others loading beside them.
  */
+import { YIELD_TO_REQUESTS_MS } from "./documentLoader.js";
 import type { Engine } from "./engine.js";
 
-export async function warmFunctions(engine: Pick<Engine, "moduleNames" | "loadModule">): Promise<void> {
+export async function warmFunctions(
+  engine: Pick<Engine, "moduleNames" | "loadModule">,
+  busy: () => boolean = () => false,
+): Promise<void> {
   // The zone data functions read through Intl (isValidTimeZone, local dates).
   new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", dateStyle: "full", timeStyle: "long" }).format(0);
   for (const name of engine.moduleNames()) {
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const waiting = performance.now();
+    while (busy() && performance.now() - waiting < YIELD_TO_REQUESTS_MS) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 2));
+    }
     // A module that fails to load fails the same way when it is called, with its error.
     await engine.loadModule(name).catch(() => undefined);
   }

@@ -61,4 +61,25 @@ describe("warmFunctions", () => {
     expect(events.indexOf("request")).toBeGreaterThan(-1);
     expect(events.indexOf("request")).toBeLessThan(events.indexOf("load c"));
   });
+
+  test("waits while a client's query runs before loading the next module", async () => {
+    const loaded: string[] = [];
+    let busy = false;
+    const warming = warmFunctions(
+      {
+        moduleNames: () => ["a", "b"],
+        loadModule: async (name: string) => {
+          loaded.push(name);
+          busy = true; // a query arrives as `a` loads
+          return {};
+        },
+      },
+      () => busy,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(loaded).toEqual(["a"]);
+    busy = false;
+    await warming;
+    expect(loaded).toEqual(["a", "b"]);
+  });
 });
