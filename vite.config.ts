@@ -14,8 +14,8 @@ export default defineConfig({
     react(),
     routePreload({ "/scene": "src/routes/Scene.tsx" }),
     sceneFirstPageOverHttp(),
-    // Build only: the entry's static imports in the entry chunk, the scene page's in one more.
-    criticalChunks({ "scene-deps": "src/routes/Scene.tsx" }),
+    // Build only: the entry's static imports in the entry chunk, each of these pages' in one more.
+    criticalChunks({ "scene-deps": "src/routes/Scene.tsx", "landing-deps": "src/routes/Landing.tsx" }),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

@@ -203,7 +203,8 @@ const RUNTIME = "\0rolldown/runtime.js";
  * names each import takes, then handed to rolldown's manual code splitting,
  * which runs later in the same build: each module still belongs to exactly one
  * chunk. Other pages keep the default split; a module a route shares with
- * another page moves to the route's chunk, which that page then loads too.
+ * another page moves to the route's chunk (the first listed route's, when two
+ * use it), which that page then loads too.
  */
 export function criticalChunks(routes: Record<string, string>): Plugin {
   const chunkOf = new Map<string, string>();

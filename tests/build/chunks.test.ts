@@ -65,6 +65,13 @@ describe("production chunks", () => {
     expect(deps.moduleIds.some((id) => id.endsWith("@radix-ui/themes/dist/esm/components/card.js"))).toBe(true);
   });
 
+  test("the landing page loads at most four: the entry, the page, its dependencies and the scene's it shares", () => {
+    const landing = page("src/routes/Landing.tsx");
+    const files = new Set([...staticFiles(entry()), ...staticFiles(landing)]);
+    expect(files.size).toBeLessThanOrEqual(4);
+    expect(files).toContain(chunks.find((c) => c.name === "landing-deps")!.fileName);
+  });
+
   test("the entry carries no component only lazy pages use (barrels are followed by the names imported)", () => {
     const ids = entry().moduleIds;
     // Radix Themes' index re-exports every component; the entry draws neither a dialog nor a select.
