@@ -109,10 +109,7 @@ export async function storage(): Promise<void> {
   const dataDir = path.resolve(flag("data-dir", path.join(os.tmpdir(), "bench-storage-data")));
   console.log(
     `Storage bench, ${new Date().toISOString()}, backend ${path.relative(root, cli) || cli}, data ${dataDir}; ` +
-      `load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")} on ${os.cpus().length} cores`,
+      `load average ${loadAverage()} on ${os.cpus().length} cores`,
   );
   if (!fs.existsSync(path.join(dataDir, "log.jsonl"))) await importScene(cli, dataDir);
   const start = async () => {
@@ -164,5 +161,13 @@ export async function storage(): Promise<void> {
     );
   } finally {
     await stopBackend(backend);
+    // The start's figures are wall times on a shared machine: the load they were taken under, at both ends.
+    console.log(`load average at the end ${loadAverage()}`);
   }
 }
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
