@@ -12,7 +12,7 @@ export default defineConfig({
     radixIconsPerModule(),
     radixThemeWithoutTooltipProvider(),
     react(),
-    routePreload({ "/scene": "src/routes/Scene.tsx" }),
+    routePreload({ "/scene": "src/routes/Scene.tsx", "/": "src/routes/Landing.tsx" }),
     sceneFirstPageOverHttp(),
     // Build only: the entry's static imports in the entry chunk, each of these pages' in one more.
     criticalChunks({ "scene-deps": "src/routes/Scene.tsx", "landing-deps": "src/routes/Landing.tsx" }),
