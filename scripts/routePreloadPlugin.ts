@@ -1,5 +1,6 @@
 import type { Plugin } from "vite";
 import type { OutputBundle, OutputChunk } from "rolldown";
+import { normalPath, ROUTE_PRELOADED_GLOBAL } from "../src/lib/paths";
 import { insertEarlyScript } from "./earlyScripts";
 
 /**
@@ -8,7 +9,8 @@ import { insertEarlyScript } from "./earlyScripts";
  * index.html a small script that, on that path, asks for the page's chunks as
  * modulepreloads at once, so they download and compile while the entry runs.
  * The script sits above the stylesheet, which would otherwise hold it back
- * until the stylesheet had loaded.
+ * until the stylesheet had loaded, and tells the app it did (so the first
+ * render waits for that page's code: src/app/router.tsx, routerReady).
  */
 export function routePreload(routes: Record<string, string>): Plugin {
   return {
@@ -39,9 +41,10 @@ export function routePreload(routes: Record<string, string>): Plugin {
           preloads[pathname] = [...files].filter((f) => !html.includes(f)).map((f) => `/${f}`);
         }
         const script =
-          `(function(p){var f=p[location.pathname.replace(/\\/$/,"")||"/"];if(f)f.forEach(function(h){` +
+          `(function(p){var f=p[(${normalPath.toString()})(location.pathname)];if(!f)return;` +
+          `window[${JSON.stringify(ROUTE_PRELOADED_GLOBAL)}]=true;f.forEach(function(h){` +
           `var l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.appendChild(l)})})(` +
-          `${JSON.stringify(preloads)})`;
+          `${JSON.stringify(preloads).replace(/</g, "\\u003c")})`;
         return insertEarlyScript(html, script);
       },
     },

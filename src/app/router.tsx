@@ -1,7 +1,7 @@
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from "react-router-dom";
 import type { ComponentType } from "react";
 import { LoadingState } from "@/components/LoadingState";
-import { paths, type OnboardingStep } from "@/lib/paths";
+import { paths, ROUTE_PRELOADED_GLOBAL, type OnboardingStep } from "@/lib/paths";
 import { AdminGate } from "./gates/AdminGate";
 import { RequireSession, StartupGate } from "./gates/StartupGate";
 import { RootLayout } from "./layout/RootLayout";
@@ -120,14 +120,16 @@ export const routes: RouteObject[] = [
 const router = createBrowserRouter(routes);
 
 /**
- * Resolves once the router has the first page's code (its route's lazy chunk,
- * preloaded by index.html), or after `capMs`: the first render is then the page
- * itself, in one pass, instead of the "Loading StageTime…" fallback followed by
- * the page in a second, interruptible render.
+ * Where index.html preloaded the page's code (the scene, the landing page):
+ * resolves once the router has it, or after `capMs`, so the first render is the
+ * page itself, in one pass, instead of the "Loading StageTime…" fallback
+ * followed by the page in a second, interruptible render. Elsewhere at once:
+ * that page's code is not on its way yet, and the fallback shows meanwhile.
  */
 export function routerReady(capMs: number): Promise<void> {
+  const preloaded = (window as unknown as Record<string, unknown>)[ROUTE_PRELOADED_GLOBAL] === true;
   return new Promise<void>((resolve) => {
-    if (router.state.initialized) {
+    if (!preloaded || router.state.initialized) {
       resolve();
       return;
     }

@@ -24,6 +24,16 @@ export type LogSetStep = (typeof logSetSteps)[number];
 export const addEventSteps = ["event", "details", "success"] as const;
 export type AddEventStep = (typeof addEventSteps)[number];
 
+/**
+ * A path without its trailing slashes ("/scene/" → "/scene", "" → "/"), as
+ * the router matches it. Plain code with no references, because index.html's
+ * inline scripts carry its source (scripts/routePreloadPlugin.ts, firstPage.ts).
+ */
+export const normalPath = (pathname: string) => pathname.replace(/\/+$/, "") || "/";
+
+/** Set on window by index.html's script when it preloaded the page's code (scripts/routePreloadPlugin.ts). */
+export const ROUTE_PRELOADED_GLOBAL = "__stagetimeRoutePreloaded";
+
 export const paths = {
   home: "/",
   auth: "/auth",

@@ -1,5 +1,6 @@
 /**
- * The production build's chunks (issue 18 item 4; scripts/criticalChunks.ts).
+ * The production build's chunks and index.html's inline scripts (issue 18 item 4;
+ * scripts/criticalChunks.ts, routePreloadPlugin.ts, sceneFirstPagePlugin.ts).
  * Over HTTP/1.1 a browser fetches at most six files at a time from one host, so
  * the scene page must load in a few requests, not one per shared module (it
  * loaded 32 JavaScript files). One real `vite build` with the app's own config,
@@ -9,20 +10,31 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import vm from "node:vm";
 import type { OutputChunk, RolldownOutput } from "rolldown";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { firstPageArgs, HTTP_FIRST_PAGE_GLOBAL, openingSceneArgs } from "../../src/features/scene/firstPage";
+import { ROUTE_PRELOADED_GLOBAL } from "../../src/lib/paths";
+
+/** The backend address built into the page (nothing listens there: the scripts' requests are only recorded). */
+const BACKEND = "http://127.0.0.1:9";
 
 const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-chunks-"));
 let chunks: OutputChunk[] = [];
 
 beforeAll(async () => {
+  const saved = process.env.VITE_CONVEX_URL;
+  process.env.VITE_CONVEX_URL = BACKEND;
   const output = (await build({
     root,
     configFile: path.join(root, "vite.config.ts"),
     logLevel: "silent",
     build: { outDir, emptyOutDir: true },
+  }).finally(() => {
+    if (saved === undefined) delete process.env.VITE_CONVEX_URL;
+    else process.env.VITE_CONVEX_URL = saved;
   })) as RolldownOutput;
   chunks = output.output.filter((c): c is OutputChunk => c.type === "chunk");
 }, 120_000);
@@ -97,5 +109,78 @@ describe("production chunks", () => {
     };
     for (const c of chunks) visit(c.fileName, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+/**
+ * Runs the built index.html's inline scripts as a browser would at `pathname`
+ * (the scripts carry function source through the config's bundling, so the
+ * built page is what is checked): the links they add, the requests they make
+ * and what they leave on window.
+ */
+function runInlineScripts(pathname: string) {
+  const html = fs.readFileSync(path.join(outDir, "index.html"), "utf8");
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  const links: Array<{ rel: string; href: string }> = [];
+  const requests: Array<{ url: string; init: { method: string; body: string } }> = [];
+  const window: Record<string, unknown> = {
+    location: { pathname },
+    document: {
+      createElement: () => ({ rel: "", href: "", crossOrigin: null }),
+      head: { appendChild: (link: { rel: string; href: string }) => links.push(link) },
+    },
+    fetch: (url: string, init: { method: string; body: string }) => {
+      requests.push({ url, init });
+      return new Promise(() => undefined);
+    },
+    setTimeout: () => 0,
+  };
+  window.window = window;
+  const context = vm.createContext(window);
+  for (const script of scripts) vm.runInContext(script, context);
+  return { scripts, links, requests, window };
+}
+
+describe("index.html's inline scripts, as built", () => {
+  test("both sit above the stylesheet and the entry", () => {
+    const html = fs.readFileSync(path.join(outDir, "index.html"), "utf8");
+    const lastInline = html.lastIndexOf("<script>");
+    expect(lastInline).toBeGreaterThan(0);
+    expect(lastInline).toBeLessThan(html.indexOf('<link rel="stylesheet"'));
+    expect(lastInline).toBeLessThan(html.indexOf('<script type="module"'));
+  });
+
+  test("on /scene (with or without a trailing slash) they preload the page's chunks and ask for its first page", () => {
+    const scene = page("src/routes/Scene.tsx");
+    const deps = chunks.find((c) => c.name === "scene-deps")!;
+    for (const pathname of ["/scene", "/scene/"]) {
+      const { links, requests, window } = runInlineScripts(pathname);
+      expect(links.map((l) => [l.rel, l.href])).toEqual([
+        ["modulepreload", `/${scene.fileName}`],
+        ["modulepreload", `/${deps.fileName}`],
+      ]);
+      expect(window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
+      expect(requests).toHaveLength(1);
+      expect(requests[0].url).toBe(`${BACKEND}/api/query`);
+      expect(JSON.parse(requests[0].init.body)).toEqual({
+        path: "scene:listPage",
+        format: "convex_encoded_json",
+        args: [JSON.parse(JSON.stringify(firstPageArgs(openingSceneArgs(Date.now()))))],
+      });
+      expect(window[HTTP_FIRST_PAGE_GLOBAL]).toBeDefined();
+    }
+  });
+
+  test("on / they preload the landing page and ask for nothing; elsewhere they do nothing", () => {
+    const landing = runInlineScripts("/");
+    expect(landing.links.map((l) => l.href)).toContain(`/${page("src/routes/Landing.tsx").fileName}`);
+    expect(landing.window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
+    expect(landing.requests).toEqual([]);
+
+    const dashboard = runInlineScripts("/dashboard");
+    expect(dashboard.links).toEqual([]);
+    expect(dashboard.requests).toEqual([]);
+    expect(dashboard.window[ROUTE_PRELOADED_GLOBAL]).toBeUndefined();
+    expect(dashboard.window[HTTP_FIRST_PAGE_GLOBAL]).toBeUndefined();
   });
 });

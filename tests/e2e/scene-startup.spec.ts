@@ -155,6 +155,7 @@ test("the scene's first cards come over HTTP with the page, before the WebSocket
   page,
   runFunction,
 }) => {
+  // At least one mic, whatever the other tests left (its place on the first page depends on theirs).
   const title = `Http Mic ${randomUUID().slice(0, 8)}`;
   await runFunction<string>("fixtures:insertSceneItem", {
     type: "open_mic",

@@ -4,14 +4,11 @@ import { jsonToConvex, type JSONValue } from "convex/values";
 import { useSyncExternalStore } from "react";
 import { api } from "../../../convex/_generated/api";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
-import { paths } from "../../lib/paths";
+import { normalPath, paths } from "../../lib/paths";
 import { SCENE_PAGE_SIZE } from "./incremental";
 
 /** The scene list's clock: the hour, so the subscription stays put within it. */
 export const sceneListHour = (nowMs: number) => Math.floor(nowMs / 3_600_000) * 3_600_000;
-
-/** A path without its trailing slashes ("/scene/" → "/scene", "" → "/"). */
-export const normalPath = (pathname: string) => pathname.replace(/\/+$/, "") || "/";
 
 /** One page of scene.listPage. */
 export type ScenePage = FunctionReturnType<typeof api.scene.listPage>;
@@ -127,21 +124,62 @@ export function httpFirstPageScript(convexUrl: string): string {
   );
 }
 
-/** The page index.html's script fetched, once it has arrived (null: none, another page, or it failed). */
+/** How long the page fetched with the HTML may stand in (as long as the WebSocket's prewarmed copy is kept). */
+export const HTTP_FIRST_PAGE_MAX_AGE_MS = 30_000;
+
+/**
+ * The page index.html's script fetched, once it has arrived (null: none, another
+ * page, it failed, or it is retired). It stands in once: until a list has its
+ * own live first page, and for {@link HTTP_FIRST_PAGE_MAX_AGE_MS} at most, so a
+ * list mounted later (back from another page, the distance filter turned off)
+ * never shows the snapshot the page loaded with.
+ */
 const httpFirstPage: { key: string | null; value: ScenePage | null; listeners: Set<() => void> } = {
   key: null,
   value: null,
   listeners: new Set(),
 };
 
+/** Whether a decoded answer is a page of scene.listPage's shape (the list reads these fields). */
+function isScenePage(value: unknown): value is ScenePage {
+  if (value === null || typeof value !== "object") return false;
+  const page = value as Record<string, unknown>;
+  return (
+    Array.isArray(page.page) &&
+    page.page.every((item) => item !== null && typeof item === "object" && typeof item._id === "string") &&
+    typeof page.isDone === "boolean" &&
+    typeof page.continueCursor === "string"
+  );
+}
+
+/** The list has its own live first page: the page fetched with the HTML stands in no more. */
+export function retireHttpFirstPage(): void {
+  if (httpFirstPage.value === null && httpFirstPage.key === null) return;
+  httpFirstPage.key = null;
+  httpFirstPage.value = null;
+  httpFirstPage.listeners.forEach((notify) => notify());
+}
+
 /** Takes over the request index.html's script made (called once, as the entry loads). */
 export function adoptHttpFirstPage(request: HttpFirstPageRequest | undefined = readHttpFirstPageGlobal()): void {
   if (!request || typeof request !== "object" || typeof request.result?.then !== "function") return;
-  httpFirstPage.key = canonical(request.args);
+  const key = canonical(request.args);
+  httpFirstPage.key = key;
+  setTimeout(() => {
+    if (httpFirstPage.key === key) retireHttpFirstPage();
+  }, HTTP_FIRST_PAGE_MAX_AGE_MS);
   void request.result.then(
     (value) => {
-      if (value === null || value === undefined) return;
-      httpFirstPage.value = jsonToConvex(value) as unknown as ScenePage;
+      if (value === null || value === undefined || httpFirstPage.key !== key) return;
+      let page: unknown;
+      try {
+        page = jsonToConvex(value);
+      } catch {
+        return;
+      }
+      // Anything else than a page (a proxy's error page, another version's answer) is left out.
+      if (!isScenePage(page)) return;
+      httpFirstPage.value = page;
       httpFirstPage.listeners.forEach((notify) => notify());
     },
     () => undefined,

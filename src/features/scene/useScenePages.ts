@@ -1,7 +1,7 @@
 import { usePaginatedQuery, useQuery } from "convex/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "../../../convex/_generated/api";
-import { prewarmedFirstPage, type SceneListArgs, useHttpFirstPage } from "./firstPage";
+import { prewarmedFirstPage, retireHttpFirstPage, type SceneListArgs, useHttpFirstPage } from "./firstPage";
 import { SCENE_PAGE_SIZE } from "./incremental";
 
 export type ScenePagesArgs = SceneListArgs;
@@ -15,7 +15,8 @@ export type ScenePagesArgs = SceneListArgs;
  * On the very first load, the first page asked for before the page rendered
  * stands in until the paginated query has its own first page: over the
  * WebSocket (prewarmSceneFirstPage, same arguments, live), or, when it comes
- * first, over HTTP by index.html's script (useHttpFirstPage).
+ * first, over HTTP by index.html's script (useHttpFirstPage), which is
+ * retired as soon as a live first page is in.
  */
 export function useScenePages(args: ScenePagesArgs) {
   const current = usePaginatedQuery(api.scene.listPage, args, { initialNumItems: SCENE_PAGE_SIZE });
@@ -24,6 +25,10 @@ export function useScenePages(args: ScenePagesArgs) {
   const live = useQuery(api.scene.listPage, (waiting && prewarmedFirstPage(args)) || "skip");
   const fetched = useHttpFirstPage(waiting ? args : null);
   const early = live ?? fetched;
+  const settled = live !== undefined || current.status !== "LoadingFirstPage";
+  useEffect(() => {
+    if (settled) retireHttpFirstPage();
+  }, [settled]);
   // Remember the latest settled answer (React's "state from the previous render" pattern).
   if (current.status !== "LoadingFirstPage" && (kept.results !== current.results || kept.status !== current.status)) {
     setKept(current);
