@@ -12,7 +12,7 @@ import { type CompactionStats, type DocSource, docsIn, writeSegments } from "./c
 import { DataDirLock, DIR_MODE, FILE_MODE, fsyncDir, restrictPermissions } from "./dataDir.js";
 import { DataLog, type JsonDoc, type LogEntry } from "./dataLog.js";
 import { FileBytes } from "./fileBytes.js";
-import { batchDocs, type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
+import { type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
 import {
   type Manifest,
   readManifest,
@@ -39,13 +39,11 @@ export type LoadedState = {
    * table's documents when the table is first used); the rest come parsed.
    */
   batches: Iterable<DocBatch>;
-  /** The same documents one at a time (the same reading as `batches`: read one of the two). */
-  docs: Iterable<[string, string | Record<string, unknown>]>;
   lastTs: bigint;
   mutations: Map<string, { ts: bigint; result: unknown }>;
   /**
-   * At least the largest `_creationTime` of the documents `docs` gives as
-   * text (read once `docs` has been read): the manifest's record of it, or
+   * At least the largest `_creationTime` of the documents `batches` gives as
+   * text (read once `batches` has been read): the manifest's record of it, or
    * (a manifest from before that record) found in their text on the way.
    */
   maxCreationTime(): number;
@@ -176,11 +174,7 @@ export class DataStore {
       yield* parsedBatches(overlay);
       overlay.clear();
     }
-    const batches = all();
-    function* docs(): Generator<[string, string | Record<string, unknown>]> {
-      for (const batch of batches) yield* batchDocs(batch);
-    }
-    return { batches, docs: docs(), lastTs, mutations, maxCreationTime: () => this.maxCreationTime };
+    return { batches: all(), lastTs, mutations, maxCreationTime: () => this.maxCreationTime };
   }
 
   /** The fingerprint of the schema every document in the segments satisfied when they were written (engine.ts). */

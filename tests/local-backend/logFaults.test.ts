@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { DataStore, type JsonDoc, type LogEntry } from "../../local-backend/src/store";
+import { batchDocs } from "../../local-backend/src/storedBatches";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,7 +33,9 @@ const entry = (ts: number, ns: number[]): LogEntry => ({ ts: String(ts), w: ns.m
 function reload(dir: string): Map<string, JsonDoc> {
   const store = new DataStore(dir);
   const loaded = new Map<string, JsonDoc>();
-  for (const [key, value] of store.load().docs) loaded.set(key, typeof value === "string" ? JSON.parse(value) : value);
+  for (const batch of store.load().batches) {
+    for (const [key, value] of batchDocs(batch)) loaded.set(key, typeof value === "string" ? JSON.parse(value) : value);
+  }
   store.closeLog();
   return loaded;
 }
