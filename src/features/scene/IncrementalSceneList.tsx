@@ -9,6 +9,7 @@ import type { SceneItem } from "./types";
 import { useAddToSchedule } from "./useAddToSchedule";
 import { useCheckIn } from "./useCheckIn";
 import { useFavoriteToggle } from "./useFavoriteToggle";
+import { afterNextPaint } from "@/lib/afterNextPaint";
 import { useNow } from "@/lib/useNow";
 import { useRevealSentinel } from "./useRevealSentinel";
 import { useViewerState } from "./useViewerState";
@@ -103,12 +104,13 @@ export function IncrementalSceneList({
   const more = hasMoreToShow(limit, matching.length, pages.canLoadMore);
 
   // The first paint carries only the cards of the first screen; the rest of the
-  // page follows in a transition right after, so the first card does not wait for
-  // two dozen cards' worth of rendering.
+  // page follows in a transition once that has been painted, so the first card
+  // waits neither for two dozen cards' worth of rendering nor behind it.
   const [firstPaintDone, setFirstPaintDone] = useState(false);
   const capped = !firstPaintDone && shown.length > FIRST_PAINT_CARDS;
   useEffect(() => {
-    if (capped) startTransition(() => setFirstPaintDone(true));
+    if (!capped) return;
+    return afterNextPaint(() => startTransition(() => setFirstPaintDone(true)));
   }, [capped]);
   const rendered = capped ? shown.slice(0, FIRST_PAINT_CARDS) : shown;
 

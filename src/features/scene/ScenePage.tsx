@@ -13,6 +13,7 @@ import { SceneSkeleton } from "./SceneSkeleton";
 import { TonightLoading } from "./tonight/TonightLoading";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { useDistanceLocation } from "./useDistanceLocation";
+import { usePainted } from "@/lib/afterNextPaint";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
 // the area list), the filters (with Radix's switch) and the distance filter's
@@ -51,6 +52,8 @@ export function ScenePage() {
   const { isAuthenticated } = useConvexAuth();
   const [filters, setFilters] = useState<SceneFilters>(DEFAULT_FILTERS);
   const { location, error, locating, requestLocation, clearError } = useDistanceLocation();
+  // Tonight and the filters (their code loads apart) come once the first cards are painted.
+  const painted = usePainted();
 
   const onDistanceToggle = async (enabled: boolean) => {
     setFilters((f) => ({ ...f, distanceEnabled: enabled }));
@@ -89,17 +92,21 @@ export function ScenePage() {
         ) : null}
       </Flex>
       <ErrorBoundary fallback={null}>
-        <TonightPanel filters={filters} location={location} />
+        {painted ? <TonightPanel filters={filters} location={location} /> : <TonightLoading />}
       </ErrorBoundary>
       <Suspense fallback={<FiltersLoading />}>
-        <SceneFiltersPanel
-          filters={filters}
-          onChange={setFilters}
-          onDistanceToggle={(enabled) => void onDistanceToggle(enabled)}
-          onClear={clearFilters}
-          locating={locating}
-          locationError={error}
-        />
+        {painted ? (
+          <SceneFiltersPanel
+            filters={filters}
+            onChange={setFilters}
+            onDistanceToggle={(enabled) => void onDistanceToggle(enabled)}
+            onClear={clearFilters}
+            locating={locating}
+            locationError={error}
+          />
+        ) : (
+          <FiltersLoading />
+        )}
       </Suspense>
       <ErrorBoundary
         fallback={
