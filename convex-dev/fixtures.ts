@@ -110,3 +110,17 @@ export const insertClaims = internalMutation({
     return batch.length;
   },
 });
+
+/** Removes every claim on a mic (a browser test's own claims, so later tests see the queue as it was). */
+export const deleteClaims = internalMutation({
+  args: { micId: v.id("sceneItems") },
+  returns: v.number(),
+  handler: async (ctx, { micId }) => {
+    const claims = await ctx.db
+      .query("micClaims")
+      .withIndex("by_mic_and_claimant", (q) => q.eq("micId", micId))
+      .take(500);
+    for (const claim of claims) await ctx.db.delete("micClaims", claim._id);
+    return claims.length;
+  },
+});
