@@ -268,9 +268,10 @@ export class Engine {
   ): Promise<unknown> {
     const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
     const acc = this.accessor(caller);
-    if (reads)
-      return await this.persistence.serve(() => readTracker.run({ reads, journal }, () => acc.queryFromPath(fp, args)));
-    return await this.persistence.serve(() => readTracker.exit(() => acc.queryFromPath(fp, args)));
+    const run = () => acc.queryFromPath(fp, args);
+    return await this.persistence.serve(() =>
+      reads ? readTracker.run({ reads, journal }, run) : readTracker.exit(run),
+    );
   }
 
   /** Runs a mutation; resolves once its writes are on disk, with its commit ts. */

@@ -318,9 +318,12 @@ export function currentTableNumbers(): TableNumbers {
 export function storedIdTable(id: string): string | null | false {
   const digits = leadingDigits(id);
   if (digits > 0 && digits < id.length) {
-    const table = legacySuffix(id, digits);
+    // Where a leading digit can also begin a new-format id (a table numbered below 128),
+    // the rest is that id's own: not a table name to keep among legacyNames.
+    const old = current.leadingDigitIsOld;
+    const table = old ? legacySuffix(id, digits) : id.slice(digits);
     if (NO_LEGACY_ID_TABLES.has(table)) return false;
-    if (current.leadingDigitIsOld) return table;
+    if (old) return table;
   }
   return current.tableOf(id);
 }

@@ -134,7 +134,8 @@ function rankStrings(values: unknown[], base: number): Ranked | null {
     }
     slot[i] = s;
   }
-  const sorted = distinct.slice().sort();
+  // Sorted in place: a value's slot is found again through slotOf.
+  const sorted = distinct.sort();
   const m = sorted.length;
   const rankOfSlot = new Uint32Array(m);
   for (let i = 0; i < m; i++) {

@@ -79,12 +79,10 @@ const READ_CHUNK = 8 << 20;
 
 /**
  * The lines of a file, read in chunks (a file of any size, never one string
- * of it), each with the byte offset just after its newline; a last line
- * without a newline (torn) comes with -1. Offsets cost a byte count per line:
- * only the log asks for them (`offsets`), to cut a torn tail; without them
- * every line comes with the offset of the end of its chunk.
+ * of it), each with the byte offset just after its newline (the log cuts a
+ * torn tail there); a last line without a newline (torn) comes with -1.
  */
-export function* readLines(file: string, offsets = true): Generator<[string, number]> {
+export function* readLines(file: string): Generator<[string, number]> {
   const fd = fs.openSync(file, "r");
   try {
     const chunk = Buffer.allocUnsafe(READ_CHUNK);
@@ -110,7 +108,7 @@ export function* readLines(file: string, offsets = true): Generator<[string, num
       let end = base;
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
-        if (!offsets || i === lines.length - 1) end = offset;
+        if (i === lines.length - 1) end = offset;
         else end += Buffer.byteLength(line) + 1;
         yield [line, end];
       }
