@@ -292,6 +292,14 @@ export function restoreDocuments(db: any, state: LoadedState): Restored {
 /** The longest background loading waits behind requests before it takes a slice anyway. */
 export const YIELD_TO_REQUESTS_MS = 1000;
 
+/** Resolves once `busy()` is false, checked every 2 ms, or after {@link YIELD_TO_REQUESTS_MS} at most. */
+export async function whileBusy(busy: () => boolean): Promise<void> {
+  const since = performance.now();
+  while (busy() && performance.now() - since < YIELD_TO_REQUESTS_MS) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /**
  * Parses the tables `db` has not parsed yet, a slice at a time between other
  * work (setImmediate), until none is left or `stopped()`; then `done`. While
@@ -305,17 +313,10 @@ export function loadInBackground(
   done?: () => void,
   busy: () => boolean = () => false,
 ): void {
-  let waitingSince: number | null = null;
-  const step = () => {
+  const step = async () => {
     if (stopped()) return;
-    if (busy()) {
-      waitingSince ??= performance.now();
-      if (performance.now() - waitingSince < YIELD_TO_REQUESTS_MS) {
-        setTimeout(step, 2);
-        return;
-      }
-    }
-    waitingSince = null;
+    await whileBusy(busy);
+    if (stopped()) return;
     const started = performance.now();
     while (performance.now() - started < SLICE_MS) {
       if (!db.loadSome(512)) {
@@ -323,7 +324,7 @@ export function loadInBackground(
         return;
       }
     }
-    setImmediate(step);
+    setImmediate(() => void step());
   };
-  setImmediate(step);
+  setImmediate(() => void step());
 }

@@ -11,7 +11,7 @@
  * waits, up to YIELD_TO_REQUESTS_MS before each module: the first queries
  * after a start load their own modules without others loading beside them.
  */
-import { YIELD_TO_REQUESTS_MS } from "./documentLoader.js";
+import { whileBusy } from "./documentLoader.js";
 import type { Engine } from "./engine.js";
 
 export async function warmFunctions(
@@ -22,10 +22,7 @@ export async function warmFunctions(
   new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", dateStyle: "full", timeStyle: "long" }).format(0);
   for (const name of engine.moduleNames()) {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const waiting = performance.now();
-    while (busy() && performance.now() - waiting < YIELD_TO_REQUESTS_MS) {
-      await new Promise<void>((resolve) => setTimeout(resolve, 2));
-    }
+    await whileBusy(busy);
     // A module that fails to load fails the same way when it is called, with its error.
     await engine.loadModule(name).catch(() => undefined);
   }
