@@ -142,29 +142,40 @@ export function decodeId(id: string): { tableNumber: number; internalId: Uint8Ar
  */
 export const NO_LEGACY_ID_TABLES: ReadonlySet<string> = new Set(["authRefreshTokens", "authSessions"]);
 
-/** The table name of an id in convex-test's old format (a counter then the table name). */
+/**
+ * The table name of an id in convex-test's old format (a counter then the table name).
+ * Any id goes through here, a client's argument too: it never adds to {@link legacyNames}.
+ */
 function legacyTable(id: string): string | null {
   const digits = leadingDigits(id);
   if (digits === 0 || digits === id.length) return null;
-  const table = legacySuffix(id, digits);
+  const table = legacySuffix(id, digits, false);
   return NO_LEGACY_ID_TABLES.has(table) ? null : table;
 }
 
 /**
- * Table names of old-format ids seen so far. A start reads hundreds of
- * thousands of such ids: the one string per table (found with a length check
- * and endsWith) spares a new string per id, and each lookup keyed by it hashing
- * it again.
+ * Table names of old-format ids seen so far in stored data (a start, an
+ * imported snapshot). A start reads hundreds of thousands of such ids: the one
+ * string per table (found with a length check and endsWith) spares a new string
+ * per id, and each lookup keyed by it hashing it again. Only stored ids add
+ * names: an id a client sends (a query's `v.id` argument, `db.get`) is looked
+ * up among them but never kept, so made-up ids cannot fill the list (every
+ * later old-format lookup would scan 64 names) nor keep their strings alive.
  */
 const legacyNames: string[] = [];
 
-/** `id.slice(digits)`, the same string for every id of one table. */
-function legacySuffix(id: string, digits: number): string {
+/** `id.slice(digits)`, the same string for every id of one table; `keep`: a stored id's, remembered. */
+function legacySuffix(id: string, digits: number, keep: boolean): string {
   const length = id.length - digits;
   for (const name of legacyNames) if (name.length === length && id.endsWith(name)) return name;
   const name = id.slice(digits);
-  if (legacyNames.length < 64) legacyNames.push(name);
+  if (keep && legacyNames.length < 64) legacyNames.push(name);
   return name;
+}
+
+/** How many table names {@link legacyNames} holds (tests). */
+export function legacyNameCount(): number {
+  return legacyNames.length;
 }
 
 function leadingDigits(id: string): number {
@@ -180,7 +191,7 @@ function leadingDigits(id: string): number {
 /** Whether `id` is an old-format id of a table in {@link NO_LEGACY_ID_TABLES} (a row to delete). */
 export function isRefusedLegacyId(id: string): boolean {
   const digits = leadingDigits(id);
-  return digits > 0 && digits < id.length && NO_LEGACY_ID_TABLES.has(legacySuffix(id, digits));
+  return digits > 0 && digits < id.length && NO_LEGACY_ID_TABLES.has(legacySuffix(id, digits, true));
 }
 
 /**
@@ -321,7 +332,7 @@ export function storedIdTable(id: string): string | null | false {
     // Where a leading digit can also begin a new-format id (a table numbered below 128),
     // the rest is that id's own: not a table name to keep among legacyNames.
     const old = current.leadingDigitIsOld;
-    const table = old ? legacySuffix(id, digits) : id.slice(digits);
+    const table = old ? legacySuffix(id, digits, true) : id.slice(digits);
     if (NO_LEGACY_ID_TABLES.has(table)) return false;
     if (old) return table;
   }
