@@ -44,11 +44,23 @@ function DeferredToaster(props: ToasterProps) {
 }
 
 /** Theme (following the system's light or dark mode), toasts, and the Convex
- * client with its auth session around the whole app. */
+ * client with its auth session around the whole app.
+ *
+ * Panels are solid: translucent ones (Radix's default) give every card a
+ * 64 px backdrop blur, which the page's plain background never shows but which
+ * a browser without a GPU (software compositing) redraws on every frame: about
+ * 150 ms for the scene's first frame in headless Chromium on 2 cores. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const appearance = useSystemAppearance();
   return (
-    <Theme appearance={appearance} accentColor="violet" grayColor="mauve" radius="medium" scaling="100%">
+    <Theme
+      appearance={appearance}
+      accentColor="violet"
+      grayColor="mauve"
+      radius="medium"
+      scaling="100%"
+      panelBackground="solid"
+    >
       {convex ? <ConvexAuthProvider client={convex}>{children}</ConvexAuthProvider> : <MissingConfiguration />}
       {/* The spec allows one toast at a time. */}
       <DeferredToaster visibleToasts={1} theme={appearance} position="top-center" richColors closeButton />

@@ -197,3 +197,30 @@ test("the scene renders as itself at once, with no 'Loading StageTime…' in bet
   await expect(page.getByRole("heading", { name: "Comedy Scene" })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __loadingSeen: string[] }).__loadingSeen)).toEqual([]);
 });
+
+test("scene cards paint without a backdrop blur, and the first card's paint is reported (Element Timing)", async ({
+  page,
+}) => {
+  // The page's background is plain, so a translucent panel's 64 px backdrop blur
+  // shows nothing, yet a browser compositing in software redraws it every frame.
+  await page.addInitScript(() => {
+    const painted: string[] = [];
+    (window as unknown as { __painted: string[] }).__painted = painted;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        painted.push((entry as PerformanceEntry & { identifier: string }).identifier);
+    }).observe({ type: "element", buffered: true });
+  });
+  await page.goto("/scene");
+  const card = page.getByTestId("scene-card").first();
+  await expect(card).toBeVisible();
+  const backdrop = await card.evaluate((el) => {
+    const style = getComputedStyle(el, "::before");
+    return style.backdropFilter || style.getPropertyValue("-webkit-backdrop-filter") || "none";
+  });
+  expect(backdrop).toBe("none");
+  // What the bench times as "first scene card" (tests/bench/pageTimeline.ts).
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __painted: string[] }).__painted))
+    .toContain("scene-card");
+});
