@@ -2,6 +2,7 @@ import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { criticalChunks } from "./scripts/criticalChunks";
+import { CRITICAL_ROUTES } from "./scripts/criticalRoutes";
 import { radixIconsPerModule } from "./scripts/radixIconsPlugin";
 import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin";
 import { routePreload } from "./scripts/routePreloadPlugin";
@@ -12,10 +13,11 @@ export default defineConfig({
     radixIconsPerModule(),
     radixThemeWithoutTooltipProvider(),
     react(),
-    routePreload({ "/scene": "src/routes/Scene.tsx", "/": "src/routes/Landing.tsx" }),
+    // One table of the routes whose code the first load must not wait for: both plugins take it.
+    routePreload(CRITICAL_ROUTES),
     sceneFirstPageOverHttp(),
     // Build only: the entry's static imports in the entry chunk, each of these pages' in one more.
-    criticalChunks({ "scene-deps": "src/routes/Scene.tsx", "landing-deps": "src/routes/Landing.tsx" }),
+    criticalChunks(CRITICAL_ROUTES),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { CodeSplittingOptions, OutputChunk, PluginContext } from "rolldown";
 import { parseAst } from "rolldown/parseAst";
 import type { Plugin } from "vite";
+import type { CriticalRoute } from "./criticalRoutes";
 
 /** Export names a module is asked for; "all" for a namespace import or an unknown use. */
 type Wanted = Set<string> | "all";
@@ -196,7 +197,7 @@ const RUNTIME = "\0rolldown/runtime.js";
 /**
  * The entry's static imports (and rolldown's runtime) in the entry chunk, and
  * each given route's static imports beyond the entry's in one chunk per route
- * (named by the key). The default split gives every set of pages sharing
+ * (named by its `chunk`; scripts/criticalRoutes.ts). The default split gives every set of pages sharing
  * modules its own chunk: /scene loaded 32 files, and over HTTP/1.1 (six
  * connections per host) they arrived in rounds of six. The module sets are
  * worked out once the module graph is complete (buildEnd), following only the
@@ -206,13 +207,17 @@ const RUNTIME = "\0rolldown/runtime.js";
  * another page moves to the route's chunk (the first listed route's, when two
  * use it), which that page then loads too.
  */
-export function criticalChunks(routes: Record<string, string>): Plugin {
+export function criticalChunks(routes: readonly CriticalRoute[]): Plugin {
+  const chunkNames = new Set(routes.map((r) => r.chunk));
   const chunkOf = new Map<string, string>();
   let root = process.cwd();
   const codeSplitting: CodeSplittingOptions = {
     // Without includeDependenciesRecursively: false, a captured barrel would bring
     // in every module it imports, used or not.
-    groups: [{ name: (id) => chunkOf.get(id) ?? null, includeDependenciesRecursively: false }],
+    // (debugName only labels the group in rolldown's timing report, and quiets its warning.)
+    groups: [
+      { name: (id) => chunkOf.get(id) ?? null, debugName: "critical-chunks", includeDependenciesRecursively: false },
+    ],
   };
   return {
     name: "critical-chunks",
@@ -232,7 +237,7 @@ export function criticalChunks(routes: Record<string, string>): Plugin {
       };
       const entries = [...ctx.getModuleIds()].filter((id) => ctx.getModuleInfo(id)?.isEntry);
       for (const id of [...(await staticClosure(entries, links)), RUNTIME]) chunkOf.set(id, "index");
-      for (const [name, module] of Object.entries(routes)) {
+      for (const { chunk: name, module } of routes) {
         const page = path.resolve(root, module);
         if (!ctx.getModuleInfo(page)) throw new Error(`critical-chunks: no module ${module}`);
         for (const id of await staticClosure([page], links)) {
@@ -245,12 +250,12 @@ export function criticalChunks(routes: Record<string, string>): Plugin {
       // A module the analysis missed lands in a chunk of its own, which the
       // critical chunks then import: still correct, but one more request.
       const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
-      const expected = new Set(chunks.filter((c) => c.isEntry || routes[c.name]).map((c) => c.fileName));
+      const expected = new Set(chunks.filter((c) => c.isEntry || chunkNames.has(c.name)).map((c) => c.fileName));
       for (const chunk of chunks) {
         const critical =
           chunk.isEntry ||
-          routes[chunk.name] ||
-          Object.values(routes).some((m) => chunk.facadeModuleId === path.resolve(root, m));
+          chunkNames.has(chunk.name) ||
+          routes.some((r) => chunk.facadeModuleId === path.resolve(root, r.module));
         const extra = critical ? chunk.imports.filter((f) => !expected.has(f)) : [];
         if (extra.length > 0) this.warn(`critical-chunks: ${chunk.fileName} also imports ${extra.join(", ")}`);
       }

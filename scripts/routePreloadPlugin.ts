@@ -1,18 +1,19 @@
 import type { Plugin } from "vite";
 import type { OutputBundle, OutputChunk } from "rolldown";
 import { normalPath, ROUTE_PRELOADED_GLOBAL } from "../src/lib/paths";
+import type { CriticalRoute } from "./criticalRoutes";
 import { insertEarlyScript } from "./earlyScripts";
 
 /**
  * The router loads a page's chunk only after the entry has run, a waterfall on
- * the first load. For the routes given (path → module), this plugin adds to
+ * the first load. For the routes given (scripts/criticalRoutes.ts), this plugin adds to
  * index.html a small script that, on that path, asks for the page's chunks as
  * modulepreloads at once, so they download and compile while the entry runs.
  * The script sits above the stylesheet, which would otherwise hold it back
  * until the stylesheet had loaded, and tells the app it did (so the first
  * render waits for that page's code: src/app/router.tsx, routerReady).
  */
-export function routePreload(routes: Record<string, string>): Plugin {
+export function routePreload(routes: readonly CriticalRoute[]): Plugin {
   return {
     name: "route-preload",
     apply: "build",
@@ -24,7 +25,7 @@ export function routePreload(routes: Record<string, string>): Plugin {
         const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         const preloads: Record<string, string[]> = {};
-        for (const [pathname, module] of Object.entries(routes)) {
+        for (const { path: pathname, module } of routes) {
           const page = chunks.find((c) => c.facadeModuleId?.endsWith(module));
           if (!page) throw new Error(`route-preload: no chunk for ${module}`);
           const files = new Set<string>();

@@ -14,6 +14,7 @@ import vm from "node:vm";
 import type { OutputChunk, RolldownOutput } from "rolldown";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { CRITICAL_ROUTES } from "../../scripts/criticalRoutes";
 import { firstPageArgs, HTTP_FIRST_PAGE_GLOBAL, openingSceneArgs } from "../../src/features/scene/firstPage";
 import { ROUTE_PRELOADED_GLOBAL } from "../../src/lib/paths";
 
@@ -168,6 +169,25 @@ describe("index.html's inline scripts, as built", () => {
         args: [JSON.parse(JSON.stringify(firstPageArgs(openingSceneArgs(Date.now()))))],
       });
       expect(window[HTTP_FIRST_PAGE_GLOBAL]).toBeDefined();
+    }
+  });
+
+  test("every critical route is preloaded on its path, with its page's chunk and the chunk its dependencies are grouped in", () => {
+    // One table (scripts/criticalRoutes.ts) feeds both plugins: a route preloaded whose
+    // dependencies were not grouped, or grouped but not preloaded, shows here.
+    expect(new Set(CRITICAL_ROUTES.map((r) => r.path)).size).toBe(CRITICAL_ROUTES.length);
+    expect(new Set(CRITICAL_ROUTES.map((r) => r.chunk)).size).toBe(CRITICAL_ROUTES.length);
+    for (const route of CRITICAL_ROUTES) {
+      const deps = chunks.filter((c) => c.name === route.chunk && !c.facadeModuleId);
+      expect(deps, route.chunk).toHaveLength(1);
+      const { links, window } = runInlineScripts(route.path);
+      const preloaded = links.map((l) => l.href);
+      expect(preloaded, route.path).toContain(`/${page(route.module).fileName}`);
+      expect(preloaded, route.path).toContain(`/${deps[0].fileName}`);
+      // Nothing preloaded that the page does not load, nothing it loads left out (the entry's are in the HTML).
+      const loads = staticFiles(page(route.module)).filter((f) => !staticFiles(entry()).includes(f));
+      expect([...preloaded].sort(), route.path).toEqual(loads.map((f) => `/${f}`).sort());
+      expect(window[ROUTE_PRELOADED_GLOBAL], route.path).toBe(true);
     }
   });
 

@@ -1,0 +1,25 @@
+import { paths } from "../src/lib/paths";
+
+/**
+ * A page whose code the first load must not wait for: on `path`, index.html's
+ * script preloads the chunks of `module` (scripts/routePreloadPlugin.ts), and
+ * the build groups that page's static imports beyond the entry's into the chunk
+ * named `chunk` (scripts/criticalChunks.ts).
+ */
+export type CriticalRoute = {
+  /** The URL path, as the router matches it (see normalPath). */
+  path: string;
+  /** The page's module, relative to the project root (the router's lazy import). */
+  module: string;
+  /** The name of the chunk its dependencies are grouped in. */
+  chunk: string;
+};
+
+/**
+ * The one list both build plugins take (vite.config.ts). A module two routes
+ * share goes to the first one's chunk.
+ */
+export const CRITICAL_ROUTES: readonly CriticalRoute[] = [
+  { path: paths.scene, module: "src/routes/Scene.tsx", chunk: "scene-deps" },
+  { path: paths.home, module: "src/routes/Landing.tsx", chunk: "landing-deps" },
+];
