@@ -1,6 +1,7 @@
 import type { Plugin } from "vite";
 import type { OutputBundle, OutputChunk } from "rolldown";
 import { normalPath, ROUTE_PRELOADED_GLOBAL } from "../src/lib/paths";
+import { scriptLiteral } from "../src/lib/scriptLiteral";
 import type { CriticalRoute } from "./criticalRoutes";
 import { insertEarlyScript } from "./earlyScripts";
 
@@ -43,9 +44,9 @@ export function routePreload(routes: readonly CriticalRoute[]): Plugin {
         }
         const script =
           `(function(p){var f=p[(${normalPath.toString()})(location.pathname)];if(!f)return;` +
-          `window[${JSON.stringify(ROUTE_PRELOADED_GLOBAL)}]=true;f.forEach(function(h){` +
+          `window[${scriptLiteral(ROUTE_PRELOADED_GLOBAL)}]=true;f.forEach(function(h){` +
           `var l=document.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=h;document.head.appendChild(l)})})(` +
-          `${JSON.stringify(preloads).replace(/</g, "\\u003c")})`;
+          `${scriptLiteral(preloads)})`;
         return insertEarlyScript(html, script);
       },
     },

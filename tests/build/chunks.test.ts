@@ -123,14 +123,14 @@ function runInlineScripts(pathname: string) {
   const html = fs.readFileSync(path.join(outDir, "index.html"), "utf8");
   const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   const links: Array<{ rel: string; href: string }> = [];
-  const requests: Array<{ url: string; init: { method: string; body: string } }> = [];
+  const requests: Array<{ url: string; init: { method: string; headers: unknown; body: string } }> = [];
   const window: Record<string, unknown> = {
     location: { pathname },
     document: {
       createElement: () => ({ rel: "", href: "", crossOrigin: null }),
       head: { appendChild: (link: { rel: string; href: string }) => links.push(link) },
     },
-    fetch: (url: string, init: { method: string; body: string }) => {
+    fetch: (url: string, init: { method: string; headers: unknown; body: string }) => {
       requests.push({ url, init });
       return new Promise(() => undefined);
     },
@@ -163,6 +163,8 @@ describe("index.html's inline scripts, as built", () => {
       expect(window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
       expect(requests).toHaveLength(1);
       expect(requests[0].url).toBe(`${BACKEND}/api/query`);
+      // Convex's /api/query takes application/json only (a text/plain "simple request" is refused: firstPage.ts).
+      expect(requests[0].init.headers).toEqual({ "Content-Type": "application/json" });
       expect(JSON.parse(requests[0].init.body)).toEqual({
         path: "scene:listPage",
         format: "convex_encoded_json",

@@ -5,6 +5,7 @@ import { useSyncExternalStore } from "react";
 import { api } from "../../../convex/_generated/api";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
 import { normalPath, paths } from "../../lib/paths";
+import { scriptLiteral } from "../../lib/scriptLiteral";
 import { SCENE_PAGE_SIZE } from "./incremental";
 
 /** The scene list's clock: the hour, so the subscription stays put within it. */
@@ -82,9 +83,6 @@ export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: strin
   return true;
 }
 
-/** A value as a JavaScript literal that is safe inside an HTML <script> element (no "</script>"). */
-const scriptLiteral = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
-
 /** Where index.html's inline script leaves the first page it asked for (see {@link httpFirstPageScript}). */
 export const HTTP_FIRST_PAGE_GLOBAL = "__stagetimeSceneFirstPage";
 
@@ -100,6 +98,15 @@ export type HttpFirstPageRequest = { args: unknown; result: Promise<JSONValue | 
  * cards wait neither for the bundle nor for the WebSocket. The arguments are
  * {@link openingSceneArgs}' with the hour filled in as the page loads; the
  * functions are inlined from this module, so the rules stay here.
+ *
+ * The request says `Content-Type: application/json`, which makes it a CORS
+ * preflighted one (an OPTIONS round trip first when the backend is on another
+ * origin). A "simple" `text/plain` body would skip that, but Convex refuses it:
+ * its /api/query handler takes the body through its `Json` extractor
+ * (convex-backend crates/local_backend/src/public_api.rs, public_query_post),
+ * which answers 400 BadJsonBody unless the content type is application/json or
+ * +json (crates/common/src/http/extract.rs, json_content_type); ConvexHttpClient
+ * sends application/json too.
  *
  * While the bundle downloads it also makes the browser load its time-zone data
  * (about 20 ms, once per page, on the first date format with a time zone),
