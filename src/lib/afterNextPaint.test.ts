@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { afterNextPaint } from "./afterNextPaint";
+import { act, createElement } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterNextPaint, usePainted } from "./afterNextPaint";
 
 let frames: Array<() => void> = [];
 
@@ -40,4 +42,72 @@ test("a cancel before or after the frame stops it", () => {
   cancel();
   vi.runAllTimers();
   expect(late).not.toHaveBeenCalled();
+});
+
+describe("usePainted, in a real React root", () => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  // The probe renders nothing, so React DOM needs no more of a container than an
+  // element it can listen on and a document with nothing focused (no DOM here).
+  const noop = () => undefined;
+  const container = {
+    nodeType: 1,
+    nodeName: "DIV",
+    tagName: "DIV",
+    addEventListener: noop,
+    removeEventListener: noop,
+    ownerDocument: {
+      nodeType: 9,
+      addEventListener: noop,
+      removeEventListener: noop,
+      defaultView: { document: { activeElement: null }, HTMLIFrameElement: class {} },
+    },
+  };
+  let renders: boolean[] = [];
+  let root: Root | null = null;
+
+  function Probe() {
+    renders.push(usePainted());
+    return null;
+  }
+
+  const mount = () =>
+    act(() => {
+      renders = [];
+      root = createRoot(container as unknown as Element);
+      root.render(createElement(Probe));
+    });
+  /** The next animation frame's callbacks, as the browser runs them before it paints. */
+  const frame = () => act(() => frames.splice(0).forEach((callback) => callback()));
+
+  afterEach(() => {
+    if (root) act(() => root!.unmount());
+    root = null;
+  });
+
+  test("false until a frame has been painted, then true (one more render)", () => {
+    mount();
+    expect(renders).toEqual([false]);
+    act(() => vi.runAllTimers());
+    expect(renders).toEqual([false]); // timers alone are no frame
+    frame();
+    expect(renders).toEqual([false]); // the frame's own callbacks run before its paint
+    act(() => vi.runAllTimers());
+    expect(renders).toEqual([false, true]);
+    // Later frames change nothing.
+    frame();
+    act(() => vi.runAllTimers());
+    expect(renders).toEqual([false, true]);
+  });
+
+  test("a root unmounted before the paint is never updated, and its frame is cancelled", () => {
+    mount();
+    const requested = frames.length;
+    expect(requested).toBe(1);
+    act(() => root!.unmount());
+    root = null;
+    frame();
+    expect(vi.getTimerCount()).toBe(0); // the frame's callback was cancelled: no task queued
+    act(() => vi.runAllTimers());
+    expect(renders).toEqual([false]);
+  });
 });
