@@ -1,6 +1,9 @@
 import Google from "@auth/core/providers/google";
 import { Password } from "@convex-dev/auth/providers/Password";
-import { convexAuth } from "@convex-dev/auth/server";
+import { convexAuth, getAuthSessionId } from "@convex-dev/auth/server";
+// Convex Auth's own mutation is rebuilt as convexAuth builds it (see `store` below), without our triggers.
+// eslint-disable-next-line no-restricted-imports
+import { type GenericMutationCtx, internalMutationGeneric } from "convex/server";
 import { ConvexError } from "convex/values";
 import { internal } from "./_generated/api";
 import type { DataModel, Id } from "./_generated/dataModel";
@@ -10,6 +13,7 @@ import { assertCredentialLengths, MIN_PASSWORD_LENGTH, signUpName } from "./lib/
 import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
 import {
   clearSignInAttempts,
+  limitGoogleSignInStart,
   limitSignInAttempt,
   limitSignUp,
   limitSuccessfulSignIn,
@@ -186,7 +190,7 @@ const google = Google({
   },
 });
 
-export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
+const convexAuthFunctions = convexAuth({
   providers: [password, google],
   // Convex Auth's own bucket (per account, N at once then N an hour) stays as
   // a backstop: at 60 it never refuses before signInAccount in rateLimits.ts
@@ -204,3 +208,26 @@ export const { auth, signIn, signOut, store, isAuthenticated } = convexAuth({
     },
   },
 });
+
+export const { auth, signIn, signOut, isAuthenticated } = convexAuthFunctions;
+
+/**
+ * Convex Auth's internal `auth:store` mutation, with Google sign-in starts
+ * rate limited (rateLimits.ts, googleSignInStart). Its "verifier" call is made
+ * only by `auth:signIn` starting an OAuth flow, and writes the row a stranger
+ * could otherwise add as fast as they call: the limit is taken in the same
+ * transaction, so a refused start writes nothing. Every call then runs the
+ * library's own handler, on the same raw ctx convexAuth gives it (no triggers:
+ * the profile callback adds them itself), and the arguments are checked
+ * against the library's own validator (its `exportArgs`, which the backend
+ * checks every call against).
+ */
+type StoreHandler = (ctx: GenericMutationCtx<DataModel>, args: { args: { type: string } }) => Promise<unknown>;
+const libraryStore = convexAuthFunctions.store as unknown as { _handler: StoreHandler; exportArgs: () => string };
+export const store = Object.assign(
+  internalMutationGeneric(async (ctx: GenericMutationCtx<DataModel>, args: { args: { type: string } }) => {
+    if (args.args.type === "verifier") await limitGoogleSignInStart(ctx, await getAuthSessionId(ctx));
+    return await libraryStore._handler(ctx, args);
+  }),
+  { exportArgs: libraryStore.exportArgs },
+) as unknown as typeof convexAuthFunctions.store;

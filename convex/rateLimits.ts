@@ -109,6 +109,18 @@ import { appError, ErrorCode } from "./errors";
  *   and the profile form write only the comedian's own rows (no totals, and
  *   no other user's query reads them: a live list copies the name at sign-up),
  *   so a loop there costs only its author, within the argument caps.
+ * - googleSignInStart (whole site): 60 Google sign-in starts at once, 60 a
+ *   minute. Each start (`auth:signIn` with provider "google" and no code) is
+ *   anonymous, costs a stranger one call, and writes an `authVerifiers` row
+ *   that only the cron (authVerifiers.ts) deletes, 20 minutes on: this bounds
+ *   those rows to a few thousand however fast a script calls. A real launch
+ *   day's Google sign-ins (each person starts once, or twice after a cancel)
+ *   stay well under it; a script that keeps it empty holds up Google sign-in
+ *   for a minute at a time but costs the site nothing. As with sign-ups, the
+ *   action sees no client address to key it by.
+ * - googleSignInSession (per signed-in session): 10 starts at once, 10 an
+ *   hour. A start from a signed-in session (linking Google to the account)
+ *   has a key: one session cannot use up the site-wide starts on its own.
  */
 /** Wrong passwords one account takes before it waits. */
 export const SIGN_IN_ATTEMPTS = 10;
@@ -128,6 +140,8 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   logSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 150 },
   editSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
   signInOverCeiling: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
+  googleSignInStart: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
+  googleSignInSession: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
 });
 
 export type RateLimitName =
@@ -144,7 +158,9 @@ export type RateLimitName =
   | "logSet"
   | "editSet"
   | "signInOverCeiling"
-  | "signInSucceeded";
+  | "signInSucceeded"
+  | "googleSignInStart"
+  | "googleSignInSession";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -173,6 +189,8 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   editSet: (ms) => `Too many edits. Please try again in ${waitText(ms)}.`,
   signInOverCeiling: () => SIGN_IN_LIMITED_MESSAGE,
   signInSucceeded: (ms) => `Too many sign-ins on this account. Please try again in ${waitText(ms)}.`,
+  googleSignInStart: () => "Too many sign-ins right now. Please try again in a few minutes.",
+  googleSignInSession: (ms) => `Too many Google sign-ins. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
@@ -293,4 +311,15 @@ export async function clearSignInAttempts(ctx: ActionCtx, email: string): Promis
   const key = signInKey(email);
   await rateLimiter.reset(ctx, "signInAccount", { key });
   await rateLimiter.reset(ctx, "signInOverCeiling", { key });
+}
+
+/**
+ * A Google sign-in start, in the mutation that writes its `authVerifiers` row
+ * (auth.ts), so a refused start writes nothing: the signed-in session's
+ * googleSignInSession token (when there is a session), then a site-wide
+ * googleSignInStart token.
+ */
+export async function limitGoogleSignInStart(ctx: MutationCtx, sessionId: string | null): Promise<void> {
+  if (sessionId !== null) await enforceRateLimit(ctx, "googleSignInSession", sessionId);
+  await enforceRateLimit(ctx, "googleSignInStart");
 }

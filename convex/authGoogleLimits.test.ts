@@ -1,0 +1,67 @@
+/**
+ * Starting a Google sign-in (`auth:signIn` with provider "google" and no code)
+ * is anonymous and writes an authVerifiers row each time: a stranger calling it
+ * in a loop is held to the site-wide googleSignInStart limit, a signed-in
+ * session to its own googleSignInSession limit too (rateLimits.ts), and a
+ * refused start leaves no row.
+ */
+import { describe, expect, test, vi } from "vitest";
+import { api, internal } from "./_generated/api";
+import { newTest, createUser, type TestBackend } from "./test.setup";
+import { useAuthEnv } from "./test.auth";
+import { useFrozenClock } from "./test.clock";
+import { expectAppError } from "./test.expect";
+
+const NOW = Date.parse("2026-11-20T15:00:00-05:00");
+
+useFrozenClock(NOW);
+useAuthEnv();
+
+async function verifierCount(t: TestBackend): Promise<number> {
+  return await t.run(async (ctx) => (await ctx.db.query("authVerifiers").collect()).length);
+}
+
+type Starter = Pick<TestBackend, "action">;
+const startGoogle = (caller: Starter) => caller.action(api.auth.signIn, { provider: "google", params: {} });
+
+describe("Google sign-in starts", () => {
+  test("a stranger's 61st start within a minute is refused and writes no row; a minute on they work again", async () => {
+    const t = newTest();
+    for (let i = 0; i < 60; i++) expect((await startGoogle(t)).redirect).toBeDefined();
+    expect(await verifierCount(t)).toBe(60);
+    const refused = await expectAppError(
+      startGoogle(t),
+      "RATE_LIMITED",
+      "Too many sign-ins right now. Please try again in a few minutes.",
+    );
+    expect(refused).toMatchObject({ limit: "googleSignInStart", retryAfterMs: expect.any(Number) });
+    expect(await verifierCount(t)).toBe(60);
+
+    vi.setSystemTime(NOW + 60_000);
+    expect((await startGoogle(t)).redirect).toBeDefined();
+    expect(await verifierCount(t)).toBe(61);
+  });
+
+  test("a signed-in session gets 10 starts an hour of its own; other callers still start", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    for (let i = 0; i < 10; i++) expect((await startGoogle(comic.asUser)).redirect).toBeDefined();
+    const refused = await expectAppError(
+      startGoogle(comic.asUser),
+      "RATE_LIMITED",
+      "Too many Google sign-ins. Please try again in 6 minutes.",
+    );
+    expect(refused).toMatchObject({ limit: "googleSignInSession" });
+    expect(await verifierCount(t)).toBe(10);
+    expect((await startGoogle(t)).redirect).toBeDefined();
+    expect(await verifierCount(t)).toBe(11);
+  });
+
+  test("auth:store still checks its arguments against Convex Auth's validator", async () => {
+    const t = newTest();
+    await expect(t.mutation(internal.auth.store, { args: { type: "nonsense" } } as never)).rejects.toThrow(
+      /Validator|validator|does not match/,
+    );
+    expect(await verifierCount(t)).toBe(0);
+  });
+});
