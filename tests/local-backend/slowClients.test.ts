@@ -1,0 +1,171 @@
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Backend, startBackend, waitFor } from "./harness";
+import { backendStats } from "./rawClient";
+
+/**
+ * Slow clients (slowloris) cannot hold the listeners' connections: headers sent a byte at a
+ * time, a body trickled a byte a second (never idle long enough for the body idle time) and a
+ * connection that sends nothing are all cut off by the request timeout
+ * (`LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS`, 3 s here, which bounds the headers too), on the API
+ * and on the HTTP actions' listener, whose connection slots they free. And that listener's
+ * connection cap (`LOCAL_BACKEND_MAX_SITE_CONNECTIONS`) refuses the connection past it and
+ * serves again once one closes. The assertions wait for the server to close the socket (never
+ * for a time), with generous test timeouts.
+ */
+const SITE_SLOTS = 4;
+const sockets: net.Socket[] = [];
+
+afterAll(() => {
+  for (const socket of sockets) socket.destroy();
+});
+
+type RawClient = {
+  socket: net.Socket;
+  /** Resolves with what the server sent once it closed the connection. */
+  closed: Promise<string>;
+  /** Resolves once the socket is connected. */
+  connected: Promise<void>;
+  /** Writes one byte every `everyMs` until the socket closes (the server must be the one to close it). */
+  trickle: (bytes: string, everyMs: number) => void;
+  received: () => string;
+};
+
+function rawClient(port: number): RawClient {
+  const socket = net.connect(port, "127.0.0.1");
+  sockets.push(socket);
+  let received = "";
+  let timer: NodeJS.Timeout | undefined;
+  socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+  socket.on("error", () => {});
+  const closed = new Promise<string>((resolve) =>
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve(received);
+    }),
+  );
+  const connected = new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const trickle = (bytes: string, everyMs: number) => {
+    let next = 0;
+    timer = setInterval(() => {
+      if (!socket.destroyed && !socket.writableEnded) socket.write(bytes[next++ % bytes.length]);
+    }, everyMs);
+  };
+  return { socket, closed, connected, trickle, received: () => received };
+}
+
+/** A complete request with `Connection: close`; resolves with the raw answer, or "" if the connection was dropped. */
+async function rawRequest(port: number, path: string): Promise<string> {
+  const client = rawClient(port);
+  await client.connected;
+  client.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  return await client.closed;
+}
+
+/** What a slow client may have been told before its connection was closed: nothing, or 408. */
+const CUT_OFF = /^(|HTTP\/1\.1 408 [^]*)$/;
+
+describe("slow clients are cut off", () => {
+  let backend: Backend;
+
+  beforeAll(async () => {
+    backend = await startBackend({
+      env: {
+        LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS: "3",
+        LOCAL_BACKEND_BODY_IDLE_SECONDS: "30",
+        LOCAL_BACKEND_MAX_SITE_CONNECTIONS: String(SITE_SLOTS),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await backend?.dispose();
+  });
+
+  test("headers a byte at a time, on both listeners", async () => {
+    const clients = [backend.port, backend.sitePort].map((port) => {
+      const client = rawClient(port);
+      client.socket.write("GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+      client.trickle("abcdefgh", 250);
+      return client;
+    });
+    for (const client of clients) expect(await client.closed).toMatch(CUT_OFF);
+  }, 60_000);
+
+  test("a body trickled a byte a second, never idle, on both listeners; its bytes are freed", async () => {
+    const clients = [
+      { port: backend.port, request: "POST /api/mutation" },
+      { port: backend.sitePort, request: "PUT /echo/slow" },
+    ].map(({ port, request }) => {
+      const client = rawClient(port);
+      client.socket.write(`${request} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`);
+      client.trickle("x", 1000);
+      return client;
+    });
+    for (const client of clients) expect(await client.closed).toMatch(CUT_OFF);
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === 0, { message: "bodies freed" });
+  }, 60_000);
+
+  test("slow clients filling every connection slot of the HTTP actions' listener are cut off and free them", async () => {
+    const idle = rawClient(backend.sitePort);
+    const headers = rawClient(backend.sitePort);
+    headers.socket.write("PUT /echo/h HTTP/1.1\r\nHost: x\r\n");
+    headers.trickle("X-Slow: a\r\n", 250);
+    const bodies = [1, 2].map((n) => {
+      const client = rawClient(backend.sitePort);
+      client.socket.write(`PUT /echo/b${n} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`);
+      client.trickle("x", 1000);
+      return client;
+    });
+    const slow = [idle, headers, ...bodies];
+    expect(slow).toHaveLength(SITE_SLOTS);
+    for (const client of slow) expect(await client.closed).toMatch(CUT_OFF);
+    // Every slot is free again: as many requests as there are slots are served at once.
+    const answers = await Promise.all(Array.from({ length: SITE_SLOTS }, () => rawRequest(backend.sitePort, "/hello")));
+    for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  }, 60_000);
+});
+
+describe("the HTTP actions' listener's connection cap", () => {
+  let backend: Backend;
+
+  beforeAll(async () => {
+    backend = await startBackend({
+      env: { LOCAL_BACKEND_MAX_SITE_CONNECTIONS: String(SITE_SLOTS), LOCAL_BACKEND_BODY_IDLE_SECONDS: "60" },
+    });
+  });
+
+  afterAll(async () => {
+    await backend?.dispose();
+  });
+
+  test("the connection past the cap is closed unanswered; once one closes, a new one is served", async () => {
+    // SITE_SLOTS requests whose bodies stall: the backend holds them (their first bytes are counted).
+    const held = Array.from({ length: SITE_SLOTS }, (_, n) => {
+      const client = rawClient(backend.sitePort);
+      client.socket.write(`PUT /echo/held${n} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx`);
+      return client;
+    });
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === SITE_SLOTS, {
+      message: "the held requests to be read",
+    });
+
+    expect(await rawRequest(backend.sitePort, "/hello")).toBe("");
+    // The API listener has its own cap: it still answers.
+    expect((await fetch(`${backend.url}/version`)).status).toBeLessThan(500);
+    for (const client of held) expect(client.socket.destroyed).toBe(false);
+
+    held[0].socket.destroy();
+    const served = await waitFor(
+      async () => {
+        const answer = await rawRequest(backend.sitePort, "/hello");
+        return answer === "" ? null : answer;
+      },
+      { message: "a new connection to be served" },
+    );
+    expect(served).toMatch(/^HTTP\/1\.1 200 /);
+    // The others were held all along.
+    for (const client of held.slice(1)) expect(client.socket.destroyed).toBe(false);
+    for (const client of held) client.socket.destroy();
+  }, 60_000);
+});
