@@ -8,10 +8,11 @@ import { convexToJson, jsonToConvex } from "convex/values";
 import { isAdminKey, type TokenVerifier } from "./auth.js";
 import { runRecordingSeed } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
-import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
-import { describeError, describeErrorFully } from "./functionErrors.js";
+import { type Caller, canonicalPath } from "./functionContext.js";
+import { describeErrorFully } from "./functionErrors.js";
 import { bodyBudget, corsHeaders, HttpError, readBody, sendJson, STATUS_UDF_FAILED } from "./httpCommon.js";
 import { handleUpload, serveFile } from "./storageRoutes.js";
+import { type QueryResult, functionResult } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
 import { MAX_MESSAGE_BYTES } from "./syncSession.js";
 
@@ -87,21 +88,28 @@ export function apiRequestHandler(
     } catch (error) {
       throw new HttpError(400, "BadRequest", `Invalid arguments: ${(error as Error).message}`);
     }
-    const logLines: string[] = [];
-    try {
-      const value = await captureLogs(logLines, async () => {
-        if (info.kind === "query") return await engine.query(path, args, caller);
-        if (info.kind === "mutation") return (await engine.mutation(path, args, caller)).value;
-        return await engine.action(path, args, caller);
-      });
-      sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any), logLines });
-    } catch (error) {
-      const { message, data } = describeError(error);
+    let served: { result: QueryResult; logLines: string[] };
+    if (info.kind === "query") {
+      // Through the subscriptions' query cache, as Convex's HTTP API goes through its function cache.
+      served = await sync.queries.serveOnce(path, args, caller);
+    } else {
+      const logLines: string[] = [];
+      const result = await functionResult(logLines, async () =>
+        info.kind === "mutation"
+          ? (await engine.mutation(path, args, caller)).value
+          : await engine.action(path, args, caller),
+      );
+      served = { result, logLines };
+    }
+    const { result, logLines } = served;
+    if (result.ok) {
+      sendJson(req, res, 200, { status: "success", value: result.value, logLines });
+    } else {
       sendJson(req, res, STATUS_UDF_FAILED, {
         status: "error",
-        errorMessage: message,
+        errorMessage: result.message,
         logLines,
-        ...(data !== undefined ? { errorData: data } : {}),
+        ...(result.data !== undefined ? { errorData: result.data } : {}),
       });
     }
   };
@@ -181,6 +189,9 @@ export function apiRequestHandler(
       case "/_local/env": {
         await readMessage(req);
         await engine.reloadEnv();
+        // Functions read the variables: no query result computed with the old ones stays.
+        sync.queries.invalidateAll();
+        sync.kick();
         sendJson(req, res, 200, { ok: true });
         return;
       }

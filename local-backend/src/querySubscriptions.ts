@@ -10,6 +10,10 @@
  * run. Idle entries are dropped when a write touches their read set, when the
  * functions are reloaded, after IDLE_MAX_AGE_MS, and oldest first beyond
  * IDLE_MAX_ENTRIES or IDLE_MAX_BYTES of results.
+ *
+ * HTTP queries (/api/query) go through the same entries (serveOnce), as
+ * Convex's function cache serves the HTTP API and the sync worker alike: the
+ * page's first-page fetch and the subscription that follows it run once.
  */
 import { convexToJson } from "convex/values";
 import type { Engine } from "./engine.js";
@@ -58,6 +62,17 @@ export function modificationTail(entry: Entry): string {
 
 export type QueryResult = { ok: true; value: unknown } | { ok: false; message: string; data?: unknown };
 
+/** Runs a function, its console output into `logLines`: its value as JSON, or its error as clients see it. */
+export async function functionResult(logLines: string[], run: () => Promise<unknown>): Promise<QueryResult> {
+  try {
+    const value = await captureLogs(logLines, run);
+    return { ok: true, value: convexToJson((value ?? null) as any) };
+  } catch (error) {
+    const { message, data } = describeError(error);
+    return data === undefined ? { ok: false, message } : { ok: false, message, data };
+  }
+}
+
 export type Entry = {
   key: string;
   journal: Journal;
@@ -78,6 +93,12 @@ export type Entry = {
   bundle: unknown;
   /** When the last subscriber left (idle entries only). */
   idleSince: number;
+  /** The journal the entry was asked with (its key's), serialized. */
+  baseJournal: string | null;
+  /** Whether its result's run started from `baseJournal` (not from an end cursor a later run pinned). */
+  fromBase: boolean;
+  /** Set while a run computes it: its result is the previous one until the run ends. */
+  running: boolean;
 };
 
 /**
@@ -156,6 +177,18 @@ export class QueryEntries {
     for (const entry of stale) this.drop(entry);
   }
 
+  /**
+   * Marks every entry stale: the deployment's variables changed, which every
+   * function reads (Convex reads them in each function's transaction, so a
+   * change invalidates every query). Idle results are dropped.
+   */
+  invalidateAll(): void {
+    for (const entry of [...this.entries.values()]) {
+      if (entry.refs > 0) entry.dirty = true;
+      else this.drop(entry);
+    }
+  }
+
   /** Points the per-table reader index at an entry's new read set. */
   private setReads(entry: Entry, reads: ReadSet | null): void {
     if (entry.reads) {
@@ -176,19 +209,19 @@ export class QueryEntries {
     const started = TRACE ? performance.now() : 0;
     entry.dirty = false;
     entry.bundle = this.engine.functions.bundle;
+    entry.running = true;
+    const fromBase = journalString(entry.journal) === entry.baseJournal;
+    const seq = this.engine.commitSeq;
     this.queryRuns++;
     const reads = new ReadSet();
     const logLines: string[] = [];
-    let result: QueryResult;
-    try {
-      const value = await captureLogs(logLines, () =>
-        this.engine.query(entry.udfPath, entry.args, entry.caller, reads, entry.journal),
-      );
-      result = { ok: true, value: convexToJson((value ?? null) as any) };
-    } catch (error) {
-      const { message, data } = describeError(error);
-      result = data === undefined ? { ok: false, message } : { ok: false, message, data };
-    }
+    const result = await functionResult(logLines, () =>
+      this.engine.query(entry.udfPath, entry.args, entry.caller, reads, entry.journal),
+    );
+    entry.running = false;
+    // A commit around the run (one waiting for the lock before the snapshot's hold) may have
+    // landed after it read and before its read set is indexed below: run it again to be sure.
+    if (this.engine.commitSeq !== seq) entry.dirty = true;
     const ran = TRACE ? performance.now() : 0;
     if (entry.refs <= 0) {
       // Its last subscriber left during the run: nothing to keep.
@@ -196,6 +229,7 @@ export class QueryEntries {
       return;
     }
     this.setReads(entry, reads);
+    entry.fromBase = fromBase;
     const serialized = JSON.stringify(result);
     if (TRACE) {
       const done = performance.now();
@@ -210,6 +244,69 @@ export class QueryEntries {
       entry.modTail = "";
       entry.version++;
     }
+  }
+
+  /**
+   * An HTTP query (Convex's /api/query): served from the entry subscriptions
+   * with the same function, arguments and identity share, as Convex's function
+   * cache serves both. A result is served only while it is valid now (no write
+   * touched its read set since its run, same functions, not being re-run) and
+   * came from a run that started without a journal (an HTTP query has none).
+   * Otherwise the entry is computed inside a snapshot, as a flush computes it;
+   * a subscription waiting for it gets that run. Released after: the result
+   * stays idle under the rules above. An entry whose page end a subscription
+   * pinned, and needs a run, is not the HTTP query's: that runs on its own.
+   */
+  async serveOnce(
+    udfPath: string,
+    args: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<{ result: QueryResult; logLines: string[] }> {
+    const entry = this.acquire(udfPath, args, caller);
+    let served: { result: QueryResult; logLines: string[] } | null = null;
+    try {
+      served = this.servable(entry);
+      if (!served && journalString(entry.journal) === entry.baseJournal) {
+        served = await this.engine.runSnapshot(async () => {
+          for (;;) {
+            const seq = this.engine.commitSeq;
+            if (entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle) {
+              // A subscription's run may have pinned its page end meanwhile.
+              if (journalString(entry.journal) !== entry.baseJournal) return null;
+              await this.compute(entry);
+            }
+            if (this.engine.commitSeq === seq) break;
+          }
+          // Taken inside the snapshot: valid at its state even if a commit lands right after.
+          return this.servable(entry);
+        });
+      }
+    } finally {
+      this.release(entry);
+    }
+    return served ?? (await this.runUncached(udfPath, args, caller));
+  }
+
+  /** An entry's result and log lines if they are valid at the current state for a caller without a journal. */
+  private servable(entry: Entry): { result: QueryResult; logLines: string[] } | null {
+    const valid =
+      entry.result !== null &&
+      !entry.dirty &&
+      !entry.running &&
+      entry.fromBase &&
+      entry.bundle === this.engine.functions.bundle;
+    return valid ? { result: entry.result!, logLines: entry.logLines } : null;
+  }
+
+  /** A run outside the entries (not counted in queryRuns, nothing kept). */
+  private async runUncached(
+    udfPath: string,
+    args: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<{ result: QueryResult; logLines: string[] }> {
+    const logLines: string[] = [];
+    const result = await functionResult(logLines, () => this.engine.query(udfPath, args, caller));
+    return { result, logLines };
   }
 
   acquire(udfPath: string, args: Record<string, unknown>, caller: Caller, journal: string | null = null): Entry {
@@ -243,6 +340,9 @@ export class QueryEntries {
         refs: 0,
         bundle: null,
         idleSince: 0,
+        baseJournal: journalString(parseJournal(journal)),
+        fromBase: true,
+        running: false,
       };
       this.entries.set(key, entry);
     }

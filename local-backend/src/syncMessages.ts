@@ -181,6 +181,9 @@ async function subscribe(
       refs: 1,
       bundle: null,
       idleSince: 0,
+      baseJournal: null,
+      fromBase: true,
+      running: false,
     };
     return { entry, sentVersion: 0, live: false };
   }
