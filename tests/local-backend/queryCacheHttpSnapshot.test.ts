@@ -8,29 +8,18 @@
  * Engine.query (no timing involved).
  */
 import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { TokenVerifier } from "../../local-backend/src/auth";
 import { Engine } from "../../local-backend/src/engine";
 import { SyncManager } from "../../local-backend/src/sync";
-import { repoRoot, tempDir } from "./harness";
+import { startInProcessEngine } from "./inProcessEngine";
 
 let engine: Engine;
 let sync: SyncManager;
 let dir: string;
 
 beforeAll(async () => {
-  dir = await tempDir("stagetime-lb-http-cache-");
-  fs.cpSync(path.join(repoRoot, "tests/bench/fixture/convex"), path.join(dir, "convex"), { recursive: true });
-  engine = new Engine({
-    functionsDir: path.join(dir, "convex"),
-    dataDir: path.join(dir, "data"),
-    apiUrl: "http://127.0.0.1:1",
-    siteUrl: "http://127.0.0.1:2",
-    log: () => {},
-    errorLog: () => {},
-  });
-  await engine.init({ startBackground: false });
+  ({ engine, dir } = await startInProcessEngine("stagetime-lb-http-cache-"));
   sync = new SyncManager(engine, new TokenVerifier(engine));
 });
 

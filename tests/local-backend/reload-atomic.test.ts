@@ -13,23 +13,13 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { Engine } from "../../local-backend/src/engine";
 import { reloadHooks } from "../../local-backend/src/reload";
 import { validateData } from "../../local-backend/src/schemaValidation";
-import { repoRoot, tempDir } from "./harness";
+import { startInProcessEngine } from "./inProcessEngine";
 
 let engine: Engine;
 let dir: string;
 
 beforeAll(async () => {
-  dir = await tempDir("stagetime-lb-reload-atomic-");
-  fs.cpSync(path.join(repoRoot, "tests/bench/fixture/convex"), path.join(dir, "convex"), { recursive: true });
-  engine = new Engine({
-    functionsDir: path.join(dir, "convex"),
-    dataDir: path.join(dir, "data"),
-    apiUrl: "http://127.0.0.1:1",
-    siteUrl: "http://127.0.0.1:2",
-    log: () => {},
-    errorLog: () => {},
-  });
-  await engine.init({ startBackground: false });
+  ({ engine, dir } = await startInProcessEngine("stagetime-lb-reload-atomic-"));
 });
 
 afterAll(() => {
