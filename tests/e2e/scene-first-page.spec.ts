@@ -72,35 +72,41 @@ async function routeSceneSocket(page: Page, drop: (query: ListQuery) => boolean)
   };
 }
 
-/** A mic of the test's own, so the first page is never empty whatever the other tests left. */
-async function insertMic(runFunction: (name: string, args: Record<string, unknown>) => Promise<unknown>) {
-  const title = `First Page Mic ${randomUUID().slice(0, 8)}`;
+/**
+ * Opens /scene with a mic of the test's own (so the first page is never empty,
+ * whatever the other tests left), the HTTP first page's titles rewritten, and
+ * the socket routed (see routeSceneSocket); returns once the rewritten page shows.
+ */
+async function openSceneOnSnapshot(
+  page: Page,
+  runFunction: (name: string, args: Record<string, unknown>) => Promise<unknown>,
+  drop: (query: ListQuery) => boolean,
+) {
   await runFunction("fixtures:insertSceneItem", {
     type: "open_mic",
     recurrence: "weekly",
     dayOfWeek: 1,
     startTimeLocal: "20:30",
     timeZone: "America/New_York",
-    title,
+    title: `First Page Mic ${randomUUID().slice(0, 8)}`,
     venueName: "First Page Room",
     city: "Queens",
   });
-  return title;
+  const snapshot = `HTTP Snapshot ${randomUUID().slice(0, 8)}`;
+  await serveSnapshotFirstPage(page, snapshot);
+  const socket = await routeSceneSocket(page, drop);
+  await page.goto("/scene");
+  const cards = page.getByTestId("scene-card");
+  await expect(cards.first()).toContainText(snapshot);
+  return { snapshot, socket, cards };
 }
 
 test("the page fetched over HTTP gives way to the live first page as soon as the socket has it", async ({
   page,
   runFunction,
 }) => {
-  await insertMic(runFunction);
-  const snapshot = `HTTP Snapshot ${randomUUID().slice(0, 8)}`;
-  await serveSnapshotFirstPage(page, snapshot);
   // The list's own pages never answer: only the first page subscribed to before the page rendered does.
-  const socket = await routeSceneSocket(page, (query) => query === "paginated");
-  await page.goto("/scene");
-  const cards = page.getByTestId("scene-card");
-  await expect(cards.first()).toBeVisible();
-  await expect(cards.first()).toContainText(snapshot);
+  const { snapshot, socket, cards } = await openSceneOnSnapshot(page, runFunction, (query) => query === "paginated");
 
   socket.release();
   await expect(page.getByText(snapshot)).toHaveCount(0);
@@ -111,15 +117,13 @@ test("once the list has its own first page, the page fetched over HTTP is retire
   page,
   runFunction,
 }) => {
-  await insertMic(runFunction);
-  const snapshot = `HTTP Snapshot ${randomUUID().slice(0, 8)}`;
-  await serveSnapshotFirstPage(page, snapshot);
   // The first page subscribed to before the page rendered never answers; the list's own pages do, until `pagesAnswer` is off.
   let pagesAnswer = true;
-  const socket = await routeSceneSocket(page, (query) => query === "prewarmed" || !pagesAnswer);
-  await page.goto("/scene");
-  const cards = page.getByTestId("scene-card");
-  await expect(cards.first()).toContainText(snapshot);
+  const { snapshot, socket, cards } = await openSceneOnSnapshot(
+    page,
+    runFunction,
+    (query) => query === "prewarmed" || !pagesAnswer,
+  );
 
   socket.release();
   await expect(page.getByText(snapshot)).toHaveCount(0);
