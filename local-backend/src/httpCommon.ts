@@ -55,13 +55,32 @@ export const SMALL_BODY_BYTES = 64 * 1024;
  */
 export const bodyIdleMs = () => knob("LOCAL_BACKEND_BODY_IDLE_SECONDS", 10) * 1000;
 
-/** Each request's response (server.ts records it), so a body's bytes are counted until it is answered. */
+/**
+ * How long a response may go without the client taking any of it before its connection is
+ * closed (`LOCAL_BACKEND_SEND_IDLE_SECONDS`, 30 s). Without it a client that never reads a large
+ * answer held its connection slot, and the request body's bytes counted in {@link bodyBudget}
+ * until the response closes, for good. Armed when the response's headers are written, so a
+ * request whose function runs long (an action, up to 10 minutes) is not cut while it runs.
+ */
+export const sendIdleMs = () => knob("LOCAL_BACKEND_SEND_IDLE_SECONDS", 30) * 1000;
+
+/**
+ * Each request's response (server.ts records it), so a body's bytes are counted until it is
+ * answered; and from its headers on, the {@link sendIdleMs} limit on its connection (Node
+ * destroys a socket whose timeout nobody listens for; after the response, keep-alive's own
+ * timeout replaces it).
+ */
 const responses = new WeakMap<http.IncomingMessage, http.ServerResponse>();
 export function trackResponses(
   handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {
     responses.set(req, res);
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+      this.setTimeout(sendIdleMs());
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
     handler(req, res);
   };
 }

@@ -74,6 +74,7 @@ describe("slow clients are cut off", () => {
         LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS: "3",
         LOCAL_BACKEND_BODY_IDLE_SECONDS: "30",
         LOCAL_BACKEND_MAX_SITE_CONNECTIONS: String(SITE_SLOTS),
+        LOCAL_BACKEND_SEND_IDLE_SECONDS: "2",
       },
     });
   });
@@ -123,6 +124,34 @@ describe("slow clients are cut off", () => {
     // Every slot is free again: as many requests as there are slots are served at once.
     const answers = await Promise.all(Array.from({ length: SITE_SLOTS }, () => rawRequest(backend.sitePort, "/hello")));
     for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  }, 60_000);
+
+  test("a client that never reads its large answer is disconnected, and its request body's bytes are freed", async () => {
+    // 16 MiB echoed back: more than the loopback's socket buffers take, so the answer stalls unread.
+    const size = 16 * 1024 * 1024;
+    const reader = rawClient(backend.sitePort);
+    reader.socket.write(`PUT /echo/unread HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
+    reader.socket.write(Buffer.alloc(size, 120));
+    reader.socket.pause();
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === size, {
+      message: "the body to be read",
+    });
+    // The backend gives up on the answer (its response closes, freeing the body's bytes) ...
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === 0, { message: "the body freed" });
+    // ... and has closed the connection: reading again, the client finds it closed before the whole answer.
+    reader.socket.resume();
+    expect((await reader.closed).length).toBeLessThan(size);
+    expect(await rawRequest(backend.sitePort, "/hello")).toMatch(/^HTTP\/1\.1 200 /);
+  }, 60_000);
+
+  test("a slow function's answer is not cut by the send idle time: it only starts once headers are written", async () => {
+    // /late-write waits 5 s (more than the send idle time) before answering.
+    const response = await fetch(`${backend.siteUrl}/late-write`, {
+      method: "POST",
+      headers: { Connection: "close" },
+      body: JSON.stringify({ channel: "slow", ms: 5000 }),
+    });
+    expect(response.status).toBe(204);
   }, 60_000);
 });
 
