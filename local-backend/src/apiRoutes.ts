@@ -10,7 +10,16 @@ import { runRecordingSeed } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
 import { type Caller, canonicalPath } from "./functionContext.js";
 import { describeErrorFully } from "./functionErrors.js";
-import { bodyBudget, corsHeaders, HttpError, readBody, sendJson, STATUS_UDF_FAILED } from "./httpCommon.js";
+import {
+  bodyBudget,
+  corsHeaders,
+  HttpError,
+  isJsonContentType,
+  parseJson,
+  readBody,
+  sendJson,
+  STATUS_UDF_FAILED,
+} from "./httpCommon.js";
 import { handleUpload, serveFile } from "./storageRoutes.js";
 import { type QueryResult, functionResult } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
@@ -51,14 +60,20 @@ export function apiRequestHandler(
   /** A message's body; requests with the admin key (the CLI's) are not counted in the shared body budget. */
   const readMessage = (req: http.IncomingMessage) => readBody(req, MAX_MESSAGE_BYTES, { budget: !isAdmin(req) });
 
+  /**
+   * A public route's JSON body, read as Convex's own `Json` extractor reads it
+   * (crates/common/src/http/extract.rs): the Content-Type must be
+   * application/json or application/*+json, checked before the body is read,
+   * and an empty body is not JSON.
+   */
   const parseJsonBody = async (req: http.IncomingMessage): Promise<any> => {
-    const body = await readMessage(req);
-    try {
-      return JSON.parse(body.toString("utf8") || "{}");
-    } catch {
-      throw new HttpError(400, "BadJsonBody", "The request body is not valid JSON");
-    }
+    if (!isJsonContentType(req.headers["content-type"]))
+      throw new HttpError(400, "BadJsonBody", "Expected request with `Content-Type: application/json`");
+    return parseJson(await readMessage(req), "");
   };
+
+  /** The CLI's own endpoints: an empty body means no fields. */
+  const parseAdminJsonBody = async (req: http.IncomingMessage): Promise<any> => parseJson(await readMessage(req), "{}");
 
   /** /api/query, /api/mutation, /api/action, /api/function, /api/run/... */
   const runFunction = async (
@@ -175,7 +190,7 @@ export function apiRequestHandler(
     if (!isAdmin(req)) throw new HttpError(401, "Unauthorized", "Admin key required");
     switch (path) {
       case "/_local/run": {
-        const body = await parseJsonBody(req);
+        const body = await parseAdminJsonBody(req);
         const args = jsonToConvex(body.args ?? {}) as Record<string, unknown>;
         try {
           const value = await runRecordingSeed(engine, String(body.path), args);

@@ -15,6 +15,47 @@ export class HttpError extends Error {
   }
 }
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Whether a Content-Type is JSON the way Convex's HTTP API decides it
+ * (`json_content_type` in convex-backend's crates/common/src/http/extract.rs,
+ * which parses it as a MIME type): type "application" and subtype "json" or a
+ * "+json" suffix, in any case, with well-formed parameters. Anything else,
+ * text/plain included, is refused before the body is read.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [essence, ...params] = header.split(";");
+  const slash = essence.indexOf("/");
+  if (slash < 0) return false;
+  // No space inside "type/subtype" (the MIME parser refuses it); the header's own ends may have some.
+  const type = essence.slice(0, slash).trimStart();
+  const subtype = essence.slice(slash + 1).trimEnd();
+  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return false;
+  for (const param of params) {
+    const eq = param.indexOf("=");
+    if (eq < 0) {
+      if (param.trim() === "") continue;
+      return false;
+    }
+    const value = param.slice(eq + 1).trim();
+    if (!TOKEN.test(param.slice(0, eq).trim()) || !(TOKEN.test(value) || /^"(?:[^"\\]|\\.)*"$/.test(value)))
+      return false;
+  }
+  const sub = subtype.toLowerCase();
+  return type.toLowerCase() === "application" && (sub === "json" || sub.endsWith("+json"));
+}
+
+/** A JSON body; `empty` stands in for a body with no bytes ("" is not JSON, as on Convex). */
+export function parseJson(body: Buffer, empty: string): any {
+  try {
+    return JSON.parse(body.toString("utf8") || empty);
+  } catch {
+    throw new HttpError(400, "BadJsonBody", "The request body is not valid JSON");
+  }
+}
+
 export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
   const origin = req.headers.origin;
   return {

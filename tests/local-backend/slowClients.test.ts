@@ -99,7 +99,9 @@ describe("slow clients are cut off", () => {
       { port: backend.sitePort, request: "PUT /echo/slow" },
     ].map(({ port, request }) => {
       const client = rawClient(port);
-      client.socket.write(`${request} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`);
+      client.socket.write(
+        `${request} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+      );
       client.trickle("x", 1000);
       return client;
     });
