@@ -126,13 +126,23 @@ export function trackResponses(
   };
 }
 
-/** Counts a request's body bytes in {@link bodyBudget} (503 past it) until its response closes. */
-function budgetCounter(req: http.IncomingMessage, declared: number | null): (bytes: number) => void {
-  let counted = 0;
-  let large = false;
-  return (bytes) => {
-    const nowLarge = Math.max(declared ?? 0, counted + bytes) > SMALL_BODY_BYTES;
-    const addLarge = nowLarge ? (large ? bytes : counted + bytes) : 0;
+/**
+ * Bytes of one body (or WebSocket message) counted in {@link bodyBudget} as they arrive, until
+ * {@link release}: `add` throws 503 past the budget, counting nothing.
+ */
+export class BodyBytes {
+  private counted = 0;
+  private large = false;
+
+  constructor(private readonly declared: number | null = null) {}
+
+  get bytes(): number {
+    return this.counted;
+  }
+
+  add(bytes: number): void {
+    const nowLarge = Math.max(this.declared ?? 0, this.counted + bytes) > SMALL_BODY_BYTES;
+    const addLarge = nowLarge ? (this.large ? bytes : this.counted + bytes) : 0;
     if (
       bodyBudget.inFlight + bytes > bodyBudget.limit ||
       bodyBudget.largeInFlight + addLarge > bodyBudget.limit - bodyBudget.reserve
@@ -141,18 +151,30 @@ function budgetCounter(req: http.IncomingMessage, declared: number | null): (byt
     }
     bodyBudget.inFlight += bytes;
     bodyBudget.largeInFlight += addLarge;
-    if (counted === 0) {
-      const done = () => {
-        bodyBudget.inFlight -= counted;
-        if (large) bodyBudget.largeInFlight -= counted;
-        counted = 0;
-      };
+    this.counted += bytes;
+    this.large = nowLarge;
+  }
+
+  release(): void {
+    bodyBudget.inFlight -= this.counted;
+    if (this.large) bodyBudget.largeInFlight -= this.counted;
+    this.counted = 0;
+    this.large = false;
+  }
+}
+
+/** Counts a request's body bytes in {@link bodyBudget} (503 past it) until its response closes. */
+function budgetCounter(req: http.IncomingMessage, declared: number | null): (bytes: number) => void {
+  const body = new BodyBytes(declared);
+  return (bytes) => {
+    const first = body.bytes === 0;
+    body.add(bytes);
+    if (first) {
+      const done = () => body.release();
       const res = responses.get(req);
       if (res) res.once("close", done);
       else req.once("close", done);
     }
-    counted += bytes;
-    large = nowLarge;
   };
 }
 

@@ -5,9 +5,10 @@
  * storageRoutes.ts) and siteRoutes.ts; here the listeners and the WebSocket upgrade.
  */
 import http from "node:http";
-import { WebSocketServer } from "ws";
+import type { Duplex } from "node:stream";
+import { type WebSocket, WebSocketServer } from "ws";
 import { apiRequestHandler } from "./apiRoutes.js";
-import { serverLimits, trackResponses } from "./httpCommon.js";
+import { BodyBytes, serverLimits, trackResponses } from "./httpCommon.js";
 import { TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
 import { siteRequestHandler } from "./siteRoutes.js";
@@ -23,6 +24,37 @@ export type Servers = {
   verifier: TokenVerifier;
   close: () => Promise<void>;
 };
+
+/**
+ * A sync WebSocket's message in progress is held like a request body: its bytes count in the
+ * shared body budget as they arrive until it (or a ping or pong) completes, and it must complete
+ * within the request timeout of its first byte. Past either the connection is closed, so a
+ * message trickled a byte at a time, or many stalled just short of the 16 MiB frame limit,
+ * cannot hold the backend's memory. Counted before ws reads the bytes (a prepended listener).
+ */
+function limitMessagesInProgress(ws: WebSocket, socket: Duplex): void {
+  const pending = new BodyBytes();
+  let deadline: NodeJS.Timeout | undefined;
+  const release = () => {
+    pending.release();
+    clearTimeout(deadline);
+    deadline = undefined;
+  };
+  const cutOff = () => {
+    release();
+    ws.terminate();
+  };
+  socket.prependListener("data", (chunk: Buffer) => {
+    try {
+      pending.add(chunk.length);
+    } catch {
+      cutOff();
+      return;
+    }
+    deadline ??= setTimeout(cutOff, serverLimits.options.requestTimeout);
+  });
+  for (const event of ["message", "ping", "pong", "close"]) ws.on(event, release);
+}
 
 export async function startServers(
   engine: Engine,
@@ -42,6 +74,7 @@ export async function startServers(
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
+      limitMessagesInProgress(ws, socket);
       sync.attach(ws);
     });
   });

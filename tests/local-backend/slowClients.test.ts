@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Backend, startBackend, waitFor } from "./harness";
-import { backendStats } from "./rawClient";
+import { backendStats, RawClient } from "./rawClient";
 
 /**
  * Slow clients (slowloris) cannot hold the listeners' connections: headers sent a byte at a
@@ -198,5 +198,57 @@ describe("the HTTP actions' listener's connection cap", () => {
     // The others were held all along.
     for (const client of held.slice(1)) expect(client.socket.destroyed).toBe(false);
     for (const client of held) client.socket.destroy();
+  }, 60_000);
+});
+
+describe("WebSocket messages trickled", () => {
+  let backend: Backend;
+
+  beforeAll(async () => {
+    backend = await startBackend({ env: { LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS: "3" } });
+  });
+
+  afterAll(async () => {
+    await backend?.dispose();
+  });
+
+  /** A sync WebSocket opened by hand, which sends `sent` bytes of a masked text frame of `length`, then a byte a second. */
+  async function partialFrame(length: number, sent: number): Promise<RawClient> {
+    const client = rawClient(backend.port);
+    client.socket.write(
+      "GET /api/1.48.0/sync HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    );
+    await waitFor(() => client.received().includes("\r\n\r\n"), { message: "the upgrade" });
+    expect(client.received()).toMatch(/^HTTP\/1\.1 101 /);
+    const header = Buffer.alloc(14);
+    header[0] = 0x81; // FIN, text
+    header[1] = 0x80 | 127; // masked, 64-bit length
+    header.writeBigUInt64BE(BigInt(length), 2);
+    client.socket.write(Buffer.concat([header, Buffer.alloc(sent, 0x20)])); // mask key 0: the payload is as sent
+    client.trickle(" ", 1000);
+    return client;
+  }
+
+  test("a message sent a byte a second is cut off by the request timeout, and its bytes are counted until then", async () => {
+    const sent = 1024 * 1024;
+    const client = await partialFrame(4 * 1024 * 1024, sent);
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight >= sent, {
+      message: "the partial message to be counted",
+    });
+    await client.closed;
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === 0, { message: "its bytes freed" });
+  }, 60_000);
+
+  test("whole messages hold nothing once read, and a connection sending them is not cut", async () => {
+    const client = await RawClient.open(backend);
+    for (let i = 0; i < 3; i++) {
+      const requestId = client.mutate("messages:send", { channel: "ws", author: "a", body: "x".repeat(200_000) });
+      await client.waitForMessage((m) => m.type === "MutationResponse" && m.requestId === requestId, "the answer");
+      await new Promise((resolve) => setTimeout(resolve, 2000)); // the request timeout is 3 s
+    }
+    expect((await backendStats(backend)).bodyBytesInFlight).toBe(0);
+    expect(client.closed).toBe(false);
+    await client.close();
   }, 60_000);
 });
