@@ -20,7 +20,7 @@ afterAll(() => {
   for (const socket of sockets) socket.destroy();
 });
 
-type RawClient = {
+type SlowSocket = {
   socket: net.Socket;
   /** Resolves with what the server sent once it closed the connection. */
   closed: Promise<string>;
@@ -31,7 +31,7 @@ type RawClient = {
   received: () => string;
 };
 
-function rawClient(port: number): RawClient {
+function rawClient(port: number): SlowSocket {
   const socket = net.connect(port, "127.0.0.1");
   sockets.push(socket);
   let received = "";
@@ -213,7 +213,7 @@ describe("WebSocket messages trickled", () => {
   });
 
   /** A sync WebSocket opened by hand, which sends `sent` bytes of a masked text frame of `length`, then a byte a second. */
-  async function partialFrame(length: number, sent: number): Promise<RawClient> {
+  async function partialFrame(length: number, sent: number): Promise<SlowSocket> {
     const client = rawClient(backend.port);
     client.socket.write(
       "GET /api/1.48.0/sync HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
