@@ -357,6 +357,9 @@ export class Engine {
 
   onAuthConfigChange: (() => void) | null = null;
 
+  /** Called once a reload has swapped in new functions (sync.ts re-runs every live query with them). */
+  readonly reloadListeners: (() => void)[] = [];
+
   /**
    * Rebundles the functions folder and swaps it in, keeping the data. If the
    * build fails or the new schema rejects existing data, the old functions stay.

@@ -9,7 +9,8 @@
  * the same (a visitor opening the scene after another left) gets it without a
  * run. Idle entries are dropped when a write touches their read set, when the
  * functions are reloaded, after IDLE_MAX_AGE_MS, and oldest first beyond
- * IDLE_MAX_ENTRIES or IDLE_MAX_BYTES of results.
+ * IDLE_MAX_ENTRIES or IDLE_MAX_BYTES of results. A reload re-runs every
+ * live entry with the new functions (sync.ts), as a push does on Convex.
  *
  * HTTP queries (/api/query) go through the same entries (serveOnce), as
  * Convex's function cache serves the HTTP API and the sync worker alike: the
@@ -106,7 +107,13 @@ export type Entry = {
  * Authenticate that made it waits for the flush computing it: its result goes
  * out with that flush's Transition, which also carries the new version.
  */
-export type Subscription = { entry: Entry; sentVersion: number; live: boolean };
+export type Subscription = {
+  entry: Entry;
+  sentVersion: number;
+  live: boolean;
+  /** What a subscription that failed before running (unknown function, bad arguments) asked for. */
+  request?: { udfPath: unknown; args: unknown; journal: unknown };
+};
 
 export class QueryEntries {
   private entries = new Map<string, Entry>();
@@ -133,7 +140,7 @@ export class QueryEntries {
   /** Computes every new or dirty entry (inside the caller's snapshot); `counted` is called per run. */
   async computeDue(counted: () => void): Promise<void> {
     for (const entry of [...this.entries.values()]) {
-      if (entry.refs > 0 && (entry.dirty || entry.result === null)) {
+      if (entry.refs > 0 && (entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle)) {
         await this.compute(entry);
         counted();
       }

@@ -69,6 +69,9 @@ export async function reloadFunctions(engine: Engine): Promise<boolean> {
     fs.rmSync(bundle.outDir, { recursive: true, force: true });
     return false;
   }
+  // Every query reads the functions (on Convex a push changes the modules each one's read set
+  // holds): no result the old code computed stays.
+  for (const listener of engine.reloadListeners) listener();
   await engine.loadAuthConfig();
   await engine.crons.reload();
   engine.log(`Reloaded functions from ${engine.opts.functionsDir} (${bundle.modules.size} modules).`);

@@ -18,7 +18,7 @@ import type { WebSocket } from "ws";
 import type { TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
 import { modificationTail, QueryEntries } from "./querySubscriptions.js";
-import { dispatch } from "./syncMessages.js";
+import { dispatch, recheckFailedSubscriptions } from "./syncMessages.js";
 import { encodeTs, MAX_MESSAGE_BYTES, Session } from "./syncSession.js";
 
 export { describeError, describeErrorFully, setRedactErrors } from "./functionErrors.js";
@@ -58,6 +58,7 @@ export class SyncManager {
       this.queries.invalidate(changes);
       this.kick();
     });
+    engine.reloadListeners.push(() => this.reloaded());
     // Convex clients reconnect when the server is silent for 60 s.
     this.pingTimer = setInterval(() => {
       for (const session of this.sessions) session.send({ type: "Ping" });
@@ -98,6 +99,19 @@ export class SyncManager {
     const wake = this.wake;
     this.wake = null;
     wake?.();
+  }
+
+  /**
+   * New functions were swapped in. On Convex a push changes the modules every
+   * query's read set holds, so every subscription is re-evaluated with the
+   * new code: here every live query is re-run, idle results are dropped, and
+   * a subscription that failed because its function did not exist (or was
+   * not a query) looks it up again.
+   */
+  private reloaded(): void {
+    this.queries.invalidateAll();
+    for (const session of this.sessions) recheckFailedSubscriptions(this, session);
+    this.kick();
   }
 
   /** Started once from a clean async context, so re-runs never inherit a function's context. */

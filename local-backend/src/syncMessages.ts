@@ -185,13 +185,48 @@ async function subscribe(
       fromBase: true,
       running: false,
     };
-    return { entry, sentVersion: 0, live: false };
+    return { entry, sentVersion: 0, live: false, request: { udfPath, args: rawArgs, journal } };
   }
   return {
     entry: sync.queries.acquire(path, args, session.caller, typeof journal === "string" ? journal : null),
     sentVersion: 0,
     live: false,
   };
+}
+
+/**
+ * After a reload: subscriptions that failed before running (their function
+ * did not exist or was not a query) are looked up again, in the session's
+ * queue after what it already asked; one that now resolves runs in the next
+ * flush, one that fails the same way sends nothing new.
+ */
+export function recheckFailedSubscriptions(sync: SyncManager, session: Session): void {
+  const failed = [...session.queries].filter(([, sub]) => sub.request);
+  if (failed.length === 0) return;
+  session.enqueue(async () => {
+    let changed = false;
+    for (const [queryId, sub] of failed) {
+      const { udfPath, args, journal } = sub.request!;
+      const next = await subscribe(sync, session, udfPath, args, journal);
+      const unchanged = next.request !== undefined && failure(next) === failure(sub);
+      if (session.closed || session.queries.get(queryId) !== sub || unchanged) {
+        sync.queries.release(next.entry);
+        if (session.closed) return;
+        continue;
+      }
+      session.queries.set(queryId, next);
+      sync.queries.release(sub.entry);
+      changed = true;
+    }
+    if (!changed) return;
+    sync.pendingSessions.add(session);
+    await sync.requestFlush();
+  });
+}
+
+function failure(sub: Subscription): string | null {
+  const result = sub.entry.result;
+  return result && !result.ok ? result.message : null;
 }
 
 async function mutation(sync: SyncManager, session: Session, message: any): Promise<void> {
