@@ -9,7 +9,7 @@
  * the same (a visitor opening the scene after another left) gets it without a
  * run. Idle entries are dropped when a write touches their read set, when the
  * functions are reloaded, after IDLE_MAX_AGE_MS, and oldest first beyond
- * IDLE_MAX_ENTRIES or IDLE_MAX_BYTES of results. A reload re-runs every
+ * IDLE_MAX_ENTRIES or IDLE_MAX_BYTES (results with their keys and arguments). A reload re-runs every
  * live entry with the new functions (sync.ts), as a push does on Convex.
  *
  * HTTP queries (/api/query) go through the same entries (serveOnce), as
@@ -26,7 +26,7 @@ const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
 
 /** Idle entries kept at most (see the module's comment). */
 export const IDLE_MAX_ENTRIES = 1_000;
-/** Serialized results of idle entries kept at most, in UTF-16 code units. */
+/** What idle entries hold at most (idleCost: result, key and arguments), in UTF-16 code units. */
 export const IDLE_MAX_BYTES = 32 * 2 ** 20;
 /** An idle entry is dropped after this long without a subscriber (a query may read the clock). */
 export const IDLE_MAX_AGE_MS = 5 * 60_000;
@@ -114,6 +114,17 @@ export type Subscription = {
   /** What a subscription that failed before running (unknown function, bad arguments) asked for. */
   request?: { udfPath: unknown; args: unknown; journal: unknown };
 };
+
+/**
+ * What an idle entry holds: its result, its key (the arguments' JSON is in it)
+ * and its arguments again as values. Convex sizes its cache entries the same
+ * way (path, arguments, identity and journal with the result). Counting the
+ * result alone let one stranger's POSTs with distinct multi-megabyte arguments
+ * keep 1,000 of them.
+ */
+function idleCost(entry: Entry): number {
+  return entry.serialized.length + 2 * entry.key.length;
+}
 
 export class QueryEntries {
   private entries = new Map<string, Entry>();
@@ -323,7 +334,7 @@ export class QueryEntries {
     if (entry && entry.refs <= 0) {
       // An idle result: kept if it is still the current functions' and young enough.
       this.idle.delete(key);
-      this.idleBytes -= entry.serialized.length;
+      this.idleBytes -= idleCost(entry);
       if (entry.bundle !== this.engine.functions.bundle || Date.now() - entry.idleSince > IDLE_MAX_AGE_MS) {
         this.entries.delete(key);
         this.setReads(entry, null);
@@ -364,7 +375,7 @@ export class QueryEntries {
       entry.result !== null &&
       !entry.dirty &&
       entry.reads !== null &&
-      entry.serialized.length <= IDLE_MAX_BYTES / 8 &&
+      idleCost(entry) <= IDLE_MAX_BYTES / 8 &&
       this.entries.get(entry.key) === entry;
     if (!keep) {
       this.drop(entry);
@@ -372,7 +383,7 @@ export class QueryEntries {
     }
     entry.idleSince = Date.now();
     this.idle.set(entry.key, entry);
-    this.idleBytes += entry.serialized.length;
+    this.idleBytes += idleCost(entry);
     for (const [, oldest] of this.idle) {
       if (this.idle.size <= IDLE_MAX_ENTRIES && this.idleBytes <= IDLE_MAX_BYTES) break;
       this.drop(oldest);
@@ -381,7 +392,7 @@ export class QueryEntries {
 
   /** Forgets an entry without subscribers (idle or never kept). */
   private drop(entry: Entry): void {
-    if (this.idle.delete(entry.key)) this.idleBytes -= entry.serialized.length;
+    if (this.idle.delete(entry.key)) this.idleBytes -= idleCost(entry);
     if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
     this.setReads(entry, null);
   }
