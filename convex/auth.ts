@@ -9,7 +9,7 @@ import { internal } from "./_generated/api";
 import type { DataModel, Id } from "./_generated/dataModel";
 import type { ActionCtx, MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
-import { assertCredentialLengths, MIN_PASSWORD_LENGTH, signUpName } from "./lib/profileRules";
+import { assertCredentialLengths, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH, signUpName } from "./lib/profileRules";
 import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
 import {
   clearSignInAttempts,
@@ -190,8 +190,38 @@ const google = Google({
   },
 });
 
+const providers = [password, google];
+
+/**
+ * Whether a provider here issues sign-in codes for an email or phone: an
+ * email or phone provider, or one the Password provider uses for its reset
+ * and verification flows (its `extraProviders`; none are configured). Google's
+ * codes (the end of its redirect) are redeemed with no email or phone.
+ */
+const CODES_FOR_AN_IDENTIFIER = providers
+  .flatMap((provider) => [provider, ...((provider as { extraProviders?: unknown[] }).extraProviders ?? [])])
+  .some((provider) => {
+    const type = (provider as { type?: unknown } | undefined)?.type;
+    return type === "email" || type === "phone";
+  });
+
+/**
+ * A code redemption (`auth:signIn` with `params.code`) that can only be junk.
+ * Convex Auth counts a wrong code against the call's `params.email` (or
+ * `phone`) with an `authRateLimits` row per new identifier, anonymous and of
+ * any size the action's arguments allow. With no provider that issues codes
+ * for one, an identifier there means nothing; were one added, it is still
+ * capped at an email's length.
+ */
+function junkRedemption(params: unknown): boolean {
+  const { email, phone } = (params ?? {}) as { email?: unknown; phone?: unknown };
+  const identifier = email ?? phone;
+  if (identifier === undefined) return false;
+  return !CODES_FOR_AN_IDENTIFIER || typeof identifier !== "string" || identifier.length > MAX_EMAIL_LENGTH;
+}
+
 const convexAuthFunctions = convexAuth({
-  providers: [password, google],
+  providers,
   // Convex Auth's own bucket (per account, N at once then N an hour) stays as
   // a backstop: at 60 it never refuses before signInAccount in rateLimits.ts
   // (10 at once, then one every 2 minutes), which sets the policy.
@@ -216,17 +246,23 @@ export const { auth, signIn, signOut, isAuthenticated } = convexAuthFunctions;
  * rate limited (rateLimits.ts, googleSignInStart). Its "verifier" call is made
  * only by `auth:signIn` starting an OAuth flow, and writes the row a stranger
  * could otherwise add as fast as they call: the limit is taken in the same
- * transaction, so a refused start writes nothing. Every call then runs the
+ * transaction, so a refused start writes nothing. A "verifyCodeAndSignIn"
+ * call that can only be junk ({@link junkRedemption}) gets the answer of a
+ * wrong code (null: no tokens) before the library writes anything; the rows
+ * real wrong passwords leave are deleted by a cron (authRateLimits.ts). Every
+ * other call then runs the
  * library's own handler, on the same raw ctx convexAuth gives it (no triggers:
  * the profile callback adds them itself), and the arguments are checked
  * against the library's own validator (its `exportArgs`, which the backend
  * checks every call against).
  */
-type StoreHandler = (ctx: GenericMutationCtx<DataModel>, args: { args: { type: string } }) => Promise<unknown>;
+type StoreArgs = { args: { type: string; params?: unknown } };
+type StoreHandler = (ctx: GenericMutationCtx<DataModel>, args: StoreArgs) => Promise<unknown>;
 const libraryStore = convexAuthFunctions.store as unknown as { _handler: StoreHandler; exportArgs: () => string };
 export const store = Object.assign(
-  internalMutationGeneric(async (ctx: GenericMutationCtx<DataModel>, args: { args: { type: string } }) => {
+  internalMutationGeneric(async (ctx: GenericMutationCtx<DataModel>, args: StoreArgs) => {
     if (args.args.type === "verifier") await limitGoogleSignInStart(ctx, await getAuthSessionId(ctx));
+    if (args.args.type === "verifyCodeAndSignIn" && junkRedemption(args.args.params)) return null;
     return await libraryStore._handler(ctx, args);
   }),
   { exportArgs: libraryStore.exportArgs },

@@ -15,4 +15,7 @@ crons.hourly("delete unattached uploads", { minuteUTC: 41 }, internal.storage.de
 // Google sign-ins started and never finished leave an authVerifiers row each: deleted 20 minutes on (authVerifiers.ts).
 crons.interval("delete stale sign-in verifiers", { minutes: 10 }, internal.authVerifiers.deleteStaleVerifiers, {});
 
+// Failed sign-ins leave an authRateLimits row per identifier: deleted once an hour has refilled it (authRateLimits.ts).
+crons.interval("delete stale auth rate limits", { minutes: 30 }, internal.authRateLimits.deleteStaleAuthRateLimits, {});
+
 export default crons;

@@ -16,6 +16,7 @@ import type {
 import type * as account from "../account.js";
 import type * as admin from "../admin.js";
 import type * as auth from "../auth.js";
+import type * as authRateLimits from "../authRateLimits.js";
 import type * as authVerifiers from "../authVerifiers.js";
 import type * as badges from "../badges.js";
 import type * as checkIns from "../checkIns.js";
@@ -117,6 +118,7 @@ declare const fullApi: ApiFromModules<{
   account: typeof account;
   admin: typeof admin;
   auth: typeof auth;
+  authRateLimits: typeof authRateLimits;
   authVerifiers: typeof authVerifiers;
   badges: typeof badges;
   checkIns: typeof checkIns;
