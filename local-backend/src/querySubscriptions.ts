@@ -4,6 +4,20 @@
  * once per change. Each run records its read set; a commit marks dirty the
  * entries whose read set its writes touch, and the next flush re-runs them.
  *
+ * The journal is part of the key, as in Convex's cache (RequestedCacheKey in
+ * crates/application/src/cache/mod.rs): a paginated query's first run fixes
+ * its page end in its journal (sent back in QueryUpdated, re-sent by a client
+ * that reconnects), and its re-runs keep that end, so the entry moves to the
+ * key of its new journal. Like Convex, which records a first run under both
+ * the journal it was asked with and the one it made, a caller without a
+ * journal shares that first run while it is still valid (`firstRuns`); once a
+ * write touched it, such a caller gets a first page of its own, computed now.
+ *
+ * Errors are not cached (Convex: "We do not cache JSErrors"): a new caller
+ * never joins an entry whose current result is an error, it runs the query
+ * again; the subscriptions that got the error keep it until what it read
+ * changes, as Convex's sync worker does.
+ *
  * Like Convex's query cache, a result outlives its last subscriber: the entry
  * stays (idle) while no write touches what it read, so the next client asking
  * the same (a visitor opening the scene after another left) gets it without a
@@ -16,11 +30,29 @@
  * Convex's function cache serves the HTTP API and the sync worker alike: the
  * page's first-page fetch and the subscription that follows it run once.
  */
-import { convexToJson } from "convex/values";
 import type { Engine } from "./engine.js";
-import { describeError } from "./functionErrors.js";
-import { type Caller, captureLogs, type Journal } from "./functionContext.js";
+import type { Caller, Journal } from "./functionContext.js";
+import {
+  type Entry,
+  functionResult,
+  journalString,
+  keyBase,
+  keyOf,
+  newEntry,
+  parseJournal,
+  type QueryResult,
+} from "./queryEntry.js";
 import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
+
+export {
+  type Entry,
+  functionResult,
+  journalString,
+  modificationTail,
+  newEntry,
+  type QueryResult,
+  type Subscription,
+} from "./queryEntry.js";
 
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
 
@@ -30,90 +62,6 @@ export const IDLE_MAX_ENTRIES = 1_000;
 export const IDLE_MAX_BYTES = 32 * 2 ** 20;
 /** An idle entry is dropped after this long without a subscriber (a query may read the clock). */
 export const IDLE_MAX_AGE_MS = 5 * 60_000;
-
-function parseJournal(journal: string | null): Journal {
-  if (!journal) return {};
-  try {
-    const parsed = JSON.parse(journal);
-    return typeof parsed?.endCursor === "string" ? { endCursor: parsed.endCursor } : {};
-  } catch {
-    return {};
-  }
-}
-
-export function journalString(journal: Journal): string | null {
-  return journal.endCursor ? JSON.stringify({ endCursor: journal.endCursor }) : null;
-}
-
-/** `"type":...,"value":...}`: a modification without its leading query id. */
-export function modificationTail(entry: Entry): string {
-  const r = entry.result!;
-  const journal = journalString(entry.journal);
-  const body = r.ok
-    ? { type: "QueryUpdated", value: r.value, logLines: entry.logLines, journal }
-    : {
-        type: "QueryFailed",
-        errorMessage: r.message,
-        logLines: entry.logLines,
-        journal,
-        ...(r.data !== undefined ? { errorData: r.data } : {}),
-      };
-  return JSON.stringify(body).slice(1);
-}
-
-export type QueryResult = { ok: true; value: unknown } | { ok: false; message: string; data?: unknown };
-
-/** Runs a function, its console output into `logLines`: its value as JSON, or its error as clients see it. */
-export async function functionResult(logLines: string[], run: () => Promise<unknown>): Promise<QueryResult> {
-  try {
-    const value = await captureLogs(logLines, run);
-    return { ok: true, value: convexToJson((value ?? null) as any) };
-  } catch (error) {
-    const { message, data } = describeError(error);
-    return data === undefined ? { ok: false, message } : { ok: false, message, data };
-  }
-}
-
-export type Entry = {
-  key: string;
-  journal: Journal;
-  udfPath: string;
-  args: Record<string, unknown>;
-  caller: Caller;
-  /** What the last run read (null before the first run): commits that touch it re-run the entry. */
-  reads: ReadSet | null;
-  result: QueryResult | null;
-  logLines: string[];
-  serialized: string;
-  /** The Transition modification for this version, minus the query id (built once, sent to every subscriber). */
-  modTail: string;
-  version: number;
-  dirty: boolean;
-  refs: number;
-  /** The functions' bundle its result was computed with (a reload makes an idle result stale). */
-  bundle: unknown;
-  /** When the last subscriber left (idle entries only). */
-  idleSince: number;
-  /** The journal the entry was asked with (its key's), serialized. */
-  baseJournal: string | null;
-  /** Whether its result's run started from `baseJournal` (not from an end cursor a later run pinned). */
-  fromBase: boolean;
-  /** Set while a run computes it: its result is the previous one until the run ends. */
-  running: boolean;
-};
-
-/**
- * One query of a session. `live` is false while the ModifyQuerySet or
- * Authenticate that made it waits for the flush computing it: its result goes
- * out with that flush's Transition, which also carries the new version.
- */
-export type Subscription = {
-  entry: Entry;
-  sentVersion: number;
-  live: boolean;
-  /** What a subscription that failed before running (unknown function, bad arguments) asked for. */
-  request?: { udfPath: unknown; args: unknown; journal: unknown };
-};
 
 /**
  * What an idle entry holds: its result, its key (the arguments' JSON is in it)
@@ -127,7 +75,16 @@ function idleCost(entry: Entry): number {
 }
 
 export class QueryEntries {
+  /** Every entry with subscribers or a kept result, by key. */
   private entries = new Map<string, Entry>();
+  /**
+   * Entries whose last run started from the journal they were asked with and
+   * made another (a paginated query's first run), by the key they were asked
+   * with: a caller asking that key shares the run while it is still valid.
+   */
+  private firstRuns = new Map<string, Entry>();
+  /** Suffixes of detached entries' keys. */
+  private detached = 0;
   /** Entries without subscribers whose result is kept, oldest first (see the module's comment). */
   private idle = new Map<string, Entry>();
   private idleBytes = 0;
@@ -233,8 +190,10 @@ export class QueryEntries {
     this.queryRuns++;
     const reads = new ReadSet();
     const logLines: string[] = [];
+    // The run's journal starts as the entry's and may fix a page end (syscalls.ts).
+    const journal: Journal = { ...entry.journal };
     const result = await functionResult(logLines, () =>
-      this.engine.query(entry.udfPath, entry.args, entry.caller, reads, entry.journal),
+      this.engine.query(entry.udfPath, entry.args, entry.caller, reads, journal),
     );
     entry.running = false;
     // A commit around the run (one waiting for the lock before the snapshot's hold) may have
@@ -247,7 +206,7 @@ export class QueryEntries {
       return;
     }
     this.setReads(entry, reads);
-    entry.fromBase = fromBase;
+    this.setJournal(entry, journal, fromBase);
     const serialized = JSON.stringify(result);
     if (TRACE) {
       const done = performance.now();
@@ -264,13 +223,38 @@ export class QueryEntries {
     }
   }
 
+  /** Keeps a run's journal: an entry whose journal changed moves to that journal's key (see the module's comment). */
+  private setJournal(entry: Entry, journal: Journal, fromBase: boolean): void {
+    const next = journalString(journal);
+    if (next !== journalString(entry.journal)) {
+      entry.journal = journal;
+      entry.modTail = "";
+      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+      const key = keyOf(entry.base, next);
+      // Another entry already runs with that journal (a client that reconnected with it): this one stays apart.
+      entry.key = this.entries.has(key) ? `${key}\u0000#${++this.detached}` : key;
+      this.entries.set(entry.key, entry);
+    }
+    entry.fromBase = fromBase;
+    const asked = keyOf(entry.base, entry.baseJournal);
+    if (fromBase && next !== entry.baseJournal) this.firstRuns.set(asked, entry);
+    else if (this.firstRuns.get(asked) === entry) this.firstRuns.delete(asked);
+  }
+
+  /** Moves an entry out of its key's way, to a key no lookup asks for (its subscribers keep it). */
+  private detach(entry: Entry): void {
+    this.entries.delete(entry.key);
+    entry.key = `${entry.key}\u0000#${++this.detached}`;
+    this.entries.set(entry.key, entry);
+  }
+
   /**
    * An HTTP query (Convex's /api/query): served from the entry subscriptions
    * with the same function, arguments and identity share, as Convex's function
    * cache serves both. A result is served only while it is valid now (no write
-   * touched its read set since its run, same functions, not being re-run) and
-   * came from a run that started without a journal (an HTTP query has none).
-   * Otherwise the entry is computed inside a snapshot, as a flush computes it;
+   * touched its read set since its run, same functions, not being re-run),
+   * came from a run that started without a journal (an HTTP query has none)
+   * and is not an error (errors are not cached). Otherwise the entry is computed inside a snapshot, as a flush computes it;
    * a subscription waiting for it gets that run. Released after: the result
    * stays idle under the rules above. An entry whose page end a subscription
    * pinned, and needs a run, is not the HTTP query's: that runs on its own.
@@ -286,17 +270,20 @@ export class QueryEntries {
       served = this.servable(entry);
       if (!served && journalString(entry.journal) === entry.baseJournal) {
         served = await this.engine.runSnapshot(async () => {
+          let ran = false;
           for (;;) {
             const seq = this.engine.commitSeq;
             if (entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle) {
               // A subscription's run may have pinned its page end meanwhile.
               if (journalString(entry.journal) !== entry.baseJournal) return null;
               await this.compute(entry);
+              ran = true;
             }
             if (this.engine.commitSeq === seq) break;
           }
-          // Taken inside the snapshot: valid at its state even if a commit lands right after.
-          return this.servable(entry);
+          // Taken inside the snapshot: valid at its state even if a commit lands right after. This
+          // caller's own run answers it even with an error; another run's error is not served.
+          return ran && entry.result ? { result: entry.result, logLines: entry.logLines } : this.servable(entry);
         });
       }
     } finally {
@@ -305,10 +292,10 @@ export class QueryEntries {
     return served ?? (await this.runUncached(udfPath, args, caller));
   }
 
-  /** An entry's result and log lines if they are valid at the current state for a caller without a journal. */
+  /** An entry's result and log lines if a new caller without a journal may be served them now (never an error). */
   private servable(entry: Entry): { result: QueryResult; logLines: string[] } | null {
     const valid =
-      entry.result !== null &&
+      entry.result?.ok === true &&
       !entry.dirty &&
       !entry.running &&
       entry.fromBase &&
@@ -327,52 +314,58 @@ export class QueryEntries {
     return { result, logLines };
   }
 
+  /**
+   * A reference to the entry for a caller asking with `journal` (null: none):
+   * the one running with that journal, else a still valid first run asked
+   * with it, else a new one. An entry whose current result is an error is
+   * never joined: it is detached and the caller gets a new entry.
+   */
   acquire(udfPath: string, args: Record<string, unknown>, caller: Caller, journal: string | null = null): Entry {
-    const callerKey = caller.kind === "user" ? `user:${caller.key}` : caller.kind;
-    const key = `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}\u0000${journal ?? ""}`;
-    let entry = this.entries.get(key);
-    if (entry && entry.refs <= 0) {
-      // An idle result: kept if it is still the current functions' and young enough.
-      this.idle.delete(key);
-      this.idleBytes -= idleCost(entry);
-      if (entry.bundle !== this.engine.functions.bundle || Date.now() - entry.idleSince > IDLE_MAX_AGE_MS) {
-        this.entries.delete(key);
-        this.setReads(entry, null);
-        entry = undefined;
-      }
+    const base = keyBase(udfPath, args, caller);
+    const key = keyOf(base, journalString(parseJournal(journal)));
+    let entry = this.reuse(this.entries.get(key));
+    if (entry && this.settledError(entry)) {
+      this.detach(entry);
+      entry = undefined;
     }
     if (!entry) {
-      entry = {
-        key,
-        journal: parseJournal(journal),
-        udfPath,
-        args,
-        caller,
-        reads: null,
-        result: null,
-        logLines: [],
-        serialized: "",
-        modTail: "",
-        version: 0,
-        dirty: false,
-        refs: 0,
-        bundle: null,
-        idleSince: 0,
-        baseJournal: journalString(parseJournal(journal)),
-        fromBase: true,
-        running: false,
-      };
+      const first = this.firstRuns.get(key);
+      if (first && first.fromBase && first.result?.ok && !first.dirty && !first.running) entry = this.reuse(first);
+    }
+    if (!entry) {
+      entry = newEntry(key, base, udfPath, args, caller, journal);
       this.entries.set(key, entry);
     }
     entry.refs++;
     return entry;
   }
 
+  /** An entry found by a lookup, taken out of the idle ones; undefined if its kept result is too old or stale. */
+  private reuse(entry: Entry | undefined): Entry | undefined {
+    if (!entry || entry.refs > 0) return entry;
+    this.idle.delete(entry.key);
+    this.idleBytes -= idleCost(entry);
+    if (entry.bundle !== this.engine.functions.bundle || Date.now() - entry.idleSince > IDLE_MAX_AGE_MS) {
+      this.drop(entry);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Whether an entry's result is an error no run under way or due will replace. */
+  private settledError(entry: Entry): boolean {
+    return (
+      entry.result?.ok === false && !entry.dirty && !entry.running && entry.bundle === this.engine.functions.bundle
+    );
+  }
+
   release(entry: Entry): void {
     entry.refs--;
     if (entry.refs > 0) return;
+    // Errors are not kept, nor entries no lookup can find (detached).
     const keep =
-      entry.result !== null &&
+      entry.result?.ok === true &&
+      entry.key === keyOf(entry.base, journalString(entry.journal)) &&
       !entry.dirty &&
       entry.reads !== null &&
       idleCost(entry) <= IDLE_MAX_BYTES / 8 &&
@@ -394,6 +387,8 @@ export class QueryEntries {
   private drop(entry: Entry): void {
     if (this.idle.delete(entry.key)) this.idleBytes -= idleCost(entry);
     if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    const asked = keyOf(entry.base, entry.baseJournal);
+    if (this.firstRuns.get(asked) === entry) this.firstRuns.delete(asked);
     this.setReads(entry, null);
   }
 }

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
 import { describeError } from "./functionErrors.js";
-import { type Entry, type Subscription } from "./querySubscriptions.js";
+import { type Entry, newEntry, type Subscription } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
 import { authenticate } from "./syncAuth.js";
 import { encodeTs, MAX_INFLIGHT_MESSAGES, MAX_SUBSCRIPTIONS_PER_CONNECTION, type Session } from "./syncSession.js";
@@ -165,25 +165,12 @@ async function subscribe(
     const first = Array.isArray(rawArgs) ? rawArgs[0] : rawArgs;
     args = (first === undefined ? {} : jsonToConvex(first as any)) as Record<string, unknown>;
   } catch (error) {
+    const key = `invalid:${Math.random()}`;
     const entry: Entry = {
-      key: `invalid:${Math.random()}`,
-      journal: {},
-      udfPath: String(udfPath),
-      args: {},
-      caller: session.caller,
-      reads: null,
+      ...newEntry(key, key, String(udfPath), {}, session.caller, null),
       result: { ok: false, message: (error as Error).message },
-      logLines: [],
-      serialized: "",
-      modTail: "",
       version: 1,
-      dirty: false,
       refs: 1,
-      bundle: null,
-      idleSince: 0,
-      baseJournal: null,
-      fromBase: true,
-      running: false,
     };
     return { entry, sentVersion: 0, live: false, request: { udfPath, args: rawArgs, journal } };
   }
