@@ -109,15 +109,20 @@ import { appError, ErrorCode } from "./errors";
  *   and the profile form write only the comedian's own rows (no totals, and
  *   no other user's query reads them: a live list copies the name at sign-up),
  *   so a loop there costs only its author, within the argument caps.
- * - googleSignInStart (whole site): 60 Google sign-in starts at once, 60 a
- *   minute. Each start (`auth:signIn` with provider "google" and no code) is
- *   anonymous, costs a stranger one call, and writes an `authVerifiers` row
- *   that only the cron (authVerifiers.ts) deletes, 20 minutes on: this bounds
- *   those rows to a few thousand however fast a script calls. A real launch
- *   day's Google sign-ins (each person starts once, or twice after a cancel)
- *   stay well under it; a script that keeps it empty holds up Google sign-in
- *   for a minute at a time but costs the site nothing. As with sign-ups, the
- *   action sees no client address to key it by.
+ * - googleSignInStart (whole site): 1,000 Google sign-in starts at once, 1,000
+ *   a minute: a high backstop, not a pace. Each start (`auth:signIn` with
+ *   provider "google" and no code) is anonymous, costs a stranger one call,
+ *   and writes an `authVerifiers` row (~100 bytes) that only the cron
+ *   (authVerifiers.ts) deletes, 20 minutes on, every 10 minutes: this bounds
+ *   those rows to about 31,000 (~3 MB; the last half hour's starts) however
+ *   fast a script calls. The action sees no client address to key it by, so
+ *   the bucket is shared: a script that keeps it empty (over 1,000 starts a
+ *   minute, about 17 a second, for as long as it runs) refuses every Google
+ *   sign-in start for everyone meanwhile. It is set high so that takes a
+ *   sustained flood rather than a call a second (at the former 60 a minute,
+ *   one burst and then a call a second did it); a real launch day's starts
+ *   (each person starts once, or twice after a cancel) stay far under it.
+ *   Password sign-in is not affected.
  * - googleSignInSession (per signed-in session): 10 starts at once, 10 an
  *   hour. A start from a signed-in session (linking Google to the account)
  *   has a key: one session cannot use up the site-wide starts on its own.
@@ -140,7 +145,7 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   logSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 150 },
   editSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
   signInOverCeiling: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
-  googleSignInStart: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
+  googleSignInStart: { kind: "token bucket", rate: 1000, period: MINUTE, capacity: 1000 },
   googleSignInSession: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
 });
 
