@@ -1,4 +1,5 @@
 import net from "node:net";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Backend, startBackend, waitFor } from "./harness";
 import { backendStats, RawClient } from "./rawClient";
@@ -240,6 +241,27 @@ describe("WebSocket messages trickled", () => {
     await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === 0, { message: "its bytes freed" });
   }, 60_000);
 
+  test("a fragmented message with pings between its fragments is still counted and cut off", async () => {
+    const ws = new WebSocket(`${backend.url.replace(/^http/, "ws")}/api/1.48.0/sync`);
+    await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()));
+    let isClosed = false;
+    void closed.then(() => (isClosed = true));
+    const fragment = "x".repeat(1024 * 1024);
+    for (let i = 0; i < 4; i++) {
+      ws.send(fragment, { fin: false, binary: false });
+      ws.ping();
+    }
+    await waitFor(async () => isClosed || (await backendStats(backend)).bodyBytesInFlight >= 4 * 1024 * 1024, {
+      message: "the fragments to be counted",
+    });
+    expect(isClosed).toBe(false);
+    // Pings keep coming, each after a whole frame, until the request timeout (3 s) closes the connection.
+    const pinging = setInterval(() => ws.readyState === WebSocket.OPEN && ws.ping(), 500);
+    await closed.finally(() => clearInterval(pinging));
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === 0, { message: "its bytes freed" });
+  }, 60_000);
+
   test("whole messages hold nothing once read, and a connection sending them is not cut", async () => {
     const client = await RawClient.open(backend);
     for (let i = 0; i < 3; i++) {
@@ -250,5 +272,59 @@ describe("WebSocket messages trickled", () => {
     expect((await backendStats(backend)).bodyBytesInFlight).toBe(0);
     expect(client.closed).toBe(false);
     await client.close();
+  }, 60_000);
+});
+
+describe("a full body budget", () => {
+  const LIMIT = 1024 * 1024;
+  let backend: Backend;
+
+  beforeAll(async () => {
+    backend = await startBackend({
+      env: { LOCAL_BACKEND_BODY_BUDGET_BYTES: String(LIMIT), LOCAL_BACKEND_BODY_IDLE_SECONDS: "60" },
+    });
+  });
+
+  afterAll(async () => {
+    await backend?.dispose();
+  });
+
+  test("does not close sync connections: a client connects, subscribes, mutates and gets its results", async () => {
+    // Stalled bodies fill the budget to the byte: one large (up to limit - reserve), the rest small
+    // (declared no longer than SMALL_BODY_BYTES, 64 KiB).
+    const large = 896 * 1024;
+    const small = [60 * 1024, 60 * 1024, LIMIT - large - 2 * 60 * 1024];
+    const held = [large, ...small].map((bytes) => {
+      const client = rawClient(backend.port);
+      client.socket.write(
+        `POST /api/mutation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes + 1}\r\n\r\n`,
+      );
+      client.socket.write(Buffer.alloc(bytes, 0x20));
+      return client;
+    });
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === LIMIT, {
+      message: "the budget to be full",
+    });
+
+    const client = await RawClient.open(backend);
+    client.subscribe([{ queryId: 0, udfPath: "messages:list", args: { channel: "full-budget" } }]);
+    await client.waitForMessage(
+      (m) =>
+        m.type === "Transition" && m.modifications.some((mod: any) => mod.queryId === 0 && mod.type === "QueryUpdated"),
+      "the query's result",
+    );
+    const requestId = client.mutate("messages:send", { channel: "full-budget", author: "a", body: "hello" });
+    await client.waitForMessage((m) => m.type === "MutationResponse" && m.requestId === requestId, "the answer");
+    await client.waitForMessage(
+      (m) =>
+        m.type === "Transition" &&
+        m.modifications.some((mod: any) => mod.queryId === 0 && mod.value?.[0]?.body === "hello"),
+      "the updated result",
+    );
+    expect(client.closed).toBe(false);
+    expect((await backendStats(backend)).bodyBytesInFlight).toBe(LIMIT);
+    await client.close();
+    for (const client of held) client.socket.destroy();
+    await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === 0, { message: "bodies freed" });
   }, 60_000);
 });
