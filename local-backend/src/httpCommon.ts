@@ -15,36 +15,82 @@ export class HttpError extends Error {
   }
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const TCHAR = /^[!#$%&'*+.^_`|~0-9A-Za-z-]$/;
+const tchar = (c: string | undefined) => c !== undefined && TCHAR.test(c);
 
 /**
- * Whether a Content-Type is JSON the way Convex's HTTP API decides it
- * (`json_content_type` in convex-backend's crates/common/src/http/extract.rs,
- * which parses it as a MIME type): type "application" and subtype "json" or a
- * "+json" suffix, in any case, with well-formed parameters. Anything else,
- * text/plain included, is refused before the body is read.
+ * A Content-Type's type, subtype and +suffix (lower case) as Convex reads it: http's
+ * `HeaderValue::to_str` (visible ASCII and tabs only), then the Rust `mime` crate's parser (0.3.17,
+ * src/parse.rs), or null where either refuses. Its rules, which are not RFC 7231's: no space before
+ * `;`, none around a parameter's `=` nor after an unquoted value, only spaces (no tab) before a
+ * parameter, a quoted value ends at its first `"` (no backslash escapes; `""` does not close) and may
+ * be followed by spaces, an empty unquoted value and a trailing `;` (or `; `) are allowed. The
+ * subtype ends at its last `+` (not its first character), which starts the suffix. The header's own
+ * ends are trimmed (both HTTP parsers strip the spaces around a field value).
+ */
+export function parseMediaType(header: string): { type: string; subtype: string; suffix: string | null } | null {
+  if (/[^\t\x20-\x7e]/.test(header)) return null;
+  const s = header.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (s === "*/*") return { type: "*", subtype: "*", suffix: null };
+  const slash = s.indexOf("/");
+  if (slash <= 0 || ![...s.slice(0, slash)].every(tchar)) return null;
+  let plus = -1;
+  let end = s.length;
+  for (let i = slash + 1; i < s.length; i++) {
+    if (s[i] === "+" && i > slash + 1) plus = i;
+    else if (s[i] === ";" && i > slash + 1) {
+      end = i;
+      break;
+    } else if (!tchar(s[i])) return null;
+  }
+  if (!mediaTypeParamsValid(s, end + 1)) return null;
+  const lower = (from: number, to: number) => s.slice(from, to).toLowerCase();
+  return {
+    type: lower(0, slash),
+    subtype: lower(slash + 1, plus >= 0 ? plus : end),
+    suffix: plus >= 0 ? lower(plus + 1, end) : null,
+  };
+}
+
+/** The parameters from `from` on, as mime 0.3.17's `params_from_str` accepts them. */
+function mediaTypeParamsValid(s: string, from: number): boolean {
+  let i = from;
+  while (i < s.length) {
+    if (s[i] === " ") {
+      i++;
+      continue;
+    }
+    const name = i;
+    while (tchar(s[i])) i++;
+    if (s[i] !== "=" || i === name) return false;
+    i++;
+    if (s[i] === '"') {
+      const open = i++;
+      while (!(s[i] === '"' && i > open + 1)) {
+        if (i >= s.length || s.charCodeAt(i) <= 31 || s.charCodeAt(i) === 127) return false;
+        i++;
+      }
+      i++;
+      while (s[i] === " ") i++;
+    } else {
+      const value = i;
+      while (tchar(s[i])) i++;
+      if (i < s.length && i === value) return false;
+    }
+    if (i < s.length && s[i++] !== ";") return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a Content-Type is JSON the way Convex's HTTP API decides it (`json_content_type` in
+ * convex-backend's crates/common/src/http/extract.rs): it parses as a MIME type
+ * ({@link parseMediaType}) of type "application" with subtype "json" or suffix "json". Anything
+ * else, text/plain included, is refused before the body is read.
  */
 export function isJsonContentType(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  const [essence, ...params] = header.split(";");
-  const slash = essence.indexOf("/");
-  if (slash < 0) return false;
-  // No space inside "type/subtype" (the MIME parser refuses it); the header's own ends may have some.
-  const type = essence.slice(0, slash).trimStart();
-  const subtype = essence.slice(slash + 1).trimEnd();
-  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return false;
-  for (const param of params) {
-    const eq = param.indexOf("=");
-    if (eq < 0) {
-      if (param.trim() === "") continue;
-      return false;
-    }
-    const value = param.slice(eq + 1).trim();
-    if (!TOKEN.test(param.slice(0, eq).trim()) || !(TOKEN.test(value) || /^"(?:[^"\\]|\\.)*"$/.test(value)))
-      return false;
-  }
-  const sub = subtype.toLowerCase();
-  return type.toLowerCase() === "application" && (sub === "json" || sub.endsWith("+json"));
+  const mime = header === undefined ? null : parseMediaType(header);
+  return mime !== null && mime.type === "application" && (mime.subtype === "json" || mime.suffix === "json");
 }
 
 /** A JSON body; `empty` stands in for a body with no bytes ("" is not JSON, as on Convex). */

@@ -49,6 +49,49 @@ describe("which Content-Types are JSON (Convex's json_content_type)", () => {
   ])("%s is not", (header) => expect(isJsonContentType(header)).toBe(false));
 });
 
+describe("Content-Types read as Convex's MIME parser reads them (the Rust mime crate 0.3.17, src/parse.rs)", () => {
+  test.each([
+    // A trailing ";" (with spaces after it) and an empty value are accepted by its parameter loop.
+    "application/json;",
+    "application/json; ",
+    "application/json;charset=utf-8;",
+    "application/json; charset=",
+    // Spaces may follow a quoted value; a backslash in one is an ordinary character.
+    'application/json; a="x" ; b=c',
+    'application/json; a="x\\"',
+    // The subtype ends at its last "+", the suffix follows it: both of these are subtype "json" or suffix "json".
+    "application/vnd.a+b+json",
+    "application/json+x",
+    "application/a++json",
+  ])("%j is JSON", (header) => expect(isJsonContentType(header)).toBe(true));
+
+  test.each([
+    // A "+" first in the subtype does not start a suffix: the subtype is "+json".
+    "application/+json",
+    // No space before ";", none around "=", no tab before a parameter.
+    "application/json ;charset=utf-8",
+    "application/json; charset = utf-8",
+    "application/json; charset =utf-8",
+    "application/json; charset= utf-8",
+    "application/json;\tcharset=utf-8",
+    "application/json; charset=utf-8 x",
+    // A quoted value ends at its first quote: no backslash escapes, and "" does not close.
+    'application/json; a="x\\"y"',
+    'application/json; a=""',
+    'application/json; a="x"y',
+    'application/json; a=x"y"',
+    'application/json; a="x',
+    // Empty parameters and names.
+    "application/json;;",
+    "application/json; ;a=b",
+    "application/json;=x",
+    "application/json;a=;",
+    // Only visible ASCII (http's HeaderValue::to_str).
+    "application/json; charset=\u00e9",
+    "*/*",
+  ])("%j is not", (header) => expect(isJsonContentType(header)).toBe(false));
+});
+
 describe("the HTTP API refuses what Convex refuses", () => {
   const call = JSON.stringify({ path: "messages:list", format: "json", args: [{ channel: "json-content-type" }] });
   const post = (path: string, body: string, contentType?: string) =>
@@ -68,6 +111,18 @@ describe("the HTTP API refuses what Convex refuses", () => {
           message: "Expected request with `Content-Type: application/json`",
         });
       }
+    }
+  });
+
+  test("a JSON type the MIME parser refuses (a space before ';', a tab, a leading '+') gets 400 BadJsonBody", async () => {
+    for (const contentType of [
+      "application/json ;charset=utf-8",
+      "application/json;\tcharset=utf-8",
+      "application/+json",
+    ]) {
+      const response = await post("/api/query", call, contentType);
+      expect(response.status, contentType).toBe(400);
+      expect(((await response.json()) as { code: string }).code).toBe("BadJsonBody");
     }
   });
 
