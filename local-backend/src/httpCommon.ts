@@ -1,6 +1,6 @@
 /** What the API and the HTTP-actions site share: errors as HTTP answers, CORS, bodies, JSON replies. */
 import type http from "node:http";
-import { knob } from "./knobs.js";
+import { intKnob, knob } from "./knobs.js";
 
 /** Convex's status code for a function that ran and failed. */
 export const STATUS_UDF_FAILED = 560;
@@ -125,7 +125,7 @@ export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
  * `LOCAL_BACKEND_BODY_BUDGET_BYTES` changes it (tests).
  */
 export const bodyBudget = {
-  limit: knob("LOCAL_BACKEND_BODY_BUDGET_BYTES", 96 * 1024 * 1024),
+  limit: intKnob("LOCAL_BACKEND_BODY_BUDGET_BYTES", 96 * 1024 * 1024),
   inFlight: 0,
   /** The bytes of bodies longer than {@link SMALL_BODY_BYTES}, at most `limit - reserve`. */
   largeInFlight: 0,
@@ -299,8 +299,8 @@ export async function readBody(
  * `LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS` (60 s; Node's default is 300 s), checked every second.
  */
 export const serverLimits = {
-  maxConnections: knob("LOCAL_BACKEND_MAX_CONNECTIONS", 20_000),
-  maxSiteConnections: knob("LOCAL_BACKEND_MAX_SITE_CONNECTIONS", 1000),
+  maxConnections: intKnob("LOCAL_BACKEND_MAX_CONNECTIONS", 20_000),
+  maxSiteConnections: intKnob("LOCAL_BACKEND_MAX_SITE_CONNECTIONS", 1000),
   options: {
     requestTimeout: knob("LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS", 60) * 1000,
     headersTimeout: Math.min(20, knob("LOCAL_BACKEND_REQUEST_TIMEOUT_SECONDS", 60)) * 1000,

@@ -25,13 +25,13 @@ import { isAscii } from "node:buffer";
 import fs from "node:fs";
 import path from "node:path";
 import { FILE_MODE, fsyncDir } from "./dataDir.js";
-import { knob } from "./knobs.js";
+import { intKnob } from "./knobs.js";
 
 /**
  * Documents per base bucket the level aims at (a bucket is a few MiB);
  * `LOCAL_BACKEND_SEGMENT_DOCS` in the backend's environment (tests use a few), a knob.
  */
-export const SEGMENT_DOCS = Math.max(1, knob("LOCAL_BACKEND_SEGMENT_DOCS", 16_384));
+export const SEGMENT_DOCS = intKnob("LOCAL_BACKEND_SEGMENT_DOCS", 16_384);
 
 export type SegmentInfo = { file: string; docs: number; bytes: number };
 

@@ -12,7 +12,7 @@ import { type CompactionStats, type DocSource, docsIn, writeSegments } from "./c
 import { DataDirLock, DIR_MODE, FILE_MODE, fsyncDir, restrictPermissions } from "./dataDir.js";
 import { DataLog, type JsonDoc, type LogEntry } from "./dataLog.js";
 import { FileBytes } from "./fileBytes.js";
-import { knob } from "./knobs.js";
+import { intKnob } from "./knobs.js";
 import { type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
 import {
   type Manifest,
@@ -54,7 +54,7 @@ export type LoadedState = {
  * Compaction runs once the log passes this many bytes (at start, and after a
  * commit); `LOCAL_BACKEND_COMPACT_LOG_BYTES` in the backend's environment, a knob.
  */
-export const COMPACT_LOG_BYTES = knob("LOCAL_BACKEND_COMPACT_LOG_BYTES", 8 * 1024 * 1024);
+export const COMPACT_LOG_BYTES = intKnob("LOCAL_BACKEND_COMPACT_LOG_BYTES", 8 * 1024 * 1024);
 
 export class DataStore {
   readonly dir: string;

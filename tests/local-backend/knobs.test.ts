@@ -3,6 +3,8 @@
  * finite number, else the default. The segment size and the log size that starts a
  * compaction are read the same way: a bad value ("abc", negative, zero, empty) falls
  * back to the default instead of a one-document segment or a compaction after every commit.
+ * Counts and byte sizes (those two, the body budget, the connection caps) read through
+ * intKnob(): an integer of at least 1 written in digits, so a fraction falls back too.
  */
 import { afterEach, describe, expect, test, vi } from "vitest";
 
@@ -32,7 +34,37 @@ describe("storage knobs", () => {
     expect(await limitsWith("2000")).toEqual({ SEGMENT_DOCS: 2000, COMPACT_LOG_BYTES: 2000 });
   });
 
-  test.each(["abc", "-5", "0", "", "Infinity", "NaN"])("%j falls back to the defaults", async (value) => {
-    expect(await limitsWith(value)).toEqual(DEFAULTS);
+  test.each(["abc", "-5", "0", "", "Infinity", "NaN", "0.5", "0.001", "1.5", "2000.5", "1e3", "+5", "0x10", "1 000"])(
+    "%j falls back to the defaults",
+    async (value) => {
+      expect(await limitsWith(value)).toEqual(DEFAULTS);
+    },
+  );
+});
+
+describe("count and byte knobs of the HTTP listeners", () => {
+  const NAMES = [
+    "LOCAL_BACKEND_BODY_BUDGET_BYTES",
+    "LOCAL_BACKEND_MAX_CONNECTIONS",
+    "LOCAL_BACKEND_MAX_SITE_CONNECTIONS",
+  ] as const;
+
+  /** The body budget and connection caps as a backend started with `value` in all three reads them. */
+  async function httpLimitsWith(value: string | undefined) {
+    vi.resetModules();
+    for (const name of NAMES) vi.stubEnv(name, value);
+    const { bodyBudget, serverLimits } = await import("../../local-backend/src/httpCommon");
+    return [bodyBudget.limit, serverLimits.maxConnections, serverLimits.maxSiteConnections];
+  }
+
+  const HTTP_DEFAULTS = [96 * 1024 * 1024, 20_000, 1000];
+
+  test("an integer is used as given (spaces around it allowed)", async () => {
+    expect(await httpLimitsWith("7")).toEqual([7, 7, 7]);
+    expect(await httpLimitsWith(" 4096 ")).toEqual([4096, 4096, 4096]);
+  });
+
+  test.each(["0.5", "0.001", "3.7", "1e3", "-1", "0", "abc"])("%j falls back to the defaults", async (value) => {
+    expect(await httpLimitsWith(value)).toEqual(HTTP_DEFAULTS);
   });
 });
