@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import net from "node:net";
 import { version } from "convex";
 import { makeFunctionReference } from "convex/server";
 import { ConvexError } from "convex/values";
@@ -256,20 +257,32 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
       await post("/api/mutation", "{not json"),
       await post("/api/query", JSON.stringify({ path: 7, args: "x", format: "json" })),
       await post("/api/action", JSON.stringify({ nothing: true })),
-      // Arguments far over Convex's 16 MiB limit.
-      await post(
-        "/api/mutation",
-        JSON.stringify({
-          path: "messages:send",
-          format: "json",
-          args: [{ channel: "x", author: "x", body: "x".repeat(24 * 1024 * 1024) }],
-        }),
-      ),
     ]) {
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
       await response.body?.cancel();
     }
+    // Arguments far over Convex's 16 MiB limit: answered 413 from the declared length. The
+    // backend closes without reading the body, and a client still sending then gets a reset
+    // that can take the answer with it (fetch failed at random here), so this client sends
+    // the headers and the body's first 64 KiB, and reads the answer.
+    const body = JSON.stringify({
+      path: "messages:send",
+      format: "json",
+      args: [{ channel: "x", author: "x", body: "x".repeat(24 * 1024 * 1024) }],
+    });
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect(backend.port, "127.0.0.1");
+      let received = "";
+      socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(received));
+      socket.write(
+        `POST /api/mutation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      );
+      socket.write(body.slice(0, 64 * 1024));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(backend.running).toBe(true);
     expect(await backend.httpClient().query(api.messages.list, { channel: "survivors" })).toBeInstanceOf(Array);
   });
