@@ -5,36 +5,25 @@
  * applied twice.
  */
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { anyApi } from "convex/server";
-import { type Backend, repoRoot, startBackend, tempDir, waitFor } from "./harness";
+import { type Backend, waitFor } from "./harness";
+import { startWatchedFixture, type WatchedFixture } from "./watchedFixture";
 
 const api = anyApi as any;
+let fixture: WatchedFixture;
 let backend: Backend;
-let functionsDir: string;
+let edit: WatchedFixture["edit"];
 
 beforeAll(async () => {
-  // A private copy of the benchmark fixture that this test edits.
-  const dir = await tempDir("stagetime-lb-reload-");
-  functionsDir = path.join(dir, "convex");
-  fs.cpSync(path.join(repoRoot, "tests/bench/fixture/convex"), functionsDir, { recursive: true });
-  backend = await startBackend({ functionsDir, extraArgs: ["--watch"] });
+  fixture = await startWatchedFixture("stagetime-lb-reload-");
+  ({ backend, edit } = fixture);
 });
 
 afterAll(async () => {
-  await backend?.dispose();
-  if (functionsDir) fs.rmSync(path.dirname(functionsDir), { recursive: true, force: true });
+  await fixture?.dispose();
 });
-
-function edit(file: string, from: string, to: string): void {
-  const full = path.join(functionsDir, file);
-  const text = fs.readFileSync(full, "utf8");
-  expect(text).toContain(from);
-  fs.writeFileSync(full, text.replace(from, to));
-}
 
 describe("hot reload", () => {
   test("a changed function is served without restart and the data stays", async () => {

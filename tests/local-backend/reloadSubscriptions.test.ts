@@ -9,32 +9,24 @@ import fs from "node:fs";
 import path from "node:path";
 import { anyApi } from "convex/server";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Backend, repoRoot, startBackend, tempDir } from "./harness";
+import type { Backend } from "./harness";
+import { startWatchedFixture, type WatchedFixture } from "./watchedFixture";
 import { RawClient } from "./rawClient";
 
 const api = anyApi as any;
+let fixture: WatchedFixture;
 let backend: Backend;
 let functionsDir: string;
+let edit: WatchedFixture["edit"];
 
 beforeAll(async () => {
-  // A private copy of the benchmark fixture that this test edits.
-  const dir = await tempDir("stagetime-lb-reload-subs-");
-  functionsDir = path.join(dir, "convex");
-  fs.cpSync(path.join(repoRoot, "tests/bench/fixture/convex"), functionsDir, { recursive: true });
-  backend = await startBackend({ functionsDir, extraArgs: ["--watch"] });
+  fixture = await startWatchedFixture("stagetime-lb-reload-subs-");
+  ({ backend, functionsDir, edit } = fixture);
 });
 
 afterAll(async () => {
-  await backend?.dispose();
-  if (functionsDir) fs.rmSync(path.dirname(functionsDir), { recursive: true, force: true });
+  await fixture?.dispose();
 });
-
-function edit(file: string, from: string, to: string): void {
-  const full = path.join(functionsDir, file);
-  const text = fs.readFileSync(full, "utf8");
-  expect(text).toContain(from);
-  fs.writeFileSync(full, text.replace(from, to));
-}
 
 /** The modification for query 0 in the first Transition at or after message `from` that has one. */
 async function nextUpdate(client: RawClient, what: string, from = 0): Promise<any> {
