@@ -105,6 +105,47 @@ describe("stale auth rate-limit rows", () => {
     expect(await rateLimitRows(t)).toEqual([]);
   });
 
+  test("the batches that follow walk the first run's query: its cutoff, not one from a later clock", async () => {
+    const t = newTest();
+    await t.run(async (ctx) => {
+      for (let i = 0; i < 250; i++) {
+        await ctx.db.insert("authRateLimits", { identifier: `junk-${i}`, attemptsLeft: 59, lastAttemptTime: NOW });
+      }
+    });
+    const firstRun = NOW + AUTH_RATE_LIMIT_REFILL_MS + 1000;
+    vi.setSystemTime(firstRun);
+    expect(await t.mutation(internal.authRateLimits.deleteStaleAuthRateLimits, {})).toMatchObject({ more: true });
+    // The continuation carries the cutoff with the cursor (a cursor is only valid for the query it came from).
+    const scheduled = await t.run(async (ctx) => await ctx.db.system.query("_scheduled_functions").collect());
+    expect(scheduled.map((job) => job.args[0])).toEqual([
+      { cursor: expect.any(String), cutoff: firstRun - AUTH_RATE_LIMIT_REFILL_MS },
+    ]);
+    // Run later, it keeps that cutoff: a row whose last attempt falls between the two cutoffs stays.
+    await t.run(async (ctx) => {
+      const row = await ctx.db
+        .query("authRateLimits")
+        .withIndex("identifier", (q) => q.eq("identifier", "junk-249"))
+        .unique();
+      await ctx.db.patch("authRateLimits", row!._id, { lastAttemptTime: firstRun - AUTH_RATE_LIMIT_REFILL_MS + 500 });
+    });
+    vi.setSystemTime(firstRun + 10 * 60_000);
+    expect(
+      await t.mutation(internal.authRateLimits.deleteStaleAuthRateLimits, scheduled[0].args[0] as { cursor: string }),
+    ).toEqual({ checked: 50, deleted: 49, more: false });
+    // A cutoff that is not in the past is not taken: now's is used, and a recent attempt's row stays.
+    await t.run(async (ctx) => {
+      const row = await ctx.db
+        .query("authRateLimits")
+        .withIndex("identifier", (q) => q.eq("identifier", "junk-249"))
+        .unique();
+      await ctx.db.patch("authRateLimits", row!._id, { lastAttemptTime: Date.now() - 1000 });
+    });
+    expect(
+      await t.mutation(internal.authRateLimits.deleteStaleAuthRateLimits, { cutoff: Date.now() + 60_000 }),
+    ).toEqual({ checked: 1, deleted: 0, more: false });
+    expect((await rateLimitRows(t)).map((row) => row.identifier)).toEqual(["junk-249"]);
+  });
+
   test("runs every 30 minutes from crons.ts", () => {
     const jobs = (crons as unknown as { crons: Record<string, { name: string; schedule: unknown }> }).crons;
     const job = Object.values(jobs).find((entry) => entry.name === "authRateLimits:deleteStaleAuthRateLimits");
