@@ -26,6 +26,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { ConvexError, convexToJson, jsonToConvex } from "convex/values";
+import { intKnob } from "./knobs.js";
 
 export type SerializedError = {
   name: string;
@@ -70,10 +71,7 @@ type Thread = { worker: Worker; runs: Set<number>; retiring: boolean; exited: bo
 
 /** The pool size: LOCAL_BACKEND_ACTION_WORKERS, else one per CPU (at least 1). */
 export function actionWorkerCount(): number {
-  const raw = process.env.LOCAL_BACKEND_ACTION_WORKERS;
-  const configured = raw === undefined || raw.trim() === "" ? NaN : Number(raw);
-  if (Number.isInteger(configured) && configured >= 0) return configured;
-  return Math.max(1, os.availableParallelism());
+  return intKnob("LOCAL_BACKEND_ACTION_WORKERS", Math.max(1, os.availableParallelism()), { min: 0 });
 }
 
 export class ActionPool {

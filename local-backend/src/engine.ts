@@ -42,6 +42,7 @@ import { exportSnapshot, importSnapshot } from "./snapshotIO.js";
 import { wrapSyscalls } from "./syscalls.js";
 import { invokeActionInWorker, invokeHttpActionInWorker } from "./actionHost.js";
 import { reloadFunctions } from "./reload.js";
+import { intKnob } from "./knobs.js";
 
 export type { Caller, FunctionInfo, FunctionKind, Journal } from "./functionContext.js";
 export { UPLOAD_URL_TTL_MS } from "./fileStorage.js";
@@ -86,7 +87,7 @@ export class Engine {
   readonly contention = new ContentionMonitor(
     // The backend's own log, not the log lines of the function that committed.
     (line) => outsideLogs(() => this.logError(line)),
-    Number(process.env.LOCAL_BACKEND_CONTENTION_THRESHOLD ?? DEFAULT_CONTENTION_THRESHOLD),
+    intKnob("LOCAL_BACKEND_CONTENTION_THRESHOLD", DEFAULT_CONTENTION_THRESHOLD, { min: 0 }),
   );
   /** Results of client mutations by `${sessionId}:${requestId}`. */
   readonly mutationResults = new MutationResults();

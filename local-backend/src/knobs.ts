@@ -12,9 +12,10 @@ export function knob(name: string, fallback: number): number {
  * A count or byte size read from the environment: decimal digits making an integer of at least 1
  * (as Convex's knobs parse a usize), else the default. A fraction ("0.5"), an exponent or a sign is
  * refused like any other bad value, so it cannot make one-document segments or a compaction per commit.
+ * `min: 0` for the settings where 0 means something (off, no worker threads).
  */
-export function intKnob(name: string, fallback: number): number {
+export function intKnob(name: string, fallback: number, { min = 1 }: { min?: 0 | 1 } = {}): number {
   const raw = process.env[name]?.trim() ?? "";
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  return Number.isSafeInteger(value) && value >= 1 ? value : fallback;
+  return Number.isSafeInteger(value) && value >= min ? value : fallback;
 }

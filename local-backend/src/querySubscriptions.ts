@@ -330,7 +330,8 @@ export class QueryEntries {
     }
     if (!entry) {
       const first = this.firstRuns.get(key);
-      if (first && first.fromBase && first.result?.ok && !first.dirty && !first.running) entry = this.reuse(first);
+      // Shared only while an HTTP caller could be served it too (same functions included).
+      if (first && this.servable(first)) entry = this.reuse(first);
     }
     if (!entry) {
       entry = newEntry(key, base, udfPath, args, caller, journal);

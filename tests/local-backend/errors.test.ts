@@ -262,7 +262,8 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
       expect(response.status).toBeLessThan(500);
       await response.body?.cancel();
     }
-    // Arguments far over Convex's 16 MiB limit: answered 413 from the declared length. The
+    // 24 MiB of arguments: over the 8 MiB body limit (MAX_MESSAGE_BYTES), answered 413 from the
+    // declared length (httpLimits.test covers the limit itself). The
     // backend closes without reading the body, and a client still sending then gets a reset
     // that can take the answer with it (fetch failed at random here), so this client sends
     // the headers and the body's first 64 KiB, and reads the answer.

@@ -68,3 +68,36 @@ describe("count and byte knobs of the HTTP listeners", () => {
     expect(await httpLimitsWith(value)).toEqual(HTTP_DEFAULTS);
   });
 });
+
+describe("settings where 0 means something (intKnob with min 0)", () => {
+  test("action worker threads: 0 (run actions on the main thread) and whole numbers as given, anything else one per CPU", async () => {
+    const { actionWorkerCount } = await import("../../local-backend/src/actionPool");
+    const perCpu = actionWorkerCount();
+    for (const [value, expected] of [
+      ["0", 0],
+      ["3", 3],
+      ["1e3", perCpu],
+      ["0x10", perCpu],
+      ["2.5", perCpu],
+      ["-1", perCpu],
+      ["abc", perCpu],
+    ] as const) {
+      vi.stubEnv("LOCAL_BACKEND_ACTION_WORKERS", value);
+      expect(actionWorkerCount(), value).toBe(expected);
+    }
+  });
+
+  test("the contention threshold: 0 (off) and whole numbers as given, anything else the default", async () => {
+    const { intKnob } = await import("../../local-backend/src/knobs");
+    for (const [value, expected] of [
+      ["0", 0],
+      ["25", 25],
+      ["0.5", 10],
+      ["abc", 10],
+      ["1e3", 10],
+    ] as const) {
+      vi.stubEnv("LOCAL_BACKEND_CONTENTION_THRESHOLD", value);
+      expect(intKnob("LOCAL_BACKEND_CONTENTION_THRESHOLD", 10, { min: 0 }), value).toBe(expected);
+    }
+  });
+});
