@@ -2,11 +2,11 @@
  * The engine's wrappers around convex-test's syscalls: storage URLs and
  * metadata, upload URLs, files written to disk before their document commits,
  * document reads with their JSON computed once per version, and pagination
- * cursors tagged with their query and pinned by a subscription's journal.
+ * cursors sealed with their query and pinned by a subscription's journal.
  */
 import fs from "node:fs";
 import { convexToJson, getDocumentSize } from "convex/values";
-import { queryFingerprint, unwrapCursor, wrapCursor } from "./cursors.js";
+import { CursorSeal, queryFingerprint } from "./cursors.js";
 import type { Engine } from "./engine.js";
 import { readTracker, tableFromId } from "./functionContext.js";
 
@@ -15,13 +15,15 @@ const docCache = new WeakMap<object, { json: string; size: number }>();
 export function wrapSyscalls(engine: Engine): void {
   const g = engine.g;
   const asyncSyscall = g.asyncSyscall;
+  // Cursors and journals are sealed with a key from this data directory's secret (cursors.ts).
+  const seal = new CursorSeal(engine.store.adminKey());
   const special = async (op: string, jsonArgs: string): Promise<string> => {
     if (op === "1.0/storageGetUrl") {
       const { storageId } = JSON.parse(jsonArgs);
       const doc = tableFromId(storageId) === "_storage" ? engine.db.get("_storage", storageId) : null;
       return JSON.stringify(doc ? `${engine.opts.apiUrl}/api/storage/${storageId}` : null);
     }
-    if (op === "1.0/queryPage") return await queryPage(asyncSyscall, jsonArgs);
+    if (op === "1.0/queryPage") return await queryPage(asyncSyscall, seal, jsonArgs);
     if (op === "1.0/storageGetMetadata") {
       // The deprecated ctx.storage.getMetadata, which convex-test lacks.
       const { storageId } = JSON.parse(jsonArgs);
@@ -81,25 +83,33 @@ function queryStreamNext(engine: Engine, jsonArgs: string): string {
 /**
  * convex-test's paginate with an explicit end cursor stops at that cursor but
  * reports `_end_cursor` when the boundary row is gone; Convex reports the end
- * cursor itself. Subscriptions also pin their first page end here.
+ * cursor itself. Subscriptions also pin their first page end here, sealed in
+ * their journal: one that does not open fails the query, as Convex's
+ * `decrypt_query_journal` does, and the run's journal is left empty (Convex
+ * answers such a failure with an empty journal).
  */
-async function queryPage(asyncSyscall: (op: string, a: string) => Promise<string>, jsonArgs: string) {
+async function queryPage(asyncSyscall: (op: string, a: string) => Promise<string>, seal: CursorSeal, jsonArgs: string) {
   const journal = readTracker.getStore()?.journal;
   const args = JSON.parse(jsonArgs);
-  // A cursor belongs to its query (cursors.ts): checked and untagged here, tagged on the way out.
+  // A cursor belongs to its query (cursors.ts): opened and checked here, sealed on the way out.
   const fingerprint = queryFingerprint(args.query);
-  args.cursor = unwrapCursor(args.cursor, fingerprint) ?? null;
-  args.endCursor = unwrapCursor(args.endCursor, fingerprint);
+  args.cursor = seal.unwrap(args.cursor, fingerprint) ?? null;
+  args.endCursor = seal.unwrap(args.endCursor, fingerprint);
   if (journal?.endCursor && (args.endCursor === null || args.endCursor === undefined)) {
-    args.endCursor = journal.endCursor;
+    try {
+      args.endCursor = seal.unwrapJournal(journal.endCursor, fingerprint);
+    } catch (error) {
+      journal.endCursor = null;
+      throw error;
+    }
   }
   const result = JSON.parse(await asyncSyscall("1.0/queryPage", JSON.stringify(args)));
   if (typeof args.endCursor === "string") {
     result.continueCursor = args.endCursor;
     result.isDone = args.endCursor === "_end_cursor";
   }
-  if (journal && !journal.endCursor) journal.endCursor = result.continueCursor;
-  result.continueCursor = wrapCursor(result.continueCursor, fingerprint);
-  result.splitCursor = wrapCursor(result.splitCursor ?? null, fingerprint);
+  if (journal && !journal.endCursor) journal.endCursor = seal.wrapJournal(result.continueCursor, fingerprint);
+  result.continueCursor = seal.wrap(result.continueCursor, fingerprint);
+  result.splitCursor = seal.wrap(result.splitCursor ?? null, fingerprint);
   return JSON.stringify(result);
 }

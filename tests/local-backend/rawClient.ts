@@ -18,7 +18,8 @@ export function decodeTs(encoded: string): bigint {
   return value;
 }
 
-export type QueryAdd = { queryId: number; udfPath: string; args: Record<string, unknown> };
+/** A query to add; `journal` as a reconnecting client sends it (left out when undefined). */
+export type QueryAdd = { queryId: number; udfPath: string; args: Record<string, unknown>; journal?: string | null };
 
 export class RawClient {
   readonly messages: any[] = [];
@@ -63,11 +64,12 @@ export class RawClient {
       type: "ModifyQuerySet",
       baseVersion: this.querySetVersion,
       newVersion: ++this.querySetVersion,
-      modifications: adds.map(({ queryId, udfPath, args }) => ({
+      modifications: adds.map(({ queryId, udfPath, args, journal }) => ({
         type: "Add",
         queryId,
         udfPath,
         args: [convexToJson(args as any)],
+        ...(journal !== undefined ? { journal } : {}),
       })),
     });
   }
