@@ -15,6 +15,7 @@ import {
   corsHeaders,
   HttpError,
   isJsonContentType,
+  lingerOnUnreadBody,
   parseJson,
   readBody,
   sendJson,
@@ -243,8 +244,8 @@ export function apiRequestHandler(
         res.destroy();
         return;
       }
-      // A body left unread (refused before or while reading it) is not read on: the connection goes.
-      const close: Record<string, string> = req.complete ? {} : { Connection: "close" };
+      // A body left unread (refused before or while reading it) is not read on: the connection closes, lingering.
+      const close: Record<string, string> = lingerOnUnreadBody(req) ? { Connection: "close" } : {};
       if (error instanceof HttpError) {
         sendJson(req, res, error.status, { code: error.code, message: error.message }, close);
       } else {

@@ -1,5 +1,6 @@
 /** What the API and the HTTP-actions site share: errors as HTTP answers, CORS, bodies, JSON replies. */
 import type http from "node:http";
+import type net from "node:net";
 import { intKnob, knob } from "./knobs.js";
 
 /** Convex's status code for a function that ran and failed. */
@@ -158,11 +159,14 @@ export const sendIdleMs = () => knob("LOCAL_BACKEND_SEND_IDLE_SECONDS", 30) * 10
  * timeout replaces it).
  */
 const responses = new WeakMap<http.IncomingMessage, http.ServerResponse>();
+/** When each request arrived, so {@link lingerOnUnreadBody} ends within the request timeout. */
+const arrived = new WeakMap<http.IncomingMessage, number>();
 export function trackResponses(
   handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {
     responses.set(req, res);
+    arrived.set(req, Date.now());
     const writeHead = res.writeHead;
     res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
       this.setTimeout(sendIdleMs());
@@ -318,4 +322,53 @@ export function sendJson(
   const text = JSON.stringify(body);
   res.writeHead(status, { "Content-Type": "application/json", ...corsHeaders(req), ...extra });
   res.end(text);
+}
+
+/**
+ * The bounds of a lingering close ({@link lingerOnUnreadBody}): at most
+ * `LOCAL_BACKEND_LINGER_SECONDS` (5 s) and never past the request's own timeout, at most
+ * {@link LINGER_IDLE_MS} without a byte, at most {@link LINGER_MAX_BYTES} read and dropped.
+ */
+export const lingerMs = () => knob("LOCAL_BACKEND_LINGER_SECONDS", 5) * 1000;
+export const LINGER_IDLE_MS = 2000;
+export const LINGER_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * For an answer sent before the request's body was read (refused from its declared length, its
+ * Content-Type or its route, or cut while arriving): whether the body is unread, and if so its
+ * connection closes the way nginx and Apache close it (a "lingering close"), so a client still
+ * sending the body reads the answer instead of a reset. The caller answers with `Connection:
+ * close`. Node, once such an answer is written, calls the socket's `destroySoon`, which destroys
+ * it as soon as the FIN is sent; the kernel, closing a socket with received bytes nobody read,
+ * sends a reset, and a client still writing its body gets EPIPE/ECONNRESET and loses the answer
+ * it had not read yet. Here the socket is half closed instead (the answer, then the FIN), the
+ * rest of the body is read and dropped, and the socket is destroyed when the client has sent all
+ * it sends (its FIN), or past the bounds ({@link lingerMs}, {@link LINGER_IDLE_MS},
+ * {@link LINGER_MAX_BYTES}), whichever comes first.
+ */
+export function lingerOnUnreadBody(req: http.IncomingMessage): boolean {
+  if (req.complete) return false;
+  const socket: net.Socket = req.socket;
+  // What the parser still hands the request is dropped (readBody stopped listening and paused it).
+  req.resume();
+  const requestLeft = (arrived.get(req) ?? Date.now()) + serverLimits.options.requestTimeout - Date.now();
+  socket.destroySoon = () => {
+    socket.end();
+    const from = socket.bytesRead;
+    let seen = from;
+    let lastByte = Date.now();
+    const close = () => socket.destroy();
+    const deadline = setTimeout(close, Math.max(0, Math.min(lingerMs(), requestLeft)));
+    const watch = setInterval(() => {
+      const read = socket.bytesRead;
+      if (read !== seen) lastByte = Date.now();
+      seen = read;
+      if (read - from > LINGER_MAX_BYTES || Date.now() - lastByte >= LINGER_IDLE_MS) close();
+    }, 100);
+    socket.once("end", close).once("close", () => {
+      clearTimeout(deadline);
+      clearInterval(watch);
+    });
+  };
+  return true;
 }

@@ -7,7 +7,7 @@ import { AuthError, type TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
 import type { Caller } from "./functionContext.js";
 import { httpActionErrorBody } from "./functionErrors.js";
-import { HttpError, readBody } from "./httpCommon.js";
+import { HttpError, lingerOnUnreadBody, readBody } from "./httpCommon.js";
 
 /** Convex's limit on an HTTP action's request body. */
 const MAX_HTTP_BODY_BYTES = 20 * 1024 * 1024;
@@ -23,8 +23,8 @@ export function siteRequestHandler(
         res.destroy();
         return;
       }
-      // A body left unread (refused before or while reading it) is not read on: the connection goes.
-      if (!req.complete) res.setHeader("Connection", "close");
+      // A body left unread (refused before or while reading it) is not read on: the connection closes, lingering.
+      if (lingerOnUnreadBody(req)) res.setHeader("Connection", "close");
       if (error instanceof HttpError) {
         res.writeHead(error.status, { "Content-Type": "text/plain" });
         res.end(error.message);
