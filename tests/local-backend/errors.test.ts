@@ -263,10 +263,8 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
       await response.body?.cancel();
     }
     // 24 MiB of arguments: over the 8 MiB body limit (MAX_MESSAGE_BYTES), answered 413 from the
-    // declared length (httpLimits.test covers the limit itself). The
-    // backend closes without reading the body, and a client still sending then gets a reset
-    // that can take the answer with it (fetch failed at random here), so this client sends
-    // the headers and the body's first 64 KiB, and reads the answer.
+    // declared length (httpLimits.test covers the limit; lingeringClose.test that a fetch still
+    // sending the whole body reads the answer). This client sends the headers and 64 KiB.
     const body = JSON.stringify({
       path: "messages:send",
       format: "json",
