@@ -349,7 +349,14 @@ export const LINGER_MAX_BYTES = 32 * 1024 * 1024;
 export function lingerOnUnreadBody(req: http.IncomingMessage): boolean {
   if (req.complete) return false;
   const socket: net.Socket = req.socket;
-  // What the parser still hands the request is dropped (readBody stopped listening and paused it).
+  // What the parser still hands the request is dropped (readBody stopped listening and paused it),
+  // counted as it comes: past LINGER_MAX_BYTES the connection goes at once (a 100 ms check let twice
+  // that through on loopback).
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_MAX_BYTES) socket.destroy();
+  });
   req.resume();
   const requestLeft = (arrived.get(req) ?? Date.now()) + serverLimits.options.requestTimeout - Date.now();
   socket.destroySoon = () => {
@@ -363,7 +370,7 @@ export function lingerOnUnreadBody(req: http.IncomingMessage): boolean {
       const read = socket.bytesRead;
       if (read !== seen) lastByte = Date.now();
       seen = read;
-      if (read - from > LINGER_MAX_BYTES || Date.now() - lastByte >= LINGER_IDLE_MS) close();
+      if (Date.now() - lastByte >= LINGER_IDLE_MS) close();
     }, 100);
     socket.once("end", close).once("close", () => {
       clearTimeout(deadline);

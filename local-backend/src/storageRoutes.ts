@@ -3,7 +3,7 @@ import type http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Engine } from "./engine.js";
-import { corsHeaders, HttpError, sendJson } from "./httpCommon.js";
+import { corsHeaders, HttpError, lingerOnUnreadBody, sendJson } from "./httpCommon.js";
 import { UploadTooLarge } from "./store.js";
 
 /**
@@ -34,15 +34,14 @@ export async function handleUpload(
   url: URL,
 ): Promise<void> {
   const tooLarge = () => {
-    // Refused without reading the rest: the connection closes after the answer.
+    // Refused without reading the rest: the connection closes after the answer, lingering (httpCommon.ts).
+    const close: Record<string, string> = lingerOnUnreadBody(req) ? { Connection: "close" } : {};
     sendJson(
       req,
       res,
       413,
       { code: "PayloadTooLarge", message: `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes` },
-      {
-        Connection: "close",
-      },
+      close,
     );
   };
   if (Number(req.headers["content-length"] ?? 0) > MAX_UPLOAD_BYTES) return tooLarge();
