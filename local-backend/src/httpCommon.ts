@@ -347,8 +347,9 @@ export const LINGER_MAX_BYTES = 32 * 1024 * 1024;
  * {@link LINGER_MAX_BYTES}), whichever comes first.
  */
 export function lingerOnUnreadBody(req: http.IncomingMessage): boolean {
-  if (req.complete) return false;
-  const socket: net.Socket = req.socket;
+  // Nothing to linger on once the request or its socket is gone (an upload stream cut off at its cap destroys both).
+  const socket: net.Socket | null = req.socket;
+  if (req.complete || req.destroyed || !socket || socket.destroyed) return false;
   // What the parser still hands the request is dropped (readBody stopped listening and paused it),
   // counted as it comes: past LINGER_MAX_BYTES the connection goes at once (a 100 ms check let twice
   // that through on loopback).

@@ -34,14 +34,15 @@ export async function handleUpload(
   url: URL,
 ): Promise<void> {
   const tooLarge = () => {
-    // Refused without reading the rest: the connection closes after the answer, lingering (httpCommon.ts).
-    const close: Record<string, string> = lingerOnUnreadBody(req) ? { Connection: "close" } : {};
+    // Refused without reading the rest: the connection closes after the answer, lingering (httpCommon.ts)
+    // unless the upload's stream was already cut off (its socket is gone).
+    lingerOnUnreadBody(req);
     sendJson(
       req,
       res,
       413,
       { code: "PayloadTooLarge", message: `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes` },
-      close,
+      { Connection: "close" },
     );
   };
   if (Number(req.headers["content-length"] ?? 0) > MAX_UPLOAD_BYTES) return tooLarge();
