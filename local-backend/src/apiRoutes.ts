@@ -206,8 +206,7 @@ export function apiRequestHandler(
         await readMessage(req);
         await engine.reloadEnv();
         // Functions read the variables: no query result computed with the old ones stays.
-        sync.queries.invalidateAll();
-        sync.kick();
+        sync.invalidateAll();
         sendJson(req, res, 200, { ok: true });
         return;
       }

@@ -150,11 +150,11 @@ export const bodyIdleMs = () => knob("LOCAL_BACKEND_BODY_IDLE_SECONDS", 10) * 10
  * until the response closes, for good. Armed when the response's headers are written, so a
  * request whose function runs long (an action, up to 10 minutes) is not cut while it runs.
  */
-export const sendIdleMs = () => knob("LOCAL_BACKEND_SEND_IDLE_SECONDS", 30) * 1000;
+const SEND_IDLE_MS = knob("LOCAL_BACKEND_SEND_IDLE_SECONDS", 30) * 1000;
 
 /**
  * Each request's response (server.ts records it), so a body's bytes are counted until it is
- * answered; and from its headers on, the {@link sendIdleMs} limit on its connection (Node
+ * answered; and from its headers on, the {@link SEND_IDLE_MS} limit on its connection (Node
  * destroys a socket whose timeout nobody listens for; after the response, keep-alive's own
  * timeout replaces it).
  */
@@ -169,7 +169,7 @@ export function trackResponses(
     arrived.set(req, Date.now());
     const writeHead = res.writeHead;
     res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
-      this.setTimeout(sendIdleMs());
+      this.setTimeout(SEND_IDLE_MS);
       return writeHead.apply(this, args);
     } as typeof writeHead;
     handler(req, res);
@@ -354,23 +354,20 @@ export function lingerOnUnreadBody(req: http.IncomingMessage): boolean {
   // counted as it comes: past LINGER_MAX_BYTES the connection goes at once (a 100 ms check let twice
   // that through on loopback).
   let dropped = 0;
+  let lastByte = Date.now();
   req.on("data", (chunk: Buffer) => {
     dropped += chunk.length;
+    lastByte = Date.now();
     if (dropped > LINGER_MAX_BYTES) socket.destroy();
   });
   req.resume();
   const requestLeft = (arrived.get(req) ?? Date.now()) + serverLimits.options.requestTimeout - Date.now();
   socket.destroySoon = () => {
     socket.end();
-    const from = socket.bytesRead;
-    let seen = from;
-    let lastByte = Date.now();
+    lastByte = Date.now();
     const close = () => socket.destroy();
     const deadline = setTimeout(close, Math.max(0, Math.min(lingerMs(), requestLeft)));
     const watch = setInterval(() => {
-      const read = socket.bytesRead;
-      if (read !== seen) lastByte = Date.now();
-      seen = read;
       if (Date.now() - lastByte >= LINGER_IDLE_MS) close();
     }, 100);
     socket.once("end", close).once("close", () => {

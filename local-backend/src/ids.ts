@@ -191,7 +191,7 @@ function leadingDigits(id: string): number {
 /** Whether `id` is an old-format id of a table in {@link NO_LEGACY_ID_TABLES} (a row to delete). */
 export function isRefusedLegacyId(id: string): boolean {
   const digits = leadingDigits(id);
-  return digits > 0 && digits < id.length && NO_LEGACY_ID_TABLES.has(legacySuffix(id, digits, true));
+  return digits > 0 && digits < id.length && NO_LEGACY_ID_TABLES.has(legacySuffix(id, digits, false));
 }
 
 /**

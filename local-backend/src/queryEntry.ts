@@ -136,3 +136,19 @@ export function newEntry(
     running: false,
   };
 }
+
+/** Whether an entry runs from the journal it was asked with (no later run pinned its page end). */
+export function startsFromBase(entry: Entry): boolean {
+  return journalString(entry.journal) === entry.baseJournal;
+}
+
+/**
+ * What an idle entry holds: its result, its key (the arguments' JSON is in it)
+ * and its arguments again as values. Convex sizes its cache entries the same
+ * way (path, arguments, identity and journal with the result). Counting the
+ * result alone let one stranger's POSTs with distinct multi-megabyte arguments
+ * keep 1,000 of them.
+ */
+export function idleCost(entry: Entry): number {
+  return entry.serialized.length + 2 * entry.key.length;
+}

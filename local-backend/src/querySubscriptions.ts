@@ -41,6 +41,8 @@ import {
   newEntry,
   parseJournal,
   type QueryResult,
+  idleCost,
+  startsFromBase,
 } from "./queryEntry.js";
 import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
 
@@ -62,17 +64,6 @@ export const IDLE_MAX_ENTRIES = 1_000;
 export const IDLE_MAX_BYTES = 32 * 2 ** 20;
 /** An idle entry is dropped after this long without a subscriber (a query may read the clock). */
 export const IDLE_MAX_AGE_MS = 5 * 60_000;
-
-/**
- * What an idle entry holds: its result, its key (the arguments' JSON is in it)
- * and its arguments again as values. Convex sizes its cache entries the same
- * way (path, arguments, identity and journal with the result). Counting the
- * result alone let one stranger's POSTs with distinct multi-megabyte arguments
- * keep 1,000 of them.
- */
-function idleCost(entry: Entry): number {
-  return entry.serialized.length + 2 * entry.key.length;
-}
 
 export class QueryEntries {
   /** Every entry with subscribers or a kept result, by key. */
@@ -105,10 +96,15 @@ export class QueryEntries {
     return this.idle.size;
   }
 
+  /** Whether an entry's result is missing or out of date (never run, touched by a write, or from older functions). */
+  private needsRun(entry: Entry): boolean {
+    return entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle;
+  }
+
   /** Computes every new or dirty entry (inside the caller's snapshot); `counted` is called per run. */
   async computeDue(counted: () => void): Promise<void> {
     for (const entry of [...this.entries.values()]) {
-      if (entry.refs > 0 && (entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle)) {
+      if (entry.refs > 0 && this.needsRun(entry)) {
         await this.compute(entry);
         counted();
       }
@@ -185,7 +181,7 @@ export class QueryEntries {
     entry.dirty = false;
     entry.bundle = this.engine.functions.bundle;
     entry.running = true;
-    const fromBase = journalString(entry.journal) === entry.baseJournal;
+    const fromBase = startsFromBase(entry);
     const seq = this.engine.commitSeq;
     this.queryRuns++;
     const reads = new ReadSet();
@@ -232,7 +228,7 @@ export class QueryEntries {
       if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
       const key = keyOf(entry.base, next);
       // Another entry already runs with that journal (a client that reconnected with it): this one stays apart.
-      entry.key = this.entries.has(key) ? `${key}\u0000#${++this.detached}` : key;
+      entry.key = this.entries.has(key) ? this.detachedKey(key) : key;
       this.entries.set(entry.key, entry);
     }
     entry.fromBase = fromBase;
@@ -244,8 +240,13 @@ export class QueryEntries {
   /** Moves an entry out of its key's way, to a key no lookup asks for (its subscribers keep it). */
   private detach(entry: Entry): void {
     this.entries.delete(entry.key);
-    entry.key = `${entry.key}\u0000#${++this.detached}`;
+    entry.key = this.detachedKey(entry.key);
     this.entries.set(entry.key, entry);
+  }
+
+  /** A key derived from `key` that no lookup asks for. */
+  private detachedKey(key: string): string {
+    return `${key}\u0000#${++this.detached}`;
   }
 
   /**
@@ -268,14 +269,14 @@ export class QueryEntries {
     let served: { result: QueryResult; logLines: string[] } | null = null;
     try {
       served = this.servable(entry);
-      if (!served && journalString(entry.journal) === entry.baseJournal) {
+      if (!served && startsFromBase(entry)) {
         served = await this.engine.runSnapshot(async () => {
           let ran = false;
           for (;;) {
             const seq = this.engine.commitSeq;
-            if (entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle) {
+            if (this.needsRun(entry)) {
               // A subscription's run may have pinned its page end meanwhile.
-              if (journalString(entry.journal) !== entry.baseJournal) return null;
+              if (!startsFromBase(entry)) return null;
               await this.compute(entry);
               ran = true;
             }
@@ -294,12 +295,7 @@ export class QueryEntries {
 
   /** An entry's result and log lines if a new caller without a journal may be served them now (never an error). */
   private servable(entry: Entry): { result: QueryResult; logLines: string[] } | null {
-    const valid =
-      entry.result?.ok === true &&
-      !entry.dirty &&
-      !entry.running &&
-      entry.fromBase &&
-      entry.bundle === this.engine.functions.bundle;
+    const valid = entry.result?.ok === true && entry.fromBase && this.settled(entry);
     return valid ? { result: entry.result!, logLines: entry.logLines } : null;
   }
 
@@ -355,9 +351,12 @@ export class QueryEntries {
 
   /** Whether an entry's result is an error no run under way or due will replace. */
   private settledError(entry: Entry): boolean {
-    return (
-      entry.result?.ok === false && !entry.dirty && !entry.running && entry.bundle === this.engine.functions.bundle
-    );
+    return entry.result?.ok === false && this.settled(entry);
+  }
+
+  /** Whether no run of an entry is under way or due (no write since, same functions). */
+  private settled(entry: Entry): boolean {
+    return !entry.dirty && !entry.running && entry.bundle === this.engine.functions.bundle;
   }
 
   release(entry: Entry): void {

@@ -109,8 +109,13 @@ export class SyncManager {
    * not a query) looks it up again.
    */
   private reloaded(): void {
-    this.queries.invalidateAll();
+    this.invalidateAll();
     for (const session of this.sessions) recheckFailedSubscriptions(this, session);
+  }
+
+  /** Every query result is stale (new functions or deployment variables): live ones re-run, idle ones go. */
+  invalidateAll(): void {
+    this.queries.invalidateAll();
     this.kick();
   }
 

@@ -71,7 +71,8 @@ export async function authenticate(sync: SyncManager, session: Session, message:
   // Every query now runs as the new identity; the next flush computes them and
   // sends them with the new identity version.
   for (const [queryId, sub] of session.queries) {
-    if (sub.entry.key.startsWith("invalid:")) continue;
+    // One that failed before running (unknown function, bad arguments) has nothing to re-run.
+    if (sub.request) continue;
     const next: Subscription = {
       entry: sync.queries.acquire(sub.entry.udfPath, sub.entry.args, caller, journalString(sub.entry.journal)),
       sentVersion: 0,
