@@ -8,9 +8,14 @@
  * it in the last second, and warns (once per document per WARN_INTERVAL_MS)
  * when that passes a threshold, naming the table and the functions.
  */
+import { intKnob } from "./knobs.js";
 
 /** Transactions per second writing one document above which it is a hot spot. */
 export const DEFAULT_CONTENTION_THRESHOLD = 10;
+
+/** The threshold the backend runs with: `LOCAL_BACKEND_CONTENTION_THRESHOLD` (0 turns the warnings off). */
+export const contentionThreshold = () =>
+  intKnob("LOCAL_BACKEND_CONTENTION_THRESHOLD", DEFAULT_CONTENTION_THRESHOLD, { min: 0 });
 const WINDOW_MS = 1000;
 const WARN_INTERVAL_MS = 10_000;
 /** Documents kept in the table before stale ones are swept. */

@@ -21,7 +21,7 @@ import { setCurrentTableNumbers, TableNumbers } from "./ids.js";
 import { MutationResults } from "./mutationResults.js";
 import type { ReadSet, Change } from "./readSet.js";
 import { Commits } from "./commits.js";
-import { ContentionMonitor, DEFAULT_CONTENTION_THRESHOLD } from "./contention.js";
+import { ContentionMonitor, contentionThreshold } from "./contention.js";
 import {
   canonicalPath,
   type Caller,
@@ -42,7 +42,6 @@ import { exportSnapshot, importSnapshot } from "./snapshotIO.js";
 import { wrapSyscalls } from "./syscalls.js";
 import { invokeActionInWorker, invokeHttpActionInWorker } from "./actionHost.js";
 import { reloadFunctions } from "./reload.js";
-import { intKnob } from "./knobs.js";
 
 export type { Caller, FunctionInfo, FunctionKind, Journal } from "./functionContext.js";
 export { UPLOAD_URL_TTL_MS } from "./fileStorage.js";
@@ -87,7 +86,7 @@ export class Engine {
   readonly contention = new ContentionMonitor(
     // The backend's own log, not the log lines of the function that committed.
     (line) => outsideLogs(() => this.logError(line)),
-    intKnob("LOCAL_BACKEND_CONTENTION_THRESHOLD", DEFAULT_CONTENTION_THRESHOLD, { min: 0 }),
+    contentionThreshold(),
   );
   /** Results of client mutations by `${sessionId}:${requestId}`. */
   readonly mutationResults = new MutationResults();

@@ -88,16 +88,16 @@ describe("settings where 0 means something (intKnob with min 0)", () => {
   });
 
   test("the contention threshold: 0 (off) and whole numbers as given, anything else the default", async () => {
-    const { intKnob } = await import("../../local-backend/src/knobs");
+    const { contentionThreshold, DEFAULT_CONTENTION_THRESHOLD } = await import("../../local-backend/src/contention");
     for (const [value, expected] of [
       ["0", 0],
       ["25", 25],
-      ["0.5", 10],
-      ["abc", 10],
-      ["1e3", 10],
+      ["0.5", DEFAULT_CONTENTION_THRESHOLD],
+      ["abc", DEFAULT_CONTENTION_THRESHOLD],
+      ["1e3", DEFAULT_CONTENTION_THRESHOLD],
     ] as const) {
       vi.stubEnv("LOCAL_BACKEND_CONTENTION_THRESHOLD", value);
-      expect(intKnob("LOCAL_BACKEND_CONTENTION_THRESHOLD", 10, { min: 0 }), value).toBe(expected);
+      expect(contentionThreshold(), value).toBe(expected);
     }
   });
 });
