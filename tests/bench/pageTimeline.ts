@@ -61,11 +61,14 @@ const RECORD_PAGE_TIMELINE = `(() => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === "first-contentful-paint") marks["first contentful paint"] = entry.startTime;
   }).observe({ type: "paint", buffered: true });
+  let firstCard;
+  window.__benchFirstCard = new Promise((resolve) => (firstCard = resolve));
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.identifier !== "scene-card" || "first card painted" in marks) continue;
       marks["first card painted"] = entry.renderTime || entry.startTime;
       if (entry.paintTime) marks["first card paintTime"] = entry.paintTime;
+      firstCard(marks["first card painted"]);
     }
   }).observe({ type: "element", buffered: true });
   new MutationObserver(() => {
@@ -108,10 +111,17 @@ export async function readTimeline(page: Page): Promise<string> {
  * (Element Timing, read in the page): the figure "first scene card" means.
  */
 export async function firstCardPainted(page: Page, timeout = 60_000): Promise<number> {
-  const handle = await page.waitForFunction(
-    () => (window as unknown as { __benchMarks: Record<string, number> }).__benchMarks["first card painted"],
-    null,
-    { timeout, polling: "raf" },
-  );
-  return (await handle.jsonValue()) as number;
+  // One promise the page resolves when it reports the paint: nothing polls the page while it loads.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no scene card painted within ${timeout} ms`)), timeout);
+  });
+  try {
+    return await Promise.race([
+      page.evaluate(() => (window as unknown as { __benchFirstCard: Promise<number> }).__benchFirstCard),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

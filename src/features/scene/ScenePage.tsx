@@ -17,7 +17,7 @@ import { usePainted } from "@/lib/afterNextPaint";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
 // the area list), the filters (with Radix's switch) and the distance filter's
-// list load beside the scene's own chunk while its first page is on its way.
+// list are chunks of their own, loaded when they first mount.
 const TonightSection = lazy(() => import("./tonight/TonightSection").then((m) => ({ default: m.TonightSection })));
 const AreaSceneResults = lazy(() => import("./AreaSceneResults"));
 const SceneFiltersPanel = lazy(() => import("./SceneFiltersPanel").then((m) => ({ default: m.SceneFiltersPanel })));
@@ -52,7 +52,8 @@ export function ScenePage() {
   const { isAuthenticated } = useConvexAuth();
   const [filters, setFilters] = useState<SceneFilters>(DEFAULT_FILTERS);
   const { location, error, locating, requestLocation, clearError } = useDistanceLocation();
-  // Tonight and the filters (their code loads apart) come once the first cards are painted.
+  // Tonight and the filters (their code loads apart) mount once the page's first render
+  // (the first cards, or the skeleton while the first page is on its way) has been painted.
   const painted = usePainted();
 
   const onDistanceToggle = async (enabled: boolean) => {
