@@ -1,12 +1,12 @@
 import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { criticalChunks } from "./scripts/criticalChunks";
-import { CRITICAL_ROUTES } from "./scripts/criticalRoutes";
-import { radixIconsPerModule } from "./scripts/radixIconsPlugin";
-import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin";
-import { routePreload } from "./scripts/routePreloadPlugin";
-import { sceneFirstPageOverHttp } from "./scripts/sceneFirstPagePlugin";
+import { criticalChunks } from "./scripts/criticalChunks.ts";
+import { CRITICAL_ROUTES } from "./scripts/criticalRoutes.ts";
+import { radixIconsPerModule } from "./scripts/radixIconsPlugin.ts";
+import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin.ts";
+import { routePreload } from "./scripts/routePreloadPlugin.ts";
+import { sceneFirstPageOverHttp } from "./scripts/sceneFirstPagePlugin.ts";
 
 export default defineConfig({
   plugins: [

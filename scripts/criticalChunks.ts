@@ -3,7 +3,7 @@ import path from "node:path";
 import type { CodeSplittingOptions, OutputChunk, PluginContext } from "rolldown";
 import { parseAst } from "rolldown/parseAst";
 import type { Plugin } from "vite";
-import type { CriticalRoute } from "./criticalRoutes";
+import type { CriticalRoute } from "./criticalRoutes.ts";
 
 /** Export names a module is asked for; "all" for a namespace import or an unknown use. */
 type Wanted = Set<string> | "all";

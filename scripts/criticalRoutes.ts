@@ -1,4 +1,4 @@
-import { paths } from "../src/lib/paths";
+import { paths } from "../src/lib/paths.ts";
 
 /**
  * A page whose code the first load must not wait for: on `path`, index.html's

@@ -1,9 +1,9 @@
 import type { Plugin } from "vite";
 import type { OutputBundle, OutputChunk } from "rolldown";
-import { normalPath, ROUTE_PRELOADED_GLOBAL } from "../src/lib/paths";
-import { scriptLiteral } from "../src/lib/scriptLiteral";
-import type { CriticalRoute } from "./criticalRoutes";
-import { insertEarlyScript } from "./earlyScripts";
+import { normalPath, ROUTE_PRELOADED_GLOBAL } from "../src/lib/paths.ts";
+import { scriptLiteral } from "../src/lib/scriptLiteral.ts";
+import type { CriticalRoute } from "./criticalRoutes.ts";
+import { insertEarlyScript } from "./earlyScripts.ts";
 
 /**
  * The router loads a page's chunk only after the entry has run, a waterfall on

@@ -1,6 +1,6 @@
 import type { Plugin } from "vite";
-import { httpFirstPageScript } from "../src/features/scene/firstPage";
-import { insertEarlyScript } from "./earlyScripts";
+import { httpFirstPageScript } from "../src/features/scene/firstPage.ts";
+import { insertEarlyScript } from "./earlyScripts.ts";
 
 /**
  * Builds into index.html the script that, on /scene, asks the backend for the

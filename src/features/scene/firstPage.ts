@@ -2,11 +2,11 @@ import type { ConvexReactClient } from "convex/react";
 import { type FunctionReturnType, getFunctionName } from "convex/server";
 import { jsonToConvex, type JSONValue } from "convex/values";
 import { useSyncExternalStore } from "react";
-import { api } from "../../../convex/_generated/api";
-import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
-import { normalPath, paths } from "../../lib/paths";
-import { scriptLiteral } from "../../lib/scriptLiteral";
-import { SCENE_PAGE_SIZE } from "./incremental";
+import { api } from "../../../convex/_generated/api.js";
+import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time.ts";
+import { normalPath, paths } from "../../lib/paths.ts";
+import { scriptLiteral } from "../../lib/scriptLiteral.ts";
+import { SCENE_PAGE_SIZE } from "./incremental.ts";
 
 /** The scene list's clock: the hour, so the subscription stays put within it. */
 export const sceneListHour = (nowMs: number) => Math.floor(nowMs / 3_600_000) * 3_600_000;
