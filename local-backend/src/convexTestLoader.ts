@@ -110,6 +110,12 @@ const EDITS: Edit[] = [
     replace:
       "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n    const localBackendRun = globalThis.__localBackendRunScheduledFunction?.({ db, jobId, componentPath, functionPath, args, name });\n    if (localBackendRun) return await localBackendRun;\n",
   },
+  {
+    why: "a canceled job gets its completion time, as Convex's (its row is deleted after the retention: scheduledJobs.ts)",
+    find: 'db.patch("_scheduled_functions", id, { state: { kind: "canceled" } });\n',
+    replace:
+      'db.patch("_scheduled_functions", id, { state: { kind: "canceled" }, completedTime: Date.now() });\n                globalThis.__localBackendJobFinished?.(Date.now());\n',
+  },
 ];
 
 /** Convex's advice appended to read-limit errors (crates/database/src/reads.rs OVER_LIMIT_HELP). */

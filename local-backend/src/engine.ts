@@ -184,6 +184,7 @@ export class Engine {
     installUserTimeLimits(g);
     (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.jobs.beforeCommit(isNested);
     (globalThis as any).__localBackendBeforeMutation = () => activeEngine?.commits.beforeMutation();
+    (globalThis as any).__localBackendJobFinished = (at: number) => activeEngine?.jobs.jobFinished(at);
     (globalThis as any).__localBackendInvokeAction = (
       functionPath: { udfPath: string; componentPath: string },
       requestId: string,

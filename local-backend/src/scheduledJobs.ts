@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { LogWriteError } from "./dataLog.js";
 import type { Engine } from "./engine.js";
+import { knob } from "./knobs.js";
 
 /** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
 const scheduledMutation = new AsyncLocalStorage<{ db: any; jobId: string; done: boolean }>();
@@ -17,11 +18,78 @@ function errorText(error: unknown): string {
   return `Uncaught ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
 }
 
+/** Convex's scheduled job garbage collector: at most this many rows per transaction, then a pause. */
+const GC_BATCH = 1000;
+const GC_DELAY_MS = 10_000;
+const FINISHED = new Set(["success", "failed", "canceled"]);
+
 export class ScheduledJobs {
   private pendingTimers = new Set<NodeJS.Timeout>();
   private stopped = false;
+  /** How long a finished job's row is kept: Convex's SCHEDULED_JOB_RETENTION knob (seconds, one week). */
+  private readonly retentionMs = knob("SCHEDULED_JOB_RETENTION", 7 * 24 * 3600) * 1000;
+  private gcTimer: NodeJS.Timeout | null = null;
+  private gcAt = Infinity;
+  private lastSweep = -Infinity;
 
   constructor(private readonly engine: Engine) {}
+
+  /** A job finished (succeeded, failed, was canceled) at `completedTime`: its row goes once the retention has passed. */
+  jobFinished(completedTime: number): void {
+    this.sweepAt(completedTime + this.retentionMs);
+  }
+
+  private sweepAt(at: number): void {
+    // Sweeps are at least GC_DELAY_MS apart, so many expiring rows cost one scan per delay.
+    at = Math.max(at, this.lastSweep + GC_DELAY_MS);
+    if (this.stopped || at >= this.gcAt) return;
+    if (this.gcTimer) clearTimeout(this.gcTimer);
+    this.gcAt = at;
+    this.gcTimer = setTimeout(
+      () => {
+        this.gcTimer = null;
+        this.gcAt = Infinity;
+        if (Date.now() < at) return this.sweepAt(at); // past setTimeout's range: wait on
+        this.sweep().catch((error: unknown) => this.engine.logError(`scheduled jobs cleanup: ${String(error)}`));
+      },
+      Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1),
+    );
+  }
+
+  /**
+   * Deletes finished jobs older than the retention, as Convex's
+   * ScheduledJobGarbageCollector does (oldest first, one batch per
+   * transaction), and waits for the next one to expire.
+   */
+  private async sweep(): Promise<void> {
+    if (this.stopped) return;
+    this.lastSweep = Date.now();
+    const engine = this.engine;
+    let next = Infinity;
+    for (const [componentPath, db] of [["", engine.db], ...engine.components.dbs] as [string, any][]) {
+      const expired: [string, number][] = [];
+      for (const [id, doc] of db.tableDocuments("_scheduled_functions") as Iterable<[string, any]>) {
+        if (!FINISHED.has(doc.state?.kind)) continue;
+        // A row finished before completion times were kept counts from its creation.
+        const expires =
+          (typeof doc.completedTime === "number" ? doc.completedTime : doc._creationTime) + this.retentionMs;
+        if (expires <= this.lastSweep) expired.push([id, expires]);
+        else if (expires < next) next = expires;
+      }
+      expired.sort((a, b) => a[1] - b[1]);
+      if (expired.length > GC_BATCH) next = 0; // the rest after the pause
+      const batch = expired.slice(0, GC_BATCH);
+      if (batch.length === 0) continue;
+      await engine.ct.convexGlobalStorage.run(engine.g, () =>
+        engine.ct.withAuth().runInComponent(componentPath, async () => {
+          for (const [id] of batch) {
+            if (FINISHED.has(db.get("_scheduled_functions", id)?.state?.kind)) db.delete("_scheduled_functions", id);
+          }
+        }),
+      );
+    }
+    if (next < Infinity) this.sweepAt(next);
+  }
 
   /** Pending scheduled functions from before a restart (or an import) run on their own clock. */
   rescheduleRestored(skip: Set<string> = new Set()): void {
@@ -39,6 +107,10 @@ export class ScheduledJobs {
             kind: "failed",
             error: "Transient error while executing action",
           }).catch((error: unknown) => engine.logError(`scheduled function ${doc.name}: ${String(error)}`));
+          continue;
+        }
+        if (FINISHED.has(kind)) {
+          this.jobFinished(typeof doc.completedTime === "number" ? doc.completedTime : doc._creationTime);
           continue;
         }
         if (kind !== "pending") continue;
@@ -60,6 +132,7 @@ export class ScheduledJobs {
         if (job) db.patch("_scheduled_functions", jobId, { state, completedTime: Date.now() });
       }),
     );
+    this.jobFinished(Date.now());
   }
 
   /**
@@ -136,6 +209,7 @@ export class ScheduledJobs {
     const doc = job.db.get("_scheduled_functions", job.jobId);
     if (doc?.state?.kind !== "pending") throw JOB_CANCELED;
     job.db.patch("_scheduled_functions", job.jobId, { state: { kind: "success" }, completedTime: Date.now() });
+    this.jobFinished(Date.now());
   }
 
   private scheduleJob(
@@ -167,5 +241,6 @@ export class ScheduledJobs {
   stop(): void {
     this.stopped = true;
     for (const timer of this.pendingTimers) clearTimeout(timer);
+    if (this.gcTimer) clearTimeout(this.gcTimer);
   }
 }
