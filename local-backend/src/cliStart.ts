@@ -109,7 +109,7 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   if (guard) guardDemoAccounts(engine);
   let servers;
   try {
-    servers = await startServers(engine, { host, port, sitePort });
+    servers = await startServers(engine, { host, port, sitePort, apiUrl, siteUrl });
   } catch (error) {
     console.error(`Could not listen on ${host}:${port}/${sitePort}: ${(error as Error).message}`);
     engine.close();

@@ -2,6 +2,7 @@
 import type http from "node:http";
 import type net from "node:net";
 import { intKnob, knob } from "./knobs.js";
+import { originAllowed } from "./origins.js";
 
 /** Convex's status code for a function that ran and failed. */
 export const STATUS_UDF_FAILED = 560;
@@ -103,8 +104,13 @@ export function parseJson(body: Buffer, empty: string): any {
   }
 }
 
+/**
+ * CORS answers for a page of an allowed origin only (origins.ts); another page's browser gets no
+ * `Access-Control-Allow-Origin` and so cannot read the answer. No `Origin`: a server-side client.
+ */
 export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
   const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin)) return { Vary: "Origin" };
   return {
     "Access-Control-Allow-Origin": origin ?? "*",
     "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
@@ -113,6 +119,9 @@ export function corsHeaders(req: http.IncomingMessage): Record<string, string> {
       "Content-Type, Authorization, Convex-Client",
     "Access-Control-Max-Age": "86400",
     ...(origin ? { Vary: "Origin", "Access-Control-Allow-Credentials": "true" } : {}),
+    ...(req.headers["access-control-request-private-network"] === "true"
+      ? { "Access-Control-Allow-Private-Network": "true" }
+      : {}),
   };
 }
 

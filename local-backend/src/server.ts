@@ -8,9 +8,18 @@ import http from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { apiRequestHandler } from "./apiRoutes.js";
-import { BodyBytes, SMALL_BODY_BYTES, serverLimits, trackResponses } from "./httpCommon.js";
+import {
+  BodyBytes,
+  lingerOnUnreadBody,
+  sendJson,
+  SMALL_BODY_BYTES,
+  serverLimits,
+  trackResponses,
+} from "./httpCommon.js";
 import { TokenVerifier } from "./auth.js";
+import { FUNCTION_ENV_GLOBAL } from "./bundler.js";
 import type { Engine } from "./engine.js";
+import { refusal, setOriginRules } from "./origins.js";
 import { siteRequestHandler } from "./siteRoutes.js";
 import { SyncManager } from "./sync.js";
 import { MAX_MESSAGE_BYTES } from "./syncSession.js";
@@ -76,15 +85,43 @@ function limitMessagesInProgress(ws: WebSocket, socket: Duplex): void {
   ws.on("message", release).on("close", release).on("ping", controlFrame).on("pong", controlFrame);
 }
 
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/**
+ * Answers 403 before `handler` sees a request under a name that is not this backend's (DNS
+ * rebinding), or, where `checkOrigin`, from a page of a foreign origin; a foreign Private Network
+ * Access preflight is refused on both listeners (origins.ts).
+ */
+function guarded(handler: Handler, checkOrigin: boolean): Handler {
+  return (req, res) => {
+    const refused = refusal(req, checkOrigin);
+    if (!refused) {
+      handler(req, res);
+      return;
+    }
+    const close: Record<string, string> = lingerOnUnreadBody(req) ? { Connection: "close" } : {};
+    sendJson(req, res, 403, refused, close);
+  };
+}
+
 export async function startServers(
   engine: Engine,
-  options: { host: string; port: number; sitePort: number },
+  options: { host: string; port: number; sitePort: number; apiUrl?: string; siteUrl?: string },
 ): Promise<Servers> {
+  setOriginRules({
+    listenHost: options.host,
+    ownUrls: [options.apiUrl, options.siteUrl].filter((url): url is string => url !== undefined),
+    siteUrl: () =>
+      ((globalThis as Record<string, unknown>)[FUNCTION_ENV_GLOBAL] as Record<string, string> | undefined)?.SITE_URL,
+  });
   const verifier = new TokenVerifier(engine);
   engine.onAuthConfigChange = () => verifier.reset();
   const sync = new SyncManager(engine, verifier);
 
-  const api = http.createServer(serverLimits.options, trackResponses(apiRequestHandler(engine, sync, verifier)));
+  const api = http.createServer(
+    serverLimits.options,
+    trackResponses(guarded(apiRequestHandler(engine, sync, verifier), true)),
+  );
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_MESSAGE_BYTES });
   api.on("upgrade", (req, socket, head) => {
@@ -93,13 +130,25 @@ export async function startServers(
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
       return;
     }
+    // A page of another site (or a rebinding name) opens no socket: it could sign in and read as anyone.
+    const refused = refusal(req, true);
+    if (refused) {
+      const body = JSON.stringify(refused);
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       limitMessagesInProgress(ws, socket);
       sync.attach(ws);
     });
   });
 
-  const site = http.createServer(serverLimits.options, trackResponses(siteRequestHandler(engine, verifier)));
+  const site = http.createServer(
+    serverLimits.options,
+    trackResponses(guarded(siteRequestHandler(engine, verifier), false)),
+  );
   api.maxConnections = serverLimits.maxConnections;
   site.maxConnections = serverLimits.maxSiteConnections;
 

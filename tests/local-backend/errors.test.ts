@@ -277,7 +277,7 @@ describe("garbage on the WebSocket does not disturb other clients", () => {
       socket.on("error", () => {});
       socket.on("close", () => resolve(received));
       socket.write(
-        `POST /api/mutation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+        `POST /api/mutation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
       );
       socket.write(body.slice(0, 64 * 1024));
     });

@@ -35,7 +35,7 @@ function stalledRequest(port: number, method: string, path: string, length: numb
   sockets.push(socket);
   // A JSON body, as clients send it (the API refuses other types before reading the body, as Convex does).
   socket.write(
-    `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+    `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
   );
   socket.write(Buffer.alloc(sent, 1));
   let received = "";

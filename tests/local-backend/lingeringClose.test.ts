@@ -61,7 +61,7 @@ function tricklingClient(port: number): Promise<{ answer: string; closedAfterMs:
       resolve({ answer, closedAfterMs: now - answeredAt, sinceStartMs: now - start });
     });
     socket.write(
-      `POST /api/mutation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${BIG}\r\n\r\n`,
+      `POST /api/mutation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${BIG}\r\n\r\n`,
     );
     socket.write(Buffer.alloc(1024, 120));
   });
@@ -128,7 +128,7 @@ describe("a body refused before it is read", () => {
         resolve(total);
       });
       socket.write(
-        `POST /api/mutation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${9 * 1024 ** 3}\r\n\r\n`,
+        `POST /api/mutation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${9 * 1024 ** 3}\r\n\r\n`,
       );
       pump();
     });

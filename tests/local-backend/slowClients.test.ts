@@ -59,7 +59,7 @@ function rawClient(port: number): SlowSocket {
 async function rawRequest(port: number, path: string): Promise<string> {
   const client = rawClient(port);
   await client.connected;
-  client.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  client.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
   return await client.closed;
 }
 
@@ -87,7 +87,7 @@ describe("slow clients are cut off", () => {
   test("headers a byte at a time, on both listeners", async () => {
     const clients = [backend.port, backend.sitePort].map((port) => {
       const client = rawClient(port);
-      client.socket.write("GET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+      client.socket.write("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
       client.trickle("abcdefgh", 250);
       return client;
     });
@@ -101,7 +101,7 @@ describe("slow clients are cut off", () => {
     ].map(({ port, request }) => {
       const client = rawClient(port);
       client.socket.write(
-        `${request} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+        `${request} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
       );
       client.trickle("x", 1000);
       return client;
@@ -113,11 +113,11 @@ describe("slow clients are cut off", () => {
   test("slow clients filling every connection slot of the HTTP actions' listener are cut off and free them", async () => {
     const idle = rawClient(backend.sitePort);
     const headers = rawClient(backend.sitePort);
-    headers.socket.write("PUT /echo/h HTTP/1.1\r\nHost: x\r\n");
+    headers.socket.write("PUT /echo/h HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     headers.trickle("X-Slow: a\r\n", 250);
     const bodies = [1, 2].map((n) => {
       const client = rawClient(backend.sitePort);
-      client.socket.write(`PUT /echo/b${n} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`);
+      client.socket.write(`PUT /echo/b${n} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n`);
       client.trickle("x", 1000);
       return client;
     });
@@ -133,7 +133,7 @@ describe("slow clients are cut off", () => {
     // 16 MiB echoed back: more than the loopback's socket buffers take, so the answer stalls unread.
     const size = 16 * 1024 * 1024;
     const reader = rawClient(backend.sitePort);
-    reader.socket.write(`PUT /echo/unread HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
+    reader.socket.write(`PUT /echo/unread HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${size}\r\n\r\n`);
     reader.socket.write(Buffer.alloc(size, 120));
     reader.socket.pause();
     await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === size, {
@@ -175,7 +175,7 @@ describe("the HTTP actions' listener's connection cap", () => {
     // SITE_SLOTS requests whose bodies stall: the backend holds them (their first bytes are counted).
     const held = Array.from({ length: SITE_SLOTS }, (_, n) => {
       const client = rawClient(backend.sitePort);
-      client.socket.write(`PUT /echo/held${n} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx`);
+      client.socket.write(`PUT /echo/held${n} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\nx`);
       return client;
     });
     await waitFor(async () => (await backendStats(backend)).bodyBytesInFlight === SITE_SLOTS, {
@@ -217,7 +217,7 @@ describe("WebSocket messages trickled", () => {
   async function partialFrame(length: number, sent: number): Promise<SlowSocket> {
     const client = rawClient(backend.port);
     client.socket.write(
-      "GET /api/1.48.0/sync HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+      "GET /api/1.48.0/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
     );
     await waitFor(() => client.received().includes("\r\n\r\n"), { message: "the upgrade" });
@@ -297,7 +297,7 @@ describe("a full body budget", () => {
     const held = [large, ...small].map((bytes) => {
       const client = rawClient(backend.port);
       client.socket.write(
-        `POST /api/mutation HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes + 1}\r\n\r\n`,
+        `POST /api/mutation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes + 1}\r\n\r\n`,
       );
       client.socket.write(Buffer.alloc(bytes, 0x20));
       return client;
