@@ -22,9 +22,11 @@ import { format, inspect } from "node:util";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { convexToJson } from "convex/values";
+import { installFunctionRandom, withFunctionRandom } from "./functionRandom.mjs";
 
 if (!parentPort) throw new Error("actionWorker.mjs runs as a worker thread");
 const port = parentPort;
+installFunctionRandom();
 
 /** The action whose code is running (its id in the pool). */
 const currentRun = new AsyncLocalStorage();
@@ -173,7 +175,7 @@ async function runAction({ id, file, name, requestId, args, env, http }) {
 
 port.on("message", (message) => {
   if (message.type === "run") {
-    void currentRun.run(message.id, () => runAction(message));
+    void currentRun.run(message.id, () => withFunctionRandom(() => runAction(message)));
   } else if (message.type === "reply") {
     const waiting = pending.get(message.call);
     if (!waiting) return;

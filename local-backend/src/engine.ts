@@ -15,6 +15,7 @@ import { loadConvexTest } from "./convexTestLoader.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import { CronRunner } from "./crons.js";
 import { installUserTimeLimits, setActionThreadActivity } from "./userTime.js";
+import { installFunctionRandom, withFunctionRandom } from "./functionRandom.mjs";
 import { ActionPool, actionWorkerCount } from "./actionPool.js";
 import { type CompactionStats, DataStore } from "./store.js";
 import { setCurrentTableNumbers, TableNumbers } from "./ids.js";
@@ -182,6 +183,11 @@ export class Engine {
     wrapSyscalls(this);
     this.commits.install();
     installUserTimeLimits(g);
+    // Every run convex-test starts passes this hook: each gets a Math.random of its own.
+    installFunctionRandom();
+    const timed = (globalThis as any).__localBackendUserTime;
+    (globalThis as any).__localBackendUserTime = (kind: string, isNested: boolean, run: () => Promise<unknown>) =>
+      timed(kind, isNested, () => withFunctionRandom(run));
     (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.jobs.beforeCommit(isNested);
     (globalThis as any).__localBackendBeforeMutation = () => activeEngine?.commits.beforeMutation();
     (globalThis as any).__localBackendJobFinished = (at: number) => activeEngine?.jobs.jobFinished(at);
