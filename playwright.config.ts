@@ -31,6 +31,9 @@ export default defineConfig({
     headless: true,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
+    // The app's service worker would answer requests before page.route sees them; the
+    // journeys that test it (pwa*.spec.ts) allow it themselves.
+    serviceWorkers: "block",
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
     launchOptions: {

@@ -1,12 +1,14 @@
 import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { criticalChunks } from "./scripts/criticalChunks.ts";
 import { CRITICAL_ROUTES } from "./scripts/criticalRoutes.ts";
 import { radixIconsPerModule } from "./scripts/radixIconsPlugin.ts";
 import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlugin.ts";
 import { routePreload } from "./scripts/routePreloadPlugin.ts";
 import { sceneFirstPageOverHttp } from "./scripts/sceneFirstPagePlugin.ts";
+import { pwaManifest } from "./scripts/pwaManifest.ts";
 
 export default defineConfig({
   plugins: [
@@ -18,6 +20,17 @@ export default defineConfig({
     sceneFirstPageOverHttp(),
     // Build only: the entry's static imports in the entry chunk, each of these pages' in one more.
     criticalChunks(CRITICAL_ROUTES),
+    // The web app manifest and the service worker (src/sw/sw.ts, built with the app's precache list).
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "src/sw",
+      filename: "sw.ts",
+      registerType: "prompt",
+      // Registered by the app itself (src/app/pwa), after its first render.
+      injectRegister: false,
+      manifest: pwaManifest,
+      injectManifest: { globPatterns: ["**/*.{js,css,html,svg,png,woff2}"] },
+    }),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

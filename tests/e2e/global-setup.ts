@@ -172,6 +172,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       googleIssuer: googleMock.issuer,
       adminEmail: E2E_ADMIN_EMAIL,
       tmpDir,
+      distDir,
     };
     writeState(state);
 

@@ -1,4 +1,5 @@
 import { Box } from "@radix-ui/themes";
+import { lazy, Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
 import { BadgeToaster } from "@/features/badges/BadgeToaster";
@@ -6,6 +7,9 @@ import { ListNotifier } from "@/features/live-list/ListNotifier";
 import { useEnsureProfile } from "../gates/useEnsureProfile";
 import { ScrollToTop } from "./ScrollToTop";
 import { TopBar } from "./TopBar";
+
+// Service worker registration and its update prompt: not part of the first paint.
+const UpdatePrompt = lazy(() => import("../pwa/UpdatePrompt"));
 
 /** The frame of every page: top bar, the page, and the connection banner. */
 export function RootLayout() {
@@ -15,6 +19,9 @@ export function RootLayout() {
       <ScrollToTop />
       <BadgeToaster />
       <ListNotifier />
+      <Suspense fallback={null}>
+        <UpdatePrompt />
+      </Suspense>
       <TopBar />
       <Box asChild style={{ minHeight: "calc(100vh - 57px)" }}>
         <main id="main">

@@ -23,6 +23,8 @@ export type E2EState = {
   /** An address listed in ADMIN_EMAILS: signing up with it makes an admin. */
   adminEmail: string;
   tmpDir: string;
+  /** The built app the static server serves. */
+  distDir: string;
 };
 
 export function stateFile(): string {

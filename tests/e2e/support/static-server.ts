@@ -47,9 +47,11 @@ export async function startStaticServer(root: string, port: number, host = "127.
       file = indexHtml;
     }
     const type = contentTypes[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+    // Hashed assets never change; the page, the service worker and the manifest do.
+    const unhashed = /^\/(sw\.js|manifest\.webmanifest)$/.test(url.pathname);
     res.writeHead(200, {
       "Content-Type": type,
-      "Cache-Control": file === indexHtml ? "no-store" : "public, max-age=31536000, immutable",
+      "Cache-Control": file === indexHtml ? "no-store" : unhashed ? "no-cache" : "public, max-age=31536000, immutable",
     });
     if (req.method === "HEAD") {
       res.end();
