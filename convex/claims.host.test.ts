@@ -129,19 +129,30 @@ describe("claims.setCancelledDate", () => {
 });
 
 describe("claims.ownerState", () => {
-  test("says who may manage the mic: the creator and approved claimants", async () => {
+  test("says who may manage the mic: the creator until a claim is approved, then the approved claimant", async () => {
     const t = newTest();
     const admin = await createAdmin(t);
     const creator = await createUser(t);
     const comic = await createUser(t);
     const micId = await createSceneItem(t, { createdBy: creator.userId });
     await expectAppError(t.query(api.claims.ownerState, { micId }), "NOT_SIGNED_IN");
-    expect(await creator.asUser.query(api.claims.ownerState, { micId })).toEqual({ claims: [], canManage: true });
+    expect(await creator.asUser.query(api.claims.ownerState, { micId })).toEqual({
+      claims: [],
+      canManage: true,
+      canHost: false,
+    });
     const claimId = await comic.asUser.mutation(api.claims.submit, { micId });
     const pending = await comic.asUser.query(api.claims.ownerState, { micId });
     expect(pending.canManage).toBe(false);
     expect(pending.claims.map((c) => c.status)).toEqual(["pending"]);
     await admin.asUser.mutation(api.claims.review, { id: claimId, status: "approved" });
-    expect((await comic.asUser.query(api.claims.ownerState, { micId })).canManage).toBe(true);
+    expect(await comic.asUser.query(api.claims.ownerState, { micId })).toMatchObject({
+      canManage: true,
+      canHost: true,
+    });
+    expect(await creator.asUser.query(api.claims.ownerState, { micId })).toMatchObject({
+      canManage: false,
+      canHost: false,
+    });
   });
 });

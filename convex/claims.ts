@@ -25,17 +25,22 @@ export const mine = userQuery({
 });
 
 /** What the event page's owner tools need: the caller's claims on the mic
- * (newest first) and whether they may manage it (creator or approved claimant). */
+ * (newest first), whether they may edit its details (`canManage`) and whether
+ * they may cancel or confirm its nights (`canHost`). */
 export const ownerState = userQuery({
   args: { micId: v.id("sceneItems") },
-  returns: v.object({ claims: v.array(Claims.claimValidator), canManage: v.boolean() }),
+  returns: v.object({ claims: v.array(Claims.claimValidator), canManage: v.boolean(), canHost: v.boolean() }),
   handler: async (ctx, { micId }) => {
     const [claims, item] = await Promise.all([
       Claims.myClaims(ctx, ctx.userId, micId),
       ctx.db.get("sceneItems", micId),
     ]);
-    const canManage = item !== null && (item.createdBy === ctx.userId || claims.some((c) => c.status === "approved"));
-    return { claims, canManage };
+    if (item === null) return { claims, canManage: false, canHost: false };
+    const [canManage, canHost] = await Promise.all([
+      Claims.canEditMic(ctx, ctx.userId, item),
+      Claims.canHostMic(ctx, ctx.userId, item),
+    ]);
+    return { claims, canManage, canHost };
   },
 });
 
@@ -70,14 +75,14 @@ export const revoke = adminMutation({
   },
 });
 
-/** An approved claimant (or the creator) edits the mic's description. */
+/** The approved claimant, an admin, or the creator while no claim is approved, edits the mic's description. */
 export const updateOwnMic = userMutation({
   args: Claims.ownMicEditValidator,
   returns: sceneItemValidator,
   handler: async (ctx, edit) => await Claims.updateOwnMic(ctx, ctx.userId, edit),
 });
 
-/** An approved claimant (or the creator) cancels one night, or restores it. */
+/** The approved claimant or an admin cancels one night, or restores it. */
 export const setCancelledDate = userMutation({
   args: { micId: v.id("sceneItems"), date: v.string(), cancelled: v.boolean() },
   returns: v.array(v.string()),
@@ -102,8 +107,7 @@ export const backfillNumbers = internalMutation({
 });
 
 /**
- * One tap on the event page: the mic's approved claimant (or its creator, or
- * an admin) confirms a night runs ("Host confirmed tonight"), or takes the
+ * One tap on the event page: the mic's approved claimant (or an admin) confirms a night runs ("Host confirmed tonight"), or takes the
  * confirmation back. Confirming a cancelled night restores it. Returns the
  * confirmed dates.
  */

@@ -60,6 +60,9 @@ describe("the lottery", () => {
       startTimeLocal: "20:00",
       createdBy: host.userId,
     });
+    await t.run(async (ctx) => {
+      await ctx.db.insert("micClaims", { micId: other, claimantId: host.userId, status: "approved" });
+    });
     const plainList = await openList({ spots: 3, mode: "lottery", drawAt: nyWed("20:15") }, host, other);
     const [a, b] = await comics(2);
     await a.asUser.mutation(api.nightLists.signUp, { listId: bucketList });

@@ -2,9 +2,11 @@ import { describe, expect, test } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import type { MutationCtx } from "./_generated/server";
 import { encodeGeohash } from "./lib/geo";
 import { communityTotals, createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
 import { expectAppError } from "./test.expect";
+import { IN_USE_MESSAGE } from "./model/scene";
 
 async function countRows(t: TestBackend, id: Id<"sceneItems">) {
   return await t.run(async (ctx) => {
@@ -154,9 +156,58 @@ describe("scene.remove", () => {
     return { creator, fan, mic, ...ids };
   }
 
-  test("the creator deletes their item, unlinking every set and removing its rows", async () => {
+  test("the creator deletes their item only once nobody else's row points at it, unlinking their sets", async () => {
     const t = newTest();
     const { creator, mic, creatorSet, fanSet } = await itemWithEverything(t);
+    // The fan's set, favourite, schedule entry, check-in, claim and report each keep the creator from it.
+    await expectAppError(creator.asUser.mutation(api.scene.remove, { id: mic }), "FORBIDDEN", IN_USE_MESSAGE);
+    expect(await countRows(t, mic)).toEqual({ favorites: 1, entries: 1, checkIns: 1, claims: 1, reports: 1 });
+    // One of the fan's rows at a time: the creator stays refused while any of them is left.
+    const removals: Array<(ctx: MutationCtx) => Promise<void>> = [
+      async (ctx) => {
+        for (const r of await ctx.db
+          .query("favorites")
+          .withIndex("by_item", (q) => q.eq("sceneItemId", mic))
+          .collect())
+          await ctx.db.delete("favorites", r._id);
+      },
+      async (ctx) => {
+        for (const r of await ctx.db
+          .query("scheduleEntries")
+          .withIndex("by_item", (q) => q.eq("sceneItemId", mic))
+          .collect())
+          await ctx.db.delete("scheduleEntries", r._id);
+      },
+      async (ctx) => {
+        for (const r of await ctx.db
+          .query("checkIns")
+          .withIndex("by_item_and_time", (q) => q.eq("sceneItemId", mic))
+          .collect())
+          await ctx.db.delete("checkIns", r._id);
+      },
+      async (ctx) => {
+        for (const r of await ctx.db
+          .query("micClaims")
+          .withIndex("by_mic_and_claimant", (q) => q.eq("micId", mic))
+          .collect())
+          await ctx.db.delete("micClaims", r._id);
+      },
+      async (ctx) => {
+        for (const r of await ctx.db
+          .query("problemReports")
+          .withIndex("by_mic", (q) => q.eq("micId", mic))
+          .collect())
+          await ctx.db.delete("problemReports", r._id);
+      },
+    ];
+    for (const remove of removals) {
+      await t.run(remove);
+      await expectAppError(creator.asUser.mutation(api.scene.remove, { id: mic }), "FORBIDDEN", IN_USE_MESSAGE);
+    }
+    // The fan's set is the last row of theirs.
+    await t.run(async (ctx) => {
+      await ctx.db.patch("performances", fanSet, { sceneItemId: undefined, venueName: "Laugh Cellar" });
+    });
     const venuesBefore = await communityTotals(t);
     expect(await creator.asUser.mutation(api.scene.remove, { id: mic })).toEqual({
       updatedSets: 1,
@@ -164,17 +215,12 @@ describe("scene.remove", () => {
     const after = await t.run(async (ctx) => ({
       item: await ctx.db.get("sceneItems", mic),
       creatorSet: await ctx.db.get("performances", creatorSet),
-      fanSet: await ctx.db.get("performances", fanSet),
     }));
     const afterTotals = await communityTotals(t);
     expect(after.item).toBeNull();
     expect(after.creatorSet?.sceneItemId).toBeUndefined();
     expect(after.creatorSet?.venueName).toBe("Laugh Cellar");
     expect(after.creatorSet?.minutes).toBe(5);
-    // Another comedian's set at the mic loses the link too (no set points at a
-    // missing mic) but keeps its venue name; the count is only the caller's.
-    expect(after.fanSet?.sceneItemId).toBeUndefined();
-    expect(after.fanSet?.venueName).toBe("Laugh Cellar");
     expect(await countRows(t, mic)).toEqual({
       favorites: 0,
       entries: 0,

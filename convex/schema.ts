@@ -235,6 +235,7 @@ export default defineSchema({
     number: v.optional(v.number()),
   })
     .index("by_mic_and_claimant", ["micId", "claimantId"])
+    .index("by_mic_and_status", ["micId", "status"])
     .index("by_number", ["number"])
     .index("by_claimant", ["claimantId"])
     .index("by_status", ["status"]),

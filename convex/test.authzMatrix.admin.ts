@@ -4,7 +4,6 @@ import {
   ADMIN_READS,
   DELETING_THE_OWNERS_MIC,
   type Entry,
-  OWNER_CHANGES,
   OWNER_OR_ADMIN_CHANGES,
   SIGNED_IN_CHANGES,
   SIGNED_IN_READS,
@@ -31,10 +30,10 @@ export const adminCells: Record<string, Entry> = {
   "claims:list": { args: () => ({ queue: "pending", ...firstPage }), ...ADMIN_READS },
   "claims:revoke": { args: (w) => ({ id: w.approvedClaim }), ...ADMIN_CHANGES },
   "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), ...ADMIN_CHANGES },
-  "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), ...OWNER_CHANGES },
+  "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), ...OWNER_OR_ADMIN_CHANGES },
   "claims:setCancelledDate": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-12-02", cancelled: true }),
-    ...OWNER_CHANGES,
+    ...OWNER_OR_ADMIN_CHANGES,
   },
   "claims:setConfirmedDate": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-11-25", confirmed: true }),

@@ -56,7 +56,7 @@ export type World = {
   thirdClaim: Id<"micClaims">;
   thirdReport: Id<"problemReports">;
   thirdList: Id<"nightLists">;
-  /** A Wednesday 20:00 mic in Manhattan the owner created, favourited, scheduled and logged a set at. */
+  /** A Wednesday 20:00 mic in Manhattan the owner created (and hosts, by an approved claim), favourited, scheduled and logged a set at. */
   ownerMic: Id<"sceneItems">;
   /** A mic nobody created, the owner claimed (pending), reported and checked in at. */
   claimMic: Id<"sceneItems">;
@@ -238,6 +238,18 @@ export async function buildWorld(): Promise<World> {
     const claimList = await ctx.db.insert("nightLists", { ...base, micId: claimMic, openedBy: admin.userId });
     return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList, thirdList };
   });
+  // The owner hosts her own mics' lists: creating a mic gives no host rights, an approved claim does.
+  await t.run(async (ctx) => {
+    for (const micId of [ownerMic, noCoordsMic, runningMic]) {
+      await ctx.db.insert("micClaims", {
+        micId,
+        claimantId: owner.userId,
+        status: "approved",
+        reviewedAt: NOW - DAY,
+        reviewedBy: admin.userId,
+      });
+    }
+  });
   const hostedMic = await createSceneItem(t, { title: "Co-hosted Mic", venueName: "Cohost Room" });
   const approvedClaim = await t.run(async (ctx) => {
     const approved = { micId: hostedMic, status: "approved" as const, reviewedAt: NOW - DAY, reviewedBy: admin.userId };
@@ -315,7 +327,7 @@ export type Entry = {
     { why: string; mic: (w: World) => Id<"sceneItems">; derived?: string[] } | { why: string; ranksOnLeftLists: true };
 } & Record<Role, Access>;
 
-/** What deleting the owner's mic (by its creator or an admin) may change of the bystander's rows. */
+/** What deleting the owner's mic (by an admin: the bystander's rows keep its creator from it) may change of the bystander's rows. */
 export const DELETING_THE_OWNERS_MIC: NonNullable<Entry["changesBystander"]> = {
   why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
   mic: (w) => w.ownerMic,

@@ -36,6 +36,25 @@ export async function buildWorld(): Promise<World> {
   await rival.asUser.mutation(api.checkIns.checkIn, { sceneItemId: theirs, ...VENUE });
   const ids = await t.run(async (ctx) => {
     const claim = await ctx.db.insert("micClaims", { micId: theirs, claimantId: rival.userId, status: "pending" });
+    // The comedian hosts "Mine" by an approved claim (creating it gave no host
+    // rights) and once hosted "Theirs" (revoked): host calls reach the logic on
+    // one and must be refused on the other, whoever created it.
+    const hostClaim = await ctx.db.insert("micClaims", {
+      micId: mine,
+      claimantId: comic.userId,
+      status: "approved",
+      reviewedAt: NOW - DAY,
+      reviewedBy: admin.userId,
+    });
+    const revokedClaim = await ctx.db.insert("micClaims", {
+      micId: theirs,
+      claimantId: comic.userId,
+      status: "revoked",
+      reviewedAt: NOW - 2 * DAY,
+      reviewedBy: admin.userId,
+      revokedAt: NOW - DAY,
+      revokedBy: admin.userId,
+    });
     const report = await ctx.db.insert("problemReports", {
       micId: theirs,
       reporterId: rival.userId,
@@ -157,14 +176,23 @@ export async function buildWorld(): Promise<World> {
         rank: 0,
       }),
     ];
-    return { claim, report, photo, pdf, goneItem, goneSet, lists: [myList, myLottery, theirList], spots };
+    return {
+      claims: [claim, hostClaim, revokedClaim],
+      report,
+      photo,
+      pdf,
+      goneItem,
+      goneSet,
+      lists: [myList, myLottery, theirList],
+      spots,
+    };
   });
   const pools = {
     ids: {
       sceneItems: [mine, theirs, lost, ids.goneItem],
       performances: [mySet, theirSet, ids.goneSet],
       scheduleEntries: [entryId],
-      micClaims: [ids.claim],
+      micClaims: ids.claims,
       problemReports: [ids.report],
       _storage: [ids.photo, ids.pdf],
       users: [comic.userId, rival.userId, admin.userId],

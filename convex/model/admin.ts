@@ -6,6 +6,10 @@ import { appError, ErrorCode } from "../errors";
 import { assertLatLng } from "../lib/geo";
 import {
   micCity,
+  micHostName,
+  micNotes,
+  micShowLink,
+  micSignupLink,
   micTitle,
   micVenueName,
   normalizeCostInfo,
@@ -52,7 +56,9 @@ export async function listMics(ctx: QueryCtx, search: string | undefined): Promi
     .map(toSceneItem);
 }
 
-/** What an admin may change on a mic (part 2 §7 "Update scene_items by id"). */
+/** What an admin may change on a mic: the spec's fields plus the host's links,
+ * host name and notes (left out = unchanged, empty = cleared), so an admin can
+ * repair what a host or creator wrote. */
 export const adminMicEditValidator = {
   id: v.id("sceneItems"),
   title: v.string(),
@@ -63,6 +69,10 @@ export const adminMicEditValidator = {
   startTimeLocal: v.string(),
   status: sceneItemStatus,
   costInfo: v.optional(v.union(costInfoValidator, v.null())),
+  signupLink: v.optional(v.string()),
+  showLink: v.optional(v.string()),
+  hostName: v.optional(v.string()),
+  notes: v.optional(v.string()),
 };
 
 export type AdminMicEdit = {
@@ -75,6 +85,10 @@ export type AdminMicEdit = {
   startTimeLocal: string;
   status: Doc<"sceneItems">["status"];
   costInfo?: CostInfo | null;
+  signupLink?: string;
+  showLink?: string;
+  hostName?: string;
+  notes?: string;
 };
 
 /**
@@ -102,6 +116,10 @@ export async function updateMic(ctx: MutationCtx, edit: AdminMicEdit, nowMs: num
     startTimeLocal,
     status: edit.status,
     costInfo,
+    ...(edit.signupLink === undefined ? {} : { signupLink: micSignupLink(edit.signupLink, "Sign-up link") }),
+    ...(edit.showLink === undefined ? {} : { showLink: micShowLink(edit.showLink) }),
+    ...(edit.hostName === undefined ? {} : { hostName: micHostName(edit.hostName) }),
+    ...(edit.notes === undefined ? {} : { notes: micNotes(edit.notes) }),
     // An admin's edit counts as a confirmation for the freshness badge.
     lastConfirmedAt: nowMs,
   };

@@ -31,6 +31,7 @@ const CLAIMS_PER_MIC_LIMIT = 100;
 export const ALREADY_PENDING_MESSAGE = "You already have a pending claim for this mic";
 export const ALREADY_APPROVED_MESSAGE = "Your claim for this mic is already approved";
 export const ONLY_APPROVED_REVOCABLE_MESSAGE = "Only an approved claim can be revoked";
+export const ALREADY_HOSTED_MESSAGE = "This mic already has an approved host. Revoke that claim first.";
 export const NOT_OWNER_MESSAGE = "Only the mic's approved claimant can change it";
 
 function invalid(message: string): never {
@@ -176,6 +177,10 @@ export async function reviewClaim(
   const claim = await ctx.db.get("micClaims", id);
   if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
   if (claim.status !== "pending") invalid("This claim has already been reviewed");
+  // One host at a time: another approved claim must be revoked first.
+  if (status === "approved" && (await approvedClaimsOf(ctx, claim.micId)).some((c) => c._id !== id)) {
+    invalid(ALREADY_HOSTED_MESSAGE);
+  }
   await ctx.db.patch("micClaims", id, { status, reviewedAt: nowMs, reviewedBy: adminId });
 }
 
@@ -205,21 +210,53 @@ export async function isApprovedClaimant(
   return claims.some((c) => c.status === "approved");
 }
 
-/** Whether the user may manage the mic: its creator or an approved claimant. */
-export async function canManageMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
-  if (item.createdBy === userId) return true;
-  const claims = await claimsOf(ctx, item._id, userId);
-  return claims.some((c) => c.status === "approved");
+/** The mic's approved claims (its hosts), at most a few. */
+export async function approvedClaimsOf(ctx: QueryCtx, micId: Id<"sceneItems">): Promise<Doc<"micClaims">[]> {
+  return await ctx.db
+    .query("micClaims")
+    .withIndex("by_mic_and_status", (q) => q.eq("micId", micId).eq("status", "approved"))
+    .take(CLAIMS_PER_MIC_LIMIT);
 }
 
-async function requireManagedMic(
+/**
+ * Host rights (cancel or confirm a night, open and run its lists): the mic's
+ * approved claimant or an admin. Creating a mic grants none; a revoked claim
+ * none from the moment it is revoked, since this is read on every call.
+ */
+export async function canHostMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
+  const [claimant, admin] = await Promise.all([isApprovedClaimant(ctx, userId, item._id), isAdmin(ctx, userId)]);
+  return claimant || admin;
+}
+
+/**
+ * Edit rights (the mic's description and links): whoever has host rights, and
+ * its creator only while no claim on it is approved (the approved host then
+ * decides what the mic says).
+ */
+export async function canEditMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
+  if (await canHostMic(ctx, userId, item)) return true;
+  return item.createdBy === userId && (await approvedClaimsOf(ctx, item._id)).length === 0;
+}
+
+async function requireHostedMic(
   ctx: QueryCtx,
   userId: Id<"users">,
   micId: Id<"sceneItems">,
 ): Promise<Doc<"sceneItems">> {
   const item = await ctx.db.get("sceneItems", micId);
   if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
-  if (!(await canManageMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
+  if (!(await canHostMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
+  return item;
+}
+
+async function requireEditableMic(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+): Promise<Doc<"sceneItems">> {
+  const item = await ctx.db.get("sceneItems", micId);
+  if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
+  if (!(await canEditMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
   return item;
 }
 
@@ -256,11 +293,11 @@ export type OwnMicEdit = {
 };
 
 /**
- * A claimant's (or creator's) edit of their own mic. Optional text fields
+ * An edit of the mic's description by whoever may edit it (canEditMic). Optional text fields
  * left empty are cleared. Cost info and sign-up method apply to open mics only.
  */
 export async function updateOwnMic(ctx: MutationCtx, userId: Id<"users">, edit: OwnMicEdit): Promise<SceneItem> {
-  const item = await requireManagedMic(ctx, userId, edit.micId);
+  const item = await requireEditableMic(ctx, userId, edit.micId);
   const title = micTitle(edit.title);
   const openMic = item.type === "open_mic";
   const performanceMinutes =
@@ -308,7 +345,7 @@ export async function setCancelledDate(
   }: { userId: Id<"users">; micId: Id<"sceneItems">; date: string; cancelled: boolean },
 ): Promise<string[]> {
   if (date.length > 10 || !isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
-  const item = await requireManagedMic(ctx, userId, micId);
+  const item = await requireHostedMic(ctx, userId, micId);
   const dates = new Set(item.cancelledDates ?? []);
   if (cancelled) dates.add(date);
   else dates.delete(date);
@@ -323,7 +360,7 @@ export async function setCancelledDate(
 
 /**
  * Marks one night of the mic host-confirmed (or takes it back) for its
- * creator, an approved claimant or an admin; confirming also restores a
+ * approved claimant or an admin; confirming also restores a
  * cancelled night and counts as a confirmation for freshness. Returns the
  * sorted confirmed dates.
  */
@@ -340,9 +377,7 @@ export async function setConfirmedDate(
   if (!isLocalDate(date)) invalid("Date must be written YYYY-MM-DD");
   const item = await ctx.db.get("sceneItems", micId);
   if (item === null || item.status !== "active") throw appError(ErrorCode.NOT_FOUND, "Event not found");
-  if (!(await canManageMic(ctx, userId, item)) && !(await isAdmin(ctx, userId))) {
-    throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
-  }
+  if (!(await canHostMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
   const dates = new Set(item.confirmedDates ?? []);
   if (confirmed) dates.add(date);
   else dates.delete(date);

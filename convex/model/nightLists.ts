@@ -11,10 +11,9 @@ import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { enforceRateLimit } from "../rateLimits";
 
-import { canManageMic } from "./claims";
+import { canHostMic } from "./claims";
 
 import { displayNameFor } from "./profiles";
-import { isAdmin } from "./scene";
 import {
   ALREADY_ON_LIST_MESSAGE,
   invalid,
@@ -77,9 +76,9 @@ export async function bumpVersion(ctx: MutationCtx, list: List): Promise<void> {
   await ctx.db.patch("nightLists", list._id, { version: list.version + 1 });
 }
 
-/** Whether the user runs lists at the mic: its approved claimant (or creator), or an admin. */
+/** Whether the user runs lists at the mic: its approved claimant or an admin (model/claims owns the rule). */
 export async function canHost(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
-  return (await canManageMic(ctx, userId, item)) || (await isAdmin(ctx, userId));
+  return await canHostMic(ctx, userId, item);
 }
 
 export async function requireList(ctx: QueryCtx, listId: Id<"nightLists">): Promise<List> {

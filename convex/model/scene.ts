@@ -271,8 +271,67 @@ export async function viewerState(
 /** Most rows of each dependent table removed with an item in one transaction. */
 const DEPENDENT_BATCH = 2000;
 
+export const IN_USE_MESSAGE =
+  "Other comedians use this mic (claims, lists, sets, favourites or schedules), so only an admin can delete it. Report a problem instead.";
+/** Rows of one table read to find another user's; past it the mic counts as used. */
+const IN_USE_READ = 200;
+
 /**
- * Deletes a scene item for its creator or an admin. Sets logged at the item
+ * Whether any row of another user points at the mic: a claim, a list or a
+ * spot on one, a set, a favourite, a schedule entry, a check-in or a report.
+ * Then its creator may no longer delete it (it would wipe their rows).
+ */
+async function othersUse(ctx: QueryCtx, micId: Id<"sceneItems">, userId: Id<"users">): Promise<boolean> {
+  const others = (owners: (Id<"users"> | undefined)[]) =>
+    owners.length > IN_USE_READ || owners.some((owner) => owner !== undefined && owner !== userId);
+  const rows = await Promise.all([
+    ctx.db
+      .query("micClaims")
+      .withIndex("by_mic_and_claimant", (q) => q.eq("micId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.claimantId)),
+    ctx.db
+      .query("nightLists")
+      .withIndex("by_mic_and_date", (q) => q.eq("micId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.openedBy)),
+    ctx.db
+      .query("listSpots")
+      .withIndex("by_mic", (q) => q.eq("micId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.userId)),
+    ctx.db
+      .query("performances")
+      .withIndex("by_sceneItem", (q) => q.eq("sceneItemId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.userId)),
+    ctx.db
+      .query("favorites")
+      .withIndex("by_item", (q) => q.eq("sceneItemId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.userId)),
+    ctx.db
+      .query("scheduleEntries")
+      .withIndex("by_item", (q) => q.eq("sceneItemId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.userId)),
+    ctx.db
+      .query("checkIns")
+      .withIndex("by_item_and_time", (q) => q.eq("sceneItemId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.userId)),
+    ctx.db
+      .query("problemReports")
+      .withIndex("by_mic", (q) => q.eq("micId", micId))
+      .take(IN_USE_READ + 1)
+      .then((r) => r.map((x) => x.reporterId)),
+  ]);
+  return rows.some(others);
+}
+
+/**
+ * Deletes a scene item for an admin, or for its creator while no other
+ * user's row points at it (othersUse). Sets logged at the item
  * first lose their link (keeping the venue name so the history still reads
  * right), every comedian's, and their visits to it stop counting as a unique
  * venue.
@@ -290,6 +349,7 @@ export async function removeSceneItem(
   if (!admin && item.createdBy !== userId) {
     throw appError(ErrorCode.FORBIDDEN, "Only the event's creator or an admin can delete it.");
   }
+  if (!admin && (await othersUse(ctx, id, userId))) throw appError(ErrorCode.FORBIDDEN, IN_USE_MESSAGE);
 
   // Every comedian's sets lose the link (a set must never point at a missing
   // mic); the count reported is the caller's own sets, or all for an admin.

@@ -7,6 +7,7 @@ import {
   Form,
   FormSelectField as SelectField,
   FormSubmit,
+  FormTextAreaField,
   FormTextField,
   MicCostFields,
   MicDayField,
@@ -58,6 +59,12 @@ export function MicEditForm({ mic, onDone }: { mic: AdminMic; onDone: (saved: bo
         <SelectField name="status" label="Status" options={STATUS_OPTIONS} />
       </Grid>
       <OpenMicCostFields />
+      <Grid columns={{ initial: "1", sm: "3" }} gap="3">
+        <FormTextField name="signupLink" label="Sign-up link" type="url" size="2" />
+        <FormTextField name="showLink" label="Show link" type="url" size="2" />
+        <FormTextField name="hostName" label="Host name" size="2" />
+      </Grid>
+      <FormTextAreaField name="notes" label="Notes" maxLength={1000} />
       <FormActions cancel={() => onDone(false)}>
         <FormSubmit size="2">Save</FormSubmit>
       </FormActions>

@@ -3,12 +3,17 @@ import type { Doc, Id } from "../../../convex/_generated/dataModel";
 import { dayFromValue, micFieldsSchema, micScheduleAndCostDefaults, micScheduleAndCostSchema } from "@/lib/micSchema";
 import type { CostType, MicType } from "./adminText";
 
+const URL_MESSAGE = "Enter a full link starting with http:// or https://";
+const isOptionalUrl = (s: string) => s === "" || /^https?:\/\/\S+$/i.test(s);
+
 /** The admin edit form; mirrors `admin.updateMic`'s validator (amounts are
  * kept as typed text and read with the spec's rules in {@link toUpdateArgs}). */
 export const micEditSchema = micFieldsSchema
-  .pick({ title: true, venueName: true })
+  .pick({ title: true, venueName: true, hostName: true, notes: true })
   .extend({
     city: micFieldsSchema.shape.city.min(1, "City is required"),
+    signupLink: micFieldsSchema.shape.signupLink.refine(isOptionalUrl, URL_MESSAGE),
+    showLink: micFieldsSchema.shape.showLink.refine(isOptionalUrl, URL_MESSAGE),
     type: z.enum(["open_mic", "show", "booked_show", "bringer_show"]),
     status: z.enum(["active", "inactive"]),
   })
@@ -18,7 +23,18 @@ export type MicEditValues = z.input<typeof micEditSchema>;
 
 type EditableItem = Pick<
   Doc<"sceneItems">,
-  "title" | "venueName" | "city" | "type" | "dayOfWeek" | "startTimeLocal" | "status" | "costInfo"
+  | "title"
+  | "venueName"
+  | "city"
+  | "type"
+  | "dayOfWeek"
+  | "startTimeLocal"
+  | "status"
+  | "costInfo"
+  | "signupLink"
+  | "showLink"
+  | "hostName"
+  | "notes"
 >;
 
 /** The form's starting values; a missing cost uses the spec's defaults (free, fee 5, 1 item). */
@@ -29,6 +45,10 @@ export function micEditDefaults(item: EditableItem): MicEditValues {
     city: item.city,
     type: item.type,
     status: item.status,
+    signupLink: item.signupLink ?? "",
+    showLink: item.showLink ?? "",
+    hostName: item.hostName ?? "",
+    notes: item.notes ?? "",
     ...micScheduleAndCostDefaults(item),
   };
 }
@@ -55,7 +75,7 @@ export function costInfoFrom(costType: CostType, coverAmount: string, minimumIte
   return cost;
 }
 
-/** `admin.updateMic`'s arguments: cost info for open mics, null for any other type. */
+/** `admin.updateMic`'s arguments: cost info for open mics, null for any other type; empty links, host name and notes are cleared. */
 export function toUpdateArgs(id: Id<"sceneItems">, values: z.output<typeof micEditSchema>) {
   const type: MicType = values.type;
   return {
@@ -68,5 +88,9 @@ export function toUpdateArgs(id: Id<"sceneItems">, values: z.output<typeof micEd
     startTimeLocal: values.startTimeLocal,
     status: values.status,
     costInfo: type === "open_mic" ? costInfoFrom(values.costType, values.coverAmount, values.minimumItems) : null,
+    signupLink: values.signupLink,
+    showLink: values.showLink,
+    hostName: values.hostName,
+    notes: values.notes,
   };
 }

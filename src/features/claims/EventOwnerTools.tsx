@@ -60,18 +60,20 @@ export function CancelledNights({ item, nowMs }: { item: OwnedMic; nowMs: number
 
 function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
   const state = useQuery(api.claims.ownerState, { micId: item._id });
-  const admin = useQuery(api.profiles.isAdmin, {}) === true;
   const [editing, setEditing] = useState(false);
   if (state === undefined) return null;
   const latest = state.claims[0];
   const pending = latest?.status === "pending";
+  // Editing: the approved host, an admin, or the creator until a claim is approved;
+  // nights: the approved host or an admin only.
+  const { canManage: canEdit, canHost } = state;
   return (
     <Card size="3">
       <Flex direction="column" gap="3">
         <Heading as="h2" size="4">
-          {state.canManage ? "Manage this mic" : "Run this mic?"}
+          {canEdit || canHost ? "Manage this mic" : "Run this mic?"}
         </Heading>
-        {!state.canManage && latest ? (
+        {!canHost && latest ? (
           <Flex gap="2" align="center">
             <Text size="2">{latest.number === undefined ? "Your claim:" : `Your claim #${latest.number}:`}</Text>
             <Badge
@@ -83,26 +85,31 @@ function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
             </Badge>
           </Flex>
         ) : null}
-        {state.canManage || admin ? <ConfirmTonight item={item} nowMs={nowMs} /> : null}
-        {state.canManage ? (
-          <Flex direction="column" gap="4">
-            {editing ? (
-              <EditMicDetailsForm item={item} onDone={() => setEditing(false)} />
-            ) : (
-              <Box>
-                <Button onClick={() => setEditing(true)}>Edit mic details</Button>
-              </Box>
-            )}
-            <Flex direction="column" gap="2">
-              <Heading as="h3" size="3">
-                Cancel a night
-              </Heading>
-              <CancelNightForm item={item} nowMs={nowMs} />
-            </Flex>
+        {canEdit && !canHost ? (
+          <Text size="2" color="gray">
+            You added this mic, so you can edit it until an admin approves its host. Claim it to run its nights.
+          </Text>
+        ) : null}
+        {canHost ? <ConfirmTonight item={item} nowMs={nowMs} /> : null}
+        {canEdit ? (
+          editing ? (
+            <EditMicDetailsForm item={item} onDone={() => setEditing(false)} />
+          ) : (
+            <Box>
+              <Button onClick={() => setEditing(true)}>Edit mic details</Button>
+            </Box>
+          )
+        ) : null}
+        {canHost ? (
+          <Flex direction="column" gap="2">
+            <Heading as="h3" size="3">
+              Cancel a night
+            </Heading>
+            <CancelNightForm item={item} nowMs={nowMs} />
           </Flex>
         ) : null}
         <Flex gap="3" wrap="wrap">
-          {!state.canManage && !pending ? <ClaimDialog micId={item._id} /> : null}
+          {!canHost && !pending ? <ClaimDialog micId={item._id} /> : null}
           <ReportDialog micId={item._id} />
         </Flex>
       </Flex>
@@ -126,8 +133,9 @@ function OwnerTools({ id }: { id: string }) {
 
 /**
  * The event page's section for cancelled nights (everyone) and, signed in,
- * claiming the mic, reporting a problem, and for its approved claimant or
- * creator editing its details and cancelling single nights.
+ * claiming the mic, reporting a problem, editing its details (its approved
+ * claimant, an admin, or its creator until a claim is approved) and confirming
+ * or cancelling single nights (its approved claimant or an admin).
  */
 export function EventOwnerTools({ id }: { id: string | undefined }) {
   if (!id) return null;
