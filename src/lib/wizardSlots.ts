@@ -34,6 +34,8 @@ export type VenueSearchProps = {
   label?: string;
   /** Focus the search box on arrival (the log wizard: the keyboard is up at once). */
   autoFocus?: boolean;
+  /** The 'Enter the venue yourself' form opened or closed: its submit is then the step's only way on. */
+  onManualEntryChange?: (open: boolean) => void;
 };
 
 export type EventPickerProps = {

@@ -48,7 +48,11 @@ test.describe("add an event", () => {
     await page.getByLabel("Venue name").fill(venueName);
     await page.getByLabel("City").fill("Chicago");
     await page.getByRole("checkbox", { name: "I'm at this venue now" }).click();
+    // While the venue is typed by hand, the form's own button is the one way on: no wizard
+    // Continue beside it to answer the filled fields with "Please select a venue".
+    await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
     await page.getByRole("button", { name: "Use this venue" }).click();
+    await expect(page.getByLabel("Selected venue")).toContainText(venueName);
     await page.getByRole("button", { name: "Continue" }).click();
 
     await expect(page).toHaveURL(/\/add-event\/event$/);

@@ -81,12 +81,17 @@ export function VenueSearch({
   minChars = usOnly ? 3 : 1,
   label = "Search for a venue",
   autoFocus = false,
+  onManualEntryChange,
 }: VenueSearchProps) {
   const source = useVenueSource();
   const [location, setLocation] = useState<LatLng | null>(() => readSavedLocation(Date.now()));
   const [scope, setScope] = useState<Scope>(() => (location ? "nearby" : "global"));
   const [locating, setLocating] = useState(false);
-  const [manual, setManual] = useState(false);
+  const [manual, setManualState] = useState(false);
+  const setManual = (open: boolean) => {
+    setManualState(open);
+    onManualEntryChange?.(open);
+  };
 
   const enableLocation = async () => {
     setLocating(true);

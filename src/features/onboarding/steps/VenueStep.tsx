@@ -1,4 +1,5 @@
 import { Flex } from "@radix-ui/themes";
+import { useState } from "react";
 import { toast } from "sonner";
 import type { WizardStepProps } from "@/lib/wizardSlots";
 import { OnboardingShell } from "../OnboardingShell";
@@ -9,6 +10,7 @@ import { useOnboardingProgress } from "../useOnboardingProgress";
 /** Step 2: where the comedian performs. */
 export function VenueStep({ slots }: WizardStepProps) {
   const { progress, dispatch, goTo } = useOnboardingProgress();
+  const [enteringByHand, setEnteringByHand] = useState(false);
   const next = () => {
     if (!progress.venue) {
       toast.error(TOASTS.selectVenue.title, { description: TOASTS.selectVenue.description, id: "onboarding-venue" });
@@ -26,8 +28,9 @@ export function VenueStep({ slots }: WizardStepProps) {
           value={progress.venue}
           onChange={(venue) => dispatch({ type: "selectVenue", venue })}
           label="Venue"
+          onManualEntryChange={setEnteringByHand}
         />
-        <NextButton onClick={next} />
+        {enteringByHand ? null : <NextButton onClick={next} />}
       </Flex>
     </OnboardingShell>
   );
