@@ -90,6 +90,8 @@ export default defineSchema({
     /** IANA time zone the comedian's days are counted in. */
     timeZone: v.optional(v.string()),
     isAdmin: v.boolean(),
+    /** When the comedian joined, where a history brought along predates the account (the demo seed). */
+    memberSince: v.optional(v.number()),
   })
     .index("by_userId", ["userId"])
     // A new photo must not be a file some profile already uses (setPhoto).

@@ -6,6 +6,11 @@ import { earnedBadgeCodes } from "./lib/badges";
 import { computeStreaks } from "./lib/streaks";
 import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "../convex-dev/model/seedData";
 import { encodeGeohash } from "./lib/geo";
+import { addDaysToDate, localDateString, zonedEpoch } from "./lib/time";
+import { freshness } from "./lib/tonight";
+import { TZDate } from "@date-fns/tz";
+import { populate } from "../convex-dev/model/seed";
+import { tonight } from "./test.tonight";
 import { communityTotals, createSceneItem, newTest } from "./test.setup";
 import { newSigningKey } from "./test.auth";
 
@@ -140,8 +145,14 @@ describe("seed:run", () => {
       const item = data.items.find((i) => i._id === p.sceneItemId)!;
       const weekday = new Date(`${p.performanceDate}T12:00:00Z`).getUTCDay();
       expect(item.dayOfWeek).toBe(weekday);
-      expect(p.minutes).toBe(item.performanceMinutes);
+      // An evening set in the mic's own zone, after it started, of a plausible length.
+      expect(p.performedAt).toBeGreaterThan(zonedEpoch(p.performanceDate, item.startTimeLocal!, item.timeZone));
+      expect(new TZDate(p.performedAt, item.timeZone).getHours()).toBeGreaterThanOrEqual(18);
+      expect(p.minutes).toBeGreaterThanOrEqual(3);
+      expect(p.minutes).toBeLessThanOrEqual(15);
     }
+    expect(new Set(performances.map((p) => p.minutes)).size).toBeGreaterThan(3);
+    expect(new Set(performances.map((p) => new Date(p.performedAt).getUTCMinutes())).size).toBeGreaterThan(5);
     const expected = computeStreaks(dates, stats!.lastSetDate!);
     expect(stats!.longestStreak).toBe(expected.longest);
     expect(stats!.currentStreak).toBeGreaterThanOrEqual(1);
@@ -172,6 +183,76 @@ describe("seed:run", () => {
     }
     expect(data.favorites.length).toBeGreaterThanOrEqual(2);
     expect(data.schedule.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("is generated relative to today: every city has mics tonight and tomorrow, most listings are fresh", async () => {
+    const t = newTest();
+    const before = Date.now();
+    await t.action(dev.seed.run, {});
+    const items = await t.run(async (ctx) => ctx.db.query("sceneItems").take(500));
+    const cities = [...new Set(items.map((i) => i.city))];
+    for (const city of cities) {
+      const here = items.filter((i) => i.city === city);
+      const timeZone = here[0].timeZone;
+      const center = {
+        lat: here.reduce((sum, i) => sum + i.latitude!, 0) / here.length,
+        lng: here.reduce((sum, i) => sum + i.longitude!, 0) / here.length,
+      };
+      const today = localDateString(before, timeZone);
+      for (const date of [today, addDaysToDate(today, 1)]) {
+        // At 5 PM there, the city's Tonight lists evening mics of its own.
+        const { nights } = await tonight(t, {
+          nowMs: zonedEpoch(date, "17:00", timeZone),
+          timeZone,
+          area: { ...center, radiusMiles: 25 },
+        });
+        const theirs = nights.filter((n) => n.item.city === city && n.date === date);
+        expect(theirs.length, `${city} on ${date}`).toBeGreaterThanOrEqual(1);
+      }
+    }
+    const grades = items.map((i) => freshness(i, before).grade);
+    expect(grades.filter((g) => g === "fresh").length / items.length).toBeGreaterThanOrEqual(0.75);
+    expect(grades).toContain("ageing");
+    expect(items.some((i) => i.confirmedDates?.includes(localDateString(before, i.timeZone)))).toBe(true);
+  });
+
+  test("is the same for the same day", async () => {
+    const now = Date.parse("2026-11-26T15:00:00-05:00");
+    const seedOnce = async () => {
+      const t = newTest();
+      return await t.run(async (ctx) => {
+        const demoUserId = await ctx.db.insert("users", { email: DEMO_EMAIL });
+        const adminUserId = await ctx.db.insert("users", { email: ADMIN_EMAIL });
+        await populate(ctx, { demoUserId, adminUserId, now });
+        const items = await ctx.db.query("sceneItems").take(500);
+        const sets = await ctx.db.query("performances").take(500);
+        return {
+          items: items.map(({ _id, _creationTime, ...rest }) => rest),
+          sets: sets.map(({ minutes, performedAt, performanceDate }) => ({ minutes, performedAt, performanceDate })),
+        };
+      });
+    };
+    expect(await seedOnce()).toEqual(await seedOnce());
+  });
+
+  test("the demo comedian joined before her first set and earned every badge after", async () => {
+    vi.stubEnv("JWT_PRIVATE_KEY", privateKey);
+    vi.stubEnv("CONVEX_SITE_URL", "http://127.0.0.1:3211");
+    const t = newTest();
+    await t.action(dev.seed.run, {});
+    const demo = await t.action(api.auth.signIn, {
+      provider: "password",
+      params: { email: DEMO_EMAIL, password: DEMO_PASSWORD, flow: "signIn" },
+    });
+    const userId = userIdOf(demo.tokens!.token);
+    const me = await t.withIdentity({ subject: `${userId}|s` }).query(api.profiles.me, {});
+    const { sets, badges } = await t.run(async (ctx) => ({
+      sets: await ctx.db.query("performances").take(500),
+      badges: await ctx.db.query("userBadges").take(100),
+    }));
+    expect(me!.memberSince).toBeLessThan(Math.min(...sets.map((s) => s.performedAt)));
+    expect(badges.length).toBeGreaterThan(0);
+    for (const badge of badges) expect(badge.awardedAt).toBeGreaterThanOrEqual(me!.memberSince);
   });
 
   test("demo and admin accounts sign in with their passwords and have finished profiles", async () => {

@@ -83,6 +83,11 @@ describe("freshness and overlap rules", () => {
   const now = WED_NOON;
   test("fresh up to 14 days, ageing up to 45, stale after or never; the latest confirmation of any kind counts", () => {
     expect(freshness({}, now).grade).toBe("stale");
+    // Never confirmed: new for two weeks after it was added (seconds after the viewer's clock too), then stale.
+    expect(freshness({ _creationTime: now + 30_000 }, now).grade).toBe("new");
+    expect(freshness({ _creationTime: now - 14 * DAY }, now).grade).toBe("new");
+    expect(freshness({ _creationTime: now - 15 * DAY }, now).grade).toBe("stale");
+    expect(freshness({ _creationTime: now - 2 * DAY, lastCheckInAt: now - 50 * DAY }, now).grade).toBe("stale");
     expect(freshness({ lastCheckInAt: now - 14 * DAY }, now).grade).toBe("fresh");
     expect(freshness({ lastCheckInAt: now - 15 * DAY }, now).grade).toBe("ageing");
     expect(freshness({ lastCheckInAt: now - 45 * DAY }, now).grade).toBe("ageing");

@@ -3,8 +3,10 @@ import type { MutationCtx } from "../../convex/_generated/server";
 import { earnedBadgeCodes } from "../../convex/lib/badges";
 import {
   addDaysToDate,
+  DAY_MS,
   daysBetweenDates,
   dayOfWeekOfDate,
+  HOUR_MS,
   localDateString,
   MINUTE_MS,
   zonedEpoch,
@@ -31,17 +33,21 @@ type PlannedSet = {
   startsAt: number;
 };
 
-/** The demo comedian's sets: on each listed day, a weekly mic or show of her home scene on that weekday. */
+/** How much longer or shorter than the mic's set length each of her sets ran (by set, cycling). */
+const SET_LENGTH_DRIFT = [0, 2, -1, 3, 0, 1, -2, 5];
+
+/** The demo comedian's sets: on each listed day, a weekly evening mic or show of her home scene on that weekday. */
 function planDemoSets(today: string): PlannedSet[] {
   const candidates = SEED_ITEMS.map((item, itemIndex) => ({ item, itemIndex })).filter(
     ({ item }) =>
       HOME_CITIES.has(item.city) &&
       item.recurrence === "weekly" &&
       (item.type === "open_mic" || item.type === "show") &&
-      item.startTimeLocal !== undefined,
+      item.startTimeLocal !== undefined &&
+      item.startTimeLocal >= "18:00",
   );
   const seenOnDate = new Map<string, number>();
-  return DEMO_SET_DAYS_AGO.map((daysAgo) => {
+  return DEMO_SET_DAYS_AGO.map((daysAgo, i) => {
     const date = addDaysToDate(today, -daysAgo);
     const weekday = dayOfWeekOfDate(date);
     const options = candidates.filter(({ item }) => item.dayOfWeek === weekday);
@@ -49,10 +55,22 @@ function planDemoSets(today: string): PlannedSet[] {
     seenOnDate.set(date, nthToday + 1);
     const { item, itemIndex } = options[(daysAgo + nthToday) % options.length];
     const startsAt = zonedEpoch(date, item.startTimeLocal!, item.timeZone);
-    const minutes = item.performanceMinutes ?? 5;
-    // Comics go up somewhere in the first hour of a mic; a second set that day is later.
-    return { itemIndex, date, minutes, startsAt, performedAt: startsAt + (25 + 10 * nthToday) * MINUTE_MS };
+    const minutes = Math.max(3, (item.performanceMinutes ?? 5) + SET_LENGTH_DRIFT[i % SET_LENGTH_DRIFT.length]);
+    // Somewhere in the mic's first hour or so; a second set that day comes from a later mic.
+    const upAfter = 8 + ((i * 17) % 53);
+    return { itemIndex, date, minutes, startsAt, performedAt: startsAt + upAfter * MINUTE_MS };
   });
+}
+
+/**
+ * Days before the seed's day each listing was last confirmed (a check-in, its host, an
+ * admin): most within the last ten days, a few weeks ago for some, long ago for one in 16.
+ */
+export function lastConfirmedDaysAgo(itemIndex: number): number {
+  const k = itemIndex % 16;
+  if (k < 13) return (itemIndex * 5) % 11;
+  if (k < 15) return 20 + (itemIndex % 20);
+  return 60;
 }
 
 /**
@@ -67,10 +85,19 @@ export async function populate(
   const { demoUserId, adminUserId, now } = args;
   const today = localDateString(now, DEMO_TIME_ZONE);
 
-  // The scene.
+  // The scene, confirmed relative to today; a third of tonight's weekly nights by their host.
   const itemIds: Id<"sceneItems">[] = [];
-  for (const { addedByDemo, ...fields } of SEED_ITEMS) {
-    itemIds.push(await insertSceneItem(ctx, fields, { createdBy: addedByDemo ? demoUserId : undefined }));
+  for (const [index, { addedByDemo, ...fields }] of SEED_ITEMS.entries()) {
+    const id = await insertSceneItem(ctx, fields, { createdBy: addedByDemo ? demoUserId : undefined });
+    itemIds.push(id);
+    const localToday = localDateString(now, fields.timeZone);
+    const hostConfirmsTonight =
+      index % 3 === 0 && fields.recurrence === "weekly" && fields.dayOfWeek === dayOfWeekOfDate(localToday);
+    const confirmedDaysAgo = lastConfirmedDaysAgo(index);
+    await ctx.db.patch("sceneItems", id, {
+      lastConfirmedAt: hostConfirmsTonight ? now - 2 * HOUR_MS : now - confirmedDaysAgo * DAY_MS - 3 * HOUR_MS,
+      ...(hostConfirmsTonight ? { confirmedDates: [localToday] } : {}),
+    });
   }
   const venuesAdded = SEED_ITEMS.filter((i) => i.addedByDemo).length;
 
@@ -160,6 +187,8 @@ export async function populate(
   ];
   await ctx.db.patch("profiles", demoProfile._id, {
     displayName: DEMO_NAME,
+    // She joined the day before her first set, so her history and badges follow it.
+    memberSince: zonedEpoch(addDaysToDate(today, -(DEMO_SET_DAYS_AGO[0] + 1)), "12:00", DEMO_TIME_ZONE),
     needsOnboarding: false,
     onboardingCompleted: true,
     weeklyGoalMinutes: 30,

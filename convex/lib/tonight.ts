@@ -36,9 +36,9 @@ export function nightStatus(
   return null;
 }
 
-/** Graded freshness of a listing from its last confirmation of any kind. */
-export type FreshnessGrade = "fresh" | "ageing" | "stale";
-/** Fresh: confirmed within this many days. */
+/** Graded freshness of a listing from its last confirmation of any kind; "new" while a fresh listing awaits its first. */
+export type FreshnessGrade = "new" | "fresh" | "ageing" | "stale";
+/** Fresh: confirmed within this many days; new: never confirmed and added within as many. */
 export const FRESH_DAYS = 14;
 /** Ageing: confirmed within this many days (and not fresh); older or never is stale. */
 export const AGEING_DAYS = 45;
@@ -52,16 +52,22 @@ export function lastConfirmationMs(item: { lastCheckInAt?: number; lastConfirmed
 /**
  * The freshness grade at `nowMs`: whole calendar days since the last
  * confirmation in the mic's time zone; 14 or fewer fresh, 45 or fewer ageing,
- * else (or never confirmed) stale.
+ * else stale. Never confirmed: new when added 14 or fewer days ago, else stale.
  */
 export function freshness(
-  item: { lastCheckInAt?: number; lastConfirmedAt?: number; timeZone?: string },
+  item: { lastCheckInAt?: number; lastConfirmedAt?: number; timeZone?: string; _creationTime?: number },
   nowMs: number,
 ): { grade: FreshnessGrade; lastMs: number | null; days: number | null } {
   const lastMs = lastConfirmationMs(item);
-  if (lastMs === null) return { grade: "stale", lastMs, days: null };
   const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
-  const days = Math.max(0, daysBetweenDates(localDateString(lastMs, timeZone), localDateString(nowMs, timeZone)));
+  const daysSince = (ms: number) => daysBetweenDates(localDateString(ms, timeZone), localDateString(nowMs, timeZone));
+  if (lastMs === null) {
+    // Calendar days, so a mic added seconds after the viewer's per-minute clock is new too.
+    const added = item._creationTime === undefined ? null : daysSince(item._creationTime);
+    const isNew = added !== null && added >= 0 && added <= FRESH_DAYS;
+    return { grade: isNew ? "new" : "stale", lastMs, days: null };
+  }
+  const days = Math.max(0, daysSince(lastMs));
   const grade: FreshnessGrade = days <= FRESH_DAYS ? "fresh" : days <= AGEING_DAYS ? "ageing" : "stale";
   return { grade, lastMs, days };
 }

@@ -4,7 +4,7 @@
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { getProfile } from "./profiles";
+import { getProfile, memberSinceOf } from "./profiles";
 
 /** Most rows of one kind an export reads (far beyond any real comedian). */
 const EXPORT_LIMIT = 10_000;
@@ -82,7 +82,7 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       id: userId as string,
       email: user?.email ?? null,
       name: user?.name ?? null,
-      memberSince: user?._creationTime ?? null,
+      memberSince: user ? memberSinceOf(user, profile) : null,
     },
     profile: profile
       ? {

@@ -7,7 +7,7 @@ import { v, type Infer } from "convex/values";
 import type { Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { myBadges } from "./badges";
-import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile } from "./profiles";
+import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile, memberSinceOf } from "./profiles";
 import { assertWeekRange, setsInRange } from "./scheduleWeek";
 import { getMyStats } from "./userStats";
 
@@ -58,7 +58,7 @@ export async function summary(
   return {
     displayName,
     firstName: totalSets > 0 ? firstWord(displayName) : null,
-    memberSince: user?._creationTime ?? profile?._creationTime ?? 0,
+    memberSince: memberSinceOf(user, profile),
     weeklyGoalMinutes: profile?.weeklyGoalMinutes ?? DEFAULT_WEEKLY_GOAL_MINUTES,
     weekMinutes: weekSets.reduce((sum, set) => sum + set.minutes, 0),
     totalMinutes,

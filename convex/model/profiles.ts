@@ -134,7 +134,7 @@ export async function getMe(ctx: QueryCtx, userId: Id<"users">): Promise<Me | nu
     weeklyGoalMinutes: profile?.weeklyGoalMinutes ?? DEFAULT_WEEKLY_GOAL_MINUTES,
     defaultCity: profile?.defaultCity ?? null,
     isAdmin: profile?.isAdmin ?? false,
-    memberSince: user._creationTime,
+    memberSince: memberSinceOf(user, profile),
     hasProfile: profile !== null,
   };
 }
@@ -310,4 +310,12 @@ export async function setPhoto(
     if (old !== null) await ctx.storage.delete(previous);
   }
   return { ok: true };
+}
+
+/** "Member since": the profile's date where it has one, else when the account was made. */
+export function memberSinceOf(
+  user: { _creationTime: number } | null,
+  profile: { _creationTime: number; memberSince?: number } | null,
+): number {
+  return profile?.memberSince ?? user?._creationTime ?? profile?._creationTime ?? 0;
 }

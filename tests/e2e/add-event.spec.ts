@@ -96,6 +96,10 @@ test.describe("add an event", () => {
 
     // Live on the other browser, without a reload.
     await expect(watcher.getByRole("heading", { name: title })).toBeVisible({ timeout: 20_000 });
+    // Added seconds ago and not yet confirmed: new, not stale.
+    const card = watcher.getByRole("article").filter({ has: watcher.getByRole("heading", { name: title }) });
+    await expect(card.getByTestId("freshness")).toHaveAttribute("data-grade", "new");
+    await expect(card.getByTestId("freshness")).toContainText("New");
     await watcherContext.close();
     const venues = await runFunction<Array<{ city: string; latitude: number | null; longitude: number | null }>>(
       "venues:search",

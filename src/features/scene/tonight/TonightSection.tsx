@@ -11,7 +11,14 @@ import { paths } from "@/lib/paths";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { useNow } from "@/lib/useNow";
 import { TypeBadge } from "../SceneParts";
-import { confirmationDateText, distanceText, FRESHNESS_LABELS, nightTimesText, startsInText } from "./tonightText";
+import {
+  confirmationDateText,
+  distanceText,
+  FRESHNESS_COLORS,
+  FRESHNESS_LABELS,
+  nightTimesText,
+  startsInText,
+} from "./tonightText";
 
 export type TonightArea = { lat: number; lng: number; radiusMiles: number };
 
@@ -159,7 +166,13 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
                       : "Check-in closed"}
                 </Badge>
               ) : null}
-              <Badge color={GRADE_COLORS[grade]} variant="soft" highContrast data-testid="freshness" data-grade={grade}>
+              <Badge
+                color={FRESHNESS_COLORS[grade]}
+                variant="soft"
+                highContrast
+                data-testid="freshness"
+                data-grade={grade}
+              >
                 {FRESHNESS_LABELS[grade]}
                 {lastMs !== null ? ` · confirmed ${confirmationDateText(lastMs, item.timeZone)}` : " · never confirmed"}
               </Badge>
@@ -170,8 +183,6 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
     </li>
   );
 }
-
-const GRADE_COLORS = { fresh: "green", ageing: "amber", stale: "gray" } as const;
 
 function NightList({
   nights,

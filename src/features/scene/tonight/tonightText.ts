@@ -1,7 +1,14 @@
 import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../../convex/lib/time";
 import type { FreshnessGrade } from "../../../../convex/lib/tonight";
 
-export const FRESHNESS_LABELS: Record<FreshnessGrade, string> = { fresh: "Fresh", ageing: "Ageing", stale: "Stale" };
+export const FRESHNESS_LABELS: Record<FreshnessGrade, string> = {
+  new: "New",
+  fresh: "Fresh",
+  ageing: "Ageing",
+  stale: "Stale",
+};
+/** The badge colour of each freshness grade (the scene's cards and Tonight). */
+export const FRESHNESS_COLORS = { new: "blue", fresh: "green", ageing: "amber", stale: "gray" } as const;
 
 /** "List 7:30 PM · Starts 8:00 PM" for an in-person list, else "Starts 8:00 PM". */
 export function nightTimesText(item: {
