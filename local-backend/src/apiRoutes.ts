@@ -10,6 +10,7 @@ import { runRecordingSeed } from "./demoAccounts.js";
 import type { Engine } from "./engine.js";
 import { type Caller, canonicalPath } from "./functionContext.js";
 import { describeErrorFully } from "./functionErrors.js";
+import { OCC_ERROR, OccError } from "./occ.js";
 import {
   bodyBudget,
   corsHeaders,
@@ -110,11 +111,19 @@ export function apiRequestHandler(
       served = await sync.queries.serveOnce(path, args, caller);
     } else {
       const logLines: string[] = [];
-      const result = await functionResult(logLines, async () =>
-        info.kind === "mutation"
-          ? (await engine.mutation(path, args, caller)).value
-          : await engine.action(path, args, caller),
-      );
+      let occ = null as OccError | null;
+      const result = await functionResult(logLines, async () => {
+        try {
+          return info.kind === "mutation"
+            ? (await engine.mutation(path, args, caller)).value
+            : await engine.action(path, args, caller);
+        } catch (error) {
+          if (error instanceof OccError && info.kind === "mutation") occ = error;
+          throw error;
+        }
+      });
+      // Convex answers a mutation that conflicted on every retry with 503 and the OCC error.
+      if (occ) throw new HttpError(503, OCC_ERROR, occ.message);
       served = { result, logLines };
     }
     const { result, logLines } = served;

@@ -12,8 +12,14 @@
 import { committedJson, componentReadKey } from "./componentStore.js";
 import type { CommitListener, Engine } from "./engine.js";
 import { canonicalPath, mutationTag, readTracker, tableFromId } from "./functionContext.js";
-import type { Change, Doc as ReadDoc } from "./readSet.js";
+import type { Change, Doc as ReadDoc, ReadSet } from "./readSet.js";
 import type { JsonDoc } from "./store.js";
+import { currentTransaction } from "./occ.js";
+
+/** The read set being recorded: a subscription's query's, or a concurrent mutation's. */
+export function readSet(): ReadSet | undefined {
+  return readTracker.getStore()?.reads ?? currentTransaction()?.reads;
+}
 
 /** A client mutation's result, logged with its writes (a retried mutation gets it instead of running again). */
 type MutationRecord = { s: string; r: number; res: unknown };
@@ -40,10 +46,10 @@ export class Commits {
     const engine = this.engine;
     const db = engine.db;
     // What a subscription's query reads (sync.ts re-runs it when a commit touches that).
-    db.onRead = (table: string) => readTracker.getStore()?.reads.addTable(table);
-    db.onReadRange = (table: string, contains: (doc: ReadDoc) => boolean) =>
-      readTracker.getStore()?.reads.addRange(table, contains);
-    db.onReadId = (table: string, id: string) => readTracker.getStore()?.reads.addId(table, id);
+    // And what a concurrent mutation reads (checked at its commit, occ.ts).
+    db.onRead = (table: string) => readSet()?.addTable(table);
+    db.onReadRange = (table: string, contains: (doc: ReadDoc) => boolean) => readSet()?.addRange(table, contains);
+    db.onReadId = (table: string, id: string) => readSet()?.addId(table, id);
     db.onCommit = (writes: Record<string, unknown>, commitTs: bigint, previous: Map<string, any>) => {
       // The written documents' values before this commit, for read-set invalidation (afterCommit).
       this.previousValues = previous;
@@ -55,7 +61,9 @@ export class Commits {
     // Which function writes, for the contention warnings.
     const addWrite = db._addWrite.bind(db);
     db._addWrite = (id: string, value: unknown) => {
-      if (this.writer === null) this.writer = engine.ct.executionContextStorage.getStore()?.udfPath ?? null;
+      const tx = currentTransaction();
+      if (tx) tx.writer ??= engine.ct.executionContextStorage.getStore()?.udfPath ?? null;
+      else if (this.writer === null) this.writer = engine.ct.executionContextStorage.getStore()?.udfPath ?? null;
       addWrite(id, value);
     };
     this.gateTransactions();
@@ -117,6 +125,15 @@ export class Commits {
       if (!isNested) this.writer = null;
       return started;
     };
+  }
+
+  /**
+   * Waits until no query, snapshot read or serialised transaction runs; a
+   * concurrent mutation then commits with no await in between (occ.ts).
+   */
+  async commitTurn(): Promise<void> {
+    const tm = this.engine.g.transactionManager;
+    while (this.commitHold || tm._waitOnCurrentFunction) await (this.commitHold ?? tm._waitOnCurrentFunction);
   }
 
   /**
@@ -193,8 +210,9 @@ export class Commits {
       tables.add(table);
       changes.push({ table, id, before: previous.get(id) ?? null, after: db.committed(id) ?? null });
     }
-    const writer = this.writer;
-    this.writer = null;
+    const tx = currentTransaction();
+    const writer = tx ? tx.writer : this.writer;
+    if (!tx) this.writer = null;
     engine.contention.record(changes, writer ? canonicalPath(writer) : "an internal write");
     for (const entry of inComponents) {
       // Component reads are recorded by table (componentStore.ts), so any write to one re-runs its readers.
@@ -202,6 +220,7 @@ export class Commits {
       tables.add(table);
       changes.push({ table, id: entry.id, before: null, after: null });
     }
+    engine.occ.recordCommit(commitTs, changes);
     for (const listener of this.listeners) {
       try {
         listener(tables, commitTs, changes);

@@ -3,8 +3,9 @@
  * whose reads another commit overwrote (OCC); a document many transactions
  * write every second is a hot spot there: retries, latency, and at worst
  * "Documents read from or written to the table ... changed while this mutation
- * was being run" failures. Here every transaction is serialised, so a hot
- * document never shows. This counts, per document, the transactions that wrote
+ * was being run" failures. Mutations conflict here too (occ.ts), but only when
+ * they overlap, and here they run far faster than on Convex, so a hot document
+ * can pass unseen: this also counts, per document, the transactions that wrote
  * it in the last second, and warns (once per document per WARN_INTERVAL_MS)
  * when that passes a threshold, naming the table and the functions.
  */

@@ -105,6 +105,24 @@ const EDITS: Edit[] = [
       "globalThis.__localBackendBeforeMutation?.(isNested);\n        await transactionManager.begin(isNested, transactionLimits);\n        try {\n            const childLock = new NestedLock();\n            const invokeRaw = () => m.invokeMutation",
   },
   {
+    why: "a top-level mutation runs as attempts (occ.ts): one that conflicts is rolled back and run again",
+    find: "globalThis.__localBackendBeforeMutation?.(isNested);\n        await transactionManager.begin(isNested, transactionLimits);\n",
+    replace:
+      "return await (globalThis.__localBackendMutationAttempts ?? ((_nested, attempt) => attempt()))(isNested, async () => {\n        globalThis.__localBackendBeforeMutation?.(isNested);\n        await transactionManager.begin(isNested, transactionLimits);\n",
+  },
+  {
+    why: "the end of a mutation's attempt (see the edit above)",
+    find: "            transactionManager.rollback(isNested);\n            throw deserializeConvexErrorData(e);\n        }\n    };\n",
+    replace:
+      "            transactionManager.rollback(isNested);\n            throw deserializeConvexErrorData(e);\n        }\n        }, functionPath);\n    };\n",
+  },
+  {
+    why: "a concurrent mutation commits only while no query runs, so a query reads one committed state (occ.ts)",
+    find: "globalThis.__localBackendMutationResult = rawResult;\n",
+    replace:
+      "await globalThis.__localBackendCommitTurn?.(isNested);\n            globalThis.__localBackendMutationResult = rawResult;\n",
+  },
+  {
     why: "scheduled functions run through the backend's executor (scheduledJobs.ts runJob): exactly once, as in Convex",
     find: "async function runScheduledFunction({ db, jobId, componentPath, functionPath, args, name, }) {\n",
     replace:
@@ -206,7 +224,9 @@ const EXPORTS =
   "getFunctionPathFromAddress, " +
   // For IndexedDatabase (indexedDatabase.ts): the query semantics it must match.
   "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +
-  "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId };\n";
+  "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId, " +
+  // For concurrent mutations (occ.ts): each transaction has its own tracker.
+  "TransactionMetricsTracker };\n";
 
 let loaded: Promise<any> | null = null;
 

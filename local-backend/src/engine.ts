@@ -21,7 +21,8 @@ import { type CompactionStats, DataStore } from "./store.js";
 import { setCurrentTableNumbers, TableNumbers } from "./ids.js";
 import { MutationResults } from "./mutationResults.js";
 import type { ReadSet, Change } from "./readSet.js";
-import { Commits } from "./commits.js";
+import { Commits, readSet } from "./commits.js";
+import { ConcurrentMutations } from "./concurrentMutations.js";
 import { ContentionMonitor, contentionThreshold } from "./contention.js";
 import {
   canonicalPath,
@@ -101,6 +102,8 @@ export class Engine {
   readonly jobs = new ScheduledJobs(this);
   /** What every commit does, and the snapshot hold (commits.ts). */
   readonly commits = new Commits(this, () => activeEngine === this);
+  /** Mutations run concurrently under optimistic concurrency control (concurrentMutations.ts). */
+  readonly occ = new ConcurrentMutations(this);
   /** Loading and compacting the data directory. */
   readonly persistence = new Persistence(this);
   /** Worker threads that run actions (actionPool.ts), or null to run them on this thread. */
@@ -110,7 +113,7 @@ export class Engine {
     ct: null,
     g: null,
     loadModule: (modulePath, componentPath) => this.loadModule(modulePath, componentPath),
-    onRead: (key) => readTracker.getStore()?.reads.addTable(key),
+    onRead: (key) => readSet()?.addTable(key),
     beforeApply: (ts, layers) => {
       if (activeEngine === this) this.commits.logCommit(ts, layers);
     },
@@ -141,6 +144,7 @@ export class Engine {
     return {
       commits: this.commitSeq,
       contention: this.contention.stats(),
+      occ: this.occ.stats(),
       mutationResults: this.mutationResults.size,
       documents: this.db.documentCount() + this.components.documentCount(),
       unparsedDocuments: this.db.unparsedDocuments(),
@@ -182,6 +186,7 @@ export class Engine {
     await this.components.install(bundle, this.ct, g);
     wrapSyscalls(this);
     this.commits.install();
+    this.occ.install();
     installUserTimeLimits(g);
     // Every run convex-test starts passes this hook: each gets a Math.random of its own.
     installFunctionRandom();
@@ -191,6 +196,12 @@ export class Engine {
     (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.jobs.beforeCommit(isNested);
     (globalThis as any).__localBackendBeforeMutation = () => activeEngine?.commits.beforeMutation();
     (globalThis as any).__localBackendJobFinished = (at: number) => activeEngine?.jobs.jobFinished(at);
+    (globalThis as any).__localBackendMutationAttempts = (
+      isNested: boolean,
+      attempt: () => Promise<unknown>,
+      functionPath: { udfPath: string },
+    ) => (activeEngine ? activeEngine.occ.run(isNested, attempt, functionPath) : attempt());
+    (globalThis as any).__localBackendCommitTurn = (isNested: boolean) => activeEngine?.occ.commitTurn(isNested);
     (globalThis as any).__localBackendInvokeAction = (
       functionPath: { udfPath: string; componentPath: string },
       requestId: string,

@@ -46,6 +46,16 @@ export function captureLogs<T>(lines: string[], fn: () => Promise<T>): Promise<T
   return logsToClients ? logSink.run(lines, fn) : logSink.exit(fn);
 }
 
+/** How many log lines the running function has so far (a retried mutation drops its failed attempts' lines). */
+export function logLinesMark(): number {
+  return logSink.getStore()?.length ?? 0;
+}
+
+export function dropLogLinesAfter(mark: number): void {
+  const sink = logSink.getStore();
+  if (sink && sink.length > mark) sink.length = mark;
+}
+
 /** Runs `fn` outside any function's log lines (the backend's own output). */
 export function outsideLogs<T>(fn: () => T): T {
   return logSink.exit(fn);

@@ -10,6 +10,7 @@ import type { LazyTable } from "./documentLoader.js";
 import { sortByKeys } from "./indexBuild.js";
 import { type ConvexTestInternals, type Doc, fieldHelpers, type Index, type Layer, type Table } from "./indexKeys.js";
 import { DEFAULT_CHUNK_LOAD } from "./sortedList.js";
+import { currentTransaction } from "./occ.js";
 
 /** Committed-value writes of a table larger than this fraction rebuild its indexes instead. */
 const REBUILD_FRACTION = 0.25;
@@ -38,10 +39,26 @@ export function tablesClass(ct: ConvexTestInternals): any {
     /** Called for each document read by id. */
     onReadId: ((table: string, id: string) => void) | null = null;
     _tables = new Map<string, Table>();
+    /** The pending write layers of whatever runs outside a concurrent mutation (queries, internal writes). */
+    _ownWrites: Layer[] = [];
+
+    /** A concurrent mutation's own pending write layers (occ.ts), else the database's. */
+    get _writes(): Layer[] {
+      return (currentTransaction()?.writesOf(this) as Layer[] | undefined) ?? this._ownWrites;
+    }
+
+    set _writes(layers: Layer[]) {
+      const tx = currentTransaction();
+      if (tx) tx.layers.set(this, layers);
+      else this._ownWrites = layers;
+    }
     _indexedSchema: unknown = undefined;
 
     constructor(schema: unknown, componentPath: string) {
       super(schema, componentPath);
+      // Pending writes belong to the running transaction (the accessor below), not to the database.
+      this._ownWrites = this._writes;
+      delete (this as { _writes?: unknown })._writes;
       Object.defineProperty(this, "_documents", {
         get() {
           throw new Error(

@@ -7,9 +7,18 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { LogWriteError } from "./dataLog.js";
 import type { Engine } from "./engine.js";
 import { knob } from "./knobs.js";
+import { afterSchedulingTransaction, outsideTransaction } from "./occ.js";
 
 /** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
 const scheduledMutation = new AsyncLocalStorage<{ db: any; jobId: string; done: boolean }>();
+/**
+ * The scheduled mutation about to run another attempt (concurrentMutations.ts), or null:
+ * its job status is written again by the new attempt's commit.
+ */
+export function scheduledMutationAttempt(): { newAttempt(): void } | null {
+  const job = scheduledMutation.getStore();
+  return job ? { newAttempt: () => (job.done = false) } : null;
+}
 /** Thrown from the commit hook when a job was canceled while its mutation ran: nothing commits. */
 const JOB_CANCELED = Symbol("job canceled");
 
@@ -145,7 +154,11 @@ export class ScheduledJobs {
    */
   async runJob(db: any, jobId: string, componentPath: string, name: string, args: unknown): Promise<void> {
     try {
-      await this.runJobOnce(db, jobId, componentPath, name, args);
+      await afterSchedulingTransaction();
+      // The timer was set inside the scheduling mutation: none of its context carries over.
+      await scheduledMutation.exit(() =>
+        outsideTransaction(() => this.runJobOnce(db, jobId, componentPath, name, args)),
+      );
     } catch (error) {
       // convex-test's timer does not catch: a job whose commit the data log refused stays pending
       // (on disk too) and runs again after the restart that writes need.

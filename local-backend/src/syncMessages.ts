@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { convexToJson, jsonToConvex } from "convex/values";
 import { type Caller, canonicalPath, captureLogs } from "./functionContext.js";
 import { describeError } from "./functionErrors.js";
+import { OCC_ERROR, OccError } from "./occ.js";
 import { type Entry, newEntry, type Subscription } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
 import { authenticate } from "./syncAuth.js";
@@ -265,6 +266,13 @@ async function mutation(sync: SyncManager, session: Session, message: any): Prom
     });
     if (ts > session.needTs) session.needTs = ts;
   } catch (error) {
+    if (error instanceof OccError) {
+      // As Convex's sync worker: no response; the socket closes with 1013 "try again" and
+      // the client resends the mutation once it has reconnected.
+      sync.drop(session);
+      session.ws.close(1013, OCC_ERROR);
+      return;
+    }
     const { message: errorMessage, data } = describeError(error);
     session.send({
       type: "MutationResponse",

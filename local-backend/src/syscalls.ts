@@ -9,6 +9,12 @@ import { convexToJson, getDocumentSize } from "convex/values";
 import { CursorSeal, queryFingerprint } from "./cursors.js";
 import type { Engine } from "./engine.js";
 import { readTracker, tableFromId } from "./functionContext.js";
+import { currentTransaction } from "./occ.js";
+
+/** Resolves with `value` once the event loop has run what else was waiting (setImmediate). */
+function afterOtherWork<T>(value: T): Promise<T> {
+  return new Promise((resolve) => setImmediate(resolve, value));
+}
 
 const docCache = new WeakMap<object, { json: string; size: number }>();
 
@@ -42,8 +48,15 @@ export function wrapSyscalls(engine: Engine): void {
   ]);
   // Not async itself: one document read is one syscall, so no extra promise per read.
   g.asyncSyscall = (op: string, jsonArgs: string): Promise<string> => {
-    if (op === "1.0/queryStreamNext") return Promise.resolve(queryStreamNext(engine, jsonArgs));
-    return SPECIAL.has(op) ? special(op, jsonArgs) : asyncSyscall(op, jsonArgs);
+    const result =
+      op === "1.0/queryStreamNext"
+        ? Promise.resolve(queryStreamNext(engine, jsonArgs))
+        : SPECIAL.has(op)
+          ? special(op, jsonArgs)
+          : asyncSyscall(op, jsonArgs);
+    // A concurrent mutation's database call answers on a later turn of the event loop, as a
+    // round trip does on Convex: other mutations run meanwhile, so overlapping ones conflict.
+    return currentTransaction() ? result.then(afterOtherWork) : result;
   };
   const jsSyscall = g.jsSyscall;
   g.jsSyscall = async (op: string, args: any) => {
