@@ -73,13 +73,13 @@ describe("dashboard.summary", () => {
     expect(later.weekMinutes).toBe(200);
   });
 
-  test("a new comedian: no first name, zero figures, the default goal and no badges", async () => {
+  test("a new comedian: their first name, zero figures, the default goal and no badges", async () => {
     const comic = await createUser(t, { name: "Jane Q. Comic" });
     const summary = await comic.asUser.query(api.dashboard.summary, weekArgs);
     const user = await t.run(async (ctx) => await ctx.db.get("users", comic.userId));
     expect(summary).toEqual({
       displayName: "Jane Q. Comic",
-      firstName: null,
+      firstName: "Jane",
       memberSince: user!._creationTime,
       weeklyGoalMinutes: 15,
       weekMinutes: 0,
@@ -92,9 +92,9 @@ describe("dashboard.summary", () => {
     });
   });
 
-  test("once a set is logged the first word of the display name greets the comedian", async () => {
+  test("the first word of the display name greets the comedian, before and after a set", async () => {
     const comic = await createUser(t, { name: "  Jane Q. Comic", withStats: true });
-    expect((await comic.asUser.query(api.dashboard.summary, weekArgs)).firstName).toBeNull();
+    expect((await comic.asUser.query(api.dashboard.summary, weekArgs)).firstName).toBe("Jane");
     await setStats(comic.userId, { totalMinutes: 100, totalSets: 3, currentStreak: 2, longestStreak: 4 });
     const summary = await comic.asUser.query(api.dashboard.summary, weekArgs);
     expect(summary).toMatchObject({

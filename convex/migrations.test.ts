@@ -2,6 +2,7 @@ import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
 import { expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
+import { triggers } from "./triggers";
 
 test("siteStatsToCounters adds the old siteStats row to the sharded counters once, then deletes it", async () => {
   const t = newTest();
@@ -72,4 +73,46 @@ test("sceneAreaCells gives items from before areaCell their cell, page by page, 
   expect(await titles()).toEqual(["Old mic", "New mic"]);
   // A second run changes nothing.
   expect((await t.mutation(internal.migrations.sceneAreaCells, {})).updated).toBe(0);
+});
+
+test("zeroMinuteSets deletes the sets once saved with 0 minutes, and the comedian's totals follow", async () => {
+  const t = newTest();
+  const comic = await createUser(t);
+  const mic = await createSceneItem(t);
+  const evening = (day: number) => Date.parse(`2026-11-${day}T20:00:00-05:00`);
+  const kept = await comic.asUser.mutation(api.performances.log, {
+    minutes: 5,
+    performedAt: evening(18),
+    sceneItemId: mic,
+    tags: [],
+  });
+  const blank = await comic.asUser.mutation(api.performances.log, {
+    minutes: 7,
+    performedAt: evening(19),
+    sceneItemId: mic,
+    tags: [],
+  });
+  // What the old forms stored for an empty minutes field, written as they did (through the triggers).
+  await t.run(async (ctx) => {
+    await triggers.wrapDB(ctx).db.patch("performances", blank.performanceId, { minutes: 0 });
+  });
+  expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({ totalMinutes: 5, totalSets: 2 });
+
+  let cursor: string | null = null;
+  let deleted = 0;
+  for (;;) {
+    const result: { deleted: number; isDone: boolean; continueCursor: string } = await t.mutation(
+      internal.migrations.zeroMinuteSets,
+      { cursor },
+    );
+    deleted += result.deleted;
+    if (result.isDone) break;
+    cursor = result.continueCursor;
+  }
+  expect(deleted).toBe(1);
+  const left = await t.run(async (ctx) => (await ctx.db.query("performances").collect()).map((p) => p._id));
+  expect(left).toEqual([kept.performanceId]);
+  expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({ totalMinutes: 5, totalSets: 1 });
+  // A second run changes nothing.
+  expect((await t.mutation(internal.migrations.zeroMinuteSets, {})).deleted).toBe(0);
 });

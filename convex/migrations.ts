@@ -2,6 +2,7 @@ import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
 import { type GenericId, v } from "convex/values";
 import { internalMutation } from "./functions";
 import { micGeoFields } from "./model/micTriggers";
+import { MIN_SET_MINUTES } from "./lib/setRules";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
 
 /**
@@ -61,5 +62,30 @@ export const sceneAreaCells = internalMutation({
       updated++;
     }
     return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
+  },
+});
+
+/** Sets one {@link zeroMinuteSets} call looks at. */
+const SET_BATCH = 500;
+
+/**
+ * A set is 1 to 600 minutes, but the log and edit forms once saved an empty or
+ * unreadable minutes field as 0. Such a row is no set: this deletes it (the
+ * comedian's totals, days, venues and streaks follow through the triggers),
+ * {@link SET_BATCH} sets a call; run it again with `cursor` set to the answer's
+ * `continueCursor` until `isDone`.
+ */
+export const zeroMinuteSets = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ deleted: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("performances").paginate({ numItems: SET_BATCH, cursor: cursor ?? null });
+    let deleted = 0;
+    for (const set of page.page) {
+      if (set.minutes >= MIN_SET_MINUTES) continue;
+      await ctx.db.delete("performances", set._id);
+      deleted++;
+    }
+    return { deleted, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });

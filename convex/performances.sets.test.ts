@@ -77,11 +77,11 @@ describe("performances.log", () => {
     await expectAppError(log(comic, mic, 5, NOW + DAY), "INVALID_INPUT", future);
     // Within the clock-skew allowance is fine.
     await log(comic, mic, 5, NOW + 4 * 60_000);
-    for (const minutes of [-1, 601, 2.5, Number.NaN]) {
+    for (const minutes of [0, -1, 601, 2.5, Number.NaN]) {
       await expectAppError(
         log(comic, mic, minutes, NOW),
         "INVALID_INPUT",
-        "Minutes must be a whole number from 0 to 600",
+        "Minutes must be a whole number from 1 to 600",
       );
     }
     await expectAppError(
@@ -104,10 +104,16 @@ describe("performances.log", () => {
     expect((await stats(comic)).totalSets).toBe(1);
   });
 
-  test("a zero-minute set counts as a set but adds no minutes", async () => {
+  test("a set of 1 or 600 minutes is logged; 0 minutes is no set and is refused", async () => {
     const { comic, mic } = await newComicAndMic();
-    await log(comic, mic, 0, nyEvening(0));
-    expect(await stats(comic)).toMatchObject({ totalMinutes: 0, totalSets: 1 });
+    await log(comic, mic, 1, nyEvening(0));
+    await log(comic, mic, 600, nyEvening(0));
+    await expectAppError(
+      log(comic, mic, 0, nyEvening(0)),
+      "INVALID_INPUT",
+      "Minutes must be a whole number from 1 to 600",
+    );
+    expect(await stats(comic)).toMatchObject({ totalMinutes: 601, totalSets: 2 });
   });
 
   test("refuses anonymous callers", async () => {
@@ -149,6 +155,13 @@ describe("performances.update and remove", () => {
       "INVALID_INPUT",
       "Set date cannot be in the future",
     );
+    // The history dialog's edit cannot leave a 0-minute set either.
+    await expectAppError(
+      comic.asUser.mutation(api.performances.update, { id: performanceId, minutes: 0, performedAt: nyEvening(0) }),
+      "INVALID_INPUT",
+      "Minutes must be a whole number from 1 to 600",
+    );
+    expect(await stats(comic)).toMatchObject({ totalMinutes: 12, totalSets: 1 });
   });
 
   test("unique venues go down only when the last set at a venue is deleted", async () => {

@@ -119,11 +119,7 @@ describe("logging sets", () => {
       alsoAddToScene: true,
     });
     expect(await expectAppError(newMic, "RATE_LIMITED", LIMITED_LOG)).toMatchObject({ limit: "logSet" });
-    const firstSet = comic.asUser.mutation(api.onboarding.logFirstSet, {
-      sceneItemId: mic,
-      minutes: 5,
-      performedAt: nyEvening(0),
-    });
+    const firstSet = comic.asUser.mutation(api.onboarding.logFirstSet, { sceneItemId: mic, minutes: 5 });
     expect(await expectAppError(firstSet, "RATE_LIMITED", LIMITED_LOG)).toMatchObject({ limit: "logSet" });
     expect(await setRows(t)).toEqual(before);
   });

@@ -65,7 +65,7 @@ export const accountCells: Record<string, Entry> = {
     ...SIGNED_IN_CHANGES,
   },
   "onboarding:logFirstSet": {
-    args: (w) => ({ sceneItemId: w.ownerMic, minutes: 5, performedAt: NOW - 60_000, timeZone: "America/New_York" }),
+    args: (w) => ({ sceneItemId: w.ownerMic, minutes: 5, timeZone: "America/New_York" }),
     ...SIGNED_IN_CHANGES,
   },
   "performances:update": {

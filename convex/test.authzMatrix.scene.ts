@@ -54,7 +54,7 @@ export const sceneCells: Record<string, Entry> = {
   },
   "venues:search": { args: () => ({ query: "Test Room" }), ...PUBLIC_READ },
   "venues:eventsAt": { args: () => ({ venueName: "The Test Room" }), ...PUBLIC_READ },
-  "venues:similar": { args: () => ({ venueName: "The Test Room" }), ...PUBLIC_READ },
+  "venues:similar": { args: () => ({ venueName: "The Test Room", city: "New York" }), ...PUBLIC_READ },
   "events:create": {
     args: () => ({
       venue: { venueName: "Fresh Venue", address: "1 Fresh St, Brooklyn, NY", latitude: 40.7, longitude: -73.95 },

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { matchScore, searchQueryText } from "./model/venues";
+import { expectAppError } from "./test.expect";
 import { createSceneItem, newTest } from "./test.setup";
 
 describe("venues.search", () => {
@@ -125,9 +126,57 @@ describe("venues.similar", () => {
     // Shares one word of eight: 1/8 is not above 0.2.
     await createSceneItem(t, { venueName: "The Comedy Shop on Main Street Downtown" });
     await createSceneItem(t, { venueName: "Brooklyn Comedy Collective", status: "inactive" });
-    const similar = await t.query(api.venues.similar, { venueName: "Brooklyn Comedy Collective" });
+    const inNewYork = { city: "New York" };
+    const similar = await t.query(api.venues.similar, { venueName: "Brooklyn Comedy Collective", ...inNewYork });
     expect(similar.map((s) => s._id)).toEqual([exact, close, weaker]);
-    expect(await t.query(api.venues.similar, { venueName: "Zebra" })).toEqual([]);
-    expect(await t.query(api.venues.similar, { venueName: "" })).toEqual([]);
+    expect(await t.query(api.venues.similar, { venueName: "Zebra", ...inNewYork })).toEqual([]);
+    expect(await t.query(api.venues.similar, { venueName: "", ...inNewYork })).toEqual([]);
+  });
+
+  test("offers only venues near the chosen one: a few miles away, or in its city when coordinates are unknown", async () => {
+    const t = newTest();
+    // The chosen venue is in Manhattan; similar names in Philadelphia and Los Angeles are not the same room.
+    const paperLantern = { latitude: 40.7265, longitude: -73.9815 };
+    const nearby = await createSceneItem(t, {
+      venueName: "The Lantern Lounge",
+      city: "New York",
+      latitude: 40.7306,
+      longitude: -73.9866,
+    });
+    await createSceneItem(t, {
+      venueName: "The Lantern Tap",
+      title: "Fishtown Funny Mic",
+      city: "Philadelphia",
+      latitude: 39.9713,
+      longitude: -75.1345,
+    });
+    await createSceneItem(t, {
+      venueName: "Lantern Bar LA",
+      city: "Los Angeles",
+      latitude: 34.0522,
+      longitude: -118.2437,
+    });
+    const typedIn = await createSceneItem(t, {
+      venueName: "Paper Lantern Annex",
+      city: "New York",
+      latitude: undefined,
+      longitude: undefined,
+    });
+    const ids = async (args: { city?: string; address?: string; latitude?: number; longitude?: number }) =>
+      (await t.query(api.venues.similar, { venueName: "The Paper Lantern Bar", ...args })).map((s) => s._id).sort();
+
+    // By coordinates: the Manhattan lounge (0.4 mi) only; the hand-typed annex has none, so its city decides.
+    expect(await ids({ ...paperLantern, address: "12 Avenue B, New York, NY 10009" })).toEqual(
+      [nearby, typedIn].sort(),
+    );
+    // A venue typed in by hand (a city, no coordinates): the same city only.
+    expect(await ids({ city: "new york" })).toEqual([nearby, typedIn].sort());
+    expect(await ids({ city: "Philadelphia" })).toHaveLength(1);
+    // Nothing known about where the venue is: nothing is offered.
+    expect(await ids({})).toEqual([]);
+    await expectAppError(
+      t.query(api.venues.similar, { venueName: "The Paper Lantern Bar", latitude: 91, longitude: 0 }),
+      "INVALID_INPUT",
+    );
   });
 });

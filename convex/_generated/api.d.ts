@@ -46,6 +46,7 @@ import type * as lib_recurrenceText from "../lib/recurrenceText.js";
 import type * as lib_requestRules from "../lib/requestRules.js";
 import type * as lib_sceneSearch from "../lib/sceneSearch.js";
 import type * as lib_schedule from "../lib/schedule.js";
+import type * as lib_setRules from "../lib/setRules.js";
 import type * as lib_similarity from "../lib/similarity.js";
 import type * as lib_streaks from "../lib/streaks.js";
 import type * as lib_textRules from "../lib/textRules.js";
@@ -148,6 +149,7 @@ declare const fullApi: ApiFromModules<{
   "lib/requestRules": typeof lib_requestRules;
   "lib/sceneSearch": typeof lib_sceneSearch;
   "lib/schedule": typeof lib_schedule;
+  "lib/setRules": typeof lib_setRules;
   "lib/similarity": typeof lib_similarity;
   "lib/streaks": typeof lib_streaks;
   "lib/textRules": typeof lib_textRules;

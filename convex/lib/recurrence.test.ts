@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { nextOccurrence, nthWeekdayOfMonth, occurrencesInRange, runsOnDate, type RecurringItem } from "./recurrence";
+import {
+  lastOccurrence,
+  nextOccurrence,
+  nthWeekdayOfMonth,
+  occurrencesInRange,
+  runsOnDate,
+  type RecurringItem,
+} from "./recurrence";
 import { at, fri, iso, LA, NY, SAT_NOON } from "./test.recurrence";
 import { localDateString, zonedEpoch } from "./time";
 
@@ -358,5 +365,27 @@ describe("runsOnDate", () => {
     ["no start time", fri({ startTimeLocal: undefined }), "2026-11-20", false],
   ])("%s", (_name, item, date, expected) => {
     expect(runsOnDate(item, date)).toBe(expected);
+  });
+});
+
+describe("lastOccurrence", () => {
+  const tuesdays: RecurringItem = { dayOfWeek: 2, startTimeLocal: "20:00", timeZone: NY, recurrence: "weekly" };
+  it("is the latest start at or before the moment: last night, or a week ago before tonight's start", () => {
+    const wednesdayNoon = zonedEpoch("2026-11-25", "12:00", NY);
+    expect(lastOccurrence(tuesdays, wednesdayNoon)).toBe(zonedEpoch("2026-11-24", "20:00", NY));
+    const tuesdayEvening = zonedEpoch("2026-11-24", "19:00", NY);
+    expect(lastOccurrence(tuesdays, tuesdayEvening)).toBe(zonedEpoch("2026-11-17", "20:00", NY));
+    expect(lastOccurrence(tuesdays, zonedEpoch("2026-11-24", "20:00", NY))).toBe(zonedEpoch("2026-11-24", "20:00", NY));
+  });
+
+  it("is null without a start time or with no start in the last two months", () => {
+    expect(lastOccurrence({ ...tuesdays, startTimeLocal: undefined }, Date.now())).toBeNull();
+    const once: RecurringItem = {
+      startTimeLocal: "20:00",
+      timeZone: NY,
+      recurrence: "one-time",
+      anchorDate: "2027-01-01",
+    };
+    expect(lastOccurrence(once, zonedEpoch("2026-11-25", "12:00", NY))).toBeNull();
   });
 });

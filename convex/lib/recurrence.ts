@@ -233,6 +233,18 @@ export function nextOccurrence(item: RecurringItem, fromMs: number): number | nu
   return null;
 }
 
+/** How far back {@link lastOccurrence} looks: two months covers every weekly, bi-weekly and monthly mic. */
+const LOOKBACK_DAYS = 63;
+
+/**
+ * Epoch ms of the item's latest start at or before `atMs` (its "last night"),
+ * or null when it has none in the past two months (or no start time).
+ */
+export function lastOccurrence(item: RecurringItem, atMs: number): number | null {
+  const starts = occurrencesInRange(item, atMs - LOOKBACK_DAYS * 24 * 60 * 60_000, atMs);
+  return starts.length > 0 ? starts[starts.length - 1] : null;
+}
+
 /**
  * Epoch ms of every start with fromMs <= start <= toMs (both inclusive, to
  * match week ends at 23:59:59.999), ascending. Bi-weekly items without an

@@ -16,7 +16,7 @@ export const SHOWCASE_BADGES = 3;
 
 export const summaryValidator = v.object({
   displayName: v.string(),
-  /** First word of the display name, only once a set is logged. */
+  /** First word of the display name the comedian gave (null when it has none). */
   firstName: v.union(v.string(), v.null()),
   memberSince: v.number(),
   weeklyGoalMinutes: v.number(),
@@ -57,7 +57,7 @@ export async function summary(
   const { totalMinutes, totalSets } = stats;
   return {
     displayName,
-    firstName: totalSets > 0 ? firstWord(displayName) : null,
+    firstName: firstWord(displayName),
     memberSince: memberSinceOf(user, profile),
     weeklyGoalMinutes: profile?.weeklyGoalMinutes ?? DEFAULT_WEEKLY_GOAL_MINUTES,
     weekMinutes: weekSets.reduce((sum, set) => sum + set.minutes, 0),

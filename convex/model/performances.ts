@@ -8,6 +8,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { isSetMinutes, MAX_NOTES_LENGTH, NOTES_TOO_LONG_MESSAGE, SET_MINUTES_MESSAGE } from "../lib/setRules";
 import { DEFAULT_TIME_ZONE, MINUTE_MS, isValidTimeZone, localDateString } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
 import {
@@ -23,8 +24,7 @@ import {
 import { enforceRateLimit } from "../rateLimits";
 import { getMyStats } from "./userStats";
 
-export const MAX_SET_MINUTES = 600;
-export const MAX_NOTES_LENGTH = 2000;
+export { MAX_NOTES_LENGTH, MAX_SET_MINUTES, MIN_SET_MINUTES } from "../lib/setRules";
 export const MAX_TAGS = 20;
 export const MAX_TAG_LENGTH = 40;
 /** Clock skew tolerated between the phone and the server. */
@@ -75,9 +75,7 @@ function invalid(message: string): never {
 }
 
 export function validateMinutes(minutes: number): number {
-  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_SET_MINUTES) {
-    invalid(`Minutes must be a whole number from 0 to ${MAX_SET_MINUTES}`);
-  }
+  if (!isSetMinutes(minutes)) invalid(SET_MINUTES_MESSAGE);
   return minutes;
 }
 
@@ -85,7 +83,7 @@ export function validateMinutes(minutes: number): number {
 export function normalizeNotes(notes: string | null | undefined): string | undefined {
   const t = notes?.trim();
   if (!t) return undefined;
-  if (t.length > MAX_NOTES_LENGTH) invalid(`Notes must be ${MAX_NOTES_LENGTH} characters or fewer`);
+  if (t.length > MAX_NOTES_LENGTH) invalid(NOTES_TOO_LONG_MESSAGE);
   return t;
 }
 

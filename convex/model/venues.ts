@@ -6,6 +6,7 @@
 import { v, type Infer } from "convex/values";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
+import { haversineMeters, metersToMiles } from "../lib/geo";
 import { compareWeeklySlots } from "../lib/time";
 import { bestMatches, SIMILARITY_CANDIDATE_LIMIT } from "../lib/similarity";
 import { toSceneItem, type SceneItem } from "./scene";
@@ -132,13 +133,48 @@ export async function eventsAtVenue(
     .sort(compareWeeklySlots);
 }
 
+/** How far a venue with a similar name may be from the chosen one and still be offered. */
+export const NEAR_VENUE_MILES = 5;
+
+/** Where the chosen venue is, as the wizard knows it: its city (or address), and its coordinates when known. */
+export type VenuePlace = { city?: string; address?: string; latitude?: number; longitude?: number };
+
+const cityKey = (text: string) => text.trim().toLowerCase().replace(/\s+/g, " ");
+
 /**
- * Up to 3 active events whose venue name shares enough words with `venueName`
- * (score above 0.2), best first, from up to 20 venue-name search matches.
+ * Whether a scene item is near the chosen venue: within {@link NEAR_VENUE_MILES}
+ * when both have coordinates, else in the same city (the item's city is the
+ * chosen venue's city, or one of the comma-separated parts of its address).
  */
-export async function similarEvents(ctx: QueryCtx, venueName: string): Promise<SceneItem[]> {
+export function isNearVenue(item: Pick<Doc<"sceneItems">, "city" | "latitude" | "longitude">, place: VenuePlace) {
+  if (
+    item.latitude !== undefined &&
+    item.longitude !== undefined &&
+    place.latitude !== undefined &&
+    place.longitude !== undefined
+  ) {
+    const meters = haversineMeters(
+      { lat: item.latitude, lng: item.longitude },
+      { lat: place.latitude, lng: place.longitude },
+    );
+    return metersToMiles(meters) <= NEAR_VENUE_MILES;
+  }
+  const city = cityKey(item.city);
+  if (city === "") return false;
+  const parts = [place.city ?? "", ...(place.address ?? "").split(","), ...(place.city ?? "").split(",")].map(cityKey);
+  return parts.includes(city);
+}
+
+/**
+ * Up to 3 active events near the chosen venue (see {@link isNearVenue}) whose
+ * venue name shares enough words with `venueName` (score above 0.2), best
+ * first, from up to 20 venue-name search matches. A venue with no city,
+ * address or coordinates has none: nothing tells which are near.
+ */
+export async function similarEvents(ctx: QueryCtx, venueName: string, place: VenuePlace): Promise<SceneItem[]> {
   const text = venueName.trim();
   if (text === "") return [];
-  const candidates = await searchActiveByVenueName(ctx, text, SIMILARITY_CANDIDATE_LIMIT);
+  const found = await searchActiveByVenueName(ctx, text, SIMILARITY_CANDIDATE_LIMIT);
+  const candidates = found.filter((item) => isNearVenue(item, place));
   return bestMatches({ query: text, candidates, getText: (c) => c.venueName, limit: SIMILAR_LIMIT }).map(toSceneItem);
 }

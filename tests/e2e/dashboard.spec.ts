@@ -44,7 +44,9 @@ test.describe("the dashboard", () => {
     await page.getByRole("button", { name: "Skip onboarding" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
-    await expect(page.getByRole("heading", { level: 1, name: "Welcome to StageTime" })).toBeVisible();
+    // A comedian who just signed up is welcomed, by the name they gave, not welcomed back.
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome, Robin!" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: /Welcome back/ })).toHaveCount(0);
     await expect(page.getByText(`Member since ${format(new TZDate(Date.now(), NY), "MMMM yyyy")}`)).toBeVisible();
     await expect(page.getByTestId("goal-text")).toHaveText("No minutes yet this week");
     await expect(page.getByTestId("goal-minutes")).toHaveText("0 of 15 minutes");
@@ -57,8 +59,8 @@ test.describe("the dashboard", () => {
     const other = await context.newPage();
     await logSet(other, venueName, 6);
     await other.close();
-    await expect(page.getByRole("heading", { level: 1, name: "Welcome back, Robin!" })).toBeVisible();
     await expect(page.getByTestId("goal-minutes")).toHaveText("6 of 15 minutes");
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome, Robin!" })).toBeVisible();
     await expect(page.getByTestId("goal-text")).toHaveText("40% complete");
     await expect(ring(page)).toHaveAttribute("aria-valuenow", "40");
     await expect(page.getByRole("link", { name: /^Total Minutes: 6\./ })).toHaveAttribute(
@@ -108,7 +110,7 @@ test.describe("the dashboard", () => {
     await expect(set).toHaveCount(0);
     await page.goto("/dashboard");
     await expect(page.getByTestId("goal-text")).toHaveText("No minutes yet this week");
-    await expect(page.getByRole("heading", { level: 1, name: "Welcome to StageTime" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome, Robin!" })).toBeVisible();
   });
 
   test("signed out, the dashboard is a blurred preview", async ({ page }) => {

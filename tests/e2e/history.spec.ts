@@ -75,13 +75,28 @@ test.describe("performance history", () => {
     await expect(twelve).toContainText("riff");
     await expect(page.getByRole("group", { name: "Total Minutes" })).toContainText("17");
 
-    // Minutes that are not a number count as 0.
+    // Minutes that are empty, not a number or 0 are refused in the form, the set kept as it was.
     await twelve.getByRole("button", { name: /^Edit/ }).click();
-    await edit.getByLabel("Minutes").fill("lots");
+    for (const minutes of ["lots", "", "0", "-4"]) {
+      await edit.getByLabel("Minutes").fill(minutes);
+      await edit.getByRole("button", { name: "Save changes" }).click();
+      await expect(edit.getByRole("alert")).toHaveText("Minutes must be a whole number from 1 to 600");
+    }
+    // Notes show a counter near their cap, and the server's message past it.
+    const notes = edit.getByLabel("Notes");
+    await edit.getByLabel("Minutes").fill("12");
+    await notes.fill("x".repeat(1500));
+    await expect(edit.getByText(/characters$/)).toHaveCount(0);
+    await notes.fill("x".repeat(1990));
+    await expect(edit.getByText("1,990 / 2,000 characters")).toBeVisible();
+    await notes.fill("x".repeat(2001));
+    await expect(edit.getByText("2,001 / 2,000 characters")).toBeVisible();
     await edit.getByRole("button", { name: "Save changes" }).click();
-    await expect(toast(page, "Performance updated").first()).toBeVisible();
-    await expect(rows.filter({ hasText: "0min" })).toHaveCount(1);
-    await expect(page.getByRole("group", { name: "Total Minutes" })).toContainText("5");
+    await expect(edit.getByRole("alert")).toHaveText("Notes must be 2000 characters or fewer");
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(rows.filter({ hasText: "0min" })).toHaveCount(0);
+    await expect(page.getByRole("group", { name: "Total Minutes" })).toContainText("17");
 
     // Delete, with the confirmation and the 'session-deleted' browser event.
     await page.evaluate(() => {
@@ -91,7 +106,7 @@ test.describe("performance history", () => {
       });
     });
     await rows
-      .filter({ hasText: "0min" })
+      .filter({ hasText: "12min" })
       .getByRole("button", { name: /^Delete/ })
       .click();
     const confirm = page.getByRole("alertdialog", { name: "Delete this performance?" });

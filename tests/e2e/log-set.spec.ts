@@ -1,4 +1,6 @@
+import { TZDate } from "@date-fns/tz";
 import type { Page } from "@playwright/test";
+import { addDays, format } from "date-fns";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
 import { toast } from "./support/ui";
@@ -75,7 +77,23 @@ test.describe("log a set", () => {
     await page.getByRole("button", { name: "riff" }).click();
     const tags = page.getByRole("list", { name: "Tags on this set" });
     await expect(tags.getByRole("listitem")).toHaveText(["new closer", "tight five", "riff"]);
+    // Empty, 0 or negative minutes are refused before anything is saved, and so are notes past their cap.
+    const minutesError = page.getByRole("alert").filter({ hasText: "Minutes must be a whole number from 1 to 600" });
+    for (const minutes of ["", "0", "-2"]) {
+      await page.getByLabel("Minutes on stage").fill(minutes);
+      await page.getByRole("button", { name: "Save Set" }).click();
+      await expect(minutesError).toBeVisible();
+      await expect(page).toHaveURL(/\/log-set\/details$/);
+    }
+    await page.getByLabel("Minutes on stage").fill("7");
+    await expect(minutesError).toHaveCount(0);
+    await page.getByLabel("Notes").fill("x".repeat(2001));
+    await expect(page.getByText("2,001 / 2,000 characters")).toBeVisible();
+    await page.getByRole("button", { name: "Save Set" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Notes must be 2000 characters or fewer" })).toBeVisible();
+    await expect(page).toHaveURL(/\/log-set\/details$/);
     await page.getByLabel("Notes").fill("Closer landed");
+    await expect(page.getByText(/ \/ 2,000 characters$/)).toHaveCount(0);
     // A reload keeps the wizard's venue and event.
     await page.reload();
     await expect(page.getByText(`Tuesday Tryouts ${venueName}`)).toBeVisible();
@@ -90,6 +108,53 @@ test.describe("log a set", () => {
     await page.getByRole("button", { name: "Log Another Set" }).click();
     await expect(page).toHaveURL(/\/log-set$/);
     await expect(page.getByRole("combobox", { name: "Venue" })).toHaveValue("");
+  });
+
+  test("the event step lists the venue's own events, then similar names nearby only, none chosen for you", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
+    const word = uniqueWord("Lantern");
+    const mic = (title: string, venueName: string, city: string, latitude: number, longitude: number) =>
+      runFunction("fixtures:insertSceneItem", {
+        title,
+        venueName,
+        city,
+        address: `1 Main St, ${city}`,
+        latitude,
+        longitude,
+        type: "open_mic",
+        recurrence: "weekly",
+        dayOfWeek: 3,
+        startTimeLocal: "20:00",
+        timeZone: "America/New_York",
+      });
+    // Names share only the test's own word, so no seeded venue is similar to them.
+    await mic(`Paper Night ${word}`, `${word} Quokka`, "New York", 40.7265, -73.9815);
+    await mic(`Lounge Mic ${word}`, `${word} Wombat`, "New York", 40.7306, -73.9866);
+    await mic(`Fishtown Funny Mic ${word}`, `${word} Numbat`, "Philadelphia", 39.9713, -75.1345);
+    await newComedian(page, signUp);
+
+    await page.goto("/log-set");
+    await pickVenue(page, `${word} Quokka`, new RegExp(`${word} Quokka`));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/log-set\/event$/);
+
+    const own = page.getByRole("radiogroup", { name: "What event did you perform at?" });
+    await expect(own.getByRole("radio", { name: new RegExp(`Paper Night ${word}`) })).toBeChecked();
+    const similar = page.getByRole("radiogroup", { name: "Similar venue names" });
+    await expect(page.getByRole("heading", { name: "Similar venue names" })).toBeVisible();
+    await expect(similar.getByRole("radio")).toHaveCount(1);
+    await expect(similar.getByRole("radio", { name: new RegExp(`Lounge Mic ${word}`) })).not.toBeChecked();
+    // A similar name in another city is not offered at all.
+    await expect(page.getByText(`Fishtown Funny Mic ${word}`)).toHaveCount(0);
+    // The comedian can still choose the nearby one.
+    await similar.getByRole("radio", { name: new RegExp(`Lounge Mic ${word}`) }).click();
+    await expect(own.getByRole("radio", { name: new RegExp(`Paper Night ${word}`) })).not.toBeChecked();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/log-set\/details$/);
+    await expect(page.getByText(`Lounge Mic ${word}`)).toBeVisible();
   });
 
   test("at a new mic entered by hand: venue/mic details add it to the scene", async ({ page, signUp, runFunction }) => {
@@ -315,5 +380,34 @@ test.describe("log a set", () => {
     await phoneContext.close();
 
     await expect(toast(page, "Badge earned: First Timer")).toBeVisible({ timeout: 15_000 });
+  });
+});
+
+test.describe("log a set, in New York", () => {
+  test.describe.configure({ timeout: 90_000 });
+  test.use({ timezoneId: "America/New_York" });
+
+  test("the set starts at the mic's last show, not at the moment of logging", async ({ page, signUp, runFunction }) => {
+    // A mic that ran yesterday at 8 PM: its last show is always yesterday evening.
+    const yesterday = addDays(new TZDate(Date.now(), "America/New_York"), -1);
+    const venueName = uniqueWord("Lastnight");
+    await runFunction("fixtures:insertSceneItem", {
+      title: `Weekly Workout ${venueName}`,
+      venueName,
+      city: "New York",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: yesterday.getDay(),
+      startTimeLocal: "20:00",
+      timeZone: "America/New_York",
+    });
+    await newComedian(page, signUp);
+    await page.goto("/log-set");
+    await pickVenue(page, venueName, new RegExp(venueName));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/log-set\/details$/);
+    await expect(page.getByLabel("Date")).toHaveValue(format(yesterday, "yyyy-MM-dd"));
+    await expect(page.getByRole("combobox", { name: "Time" })).toHaveText("8:00 PM");
   });
 });

@@ -7,8 +7,15 @@ import { toast } from "./support/ui";
 /** A one-word venue name no other test uses. */
 const uniqueWord = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
 
-/** A weekly open mic in the scene at a fresh venue; returns its venue and title. */
-async function seedMic(runFunction: <T>(name: string, args?: Record<string, unknown>) => Promise<T>) {
+/** A weekly open mic in the scene at a fresh venue (Thursdays at 21:00 in Chicago unless told); returns its venue and title. */
+async function seedMic(
+  runFunction: <T>(name: string, args?: Record<string, unknown>) => Promise<T>,
+  slot: { dayOfWeek: number; startTimeLocal: string; timeZone: string } = {
+    dayOfWeek: 4,
+    startTimeLocal: "21:00",
+    timeZone: "America/Chicago",
+  },
+) {
   const venueName = uniqueWord("Basement");
   const title = `Thursday Tryouts ${venueName}`;
   await runFunction("fixtures:insertSceneItem", {
@@ -17,11 +24,18 @@ async function seedMic(runFunction: <T>(name: string, args?: Record<string, unkn
     city: "Chicago",
     type: "open_mic",
     recurrence: "weekly",
-    dayOfWeek: 4,
-    startTimeLocal: "21:00",
-    timeZone: "America/Chicago",
+    ...slot,
   });
   return { venueName, title };
+}
+
+/** A slot at midnight today in the browser's own zone: its last night is always today, in this week. */
+async function midnightToday(page: Page) {
+  return await page.evaluate(() => ({
+    dayOfWeek: new Date().getDay(),
+    startTimeLocal: "00:00",
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  }));
 }
 
 function progress(page: Page, n: number) {
@@ -47,7 +61,8 @@ test.describe("onboarding", () => {
     signUp,
     runFunction,
   }) => {
-    const { venueName, title } = await seedMic(runFunction);
+    // The first set is dated at the mic's last night: tonight's midnight keeps it in this week's goal.
+    const { venueName, title } = await seedMic(runFunction, await midnightToday(page));
     await signUp(page);
     await expect(page).toHaveURL(/\/onboarding\/welcome$/);
     await expect(progress(page, 1)).toBeVisible();

@@ -33,16 +33,25 @@ export function useField(name: string, hint?: ReactNode) {
   };
 }
 
-type FieldFrameProps = { id: string; label: ReactNode; hint?: ReactNode; error?: string; children: ReactNode };
+type FieldFrameProps = {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  /** A character counter (see CharacterCount), shown right under the control. */
+  counter?: ReactNode;
+  children: ReactNode;
+};
 
-/** A form field's label above its control, then its hint and its error (role alert) under it. */
-export function FieldFrame({ id, label, hint, error, children }: FieldFrameProps) {
+/** A form field's label above its control, then its counter, hint and error (role alert) under it. */
+export function FieldFrame({ id, label, hint, error, counter, children }: FieldFrameProps) {
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={id} size="2" weight="medium">
         {label}
       </Text>
       {children}
+      {counter}
       {hint ? (
         <Text id={`${id}-hint`} size="1" color="gray">
           {hint}

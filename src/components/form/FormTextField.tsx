@@ -1,5 +1,6 @@
 import { TextField } from "@radix-ui/themes";
 import type { ComponentProps, ReactNode } from "react";
+import { FieldCharacterCount } from "./CharacterCount";
 import { FieldFrame, useField } from "./FieldFrame";
 
 type FormTextFieldProps = {
@@ -12,6 +13,8 @@ type FormTextFieldProps = {
   required?: boolean;
   size?: ComponentProps<typeof TextField.Root>["size"];
   icon?: ReactNode;
+  /** The field's cap: a counter shows near it and the schema's message past it. */
+  maxLength?: number;
 };
 
 /** A labelled text input bound to the surrounding <Form>, showing its zod error
@@ -26,10 +29,12 @@ export function FormTextField({
   required,
   size = "3",
   icon,
+  maxLength,
 }: FormTextFieldProps) {
   const { id, register, error, invalid, describedBy } = useField(name, hint);
+  const counter = maxLength ? <FieldCharacterCount name={name} max={maxLength} /> : null;
   return (
-    <FieldFrame id={id} label={label} hint={hint} error={error}>
+    <FieldFrame id={id} label={label} hint={hint} error={error} counter={counter}>
       <TextField.Root
         id={id}
         type={type}

@@ -3,6 +3,7 @@ import { useMutation } from "convex/react";
 import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { MIC_LIMITS } from "../../../convex/lib/micRules";
 import {
   Form,
   FormSelectField as SelectField,
@@ -48,9 +49,9 @@ export function MicEditForm({ mic, onDone }: { mic: AdminMic; onDone: (saved: bo
       }}
     >
       <Grid columns={{ initial: "1", sm: "3" }} gap="3">
-        <FormTextField name="title" label="Title" size="2" />
-        <FormTextField name="venueName" label="Venue" size="2" />
-        <FormTextField name="city" label="City" size="2" />
+        <FormTextField name="title" label="Title" size="2" maxLength={MIC_LIMITS.title} />
+        <FormTextField name="venueName" label="Venue" size="2" maxLength={MIC_LIMITS.venueName} />
+        <FormTextField name="city" label="City" size="2" maxLength={MIC_LIMITS.city} />
       </Grid>
       <Grid columns={{ initial: "2", sm: "4" }} gap="3">
         <SelectField name="type" label="Type" options={MIC_TYPE_OPTIONS} />

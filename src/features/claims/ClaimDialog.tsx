@@ -1,4 +1,5 @@
 import { Button, Flex, Text, TextArea } from "@radix-ui/themes";
+import { CharacterCount } from "@/components/form/CharacterCount";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { api } from "../../../convex/_generated/api";
@@ -34,6 +35,7 @@ export function ClaimDialog({ micId }: { micId: Id<"sceneItems"> }) {
           onChange={(e) => setMessage(e.target.value)}
           placeholder="e.g. I host this mic every week"
         />
+        <CharacterCount length={message.length} max={MAX_MESSAGE} />
       </Flex>
     </MicRequestDialog>
   );

@@ -2,6 +2,7 @@ import { Grid } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { MIC_LIMITS } from "../../../convex/lib/micRules";
 import {
   Form,
   FormSelectField as SelectField,
@@ -42,7 +43,7 @@ export function EditMicDetailsForm({ item, onDone }: { item: OwnedMic; onDone: (
         }
       }}
     >
-      <FormTextField name="title" label="Title" size="2" />
+      <FormTextField name="title" label="Title" size="2" maxLength={MIC_LIMITS.title} />
       <Grid columns={{ initial: "1", sm: "3" }} gap="3">
         <MicDayField />
         <FormTextField name="startTimeLocal" label="Show time" type="time" size="2" />
@@ -52,11 +53,11 @@ export function EditMicDetailsForm({ item, onDone }: { item: OwnedMic; onDone: (
         {openMic ? <SelectField name="signupMethod" label="Sign-up method" options={SIGNUP_OPTIONS} /> : null}
         <FormTextField name="signupLink" label="Sign-up link" type="url" size="2" />
         <FormTextField name="showLink" label="Show link" type="url" size="2" />
-        <FormTextField name="hostName" label="Host name" size="2" />
+        <FormTextField name="hostName" label="Host name" size="2" maxLength={MIC_LIMITS.hostName} />
         <FormTextField name="performanceMinutes" label="Set length (minutes)" type="number" size="2" />
       </Grid>
       {openMic ? <MicCostFields /> : null}
-      <FormTextAreaField name="notes" label="Notes" maxLength={1000} />
+      <FormTextAreaField name="notes" label="Notes" maxLength={MIC_LIMITS.notes} />
       <FormActions cancel={onDone}>
         <FormSubmit size="2">Save details</FormSubmit>
       </FormActions>

@@ -1,4 +1,5 @@
 import { Button, Flex, RadioGroup, Text, TextArea } from "@radix-ui/themes";
+import { CharacterCount } from "@/components/form/CharacterCount";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { api } from "../../../convex/_generated/api";
@@ -64,6 +65,7 @@ export function ReportDialog({ micId }: { micId: Id<"sceneItems"> }) {
             onChange={(e) => setNote(e.target.value)}
             aria-describedby={error ? ids.error : undefined}
           />
+          <CharacterCount length={note.length} max={1000} />
         </Flex>
         {error ? (
           <Text id={ids.error} size="1" color="red" role="alert">

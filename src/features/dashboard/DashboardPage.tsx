@@ -15,6 +15,8 @@ import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
 import { EditGoalDialog } from "./EditGoalDialog";
 import { GoalRing } from "./GoalRing";
+import { welcomeHeading } from "./welcome";
+import { useNow } from "@/lib/useNow";
 import { FlameIcon } from "../../components/icons/StageIcons";
 import { BadgeIcon } from "@/components/badges/BadgeIcon";
 
@@ -158,11 +160,12 @@ function DashboardView({
   signedIn: boolean;
   tonight: ReactNode;
 }) {
+  const now = useNow(60_000);
   return (
     <Flex direction="column" gap="5">
       <Box>
         <Heading as="h1" size={{ initial: "7", sm: "8" }}>
-          {summary.firstName ? `Welcome back, ${summary.firstName}!` : "Welcome to StageTime"}
+          {welcomeHeading(summary.firstName, summary.memberSince, now)}
         </Heading>
         {summary.memberSince > 0 ? (
           <Text as="p" size="2" color="gray" mt="1">

@@ -2,11 +2,19 @@ import { Box, Flex, RadioCards, Select, Text } from "@radix-ui/themes";
 import { useEffect, useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import type { EventFormDraft } from "@/lib/wizardSlots";
+import { MIC_LIMITS } from "../../../convex/lib/micRules";
 import { DAY_NAMES } from "../../../convex/lib/time";
 import { Field, InputField } from "./Field";
 import { FrequencyField } from "./FrequencyField";
 import { MicFields } from "./MicFields";
-import { defaultTitle, followListTime, typeDefaults, type EventFormInput, type EventType } from "./schema";
+import {
+  defaultTitle,
+  followListTime,
+  MAX_TITLE_LENGTH,
+  typeDefaults,
+  type EventFormInput,
+  type EventType,
+} from "./schema";
 
 /** The fields of the event details form; the mic-only ones and the frequency have their own files. */
 export function EventFields({
@@ -72,7 +80,13 @@ export function EventFields({
         </RadioCards.Root>
       </Flex>
 
-      <InputField name="title" label="Event name" hint='e.g. "Monday Night Mic"' placeholder="Event title" />
+      <InputField
+        name="title"
+        label="Event name"
+        hint='e.g. "Monday Night Mic"'
+        placeholder="Event title"
+        maxLength={MAX_TITLE_LENGTH}
+      />
 
       <Flex gap="3" wrap="wrap">
         <Box flexGrow="1" minWidth="140px">
@@ -126,7 +140,13 @@ export function EventFields({
         inputMode="numeric"
       />
 
-      <InputField name="hostName" label="Host (optional)" placeholder="Host name" autoComplete="off" />
+      <InputField
+        name="hostName"
+        label="Host (optional)"
+        placeholder="Host name"
+        autoComplete="off"
+        maxLength={MIC_LIMITS.hostName}
+      />
     </>
   );
 }

@@ -4,6 +4,7 @@ import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useState } from "react";
 import type { api } from "../../../convex/_generated/api";
+import { MAX_NOTES_LENGTH } from "../../../convex/lib/setRules";
 import { formatDuration } from "../../../convex/lib/time";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { DialogShell } from "@/components/DialogShell";
@@ -113,13 +114,13 @@ export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
         onSubmit={onSubmit}
         aria-label="Edit performance"
       >
-        <FormTextField name="minutes" label="Minutes" hint="Whole minutes on stage." />
+        <FormTextField name="minutes" label="Minutes" hint="Whole minutes on stage, 1 to 600." />
         <Flex gap="3" wrap="wrap">
           <FormTextField name="date" label="Date" type="date" required />
           <FormTextField name="time" label="Time" type="time" required />
         </Flex>
         <FormTextField name="tags" label="Tags" placeholder="crowd work, new bits" hint="Separate tags with commas." />
-        <FormTextAreaField name="notes" label="Notes" rows={3} />
+        <FormTextAreaField name="notes" label="Notes" rows={3} maxLength={MAX_NOTES_LENGTH} />
         <FormActions cancel="dialog" mt="2">
           <FormSubmit size="2">Save changes</FormSubmit>
         </FormActions>

@@ -1,11 +1,6 @@
 import { format } from "date-fns";
 import { z } from "zod";
-
-/** Minutes as typed: parsed as a whole number, 0 when it is not one (spec part 2 §5). */
-export function parseMinutes(text: string): number {
-  const n = Number.parseInt(text.trim(), 10);
-  return Number.isFinite(n) && n >= 0 ? n : 0;
-}
+import { setMinutesField, setNotesField } from "@/lib/setFields";
 
 /** Comma-separated tags, trimmed, empties dropped; none at all is saved as null. */
 export function parseTags(text: string): string[] | null {
@@ -39,14 +34,14 @@ export function editDefaults(set: { minutes: number; performedAt: number; tags: 
   };
 }
 
-/** The edit dialog's form: lenient by design (bad minutes count as 0), only the date and time must be real. */
+/** The edit dialog's form: minutes 1 to 600 and notes of at most 2,000 characters, as the server takes them, and a real date and time. */
 export const editPerformanceSchema = z
   .object({
-    minutes: z.string(),
+    minutes: setMinutesField,
     date: z.string(),
     time: z.string(),
     tags: z.string(),
-    notes: z.string(),
+    notes: setNotesField,
   })
   .transform((values, ctx) => {
     const performedAt = parseDateTime(values.date, values.time);
@@ -55,7 +50,7 @@ export const editPerformanceSchema = z
       return z.NEVER;
     }
     return {
-      minutes: parseMinutes(values.minutes),
+      minutes: values.minutes,
       performedAt,
       tags: parseTags(values.tags),
       notes: parseNotes(values.notes),

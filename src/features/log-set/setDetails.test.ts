@@ -4,7 +4,6 @@ import {
   defaultSetDraft,
   FUTURE_DATE_MESSAGE,
   FUTURE_TIME_MESSAGE,
-  parseMinutes,
   performedAtOf,
   setDetailsSchema,
   setPayload,
@@ -16,6 +15,19 @@ const NOW = zonedEpoch("2026-11-21", "21:08", ZONE);
 describe("set details", () => {
   it("defaults to 5 minutes, today and now rounded to 15 minutes", () => {
     expect(defaultSetDraft(NOW, ZONE)).toEqual({ minutes: 5, date: "2026-11-21", time: "21:15", notes: "", tags: [] });
+  });
+
+  it("starts at the mic's last show when it is known", () => {
+    // Saturday 21 November 21:08; the mic last ran on Thursday at 19:30.
+    const thursdayShow = zonedEpoch("2026-11-19", "19:30", ZONE);
+    expect(defaultSetDraft(NOW, ZONE, thursdayShow)).toEqual({
+      minutes: 5,
+      date: "2026-11-19",
+      time: "19:30",
+      notes: "",
+      tags: [],
+    });
+    expect(defaultSetDraft(NOW, ZONE, null)).toMatchObject({ date: "2026-11-21", time: "21:15" });
   });
 
   it("keeps a set just before midnight on today's date", () => {
@@ -31,13 +43,38 @@ describe("set details", () => {
 
   it.each([
     ["7", 7],
-    ["", 0],
-    ["abc", 0],
-    [Number.NaN, 0],
-    ["4.9", 4],
-    [-3, 0],
-  ])("counts minutes %j as %d", (input, expected) => {
-    expect(parseMinutes(input)).toBe(expected);
+    ["1", 1],
+    [" 600 ", 600],
+    [12, 12],
+  ])("takes minutes %j as %d", (input, expected) => {
+    const parsed = setDetailsSchema("2026-11-21").safeParse({
+      minutes: input,
+      date: "2026-11-20",
+      time: "20:00",
+      notes: "",
+      tags: [],
+    });
+    expect(parsed.data?.minutes).toBe(expected);
+  });
+
+  it.each(["", "abc", "0", "-3", "4.9", "601", Number.NaN])("refuses minutes %j with the server's message", (input) => {
+    const parsed = setDetailsSchema("2026-11-21").safeParse({
+      minutes: input,
+      date: "2026-11-20",
+      time: "20:00",
+      notes: "",
+      tags: [],
+    });
+    expect(parsed.error?.issues.map((i) => i.message)).toEqual(["Minutes must be a whole number from 1 to 600"]);
+  });
+
+  it("refuses notes past 2,000 characters with the server's message", () => {
+    const base = { minutes: 5, date: "2026-11-20", time: "20:00", tags: [] };
+    const schema = setDetailsSchema("2026-11-21");
+    expect(schema.safeParse({ ...base, notes: "x".repeat(2000) }).success).toBe(true);
+    expect(schema.safeParse({ ...base, notes: "x".repeat(2001) }).error?.issues[0].message).toBe(
+      "Notes must be 2000 characters or fewer",
+    );
   });
 
   it("refuses a date after today", () => {

@@ -1,26 +1,26 @@
 import { z } from "zod";
 import { QUARTER_HOUR_SLOTS, localDateString, roundToQuarterHour, zonedEpoch } from "../../../convex/lib/time";
+import { setMinutesField, setNotesField } from "@/lib/setFields";
 import { MAX_TAGS } from "./tags";
 
 export const DEFAULT_SET_MINUTES = 5;
-export const MAX_SET_MINUTES = 600;
-export const MAX_NOTES_LENGTH = 2000;
 export const FUTURE_DATE_MESSAGE = "Set date cannot be in the future";
 export const FUTURE_TIME_MESSAGE = "Set time cannot be in the future";
 /** A set a little later than now is still today's set (the time picker rounds to 15 minutes). */
 const FUTURE_SLACK_MS = 15 * 60_000;
 
-/** Minutes as typed: a non-number counts as 0 (part 2 §5); decimals are rounded down. */
-export function parseMinutes(value: unknown): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-  return Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0;
-}
-
 /** The set details a comedian enters (kept in the wizard between steps). */
 export type SetDraft = { minutes: number; date: string; time: string; notes: string; tags: string[] };
 
-/** Defaults: 5 minutes, today, now rounded to 15 minutes. */
-export function defaultSetDraft(nowMs: number, timeZone: string): SetDraft {
+/**
+ * Defaults: 5 minutes, and the mic's last show (`showMs`, its latest start so
+ * far) when known, else today at now rounded to 15 minutes.
+ */
+export function defaultSetDraft(nowMs: number, timeZone: string, showMs?: number | null): SetDraft {
+  if (showMs != null && showMs <= nowMs) {
+    const date = localDateString(showMs, timeZone);
+    return { minutes: DEFAULT_SET_MINUTES, date, time: roundToQuarterHour(showMs, timeZone), notes: "", tags: [] };
+  }
   const rounded = roundToQuarterHour(nowMs, timeZone);
   // 23:53 rounds to 00:00, which would date the set this morning: keep it tonight.
   const roundsIntoTomorrow = localDateString(nowMs + 8 * 60_000, timeZone) !== localDateString(nowMs, timeZone);
@@ -37,16 +37,13 @@ export function defaultSetDraft(nowMs: number, timeZone: string): SetDraft {
 /** The set details form's schema; `today` is the comedian's local date. */
 export function setDetailsSchema(today: string) {
   return z.object({
-    minutes: z.preprocess(
-      parseMinutes,
-      z.number().int().min(0).max(MAX_SET_MINUTES, `Minutes must be ${MAX_SET_MINUTES} or fewer`),
-    ),
+    minutes: setMinutesField,
     date: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a date")
       .refine((d) => d <= today, FUTURE_DATE_MESSAGE),
     time: z.string().refine((t) => QUARTER_HOUR_SLOTS.includes(t), "Choose a time"),
-    notes: z.string().max(MAX_NOTES_LENGTH, `Keep notes under ${MAX_NOTES_LENGTH} characters`),
+    notes: setNotesField,
     tags: z.array(z.string()).max(MAX_TAGS),
   });
 }

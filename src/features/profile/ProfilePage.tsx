@@ -5,6 +5,7 @@ import { format } from "date-fns";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
+import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
 import { useSignOut } from "@/components/auth/useSignOut";
 import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
@@ -34,7 +35,13 @@ function ProfileForm({ initial }: { initial: ProfileValues }) {
   };
   return (
     <Form schema={profileSchema} defaultValues={initial} onSubmit={onSubmit} aria-label="Profile">
-      <FormTextField name="displayName" label="Display name" autoComplete="nickname" required />
+      <FormTextField
+        name="displayName"
+        label="Display name"
+        autoComplete="nickname"
+        required
+        maxLength={MAX_DISPLAY_NAME_LENGTH}
+      />
       <FormTextField
         name="weeklyGoalMinutes"
         label="Weekly goal (minutes)"
@@ -42,7 +49,13 @@ function ProfileForm({ initial }: { initial: ProfileValues }) {
         hint="A whole number from 1 to 1000."
         required
       />
-      <FormTextField name="defaultCity" label="Default city" autoComplete="address-level2" placeholder="e.g. Austin" />
+      <FormTextField
+        name="defaultCity"
+        label="Default city"
+        autoComplete="address-level2"
+        placeholder="e.g. Austin"
+        maxLength={MAX_DEFAULT_CITY_LENGTH}
+      />
       <Flex>
         <FormSubmit size="2">Save Changes</FormSubmit>
       </Flex>

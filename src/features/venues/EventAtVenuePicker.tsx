@@ -1,4 +1,4 @@
-import { RadioCards, Text } from "@radix-ui/themes";
+import { Heading, RadioCards, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useEffect, useId, useMemo } from "react";
 import { toast } from "sonner";
@@ -7,7 +7,7 @@ import { LoadingState } from "@/components/LoadingState";
 import { RadioCardText } from "@/components/RadioCardText";
 import type { EventAtVenue, EventPickerProps } from "@/lib/wizardSlots";
 import { api } from "../../../convex/_generated/api";
-import { initialEventChoice, mergeMatches } from "./eventChoice";
+import { initialEventChoice, otherMatches } from "./eventChoice";
 
 const NONE = "none";
 
@@ -29,21 +29,26 @@ export function EventAtVenuePicker(props: EventPickerProps) {
 function LiveChoices(props: EventPickerProps) {
   const { venue, withSimilar = false, preselect = false, value, onChange } = props;
   const atVenue = useQuery(api.venues.eventsAt, { venueName: venue.venueName, googlePlaceId: venue.googlePlaceId });
-  const similar = useQuery(api.venues.similar, withSimilar ? { venueName: venue.venueName } : "skip");
-  const events = useMemo(() => {
-    if (!withSimilar) return atVenue;
-    return atVenue && similar ? mergeMatches(atVenue, similar) : undefined;
-  }, [withSimilar, atVenue, similar]);
+  const similarArgs = {
+    venueName: venue.venueName,
+    city: venue.city,
+    address: venue.address,
+    latitude: venue.latitude,
+    longitude: venue.longitude,
+  };
+  const similar = useQuery(api.venues.similar, withSimilar ? similarArgs : "skip");
+  const others = useMemo(() => (atVenue && similar ? otherMatches(atVenue, similar) : []), [atVenue, similar]);
+  const loading = atVenue === undefined || (withSimilar && similar === undefined);
 
-  // Preselect once the events arrive, unless the comedian already chose.
+  // Preselect from the venue's own events once they arrive (never a similar one), unless the comedian already chose.
   useEffect(() => {
-    if (!preselect || events === undefined || value !== null) return;
-    const initial = initialEventChoice(events);
+    if (!preselect || loading || value !== null) return;
+    const initial = initialEventChoice(atVenue);
     if (initial) onChange(initial);
-  }, [preselect, events, value, onChange]);
+  }, [preselect, loading, atVenue, value, onChange]);
 
-  if (events === undefined) return <LoadingState variant="skeleton" rows={2} label="Loading events at this venue" />;
-  return <ChoiceCards {...props} events={events} failed={false} />;
+  if (loading) return <LoadingState variant="skeleton" rows={2} label="Loading events at this venue" />;
+  return <ChoiceCards {...props} events={atVenue} similar={others} failed={false} />;
 }
 
 function FailedChoices(props: EventPickerProps & { loadError: NonNullable<EventPickerProps["loadError"]> }) {
@@ -51,11 +56,12 @@ function FailedChoices(props: EventPickerProps & { loadError: NonNullable<EventP
   useEffect(() => {
     toast.error(title, { description, id });
   }, [title, description, id]);
-  return <ChoiceCards {...props} events={[]} failed />;
+  return <ChoiceCards {...props} events={[]} similar={[]} failed />;
 }
 
 function ChoiceCards({
   events,
+  similar,
   failed,
   value,
   onChange,
@@ -63,13 +69,14 @@ function ChoiceCards({
   caption,
   newEvent,
   describe,
-}: EventPickerProps & { events: EventAtVenue[]; failed: boolean }) {
+}: EventPickerProps & { events: EventAtVenue[]; similar: EventAtVenue[]; failed: boolean }) {
   const captionId = useId();
+  const similarId = useId();
   const captionText = caption?.({ count: events.length, failed });
   const selected = value === null ? "" : value.kind === "none" ? NONE : value.sceneItemId;
   const choose = (v: string) => {
     if (v === NONE) return onChange({ kind: "none" });
-    const item = events.find((e) => e._id === v);
+    const item = [...events, ...similar].find((e) => e._id === v);
     if (item) onChange({ kind: "existing", sceneItemId: item._id, title: item.title });
   };
   return (
@@ -96,6 +103,20 @@ function ChoiceCards({
           <RadioCardText title={newEvent.title} hint={newEvent.hint} />
         </RadioCards.Item>
       </RadioCards.Root>
+      {similar.length > 0 ? (
+        <>
+          <Heading as="h2" id={similarId} size="3" mt="2">
+            Similar venue names
+          </Heading>
+          <RadioCards.Root aria-labelledby={similarId} columns="1" size="2" value={selected} onValueChange={choose}>
+            {similar.map((item) => (
+              <RadioCards.Item key={item._id} value={item._id}>
+                <RadioCardText title={item.title} hint={describe(item)} />
+              </RadioCards.Item>
+            ))}
+          </RadioCards.Root>
+        </>
+      ) : null}
     </>
   );
 }

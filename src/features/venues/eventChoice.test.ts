@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { initialEventChoice, mergeMatches } from "./eventChoice";
+import { initialEventChoice, otherMatches } from "./eventChoice";
 
 const item = (id: string, title = id) => ({ _id: id as Id<"sceneItems">, title });
 
@@ -18,7 +18,7 @@ describe("event step choice", () => {
     expect(initialEventChoice([item("a"), item("b")])).toBeNull();
   });
 
-  it("lists the venue's events first and each event once", () => {
-    expect(mergeMatches([item("a"), item("b")], [item("b"), item("c")]).map((m) => m._id)).toEqual(["a", "b", "c"]);
+  it("offers as similar only the events that are not the venue's own", () => {
+    expect(otherMatches([item("a"), item("b")], [item("b"), item("c")]).map((m) => m._id)).toEqual(["c"]);
   });
 });

@@ -3,16 +3,10 @@ import type { EventChoice } from "@/lib/wizardSlots";
 
 type Match = { _id: Id<"sceneItems">; title: string };
 
-/** The venue's own events first, then similar ones, each once. */
-export function mergeMatches<T extends Match>(atVenue: readonly T[], similar: readonly T[]): T[] {
-  const seen = new Set<string>();
-  const merged: T[] = [];
-  for (const item of [...atVenue, ...similar]) {
-    if (seen.has(item._id)) continue;
-    seen.add(item._id);
-    merged.push(item);
-  }
-  return merged;
+/** The similar events that are not already among the venue's own. */
+export function otherMatches<T extends Match>(atVenue: readonly T[], similar: readonly T[]): T[] {
+  const own = new Set<string>(atVenue.map((item) => item._id));
+  return similar.filter((item) => !own.has(item._id));
 }
 
 /**

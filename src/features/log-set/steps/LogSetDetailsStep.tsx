@@ -1,10 +1,14 @@
 import { Flex, Select, Text, TextArea, TextField } from "@radix-ui/themes";
-import { useMutation } from "convex/react";
+import { useMutation, useQuery } from "convex/react";
 import { useId, useMemo, useState } from "react";
 import { Controller } from "react-hook-form";
 import { Form, FormSubmit } from "@/components/form";
+import { LoadingState } from "@/components/LoadingState";
+import { FieldCharacterCount } from "@/components/form/CharacterCount";
 import { WizardBackButton, WizardFrame } from "@/components/WizardFrame";
 import { api } from "../../../../convex/_generated/api";
+import { MAX_NOTES_LENGTH, MAX_SET_MINUTES, MIN_SET_MINUTES } from "../../../../convex/lib/setRules";
+import { lastOccurrence } from "../../../../convex/lib/recurrence";
 import { QUARTER_HOUR_SLOTS, formatTime12h, localDateString } from "../../../../convex/lib/time";
 import { defaultSetDraft, setDetailsSchema, type SetDraft } from "../setDetails";
 import { TagInput } from "../TagInput";
@@ -15,16 +19,20 @@ import { MissingVenue } from "./MissingVenue";
 /** Step 3: the set itself (minutes, date and time, notes, tags). */
 export function LogSetDetailsStep() {
   const { venue, event, set, setSet, result, goTo, redirect } = useLogSetWizard();
+  const mic = useQuery(api.scene.get, event?.kind === "existing" ? { id: event.sceneItemId } : "skip");
   const { zone, checkDate, save } = useSaveSet();
   const log = useMutation(api.performances.log);
   const ids = { minutes: useId(), date: useId(), time: useId(), notes: useId() };
   const [now] = useState(() => Date.now());
   const today = localDateString(now, zone);
   const schema = useMemo(() => setDetailsSchema(today), [today]);
-  const defaults = useMemo(() => set ?? defaultSetDraft(now, zone), [set, now, zone]);
+  // A set at a listed mic starts at the mic's last show, not at the moment of logging.
+  const lastShow = mic ? lastOccurrence(mic, now) : null;
+  const defaults = useMemo(() => set ?? defaultSetDraft(now, zone, lastShow), [set, now, zone, lastShow]);
 
   if (!venue) return result ? redirect("success") : <MissingVenue />;
   if (!event) return redirect("venue");
+  if (event.kind === "existing" && mic === undefined && !set) return <LoadingState label="Loading the mic" />;
 
   const submit = async (draft: SetDraft) => {
     if (event.kind === "existing") {
@@ -54,8 +62,8 @@ export function LogSetDetailsStep() {
                 size="3"
                 type="number"
                 inputMode="numeric"
-                min={0}
-                max={600}
+                min={MIN_SET_MINUTES}
+                max={MAX_SET_MINUTES}
                 aria-invalid={errors.minutes ? true : undefined}
                 {...register("minutes")}
               />
@@ -110,7 +118,19 @@ export function LogSetDetailsStep() {
               <Text as="label" htmlFor={ids.notes} size="2" weight="medium">
                 Notes
               </Text>
-              <TextArea id={ids.notes} size="3" placeholder="What worked, what didn't?" {...register("notes")} />
+              <TextArea
+                id={ids.notes}
+                size="3"
+                placeholder="What worked, what didn't?"
+                aria-invalid={errors.notes ? true : undefined}
+                {...register("notes")}
+              />
+              <FieldCharacterCount name="notes" max={MAX_NOTES_LENGTH} />
+              {errors.notes?.message ? (
+                <Text size="1" color="red" role="alert">
+                  {String(errors.notes.message)}
+                </Text>
+              ) : null}
             </Flex>
             <Controller
               control={control}

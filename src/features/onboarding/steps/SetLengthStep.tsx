@@ -32,7 +32,7 @@ export function SetLengthStep() {
     setSaving(true);
     try {
       // One transaction: the set and the favourite are saved together or not at all.
-      await logFirstSet({ sceneItemId, minutes, performedAt: Date.now(), timeZone: viewerTimeZone() });
+      await logFirstSet({ sceneItemId, minutes, timeZone: viewerTimeZone() });
     } catch (err) {
       setSaving(false);
       if (toastSignIn(err)) return;
