@@ -97,7 +97,7 @@ export const titles = (nights: Array<{ item: { title: string } }>) => nights.map
 // Wednesday 25 November 2026, 19:45 in New York.
 export const WED_EVENING = Date.parse("2026-11-25T19:45:00-05:00");
 
-/** Wednesday mics "Mic 0", "Mic 1", … created by `host`, one a start time (local, in order); returns their ids. */
+/** Wednesday mics "Mic 0", "Mic 1", … hosted by `host` (its creator and approved claimant), one a start time (local, in order); returns their ids. */
 export async function hostedWednesdayMics(
   t: TestBackend,
   host: TestUser,
@@ -105,7 +105,10 @@ export async function hostedWednesdayMics(
 ): Promise<Id<"sceneItems">[]> {
   const ids: Id<"sceneItems">[] = [];
   for (const [i, startTimeLocal] of startTimes.entries()) {
-    ids.push(await createSceneItem(t, { title: `Mic ${i}`, dayOfWeek: 3, startTimeLocal, createdBy: host.userId }));
+    const micId = await createSceneItem(t, { title: `Mic ${i}`, dayOfWeek: 3, startTimeLocal, createdBy: host.userId });
+    // Night tools belong to the approved claimant, not to whoever added the mic.
+    await t.run((ctx) => ctx.db.insert("micClaims", { micId, claimantId: host.userId, status: "approved" }));
+    ids.push(micId);
   }
   return ids;
 }

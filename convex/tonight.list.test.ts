@@ -136,6 +136,7 @@ describe("tonight.list", () => {
     const late = await createSceneItem(t, { title: "Late", dayOfWeek: 3, startTimeLocal: "21:00" });
     await t.run(async (ctx) => {
       await ctx.db.insert("micClaims", { micId: late, claimantId: host.userId, status: "approved" });
+      await ctx.db.insert("micClaims", { micId: early, claimantId: host.userId, status: "approved" });
     });
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(WED_EVENING);

@@ -52,6 +52,7 @@ describe("the schedule and tonight's status", () => {
       performanceMinutes: 5,
       createdBy: host.userId,
     });
+    await t.run((ctx) => ctx.db.insert("micClaims", { micId: eight, claimantId: host.userId, status: "approved" }));
     const half = await createSceneItem(t, { title: "Half past", dayOfWeek: 3, startTimeLocal: "20:30" });
     const nine = await createSceneItem(t, { title: "Nine", dayOfWeek: 3, startTimeLocal: "21:00" });
     vi.useFakeTimers({ toFake: ["Date"] });
