@@ -77,6 +77,11 @@ describe("admin mic edit form", () => {
       startTimeLocal: "19:30",
       status: "active",
       costInfo: { type: "cover", coverAmount: 5 },
+      // Empty links, host name and notes go as "" so the server clears them.
+      signupLink: "",
+      showLink: "",
+      hostName: "",
+      notes: "",
     });
     const show = micEditSchema.parse({ ...micEditDefaults(item), type: "booked_show" });
     expect(toUpdateArgs(id, show).costInfo).toBeNull();
