@@ -45,6 +45,7 @@ import {
   startsFromBase,
 } from "./queryEntry.js";
 import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "./readSet.js";
+import { servingThreadCpuMs } from "./userTime.js";
 
 export {
   type Entry,
@@ -101,14 +102,30 @@ export class QueryEntries {
     return entry.dirty || entry.result === null || entry.bundle !== this.engine.functions.bundle;
   }
 
-  /** Computes every new or dirty entry (inside the caller's snapshot); `counted` is called per run. */
-  async computeDue(counted: () => void): Promise<void> {
+  /**
+   * Computes new or dirty entries (inside the caller's snapshot) until `until` (performance.now()),
+   * leaving the ones `skip` names for a later flush; `counted` gets each run and the serving
+   * thread's CPU ms it took. Whether any entry not skipped is still due.
+   */
+  async computeDue(
+    counted: (entry: Entry, cpuMs: number) => void,
+    { until = Infinity, skip }: { until?: number; skip?: (entry: Entry) => boolean } = {},
+  ): Promise<boolean> {
     for (const entry of [...this.entries.values()]) {
       if (entry.refs > 0 && this.needsRun(entry)) {
+        if (skip?.(entry)) continue;
+        if (performance.now() >= until) return true;
+        const start = servingThreadCpuMs();
         await this.compute(entry);
-        counted();
+        counted(entry, servingThreadCpuMs() - start);
       }
     }
+    return false;
+  }
+
+  /** Whether a subscribed entry waits for a run (a session gets no Transition until it has run). */
+  isDue(entry: Entry): boolean {
+    return entry.refs > 0 && this.needsRun(entry);
   }
 
   /** Marks dirty every entry whose read set one of the commit's writes intersects. */

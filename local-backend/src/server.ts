@@ -141,7 +141,7 @@ export async function startServers(
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       limitMessagesInProgress(ws, socket);
-      sync.attach(ws);
+      sync.attach(ws, req.socket.remoteAddress ?? "");
     });
   });
 

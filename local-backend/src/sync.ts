@@ -17,9 +17,18 @@
 import type { WebSocket } from "ws";
 import type { TokenVerifier } from "./auth.js";
 import type { Engine } from "./engine.js";
-import { modificationTail, QueryEntries } from "./querySubscriptions.js";
+import { knob } from "./knobs.js";
+import { type Entry, modificationTail, QueryEntries } from "./querySubscriptions.js";
 import { dispatch, recheckFailedSubscriptions } from "./syncMessages.js";
-import { encodeTs, MAX_MESSAGE_BYTES, Session } from "./syncSession.js";
+import {
+  ADDRESS_BUDGET_FACTOR,
+  encodeTs,
+  MAX_MESSAGE_BYTES,
+  RERUN_BUDGET_MS,
+  RERUN_MS_PER_SECOND,
+  Session,
+  WorkBudget,
+} from "./syncSession.js";
 
 export { describeError, describeErrorFully, setRedactErrors } from "./functionErrors.js";
 export { setLogsToClients } from "./functionContext.js";
@@ -33,6 +42,17 @@ export {
 } from "./syncSession.js";
 
 const TRACE = process.env.LOCAL_BACKEND_TRACE === "1";
+/**
+ * A flush re-runs queries in slices of at most this long, each at one snapshot; between slices
+ * waiting transactions begin and commit, and what they touch is re-run in a later slice, so
+ * re-runs do not hold back new transactions for longer than a slice. A flush that has not settled
+ * after SLICED_FLUSH_MS (writes keep landing) finishes under one hold, as a Transition needs one
+ * snapshot.
+ */
+const SLICE_MS = knob("LOCAL_BACKEND_FLUSH_SLICE_MS", 20);
+const SLICED_FLUSH_MS = knob("LOCAL_BACKEND_SLICED_FLUSH_MS", 2000);
+/** How soon a flush runs again while sessions wait (behind, or a query of theirs still due). */
+const DEFERRED_RETRY_MS = 100;
 
 export class SyncManager {
   readonly sessions = new Set<Session>();
@@ -47,6 +67,9 @@ export class SyncManager {
   private wake: (() => void) | null = null;
   private pingTimer: NodeJS.Timeout;
   private stopped = false;
+  /** The connections from each address and the query time they share (see RERUN_BUDGET_MS). */
+  private addresses = new Map<string, { sessions: Set<Session>; budget: WorkBudget }>();
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly engine: Engine,
@@ -75,9 +98,17 @@ export class SyncManager {
     return { sessions: this.sessions.size, subscriptions, entries, cachedResults, queryRuns };
   }
 
+  /** Different query executions the connections from `address` hold together. */
+  distinctQueriesFrom(address: string): number {
+    const entries = new Set<unknown>();
+    for (const session of this.addresses.get(address)?.sessions ?? []) session.distinctQueries(entries);
+    return entries.size;
+  }
+
   stop(): void {
     this.stopped = true;
     clearInterval(this.pingTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.kick();
     for (const resolve of this.flushWaiters.splice(0)) resolve();
   }
@@ -150,8 +181,19 @@ export class SyncManager {
       await this.runQueries(() => reran++);
     } finally {
       const computed = TRACE ? performance.now() : 0;
+      for (const session of [...this.sessions]) {
+        if (session.overBudget !== null) session.fatal(session.overBudget);
+      }
       for (const session of ready) this.applyPending(session);
-      for (const session of this.sessions) this.push(session);
+      let deferred = false;
+      for (const session of this.sessions) if (!this.push(session)) deferred = true;
+      if (deferred && !this.retryTimer && !this.stopped) {
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = null;
+          this.kick();
+        }, DEFERRED_RETRY_MS);
+        this.retryTimer.unref();
+      }
       for (const resolve of waiters) resolve();
       if (TRACE) {
         const done = performance.now();
@@ -162,19 +204,75 @@ export class SyncManager {
     }
   }
 
-  /** Computes every new or dirty entry inside one snapshot. */
+  /**
+   * Computes every new or dirty entry, in slices (SLICE_MS) each at one snapshot, until a slice
+   * finds none due and no commit landed during it: every result is then valid at that snapshot
+   * (a commit between slices marked dirty what it touched). Entries only behind or over-budget
+   * sessions hold wait (coalesced into one later run); each run's time is charged to the sessions
+   * holding it.
+   */
   private async runQueries(counted: () => void): Promise<void> {
-    await this.engine.runSnapshot(async () => {
-      for (;;) {
-        const seq = this.engine.commitSeq;
-        await this.queries.computeDue(counted);
-        // A transaction that was already waiting when the hold began committed:
-        // what it touched is dirty again; run it at the newer state.
-        if (this.engine.commitSeq === seq) break;
+    const started = performance.now();
+    for (;;) {
+      const sliced = performance.now() - started < SLICED_FLUSH_MS;
+      const settled = await this.engine.runSnapshot(async () => {
+        const holders = this.holders();
+        const skip = (entry: Entry) => {
+          const sessions = holders.get(entry);
+          return sessions !== undefined && sessions.every((s) => s.closed || s.behind || s.overBudget !== null);
+        };
+        const charged = (entry: Entry, cpuMs: number) => {
+          counted();
+          this.charge(holders.get(entry), cpuMs);
+        };
+        const until = sliced ? performance.now() + SLICE_MS : Infinity;
+        for (;;) {
+          const seq = this.engine.commitSeq;
+          if (await this.queries.computeDue(charged, { until, skip })) return false;
+          // A transaction that was already waiting when the hold began committed:
+          // what it touched is dirty again; run it at the newer state.
+          if (this.engine.commitSeq === seq) break;
+        }
+        const ts = this.engine.lastCommitTs;
+        if (ts > this.processedTs) this.processedTs = ts;
+        return true;
+      });
+      if (settled || this.stopped) return;
+      // Let the transactions waiting for the hold begin before the next slice.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** The sessions subscribed to each entry. */
+  private holders(): Map<Entry, Session[]> {
+    const holders = new Map<Entry, Session[]>();
+    for (const session of this.sessions) {
+      for (const sub of session.queries.values()) {
+        const list = holders.get(sub.entry);
+        if (!list) holders.set(sub.entry, [session]);
+        else if (list[list.length - 1] !== session) list.push(session);
       }
-      const ts = this.engine.lastCommitTs;
-      if (ts > this.processedTs) this.processedTs = ts;
-    });
+    }
+    return holders;
+  }
+
+  /** Splits a run's time between the sessions holding it and their addresses; marks those out of budget. */
+  private charge(sessions: Session[] | undefined, cpuMs: number): void {
+    if (!sessions || sessions.length === 0) return;
+    const share = cpuMs / sessions.length;
+    for (const session of sessions) {
+      if (!session.budget.charge(share)) {
+        session.overBudget ??=
+          `QueryBudgetExceeded: this connection's queries took more than ${RERUN_BUDGET_MS} ms of the backend's time ` +
+          `(refilled at ${RERUN_MS_PER_SECOND} ms a second); subscribe to fewer or cheaper queries`;
+      }
+      const address = this.addresses.get(session.address);
+      if (address && !address.budget.charge(share)) {
+        session.overBudget ??=
+          `QueryBudgetExceeded: the connections from this address took more than ${RERUN_BUDGET_MS * ADDRESS_BUDGET_FACTOR} ms ` +
+          `of the backend's time with their queries`;
+      }
+    }
   }
 
   /** A session's query set / identity change becomes visible once its queries are computed. */
@@ -194,14 +292,21 @@ export class SyncManager {
     for (const sub of session.queries.values()) sub.live = true;
   }
 
-  /** Sends a session what changed since its last Transition, if anything. */
-  push(session: Session): void {
-    if (session.closed) return;
+  /**
+   * Sends a session what changed since its last Transition, if anything. False when it must wait
+   * for a later flush: it is behind, or a query of its own still waits for a run (all of a
+   * Transition's results are at its one timestamp).
+   */
+  push(session: Session): boolean {
+    if (session.closed) return true;
     if (session.mutationInFlight) {
       // Its MutationResponse must go out before a Transition past its timestamp.
       session.deferredPush = true;
-      return;
+      return true;
     }
+    if (session.behind) return false;
+    for (const sub of session.queries.values())
+      if (sub.live && !sub.request && this.queries.isDue(sub.entry)) return false;
     // Modifications are pre-serialized JSON: an entry's value is stringified once, not per subscriber.
     const modifications: string[] = session.removed.map((queryId) => JSON.stringify({ type: "QueryRemoved", queryId }));
     session.removed = [];
@@ -216,7 +321,7 @@ export class SyncManager {
     const versionChanged =
       session.querySetVersion !== session.sentQuerySet || session.identityVersion !== session.sentIdentity;
     const tsNeeded = session.needTs > session.sentTs && endTs >= session.needTs;
-    if (modifications.length === 0 && !versionChanged && !tsNeeded) return;
+    if (modifications.length === 0 && !versionChanged && !tsNeeded) return true;
     const now = Date.now();
     const head = JSON.stringify({
       type: "Transition",
@@ -229,11 +334,24 @@ export class SyncManager {
     session.sentQuerySet = session.querySetVersion;
     session.sentIdentity = session.identityVersion;
     session.sentTs = endTs;
+    return true;
   }
 
-  attach(ws: WebSocket): Session {
-    const session = new Session(ws, this);
+  attach(ws: WebSocket, address = ""): Session {
+    const session = new Session(ws, this, address);
     this.sessions.add(session);
+    let peers = this.addresses.get(address);
+    if (!peers) {
+      if (this.addresses.size >= 10_000) {
+        for (const [known, { sessions }] of this.addresses) if (sessions.size === 0) this.addresses.delete(known);
+      }
+      const budget = new WorkBudget(
+        RERUN_BUDGET_MS * ADDRESS_BUDGET_FACTOR,
+        RERUN_MS_PER_SECOND * ADDRESS_BUDGET_FACTOR,
+      );
+      this.addresses.set(address, (peers = { sessions: new Set(), budget }));
+    }
+    peers.sessions.add(session);
     ws.on("message", (data: Buffer, isBinary: boolean) => {
       if (session.closed) return;
       const size = Array.isArray(data)
@@ -265,6 +383,8 @@ export class SyncManager {
     if (session.expiryTimer) clearTimeout(session.expiryTimer);
     if (!this.sessions.delete(session)) return;
     session.closed = true;
+    // The address keeps its budget after its last connection closes: reconnecting does not refill it.
+    this.addresses.get(session.address)?.sessions.delete(session);
     for (const sub of session.queries.values()) this.queries.release(sub.entry);
     session.queries.clear();
   }

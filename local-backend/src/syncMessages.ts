@@ -10,7 +10,14 @@ import { OCC_ERROR, OccError } from "./occ.js";
 import { type Entry, newEntry, type Subscription } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
 import { authenticate } from "./syncAuth.js";
-import { encodeTs, MAX_INFLIGHT_MESSAGES, MAX_SUBSCRIPTIONS_PER_CONNECTION, type Session } from "./syncSession.js";
+import {
+  encodeTs,
+  MAX_INFLIGHT_MESSAGES,
+  MAX_QUERIES_PER_ADDRESS,
+  MAX_QUERIES_PER_CONNECTION,
+  MAX_SUBSCRIPTIONS_PER_CONNECTION,
+  type Session,
+} from "./syncSession.js";
 
 /** A UUID, as the official client's Connect carries (any version, either case). */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -130,6 +137,15 @@ async function modifyQuerySet(sync: SyncManager, session: Session, message: any)
         );
         return;
       }
+      if (
+        session.queries.size > MAX_QUERIES_PER_CONNECTION &&
+        session.distinctQueries().size > MAX_QUERIES_PER_CONNECTION
+      ) {
+        session.fatal(
+          `TooManyQueries: a connection may subscribe to at most ${MAX_QUERIES_PER_CONNECTION} different queries (function and arguments); each is re-run on every write it read`,
+        );
+        return;
+      }
       session.removed = session.removed.filter((id) => id !== mod.queryId);
       session.pendingRemoved = session.pendingRemoved.filter((id) => id !== mod.queryId);
     } else if (mod?.type === "Remove" && typeof mod.queryId === "number") {
@@ -143,6 +159,12 @@ async function modifyQuerySet(sync: SyncManager, session: Session, message: any)
       session.fatal(`Invalid query set modification: ${JSON.stringify(mod)?.slice(0, 200)}`);
       return;
     }
+  }
+  if (sync.distinctQueriesFrom(session.address) > MAX_QUERIES_PER_ADDRESS) {
+    session.fatal(
+      `TooManyQueriesFromAddress: the connections from one address may subscribe to at most ${MAX_QUERIES_PER_ADDRESS} different queries together`,
+    );
+    return;
   }
   // New queries are computed by the next flush, at the same snapshot as every
   // other query, and go out in its Transition with the new query set version.

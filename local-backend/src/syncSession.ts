@@ -5,6 +5,7 @@
  */
 import type { WebSocket } from "ws";
 import type { Caller } from "./functionContext.js";
+import { intKnob, knob } from "./knobs.js";
 import type { Subscription } from "./querySubscriptions.js";
 import type { SyncManager } from "./sync.js";
 
@@ -28,6 +29,53 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
  * gigabytes. Past it the connection ends with a FatalError.
  */
 export const MAX_QUEUED_BYTES_PER_CONNECTION = 32 * 1024 * 1024;
+
+/**
+ * Different queries (function, arguments and identity: subscriptions sharing one execution count
+ * once) one connection may hold, and all connections from one address together. Each is re-run on
+ * every write to what it read, so this, not the subscription count, bounds the work a connection
+ * adds to every write: 1,000 subscriptions differing in one argument were 1,000 re-runs per write.
+ * A page needs tens. Past either the connection ends with a FatalError.
+ */
+export const MAX_QUERIES_PER_CONNECTION = intKnob("LOCAL_BACKEND_MAX_QUERIES_PER_CONNECTION", 200);
+export const MAX_QUERIES_PER_ADDRESS = intKnob("LOCAL_BACKEND_MAX_QUERIES_PER_ADDRESS", 2000);
+/**
+ * Query run time (this thread's CPU) a connection may cause: a bucket of RERUN_BUDGET_MS that
+ * refills at RERUN_MS_PER_SECOND; a run shared by several connections is split between them. An
+ * address gets ADDRESS_BUDGET_FACTOR times both for all its connections. Past it the connection
+ * ends with a FatalError.
+ */
+export const RERUN_BUDGET_MS = knob("LOCAL_BACKEND_RERUN_BUDGET_MS", 10_000);
+export const RERUN_MS_PER_SECOND = knob("LOCAL_BACKEND_RERUN_MS_PER_SECOND", 250);
+export const ADDRESS_BUDGET_FACTOR = 6;
+/**
+ * Bytes waiting to be sent past which a connection is behind: its queries are not re-run and it
+ * gets no Transition until it has read what it was sent (Convex's sync worker computes no update
+ * while 2 Transitions wait in its send buffer), so its re-runs coalesce into one.
+ */
+export const BEHIND_BYTES = intKnob("LOCAL_BACKEND_BEHIND_BYTES", 1024 * 1024);
+
+/** A token bucket of milliseconds of work. */
+export class WorkBudget {
+  private left: number;
+  private at = Date.now();
+
+  constructor(
+    readonly capacityMs: number,
+    readonly refillPerSecond: number,
+  ) {
+    this.left = capacityMs;
+  }
+
+  /** Takes `ms`; false once the bucket is empty. */
+  charge(ms: number): boolean {
+    const now = Date.now();
+    this.left = Math.min(this.capacityMs, this.left + ((now - this.at) / 1000) * this.refillPerSecond);
+    this.at = now;
+    this.left -= ms;
+    return this.left > 0;
+  }
+}
 
 export function encodeTs(ts: bigint): string {
   const buf = Buffer.alloc(8);
@@ -60,11 +108,27 @@ export class Session {
   /** Bytes of the messages waiting in the queue and of the actions running. */
   queuedBytes = 0;
   private queue: Promise<void> = Promise.resolve();
+  /** Query run time this connection caused (see RERUN_BUDGET_MS); set once it ran out, ending it. */
+  readonly budget = new WorkBudget(RERUN_BUDGET_MS, RERUN_MS_PER_SECOND);
+  overBudget: string | null = null;
 
   constructor(
     readonly ws: WebSocket,
     readonly sync: SyncManager,
+    /** The peer's address, for the limits its connections share. */
+    readonly address = "",
   ) {}
+
+  /** Whether the client has not read what it was sent (see BEHIND_BYTES). */
+  get behind(): boolean {
+    return this.ws.bufferedAmount > BEHIND_BYTES;
+  }
+
+  /** Different executions among its subscriptions (failed-before-running ones are not run). */
+  distinctQueries(into = new Set<unknown>()): Set<unknown> {
+    for (const sub of this.queries.values()) if (!sub.request) into.add(sub.entry);
+    return into;
+  }
 
   send(message: unknown): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;

@@ -64,6 +64,11 @@ function threadCpuMs(): number | null {
   }
 }
 
+/** CPU time of the serving thread in ms (the process's where there is no thread clock). */
+export function servingThreadCpuMs(): number {
+  return threadCpuMs() ?? cpuMs();
+}
+
 /** Actions running in worker threads now, and how many ever started (set by the engine). */
 let actionThreads: (() => { running: number; started: number }) | null = null;
 export function setActionThreadActivity(activity: (() => { running: number; started: number }) | null): void {

@@ -39,23 +39,29 @@
  * bytes written. `--cli` runs another checkout's backend (the "before"; a
  * `cli.ts` runs through tsx).
  *
+ * `npm run bench:backend -- --abuse [--sockets 2 --subs 1000 --writes 10]` (backend/abuse.ts):
+ * sockets of subscriptions differing in one ignored argument, then writes and an unrelated query.
+ *
  * Every mode starts and stops its backends with one helper (backend/common.ts).
  */
+import { abuse } from "./backend/abuse";
 import { fanout } from "./backend/fanout";
 import { indexRead } from "./backend/indexRead";
 import { signups } from "./backend/signups";
 import { storage } from "./backend/storage";
 import { subscribers } from "./backend/subscribers";
 
-(process.argv.includes("--index-read")
-  ? indexRead()
-  : process.argv.includes("--fanout")
-    ? fanout()
-    : process.argv.includes("--signups")
-      ? signups()
-      : process.argv.includes("--storage")
-        ? storage()
-        : subscribers()
+(process.argv.includes("--abuse")
+  ? abuse()
+  : process.argv.includes("--index-read")
+    ? indexRead()
+    : process.argv.includes("--fanout")
+      ? fanout()
+      : process.argv.includes("--signups")
+        ? signups()
+        : process.argv.includes("--storage")
+          ? storage()
+          : subscribers()
 ).then(
   () => process.exit(0),
   (error) => {
