@@ -40,6 +40,8 @@ async function livedIn(t: TestBackend, comic: TestUser, mic: Id<"sceneItems">) {
     tags: [],
     venueName: "Basement Show",
     notes: "new closer",
+    // Sent from the offline outbox: its key is the comedian's too.
+    clientKey: "outbox-0123456789abcdef",
   });
   await asUser.mutation(api.schedule.add, { sceneItemId: mic });
   await asUser.mutation(api.favorites.add, { sceneItemId: mic });
@@ -95,6 +97,7 @@ async function rowsOf(t: TestBackend, userId: Id<"users">) {
       "userBadges",
       "micClaims",
       "problemReports",
+      "setClientKeys",
     ] as const;
     for (const table of tables) {
       // A test may scan whole tables: it looks for any trace of the comedian.

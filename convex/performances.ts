@@ -1,16 +1,24 @@
 import { v } from "convex/values";
 import { userMutation } from "./functions";
 import * as Performances from "./model/performances";
+import * as SetClientKeys from "./model/setClientKeys";
 import { enforceRateLimit } from "./rateLimits";
 
 /** Logs a set at a scene item (or, for a one-time show, at a venue by name);
- * returns the comedian's new total minutes and any badges just earned. */
+ * returns the comedian's new total minutes and any badges just earned. A set sent
+ * with a `clientKey` (a device's offline outbox) is logged once however often it is sent. */
 export const log = userMutation({
-  args: Performances.logArgsValidator.fields,
+  args: { ...Performances.logArgsValidator.fields, clientKey: v.optional(v.string()) },
   returns: Performances.logResultValidator,
-  handler: async (ctx, args) => {
+  handler: async (ctx, { clientKey, ...set }) => {
+    if (clientKey !== undefined) {
+      const earlier = await SetClientKeys.loggedEarlier(ctx, ctx.userId, clientKey);
+      if (earlier !== null) return earlier;
+    }
     await enforceRateLimit(ctx, "logSet", ctx.userId);
-    return await Performances.logSet(ctx, { userId: ctx.userId, set: args, nowMs: Date.now() });
+    const logged = await Performances.logSet(ctx, { userId: ctx.userId, set, nowMs: Date.now() });
+    if (clientKey !== undefined) await SetClientKeys.remember(ctx, ctx.userId, clientKey, logged.performanceId);
+    return logged;
   },
 });
 

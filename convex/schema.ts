@@ -109,6 +109,13 @@ export default defineSchema({
     venuesAdded: v.number(),
   }).index("by_userId", ["userId"]),
 
+  /** A set logged from a device's offline outbox, by the key the device gave it: a resend finds it. */
+  setClientKeys: defineTable({
+    userId: v.id("users"),
+    clientKey: v.string(),
+    performanceId: v.id("performances"),
+  }).index("by_user_and_clientKey", ["userId", "clientKey"]),
+
   /** One row per comedian per local day with at least one set (streaks). */
   performanceDays: defineTable({
     userId: v.id("users"),

@@ -85,6 +85,7 @@ import type * as model_sceneArea from "../model/sceneArea.js";
 import type * as model_schedule from "../model/schedule.js";
 import type * as model_scheduleDue from "../model/scheduleDue.js";
 import type * as model_scheduleWeek from "../model/scheduleWeek.js";
+import type * as model_setClientKeys from "../model/setClientKeys.js";
 import type * as model_stats from "../model/stats.js";
 import type * as model_statsTriggers from "../model/statsTriggers.js";
 import type * as model_tonight from "../model/tonight.js";
@@ -188,6 +189,7 @@ declare const fullApi: ApiFromModules<{
   "model/schedule": typeof model_schedule;
   "model/scheduleDue": typeof model_scheduleDue;
   "model/scheduleWeek": typeof model_scheduleWeek;
+  "model/setClientKeys": typeof model_setClientKeys;
   "model/stats": typeof model_stats;
   "model/statsTriggers": typeof model_statsTriggers;
   "model/tonight": typeof model_tonight;

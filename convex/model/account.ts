@@ -173,6 +173,15 @@ export async function purgeOwnedRows(
     drain(
       (n) =>
         ctx.db
+          .query("setClientKeys")
+          .withIndex("by_user_and_clientKey", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("setClientKeys"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
           .query("performances")
           .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
           .take(n),

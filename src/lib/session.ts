@@ -21,6 +21,8 @@ export function clearLocalSessionState(
   session: Storage | undefined = globalThis.sessionStorage,
 ): void {
   forgetWizardDrafts(session);
+  // The offline copy and outbox (IndexedDB) belong to the comedian too.
+  void import("./offline/store").then((store) => store.forgetEverything()).catch(() => undefined);
   if (!storage) return;
   const doomed: string[] = [storageKeys.onboardingProgress, storageKeys.userLocation];
   for (let i = 0; i < storage.length; i++) {

@@ -1,7 +1,9 @@
 import { Box } from "@radix-ui/themes";
+import { useConvexConnectionState } from "convex/react";
 import { lazy, Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
+import { useOnline } from "@/lib/useOnline";
 import { BadgeToaster } from "@/features/badges/BadgeToaster";
 import { ListNotifier } from "@/features/live-list/ListNotifier";
 import { useEnsureProfile } from "../gates/useEnsureProfile";
@@ -10,10 +12,18 @@ import { TopBar } from "./TopBar";
 
 // Service worker registration and its update prompt: not part of the first paint.
 const UpdatePrompt = lazy(() => import("../pwa/UpdatePrompt"));
+// The offline copy and outbox, and the page shown without a network (both precached).
+const Pocket = lazy(() => import("@/features/offline/Pocket"));
+const OfflineShelf = lazy(() => import("@/features/offline/OfflineShelf"));
 
 /** The frame of every page: top bar, the page, and the connection banner. */
 export function RootLayout() {
   useEnsureProfile();
+  // Started without a network: the device's copy. A page that loaded online keeps working
+  // offline on the client's own state (its changes are sent on reconnect).
+  const online = useOnline();
+  const { hasEverConnected } = useConvexConnectionState();
+  const offlineStart = !online && !hasEverConnected;
   return (
     <>
       <ScrollToTop />
@@ -25,7 +35,16 @@ export function RootLayout() {
       <TopBar />
       <Box asChild style={{ minHeight: "calc(100vh - 57px)" }}>
         <main id="main">
-          <Outlet />
+          <Suspense fallback={null}>
+            <Pocket />
+          </Suspense>
+          {offlineStart ? (
+            <Suspense fallback={null}>
+              <OfflineShelf />
+            </Suspense>
+          ) : (
+            <Outlet />
+          )}
         </main>
       </Box>
       <Box position="fixed" bottom="0" left="0" right="0" style={{ zIndex: 20 }}>

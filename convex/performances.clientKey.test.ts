@@ -1,0 +1,57 @@
+import { describe, expect, test } from "vitest";
+import { api } from "./_generated/api";
+import "./lib/time";
+import { createUser, newComicAndMic } from "./test.setup";
+import { expectAppError } from "./test.expect";
+import { NOW, nyEvening } from "./test.performances";
+import { useFrozenClock } from "./test.clock";
+
+useFrozenClock(NOW);
+
+const KEY = "3f0c2a9e-1b7d-4c55-9a0e-7d2b5c8e1f42";
+
+describe("performances.log with a clientKey (the offline outbox)", () => {
+  test("a resent set is logged once and answers as the first send did", async () => {
+    const { t, comic, mic } = await newComicAndMic();
+    const set = { minutes: 6, performedAt: nyEvening(0), tags: [], sceneItemId: mic, clientKey: KEY };
+    const first = await comic.asUser.mutation(api.performances.log, set);
+    const again = await comic.asUser.mutation(api.performances.log, set);
+    expect(again).toEqual({ performanceId: first.performanceId, totalMinutes: 6, newBadges: [] });
+    const sets = await t.run(async (ctx) =>
+      ctx.db
+        .query("performances")
+        .withIndex("by_user_and_performedAt", (q) => q.eq("userId", comic.userId))
+        .collect(),
+    );
+    expect(sets).toHaveLength(1);
+  });
+
+  test("keys are per comedian, and sets without a key are never merged", async () => {
+    const { t, comic, mic } = await newComicAndMic();
+    const other = await createUser(t, { email: "other@example.com" });
+    const set = { minutes: 5, performedAt: nyEvening(0), tags: [], sceneItemId: mic };
+    await comic.asUser.mutation(api.performances.log, { ...set, clientKey: KEY });
+    const theirs = await other.asUser.mutation(api.performances.log, { ...set, clientKey: KEY });
+    expect(theirs.totalMinutes).toBe(5);
+    await comic.asUser.mutation(api.performances.log, set);
+    const again = await comic.asUser.mutation(api.performances.log, set);
+    expect(again.totalMinutes).toBe(15);
+  });
+
+  test.each(["short", "x".repeat(65), "has spaces in it ok", "drop;table--0123456"])(
+    "rejects the key %j",
+    async (key) => {
+      const { comic, mic } = await newComicAndMic();
+      await expectAppError(
+        comic.asUser.mutation(api.performances.log, {
+          minutes: 5,
+          performedAt: nyEvening(0),
+          tags: [],
+          sceneItemId: mic,
+          clientKey: key,
+        }),
+        "INVALID_INPUT",
+      );
+    },
+  );
+});

@@ -1,0 +1,116 @@
+import { useConvex, useConvexAuth, useQuery } from "convex/react";
+import { ConvexError } from "convex/values";
+import { useEffect, useMemo, useState } from "react";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { localDateString } from "../../../convex/lib/time";
+import { scheduleWeek } from "../../../convex/lib/weeks";
+import {
+  onOutboxChange,
+  queuedSets,
+  rememberAccount,
+  removeQueuedSet,
+  saveSnapshot,
+  type QueuedSet,
+} from "@/lib/offline/store";
+import { toast } from "@/lib/toast";
+import { useNow } from "@/lib/useNow";
+import { viewerTimeZone } from "@/lib/timeZone";
+import { buildSnapshot } from "./snapshot";
+
+const LAST_SETS = 5;
+
+/**
+ * While signed in and online: keeps this account's offline copy (tonight, their place on
+ * tonight's lists, the week, their last sets) up to date as the live queries change
+ * (sign-out forgets it: clearLocalSessionState).
+ */
+export function useOfflineCapture(): string | null {
+  const { isAuthenticated } = useConvexAuth();
+  const me = useQuery(api.profiles.me, isAuthenticated ? {} : "skip");
+  const nowMs = useNow(5 * 60_000);
+  const timeZone = useMemo(viewerTimeZone, []);
+  const week = useMemo(() => scheduleWeek(localDateString(nowMs, timeZone), timeZone), [nowMs, timeZone]);
+  const signedIn = isAuthenticated && me != null;
+  const weekData = useQuery(
+    api.schedule.week,
+    signedIn ? { weekStartMs: week.startMs, weekEndMs: week.endMs, nowMs } : "skip",
+  );
+  const sets = useQuery(
+    api.history.list,
+    signedIn ? { paginationOpts: { numItems: LAST_SETS, cursor: null } } : "skip",
+  );
+  const spots = useQuery(api.nightLists.myRecent, signedIn ? {} : "skip");
+  const userId = signedIn ? me.userId : null;
+
+  useEffect(() => {
+    if (userId === null || weekData === undefined || sets === undefined || spots === undefined) return;
+    const snapshot = buildSnapshot({ userId, nowMs: Date.now(), timeZone, week: weekData, sets: sets.page, spots });
+    void Promise.all([rememberAccount(userId), saveSnapshot(snapshot)]).catch(() => undefined);
+  }, [userId, weekData, sets, spots, timeZone]);
+
+  return userId;
+}
+
+/** The account's outbox, live (this tab's and other tabs' changes). */
+export function useOutbox(userId: string | null): QueuedSet[] {
+  const [sets, setSets] = useState<QueuedSet[]>([]);
+  useEffect(() => {
+    if (userId === null) {
+      setSets([]);
+      return;
+    }
+    let live = true;
+    const load = () =>
+      void queuedSets(userId).then(
+        (found) => live && setSets(found),
+        () => undefined,
+      );
+    load();
+    const stop = onOutboxChange(load);
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [userId]);
+  return sets;
+}
+
+/**
+ * Sends the account's waiting sets, oldest first, once the backend is reachable. Each
+ * carries its idempotency key, so a send whose answer was lost is resent safely; one tab
+ * sends at a time (a Web Lock), and a set the server refuses leaves the outbox with a toast.
+ */
+export function useOutboxSync(userId: string | null, online: boolean, pending: number): void {
+  const convex = useConvex();
+  useEffect(() => {
+    if (userId === null || !online || pending === 0) return;
+    let cancelled = false;
+    const flush = async () => {
+      for (const entry of await queuedSets(userId)) {
+        if (cancelled) return;
+        try {
+          await convex.mutation(api.performances.log, {
+            ...entry.set,
+            sceneItemId: entry.set.sceneItemId as Id<"sceneItems"> | undefined,
+            clientKey: entry.clientKey,
+          });
+        } catch (error) {
+          // Not reachable, not signed in yet, or too many at once: the set waits for the next try.
+          if (!(error instanceof ConvexError)) return;
+          const code = (error.data as { code?: string } | undefined)?.code;
+          if (code === "NOT_SIGNED_IN" || code === "RATE_LIMITED") return;
+          toast.error("A set saved offline could not be logged", {
+            description: (error.data as { message?: string } | undefined)?.message ?? entry.label,
+          });
+        }
+        await removeQueuedSet(entry.clientKey);
+      }
+    };
+    const locks = navigator.locks as LockManager | undefined;
+    void (locks ? locks.request("stagetime-outbox", flush) : flush()).catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [convex, userId, online, pending]);
+}

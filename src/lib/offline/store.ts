@@ -1,0 +1,136 @@
+import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+
+/** A set logged without a connection, waiting in the outbox until the server has it. */
+export type QueuedSet = {
+  /** The idempotency key the server checks: a resend never logs twice. */
+  clientKey: string;
+  userId: string;
+  queuedAt: number;
+  set: {
+    minutes: number;
+    performedAt: number;
+    tags: string[];
+    timeZone?: string;
+    notes?: string;
+    sceneItemId?: string;
+    venueName?: string;
+  };
+  /** Shown in the outbox list. */
+  label: string;
+};
+
+/** What a comedian needs at the mic, kept for an offline start. Every list is capped. */
+export type Snapshot = {
+  userId: string;
+  savedAt: number;
+  /** Tonight's mics they scheduled, in start order. */
+  tonight: { sceneItemId: string; title: string; venueName: string; startsAt: number; status: string | null }[];
+  /** Their spots on tonight's live lists. */
+  myPlace: { micTitle: string; label: string }[];
+  /** This week's schedule (mics and sets). */
+  week: { key: string; title: string; venueName: string; startsAt: number; detail: string }[];
+  /** Their last sets, newest first. */
+  lastSets: { key: string; venueName: string; performedAt: number; minutes: number }[];
+};
+
+export const SNAPSHOT_CAPS = { tonight: 20, myPlace: 10, week: 50, lastSets: 10 } as const;
+/** At most this many sets wait per account (one busy week without signal). */
+export const OUTBOX_CAP = 50;
+
+interface OfflineDb extends DBSchema {
+  outbox: { key: string; value: QueuedSet; indexes: { by_user: string } };
+  snapshots: { key: string; value: Snapshot };
+  meta: { key: string; value: { key: string; userId: string } };
+}
+
+const DB_NAME = "stagetime-offline";
+let opening: Promise<IDBPDatabase<OfflineDb>> | null = null;
+
+function db(): Promise<IDBPDatabase<OfflineDb>> {
+  opening ??= openDB<OfflineDb>(DB_NAME, 1, {
+    upgrade(database) {
+      database.createObjectStore("outbox", { keyPath: "clientKey" }).createIndex("by_user", "userId");
+      database.createObjectStore("snapshots", { keyPath: "userId" });
+      database.createObjectStore("meta", { keyPath: "key" });
+    },
+  });
+  return opening;
+}
+
+/** The account this device last saw signed in (whose snapshot an offline start shows). */
+export async function lastAccount(): Promise<string | null> {
+  return (await (await db()).get("meta", "account"))?.userId ?? null;
+}
+
+export async function rememberAccount(userId: string): Promise<void> {
+  await (await db()).put("meta", { key: "account", userId });
+}
+
+export async function saveSnapshot(snapshot: Snapshot): Promise<void> {
+  await (
+    await db()
+  ).put("snapshots", {
+    ...snapshot,
+    tonight: snapshot.tonight.slice(0, SNAPSHOT_CAPS.tonight),
+    myPlace: snapshot.myPlace.slice(0, SNAPSHOT_CAPS.myPlace),
+    week: snapshot.week.slice(0, SNAPSHOT_CAPS.week),
+    lastSets: snapshot.lastSets.slice(0, SNAPSHOT_CAPS.lastSets),
+  });
+}
+
+export async function readSnapshot(userId: string): Promise<Snapshot | null> {
+  return (await (await db()).get("snapshots", userId)) ?? null;
+}
+
+/** Puts a set in the outbox; false when the account's outbox is full. */
+export async function queueSet(entry: QueuedSet): Promise<boolean> {
+  const database = await db();
+  const tx = database.transaction("outbox", "readwrite");
+  const count = await tx.store.index("by_user").count(entry.userId);
+  if (count >= OUTBOX_CAP) {
+    await tx.done;
+    return false;
+  }
+  await tx.store.put(entry);
+  await tx.done;
+  notifyOutbox();
+  return true;
+}
+
+export async function queuedSets(userId: string): Promise<QueuedSet[]> {
+  const sets = await (await db()).getAllFromIndex("outbox", "by_user", userId);
+  return sets.sort((a, b) => a.queuedAt - b.queuedAt);
+}
+
+export async function removeQueuedSet(clientKey: string): Promise<void> {
+  await (await db()).delete("outbox", clientKey);
+  notifyOutbox();
+}
+
+/** Sign-out: nothing of the comedian's stays on the device (snapshots, account, unsent sets). */
+export async function forgetEverything(): Promise<void> {
+  const database = await db();
+  const tx = database.transaction(["outbox", "snapshots", "meta"], "readwrite");
+  await Promise.all([
+    tx.objectStore("outbox").clear(),
+    tx.objectStore("snapshots").clear(),
+    tx.objectStore("meta").clear(),
+  ]);
+  await tx.done;
+  notifyOutbox();
+}
+
+// Other tabs and components learn that the outbox changed.
+const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("stagetime-outbox");
+const listeners = new Set<() => void>();
+channel?.addEventListener("message", () => listeners.forEach((listener) => listener()));
+
+function notifyOutbox(): void {
+  listeners.forEach((listener) => listener());
+  channel?.postMessage("changed");
+}
+
+export function onOutboxChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

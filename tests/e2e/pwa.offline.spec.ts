@@ -1,0 +1,82 @@
+/**
+ * StageTime in a basement: a reload without a network shows the app (from the service
+ * worker's precache) with this device's copy of the comedian's night, and a set logged
+ * there waits in a durable outbox and reaches the server exactly once.
+ */
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+test.use({ serviceWorkers: "allow" });
+
+/** The account's offline copy, as the page's IndexedDB holds it. */
+async function savedSnapshot(page: Page): Promise<{ lastSets: { venueName: string }[] } | null> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const open = indexedDB.open("stagetime-offline");
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("snapshots")) return resolve(null);
+          const all = db.transaction("snapshots").objectStore("snapshots").getAll();
+          all.onsuccess = () => resolve(all.result[0] ?? null);
+        };
+        open.onerror = () => resolve(null);
+      }),
+  );
+}
+
+async function swControls(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve));
+    }
+  });
+}
+
+test("offline: the app opens with the saved night, and a set logged there syncs once", async ({
+  page,
+  context,
+  signUp,
+}) => {
+  await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await swControls(page);
+  await expect.poll(() => savedSnapshot(page)).not.toBeNull();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByText(/^Offline — showing what you had at \d{1,2}:\d{2} (AM|PM)$/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tonight", exact: true })).toContainText("Nothing scheduled tonight");
+  await expect(page.getByRole("region", { name: "Your last sets" })).toContainText("No sets logged yet");
+
+  // Log a set with no network: it waits on the phone, also across a reload.
+  const form = page.getByRole("form", { name: "Log a set offline" });
+  await form.getByRole("combobox", { name: "Where" }).click();
+  await page.getByRole("option", { name: "Somewhere else" }).click();
+  await form.getByLabel("Venue").fill("The Basement Bar");
+  await form.getByLabel("Minutes").fill("7");
+  await form.getByRole("button", { name: "Save set" }).click();
+  const waiting = page.getByRole("region", { name: "Sets saved on this phone" });
+  await expect(waiting).toContainText("7 min at The Basement Bar");
+  await expect(waiting).toContainText("Waiting to sync");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Sets saved on this phone" })).toContainText("Waiting to sync");
+
+  // Back online: the outbox empties and the server has the set once.
+  await context.setOffline(false);
+  await expect(page.getByText(/Waiting to sync/)).toHaveCount(0, { timeout: 20_000 });
+  await page.goto("/performance-history");
+  await expect(page.getByText("The Basement Bar")).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByText("The Basement Bar")).toHaveCount(1);
+
+  // The offline copy now has the set among the last sets.
+  await expect
+    .poll(async () => (await savedSnapshot(page))?.lastSets.map((s) => s.venueName))
+    .toContain("The Basement Bar");
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Your last sets" })).toContainText("The Basement Bar");
+});
