@@ -9,6 +9,10 @@
  * process, so the end-to-end figures include their parsing; the backend's own
  * share (from its trace) is printed too. Prints figures; asserts nothing.
  *
+ * `npm run bench:backend -- --hot [--burst 50 --bursts 3]` (backend/hotDocument.ts):
+ * conflicts, retries and failures per burst of concurrent writes to one
+ * document under optimistic concurrency (the default run prints it too).
+ *
  * `npm run bench:backend -- --fanout [--mics 1000 --scene 50 --checkins 20]`
  * (backend/fanout.ts): read-set invalidation at scene size.
  *
@@ -46,6 +50,7 @@
  */
 import { abuse } from "./backend/abuse";
 import { fanout } from "./backend/fanout";
+import { hotDocument } from "./backend/hotDocument";
 import { indexRead } from "./backend/indexRead";
 import { signups } from "./backend/signups";
 import { storage } from "./backend/storage";
@@ -61,7 +66,9 @@ import { subscribers } from "./backend/subscribers";
         ? signups()
         : process.argv.includes("--storage")
           ? storage()
-          : subscribers()
+          : process.argv.includes("--hot")
+            ? hotDocument()
+            : subscribers()
 ).then(
   () => process.exit(0),
   (error) => {

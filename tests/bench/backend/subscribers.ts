@@ -4,6 +4,7 @@
  */
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { api, backendStats, flag, percentile, rssMiB, startBackend, stopBackend } from "./common";
+import { hotDocumentBursts } from "./hotDocument";
 
 const SUBSCRIBERS = Number(flag("subscribers", "200"));
 const DOCS = Number(flag("docs", "1000"));
@@ -115,6 +116,7 @@ export async function subscribers(): Promise<void> {
       `contention warnings: ${contention.warnings} (threshold ${contention.threshold} transactions/s on one document; ` +
         `${touches} writes to one item in 1 s${contention.hot.length > 0 ? `; last: table "${contention.hot.at(-1).table}" by ${contention.hot.at(-1).functions.join(", ")}` : ""})`,
     );
+    await hotDocumentBursts(backend);
     console.log(`backend RSS at the end: ${rssMiB(child.pid!)} MiB`);
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
