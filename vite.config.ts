@@ -9,6 +9,7 @@ import { radixThemeWithoutTooltipProvider } from "./scripts/radixThemeTooltipPlu
 import { routePreload } from "./scripts/routePreloadPlugin.ts";
 import { sceneFirstPageOverHttp } from "./scripts/sceneFirstPagePlugin.ts";
 import { pwaManifest } from "./scripts/pwaManifest.ts";
+import { securityHeadersPlugin } from "./scripts/securityHeaders.ts";
 
 export default defineConfig({
   plugins: [
@@ -31,6 +32,8 @@ export default defineConfig({
       manifest: pwaManifest,
       injectManifest: { globPatterns: ["**/*.{js,css,html,svg,png,woff2}"] },
     }),
+    // Writes dist/_headers and an nginx snippet (CSP with the inline scripts' hashes); `vite preview` serves them.
+    securityHeadersPlugin(),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { HEADERS_FILE, parseHeadersFile } from "../../../scripts/securityHeaders";
 
 const contentTypes: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -27,6 +28,9 @@ const contentTypes: Record<string, string> = {
 export async function startStaticServer(root: string, port: number, host = "127.0.0.1"): Promise<http.Server> {
   const rootDir = path.resolve(root);
   const indexHtml = path.join(rootDir, "index.html");
+  // The build's security headers (CSP, no framing), as a static host configured from _headers sends them.
+  const headersPath = path.join(rootDir, HEADERS_FILE);
+  const security = fs.existsSync(headersPath) ? parseHeadersFile(fs.readFileSync(headersPath, "utf8")) : {};
   const server = http.createServer((req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405).end();
@@ -50,6 +54,7 @@ export async function startStaticServer(root: string, port: number, host = "127.
     // Hashed assets never change; the page, the service worker and the manifest do.
     const unhashed = /^\/(sw\.js|manifest\.webmanifest)$/.test(url.pathname);
     res.writeHead(200, {
+      ...security,
       "Content-Type": type,
       "Cache-Control": file === indexHtml ? "no-store" : unhashed ? "no-cache" : "public, max-age=31536000, immutable",
     });
