@@ -70,6 +70,15 @@ export const publicQuery = customQuery(
   customCtx(async (ctx) => ({ userId: await currentUserId(ctx) })),
 );
 
+/**
+ * A query whose answer is the same for every caller: it never reads
+ * `ctx.auth`, so Convex shares one execution among all its subscribers.
+ */
+export const sharedQuery = customQuery(
+  query,
+  customCtx(async () => ({})),
+);
+
 /** A query for signed-in callers; `ctx.userId` is set. */
 export const userQuery = customQuery(
   query,

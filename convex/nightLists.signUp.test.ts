@@ -88,9 +88,11 @@ describe("signing up (first come)", () => {
   test("places are live, once per night, the list fills then the waitlist, then it is full", async () => {
     const listId = await openList({ spots: 2, waitlistSpots: 1 });
     const [a, b, c, d] = await comics(4);
-    expect(await a.asUser.mutation(api.nightLists.signUp, { listId })).toMatchObject({ section: "list" });
+    const { spotId } = await a.asUser.mutation(api.nightLists.signUp, { listId });
+    expect((await listOf(a)).list).toMatchObject([{ _id: spotId, section: "list", isMine: true }]);
     await b.asUser.mutation(api.nightLists.signUp, { listId });
-    expect(await c.asUser.mutation(api.nightLists.signUp, { listId })).toMatchObject({ section: "waitlist" });
+    await c.asUser.mutation(api.nightLists.signUp, { listId });
+    expect((await listOf(c)).waitlist).toMatchObject([{ name: "Comic 3", place: 1, isMine: true }]);
 
     const asB = await listOf(b);
     expect(names(asB.list)).toEqual(["Comic 1", "Comic 2"]);
@@ -104,13 +106,19 @@ describe("signing up (first come)", () => {
       "ALREADY_EXISTS",
       "You're already on tonight's list.",
     );
-    await expectAppError(
-      d.asUser.mutation(api.nightLists.signUp, { listId }),
-      "LIST_FULL",
-      "The list and its waitlist are full.",
-    );
     await expectAppError(t.mutation(api.nightLists.signUp, { listId }), "NOT_SIGNED_IN");
     expect(await snapshot()).toEqual(before);
+
+    // Past the waitlist the comedian is told the list is full, and is first in line for a place.
+    await d.asUser.mutation(api.nightLists.signUp, { listId });
+    const asD = await view(d);
+    expect(asD.notShown).toBe("full");
+    expect(names([...asD.list!.list, ...asD.list!.waitlist])).toEqual(["Comic 1", "Comic 2", "Comic 3"]);
+    await a.asUser.mutation(api.nightLists.dropOut, { listId });
+    const after = await view(d);
+    expect(after.notShown).toBeNull();
+    expect(names(after.list!.list)).toEqual(["Comic 2", "Comic 3"]);
+    expect(after.list!.waitlist).toMatchObject([{ name: "Comic 4", isMine: true }]);
   });
 
   test("online sign-up waits for its opening time", async () => {

@@ -1,18 +1,24 @@
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
-import { internalMutation, publicQuery, userMutation, userQuery } from "./functions";
+import { internalMutation, publicQuery, sharedQuery, userMutation, userQuery } from "./functions";
 import * as NightListHost from "./model/nightListHost";
 import * as NightListOpen from "./model/nightListOpen";
 import * as NightLists from "./model/nightLists";
 import * as NightListViews from "./model/nightListViews";
 
-/** The mic's current night list (on or after `sinceDate`, the client's yesterday
- * in the mic's zone): every screen that shows a list subscribes to this. */
-export const current = publicQuery({
-  args: { micId: v.id("sceneItems"), sinceDate: v.string() },
+/** The mic's newest night list as everyone sees it: every screen that shows a
+ * list subscribes to this, one shared execution per mic (it never reads the caller). */
+export const current = sharedQuery({
+  args: { micId: v.id("sceneItems") },
   returns: NightListViews.currentResultValidator,
-  handler: async (ctx, { micId, sinceDate }) =>
-    await NightListViews.current(ctx, { viewer: ctx.userId, micId, sinceDate }),
+  handler: async (ctx, { micId }) => await NightListViews.current(ctx, { micId }),
+});
+
+/** The caller's side of the mic's newest list: host rights, priority and their own row. */
+export const viewer = publicQuery({
+  args: { micId: v.id("sceneItems") },
+  returns: NightListViews.viewerValidator,
+  handler: async (ctx, { micId }) => await NightListViews.viewer(ctx, { viewer: ctx.userId, micId }),
 });
 
 /** The caller's newest spots on lists, for the in-app notices. */
@@ -36,13 +42,10 @@ export const open = userMutation({
   },
 });
 
-/** A comedian signs themselves up, once per night. */
+/** A comedian signs themselves up, once per night; their place shows on the list at once. */
 export const signUp = userMutation({
   args: { listId: v.id("nightLists") },
-  returns: v.object({
-    spotId: v.id("listSpots"),
-    section: v.union(v.literal("pool"), v.literal("list"), v.literal("waitlist")),
-  }),
+  returns: v.object({ spotId: v.id("listSpots") }),
   handler: async (ctx, { listId }) => await NightLists.signUp(ctx, { userId: ctx.userId, listId, nowMs: Date.now() }),
 });
 
@@ -82,6 +85,13 @@ export const noShow = userMutation({
   args: hostSpotArgs,
   returns: v.null(),
   handler: async (ctx, args) => await NightListHost.noShow(ctx, ctx.userId, args),
+});
+
+/** The host takes a name off the list, whatever its section (pool, walk-in, spam). */
+export const remove = userMutation({
+  args: hostSpotArgs,
+  returns: v.null(),
+  handler: async (ctx, args) => await NightListHost.removeSpot(ctx, ctx.userId, args),
 });
 
 /** The host draws the lottery now. */

@@ -289,15 +289,26 @@ export default defineSchema({
     version: v.number(),
   }).index("by_mic_and_date", ["micId", "date"]),
 
-  /** A comedian (or a walk-in by name) on a night's list, in one section in rank order. */
+  /**
+   * A comedian (or a walk-in by name) on a night's list, in one section in rank
+   * order. An online sign-up only inserts its own row as "pending": its place
+   * follows from arrival order (`_creationTime`) on read, and the next host
+   * change writes it (model/nightListPlacement), so sign-ups never conflict.
+   */
   listSpots: defineTable({
     listId: v.id("nightLists"),
     micId: v.id("sceneItems"),
     /** Absent for a walk-in added by name. */
     userId: v.optional(v.id("users")),
     name: v.string(),
-    /** "pool": in the lottery before the draw. */
-    section: v.union(v.literal("pool"), v.literal("list"), v.literal("waitlist")),
+    /** "pool": in the lottery before the draw; "pending": not placed yet; "removed": taken off by the host. */
+    section: v.union(
+      v.literal("pool"),
+      v.literal("list"),
+      v.literal("waitlist"),
+      v.literal("pending"),
+      v.literal("removed"),
+    ),
     rank: v.number(),
     state: v.union(v.literal("waiting"), v.literal("up"), v.literal("done"), v.literal("no_show")),
     /** Bumped or left on the waitlist at this mic's last list: placed first. */
@@ -313,6 +324,7 @@ export default defineSchema({
     loggedMinutes: v.optional(v.number()),
   })
     .index("by_list_and_user", ["listId", "userId"])
+    .index("by_list_and_section", ["listId", "section"])
     .index("by_user", ["userId"])
     .index("by_mic", ["micId"]),
 

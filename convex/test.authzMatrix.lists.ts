@@ -3,7 +3,8 @@ import { type Entry, OWNER_OR_ADMIN_CHANGES, PUBLIC_READ, SIGNED_IN_CHANGES, SIG
 
 export const listCells: Record<string, Entry> = {
   // The live list
-  "nightLists:current": { args: (w) => ({ micId: w.ownerMic, sinceDate: "2026-11-24" }), ...PUBLIC_READ },
+  "nightLists:current": { args: (w) => ({ micId: w.ownerMic }), ...PUBLIC_READ },
+  "nightLists:viewer": { args: (w) => ({ micId: w.ownerMic }), ...PUBLIC_READ },
   "nightLists:myRecent": { args: () => ({}), ...SIGNED_IN_READS },
   "nightLists:open": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-11-26", spots: 10, lightMinutes: 1, mode: "first_come" }),
@@ -29,6 +30,14 @@ export const listCells: Record<string, Entry> = {
   "nightLists:bump": {
     changesBystander: {
       why: "bumping a spot moves the spots after it up",
+      mic: (w) => w.ownerMic,
+    },
+    args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
+    ...OWNER_OR_ADMIN_CHANGES,
+  },
+  "nightLists:remove": {
+    changesBystander: {
+      why: "taking a name off moves the spots after it up",
       mic: (w) => w.ownerMic,
     },
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),

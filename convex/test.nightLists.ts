@@ -4,6 +4,7 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
+import { joinViewer } from "./lib/liveListViewer";
 import { useFrozenClock } from "./test.clock";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
@@ -27,6 +28,8 @@ export let mic: Id<"sceneItems">;
 export function useWednesdayNight(): void {
   useFrozenClock(NOW);
   beforeEach(async () => {
+    // Accounts made by these tests are minutes old; the minimum age has its own tests.
+    vi.stubEnv("LIST_MIN_ACCOUNT_AGE_HOURS", "0");
     t = newTest();
     host = await createUser(t, { name: "Hana Host" });
     mic = await createSceneItem(t, {
@@ -74,10 +77,14 @@ export async function openList(opts: OpenOptions = {}, by: TestUser = host, micI
   });
 }
 
-export async function view(as?: TestUser, sinceDate = "2026-11-24") {
+/** The live list as `as` (or a signed-out visitor) sees it: the shared view joined with their own side, as the app does. */
+export async function view(as?: TestUser, sinceDate = "2026-11-24", micId = mic) {
   const caller = as ? as.asUser : t;
-  const result = await caller.query(api.nightLists.current, { micId: mic, sinceDate });
-  return result;
+  const [current, viewer] = await Promise.all([
+    t.query(api.nightLists.current, { micId }),
+    caller.query(api.nightLists.viewer, { micId }),
+  ]);
+  return joinViewer(current, viewer, sinceDate);
 }
 
 export async function listOf(as?: TestUser) {

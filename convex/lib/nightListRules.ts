@@ -12,8 +12,13 @@ export const MAX_LIST_SET_MINUTES = 60;
 export const DEFAULT_SET_MINUTES = 5;
 export const MAX_LIGHT_MINUTES = 10;
 export const MAX_NAME_LENGTH = 60;
-/** Rows a list can hold: spots plus waitlist (and a pool of the same size before a draw). */
+/** Rows a list can hold: spots plus waitlist. */
 export const MAX_LIST_ROWS = MAX_SPOTS + MAX_WAITLIST_SPOTS;
+/**
+ * Names a lottery's pool holds before its draw, whatever the spots: a pool as
+ * small as the list let a handful of throwaway accounts fill it.
+ */
+export const MAX_POOL = MAX_LIST_ROWS;
 /** A comedian's spots read for the in-app notices (newest first). */
 export const MY_RECENT_LIMIT = 5;
 
@@ -26,6 +31,9 @@ export const STALE_LIST_MESSAGE =
 export const NOT_HOST_MESSAGE = "Only the mic's host or an admin can run the list.";
 export const NOT_ON_LIST_MESSAGE = "You're not on this list.";
 export const SIGNUP_NOT_OPEN_MESSAGE = "Online sign-up hasn't opened yet.";
+export const REMOVED_FROM_LIST_MESSAGE = "The host took your name off tonight's list.";
+export const NEW_ACCOUNT_MESSAGE =
+  "New accounts can sign up online a day after they're made. Ask the host to add you as a walk-in tonight.";
 
 export function invalid(message: string): never {
   throw appError(ErrorCode.INVALID_INPUT, message);

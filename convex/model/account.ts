@@ -270,7 +270,8 @@ function listSpotsStep(ctx: MutationCtx, userId: Id<"users">): Step {
       if (!(await b.fits(open ? COST.listSpot : COST.row, 1))) return false;
       await ctx.db.delete("listSpots", spot._id);
       b.spend(1);
-      if (!open) continue;
+      // A sign-up not placed yet, or a name the host removed, holds no place.
+      if (!open || spot.section === "pending" || spot.section === "removed") continue;
       const spots = (await spotsOf(ctx, list._id)).filter((s) => s._id !== spot._id);
       await writeOrder(ctx, spot.section, bySection(spots, spot.section));
       if (spot.section === "list" && spot.state === "waiting") await promoteFromWaitlist(ctx, { list, spots });

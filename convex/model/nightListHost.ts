@@ -17,12 +17,13 @@ import {
   promoteFromWaitlist,
   requireHostedList,
   requireOpen,
-  spotsOf,
+  settledSpotsOf,
   takenCount,
   writeOrder,
   type List,
   type Spot,
 } from "./nightLists";
+import { settle } from "./nightListPlacement";
 
 // ---------------------------------------------------------------------------
 // Running the night (host or admin)
@@ -85,6 +86,28 @@ export async function noShow(
 }
 
 /**
+ * Takes a name off the list, whatever its section (the pool, a walk-in, a
+ * spam account): a walk-in's row goes; a comedian's stays as "removed", so
+ * they cannot sign up again tonight. A freed place goes to the waitlist.
+ */
+export async function removeSpot(
+  ctx: MutationCtx,
+  userId: Id<"users">,
+  args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; version: number },
+): Promise<null> {
+  const { list, spots, spot } = await hostedSpot(ctx, userId, args);
+  if (spot.state === "up" || spot.state === "done") invalid("A set that has started stays on the list.");
+  const section = spot.section;
+  const rest = spots.filter((s) => s._id !== spot._id);
+  if (spot.userId === undefined) await ctx.db.delete("listSpots", spot._id);
+  else await ctx.db.patch("listSpots", spot._id, { section: "removed", rank: 0 });
+  await writeOrder(ctx, section, bySection(rest, section));
+  if (section === "list" && spot.state === "waiting") await promoteFromWaitlist(ctx, { list, spots: rest });
+  await bumpVersion(ctx, list);
+  return null;
+}
+
+/**
  * Draws the lottery with the server's randomness: priority names first (in a
  * random order among themselves), then everyone else. The draw order is kept
  * on each spot (`drawIndex`) for anyone to see; the first names fill the free
@@ -94,7 +117,7 @@ export async function drawLottery(ctx: MutationCtx, list: List, nowMs: number): 
   requireOpen(list);
   if (list.mode !== "lottery") invalid("This list is first come, first served.");
   if (list.drawnAt !== undefined) invalid("The lottery has already been drawn.");
-  const spots = await spotsOf(ctx, list._id);
+  const spots = await settledSpotsOf(ctx, list);
   const pool = bySection(spots, "pool");
   const shuffle = (xs: Spot[]) => {
     for (let i = xs.length - 1; i > 0; i--) {
@@ -200,6 +223,8 @@ export async function done(
 export async function closeList(ctx: MutationCtx, userId: Id<"users">, listId: Id<"nightLists">): Promise<null> {
   const { list } = await requireHostedList(ctx, userId, listId);
   requireOpen(list);
+  // Places the pending sign-ups for good: next week's priority reads where they ended.
+  await settle(ctx, list);
   await ctx.db.patch("nightLists", list._id, { status: "closed", closedReason: "ended", version: list.version + 1 });
   return null;
 }

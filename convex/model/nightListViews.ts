@@ -3,13 +3,10 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 
-import { addDaysToDate } from "../lib/time";
-
-import { isLocalDate } from "./claims";
-
-import { invalid, MY_RECENT_LIMIT } from "../lib/nightListRules";
-import { bySection, canHost, hasPriority, spotsOf, takenCount, upAndOnDeck, type List, type Spot } from "./nightLists";
+import { MY_RECENT_LIMIT } from "../lib/nightListRules";
+import { bySection, canHost, hasPriority, spotsOf, upAndOnDeck, type List, type Spot } from "./nightLists";
 import { micTimeZone } from "./nightListOpen";
+import { derive, freePlaces, listTaken, pendingOf, placedOf, type Sections } from "./nightListPlacement";
 
 // What screens show
 
@@ -25,7 +22,6 @@ export const spotViewValidator = v.object({
   bumped: v.boolean(),
   drawIndex: v.union(v.number(), v.null()),
   loggedMinutes: v.union(v.number(), v.null()),
-  isMine: v.boolean(),
   onDeck: v.boolean(),
 });
 export type SpotView = Infer<typeof spotViewValidator>;
@@ -61,28 +57,15 @@ export type ListView = Infer<typeof listViewValidator>;
 
 export const currentResultValidator = v.object({
   list: v.union(listViewValidator, v.null()),
-  canHost: v.boolean(),
-  /** The viewer was bumped or waitlisted at the mic's last list: placed first at the next one. */
-  hasPriority: v.boolean(),
 });
 
-function toView({
-  list,
-  item,
-  spots,
-  viewer,
-}: {
-  list: List;
-  item: Doc<"sceneItems">;
-  spots: Spot[];
-  viewer: Id<"users"> | null;
-}): ListView {
-  const listed = bySection(spots, "list");
+function toView({ list, item, sections }: { list: List; item: Doc<"sceneItems">; sections: Sections }): ListView {
+  const listed = sections.list;
   const { up, onDeck } = upAndOnDeck(listed);
   const view = (s: Spot, i: number): SpotView => ({
     _id: s._id,
     name: s.name,
-    section: s.section,
+    section: s.section as SpotView["section"],
     place: i + 1,
     state: s.state,
     walkIn: s.userId === undefined,
@@ -90,7 +73,6 @@ function toView({
     bumped: s.bumped,
     drawIndex: s.drawIndex ?? null,
     loggedMinutes: s.loggedMinutes ?? null,
-    isMine: viewer !== null && s.userId === viewer,
     onDeck: onDeck !== null && s._id === onDeck._id,
   });
   const listViews = listed.map(view);
@@ -112,41 +94,84 @@ function toView({
     bucket: list.bucket,
     signupOpensAt: list.signupOpensAt,
     version: list.version,
-    taken: takenCount(spots),
+    taken: listTaken(listed),
     list: listViews,
-    waitlist: bySection(spots, "waitlist").map(view),
-    pool: bySection(spots, "pool").map(view),
+    waitlist: sections.waitlist.map(view),
+    pool: sections.pool.map(view),
     upNow: up === null ? null : (listViews.find((s) => s._id === up._id) ?? null),
     onDeck: onDeck === null ? null : (listViews.find((s) => s._id === onDeck._id) ?? null),
     upStartedAt: up?.startedAt ?? null,
   };
 }
 
+/** The mic's newest list (any night; the client shows it while it is tonight's or last night's). */
+async function latestList(ctx: QueryCtx, micId: Id<"sceneItems">): Promise<List | null> {
+  return await ctx.db
+    .query("nightLists")
+    .withIndex("by_mic_and_date", (q) => q.eq("micId", micId))
+    .order("desc")
+    .first();
+}
+
 /**
- * The mic's latest list on or after `sinceDate` (the client passes yesterday
- * in the mic's zone, so a night running past midnight stays current), with
- * whether the viewer hosts it and has priority there.
+ * The mic's newest list as everyone sees it, the pending sign-ups placed in
+ * arrival order. It reads nothing about the caller (no `ctx.auth`), so every
+ * viewer of a night shares one execution; who is who comes from {@link viewer}.
  */
 export async function current(
   ctx: QueryCtx,
-  { viewer, micId, sinceDate }: { viewer: Id<"users"> | null; micId: Id<"sceneItems">; sinceDate: string },
+  { micId }: { micId: Id<"sceneItems"> },
 ): Promise<Infer<typeof currentResultValidator>> {
-  if (!isLocalDate(sinceDate)) invalid("Date must be written YYYY-MM-DD");
   const item = await ctx.db.get("sceneItems", micId);
-  if (item === null || item.status !== "active") return { list: null, canHost: false, hasPriority: false };
-  const list = await ctx.db
-    .query("nightLists")
-    .withIndex("by_mic_and_date", (q) => q.eq("micId", micId).gte("date", sinceDate))
-    .order("desc")
-    .first();
-  const [spots, host, priority] = await Promise.all([
-    list === null ? Promise.resolve([]) : spotsOf(ctx, list._id),
-    viewer === null ? Promise.resolve(false) : canHost(ctx, viewer, item),
-    viewer === null
-      ? Promise.resolve(false)
-      : hasPriority(ctx, { userId: viewer, micId, beforeDate: list?.date ?? addDaysToDate(sinceDate, 2) }),
+  if (item === null || item.status !== "active") return { list: null };
+  const list = await latestList(ctx, micId);
+  if (list === null) return { list: null };
+  const placed = await placedOf(ctx, list._id);
+  const pending = await pendingOf(ctx, list._id, freePlaces(list, placed));
+  return { list: toView({ list, item, sections: derive(list, placed, pending).sections }) };
+}
+
+export const viewerValidator = v.object({
+  /** The mic's newest list (null when it never had one). */
+  listId: v.union(v.id("nightLists"), v.null()),
+  canHost: v.boolean(),
+  /** The viewer was bumped or waitlisted at the list before the newest one: placed first on it. */
+  hasPriority: v.boolean(),
+  /** The viewer was bumped or waitlisted on the newest list: placed first at the one after it. */
+  hasPriorityNext: v.boolean(),
+  /** The viewer's own row on the newest list: a place in the shared view, or not shown (the list was full, or the host removed them). */
+  mine: v.union(v.object({ spotId: v.id("listSpots"), removed: v.boolean() }), v.null()),
+});
+
+/** What only the caller sees of a mic's newest list: whether they host it, their priority and their own row. */
+export async function viewer(
+  ctx: QueryCtx,
+  { viewer, micId }: { viewer: Id<"users"> | null; micId: Id<"sceneItems"> },
+): Promise<Infer<typeof viewerValidator>> {
+  const none = { listId: null, canHost: false, hasPriority: false, hasPriorityNext: false, mine: null };
+  const item = await ctx.db.get("sceneItems", micId);
+  if (item === null || item.status !== "active") return none;
+  const list = await latestList(ctx, micId);
+  if (viewer === null) return { ...none, listId: list?._id ?? null };
+  const [host, priority, mine] = await Promise.all([
+    canHost(ctx, viewer, item),
+    list === null ? Promise.resolve(false) : hasPriority(ctx, { userId: viewer, micId, beforeDate: list.date }),
+    list === null
+      ? Promise.resolve(null)
+      : ctx.db
+          .query("listSpots")
+          .withIndex("by_list_and_user", (q) => q.eq("listId", list._id).eq("userId", viewer))
+          .first(),
   ]);
-  return { list: list === null ? null : toView({ list, item, spots, viewer }), canHost: host, hasPriority: priority };
+  const priorityNext =
+    list !== null && list.closedReason !== "cancelled" && mine !== null && (mine.bumped || mine.section === "waitlist");
+  return {
+    listId: list?._id ?? null,
+    canHost: host,
+    hasPriority: priority,
+    hasPriorityNext: priorityNext,
+    mine: mine === null ? null : { spotId: mine._id, removed: mine.section === "removed" },
+  };
 }
 
 export const myRecentValidator = v.object({
@@ -157,7 +182,8 @@ export const myRecentValidator = v.object({
   date: v.string(),
   listStatus: v.union(v.literal("open"), v.literal("closed")),
   closedReason: v.union(v.literal("ended"), v.literal("cancelled"), v.null()),
-  section: v.union(v.literal("pool"), v.literal("list"), v.literal("waitlist")),
+  /** "pending": signed up, place not written yet (the list view shows it). */
+  section: v.union(v.literal("pool"), v.literal("list"), v.literal("waitlist"), v.literal("pending")),
   state: v.union(v.literal("waiting"), v.literal("up"), v.literal("done"), v.literal("no_show")),
   onDeck: v.boolean(),
   name: v.string(),
@@ -173,6 +199,7 @@ export async function myRecent(ctx: QueryCtx, userId: Id<"users">): Promise<Infe
     .take(MY_RECENT_LIMIT);
   const out: Infer<typeof myRecentValidator>[] = [];
   for (const spot of mine) {
+    if (spot.section === "removed") continue;
     const [list, item] = await Promise.all([
       ctx.db.get("nightLists", spot.listId),
       ctx.db.get("sceneItems", spot.micId),
@@ -180,6 +207,7 @@ export async function myRecent(ctx: QueryCtx, userId: Id<"users">): Promise<Infe
     if (list === null || item === null) continue;
     let onDeck = false;
     if (spot.section === "list" && spot.state === "waiting" && list.status === "open") {
+      // Placed rows only: on deck is the first waiting name, placed by the host's last change.
       const listed = bySection(await spotsOf(ctx, list._id), "list");
       onDeck = upAndOnDeck(listed).onDeck?._id === spot._id;
     }

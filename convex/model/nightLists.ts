@@ -1,9 +1,11 @@
 /**
  * The live list of a mic night: opening it, sign-ups (first come or a
  * lottery), walk-ins, the waitlist, the host's running order and the night's
- * progress (up now, on deck, done). Every change is one mutation that reads
- * the whole list (a few hundred rows at most) and moves `version`, so
- * concurrent sign-ups serialise on the list and none is lost or doubled.
+ * progress (up now, on deck, done). An online sign-up inserts only its own
+ * row and reads only its own (model/nightListPlacement places it), so a rush
+ * of sign-ups never conflicts; host changes read the whole list, place the
+ * pending sign-ups first and move `version`, so a host's reorder made against
+ * an older copy is refused instead of undoing someone else's.
  */
 
 import type { Doc, Id } from "../_generated/dataModel";
@@ -20,27 +22,44 @@ import {
   LIST_CANCELLED_MESSAGE,
   LIST_CLOSED_MESSAGE,
   LIST_FULL_MESSAGE,
-  MAX_LIST_ROWS,
   MAX_NAME_LENGTH,
+  NEW_ACCOUNT_MESSAGE,
   NOT_HOST_MESSAGE,
   NOT_ON_LIST_MESSAGE,
+  REMOVED_FROM_LIST_MESSAGE,
   SIGNUP_NOT_OPEN_MESSAGE,
   STALE_LIST_MESSAGE,
 } from "../lib/nightListRules";
+import { DAY_MS, HOUR_MS } from "../lib/time";
+import {
+  derive,
+  freePlaces,
+  pendingOf,
+  PLACED,
+  placedOf,
+  placeOne,
+  settle,
+  writeChanged,
+  type List,
+  type Spot,
+} from "./nightListPlacement";
 
 export type Section = Doc<"listSpots">["section"];
-export type Spot = Doc<"listSpots">;
-export type List = Doc<"nightLists">;
+export type { List, Spot };
 
 // ---------------------------------------------------------------------------
 // Reading a list
 
+/** The placed rows of a list (list, waitlist, pool; not the pending sign-ups). */
 export async function spotsOf(ctx: QueryCtx, listId: Id<"nightLists">): Promise<Spot[]> {
-  // MAX_LIST_ROWS bounds every list (sign-ups and walk-ins are refused past it).
-  return await ctx.db
-    .query("listSpots")
-    .withIndex("by_list_and_user", (q) => q.eq("listId", listId))
-    .take(2 * MAX_LIST_ROWS + 1);
+  const sections = await placedOf(ctx, listId);
+  return PLACED.flatMap((section) => sections[section]);
+}
+
+/** A host change's view of the list: the pending sign-ups placed for good first. */
+export async function settledSpotsOf(ctx: MutationCtx, list: List): Promise<Spot[]> {
+  const sections = await settle(ctx, list);
+  return PLACED.flatMap((section) => sections[section]);
 }
 
 export function bySection(spots: Spot[], section: Section): Spot[] {
@@ -128,14 +147,14 @@ export function requireSpot(spots: Spot[], spotId: Id<"listSpots">): Spot {
  * version they saw is current (when given), and the spot is on it.
  */
 export async function hostedSpot(
-  ctx: QueryCtx,
+  ctx: MutationCtx,
   userId: Id<"users">,
   args: { listId: Id<"nightLists">; spotId: Id<"listSpots">; version?: number },
 ): Promise<{ list: List; item: Doc<"sceneItems">; spots: Spot[]; spot: Spot }> {
   const { list, item } = await requireHostedList(ctx, userId, args.listId);
   requireOpen(list);
   requireVersion(list, args.version);
-  const spots = await spotsOf(ctx, args.listId);
+  const spots = await settledSpotsOf(ctx, list);
   return { list, item, spots, spot: requireSpot(spots, args.spotId) };
 }
 
@@ -157,69 +176,12 @@ export async function hasPriority(
     .query("listSpots")
     .withIndex("by_list_and_user", (q) => q.eq("listId", previous._id).eq("userId", userId))
     .first();
-  return spot !== null && (spot.bumped || spot.section === "waitlist");
-}
-
-/**
- * Where a new name goes: the lottery pool before a draw; after a bucket draw,
- * the waitlist; otherwise first come, the list while it has room, then the
- * waitlist. Priority names go ahead of everyone still waiting without priority.
- */
-async function placeNew(
-  ctx: MutationCtx,
-  list: List,
-  spots: Spot[],
-  fields: { userId?: Id<"users">; name: string; priority: boolean },
-  { walkIn }: { walkIn: boolean },
-): Promise<Id<"listSpots">> {
-  let section: Section;
-  if (list.mode === "lottery" && list.drawnAt === undefined) {
-    section = "pool";
-    if (bySection(spots, "pool").length >= list.spots + list.waitlistSpots)
-      throw appError(ErrorCode.LIST_FULL, LIST_FULL_MESSAGE);
-  } else {
-    const bucketClosed = list.mode === "lottery" && list.bucket && !walkIn;
-    const waitlistFull = bySection(spots, "waitlist").length >= list.waitlistSpots;
-    // A priority name takes the place of the last one still waiting without
-    // priority, who heads the waitlist instead.
-    const displaced =
-      fields.priority && !bucketClosed && !waitlistFull
-        ? bySection(spots, "list")
-            .filter((s) => s.state === "waiting" && !s.priority)
-            .at(-1)
-        : undefined;
-    if (!bucketClosed && takenCount(spots) < list.spots) section = "list";
-    else if (displaced !== undefined) {
-      section = "list";
-      const waitlist = bySection(spots, "waitlist");
-      displaced.section = "waitlist";
-      await writeOrder(ctx, "waitlist", [displaced, ...waitlist]);
-      await writeOrder(ctx, "list", bySection(spots, "list"));
-    } else if (!waitlistFull) section = "waitlist";
-    else throw appError(ErrorCode.LIST_FULL, LIST_FULL_MESSAGE);
-  }
-  const ordered = bySection(spots, section);
-  const id = await ctx.db.insert("listSpots", {
-    listId: list._id,
-    micId: list.micId,
-    ...(fields.userId !== undefined ? { userId: fields.userId } : {}),
-    name: fields.name,
-    section,
-    rank: ordered.length,
-    state: "waiting",
-    priority: fields.priority,
-    bumped: false,
-  });
-  if (fields.priority && section !== "pool") {
-    const created = (await ctx.db.get("listSpots", id))!;
-    const at = ordered.findIndex((s) => s.state === "waiting" && !s.priority);
-    if (at >= 0) {
-      ordered.splice(at, 0, created);
-      await writeOrder(ctx, section, ordered);
-    }
-  }
-  await bumpVersion(ctx, list);
-  return id;
+  if (spot === null) return false;
+  if (spot.section !== "pending") return spot.bumped || spot.section === "waitlist";
+  // Never placed by a host change: where the list's view put it.
+  const placed = await placedOf(ctx, previous._id);
+  const { sections } = derive(previous, placed, await pendingOf(ctx, previous._id, freePlaces(previous, placed)));
+  return sections.waitlist.some((s) => s._id === spot._id);
 }
 
 async function comedianName(ctx: QueryCtx, userId: Id<"users">): Promise<string> {
@@ -231,11 +193,28 @@ async function comedianName(ctx: QueryCtx, userId: Id<"users">): Promise<string>
   return name.slice(0, MAX_NAME_LENGTH);
 }
 
-/** A signed-in comedian puts their own name on the list, once per night. */
+/**
+ * How old an account must be to sign up online: a day, unless
+ * LIST_MIN_ACCOUNT_AGE_HOURS says otherwise (the browser tests set 0). A
+ * burst of throwaway accounts made for tonight's drop cannot fill the list;
+ * the host adds a real newcomer as a walk-in.
+ */
+export function listMinAccountAgeMs(): number {
+  const raw = process.env.LIST_MIN_ACCOUNT_AGE_HOURS;
+  const hours = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isFinite(hours) && hours >= 0 ? hours * HOUR_MS : DAY_MS;
+}
+
+/**
+ * A signed-in comedian puts their own name on the list, once per night. It
+ * reads only the list, its own rows and its own profile, and inserts one
+ * pending row: its place (a spot, the waitlist, the pool or "full") follows
+ * from arrival order when the list is read.
+ */
 export async function signUp(
   ctx: MutationCtx,
   { userId, listId, nowMs }: { userId: Id<"users">; listId: Id<"nightLists">; nowMs: number },
-): Promise<{ spotId: Id<"listSpots">; section: Section }> {
+): Promise<{ spotId: Id<"listSpots"> }> {
   const list = await requireList(ctx, listId);
   requireOpen(list);
   if (nowMs < list.signupOpensAt)
@@ -244,20 +223,33 @@ export async function signUp(
     .query("listSpots")
     .withIndex("by_list_and_user", (q) => q.eq("listId", listId).eq("userId", userId))
     .first();
+  if (mine?.section === "removed") throw appError(ErrorCode.FORBIDDEN, REMOVED_FROM_LIST_MESSAGE);
   if (mine !== null) throw appError(ErrorCode.ALREADY_EXISTS, ALREADY_ON_LIST_MESSAGE);
+  const user = await ctx.db.get("users", userId);
+  const minAge = listMinAccountAgeMs();
+  if (user === null || (minAge > 0 && nowMs - user._creationTime < minAge))
+    throw appError(ErrorCode.FORBIDDEN, NEW_ACCOUNT_MESSAGE);
   // Per comedian, so sign-up / drop-out churn cannot reorder a list endlessly.
   await enforceRateLimit(ctx, "listSignUp", userId);
-  const [spots, name, priority] = await Promise.all([
-    spotsOf(ctx, listId),
+  const [name, priority] = await Promise.all([
     comedianName(ctx, userId),
     hasPriority(ctx, { userId, micId: list.micId, beforeDate: list.date }),
   ]);
-  const spotId = await placeNew(ctx, list, spots, { userId, name, priority }, { walkIn: false });
-  const spot = (await ctx.db.get("listSpots", spotId))!;
-  return { spotId, section: spot.section };
+  const spotId = await ctx.db.insert("listSpots", {
+    listId,
+    micId: list.micId,
+    userId,
+    name,
+    section: "pending",
+    rank: 0,
+    state: "waiting",
+    priority,
+    bumped: false,
+  });
+  return { spotId };
 }
 
-/** The host adds a walk-in by name (no account needed). */
+/** The host adds a walk-in by name (no account needed), after everyone who signed up before. */
 export async function addWalkIn(
   ctx: MutationCtx,
   { userId, listId, rawName }: { userId: Id<"users">; listId: Id<"nightLists">; rawName: string },
@@ -267,8 +259,26 @@ export async function addWalkIn(
   const name = rawName.trim();
   if (!name) invalid("Please enter the comedian's name");
   if (name.length > MAX_NAME_LENGTH) invalid(`Names must be ${MAX_NAME_LENGTH} characters or fewer`);
-  const spots = await spotsOf(ctx, listId);
-  return await placeNew(ctx, list, spots, { name, priority: false }, { walkIn: true });
+  const sections = await settle(ctx, list);
+  const where = (s: Spot) => `${s.section}:${s.rank}`;
+  const before = new Map(PLACED.flatMap((section) => sections[section].map((s) => [s._id, where(s)] as const)));
+  const entry = { name, priority: false, state: "waiting", section: "pending", rank: 0 } as Spot;
+  const section = placeOne(list, sections, entry, { walkIn: true });
+  if (section === null) throw appError(ErrorCode.LIST_FULL, LIST_FULL_MESSAGE);
+  const moved = PLACED.flatMap((s) => sections[s]).filter((s) => s !== entry && before.get(s._id) !== where(s));
+  const id = await ctx.db.insert("listSpots", {
+    listId: list._id,
+    micId: list.micId,
+    name,
+    section,
+    rank: entry.rank,
+    state: "waiting",
+    priority: false,
+    bumped: false,
+  });
+  await writeChanged(ctx, moved);
+  await bumpVersion(ctx, list);
+  return id;
 }
 
 /** Fills a freed place on the list with the first name on the waitlist (not `except`). */
@@ -294,9 +304,11 @@ export async function dropOut(ctx: MutationCtx, userId: Id<"users">, listId: Id<
     .query("listSpots")
     .withIndex("by_list_and_user", (q) => q.eq("listId", listId).eq("userId", userId))
     .first();
-  if (mine === null) throw appError(ErrorCode.NOT_FOUND, NOT_ON_LIST_MESSAGE);
+  if (mine === null || mine.section === "removed") throw appError(ErrorCode.NOT_FOUND, NOT_ON_LIST_MESSAGE);
   if (mine.state !== "waiting") invalid("Your set has already started, so you can't drop out now.");
   await ctx.db.delete("listSpots", mine._id);
+  // A sign-up not placed yet leaves without touching anyone else's row.
+  if (mine.section === "pending") return null;
   const spots = (await spotsOf(ctx, listId)).filter((s) => s._id !== mine._id);
   await writeOrder(ctx, mine.section, bySection(spots, mine.section));
   if (mine.section === "list") await promoteFromWaitlist(ctx, { list, spots });

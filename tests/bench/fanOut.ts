@@ -97,7 +97,6 @@ export async function listFanOut(backend: Backend, clients: ConvexClient[]): Pro
   if (admin.code !== 0) throw new Error(admin.stderr);
   const now = new Date();
   const today = now.toISOString().slice(0, 10);
-  const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
   const run = await backend.cli([
     "run",
     "fixtures:insertSceneItem",
@@ -131,7 +130,7 @@ export async function listFanOut(backend: Backend, clients: ConvexClient[]): Pro
   for (let i = 0; i < LIST_WATCHERS; i++) {
     const client = new ConvexClient(backend.url, { unsavedChangesWarning: false, logger: false });
     clients.push(client);
-    client.onUpdate(api.nightLists.current, { micId, sinceDate: yesterday }, (value: { list: Seen | null }) => {
+    client.onUpdate(api.nightLists.current, { micId }, (value: { list: Seen | null }) => {
       if (value.list === null) return;
       versions[i] = value.list.version;
       arrivals[i].set(value.list.version, performance.now());

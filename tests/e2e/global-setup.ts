@@ -143,6 +143,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ["AUTH_GOOGLE_ISSUER", googleMock.issuer],
       // The demo accounts are minutes old here; in production a verifier's account must be a day old.
       ["VERIFIER_MIN_ACCOUNT_AGE_HOURS", "0"],
+      // ...and online sign-up to a live list wants a day-old account too.
+      ["LIST_MIN_ACCOUNT_AGE_HOURS", "0"],
       // The journeys sign up more accounts a minute than a real deployment allows.
       ["SIGN_UP_LIMIT_PER_MINUTE", "1000"],
       // ...and sign the demo accounts in dozens of times in minutes.

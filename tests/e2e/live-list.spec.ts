@@ -133,3 +133,41 @@ test("the list pages fit 375 px", async ({ browser, signIn, runFunction }) => {
   }
   await context.close();
 });
+
+test("the host removes any name: a walk-in in the lottery pool and a comedian, who cannot sign up again", async ({
+  browser,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zl${randomUUID().slice(0, 8)}`;
+  const id = await createOpenMic(runFunction, `Remove Mic ${tok}`, "List Room");
+  const host = await (await browser.newContext()).newPage();
+  const comedian = await (await browser.newContext()).newPage();
+  await signIn(host, DEMO_ADMIN);
+  await signIn(comedian, DEMO_COMEDIAN);
+
+  await host.goto(`/event/${id}`);
+  const form = host.getByRole("form", { name: "Open tonight's list" });
+  await form.getByRole("radio", { name: "Lottery" }).click();
+  await form.getByRole("button", { name: "Open tonight's list" }).click();
+  await host.getByLabel("Walk-in name").fill("Spam Sam");
+  await host.getByRole("button", { name: "Add walk-in" }).click();
+  const pool = host.getByRole("list", { name: "In the lottery" });
+  await expect(pool.getByText("Spam Sam")).toBeVisible(LIVE);
+
+  await comedian.goto(`/event/${id}`);
+  await comedian.getByRole("button", { name: "Sign up for tonight" }).click();
+  await expect(pool.getByText("Dana Demo")).toBeVisible(LIVE);
+
+  // A pool entry comes off before the draw; the keyboard reaches the control.
+  await host.getByRole("button", { name: "Remove Spam Sam from the list" }).focus();
+  await host.keyboard.press("Enter");
+  await expect(pool.getByText("Spam Sam")).toHaveCount(0, LIVE);
+  await expect(toast(host, "Spam Sam is off the list")).toBeVisible(LIVE);
+
+  await host.getByRole("button", { name: "Remove Dana Demo from the list" }).click();
+  await expect(comedian.getByText("The host took your name off tonight's list.")).toBeVisible(LIVE);
+  await expect(comedian.getByRole("button", { name: "Sign up for tonight" })).toHaveCount(0);
+  await expect(host.getByRole("list", { name: "In the lottery" })).toHaveCount(0, LIVE);
+  for (const p of [host, comedian]) await p.context().close();
+});

@@ -8,10 +8,10 @@ import { HostTools } from "./HostTools";
 import { clockText, summaryText, type ListView } from "./listText";
 import { MyPlace } from "./MyPlace";
 import { OpenListForm, type ListMic } from "./OpenListForm";
-import { SectionList } from "./SectionList";
+import { RemoveSpotButton, SectionList } from "./SectionList";
 import { useLiveList } from "./useLiveList";
 
-function ListBody({ list, host }: { list: ListView; host: boolean }) {
+function ListBody({ list, host, notShown }: { list: ListView; host: boolean; notShown: "full" | "removed" | null }) {
   const drawOrder = [...list.list, ...list.waitlist]
     .filter((s) => s.drawIndex !== null)
     .sort((a, b) => a.drawIndex! - b.drawIndex!);
@@ -39,7 +39,7 @@ function ListBody({ list, host }: { list: ListView; host: boolean }) {
           </Callout.Text>
         </Callout.Root>
       ) : null}
-      <MyPlace list={list} />
+      <MyPlace list={list} notShown={notShown} />
       {list.upNow !== null || list.onDeck !== null ? (
         <Flex gap="4" wrap="wrap">
           {list.upNow !== null ? (
@@ -65,9 +65,12 @@ function ListBody({ list, host }: { list: ListView; host: boolean }) {
             <ul aria-label="In the lottery" style={{ listStyle: "none", margin: 0, padding: 0 }}>
               {list.pool.map((s) => (
                 <li key={s._id}>
-                  <Badge variant={s.isMine ? "solid" : "soft"} size="2">
-                    {s.name}
-                  </Badge>
+                  <Flex gap="1" align="center">
+                    <Badge variant={s.isMine ? "solid" : "soft"} size="2">
+                      {s.name}
+                    </Badge>
+                    {host && list.status === "open" ? <RemoveSpotButton list={list} spot={s} /> : null}
+                  </Flex>
                 </li>
               ))}
             </ul>
@@ -119,7 +122,7 @@ export function LiveListSection(mic: ListMic) {
             </Callout.Root>
           ) : null}
           {list !== null ? (
-            <ListBody list={list} host={canHost} />
+            <ListBody list={list} host={canHost} notShown={data.notShown} />
           ) : canHost ? (
             <OpenListForm {...mic} />
           ) : (

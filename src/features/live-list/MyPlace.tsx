@@ -4,11 +4,16 @@ import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { paths } from "@/lib/paths";
 import { useNow } from "@/lib/useNow";
+import { LIST_FULL_MESSAGE, REMOVED_FROM_LIST_MESSAGE } from "../../../convex/lib/nightListRules";
 import { clockText, mySpot, placeText, type ListView } from "./listText";
 import { useListAction } from "./useListAction";
 
-/** The comedian's own place: sign in, sign up (once online sign-up opens), their place, drop out. */
-export function MyPlace({ list }: { list: ListView }) {
+/**
+ * The comedian's own place: sign in, sign up (once online sign-up opens), their
+ * place, drop out. `notShown`: they signed up but the list shown has no place
+ * for them (it was full, or the host took their name off).
+ */
+export function MyPlace({ list, notShown }: { list: ListView; notShown: "full" | "removed" | null }) {
   const { isAuthenticated } = useConvexAuth();
   const signUp = useMutation(api.nightLists.signUp);
   const dropOut = useMutation(api.nightLists.dropOut);
@@ -39,6 +44,32 @@ export function MyPlace({ list }: { list: ListView }) {
             onClick={() => void run("drop", () => dropOut({ listId: list._id }), "You dropped out")}
           >
             Drop out
+          </Button>
+        ) : null}
+      </Flex>
+    );
+  }
+  if (notShown === "removed") {
+    return (
+      <Text size="3" role="status">
+        {REMOVED_FROM_LIST_MESSAGE}
+      </Text>
+    );
+  }
+  if (notShown === "full") {
+    return (
+      <Flex gap="3" align="center" wrap="wrap">
+        <Text size="3" role="status" aria-live="polite">
+          {LIST_FULL_MESSAGE} You're first in line if a place opens up.
+        </Text>
+        {list.status === "open" ? (
+          <Button
+            variant="soft"
+            color="red"
+            loading={busy === "drop"}
+            onClick={() => void run("drop", () => dropOut({ listId: list._id }), "You took your name off the list")}
+          >
+            Take my name off
           </Button>
         ) : null}
       </Flex>

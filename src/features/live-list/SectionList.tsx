@@ -7,6 +7,31 @@ import type { ListView, SpotView } from "./listText";
 import { SpotBadges } from "./SpotBadges";
 import { useListAction } from "./useListAction";
 
+/** The host's "Remove" for any name not yet on stage (a walk-in, a pool entry, a spam account). */
+export function RemoveSpotButton({ list, spot }: { list: ListView; spot: SpotView }) {
+  const remove = useMutation(api.nightLists.remove);
+  const { busy, run } = useListAction();
+  if (spot.state === "up" || spot.state === "done") return null;
+  return (
+    <Button
+      size="1"
+      variant="ghost"
+      color="red"
+      loading={busy === "remove"}
+      aria-label={`Remove ${spot.name} from the list`}
+      onClick={() =>
+        void run(
+          "remove",
+          () => remove({ listId: list._id, spotId: spot._id, version: list.version }),
+          `${spot.name} is off the list`,
+        )
+      }
+    >
+      Remove
+    </Button>
+  );
+}
+
 /** One section of the list (the running order or the waitlist), with the host's controls for each spot. */
 export function SectionList({
   label,
@@ -146,6 +171,7 @@ export function SectionList({
                           </Button>
                         </>
                       ) : null}
+                      <RemoveSpotButton list={list} spot={spot} />
                     </Flex>
                   ) : null}
                 </Flex>

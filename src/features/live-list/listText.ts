@@ -2,8 +2,10 @@ import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { FunctionReturnType } from "convex/server";
 import type { api } from "../../../convex/_generated/api";
+import type { WithMine } from "../../../convex/lib/liveListViewer";
 
-export type ListView = NonNullable<FunctionReturnType<typeof api.nightLists.current>["list"]>;
+/** The shared list view with the viewer's own spot marked (useLiveList). */
+export type ListView = WithMine<NonNullable<FunctionReturnType<typeof api.nightLists.current>["list"]>>;
 export type SpotView = ListView["list"][number];
 
 /** "7:30 PM" of an instant in the mic's time zone. */

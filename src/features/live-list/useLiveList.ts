@@ -1,5 +1,6 @@
 import { useQuery } from "convex/react";
 import { addDaysToDate, localDateString } from "../../../convex/lib/time";
+import { joinViewer } from "../../../convex/lib/liveListViewer";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { useNow } from "@/lib/useNow";
@@ -11,8 +12,14 @@ export function useMicNight(timeZone: string): { today: string; yesterday: strin
   return { today, yesterday: addDaysToDate(today, -1) };
 }
 
-/** The mic's current list, live (a night running past midnight stays current). */
+/**
+ * The mic's current list, live (a night running past midnight stays current):
+ * the view every viewer shares, joined with the caller's own side of it.
+ */
 export function useLiveList(micId: Id<"sceneItems">, timeZone: string) {
   const { yesterday } = useMicNight(timeZone);
-  return useQuery(api.nightLists.current, { micId, sinceDate: yesterday });
+  const current = useQuery(api.nightLists.current, { micId });
+  const viewer = useQuery(api.nightLists.viewer, { micId });
+  if (current === undefined || viewer === undefined) return undefined;
+  return joinViewer(current, viewer, yesterday);
 }
