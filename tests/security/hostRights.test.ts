@@ -147,15 +147,14 @@ describe("a mic's creator cannot override its approved host", () => {
     // The host's screen: the list, with host controls.
     const client = backend.client();
     client.setAuth(async () => host.token);
-    const sinceDate = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    const screen = watch<{ canHost: boolean; list: unknown }>((onValue) =>
-      client.onUpdate(api.nightLists.current, { micId, sinceDate }, onValue),
+    const screen = watch<{ canHost: boolean; listId: unknown }>((onValue) =>
+      client.onUpdate(api.nightLists.viewer, { micId }, onValue),
     );
-    await screen.until((v) => v.canHost && v.list !== null);
+    await screen.until((v) => v.canHost && v.listId !== null);
 
     await admin.http.mutation(api.claims.revoke, { id: claimId });
     // The open screen drops its host controls without a reload, and every host call is refused.
-    expect((await screen.until((v) => !v.canHost)).list).not.toBeNull();
+    expect((await screen.until((v) => !v.canHost)).listId).not.toBeNull();
     await expectAppError(
       host.http.mutation(api.nightLists.addWalkIn, { listId, name: "Walk-in Wanda" }),
       "FORBIDDEN",
