@@ -1,3 +1,4 @@
+import { OFFLINE_DB_NAME } from "./offline/dbName";
 import { forgetSessionStores } from "./sessionStore";
 
 /** Keys the app keeps in localStorage; all are cleared on sign-out. */
@@ -21,8 +22,7 @@ export function clearLocalSessionState(
   session: Storage | undefined = globalThis.sessionStorage,
 ): void {
   forgetWizardDrafts(session);
-  // The offline copy and outbox (IndexedDB) belong to the comedian too.
-  void import("./offline/store").then((store) => store.forgetEverything()).catch(() => undefined);
+  forgetOfflineCopy();
   if (!storage) return;
   const doomed: string[] = [storageKeys.onboardingProgress, storageKeys.userLocation];
   for (let i = 0; i < storage.length; i++) {
@@ -59,4 +59,13 @@ export function isSigningOut(): boolean {
 
 export function setSigningOut(value: boolean): void {
   signingOut = value;
+}
+
+/** Deletes the offline copy and outbox (IndexedDB); open connections close themselves for it. */
+function forgetOfflineCopy(): void {
+  try {
+    globalThis.indexedDB?.deleteDatabase(OFFLINE_DB_NAME);
+  } catch {
+    // No IndexedDB here (private mode, tests): nothing was kept.
+  }
 }

@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import { OFFLINE_DB_NAME } from "./dbName";
 
 /** A set logged without a connection, waiting in the outbox until the server has it. */
 export type QueuedSet = {
@@ -43,15 +44,20 @@ interface OfflineDb extends DBSchema {
   meta: { key: string; value: { key: string; userId: string } };
 }
 
-const DB_NAME = "stagetime-offline";
 let opening: Promise<IDBPDatabase<OfflineDb>> | null = null;
 
 function db(): Promise<IDBPDatabase<OfflineDb>> {
-  opening ??= openDB<OfflineDb>(DB_NAME, 1, {
+  opening ??= openDB<OfflineDb>(OFFLINE_DB_NAME, 1, {
     upgrade(database) {
       database.createObjectStore("outbox", { keyPath: "clientKey" }).createIndex("by_user", "userId");
       database.createObjectStore("snapshots", { keyPath: "userId" });
       database.createObjectStore("meta", { keyPath: "key" });
+    },
+    // A sign-out deletes the database: let go of it, and open it afresh next time.
+    blocking() {
+      const open = opening;
+      opening = null;
+      void open?.then((database) => database.close());
     },
   });
   return opening;
@@ -104,19 +110,6 @@ export async function queuedSets(userId: string): Promise<QueuedSet[]> {
 
 export async function removeQueuedSet(clientKey: string): Promise<void> {
   await (await db()).delete("outbox", clientKey);
-  notifyOutbox();
-}
-
-/** Sign-out: nothing of the comedian's stays on the device (snapshots, account, unsent sets). */
-export async function forgetEverything(): Promise<void> {
-  const database = await db();
-  const tx = database.transaction(["outbox", "snapshots", "meta"], "readwrite");
-  await Promise.all([
-    tx.objectStore("outbox").clear(),
-    tx.objectStore("snapshots").clear(),
-    tx.objectStore("meta").clear(),
-  ]);
-  await tx.done;
   notifyOutbox();
 }
 
