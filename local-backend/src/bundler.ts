@@ -157,7 +157,8 @@ async function bundleDir(
     // A functions folder outside this project (tests copy one to a temp dir)
     // still finds `convex` and friends in the backend's own node_modules.
     nodePaths: [OWN_NODE_MODULES],
-    define: { "process.env": `globalThis.${FUNCTION_ENV_GLOBAL}` },
+    // `convex deploy` inlines NODE_ENV as "production" in every module it pushes, both runtimes.
+    define: { "process.env.NODE_ENV": '"production"', "process.env": `globalThis.${FUNCTION_ENV_GLOBAL}` },
   };
   const builds: Promise<unknown>[] = [];
   if (Object.keys(browserEntries).length > 0) {
@@ -165,9 +166,6 @@ async function bundleDir(
       esbuild.build({
         ...common,
         platform: "browser",
-        // esbuild inlines this for the browser platform unless process.env is
-        // defined (as it is above); `convex deploy` gets the same.
-        define: { ...common.define, "process.env.NODE_ENV": '"development"' },
         entryPoints: browserEntries,
         outdir: path.join(outDir, "browser"),
       }),

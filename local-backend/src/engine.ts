@@ -358,6 +358,9 @@ export class Engine {
 
   async reloadEnv(): Promise<void> {
     this.applyEnv(this.store.readEnv());
+    // Module code that read the variables when it loaded runs again, here and in fresh action threads.
+    this.functions.refresh();
+    this.actionPool?.recycle();
     await this.loadAuthConfig();
   }
 

@@ -62,6 +62,33 @@ export class FunctionModules {
     if (old) setTimeout(() => fs.rmSync(old.outDir, { recursive: true, force: true }), 60_000).unref();
   }
 
+  /**
+   * Serves a copy of the current bundle under new file names, so every module (shared chunks
+   * too) is evaluated again when next used: code that read `process.env` when its module
+   * loaded sees a new `env set`, as on Convex, where each call evaluates its modules afresh.
+   */
+  refresh(): void {
+    const old = this.bundle;
+    if (!old) return;
+    const outDir = path.join(this.bundleRoot, `gen-${++this.generation}`);
+    fs.cpSync(old.outDir, outDir, { recursive: true });
+    const move = (file: string) => path.join(outDir, path.relative(old.outDir, file));
+    const moveAll = (modules: Map<string, string>) => new Map([...modules].map(([key, file]) => [key, move(file)]));
+    this.swap({
+      ...old,
+      outDir,
+      modules: moveAll(old.modules),
+      schemaFile: old.schemaFile && move(old.schemaFile),
+      authConfigFile: old.authConfigFile && move(old.authConfigFile),
+      components: new Map(
+        [...old.components].map(([componentPath, c]) => [
+          componentPath,
+          { ...c, modules: moveAll(c.modules), schemaFile: c.schemaFile && move(c.schemaFile) },
+        ]),
+      ),
+    });
+  }
+
   /** The bundled file of a module ("messages", "lib/x") of the app or of a component, if any. */
   file(modulePath: string, componentPath = ""): string | undefined {
     const key = modulePath.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "");
