@@ -38,6 +38,7 @@ import {
 import { FunctionModules, loadSchema } from "./functionModules.js";
 import { FileStorage } from "./fileStorage.js";
 import { ScheduledJobs } from "./scheduledJobs.js";
+import { schemaPushError } from "./schemaLimits.js";
 import { Persistence } from "./persistence.js";
 import { validateData, fingerprint } from "./schemaValidation.js";
 import { exportSnapshot, importSnapshot } from "./snapshotIO.js";
@@ -167,6 +168,8 @@ export class Engine {
     (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;
     const bundle = await building;
     const schema = await loadSchema(bundle);
+    const refused = schemaPushError(schema);
+    if (refused) throw new Error(`Convex would refuse the schema in ${this.opts.functionsDir}: ${refused}`);
     const placeholderModules = { "./_generated/api.js": async () => ({}) };
     this.t = this.ct.convexTest({ schema, modules: placeholderModules, transactionLimits: true });
     let g: any = null;

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import type { Bundle } from "./bundler.js";
 import type { Engine } from "./engine.js";
 import { loadSchema } from "./functionModules.js";
+import { schemaPushError } from "./schemaLimits.js";
 import { fingerprint, schemaForDb, validateData } from "./schemaValidation.js";
 
 /**
@@ -29,6 +30,11 @@ export async function reloadFunctions(engine: Engine): Promise<boolean> {
     schema = await loadSchema(bundle);
   } catch (error) {
     engine.logError(`Reload failed: schema.ts threw: ${String(error)}. Still serving the previous functions.`);
+    return false;
+  }
+  const refused = schemaPushError(schema);
+  if (refused) {
+    engine.logError(`Reload failed: Convex would refuse the schema: ${refused}. Still serving the previous functions.`);
     return false;
   }
   const dbSchema = schemaForDb(schema);
