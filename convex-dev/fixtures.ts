@@ -124,3 +124,31 @@ export const deleteClaims = internalMutation({
     return claims.length;
   },
 });
+
+/**
+ * `count` comedians (user, profile and a live session each, as sign-up writes
+ * them): the bench signs their tokens itself instead of hashing a password apiece.
+ */
+export const insertComedians = internalMutation({
+  args: { prefix: v.string(), count: v.number() },
+  returns: v.array(v.object({ userId: v.id("users"), sessionId: v.id("authSessions") })),
+  handler: async (ctx, { prefix, count }) => {
+    const out = [];
+    for (let i = 0; i < Math.min(count, 1000); i++) {
+      const name = `${prefix} ${i + 1}`;
+      const email = normalizeEmail(`${prefix.toLowerCase().replace(/\W+/g, "-")}-${i + 1}@bench.test`);
+      const userId = await ctx.db.insert("users", { email, name });
+      const sessionId = await ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 24 * 3600_000 });
+      await ctx.db.insert("profiles", {
+        userId,
+        displayName: name,
+        weeklyGoalMinutes: 15,
+        needsOnboarding: false,
+        onboardingCompleted: true,
+        isAdmin: false,
+      });
+      out.push({ userId, sessionId });
+    }
+    return out;
+  },
+});
