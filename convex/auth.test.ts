@@ -3,7 +3,8 @@ import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { expectAppError } from "./test.expect";
-import { newTest, type TestBackend } from "./test.setup";
+import { createUser, newTest, type TestBackend } from "./test.setup";
+import { SESSION_ENDED } from "./functions";
 import { newSigningKey, stubAuthEnv as stubAuthServerEnv } from "./test.auth";
 
 // Password hashing (scrypt) and seeding are slow on a busy machine.
@@ -32,11 +33,38 @@ async function passwordSignIn(
   return await t.action(api.auth.signIn, { provider: "password", params });
 }
 
-/** The user id in a Convex Auth token's subject ("userId|sessionId"). */
-function userIdOf(token: string): Id<"users"> {
+/** A Convex Auth token's subject ("userId|sessionId"). */
+function subjectOf(token: string): string {
   const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
-  return payload.sub.split("|")[0] as Id<"users">;
+  return payload.sub as string;
 }
+
+/** The user id in a Convex Auth token's subject. */
+function userIdOf(token: string): Id<"users"> {
+  return subjectOf(token).split("|")[0] as Id<"users">;
+}
+
+describe("a token whose session ended (signed out)", () => {
+  test("acts as nobody: user functions refuse it, public ones answer as to a visitor", async () => {
+    const t = newTest();
+    const comic = await createUser(t);
+    expect(await comic.asUser.query(api.favorites.list, {})).toEqual([]);
+    await t.run(async (ctx) => {
+      await ctx.db.delete("authSessions", comic.sessionId);
+    });
+    await expectAppError(comic.asUser.query(api.favorites.list, {}), "NOT_SIGNED_IN", SESSION_ENDED);
+    await expectAppError(
+      comic.asUser.mutation(api.goals.update, { weeklyGoalMinutes: 30 }),
+      "NOT_SIGNED_IN",
+      SESSION_ENDED,
+    );
+    expect(await comic.asUser.query(api.profiles.me, {})).toBeNull();
+    // A session of someone else does not stand in for the caller's own.
+    const other = await createUser(t);
+    const forged = t.withIdentity({ subject: `${comic.userId}|${other.sessionId}` });
+    await expectAppError(forged.query(api.favorites.list, {}), "NOT_SIGNED_IN", SESSION_ENDED);
+  });
+});
 
 describe("password sign-up", () => {
   test("creates the comedian's profile: name from the form, goal 15, needs onboarding", async () => {
@@ -52,7 +80,7 @@ describe("password sign-up", () => {
     expect(token).toBeTypeOf("string");
     const userId = userIdOf(token!);
 
-    const me = await t.withIdentity({ subject: `${userId}|session` }).query(api.profiles.me, {});
+    const me = await t.withIdentity({ subject: subjectOf(token!) }).query(api.profiles.me, {});
     expect(me).toMatchObject({
       userId,
       displayName: "Nia New",
@@ -94,7 +122,7 @@ describe("password sign-up", () => {
       flow: "signUp",
     });
     const userId = userIdOf(result.tokens!.token);
-    const asBoss = t.withIdentity({ subject: `${userId}|session` });
+    const asBoss = t.withIdentity({ subject: subjectOf(result.tokens!.token) });
     expect(await asBoss.query(api.profiles.isAdmin, {})).toBe(false);
     const user = await t.run(async (ctx) => ctx.db.get("users", userId));
     expect(user?.emailVerificationTime).toBeUndefined();
@@ -121,7 +149,7 @@ describe("password sign-up", () => {
       flow: "signUp",
     });
     const userId = userIdOf(first.tokens!.token);
-    const asComic = t.withIdentity({ subject: `${userId}|session` });
+    const asComic = t.withIdentity({ subject: subjectOf(first.tokens!.token) });
     await asComic.mutation(api.profiles.completeOnboarding, { weeklyGoalMinutes: 40 });
 
     const second = await passwordSignIn(t, {

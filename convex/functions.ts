@@ -1,4 +1,4 @@
-import { getAuthUserId } from "@convex-dev/auth/server";
+import { getAuthSessionId, getAuthUserId } from "@convex-dev/auth/server";
 import { v } from "convex/values";
 import { customAction, customCtx, customMutation, customQuery } from "convex-helpers/server/customFunctions";
 import { internal } from "./_generated/api";
@@ -18,41 +18,69 @@ import { triggers } from "./triggers";
 
 type AuthCtx = Pick<QueryCtx, "auth" | "db">;
 
-/**
- * The signed-in user's id, or null for an anonymous caller. A session token
- * outlives a deleted account (its JWT stays valid until it expires), so an
- * identity whose user row is gone counts as anonymous: it can no longer act.
- */
-export async function currentUserId(ctx: AuthCtx): Promise<Id<"users"> | null> {
-  const userId = await getAuthUserId(ctx);
-  if (userId === null) return null;
-  const user = await ctx.db.get("users", userId);
-  return user === null ? null : userId;
-}
-
 /** The message for a token whose account was deleted. */
 const ACCOUNT_GONE = "Account not found. Please sign in again.";
+/** The message for a token whose session ended (signed out, or signed in again elsewhere). */
+export const SESSION_ENDED = "Your session has ended. Please sign in again.";
 
-async function requireUserId(ctx: AuthCtx): Promise<Id<"users">> {
+/**
+ * The caller's user id, or why their token no longer counts. A JWT stays
+ * valid until it expires, so both the account and the token's session must
+ * still exist: signing out deletes the session, and with it in every
+ * query's read set a live subscription re-runs and stops answering.
+ */
+async function tokenUser(
+  ctx: AuthCtx,
+): Promise<{ userId: Id<"users"> } | { userId: null; reason: "anonymous" | "gone" | "ended" }> {
   const userId = await getAuthUserId(ctx);
-  if (userId === null) throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to continue.");
-  if ((await ctx.db.get("users", userId)) === null) throw appError(ErrorCode.NOT_SIGNED_IN, ACCOUNT_GONE);
-  return userId;
+  if (userId === null) return { userId: null, reason: "anonymous" };
+  const sessionId = ctx.db.normalizeId("authSessions", (await getAuthSessionId(ctx)) ?? "");
+  const [user, session] = await Promise.all([
+    ctx.db.get("users", userId),
+    sessionId === null ? null : ctx.db.get("authSessions", sessionId),
+  ]);
+  if (user === null) return { userId: null, reason: "gone" };
+  if (session === null || session.userId !== userId) return { userId: null, reason: "ended" };
+  return { userId };
 }
 
-/** Whether the user row still exists (actions have no `db`; they ask this query). */
-export const userExists = internalQuery({
-  args: { userId: v.id("users") },
-  returns: v.boolean(),
-  handler: async (ctx, { userId }) => (await ctx.db.get("users", userId)) !== null,
+/**
+ * The signed-in user's id, or null for an anonymous caller. A token whose
+ * account was deleted or whose session ended (sign-out) counts as anonymous:
+ * it can no longer act.
+ */
+export async function currentUserId(ctx: AuthCtx): Promise<Id<"users"> | null> {
+  return (await tokenUser(ctx)).userId;
+}
+
+function refusal(reason: "anonymous" | "gone" | "ended"): never {
+  if (reason === "gone") throw appError(ErrorCode.NOT_SIGNED_IN, ACCOUNT_GONE);
+  if (reason === "ended") throw appError(ErrorCode.NOT_SIGNED_IN, SESSION_ENDED);
+  throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to continue.");
+}
+
+async function requireUserId(ctx: AuthCtx): Promise<Id<"users">> {
+  const found = await tokenUser(ctx);
+  if (found.userId === null) refusal(found.reason);
+  return found.userId;
+}
+
+/** Whether an action's caller still has their account and session (actions have no `db`; they ask this query). */
+export const tokenStatus = internalQuery({
+  args: {},
+  returns: v.union(v.literal("ok"), v.literal("anonymous"), v.literal("gone"), v.literal("ended")),
+  handler: async (ctx) => {
+    const found = await tokenUser(ctx);
+    return found.userId === null ? found.reason : "ok";
+  },
 });
 
 async function requireActionUserId(ctx: ActionCtx): Promise<Id<"users">> {
   const userId = await getAuthUserId(ctx);
-  if (userId === null) throw appError(ErrorCode.NOT_SIGNED_IN, "Please sign in to continue.");
-  if (!(await ctx.runQuery(internal.functions.userExists, { userId }))) {
-    throw appError(ErrorCode.NOT_SIGNED_IN, ACCOUNT_GONE);
-  }
+  if (userId === null) refusal("anonymous");
+  // ctx.runQuery runs with the action's identity.
+  const status = await ctx.runQuery(internal.functions.tokenStatus, {});
+  if (status !== "ok") refusal(status);
   return userId;
 }
 

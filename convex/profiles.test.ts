@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { setAdmin } from "./admin";
 import { expectAppError } from "./test.expect";
-import { createAdmin, createUser, newTest } from "./test.setup";
+import { createAdmin, createUser, newTest, signedInAs } from "./test.setup";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -49,7 +49,7 @@ describe("profiles.me", () => {
   test("fills defaults when the profile row is missing", async () => {
     const t = newTest();
     const userId = await t.run(async (ctx) => ctx.db.insert("users", { email: "old.timer@example.com" }));
-    const me = await t.withIdentity({ subject: `${userId}|s` }).query(api.profiles.me, {});
+    const me = await (await signedInAs(t, userId)).query(api.profiles.me, {});
     expect(me).toMatchObject({
       userId,
       displayName: "old.timer",
@@ -87,7 +87,7 @@ describe("profiles.ensure", () => {
     const userId = await t.run(async (ctx) =>
       ctx.db.insert("users", { email: "late@example.com", name: "Late Larry" }),
     );
-    const asUser = t.withIdentity({ subject: `${userId}|s` });
+    const asUser = await signedInAs(t, userId);
     const first = await asUser.mutation(api.profiles.ensure, {});
     const second = await asUser.mutation(api.profiles.ensure, {});
     expect(first).toMatchObject({
@@ -116,7 +116,7 @@ describe("profiles.ensure", () => {
     const userId = await t.run(async (ctx) =>
       ctx.db.insert("users", { email: "chief@example.com", emailVerificationTime: Date.now() }),
     );
-    const me = await t.withIdentity({ subject: `${userId}|s` }).mutation(api.profiles.ensure, {});
+    const me = await (await signedInAs(t, userId)).mutation(api.profiles.ensure, {});
     expect(me.isAdmin).toBe(true);
   });
 
@@ -124,7 +124,7 @@ describe("profiles.ensure", () => {
     vi.stubEnv("ADMIN_EMAILS", "chief@example.com");
     const t = newTest();
     const userId = await t.run(async (ctx) => ctx.db.insert("users", { email: "chief@example.com" }));
-    const me = await t.withIdentity({ subject: `${userId}|s` }).mutation(api.profiles.ensure, {});
+    const me = await (await signedInAs(t, userId)).mutation(api.profiles.ensure, {});
     expect(me.isAdmin).toBe(false);
   });
 

@@ -1,7 +1,6 @@
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
 import { earnedBadgeCodes } from "./lib/badges";
 import { computeStreaks } from "./lib/streaks";
 import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "../convex-dev/model/seedData";
@@ -25,9 +24,10 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-function userIdOf(token: string): Id<"users"> {
+/** A Convex Auth token's subject ("userId|sessionId"). */
+function subjectOf(token: string): string {
   const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
-  return payload.sub.split("|")[0] as Id<"users">;
+  return payload.sub as string;
 }
 
 describe("seed:run", () => {
@@ -265,7 +265,7 @@ describe("seed:run", () => {
       provider: "password",
       params: { email: DEMO_EMAIL, password: DEMO_PASSWORD, flow: "signIn" },
     });
-    const asDemo = t.withIdentity({ subject: `${userIdOf(demo.tokens!.token)}|s` });
+    const asDemo = t.withIdentity({ subject: subjectOf(demo.tokens!.token) });
     expect(await asDemo.query(api.profiles.me, {})).toMatchObject({
       displayName: "Dana Demo",
       email: DEMO_EMAIL,
@@ -279,7 +279,7 @@ describe("seed:run", () => {
       provider: "password",
       params: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, flow: "signIn" },
     });
-    const asAdmin = t.withIdentity({ subject: `${userIdOf(admin.tokens!.token)}|s` });
+    const asAdmin = t.withIdentity({ subject: subjectOf(admin.tokens!.token) });
     expect(await asAdmin.query(api.profiles.isAdmin, {})).toBe(true);
     expect(await asAdmin.query(api.profiles.me, {})).toMatchObject({
       onboardingCompleted: true,

@@ -128,6 +128,17 @@ export async function createUser(
   };
 }
 
+/**
+ * `t` signed in as a user inserted by hand (no profile, say): a new live
+ * `authSessions` row and the identity Convex Auth's token would carry.
+ */
+export async function signedInAs(t: TestBackend, userId: Id<"users">) {
+  const sessionId = await t.run(async (ctx) =>
+    ctx.db.insert("authSessions", { userId, expirationTime: Date.now() + 30 * 24 * 60 * 60 * 1000 }),
+  );
+  return t.withIdentity({ subject: `${userId}|${sessionId}` });
+}
+
 /** Inserts an admin (see {@link createUser}). */
 export async function createAdmin(t: TestBackend, opts: { email?: string; name?: string } = {}): Promise<TestUser> {
   return await createUser(t, { name: "Admin", ...opts, isAdmin: true });
