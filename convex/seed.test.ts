@@ -244,8 +244,7 @@ describe("seed:run", () => {
       provider: "password",
       params: { email: DEMO_EMAIL, password: DEMO_PASSWORD, flow: "signIn" },
     });
-    const userId = userIdOf(demo.tokens!.token);
-    const me = await t.withIdentity({ subject: `${userId}|s` }).query(api.profiles.me, {});
+    const me = await t.withIdentity({ subject: subjectOf(demo.tokens!.token) }).query(api.profiles.me, {});
     const { sets, badges } = await t.run(async (ctx) => ({
       sets: await ctx.db.query("performances").take(500),
       badges: await ctx.db.query("userBadges").take(100),

@@ -53,7 +53,7 @@ describe("signing out revokes the access token", () => {
     const favourites = watch<unknown[]>((onValue, onError) =>
       client.onUpdate(api.favorites.list, {}, onValue, onError),
     );
-    const profile = watch<{ email?: string } | null>((onValue, onError) =>
+    const profile = watch<{ email: string | null } | null>((onValue, onError) =>
       client.onUpdate(api.profiles.me, {}, onValue, onError),
     );
     await favourites.until((e) => Array.isArray(e.value) && e.value.length === 1);
