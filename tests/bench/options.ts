@@ -20,6 +20,7 @@ export const SKIP_BROWSER = process.argv.includes("--skip-browser");
 export const ONLY_BROWSER = process.argv.includes("--only-browser");
 export const ONLY_LIST = process.argv.includes("--only-list");
 export const ONLY_QUERIES = process.argv.includes("--only-queries");
+export const ONLY_DROP = process.argv.includes("--only-drop");
 export const LIST_WATCHERS = Number(flag("list-watchers", "200"));
 export const RUNS = 5;
 export const NYC = { lat: 40.7128, lng: -74.006 };

@@ -32,7 +32,8 @@
  * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser,
  * --only-browser (with --skip-queries: no fan-out, just bundle sizes and the first scene card),
  * --only-list (with --skip-queries: just the live list fan-out), --list-watchers 200,
- * --only-queries (just the query series: no fan-out, bundle sizes or browser).
+ * --only-queries (just the query series: no fan-out, bundle sizes or browser),
+ * --only-drop (just the list drop: 300 sign-ups to one list in a second, tests/bench/listDrop.ts).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -43,7 +44,8 @@ import { startBackend } from "../local-backend/harness";
 import { backendCli } from "./backend/common";
 import { bundlesAndBrowser } from "./firstCard";
 import { fanOut, listFanOut } from "./fanOut";
-import { convexDir, ONLY_BROWSER, ONLY_LIST, ONLY_QUERIES, root, SKIP_QUERIES } from "./options";
+import { listDrop } from "./listDrop";
+import { convexDir, ONLY_BROWSER, ONLY_DROP, ONLY_LIST, ONLY_QUERIES, root, SKIP_QUERIES } from "./options";
 import { querySeries } from "./querySeries";
 import { generateMic } from "./scaleData";
 
@@ -88,8 +90,13 @@ async function fanOutAndBrowser(): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   console.log(`StageTime bench, ${new Date().toISOString()}, ${os.cpus().length} cores, Node ${process.version}`);
+  if (ONLY_DROP) {
+    await listDrop();
+    process.exit(0);
+  }
   if (!SKIP_QUERIES) await querySeries();
   if (!ONLY_QUERIES) await fanOutAndBrowser();
+  if (!ONLY_QUERIES && !ONLY_BROWSER && !ONLY_LIST) await listDrop();
   console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
 }
