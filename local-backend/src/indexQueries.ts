@@ -115,11 +115,15 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
      * `isAfter`, when given, starts the run after a cursor (it must be
      * monotonic in query order, as cursor comparisons are).
      */
-    *_stream(plan: Plan, isAfter?: (doc: Doc) => boolean): Generator<Doc> {
-      if (this.onReadRange) this.onReadRange(plan.table, (doc: Doc) => !plan.before(doc) && !plan.after(doc));
-      else this.onRead?.(plan.table);
+    *_stream(plan: Plan, isAfter?: (doc: Doc) => boolean, readUpTo?: { last: Doc | null }): Generator<Doc> {
       const { list, cmp } = plan.index;
       const asc = plan.order !== "desc";
+      // A read that stopped early (`readUpTo.last` set by the caller) read the range up to that document only.
+      const sign = asc ? 1 : -1;
+      const read = (doc: Doc) =>
+        !plan.before(doc) && !plan.after(doc) && (!readUpTo?.last || sign * cmp(doc, readUpTo.last) <= 0);
+      if (this.onReadRange) this.onReadRange(plan.table, read);
+      else this.onRead?.(plan.table);
       let lo = list.partition(plan.before);
       let hi = list.partition((doc) => !plan.after(doc));
       if (isAfter) {
@@ -138,7 +142,6 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
         for (const doc of committed) if (plan.inRange(doc)) yield doc;
         return;
       }
-      const sign = asc ? 1 : -1;
       const added: Doc[] = [];
       for (const doc of pending.values()) {
         if (doc !== null && plan.inRange(doc) && (!isAfter || isAfter(doc))) added.push(doc);
@@ -162,13 +165,18 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
       const bounded = limit !== null && Number.isInteger(limit) && limit >= 0;
       const results: Doc[] = [];
       if (bounded && limit === 0) return results;
-      for (const doc of this._stream(plan)) {
+      const readUpTo: { last: Doc | null } = { last: null };
+      for (const doc of this._stream(plan, undefined, readUpTo)) {
         if (!filters.every((f: unknown) => evaluateFilter(doc, f))) {
           trackDropped(doc);
           continue;
         }
         results.push(doc);
-        if (bounded && results.length >= limit) break;
+        if (bounded && results.length >= limit) {
+          // As Convex's read set: a `.take(n)` / `.first()` read its range up to the last document it returned.
+          readUpTo.last = doc;
+          break;
+        }
       }
       return limit !== null && !bounded ? results.slice(0, limit) : results;
     }

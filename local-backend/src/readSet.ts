@@ -9,9 +9,10 @@
  * read set when the document before or after the write falls in a range read,
  * has an id read, or lies in a table read whole.
  *
- * Ranges are recorded whole, from their bounds, even when a `.take(n)` or a
- * page stopped early; Convex records the part actually read. That only
- * re-runs a query more often than needed, never less.
+ * A `.take(n)` / `.first()` that stopped at its n-th document records its
+ * range up to that document, as Convex does; a page that stopped early is
+ * recorded whole, from its bounds (Convex records the part actually read).
+ * That only re-runs a query (or conflicts a mutation) more often, never less.
  */
 export type Doc = Record<string, unknown> & { _id: string };
 

@@ -18,6 +18,7 @@ const getCounter = makeFunctionReference<"query", { name: string }, number | nul
 const sum = makeFunctionReference<"query", { names: string[] }, number>("counters:sum");
 const transfer = makeFunctionReference<"mutation">("counters:transfer");
 const scheduleBumps = makeFunctionReference<"mutation">("counters:scheduleBumps");
+const readFirstThenAdd = makeFunctionReference<"mutation">("counters:readFirstThenAdd");
 const jobStates = makeFunctionReference<"query", { name: string }, string[]>("counters:jobStates");
 
 /** Convex's text (crates/errors/src/lib.rs user_occ, crates/database/src/database.rs occ_write_source_string). */
@@ -74,6 +75,16 @@ describe("with Convex's retry budget and backoff", () => {
     expect(values).toEqual(names.map(() => 2));
     const after = (await backendStats(backend)).occ;
     expect(after.conflicts).toBe(before.conflicts);
+  });
+
+  test("a .first() read conflicts only with writes up to the document it returned", async () => {
+    const http = backend.httpClient();
+    await http.mutation(bump, { name: "a-first" });
+    const before = (await backendStats(backend)).occ;
+    const clients = Array.from({ length: 10 }, () => backend.httpClient());
+    await Promise.all(clients.map((client, i) => client.mutation(readFirstThenAdd, { name: `zz-${i}`, reads: 20 })));
+    // Each adds a counter after "a-first" in the index, outside what the others read.
+    expect((await backendStats(backend)).occ.conflicts).toBe(before.conflicts);
   });
 
   test("a query reads one committed state while transfers commit", async () => {
