@@ -215,10 +215,10 @@ export class Commits {
     if (!tx) this.writer = null;
     engine.contention.record(changes, writer ? canonicalPath(writer) : "an internal write");
     for (const entry of inComponents) {
-      // Component reads are recorded by table (componentStore.ts), so any write to one re-runs its readers.
+      // Component reads are recorded by range and id too (componentStore.ts), under the component's key.
       const table = componentReadKey(entry.path, entry.table);
       tables.add(table);
-      changes.push({ table, id: entry.id, before: null, after: null });
+      changes.push({ table, id: entry.id, before: entry.before, after: entry.after });
     }
     engine.occ.recordCommit(commitTs, changes);
     for (const listener of this.listeners) {

@@ -70,6 +70,9 @@ export type ComponentHost = {
   loadModule(modulePath: string, componentPath: string): Promise<any>;
   /** A component table was read (subscription tracking). */
   onRead(key: string): void;
+  /** An index range or a document of a component table was read (read sets, readSet.ts). */
+  onReadRange(key: string, contains: (doc: any) => boolean): void;
+  onReadId(key: string, id: string): void;
   /**
    * One top-level commit about to be applied, with every database's pending
    * writes by component path ("" for the app): makes it durable, or throws.
@@ -83,7 +86,7 @@ export type ComponentHost = {
   ): void;
 };
 
-export type ComponentWrite = { path: string; id: string; table: string };
+export type ComponentWrite = { path: string; id: string; table: string; before: any; after: any };
 
 export class ComponentStore {
   /** Component path -> its database. */
@@ -91,6 +94,8 @@ export class ComponentStore {
   /** Documents on disk of components that are not installed (kept, never dropped). */
   private orphans = new Map<string, Record<string, unknown>>();
   private buffer: Map<string, Record<string, unknown>> | null = null;
+  /** Each component's written documents before the commit being gathered. */
+  private previous = new Map<string, Map<string, unknown>>();
   private wrapped = false;
 
   constructor(private readonly host: ComponentHost) {}
@@ -116,6 +121,7 @@ export class ComponentStore {
       if (isNested) return commit(isNested);
       const buffer = new Map<string, Record<string, unknown>>();
       this.buffer = buffer;
+      this.previous = new Map();
       let ts: bigint | null;
       try {
         ts = commit(isNested);
@@ -162,8 +168,12 @@ export class ComponentStore {
       } else {
         db = new IndexedDatabase(schema ?? null, path);
         db.onRead = (table: string) => this.host.onRead(componentReadKey(path, table));
-        db.onCommit = (writes: Record<string, unknown>) => {
+        db.onReadRange = (table: string, contains: (doc: any) => boolean) =>
+          this.host.onReadRange(componentReadKey(path, table), contains);
+        db.onReadId = (table: string, id: string) => this.host.onReadId(componentReadKey(path, table), id);
+        db.onCommit = (writes: Record<string, unknown>, _ts: bigint, previous: Map<string, unknown>) => {
           this.collect(path, writes);
+          this.previous.set(path, previous);
         };
         this.dbs.set(path, db);
         this.load(path, db);
@@ -236,7 +246,11 @@ export class ComponentStore {
     const out: ComponentWrite[] = [];
     for (const [path, layer] of writes) {
       if (!this.dbs.has(path)) continue;
-      for (const id of Object.keys(layer)) out.push({ path, id, table: tableOf(id) ?? "" });
+      const db = this.dbs.get(path);
+      const previous = this.previous.get(path);
+      for (const id of Object.keys(layer)) {
+        out.push({ path, id, table: tableOf(id) ?? "", before: previous?.get(id) ?? null, after: db.committed(id) });
+      }
     }
     return out;
   }

@@ -115,6 +115,8 @@ export class Engine {
     g: null,
     loadModule: (modulePath, componentPath) => this.loadModule(modulePath, componentPath),
     onRead: (key) => readSet()?.addTable(key),
+    onReadRange: (key, contains) => readSet()?.addRange(key, contains),
+    onReadId: (key, id) => readSet()?.addId(key, id),
     beforeApply: (ts, layers) => {
       if (activeEngine === this) this.commits.logCommit(ts, layers);
     },
