@@ -1,10 +1,17 @@
 /**
- * Runs the jobs of `crons.ts` on the real clock while the backend runs. Like
- * Convex, runs missed while the backend was down are not replayed: each job's
- * next run is computed from the time the backend (re)loads the crons.
+ * Runs the jobs of `crons.ts` on the real clock while the backend runs, as
+ * Convex's cron executor does (crates/model/src/cron_jobs/next_ts.rs): an
+ * interval job first runs when it is deployed, then every interval after its
+ * previous scheduled run; a clock schedule runs at its occurrences, pushed back
+ * by a random delay drawn once per job (within the minute when the minute is
+ * pinned, CRON_SPLAY_SECONDS; within the hour when not) so jobs sharing a
+ * schedule do not all fire at once. A reload keeps the next run of every job
+ * whose name, function, arguments and schedule did not change. Runs missed
+ * while the backend was down are not replayed: a start schedules from now.
  */
 import { jsonToConvex } from "convex/values";
 import type { Engine } from "./engine.js";
+import { intKnob } from "./knobs.js";
 
 type Schedule =
   | { type: "interval"; seconds?: number; minutes?: number; hours?: number }
@@ -90,11 +97,31 @@ export function nextRun(schedule: Schedule, after: number): number {
   }
 }
 
+/** The random delay of a clock schedule's runs, in ms (0 for an interval): Convex's cron splay. */
+export function splayMs(schedule: Schedule, random: () => number = Math.random): number {
+  if (schedule.type === "interval") return 0;
+  const pinned = schedule.type === "cron" || schedule.minuteUTC !== undefined;
+  const maxSeconds = pinned ? intKnob("CRON_SPLAY_SECONDS", 60, { min: 0 }) : 3600;
+  return Math.floor(random() * maxSeconds) * 1000;
+}
+
+/** When a job runs next: its first run (`previous` null) or the one after the run scheduled at `previous`. */
+export function plannedRun(schedule: Schedule, previous: number | null, now: number, delayMs: number): number {
+  if (schedule.type === "interval") return previous === null ? now : nextRun(schedule, previous);
+  // The next occurrence on the schedule's own clock, then the job's delay; searched from
+  // `now` minus the delay so a run its delay pushed past `now` is not skipped.
+  return nextRun(schedule, now - delayMs) + delayMs;
+}
+
+type Planned = { spec: string; at: number; delayMs: number };
+
 export class CronRunner {
   private timers = new Map<string, NodeJS.Timeout>();
   private generation = 0;
+  /** Each job's definition (as JSON), next run and delay, kept across reloads. */
+  private planned = new Map<string, Planned>();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Pick<Engine, "moduleNames" | "loadModule" | "runAny" | "logError">) {}
 
   stop(): void {
     this.generation++;
@@ -102,42 +129,66 @@ export class CronRunner {
     this.timers.clear();
   }
 
-  /** (Re)reads crons.ts and schedules every job from now. */
-  async reload(): Promise<void> {
-    this.stop();
-    if (!this.engine.moduleNames().includes("crons")) return;
-    let jobs: Record<string, Job>;
-    try {
-      const mod = await this.engine.loadModule("crons");
-      jobs = mod.default?.crons ?? {};
-    } catch (error) {
-      this.engine.logError(`crons.ts failed to load: ${String(error)}`);
-      return;
-    }
-    const generation = this.generation;
-    for (const [id, job] of Object.entries(jobs)) this.schedule(id, job, Date.now(), generation);
+  /** Each job's next run (ms), for tests. */
+  nextRuns(): Map<string, number> {
+    return new Map([...this.planned].map(([id, p]) => [id, p.at]));
   }
 
-  private schedule(id: string, job: Job, after: number, generation: number): void {
-    let at: number;
-    try {
-      at = nextRun(job.schedule, after);
-    } catch (error) {
-      this.engine.logError(`cron "${id}": ${(error as Error).message}`);
-      return;
-    }
-    const wait = () => {
-      if (generation !== this.generation) return;
-      const delay = at - Date.now();
-      if (delay > 0) {
-        this.timers.set(id, setTimeout(wait, Math.min(delay, 2 ** 31 - 1)));
+  /** (Re)reads crons.ts: unchanged jobs keep their next run, new or changed ones are planned from now. */
+  async reload(): Promise<void> {
+    this.stop();
+    let jobs: Record<string, Job> = {};
+    if (this.engine.moduleNames().includes("crons")) {
+      try {
+        const mod = await this.engine.loadModule("crons");
+        jobs = mod.default?.crons ?? {};
+      } catch (error) {
+        this.engine.logError(`crons.ts failed to load: ${String(error)}`);
         return;
       }
-      void this.run(id, job).finally(() => {
-        if (generation === this.generation) this.schedule(id, job, Math.max(Date.now(), at), generation);
-      });
-    };
-    wait();
+    }
+    const generation = this.generation;
+    const now = Date.now();
+    const planned = new Map<string, Planned>();
+    for (const [id, job] of Object.entries(jobs)) {
+      const spec = JSON.stringify(job);
+      const kept = this.planned.get(id);
+      if (kept?.spec === spec) {
+        planned.set(id, kept);
+        continue;
+      }
+      try {
+        const delayMs = splayMs(job.schedule);
+        planned.set(id, { spec, delayMs, at: plannedRun(job.schedule, null, now, delayMs) });
+      } catch (error) {
+        this.engine.logError(`cron "${id}": ${(error as Error).message}`);
+      }
+    }
+    this.planned = planned;
+    for (const [id, job] of Object.entries(jobs)) if (planned.has(id)) this.wait(id, job, generation);
+  }
+
+  private wait(id: string, job: Job, generation: number): void {
+    if (generation !== this.generation) return;
+    const plan = this.planned.get(id)!;
+    const delay = plan.at - Date.now();
+    if (delay > 0) {
+      this.timers.set(
+        id,
+        setTimeout(() => this.wait(id, job, generation), Math.min(delay, 2 ** 31 - 1)),
+      );
+      return;
+    }
+    void this.run(id, job).finally(() => {
+      if (generation !== this.generation || this.planned.get(id) !== plan) return;
+      try {
+        plan.at = plannedRun(job.schedule, plan.at, Date.now(), plan.delayMs);
+      } catch (error) {
+        this.engine.logError(`cron "${id}": ${(error as Error).message}`);
+        return;
+      }
+      this.wait(id, job, generation);
+    });
   }
 
   private async run(id: string, job: Job): Promise<void> {
