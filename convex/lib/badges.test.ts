@@ -107,9 +107,15 @@ describe("badgeProgress", () => {
       percentage: 71,
       met: false,
     });
-    expect(byCode.streak_legend.percentage).toBe(16);
+    // 5 of 30 is 16.7%: rounded, not cut down.
+    expect(byCode.streak_legend.percentage).toBe(17);
     expect(byCode.venue_pioneer.percentage).toBe(0);
     expect(badgeProgress({ ...zero, minutes: 99.9 })[1].percentage).toBe(99);
+    // "2 of 3 · 67%", never 66%.
+    const twoOfThree = badgeProgress({ ...zero, currentStreak: 2, longestStreak: 2 }).find(
+      (p) => p.code === "streak_3",
+    );
+    expect(twoOfThree).toMatchObject({ current: 2, required: 3, percentage: 67 });
   });
 });
 

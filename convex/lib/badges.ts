@@ -145,7 +145,7 @@ export type BadgeProgress = {
   code: string;
   current: number;
   required: number;
-  /** current / required as a whole percentage, rounded down and capped at 100. */
+  /** current / required as a whole percentage, rounded, 100 only once met. */
   percentage: number;
   met: boolean;
 };
@@ -166,8 +166,8 @@ function metricValue(metric: BadgeMetric, inputs: BadgeInputs): number {
 }
 
 /**
- * Progress towards every badge, in definition order. Rounded down so a badge
- * never shows 100% before it is met.
+ * Progress towards every badge, in definition order: percentages rounded to
+ * the nearest, and 99 at most until the badge is met.
  */
 export function badgeProgress(inputs: BadgeInputs): BadgeProgress[] {
   return BADGES.map((b) => {
@@ -176,7 +176,9 @@ export function badgeProgress(inputs: BadgeInputs): BadgeProgress[] {
       code: b.code,
       current,
       required: b.requirement,
-      percentage: Math.max(0, Math.min(100, Math.floor((current / b.requirement) * 100))),
+      // Rounded to the nearest ("2 of 3" is 67%), but never 100% before it is met.
+      percentage:
+        current >= b.requirement ? 100 : Math.max(0, Math.min(99, Math.round((current / b.requirement) * 100))),
       met: current >= b.requirement,
     };
   });

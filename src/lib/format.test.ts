@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatCompact, weeklySlotText } from "./format";
+import { formatCompact, initials, weeklySlotText } from "./format";
 
 describe("formatCompact", () => {
   test.each([
@@ -35,5 +35,19 @@ describe("weeklySlotText", () => {
     [{}, ""],
   ])("%o → %s", (item, expected) => {
     expect(weeklySlotText(item)).toBe(expected);
+  });
+});
+
+describe("initials", () => {
+  test.each([
+    ["Jane Q. Comic", "JQ"],
+    ['Tom "Tiny" Lee', "TT"],
+    ['"T" Bone', "TB"],
+    ["  ada  ", "A"],
+    ['" "', "?"],
+    ["", "?"],
+    [undefined, "?"],
+  ])("%j → %j", (name, expected) => {
+    expect(initials(name)).toBe(expected);
   });
 });

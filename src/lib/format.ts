@@ -35,12 +35,12 @@ export function weeklySlotText(item: { dayOfWeek?: number | null; startTimeLocal
     .join(" at ");
 }
 
-/** An avatar's fallback: the first letters of the first two words of a name ("Jane Q. Comic" → "JQ"), or "?". */
+/** An avatar's fallback: the first letters of the first two words of a name ("Jane Q. Comic" → "JQ";
+ * quotes and other marks are skipped: 'Tom "Tiny" Lee' → "TT"), or "?". */
 export function initials(name: string | undefined): string {
   const letters = (name ?? "")
-    .trim()
     .split(/\s+/)
-    .map((word) => word[0] ?? "")
+    .map((word) => /[\p{L}\p{N}]/u.exec(word)?.[0] ?? "")
     .join("")
     .slice(0, 2)
     .toUpperCase();

@@ -79,6 +79,8 @@ export type EventFormProps = {
   secondaryAction?: ReactNode;
   /** Extra controls above the submit button (e.g. 'Also add this mic to the scene'). */
   children?: ReactNode;
+  /** Ask the comedian to confirm the day and time before submitting (the mic goes to the shared scene). */
+  confirmSchedule?: boolean;
 };
 
 /** The toasts of a step left without its answer (onboarding and add-event). */

@@ -8,7 +8,7 @@ test.describe("accounts", () => {
     // The display name given at sign-up is the profile's.
     await expect(mainHeading(page)).toHaveText("Welcome to StageTime, Nova!");
     await expect(page.getByRole("link", { name: "Get Started" })).toBeVisible();
-    await expect(page.getByLabel("Step 1 of 10")).toBeVisible();
+    await expect(page.getByLabel("Step 1 of 9")).toBeVisible();
   });
 
   test("signing in with the right password welcomes the comedian back", async ({ page, signIn }) => {

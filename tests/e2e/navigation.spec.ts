@@ -22,7 +22,7 @@ test.describe("routes", () => {
     await signUp(page);
     await page.goto("/onboarding");
     await expect(page).toHaveURL(/\/onboarding\/welcome$/);
-    await expect(page.getByLabel("Step 1 of 10")).toBeVisible();
+    await expect(page.getByLabel("Step 1 of 9")).toBeVisible();
   });
 });
 

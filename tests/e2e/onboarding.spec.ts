@@ -39,7 +39,7 @@ async function midnightToday(page: Page) {
 }
 
 function progress(page: Page, n: number) {
-  return page.getByRole("progressbar", { name: `Step ${n} of 10` });
+  return page.getByRole("progressbar", { name: `Step ${n} of 9` });
 }
 
 /** Whether the page fits the viewport without sideways scrolling. */
@@ -56,7 +56,7 @@ async function pickVenue(page: Page, venueName: string) {
 test.describe("onboarding", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("a new comedian goes through all 10 steps, resumes after a reload, and lands on a dashboard with the set, favourite and goal", async ({
+  test("a new comedian goes through all 9 steps, resumes after a reload, and lands on a dashboard with the set, favourite and goal", async ({
     page,
     signUp,
     runFunction,
@@ -113,30 +113,30 @@ test.describe("onboarding", () => {
     await expect(page).toHaveURL(/\/onboarding\/details$/);
     await page.getByRole("button", { name: "Next" }).click();
 
-    // Step 6: logged and favourited.
+    // Step 5 (no number skipped): logged and favourited.
     await expect(page).toHaveURL(/\/onboarding\/success$/);
-    await expect(progress(page, 6)).toBeVisible();
+    await expect(progress(page, 5)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Favorite Added!" })).toBeVisible();
     await page.getByRole("button", { name: "Next" }).click();
 
-    // Step 7: the check-in pro tip.
+    // Step 6: the check-in pro tip.
     await expect(page).toHaveURL(/\/onboarding\/checkin-info$/);
-    await expect(progress(page, 7)).toBeVisible();
+    await expect(progress(page, 6)).toBeVisible();
     await expect(page.getByText("Pro tip")).toBeVisible();
     await expect(page.getByText(/30 minutes before to 2 hours after show time/)).toBeVisible();
     await expect(page.getByText(/2 or more comedians check in/)).toContainText("30 days");
     expect(await seriousViolations(page, { excludeToasts: true })).toEqual([]);
     await page.getByRole("button", { name: "Next" }).click();
 
-    // Step 8: no other venue.
+    // Step 7: no other venue.
     await expect(page).toHaveURL(/\/onboarding\/add-another$/);
-    await expect(progress(page, 8)).toBeVisible();
+    await expect(progress(page, 7)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Add another venue?" })).toBeVisible();
     await page.getByRole("button", { name: "No, continue" }).click();
 
-    // Step 9: the goal starts at 15; two notches make 25.
+    // Step 8: the goal starts at 15; two notches make 25.
     await expect(page).toHaveURL(/\/onboarding\/goal-setting$/);
-    await expect(progress(page, 9)).toBeVisible();
+    await expect(progress(page, 8)).toBeVisible();
     const goalSlider = page.getByRole("slider", { name: "Weekly goal (minutes)" });
     await expect(goalSlider).toHaveAttribute("aria-valuenow", "15");
     await expect(page.getByText("A steady habit: a couple of mics a week.")).toBeVisible();
@@ -153,9 +153,9 @@ test.describe("onboarding", () => {
     await expect(page.getByText("25 minutes", { exact: true })).toBeVisible();
     await page.getByRole("button", { name: "Next" }).click();
 
-    // Step 10.
+    // Step 9.
     await expect(page).toHaveURL(/\/onboarding\/complete$/);
-    await expect(progress(page, 10)).toBeVisible();
+    await expect(progress(page, 9)).toBeVisible();
     await expect(page.getByRole("heading", { name: "You're all set!" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Skip to Dashboard" })).toBeVisible();
     await page.getByRole("button", { name: "Let's Go" }).click();
@@ -198,7 +198,7 @@ test.describe("onboarding", () => {
     await page.getByRole("button", { name: "Next" }).click();
 
     await expect(page).toHaveURL(/\/onboarding\/venue-details$/);
-    await expect(progress(page, 5)).toBeVisible();
+    await expect(progress(page, 4)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Event details" })).toBeVisible();
     await expect(page.getByLabel("Time", { exact: true })).toHaveValue("20:00");
     expect(await fitsWidth(page)).toBe(true);
@@ -215,6 +215,18 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
     await page.getByRole("radio", { name: /Weekly/ }).click();
     await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
+    // Nothing goes to the scene from the form's defaults: the day and time must be confirmed first.
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Check the day and time" })).toBeVisible();
+    await expect(page).toHaveURL(/\/onboarding\/venue-details$/);
+    expect(creates).toBe(0);
+    const confirm = page.getByRole("checkbox", { name: /^This mic is on \w+days at 8:00 PM/ });
+    await confirm.check();
+    // Another time must be confirmed again, and the box reads it back.
+    await page.getByLabel("Time", { exact: true }).fill("21:30");
+    const confirmLater = page.getByRole("checkbox", { name: /^This mic is on \w+days at 9:30 PM/ });
+    await expect(confirmLater).not.toBeChecked();
+    await confirmLater.check();
     // A double click saves once: the button is disabled while the first save runs.
     await page.getByRole("button", { name: "Next" }).dblclick();
 

@@ -201,7 +201,7 @@ test.describe("signed in", () => {
   test("favourite, add to schedule and remove from schedule", async ({ page, signIn, runFunction }) => {
     const tok = token();
     const title = `Sched Mic ${tok}`;
-    await createMic(runFunction, {
+    const micId = await createMic(runFunction, {
       title,
       venueName: `Room ${tok}`,
       city: "Harlem",
@@ -228,8 +228,14 @@ test.describe("signed in", () => {
     await c.getByRole("button", { name: "Add to Schedule" }).click();
     await expect(toast(page, `Added ${title} to your schedule`)).toBeVisible();
     await expect(toast(page, `Added ${title} to your schedule`)).toContainText(/Next: Thu, \w{3} \d{1,2} at 8:30 PM/);
+    // The card now says so, and offers Remove instead of a second add.
+    await expect(c.getByText("In your schedule")).toBeVisible();
+    await expect(c.getByRole("button", { name: "Add to Schedule" })).toHaveCount(0);
+    await c.getByRole("button", { name: `Remove ${title} from your schedule` }).click();
+    await expect(toast(page, "Removed from schedule")).toBeVisible();
+    await expect(c.getByText("In your schedule")).toHaveCount(0);
     await c.getByRole("button", { name: "Add to Schedule" }).click();
-    await expect(toast(page, "Already in your schedule")).toBeVisible();
+    await expect(c.getByText("In your schedule")).toBeVisible();
 
     await card(page, noDay).getByRole("button", { name: "Add to Schedule" }).click();
     await expect(toast(page, "This event doesn't have a complete schedule")).toBeVisible();
@@ -240,6 +246,16 @@ test.describe("signed in", () => {
     await dialog.getByRole("button", { name: "Remove from Schedule" }).click();
     await expect(toast(page, "Removed from schedule")).toBeVisible();
     await expect(dialog.getByRole("button", { name: "Remove from Schedule" })).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(c.getByRole("button", { name: "Add to Schedule" })).toBeVisible();
+
+    // The event page shows the state too: add, then "In your schedule" with Remove.
+    await page.goto(`/event/${micId}`);
+    await page.getByRole("button", { name: "Add to My Schedule" }).click();
+    await expect(page.getByText("In your schedule")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Add to My Schedule" })).toHaveCount(0);
+    await page.getByRole("button", { name: `Remove ${title} from your schedule` }).click();
+    await expect(page.getByRole("button", { name: "Add to My Schedule" })).toBeVisible();
   });
 
   test("an admin deletes an event from its dialog", async ({ page, signIn, runFunction }) => {

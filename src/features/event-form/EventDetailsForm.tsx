@@ -1,13 +1,21 @@
 import { Flex, Heading } from "@radix-ui/themes";
-import { useId } from "react";
+import { useId, useMemo } from "react";
 import { useFormContext, useWatch } from "react-hook-form";
 import { Form, FormSubmit } from "@/components/form";
 import type { EventFormDraft, EventFormProps } from "@/lib/wizardSlots";
+import { CONFIRM_SCHEDULE_MESSAGE, ConfirmSchedule } from "./ConfirmSchedule";
 import { restoreDraft } from "./draft";
 import { EventFields } from "./EventFields";
 import { buildEventDetails, defaultEventFormValues, eventFormSchema, type EventFormInput } from "./schema";
 
 export type EventDetailsFormProps = EventFormProps;
+
+/** The form's schema where the comedian must confirm the day and time first. */
+const confirmedSchema = eventFormSchema.superRefine((values, ctx) => {
+  if (values.scheduleConfirmed !== true) {
+    ctx.addIssue({ code: "custom", path: ["scheduleConfirmed"], message: CONFIRM_SCHEDULE_MESSAGE });
+  }
+});
 
 /**
  * The 'Event details' form of part 2 §2: type, name, day, time, sign-up and
@@ -26,8 +34,10 @@ export function EventDetailsForm({
   children,
   secondaryAction,
   submitDisabled,
+  confirmSchedule = false,
 }: EventDetailsFormProps) {
   const titleId = useId();
+  const schema = useMemo(() => (confirmSchedule ? confirmedSchema : eventFormSchema), [confirmSchedule]);
   const defaults = restoreDraft(
     defaultEventFormValues({ venueName, startTime: defaultStartTime, today }),
     initialValues,
@@ -38,7 +48,7 @@ export function EventDetailsForm({
         Event details
       </Heading>
       <Form
-        schema={eventFormSchema}
+        schema={schema}
         defaultValues={defaults}
         aria-label="Event details"
         gap="4"
@@ -46,6 +56,7 @@ export function EventDetailsForm({
       >
         <EventFields venueName={venueName} today={today} allowOneTime={allowOneTime} onDraftChange={onDraftChange} />
         {children}
+        {confirmSchedule ? <ConfirmSchedule /> : null}
         <Flex gap="3" justify="between" wrap="wrap-reverse">
           {secondaryAction ?? <span />}
           {submitDisabled ? (

@@ -111,6 +111,8 @@ export const eventFormSchema = micFieldsSchema
     signupMethod: z.enum(["in_person", "online"]),
     listTimeLocal: z.string(),
     listTimeEdited: z.boolean(),
+    /** Ticked by the comedian where a form asks them to confirm the day and time (see ConfirmSchedule). */
+    scheduleConfirmed: z.boolean().optional(),
     costType: z.enum(["free", "cover", "minimum", "combo"]),
     coverAmount: z.preprocess(
       numberOr(0),

@@ -1,16 +1,17 @@
 import { Flex, Progress, Text } from "@radix-ui/themes";
-import { onboardingSteps } from "@/lib/paths";
+import { SHOWN_STEPS, shownStep } from "./progress";
 
-/** The 10-step indicator at the top of every onboarding screen. */
+/** The step indicator at the top of every onboarding screen ("Step 4 of 9"): the set length of a
+ * listed mic and a new mic's details are the same step, so no path jumps a number. */
 export function OnboardingProgress({ step }: { step: number }) {
-  const total = onboardingSteps.length;
-  const label = `Step ${step} of ${total}`;
+  const shown = shownStep(step);
+  const label = `Step ${shown} of ${SHOWN_STEPS}`;
   return (
     <Flex direction="column" gap="2">
       <Text size="1" color="gray" aria-hidden="true">
         {label}
       </Text>
-      <Progress value={(step / total) * 100} size="2" aria-label={label} />
+      <Progress value={(shown / SHOWN_STEPS) * 100} size="2" aria-label={label} />
     </Flex>
   );
 }

@@ -3,6 +3,7 @@ import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { Link as RouterLink } from "react-router-dom";
 import { onboardingSteps, paths } from "@/lib/paths";
 import { OnboardingShell } from "./OnboardingShell";
+import { SHOWN_STEPS, shownStep } from "./progress";
 import { useOnboardingProgress } from "./useOnboardingProgress";
 
 const POINTS = [
@@ -42,7 +43,7 @@ export function WelcomeStep() {
         {resumeAt ? (
           <Flex direction="column" gap="2" align="center">
             <Text size="2" color="gray">
-              You got to step {progress.step} of 10 last time.
+              You got to step {shownStep(progress.step)} of {SHOWN_STEPS} last time.
             </Text>
             <Flex gap="3" direction={{ initial: "column", xs: "row" }}>
               <Button asChild size="3">

@@ -9,6 +9,8 @@ import {
   pendingSaves,
   progressReducer,
   retryPendingSaves,
+  SHOWN_STEPS,
+  shownStep,
   sliderFromGoal,
   type OnboardingProgress,
 } from "./progress";
@@ -224,5 +226,16 @@ describe("step 5's Next", () => {
     [{ title: "Monday Mic", recurrence: "monthly", customRecurrenceDescription: "" }, false],
   ] as const)("%j: disabled %s", (values, disabled) => {
     expect(detailsIncomplete(values)).toBe(disabled);
+  });
+});
+
+describe("the step counter", () => {
+  test("counts 1 to 9 on both paths, never skipping a number", () => {
+    const listedMic = ["welcome", "venue", "event", "details", "success", "checkin", "another", "goal", "complete"];
+    const listedSteps = [1, 2, 3, 4, 6, 7, 8, 9, 10];
+    const newMicSteps = [1, 2, 3, 5, 6, 7, 8, 9, 10];
+    expect(listedSteps.map(shownStep)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(newMicSteps.map(shownStep)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(listedMic).toHaveLength(SHOWN_STEPS);
   });
 });

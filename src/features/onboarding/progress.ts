@@ -3,6 +3,16 @@ import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { storageKeys } from "@/lib/session";
 
 export const TOTAL_STEPS = 10;
+/**
+ * The steps a comedian is shown: routes 4 (a listed mic's set length) and 5 (a
+ * new mic's details) are two ways through one step, so no path skips a number.
+ */
+export const SHOWN_STEPS = TOTAL_STEPS - 1;
+
+/** The number shown for a route's step (1 to 10): "Step n of 9". */
+export function shownStep(step: number): number {
+  return step <= 4 ? step : step - 1;
+}
 export const SET_MINUTES = { min: 1, max: 30, step: 1, default: 5 } as const;
 export const GOAL_MINUTES = { min: 1, max: 100, step: 5, default: 15 } as const;
 

@@ -7,10 +7,11 @@ import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { LoadingState } from "../../components/LoadingState";
 import { paths } from "../../lib/paths";
 import { EventFacts } from "./EventFacts";
-import { CheckInLabel, ShareButton, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
+import { CheckInLabel, ScheduleButton, ShareButton, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
 import { checkInState } from "./checkInState";
 import { isVerified } from "./sceneText";
 import { useAddToSchedule } from "./useAddToSchedule";
+import { useEventActions } from "./useEventActions";
 import { useCheckIn } from "./useCheckIn";
 import { useNow } from "@/lib/useNow";
 import { useViewerState } from "./useViewerState";
@@ -45,6 +46,7 @@ function EventDetails({ id }: { id: string }) {
   const { isAuthenticated } = useConvexAuth();
   const { checkIn, pendingId } = useCheckIn();
   const addToSchedule = useAddToSchedule("page");
+  const { removeFromSchedule } = useEventActions();
 
   if (item === undefined) return <LoadingState label="Loading event…" />;
   if (item === null) return <EventProblem message="Event not found" />;
@@ -73,9 +75,14 @@ function EventDetails({ id }: { id: string }) {
           <CheckInLabel label={label} status={window.status} alreadyCheckedIn={alreadyCheckedIn} />
           {isAuthenticated ? (
             <Flex gap="3" wrap="wrap">
-              <Button size="3" onClick={() => void addToSchedule(item)}>
-                Add to My Schedule
-              </Button>
+              <ScheduleButton
+                title={item.title}
+                size="3"
+                addLabel="Add to My Schedule"
+                scheduled={!!viewer && viewer.schedule.some((e) => e.sceneItemId === item._id)}
+                onAdd={() => void addToSchedule(item)}
+                onRemove={() => void removeFromSchedule(item._id)}
+              />
               <Button
                 size="3"
                 variant="soft"

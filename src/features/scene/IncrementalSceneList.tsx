@@ -7,6 +7,7 @@ import { SceneCard } from "./SceneCard";
 import { GRID_COLUMNS } from "./SceneSkeleton";
 import type { SceneItem } from "./types";
 import { useAddToSchedule } from "./useAddToSchedule";
+import { useEventActions } from "./useEventActions";
 import { useCheckIn } from "./useCheckIn";
 import { useFavoriteToggle } from "./useFavoriteToggle";
 import { afterNextPaint } from "@/lib/afterNextPaint";
@@ -79,6 +80,7 @@ export function IncrementalSceneList({
   const now = useNow(30_000);
   const { checkIn, pendingId } = useCheckIn();
   const addToSchedule = useAddToSchedule("card");
+  const { removeFromSchedule } = useEventActions();
   const toggleFavorite = useFavoriteToggle();
 
   // The limit belongs to one set of filters: a new filters object means a fresh start at 24.
@@ -184,6 +186,7 @@ export function IncrementalSceneList({
               checkingIn={pendingId === item._id}
               onCheckIn={(it) => void checkIn(it._id)}
               onAddToSchedule={(it) => void addToSchedule(it)}
+              onRemoveFromSchedule={(it) => void removeFromSchedule(it._id)}
               onToggleFavorite={(it, isFavorite) => void toggleFavorite(it._id, isFavorite)}
             />
           ))}

@@ -5,6 +5,7 @@ import {
   CancelledTonightBadge,
   CheckInLabel,
   FavoriteButton,
+  ScheduleButton,
   ShareButton,
   SignupInfo,
   TypeBadge,
@@ -26,6 +27,7 @@ type SceneCardProps = {
   checkingIn: boolean;
   onCheckIn: (item: SceneItem) => void;
   onAddToSchedule: (item: SceneItem) => void;
+  onRemoveFromSchedule: (item: SceneItem) => void;
   onToggleFavorite: (item: SceneItem, isFavorite: boolean) => void;
 };
 
@@ -37,10 +39,12 @@ export function SceneCard({
   checkingIn,
   onCheckIn,
   onAddToSchedule,
+  onRemoveFromSchedule,
   onToggleFavorite,
 }: SceneCardProps) {
   const titleId = useId();
   const isFavorite = !!viewer && viewer.favoriteIds.includes(item._id);
+  const scheduled = !!viewer && viewer.schedule.some((e) => e.sceneItemId === item._id);
   const { window, alreadyCheckedIn, label } = checkInState(item, viewer, now);
   const listTime = listTimeText(item.listTimeLocal);
 
@@ -98,9 +102,12 @@ export function SceneCard({
             <Button onClick={() => onCheckIn(item)} disabled={alreadyCheckedIn || checkingIn} loading={checkingIn}>
               Check In
             </Button>
-            <Button variant="soft" onClick={() => onAddToSchedule(item)}>
-              Add to Schedule
-            </Button>
+            <ScheduleButton
+              title={item.title}
+              scheduled={scheduled}
+              onAdd={() => onAddToSchedule(item)}
+              onRemove={() => onRemoveFromSchedule(item)}
+            />
             <EventDialog item={item} viewer={viewer} now={now} />
           </Flex>
         </Flex>

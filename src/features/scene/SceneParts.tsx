@@ -1,5 +1,5 @@
-import { CheckCircledIcon, HeartFilledIcon, HeartIcon, Share2Icon } from "@radix-ui/react-icons";
-import { Badge, Flex, IconButton, Link, Text, VisuallyHidden } from "@radix-ui/themes";
+import { CheckCircledIcon, CheckIcon, HeartFilledIcon, HeartIcon, Share2Icon } from "@radix-ui/react-icons";
+import { Badge, Button, Flex, IconButton, Link, Text, VisuallyHidden } from "@radix-ui/themes";
 import { mapsUrl, TYPE_LABELS } from "./sceneText";
 import { shareEvent } from "./share";
 import type { SceneItem } from "./types";
@@ -128,6 +128,50 @@ export function CheckInLabel({
       >
         {label}
       </Badge>
+    </Flex>
+  );
+}
+
+/**
+ * The schedule control of a card or an event page: "Add to Schedule" while the
+ * mic is not in the comedian's schedule, else "In your schedule" and Remove.
+ */
+export function ScheduleButton({
+  title,
+  scheduled,
+  onAdd,
+  onRemove,
+  addLabel = "Add to Schedule",
+  size = "2",
+}: {
+  title: string;
+  scheduled: boolean;
+  onAdd: () => void;
+  onRemove: () => void;
+  addLabel?: string;
+  size?: "2" | "3";
+}) {
+  if (!scheduled) {
+    return (
+      <Button size={size} variant={size === "3" ? "solid" : "soft"} onClick={onAdd}>
+        {addLabel}
+      </Button>
+    );
+  }
+  return (
+    <Flex gap="2" align="center">
+      <Text size="2" color="green" weight="medium" style={{ display: "inline-flex", alignItems: "center", gap: 4 }}>
+        <CheckIcon aria-hidden="true" /> In your schedule
+      </Text>
+      <Button
+        size={size}
+        variant="soft"
+        color="gray"
+        onClick={onRemove}
+        aria-label={`Remove ${title} from your schedule`}
+      >
+        Remove
+      </Button>
     </Flex>
   );
 }

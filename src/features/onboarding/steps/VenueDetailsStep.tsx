@@ -62,6 +62,8 @@ export function VenueDetailsStep({ slots }: WizardStepProps) {
         onSubmit={onSubmit}
         onDraftChange={(draft) => dispatch({ type: "setDraft", draft })}
         submitDisabled={detailsIncomplete}
+        // Nothing reaches everyone's scene from the defaults alone: the comedian confirms the day and time.
+        confirmSchedule
       />
     </OnboardingShell>
   );

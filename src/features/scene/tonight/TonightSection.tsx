@@ -12,6 +12,7 @@ import { viewerTimeZone } from "@/lib/timeZone";
 import { useNow } from "@/lib/useNow";
 import { TypeBadge } from "../SceneParts";
 import {
+  checkInBadgeText,
   confirmationDateText,
   distanceText,
   FRESHNESS_COLORS,
@@ -159,11 +160,7 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
               <TypeBadge type={item.type} />
               {window.status !== "unscheduled" && !cancelled ? (
                 <Badge color={window.status === "open" ? "green" : "gray"} variant="soft" highContrast>
-                  {window.status === "open"
-                    ? "Check-in open"
-                    : window.status === "upcoming"
-                      ? "Check-in opens soon"
-                      : "Check-in closed"}
+                  {checkInBadgeText(window, item.timeZone)}
                 </Badge>
               ) : null}
               <Badge

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { confirmationDateText, distanceText, nightTimesText, startsInText } from "./tonightText";
+import { checkInWindow } from "../../../../convex/lib/checkInWindow";
+import { zonedEpoch } from "../../../../convex/lib/time";
+import { checkInBadgeText, confirmationDateText, distanceText, nightTimesText, startsInText } from "./tonightText";
 
 describe("confirmationDateText", () => {
   test("the date in words in the mic's zone, New York when it has none", () => {
@@ -20,5 +22,20 @@ describe("the other Tonight wording", () => {
     expect(startsInText(60 * 60_000, 2 * 60 * 60_000, 20 * 60_000)).toBe("starts in 40 min");
     expect(distanceText(0.42)).toBe("0.4 mi");
     expect(distanceText(12.4)).toBe("12 mi");
+  });
+});
+
+describe("checkInBadgeText", () => {
+  const NY = "America/New_York";
+  // Wednesdays at 20:00: check-in opens at 19:30.
+  const mic = { dayOfWeek: 3, startTimeLocal: "20:00", timeZone: NY };
+  const at = (hhmm: string) => checkInBadgeText(checkInWindow(mic, zonedEpoch("2026-11-25", hhmm, NY)), NY);
+
+  test("says when check-in opens: the clock time hours ahead, minutes within the hour", () => {
+    expect(at("06:30")).toBe("Check-in opens at 7:30 PM");
+    expect(at("18:00")).toBe("Check-in opens at 7:30 PM");
+    expect(at("18:45")).toBe("Check-in opens in 45m");
+    expect(at("19:30")).toBe("Check-in open");
+    expect(at("23:00")).toBe("Check-in closed");
   });
 });

@@ -1,3 +1,4 @@
+import { CHECK_IN_OPENS_BEFORE_MIN, type CheckInWindow } from "../../../../convex/lib/checkInWindow";
 import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../../convex/lib/time";
 import type { FreshnessGrade } from "../../../../convex/lib/tonight";
 
@@ -21,6 +22,31 @@ export function nightTimesText(item: {
     return `List ${formatTime12h(item.listTimeLocal)}${starts ? ` · ${starts}` : ""}`;
   }
   return starts;
+}
+
+/** Check-in that opens within this many minutes reads "Check-in opens in 45m"; later, the clock time. */
+export const CHECK_IN_SOON_MIN = 60;
+
+/**
+ * Tonight's check-in badge: "Check-in open", "Check-in opens in 45m" when it
+ * opens within the hour, "Check-in opens at 7:30 PM" (the mic's time) when
+ * later, "Check-in closed" after.
+ */
+export function checkInBadgeText(
+  window: Pick<CheckInWindow, "status" | "minutesUntilOpen" | "occurrenceStartMs">,
+  timeZone: string | undefined,
+): string {
+  if (window.status === "open") return "Check-in open";
+  if (window.status !== "upcoming" || window.minutesUntilOpen === null || window.occurrenceStartMs === null)
+    return "Check-in closed";
+  if (window.minutesUntilOpen <= CHECK_IN_SOON_MIN) return `Check-in opens in ${window.minutesUntilOpen}m`;
+  const opensMs = window.occurrenceStartMs - CHECK_IN_OPENS_BEFORE_MIN * 60_000;
+  const opens = new Intl.DateTimeFormat("en-US", {
+    timeZone: timeZone || DEFAULT_TIME_ZONE,
+    hour: "numeric",
+    minute: "2-digit",
+  }).format(opensMs);
+  return `Check-in opens at ${opens}`;
 }
 
 /** Nights this close to their start say "starts in 40 min". */
