@@ -3,6 +3,7 @@ import { internal } from "./_generated/api";
 import { internalMutation, publicQuery, sharedQuery, userMutation, userQuery } from "./functions";
 import * as NightListHost from "./model/nightListHost";
 import * as NightListOpen from "./model/nightListOpen";
+import * as NightListReopen from "./model/nightListReopen";
 import * as NightLists from "./model/nightLists";
 import * as NightListViews from "./model/nightListViews";
 
@@ -128,4 +129,12 @@ export const drawDue = internalMutation({
   args: { listId: v.id("nightLists") },
   returns: v.null(),
   handler: async (ctx, { listId }) => await NightListHost.drawDue(ctx, listId, Date.now()),
+});
+
+/** The host reopens tonight's list after closing it (not a cancelled night's, not another night's). */
+export const reopen = userMutation({
+  args: { listId: v.id("nightLists") },
+  returns: v.null(),
+  handler: async (ctx, { listId }) =>
+    await NightListReopen.reopenList(ctx, { userId: ctx.userId, listId, nowMs: Date.now() }),
 });

@@ -61,4 +61,5 @@ export const listCells: Record<string, Entry> = {
     ...OWNER_OR_ADMIN_CHANGES,
   },
   "nightLists:close": { args: (w) => ({ listId: w.ownerList }), ...OWNER_OR_ADMIN_CHANGES },
+  "nightLists:reopen": { args: (w) => ({ listId: w.closedList }), ...OWNER_OR_ADMIN_CHANGES },
 };

@@ -79,6 +79,8 @@ export type World = {
   runningSpot: Id<"listSpots">;
   /** Tonight's empty list on the mic the owner only claimed (opened by the admin). */
   claimList: Id<"nightLists">;
+  /** Tonight's list the owner closed, on another mic she hosts (to reopen). */
+  closedList: Id<"nightLists">;
 };
 
 export const NOW = Date.parse("2026-11-25T19:45:00-05:00");
@@ -250,6 +252,35 @@ export async function buildWorld(): Promise<World> {
       });
     }
   });
+  const closedMic = await createSceneItem(t, {
+    title: "Closed Early Mic",
+    venueName: "Early Room",
+    createdBy: owner.userId,
+  });
+  const closedList = await t.run(async (ctx) => {
+    await ctx.db.insert("micClaims", {
+      micId: closedMic,
+      claimantId: owner.userId,
+      status: "approved",
+      reviewedAt: NOW - DAY,
+      reviewedBy: admin.userId,
+    });
+    return await ctx.db.insert("nightLists", {
+      micId: closedMic,
+      date: "2026-11-25",
+      status: "closed",
+      closedReason: "ended",
+      openedBy: owner.userId,
+      spots: 5,
+      waitlistSpots: 5,
+      setMinutes: 5,
+      lightMinutes: 1,
+      mode: "first_come",
+      bucket: false,
+      signupOpensAt: NOW - 60 * 60 * 1000,
+      version: 1,
+    });
+  });
   const hostedMic = await createSceneItem(t, { title: "Co-hosted Mic", venueName: "Cohost Room" });
   const approvedClaim = await t.run(async (ctx) => {
     const approved = { micId: hostedMic, status: "approved" as const, reviewedAt: NOW - DAY, reviewedBy: admin.userId };
@@ -278,6 +309,7 @@ export async function buildWorld(): Promise<World> {
     ownerReport,
     photo,
     ...lists,
+    closedList,
   };
 }
 

@@ -76,6 +76,7 @@ import type * as model_micTriggers from "../model/micTriggers.js";
 import type * as model_nightListHost from "../model/nightListHost.js";
 import type * as model_nightListOpen from "../model/nightListOpen.js";
 import type * as model_nightListPlacement from "../model/nightListPlacement.js";
+import type * as model_nightListReopen from "../model/nightListReopen.js";
 import type * as model_nightListViews from "../model/nightListViews.js";
 import type * as model_nightLists from "../model/nightLists.js";
 import type * as model_performances from "../model/performances.js";
@@ -182,6 +183,7 @@ declare const fullApi: ApiFromModules<{
   "model/nightListHost": typeof model_nightListHost;
   "model/nightListOpen": typeof model_nightListOpen;
   "model/nightListPlacement": typeof model_nightListPlacement;
+  "model/nightListReopen": typeof model_nightListReopen;
   "model/nightListViews": typeof model_nightListViews;
   "model/nightLists": typeof model_nightLists;
   "model/performances": typeof model_performances;

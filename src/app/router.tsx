@@ -40,6 +40,13 @@ const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): RouteObject =
 const preview = (section: string): RouteHandle => ({ access: { kind: "preview", section } });
 
 export const routes: RouteObject[] = [
+  // The room screen fills a TV in the venue: no top bar or app navigation around it.
+  {
+    path: paths.eventListScreenPattern,
+    errorElement: <RouteError />,
+    HydrateFallback: () => <LoadingState label="Loading the room screen…" />,
+    lazy: page(() => import("@/routes/EventListScreen")),
+  },
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
@@ -49,7 +56,6 @@ export const routes: RouteObject[] = [
       { path: rel(paths.auth), lazy: page(() => import("@/routes/Auth")) },
       { path: rel(paths.authCallback), lazy: page(() => import("@/routes/AuthCallback")) },
       { path: rel(paths.eventPattern), lazy: page(() => import("@/routes/Event")) },
-      { path: rel(paths.eventListScreenPattern), lazy: page(() => import("@/routes/EventListScreen")) },
       { path: rel(paths.discover), element: <Navigate to={paths.home} replace /> },
       {
         // The signed-in layout group of the route table.

@@ -8,10 +8,12 @@ export default function EventListScreen() {
   const { id } = useParams<{ id: string }>();
   if (!id) return null;
   return (
-    <PageContainer size="4">
-      <ErrorBoundary key={id} fallback={null}>
-        <RoomScreen id={id} />
-      </ErrorBoundary>
-    </PageContainer>
+    <main id="main">
+      <PageContainer size="4">
+        <ErrorBoundary key={id} fallback={null}>
+          <RoomScreen id={id} />
+        </ErrorBoundary>
+      </PageContainer>
+    </main>
   );
 }

@@ -117,6 +117,7 @@ test("a claim reaches the admin live; once approved the comedian edits the mic",
 
   // Cancel tonight: every visitor of the event page sees it.
   await comedian.getByRole("button", { name: "Cancel this night" }).click();
+  await comedian.getByRole("alertdialog").getByRole("button", { name: "Cancel this night" }).click();
   await expect(comedian.getByText("Cancelled tonight")).toBeVisible();
   await expectNoReload(comedian);
   const visitor = await newPage(browser);

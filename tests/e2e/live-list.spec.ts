@@ -54,12 +54,16 @@ test("host, comedian and room screen: sign up, lottery draw, reorder, up now / o
   await comedian.goto(`/event/${id}`);
   for (const p of [host, comedian, screen]) await markNoReload(p);
   await comedian.getByRole("button", { name: "Sign up for tonight" }).click();
-  await expect(comedian.getByText(/^In the lottery: drawn at \d{1,2}:\d{2} [AP]M$/)).toBeVisible(LIVE);
+  await expect(comedian.getByText(/^In the lottery: the draw is at \d{1,2}:\d{2} [AP]M$/)).toBeVisible(LIVE);
   await expect(screen.getByText("3 in the lottery")).toBeVisible(LIVE);
   await expect(host.getByRole("list", { name: "In the lottery" }).getByText("Dana Demo")).toBeVisible(LIVE);
 
   // The draw: the server's randomness, with its order shown to everyone.
   await host.getByRole("button", { name: "Draw the lottery now" }).click();
+  await host
+    .getByRole("alertdialog", { name: "Draw the lottery now?" })
+    .getByRole("button", { name: "Draw now" })
+    .click();
   const drawOrder = comedian.getByRole("list", { name: "Lottery draw order" });
   await expect(drawOrder.getByRole("listitem")).toHaveCount(3, LIVE);
   await expect(comedian.getByText(/^You(?: are #[1-3]|'re on deck \(#1\))$/)).toBeVisible(LIVE);

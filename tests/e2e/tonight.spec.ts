@@ -136,6 +136,7 @@ test("a cancelled night moves last and greys out", async ({ browser, runFunction
 
   await host.goto(`/event/${first}`);
   await host.getByRole("button", { name: "Cancel this night" }).click();
+  await host.getByRole("alertdialog").getByRole("button", { name: "Cancel this night" }).click();
   await expect(nights(visitor).getByTestId("tonight-title")).toHaveText([`Second ${tok}`, `First ${tok}`]);
   const cancelled = nights(visitor).last();
   await expect(cancelled).toHaveAttribute("data-cancelled", "true");

@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import { localDateString } from "../../../convex/lib/time";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { errorMessage } from "@/lib/convexErrors";
 import { cancelledDateLabel } from "./ownerText";
 import type { OwnedMic } from "./types";
@@ -17,14 +18,16 @@ export function CancelNightForm({ item, nowMs }: { item: OwnedMic; nowMs: number
   const id = useId();
   const upcoming = (item.cancelledDates ?? []).filter((d) => d >= today);
 
-  const change = async (day: string, cancelled: boolean) => {
+  const change = async (day: string, cancelled: boolean): Promise<boolean> => {
     setBusy(day);
     try {
       await setCancelled({ micId: item._id, date: day, cancelled });
       toast.success(cancelled ? `Cancelled on ${cancelledDateLabel(day)}` : `${cancelledDateLabel(day)} is back on`);
+      return true;
     } catch (error) {
       console.error("Could not update the night", error);
       toast.error("Could not update the night", { description: errorMessage(error, "Please try again.") });
+      return false;
     } finally {
       setBusy(null);
     }
@@ -39,15 +42,22 @@ export function CancelNightForm({ item, nowMs }: { item: OwnedMic; nowMs: number
           </Text>
           <TextField.Root id={id} type="date" min={today} value={date} onChange={(e) => setDate(e.target.value)} />
         </Flex>
-        <Button
-          color="red"
-          variant="soft"
-          disabled={!date || date < today || upcoming.includes(date)}
-          loading={busy === date}
-          onClick={() => void change(date, true)}
-        >
-          Cancel this night
-        </Button>
+        <ConfirmDialog
+          trigger={
+            <Button
+              color="red"
+              variant="soft"
+              disabled={!date || date < today || upcoming.includes(date)}
+              loading={busy === date}
+            >
+              Cancel this night
+            </Button>
+          }
+          title={date ? `Cancel ${cancelledDateLabel(date)}?` : "Cancel this night?"}
+          description="Comedians see the night as cancelled and its list closes. You can restore it later."
+          confirmLabel="Cancel this night"
+          onConfirm={() => change(date, true)}
+        />
       </Flex>
       {upcoming.length > 0 ? (
         <Flex direction="column" gap="2" asChild>

@@ -1,34 +1,13 @@
-import { Badge, Button, Flex, Heading, Text, TextField } from "@radix-ui/themes";
+import { Button, Flex, Heading, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
-import { useNow } from "@/lib/useNow";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import type { ListView } from "./listText";
+import { ReopenList } from "./ReopenList";
+import { SetTimer } from "./SetTimer";
 import { useListAction } from "./useListAction";
-
-function elapsedText(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-/** The set timer the host sees for whoever is up, with the light. */
-function SetTimer({ list }: { list: ListView }) {
-  const now = useNow(1000);
-  if (list.upNow === null || list.upStartedAt === null) return null;
-  const elapsed = now - list.upStartedAt;
-  const light = elapsed >= (list.setMinutes - list.lightMinutes) * 60_000;
-  return (
-    <Flex gap="2" align="center">
-      <Text size="2">Timer {elapsedText(elapsed)}</Text>
-      {light ? (
-        <Badge color="red" highContrast>
-          Light
-        </Badge>
-      ) : null}
-    </Flex>
-  );
-}
 
 function WalkInForm({ listId }: { listId: Id<"nightLists"> }) {
   const addWalkIn = useMutation(api.nightLists.addWalkIn);
@@ -60,12 +39,13 @@ function WalkInForm({ listId }: { listId: Id<"nightLists"> }) {
   );
 }
 
-/** The host's tools while the list is open: the set timer, walk-ins, the lottery draw, closing. */
+/** The host's tools while the list is open: the set timer, walk-ins, the lottery draw, closing
+ * (the draw and closing ask first); once closed by the host, reopening. */
 export function HostTools({ list }: { list: ListView }) {
   const draw = useMutation(api.nightLists.draw);
   const close = useMutation(api.nightLists.close);
   const { busy, run } = useListAction();
-  if (list.status !== "open") return null;
+  if (list.status !== "open") return list.closedReason === "ended" ? <ReopenList list={list} /> : null;
   return (
     <Flex direction="column" gap="3">
       <Heading as="h3" size="3">
@@ -75,21 +55,25 @@ export function HostTools({ list }: { list: ListView }) {
       <WalkInForm listId={list._id} />
       <Flex gap="2" wrap="wrap">
         {list.mode === "lottery" && list.drawnAt === null ? (
-          <Button
-            loading={busy === "draw"}
-            onClick={() => void run("draw", () => draw({ listId: list._id }), "The lottery was drawn")}
-          >
-            Draw the lottery now
-          </Button>
+          <ConfirmDialog
+            trigger={<Button loading={busy === "draw"}>Draw the lottery now</Button>}
+            title="Draw the lottery now?"
+            description="The names in the lottery are drawn into the running order and the waitlist. A draw cannot be undone."
+            confirmLabel="Draw now"
+            onConfirm={() => run("draw", () => draw({ listId: list._id }), "The lottery was drawn")}
+          />
         ) : null}
-        <Button
-          variant="soft"
-          color="red"
-          loading={busy === "close"}
-          onClick={() => void run("close", () => close({ listId: list._id }), "The list is closed")}
-        >
-          Close the list
-        </Button>
+        <ConfirmDialog
+          trigger={
+            <Button variant="soft" color="red" loading={busy === "close"}>
+              Close the list
+            </Button>
+          }
+          title="Close tonight's list?"
+          description="Nobody can sign up or be moved on while it is closed. You can reopen it tonight."
+          confirmLabel="Close the list"
+          onConfirm={() => run("close", () => close({ listId: list._id }), "The list is closed")}
+        />
       </Flex>
     </Flex>
   );

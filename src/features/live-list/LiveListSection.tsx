@@ -5,7 +5,7 @@ import { api } from "../../../convex/_generated/api";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { paths } from "@/lib/paths";
 import { HostTools } from "./HostTools";
-import { clockText, summaryText, type ListView } from "./listText";
+import { modeText, summaryText, type ListView } from "./listText";
 import { MyPlace } from "./MyPlace";
 import { OpenListForm, type ListMic } from "./OpenListForm";
 import { RemoveSpotButton, SectionList } from "./SectionList";
@@ -22,11 +22,7 @@ function ListBody({ list, host, notShown }: { list: ListView; host: boolean; not
           {summaryText(list)}
         </Text>
         <Text size="2" color="gray">
-          {list.mode === "first_come"
-            ? "First come, first served"
-            : list.drawnAt !== null
-              ? `Lottery drawn at ${clockText(list.drawnAt, list.timeZone)}`
-              : `Lottery drawn at ${list.drawAt !== null ? clockText(list.drawAt, list.timeZone) : "the host's call"}${list.bucket ? " (bucket)" : ""}`}
+          {modeText(list)}
           {` · ${list.setMinutes}-minute sets · light ${list.lightMinutes} min before the end`}
         </Text>
       </Flex>

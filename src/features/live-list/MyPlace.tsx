@@ -2,6 +2,7 @@ import { Box, Button, Flex, Link, Text } from "@radix-ui/themes";
 import { useConvexAuth, useMutation } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { paths } from "@/lib/paths";
 import { useNow } from "@/lib/useNow";
 import { LIST_FULL_MESSAGE, REMOVED_FROM_LIST_MESSAGE } from "../../../convex/lib/nightListRules";
@@ -37,14 +38,17 @@ export function MyPlace({ list, notShown }: { list: ListView; notShown: "full" |
           {placeText(list, spot)}
         </Text>
         {spot.state === "waiting" && list.status === "open" ? (
-          <Button
-            variant="soft"
-            color="red"
-            loading={busy === "drop"}
-            onClick={() => void run("drop", () => dropOut({ listId: list._id }), "You dropped out")}
-          >
-            Drop out
-          </Button>
+          <ConfirmDialog
+            trigger={
+              <Button variant="soft" color="red" loading={busy === "drop"}>
+                Drop out
+              </Button>
+            }
+            title="Drop out of tonight's list?"
+            description="Your place goes to the next name. Signing up again puts you at the end."
+            confirmLabel="Drop out"
+            onConfirm={() => run("drop", () => dropOut({ listId: list._id }), "You dropped out")}
+          />
         ) : null}
       </Flex>
     );

@@ -23,12 +23,25 @@ export function mySpot(list: ListView): SpotView | null {
   return [...list.list, ...list.waitlist, ...list.pool].find((s) => s.isMine) ?? null;
 }
 
-/** The viewer's place in words: "You are #7", "In the lottery: drawn at 7:30 PM", "On the waitlist: #2". */
+/**
+ * How the list is run, saying what happened when: "First come, first served",
+ * "Lottery drawn at 7:47 PM" once drawn, "Lottery draw at 7:30 PM" before it,
+ * "Lottery: drawn by the host" without a time.
+ */
+export function modeText(list: Pick<ListView, "mode" | "drawnAt" | "drawAt" | "bucket" | "timeZone">): string {
+  if (list.mode === "first_come") return "First come, first served";
+  if (list.drawnAt !== null) return `Lottery drawn at ${clockText(list.drawnAt, list.timeZone)}`;
+  const when =
+    list.drawAt !== null ? `Lottery draw at ${clockText(list.drawAt, list.timeZone)}` : "Lottery: drawn by the host";
+  return `${when}${list.bucket ? " (bucket)" : ""}`;
+}
+
+/** The viewer's place in words: "You are #7", "In the lottery: the draw is at 7:30 PM", "On the waitlist: #2". */
 export function placeText(list: ListView, spot: SpotView): string {
   if (spot.section === "pool") {
     return list.drawAt !== null
-      ? `In the lottery: drawn at ${clockText(list.drawAt, list.timeZone)}`
-      : "In the lottery";
+      ? `In the lottery: the draw is at ${clockText(list.drawAt, list.timeZone)}`
+      : "In the lottery: the host draws the names";
   }
   if (spot.section === "waitlist") return `On the waitlist: #${spot.place}`;
   if (spot.state === "up") return "You're up now";

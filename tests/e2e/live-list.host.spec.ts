@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import { DEMO_ADMIN, expect, test } from "./fixtures";
+import { createOpenMic } from "./support/scene";
+import { toast } from "./support/ui";
+
+const LIVE = { timeout: 5_000 };
+
+test.describe("the host's irreversible actions ask first", () => {
+  test.describe.configure({ timeout: 150_000 });
+
+  test("drop out, the lottery draw and closing the list ask for confirmation; a closed list reopens tonight", async ({
+    page,
+    signIn,
+    runFunction,
+  }) => {
+    const tok = `zh${randomUUID().slice(0, 8)}`;
+    const id = await createOpenMic(runFunction, `Careful Mic ${tok}`, "Careful Room");
+    await signIn(page, DEMO_ADMIN);
+    await page.goto(`/event/${id}`);
+    const form = page.getByRole("form", { name: "Open tonight's list" });
+    await form.getByRole("radio", { name: "Lottery" }).click();
+    await form.getByRole("button", { name: "Open tonight's list" }).click();
+    // Before the draw the list says when it will be, not that it happened.
+    await expect(page.getByText(/^Lottery draw at \d{1,2}:\d{2} [AP]M/)).toBeVisible(LIVE);
+    await expect(page.getByText(/Lottery drawn/)).toHaveCount(0);
+    await page.getByLabel("Walk-in name").fill("Walk-in Wally");
+    await page.getByRole("button", { name: "Add walk-in" }).click();
+    await page.getByRole("button", { name: "Sign up for tonight" }).click();
+    await expect(page.getByText(/^In the lottery: the draw is at/)).toBeVisible(LIVE);
+
+    // Dropping out asks first; Cancel keeps the place.
+    await page.getByRole("button", { name: "Drop out" }).click();
+    const drop = page.getByRole("alertdialog", { name: "Drop out of tonight's list?" });
+    await drop.getByRole("button", { name: "Cancel" }).click();
+    await expect(drop).toHaveCount(0);
+    await expect(page.getByText(/^In the lottery: the draw is at/)).toBeVisible();
+
+    // The draw asks first too.
+    await page.getByRole("button", { name: "Draw the lottery now" }).click();
+    const draw = page.getByRole("alertdialog", { name: "Draw the lottery now?" });
+    await draw.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("button", { name: "Draw the lottery now" })).toBeVisible();
+    await page.getByRole("button", { name: "Draw the lottery now" }).click();
+    await draw.getByRole("button", { name: "Draw now" }).click();
+    await expect(page.getByText(/^Lottery drawn at \d{1,2}:\d{2} [AP]M/)).toBeVisible(LIVE);
+
+    // Closing asks first; a mis-tap is undone with Reopen, and the names are still there.
+    await page.getByRole("button", { name: "Close the list" }).click();
+    const close = page.getByRole("alertdialog", { name: "Close tonight's list?" });
+    await close.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("button", { name: "Close the list" })).toBeVisible();
+    await page.getByRole("button", { name: "Close the list" }).click();
+    await close.getByRole("button", { name: "Close the list" }).click();
+    await expect(page.getByText("This list is closed.")).toBeVisible(LIVE);
+    await expect(page.getByRole("button", { name: "Add walk-in" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Reopen the list" }).click();
+    await expect(toast(page, "The list is open again")).toBeVisible(LIVE);
+    await expect(page.getByText("This list is closed.")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Add walk-in" })).toBeVisible();
+    await expect(page.getByText("Walk-in Wally").first()).toBeVisible();
+
+    // The room screen fills the screen without the app's navigation: who is up with the timer and its
+    // light, and a QR code to the night's page.
+    await page.getByRole("button", { name: "Walk-in Wally is up now" }).click();
+    const screen = await page.context().newPage();
+    await screen.goto(`/event/${id}/list/screen`);
+    await expect(screen.getByRole("heading", { level: 1, name: `Careful Mic ${tok}` })).toBeVisible();
+    await expect(screen.getByRole("navigation")).toHaveCount(0);
+    await expect(screen.getByRole("banner")).toHaveCount(0);
+    await expect(screen.getByRole("img", { name: "QR code: open tonight's list to sign up" })).toBeVisible();
+    await expect(screen.getByRole("group", { name: "Up now" })).toContainText("Walk-in Wally");
+    await expect(screen.getByRole("group", { name: "Set timer" })).toContainText("Green");
+    await expect(page.getByRole("group", { name: "Set timer" })).toContainText("Green");
+  });
+});
