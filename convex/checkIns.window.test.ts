@@ -109,7 +109,7 @@ describe("checkIns.checkIn", () => {
     const data = await expectAppError(
       checkIn(comic, mic, { latitude: VENUE.latitude + 250 / METERS_PER_DEGREE_LAT, longitude: VENUE.longitude }),
       "CHECK_IN_TOO_FAR",
-      "You are 250m from the venue. Check-ins must be within 200m.",
+      "You are 0.2 mi from the venue; check-in works within 200 m",
     );
     expect(data.distance).toBe(250);
     expect((await item(t, mic)).checkInCount).toBe(0);

@@ -42,6 +42,22 @@ describe("tonight.list", () => {
     expect(titles(chicago.nights)).toEqual(["Chicago"]);
   });
 
+  test("without a location, the viewer's region: zones on the same clock, or the default one for a clock no mic keeps", async () => {
+    const t = newTest();
+    await createSceneItem(t, { title: "New York", dayOfWeek: 3, startTimeLocal: "20:00" });
+    await createSceneItem(t, { title: "Detroit", dayOfWeek: 3, startTimeLocal: "20:30", timeZone: "America/Detroit" });
+    await createSceneItem(t, { title: "Chicago", dayOfWeek: 3, startTimeLocal: "20:00", timeZone: "America/Chicago" });
+    const inDetroit = await tonight(t, { nowMs: WED_EVENING, timeZone: "America/Detroit" });
+    expect(titles(inDetroit.nights)).toEqual(["New York", "Detroit"]);
+    const inNewYork = await tonight(t, { nowMs: WED_EVENING, timeZone: "America/New_York" });
+    expect(titles(inNewYork.nights)).toEqual(["New York", "Detroit"]);
+    // No mic keeps UTC's clock: a browser there sees New York's region, not nothing.
+    const inUtc = await tonight(t, { nowMs: WED_EVENING, timeZone: "UTC" });
+    expect(titles(inUtc.nights)).toEqual(["New York", "Detroit"]);
+    const inChicago = await tonight(t, { nowMs: WED_EVENING, timeZone: "America/Chicago" });
+    expect(titles(inChicago.nights)).toEqual(["Chicago"]);
+  });
+
   test("each mic's own time zone decides its today; start order is by the real instant", async () => {
     const t = newTest();
     // 00:30 Thursday in New York is 23:30 Wednesday in Chicago.

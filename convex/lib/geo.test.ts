@@ -7,6 +7,8 @@ import {
   geohashPrefixesForRadius,
   haversineMeters,
   metersToMiles,
+  milesText,
+  tooFarMessage,
 } from "./geo";
 
 const NYC = { lat: 40.7128, lng: -74.006 };
@@ -131,5 +133,20 @@ describe("geohashPrefixesForRadius", () => {
 
   it("falls back to everything for a huge circle", () => {
     expect(geohashPrefixesForRadius(NYC.lat, NYC.lng, 20_000_000)).toEqual([""]);
+  });
+});
+
+describe("distances in words", () => {
+  it.each([
+    [250, "0.2 mi"],
+    [1127, "0.7 mi"],
+    [7081, "4.4 mi"],
+    [17_000, "11 mi"],
+    [130_000, "81 mi"],
+  ])("%d m reads %s", (meters, text) => {
+    expect(milesText(meters)).toBe(text);
+  });
+  it("a refused check-in says how far, in miles, and the rule", () => {
+    expect(tooFarMessage(1127)).toBe("You are 0.7 mi from the venue; check-in works within 200 m");
   });
 });

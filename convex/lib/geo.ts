@@ -9,6 +9,17 @@ export const EARTH_RADIUS_M = 6371000;
 export const METERS_PER_MILE = 1609.34;
 /** A comedian must be within this many metres of the venue to check in. */
 export const CHECK_IN_RADIUS_M = 200;
+
+/** A distance in metres as comedians read it on the scene: "0.7 mi" (tenths below 10 miles). */
+export function milesText(meters: number): string {
+  const miles = meters / METERS_PER_MILE;
+  return miles < 9.95 ? `${miles.toFixed(1)} mi` : `${Math.round(miles)} mi`;
+}
+
+/** The refused check-in's one sentence, in miles like the rest of the scene. */
+export function tooFarMessage(meters: number): string {
+  return `You are ${milesText(meters)} from the venue; check-in works within ${CHECK_IN_RADIUS_M} m`;
+}
 /** Precision of the `geohash` stored on scene items. */
 export const STORED_GEOHASH_PRECISION = 6;
 

@@ -3,7 +3,7 @@ import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { checkInWindow } from "../lib/checkInWindow";
-import { CHECK_IN_RADIUS_M, assertLatLng, haversineMeters, withinCheckInRadius } from "../lib/geo";
+import { assertLatLng, haversineMeters, tooFarMessage, withinCheckInRadius } from "../lib/geo";
 import { awardEarnedBadges } from "./badges";
 import { requireActiveItem } from "./scene";
 import { enforceRateLimit } from "../rateLimits";
@@ -61,11 +61,7 @@ export async function checkIn(
     haversineMeters({ lat: args.latitude, lng: args.longitude }, { lat: item.latitude, lng: item.longitude }),
   );
   if (!withinCheckInRadius(distance)) {
-    throw appError(
-      ErrorCode.CHECK_IN_TOO_FAR,
-      `You are ${distance}m from the venue. Check-ins must be within ${CHECK_IN_RADIUS_M}m.`,
-      { distance },
-    );
+    throw appError(ErrorCode.CHECK_IN_TOO_FAR, tooFarMessage(distance), { distance });
   }
 
   const { checkInCount, verified, newBadges } = await recordCheckIn(ctx, { userId, sceneItemId, localDate, nowMs });

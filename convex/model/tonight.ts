@@ -12,10 +12,11 @@
  * - around a point: `by_status_and_day_and_areaCell`, the circle's covering
  *   precision-4 cells on the candidate weekdays, each cell's time zones found
  *   by skipping from one to the next (one row each);
- * - without a point: `by_status_and_day_and_timeZone`, the viewer's time zone
- *   on today's weekday from two hours before now (no night lasts longer than
- *   start + 60 min + a 60-minute set) and, past midnight, yesterday's late
- *   starts.
+ * - without a point: `by_status_and_day_and_timeZone`, every zone keeping the
+ *   viewer's clock (its region: America/Detroit reads New York's mics too; a
+ *   clock no mic keeps, such as UTC, reads the default region's) on today's
+ *   weekday from two hours before now (no night lasts longer than start + 60
+ *   min + a 60-minute set) and, past midnight, yesterday's late starts.
  * The cursor is our own JSON (`{v, phase, key}`): phase 0 walks the nights that
  * are not cancelled, phase 1 walks the sources again for the cancelled ones
  * (cancelled nights are few, but finding them reads that phase's sources),

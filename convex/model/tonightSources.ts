@@ -4,7 +4,7 @@
  * each read lazily through its index in local start order, and the merge of
  * their rows by (start instant, local start, creation time, id).
  */
-import { TZDate } from "@date-fns/tz";
+import { TZDate, tzOffset } from "@date-fns/tz";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
 import { haversineMeters, METERS_PER_MILE } from "../lib/geo";
@@ -159,14 +159,10 @@ function tonightCells(area: NonNullable<BaseArgs["area"]>): string[] {
  */
 export async function sources(ctx: QueryCtx, args: BaseArgs, which: "tonight" | "tomorrow"): Promise<Source[]> {
   if (!args.area) {
-    const today = localDateString(args.nowMs, args.timeZone);
-    const days = [-1, 0, 1].map((d) => dayOfWeekOfDate(addDaysToDate(today, d)));
-    const found: Source[] = [];
-    for (const day of days) {
-      const range = sourceRange({ day, zone: args.timeZone, args, which });
-      if (range) found.push({ day, timeZone: args.timeZone, cell: null, ...range });
-    }
-    return found;
+    const region = await regionSources(ctx, args, which);
+    // A clock no mic keeps (a browser on UTC, say) sees the app's default region instead of nothing.
+    if (region.zones > 0 || sameClock(args.timeZone, DEFAULT_TIME_ZONE, args.nowMs)) return region.sources;
+    return (await regionSources(ctx, { ...args, timeZone: DEFAULT_TIME_ZONE }, which)).sources;
   }
   const cells = tonightCells(args.area);
   const days = candidateWeekdays(args.nowMs + (which === "tomorrow" ? DAY_MS : 0), args.timeZone);
@@ -192,6 +188,49 @@ export async function sources(ctx: QueryCtx, args: BaseArgs, which: "tonight" | 
     }),
   );
   return perPair.flat();
+}
+
+/** Whether two zones show the same clock at `ms` (America/Detroit and America/New_York do). */
+function sameClock(a: string, b: string, ms: number): boolean {
+  return a === b || tzOffset(a, new Date(ms)) === tzOffset(b, new Date(ms));
+}
+
+/**
+ * Without a point: every zone that keeps the viewer's clock now (the viewer's region, not
+ * only its exact zone name), on the weekdays around the viewer's today. Each weekday's zones
+ * are found by skipping through `by_status_and_day_and_timeZone` (one row per zone present).
+ */
+async function regionSources(
+  ctx: QueryCtx,
+  args: BaseArgs,
+  which: "tonight" | "tomorrow",
+): Promise<{ sources: Source[]; zones: number }> {
+  const today = localDateString(args.nowMs, args.timeZone);
+  const days = [-1, 0, 1].map((d) => dayOfWeekOfDate(addDaysToDate(today, d)));
+  let zones = 0;
+  const perDay = await Promise.all(
+    days.map(async (day) => {
+      const found: Source[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const zoneAfter: string | null = after;
+        const next: Doc<"sceneItems"> | null = await ctx.db
+          .query("sceneItems")
+          .withIndex("by_status_and_day_and_timeZone", (q) => {
+            const onDay = q.eq("status", "active").eq("dayOfWeek", day);
+            return zoneAfter === null ? onDay : onDay.gt("timeZone", zoneAfter);
+          })
+          .first();
+        if (next === null) return found;
+        after = next.timeZone;
+        if (!sameClock(next.timeZone || DEFAULT_TIME_ZONE, args.timeZone, args.nowMs)) continue;
+        zones += 1;
+        const range = sourceRange({ day, zone: next.timeZone, args, which });
+        if (range) found.push({ day, timeZone: next.timeZone, cell: null, ...range });
+      }
+    }),
+  );
+  return { sources: perDay.flat(), zones };
 }
 
 /** One DST day is not 24 hours long: local times there do not map one to one onto instants. */

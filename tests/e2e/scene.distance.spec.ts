@@ -71,6 +71,39 @@ test.describe("distance filter", () => {
     await context.close();
   });
 
+  test("nearby cards show their distance, nearest first, then by day and time", async ({ browser, runFunction }) => {
+    const here = { latitude: 40.7306, longitude: -73.9866 };
+    const context = await browser.newContext({ geolocation: here, permissions: ["geolocation"] });
+    const page = await context.newPage();
+    const tok = token();
+    // The area is read cell by cell (geohash order): the mic 6.9 miles south comes before these.
+    const southWed = `South Wednesday ${tok}`;
+    const hereThu = `Here Thursday ${tok}`;
+    const hereMon = `Here Monday ${tok}`;
+    const north = `North Mic ${tok}`; // about 14 miles north
+    const at = (dLat: number) => ({ latitude: here.latitude + dLat, longitude: here.longitude });
+    await createMic(runFunction, { title: north, venueName: "N", city: "Yonkers", dayOfWeek: 1, ...at(0.2) });
+    await createMic(runFunction, { title: southWed, venueName: "S", city: "Brooklyn", dayOfWeek: 3, ...at(-0.1) });
+    await createMic(runFunction, { title: hereThu, venueName: "H", city: "New York", dayOfWeek: 4, ...at(0) });
+    await createMic(runFunction, { title: hereMon, venueName: "H", city: "New York", dayOfWeek: 1, ...at(0) });
+
+    await page.goto("/scene");
+    await searchScene(page, tok);
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    const cards = page.getByRole("article");
+    await expect(cards).toHaveCount(4);
+    await expect(cards.getByRole("heading")).toHaveText([hereMon, hereThu, southWed, north]);
+    await expect(card(page, hereMon).getByTestId("distance")).toHaveText("0.0 mi away");
+    await expect(card(page, southWed).getByTestId("distance")).toHaveText("6.9 mi away");
+    await expect(card(page, north).getByTestId("distance")).toHaveText("14 mi away");
+
+    // Without the distance filter the cards carry no distance.
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(cards).toHaveCount(4);
+    await expect(page.getByTestId("distance")).toHaveCount(0);
+    await context.close();
+  });
+
   test("a denied location says why and keeps showing everything", async ({ browser, runFunction }) => {
     const context = await browser.newContext();
     await context.clearPermissions();

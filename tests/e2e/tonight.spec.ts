@@ -192,3 +192,14 @@ test("Show more tonight loads the next page of nights, still in start order", as
   await expect(page.getByRole("button", { name: "Show more tonight" })).toHaveCount(0);
   await page.context().close();
 });
+
+test("a browser in Detroit, on New York's clock, sees New York's mics tonight", async ({ browser, runFunction }) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  await createNight(runFunction, `Eastern ${tok}`, 45);
+  const context = await browser.newContext({ timezoneId: "America/Detroit" });
+  const page = await context.newPage();
+  await openTonight(page, tok);
+  await expect(nights(page).getByTestId("tonight-title")).toHaveText([`Eastern ${tok}`]);
+  await context.close();
+});

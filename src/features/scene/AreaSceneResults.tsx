@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { api } from "../../../convex/_generated/api";
 import type { LatLng } from "../../../convex/lib/geo";
 import { matchesPlanFilters } from "../../../convex/lib/tonight";
-import { filterSceneItems, planFiltersOf } from "./filters";
+import { filterSceneItems, nearestFirst, planFiltersOf } from "./filters";
 import { areaCenter, SCENE_PAGE_SIZE } from "./incremental";
 import { IncrementalSceneList, usePagedSource } from "./IncrementalSceneList";
 import { SceneSkeleton } from "./SceneSkeleton";
@@ -30,13 +30,17 @@ export default function AreaSceneResults({ filters, location, onClear }: Results
   // With the distance filter, search, type and day apply to the pages loaded so
   // far: the server has already kept only the circle, so distance is not re-checked.
   const now = useNow(60_000);
-  const matching = useMemo(
-    () =>
-      filterSceneItems(results, { ...filters, distanceEnabled: false }, null).filter((item) =>
-        matchesPlanFilters(item, planFiltersOf(filters), now),
-      ),
-    [results, filters, now],
-  );
+  // Nearest first over the pages loaded so far, each card with its distance.
+  const { matching, milesById } = useMemo(() => {
+    const kept = filterSceneItems(results, { ...filters, distanceEnabled: false }, null).filter((item) =>
+      matchesPlanFilters(item, planFiltersOf(filters), now),
+    );
+    const sorted = nearestFirst(kept, location);
+    return {
+      matching: sorted.map((s) => s.item),
+      milesById: new Map(sorted.map((s) => [s.item._id, s.miles] as const)),
+    };
+  }, [results, filters, now, location]);
   const pages = usePagedSource(status, loadMore, false);
 
   if (status === "LoadingFirstPage") return <SceneSkeleton />;
@@ -48,6 +52,7 @@ export default function AreaSceneResults({ filters, location, onClear }: Results
       total={results.length}
       pages={pages}
       nearby
+      milesById={milesById}
       busy={false}
       keepFound
     />

@@ -59,6 +59,7 @@ export function IncrementalSceneList({
   nearby,
   busy,
   keepFound,
+  milesById,
 }: {
   filters: SceneFilters;
   onClear: () => void;
@@ -67,6 +68,8 @@ export function IncrementalSceneList({
   pages: PagedSource;
   /** The items are the distance filter's circle (for the count's wording). */
   nearby: boolean;
+  /** Each card's distance from the comedian, with the distance filter on. */
+  milesById?: ReadonlyMap<SceneItem["_id"], number | null>;
   /** New results are on their way; the cards shown are the previous ones. */
   busy: boolean;
   /**
@@ -183,6 +186,7 @@ export function IncrementalSceneList({
               item={item}
               viewer={viewer}
               now={now}
+              milesAway={milesById?.get(item._id) ?? null}
               checkingIn={pendingId === item._id}
               onCheckIn={(it) => void checkIn(it._id)}
               onAddToSchedule={(it) => void addToSchedule(it)}

@@ -15,6 +15,7 @@ import {
 import { checkInState } from "./checkInState";
 import { checkInCountText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
 import { FreshnessBadge } from "./tonight/FreshnessBadge";
+import { distanceText } from "./tonight/tonightText";
 import { HostConfirmedTonightBadge } from "./SceneParts";
 import { isConfirmedTonight } from "@/lib/nights";
 import type { SceneItem, ViewerState } from "./types";
@@ -24,6 +25,8 @@ type SceneCardProps = {
   /** The signed-in comedian's state; null when signed out, undefined while loading. */
   viewer: ViewerState | null | undefined;
   now: number;
+  /** Miles from the comedian, with the distance filter on. */
+  milesAway?: number | null;
   checkingIn: boolean;
   onCheckIn: (item: SceneItem) => void;
   onAddToSchedule: (item: SceneItem) => void;
@@ -36,6 +39,7 @@ export function SceneCard({
   item,
   viewer,
   now,
+  milesAway = null,
   checkingIn,
   onCheckIn,
   onAddToSchedule,
@@ -76,6 +80,11 @@ export function SceneCard({
               {item.title}
             </Heading>
             <VenueLink item={item} />
+            {milesAway !== null ? (
+              <Text as="p" size="2" color="gray" data-testid="distance">
+                {distanceText(milesAway)} away
+              </Text>
+            ) : null}
           </Box>
           <Text size="2">
             {scheduleText(item)}

@@ -1,5 +1,6 @@
 import { haversineMeters, METERS_PER_MILE, type LatLng } from "../../../convex/lib/geo";
 import { matchesEveryTerm, searchTerms } from "../../../convex/lib/sceneSearch";
+import { compareWeeklySlots } from "../../../convex/lib/time";
 import type { SceneItem } from "./types";
 
 export type TypeFilter = "all" | "open_mic" | "show";
@@ -130,4 +131,23 @@ export function filterSceneItems<T extends FilterableItem>(
     }
     return true;
   });
+}
+
+/** Miles from `from` to the item, to the tenth a card shows; null without coordinates. */
+export function milesAway(item: Pick<SceneItem, "latitude" | "longitude">, from: LatLng): number | null {
+  if (item.latitude === undefined || item.longitude === undefined) return null;
+  return Math.round((haversineMeters(from, { lat: item.latitude, lng: item.longitude }) / METERS_PER_MILE) * 10) / 10;
+}
+
+/**
+ * "Mics near me": nearest first (to the tenth of a mile a card shows), then by day and start
+ * time, then title. Each item comes with its distance for its card.
+ */
+export function nearestFirst<T extends FilterableItem & Pick<SceneItem, "startTimeLocal">>(
+  items: readonly T[],
+  from: LatLng,
+): { item: T; miles: number | null }[] {
+  return items
+    .map((item) => ({ item, miles: milesAway(item, from) }))
+    .sort((a, b) => (a.miles ?? Infinity) - (b.miles ?? Infinity) || compareWeeklySlots(a.item, b.item));
 }

@@ -2,7 +2,7 @@ import { useConvexAuth, useMutation } from "convex/react";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
 import { api } from "../../../convex/_generated/api";
-import { errorField, errorMessage } from "../../lib/convexErrors";
+import { errorMessage } from "../../lib/convexErrors";
 import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
 import type { SceneItemId } from "./types";
 import { badgeToastIcon } from "@/components/badges/BadgeIcon";
@@ -60,11 +60,8 @@ export function useCheckIn() {
           });
         }
       } catch (err) {
-        const distance = errorField(err, "distance");
-        toast.error(errorMessage(err, CHECK_IN_FAILED), {
-          id: toastId,
-          description: typeof distance === "number" ? `You are ${distance}m from the venue` : undefined,
-        });
+        // A refused distance is the server's one sentence (in miles), not repeated in metres below it.
+        toast.error(errorMessage(err, CHECK_IN_FAILED), { id: toastId });
       }
     } finally {
       setPendingId(null);
