@@ -11,8 +11,10 @@ import type { ActionCtx, MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
 import { assertCredentialLengths, MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH, signUpName } from "./lib/profileRules";
 import { createProfileIfMissing, normalizeEmail } from "./model/profiles";
+import { passwordResetProvider } from "./passwordReset";
 import {
   clearSignInAttempts,
+  limitPasswordReset,
   limitGoogleSignInStart,
   limitSignInAttempt,
   limitSignUp,
@@ -26,6 +28,8 @@ export { MIN_PASSWORD_LENGTH } from "./lib/profileRules";
 const password = withUserFacingErrors(
   withHashingInTheAction(
     Password<DataModel>({
+      // "Forgot password?": a code by email (passwordReset.ts), then a new password with it.
+      reset: passwordResetProvider,
       // Called for every flow (sign-up, sign-in, reset) before any hashing.
       profile(params) {
         assertCredentialLengths(params);
@@ -106,6 +110,7 @@ function withHashingInTheAction<P>(provider: P): P {
   options.authorize = async (params, ctx) => {
     const typed = params.password;
     const flow = params.flow;
+    if (flow === "reset" || flow === "reset-verification") return await resetFlow(params, ctx);
     if (typeof typed !== "string" || (flow !== "signUp" && flow !== "signIn")) return await authorize(params, ctx);
     const actionCtx = ctx as ActionCtx;
     const email = options.profile?.(params, ctx).email ?? "";
@@ -127,8 +132,38 @@ function withHashingInTheAction<P>(provider: P): P {
     if (right) await clearSignInAttempts(actionCtx, email);
     return result;
   };
+  /**
+   * "reset" sends a code, limited per address whether or not it has an account, and answers
+   * an unknown address as a known one (no code sent), so the form tells no one who signed up.
+   * "reset-verification" is limited per address too, and its new password is checked and
+   * hashed here like a sign-up's; Convex Auth then checks the code (once, before it expires),
+   * stores the password and signs the comedian in, ending every other session.
+   */
+  const resetFlow: Authorize = async (params, ctx) => {
+    const actionCtx = ctx as ActionCtx;
+    const email = options.profile?.(params, ctx).email ?? "";
+    if (params.flow === "reset") {
+      await limitPasswordReset(actionCtx, email, "send");
+      const stored = await actionCtx.runQuery(internal.passwordHashes.storedPasswordHash, { email });
+      return stored === null ? null : await authorize({ ...params, email }, ctx);
+    }
+    const typedNew = params.newPassword;
+    if (typeof typedNew !== "string" || typeof params.code !== "string" || params.code.length > 64) {
+      throw appError(ErrorCode.INVALID_INPUT, RESET_CODE_REFUSED);
+    }
+    options.validatePasswordRequirements?.(typedNew);
+    await limitPasswordReset(actionCtx, email, "verify");
+    // An address with no account gets the wrong code's answer, not "no such account".
+    const stored = await actionCtx.runQuery(internal.passwordHashes.storedPasswordHash, { email });
+    if (stored === null) throw appError(ErrorCode.INVALID_INPUT, RESET_CODE_REFUSED);
+    const newPassword = CHECKED + (await scrypt.hashSecret(typedNew));
+    return await authorize({ ...params, email, newPassword }, ctx);
+  };
   return provider;
 }
+
+/** A reset code that is wrong, used or expired (or a form without one). */
+const RESET_CODE_REFUSED = "That code is wrong or has expired. Ask for a new one.";
 
 /**
  * Convex hides the message of a plain Error from clients of a production
@@ -152,6 +187,9 @@ function withUserFacingErrors<P>(provider: P): P {
       }
       if (/^(InvalidAccountId|InvalidSecret|Invalid credentials)$/.test(message)) {
         throw appError(ErrorCode.INVALID_INPUT, "Invalid email or password.");
+      }
+      if (/^(Invalid code|Could not verify code)$/.test(message)) {
+        throw appError(ErrorCode.INVALID_INPUT, RESET_CODE_REFUSED);
       }
       if (message === "TooManyFailedAttempts") {
         // Convex Auth's own per-account limit, a backstop that the limits above reach first.
@@ -193,31 +231,43 @@ const google = Google({
 const providers = [password, google];
 
 /**
- * Whether a provider here issues sign-in codes for an email or phone: an
- * email or phone provider, or one the Password provider uses for its reset
- * and verification flows (its `extraProviders`; none are configured). Google's
- * codes (the end of its redirect) are redeemed with no email or phone.
+ * The providers here that issue sign-in codes for an email or phone: email or
+ * phone providers, and those the Password provider uses for its reset and
+ * verification flows (its `extraProviders`: the reset's emailed codes, id
+ * "password-reset"). Google's codes (the end of its redirect) are redeemed
+ * with no email or phone.
  */
-const CODES_FOR_AN_IDENTIFIER = providers
-  .flatMap((provider) => [provider, ...((provider as { extraProviders?: unknown[] }).extraProviders ?? [])])
-  .some((provider) => {
-    const type = (provider as { type?: unknown } | undefined)?.type;
-    return type === "email" || type === "phone";
-  });
+const CODE_PROVIDER_IDS = new Set(
+  providers
+    .flatMap((provider) => {
+      // Convex Auth keeps a credentials provider's config (with its extra providers) under `options`.
+      const { extraProviders, options } = provider as {
+        extraProviders?: unknown[];
+        options?: { extraProviders?: unknown[] };
+      };
+      return [provider, ...(extraProviders ?? options?.extraProviders ?? [])];
+    })
+    .map((provider) => provider as { type?: unknown; id?: unknown; options?: { id?: unknown } } | undefined)
+    .filter((provider) => provider?.type === "email" || provider?.type === "phone")
+    // Its configured id (in `options`, merged in when Convex Auth loads it) names its codes.
+    .map((provider) => provider!.options?.id ?? provider!.id),
+);
 
 /**
  * A code redemption (`auth:signIn` with `params.code`) that can only be junk.
  * Convex Auth counts a wrong code against the call's `params.email` (or
  * `phone`) with an `authRateLimits` row per new identifier, anonymous and of
- * any size the action's arguments allow. With no provider that issues codes
- * for one, an identifier there means nothing; were one added, it is still
+ * any size the action's arguments allow. Only a redemption through a provider
+ * that issues codes for one (the reset's, called by the Password provider, whose
+ * own tries are limited per address first) may count; its identifier is still
  * capped at an email's length.
  */
-function junkRedemption(params: unknown): boolean {
+function junkRedemption({ params, provider }: { params?: unknown; provider?: unknown }): boolean {
   const { email, phone } = (params ?? {}) as { email?: unknown; phone?: unknown };
   const identifier = email ?? phone;
   if (identifier === undefined) return false;
-  return !CODES_FOR_AN_IDENTIFIER || typeof identifier !== "string" || identifier.length > MAX_EMAIL_LENGTH;
+  if (typeof identifier !== "string" || identifier.length > MAX_EMAIL_LENGTH) return true;
+  return !(typeof provider === "string" && CODE_PROVIDER_IDS.has(provider));
 }
 
 const convexAuthFunctions = convexAuth({
@@ -256,13 +306,13 @@ export const { auth, signIn, signOut, isAuthenticated } = convexAuthFunctions;
  * against the library's own validator (its `exportArgs`, which the backend
  * checks every call against).
  */
-type StoreArgs = { args: { type: string; params?: unknown } };
+type StoreArgs = { args: { type: string; params?: unknown; provider?: unknown } };
 type StoreHandler = (ctx: GenericMutationCtx<DataModel>, args: StoreArgs) => Promise<unknown>;
 const libraryStore = convexAuthFunctions.store as unknown as { _handler: StoreHandler; exportArgs: () => string };
 export const store = Object.assign(
   internalMutationGeneric(async (ctx: GenericMutationCtx<DataModel>, args: StoreArgs) => {
     if (args.args.type === "verifier") await limitGoogleSignInStart(ctx, await getAuthSessionId(ctx));
-    if (args.args.type === "verifyCodeAndSignIn" && junkRedemption(args.args.params)) return null;
+    if (args.args.type === "verifyCodeAndSignIn" && junkRedemption(args.args)) return null;
     return await libraryStore._handler(ctx, args);
   }),
   { exportArgs: libraryStore.exportArgs },

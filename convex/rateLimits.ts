@@ -126,6 +126,10 @@ import { appError, ErrorCode } from "./errors";
  * - googleSignInSession (per signed-in session): 10 starts at once, 10 an
  *   hour. A start from a signed-in session (linking Google to the account)
  *   has a key: one session cannot use up the site-wide starts on its own.
+ * - passwordResetEmail (per email address, known or not): 3 codes at once, 3
+ *   an hour, so a stranger cannot flood someone's inbox; passwordResetCode: 10
+ *   codes tried an hour per address, far below what guessing an 8-digit code
+ *   that lives 15 minutes would need.
  */
 /** Wrong passwords one account takes before it waits. */
 export const SIGN_IN_ATTEMPTS = 10;
@@ -147,6 +151,9 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   signInOverCeiling: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
   googleSignInStart: { kind: "token bucket", rate: 1000, period: MINUTE, capacity: 1000 },
   googleSignInSession: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  // Password reset (auth.ts): codes sent to one address, and codes tried for it.
+  passwordResetEmail: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
+  passwordResetCode: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
 });
 
 export type RateLimitName =
@@ -165,7 +172,9 @@ export type RateLimitName =
   | "signInOverCeiling"
   | "signInSucceeded"
   | "googleSignInStart"
-  | "googleSignInSession";
+  | "googleSignInSession"
+  | "passwordResetEmail"
+  | "passwordResetCode";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -196,6 +205,8 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   signInSucceeded: (ms) => `Too many sign-ins on this account. Please try again in ${waitText(ms)}.`,
   googleSignInStart: () => "Too many sign-ins right now. Please try again in a few minutes.",
   googleSignInSession: (ms) => `Too many Google sign-ins. Please try again in ${waitText(ms)}.`,
+  passwordResetEmail: (ms) => `Too many reset codes for this email. Please try again in ${waitText(ms)}.`,
+  passwordResetCode: (ms) => `Too many wrong codes. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
@@ -327,4 +338,12 @@ export async function clearSignInAttempts(ctx: ActionCtx, email: string): Promis
 export async function limitGoogleSignInStart(ctx: MutationCtx, sessionId: string | null): Promise<void> {
   if (sessionId !== null) await enforceRateLimit(ctx, "googleSignInSession", sessionId);
   await enforceRateLimit(ctx, "googleSignInStart");
+}
+
+/**
+ * A password reset for an address (known or not, so the answer tells nothing): a code sent
+ * ("reset", 3 an hour) or a code tried ("reset-verification", 10 an hour), per address.
+ */
+export async function limitPasswordReset(ctx: ActionCtx, email: string, step: "send" | "verify"): Promise<void> {
+  await enforceRateLimit(ctx, step === "send" ? "passwordResetEmail" : "passwordResetCode", signInKey(email));
 }

@@ -98,6 +98,7 @@ import type * as model_venues from "../model/venues.js";
 import type * as nightLists from "../nightLists.js";
 import type * as onboarding from "../onboarding.js";
 import type * as passwordHashes from "../passwordHashes.js";
+import type * as passwordReset from "../passwordReset.js";
 import type * as performances from "../performances.js";
 import type * as profiles from "../profiles.js";
 import type * as rateLimits from "../rateLimits.js";
@@ -205,6 +206,7 @@ declare const fullApi: ApiFromModules<{
   nightLists: typeof nightLists;
   onboarding: typeof onboarding;
   passwordHashes: typeof passwordHashes;
+  passwordReset: typeof passwordReset;
   performances: typeof performances;
   profiles: typeof profiles;
   rateLimits: typeof rateLimits;

@@ -4,6 +4,7 @@ import { Link as RouterLink } from "react-router-dom";
 import { EmailPasswordForm } from "@/components/auth/EmailPasswordForm";
 import { GoogleButton } from "@/components/auth/GoogleButton";
 import { paths } from "@/lib/paths";
+import { ForgotPassword } from "./ForgotPassword";
 
 export type AuthMode = "signUp" | "signIn";
 
@@ -54,6 +55,7 @@ export function AuthPanel({ mode, onModeChange }: AuthPanelProps) {
                   <GoogleButton label={google} />
                   <OrDivider />
                   <EmailPasswordForm mode={tab} />
+                  {tab === "signIn" ? <ForgotPassword /> : null}
                 </Flex>
               </Tabs.Content>
             ))}
