@@ -36,11 +36,21 @@ export const insertSceneItem = internalMutation({
 
 /** The account with this email becomes the mic's approved claimant. */
 export const approveClaim = internalMutation({
-  args: { micId: v.id("sceneItems"), email: v.string() },
+  // `status: "denied"` records an already-denied claim instead (a mic has one approved host at a time).
+  args: {
+    micId: v.id("sceneItems"),
+    email: v.string(),
+    status: v.optional(v.union(v.literal("approved"), v.literal("denied"))),
+  },
   returns: v.null(),
-  handler: async (ctx, { micId, email }) => {
+  handler: async (ctx, { micId, email, status }) => {
     const user = await accountWithEmail(ctx, email);
-    await ctx.db.insert("micClaims", { micId, claimantId: user._id, status: "approved", reviewedAt: Date.now() });
+    await ctx.db.insert("micClaims", {
+      micId,
+      claimantId: user._id,
+      status: status ?? "approved",
+      reviewedAt: Date.now(),
+    });
     return null;
   },
 });

@@ -163,13 +163,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
     kind: fc.constant("log" as const),
     venue: fc.integer({ min: 0, max: 3 }),
-    minutes: fc.integer({ min: 0, max: 60 }),
+    minutes: fc.integer({ min: 1, max: 60 }),
     daysAgo: fc.integer({ min: 0, max: 6 }),
   }),
   fc.record({
     kind: fc.constant("update" as const),
     pick: fc.nat(),
-    minutes: fc.integer({ min: 0, max: 60 }),
+    minutes: fc.integer({ min: 1, max: 60 }),
     daysAgo: fc.integer({ min: 0, max: 6 }),
   }),
   fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }),

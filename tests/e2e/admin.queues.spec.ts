@@ -68,8 +68,9 @@ test("a pending claim buried under 30 newer ones comes with 'Load more', before 
   await runFunction("fixtures:insertClaims", { micId, email, messages: [`The real host ${tok}`] });
   const flood = Array.from({ length: 30 }, (_, i) => `Flood ${i} ${tok}`);
   await runFunction("fixtures:insertClaims", { micId, email, messages: flood });
-  // The newest claim of all, already reviewed: it waits until every pending claim has shown.
-  await runFunction("fixtures:approveClaim", { micId, email });
+  // The newest claim of all, already reviewed (denied, so the mic has no host yet): it waits until
+  // every pending claim has shown.
+  await runFunction("fixtures:approveClaim", { micId, email, status: "denied" });
   try {
     await pagedClaims(page, signIn, { tok, title });
   } finally {
@@ -90,7 +91,7 @@ async function pagedClaims(
   const cards = page.getByRole("tabpanel", { name: "Claims" }).getByRole("article");
   const claim = (text: string) => cards.filter({ hasText: text });
   const status = (label: string) => page.getByText(label, { exact: true });
-  const reviewed = cards.filter({ hasText: title }).filter({ has: status("Approved") });
+  const reviewed = cards.filter({ hasText: title }).filter({ has: status("Denied") });
   await expect(claim(`Flood 29 ${tok}`)).toBeVisible();
   // One page: 25 claims, every one pending; neither the oldest nor the reviewed one yet.
   await expect(cards).toHaveCount(25);

@@ -128,16 +128,24 @@ test.describe("load failures", () => {
         }
       },
       async () => {
-        await page.goto("/dashboard");
-        // Still signed in (the session survived the round trip), yet the data cannot be loaded.
+        // Signed in afresh: the import may roll back a token refresh of the first page, and a
+        // session whose refresh is gone now ends (sign-out revokes tokens).
+        const context = await browser.newContext();
+        const broken = await context.newPage();
+        await signIn(broken, creds);
+        await broken.goto("/dashboard");
+        // Signed in, yet the data cannot be loaded.
         await expect(
-          page.getByRole("alert").filter({ hasText: "Failed to load your performance data. Please reload the page." }),
+          broken
+            .getByRole("alert")
+            .filter({ hasText: "Failed to load your performance data. Please reload the page." }),
         ).toBeVisible({
           timeout: 20_000,
         });
-        await expect(toast(page, "Error loading data")).toBeVisible();
-        await expect(toast(page, "Failed to load your performance data.")).toBeVisible();
-        await expect(page.getByTestId("goal-minutes")).toHaveCount(0);
+        await expect(toast(broken, "Error loading data")).toBeVisible();
+        await expect(toast(broken, "Failed to load your performance data.")).toBeVisible();
+        await expect(broken.getByTestId("goal-minutes")).toHaveCount(0);
+        await context.close();
       },
     );
     // Put back, the comedian's dashboard loads again (in a fresh browser: putting the database

@@ -3,6 +3,7 @@ import { useConvexConnectionState } from "convex/react";
 import { lazy, Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { useOnline } from "@/lib/useOnline";
 import { BadgeToaster } from "@/features/badges/BadgeToaster";
 import { ListNotifier } from "@/features/live-list/ListNotifier";
@@ -35,9 +36,12 @@ export function RootLayout() {
       <TopBar />
       <Box asChild style={{ minHeight: "calc(100vh - 57px)" }}>
         <main id="main">
-          <Suspense fallback={null}>
-            <Pocket />
-          </Suspense>
+          {/* The offline copy is kept in the background: a query of its failing never takes the page down. */}
+          <ErrorBoundary fallback={null}>
+            <Suspense fallback={null}>
+              <Pocket />
+            </Suspense>
+          </ErrorBoundary>
           {offlineStart ? (
             <Suspense fallback={null}>
               <OfflineShelf />
