@@ -59,7 +59,10 @@ export class ScheduledJobs {
         this.gcTimer = null;
         this.gcAt = Infinity;
         if (Date.now() < at) return this.sweepAt(at); // past setTimeout's range: wait on
-        this.sweep().catch((error: unknown) => this.engine.logError(`scheduled jobs cleanup: ${String(error)}`));
+        // The timer may be set inside a job or a mutation: the sweep is a transaction of its own.
+        scheduledMutation
+          .exit(() => outsideTransaction(() => this.sweep()))
+          .catch((error: unknown) => this.engine.logError(`scheduled jobs cleanup: ${String(error)}`));
       },
       Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1),
     );
