@@ -102,6 +102,8 @@ export class Transaction {
   begun = false;
   done = false;
   beginTs = 0n;
+  /** The schema generation it began under: a reload in between makes it run again under the new one. */
+  schemaGeneration = 0;
   /** Resolves once the attempt committed or rolled back. */
   readonly settled: Promise<void>;
   settle!: () => void;
@@ -154,8 +156,12 @@ export class ConflictLog {
   retries = 0;
   failures = 0;
 
+  /** Bumped by a hot reload's swap: like a write every running transaction read. */
+  schemaGeneration = 0;
+
   begin(tx: Transaction, ts: bigint): void {
     tx.beginTs = ts;
+    tx.schemaGeneration = this.schemaGeneration;
     tx.begun = true;
     this.running.add(tx);
   }
@@ -183,6 +189,7 @@ export class ConflictLog {
 
   /** The first write committed after `tx` began that falls in its read set, or null. */
   check(tx: Transaction): Conflict | null {
+    if (tx.schemaGeneration !== this.schemaGeneration) return { table: "_schema", id: "", writer: null, ts: 0n };
     for (const commit of this.commits) {
       if (commit.ts <= tx.beginTs) continue;
       for (const change of commit.changes) {

@@ -60,6 +60,8 @@ export async function reloadFunctions(engine: Engine): Promise<boolean> {
       await reloadHooks.beforeSwap?.();
       engine.functions.swap(bundle);
       engine.db._schema = dbSchema;
+      // Mutations running now began under the old schema: they run again under this one.
+      engine.occ.log.schemaGeneration++;
       engine.persistence.schemaFingerprint = fingerprint(schema);
       engine.components.attach(bundle, componentSchemas, true);
       // Actions from now on run in fresh threads, which load the new bundle.
