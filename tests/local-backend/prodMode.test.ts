@@ -2,7 +2,7 @@ import { ConvexClient } from "convex/browser";
 import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
-import { type Backend, startBackend } from "./harness";
+import { type Backend, startBackend, waitFor } from "./harness";
 
 /**
  * Issue 14 item 11: `start --prod` reports errors to clients as a Convex
@@ -105,7 +105,10 @@ describe("production mode", () => {
     const hidden = (await prodAnswer.json()) as Record<string, unknown>;
     expect(hidden).toEqual({ code: expect.stringMatching(/^\[Request ID: [0-9a-f]{16}\] Server Error$/) });
     const requestId = /\[Request ID: ([0-9a-f]{16})\]/.exec(hidden.code as string)![1];
-    expect(prod.output).toContain(`[Request ID: ${requestId}] HTTP action failed: Error: boom in http`);
+    // The log line comes from the HTTP actions' thread and may reach the output after the answer.
+    const logLine = `[Request ID: ${requestId}] HTTP action failed: Error: boom in http`;
+    await waitFor(() => prod.output.includes(logLine), { message: "the HTTP action's error in the log" });
+    expect(prod.output).toContain(logLine);
     const shown = (await (await fetch(`${dev.siteUrl}/throw`)).json()) as Record<string, unknown>;
     expect(shown.code).toMatch(/^\[Request ID: [0-9a-f]{16}\] Server Error: Uncaught Error: boom in http$/);
     for (const backend of [prod, dev]) {
