@@ -238,27 +238,24 @@ export async function canEditMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"
   return item.createdBy === userId && (await approvedClaimsOf(ctx, item._id)).length === 0;
 }
 
-async function requireHostedMic(
+/** The mic, if `allowed` lets the caller act on it; else the spec's not-found or not-owner error. */
+async function requireMic(
   ctx: QueryCtx,
   userId: Id<"users">,
   micId: Id<"sceneItems">,
+  allowed: (ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">) => Promise<boolean>,
 ): Promise<Doc<"sceneItems">> {
   const item = await ctx.db.get("sceneItems", micId);
   if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
-  if (!(await canHostMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
+  if (!(await allowed(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
   return item;
 }
 
-async function requireEditableMic(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-  micId: Id<"sceneItems">,
-): Promise<Doc<"sceneItems">> {
-  const item = await ctx.db.get("sceneItems", micId);
-  if (item === null) throw appError(ErrorCode.NOT_FOUND, "Event not found");
-  if (!(await canEditMic(ctx, userId, item))) throw appError(ErrorCode.FORBIDDEN, NOT_OWNER_MESSAGE);
-  return item;
-}
+const requireHostedMic = (ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">) =>
+  requireMic(ctx, userId, micId, canHostMic);
+
+const requireEditableMic = (ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">) =>
+  requireMic(ctx, userId, micId, canEditMic);
 
 /** The descriptive fields a claimant may change; counters, verification,
  * status and the venue stay with the scene and the admins. */
