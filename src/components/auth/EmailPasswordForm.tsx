@@ -6,7 +6,8 @@ import { forgetWizardDrafts } from "@/lib/session";
 import { showToast } from "@/lib/toast";
 import { signInSchema, signUpSchema, type SignInValues, type SignUpValues } from "./authSchema";
 
-function EmailField() {
+/** The email field of the sign-in, sign-up and password-reset forms. */
+export function EmailField() {
   return (
     <FormTextField
       name="email"

@@ -1,5 +1,5 @@
 import { useAuthActions } from "@convex-dev/auth/react";
-import { EnvelopeClosedIcon, LockClosedIcon } from "@radix-ui/react-icons";
+import { LockClosedIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -8,6 +8,7 @@ import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { signInSchema } from "@/components/auth/authSchema";
+import { EmailField } from "@/components/auth/EmailPasswordForm";
 import { errorMessage } from "@/lib/convexErrors";
 import { forgetWizardDrafts } from "@/lib/session";
 
@@ -79,14 +80,7 @@ export function ForgotPassword() {
           defaultValues={{ email: "" }}
           onSubmit={sendCode}
         >
-          <FormTextField
-            name="email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            icon={<EnvelopeClosedIcon />}
-          />
+          <EmailField />
           <FormActions cancel="dialog" size="3">
             <FormSubmit>Send code</FormSubmit>
           </FormActions>
