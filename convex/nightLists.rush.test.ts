@@ -179,6 +179,54 @@ describe("the host removes any name", () => {
   });
 });
 
+describe("the host corrects a walk-in's name", () => {
+  test("the new name shows on the list at once, trimmed; the list's version does not move", async () => {
+    const listId = await openList({ spots: 3 });
+    const [a] = await comics(1);
+    await a.asUser.mutation(api.nightLists.signUp, { listId });
+    await host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "Wes" });
+    let list = await listOf();
+    const walkIn = list.list.find((s) => s.name === "Wes")!;
+    await host.asUser.mutation(api.nightLists.renameWalkIn, { listId, spotId: walkIn._id, name: "  Wesley Snipes  " });
+    const renamed = await listOf();
+    expect(names(renamed.list)).toEqual(["Comic 1", "Wesley Snipes"]);
+    expect(renamed.version).toBe(list.version);
+    // A reorder made against the list the host saw before the rename still goes through.
+    await host.asUser.mutation(api.nightLists.move, { listId, spotId: walkIn._id, toIndex: 0, version: list.version });
+    list = await listOf();
+    expect(names(list.list)).toEqual(["Wesley Snipes", "Comic 1"]);
+  });
+
+  test("refused: blank, over 60 characters, a comedian's own spot, another list's spot, a stranger, a closed list", async () => {
+    const listId = await openList({ spots: 3 });
+    const [a] = await comics(1);
+    await a.asUser.mutation(api.nightLists.signUp, { listId });
+    await host.asUser.mutation(api.nightLists.addWalkIn, { listId, name: "Wes" });
+    const list = await listOf();
+    const [comedian, walkIn] = list.list;
+    const other = await openList({ spots: 3, date: "2026-11-26", signupOpensAt: NOW });
+    const before = await snapshot();
+    const rename = (name: string, spotId = walkIn._id, who = host) =>
+      who.asUser.mutation(api.nightLists.renameWalkIn, { listId, spotId, name });
+    await expectAppError(rename("   "), "INVALID_INPUT", "Please enter the comedian's name");
+    await expectAppError(rename("W".repeat(61)), "INVALID_INPUT", "Names must be 60 characters or fewer");
+    await expectAppError(rename("Someone Else", comedian._id), "INVALID_INPUT");
+    await expectAppError(
+      rename("Wes 2", walkIn._id, a),
+      "FORBIDDEN",
+      "Only the mic's host or an admin can run the list.",
+    );
+    await expectAppError(
+      host.asUser.mutation(api.nightLists.renameWalkIn, { listId: other, spotId: walkIn._id, name: "Wes 2" }),
+      "NOT_FOUND",
+    );
+    expect(await snapshot()).toEqual(before);
+    await host.asUser.mutation(api.nightLists.renameWalkIn, { listId, spotId: walkIn._id, name: "W".repeat(60) });
+    await host.asUser.mutation(api.nightLists.close, { listId });
+    await expectAppError(rename("Wes"), "LIST_CLOSED", "This list is closed.");
+  });
+});
+
 describe("online sign-up wants an account a day old", () => {
   test("a fresh account is refused with a clear message and writes nothing; a day later it signs up", async () => {
     vi.stubEnv("LIST_MIN_ACCOUNT_AGE_HOURS", "24");

@@ -95,6 +95,14 @@ export const remove = userMutation({
   handler: async (ctx, args) => await NightListHost.removeSpot(ctx, ctx.userId, args),
 });
 
+/** The host corrects a walk-in's name. */
+export const renameWalkIn = userMutation({
+  args: { listId: v.id("nightLists"), spotId: v.id("listSpots"), name: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { listId, spotId, name }) =>
+    await NightListHost.renameWalkIn(ctx, { userId: ctx.userId, listId, spotId, rawName: name }),
+});
+
 /** The host draws the lottery now. */
 export const draw = userMutation({
   args: { listId: v.id("nightLists") },

@@ -43,6 +43,10 @@ export const listCells: Record<string, Entry> = {
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
     ...OWNER_OR_ADMIN_CHANGES,
   },
+  "nightLists:renameWalkIn": {
+    args: (w) => ({ listId: w.ownerList, spotId: w.walkInSpot, name: "Walk-in Walter" }),
+    ...OWNER_OR_ADMIN_CHANGES,
+  },
   "nightLists:noShow": {
     args: (w) => ({ listId: w.ownerList, spotId: w.ownerSpot, version: 1 }),
     ...OWNER_OR_ADMIN_CHANGES,

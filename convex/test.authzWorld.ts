@@ -72,6 +72,8 @@ export type World = {
   /** Tonight's first-come list on the owner's mic: the owner, the other comedian and a walk-in. */
   ownerList: Id<"nightLists">;
   ownerSpot: Id<"listSpots">;
+  /** The walk-in on the owner's list. */
+  walkInSpot: Id<"listSpots">;
   /** An undrawn lottery on the owner's mic without coordinates: the owner and the other comedian in the pool. */
   lotteryList: Id<"nightLists">;
   /** A list on another mic of the owner's where the owner is up now. */
@@ -208,7 +210,7 @@ export async function buildWorld(): Promise<World> {
     const otherSpotRow = { userId: other.userId, name: "Other Otto" };
     const thirdSpotRow = { userId: third.userId, name: THIRD_NAME };
     const ownerList = await ctx.db.insert("nightLists", { ...base, micId: ownerMic, openedBy: owner.userId });
-    const [ownerSpot] = await insertSpots(ctx, { listId: ownerList, micId: ownerMic, section: "list" }, [
+    const [ownerSpot, , walkInSpot] = await insertSpots(ctx, { listId: ownerList, micId: ownerMic, section: "list" }, [
       ownerSpotRow,
       otherSpotRow,
       { name: "Walk-in Wally" },
@@ -238,7 +240,7 @@ export async function buildWorld(): Promise<World> {
       thirdSpotRow,
     ]);
     const claimList = await ctx.db.insert("nightLists", { ...base, micId: claimMic, openedBy: admin.userId });
-    return { ownerList, ownerSpot, lotteryList, runningList, runningSpot, claimList, thirdList };
+    return { ownerList, ownerSpot, walkInSpot, lotteryList, runningList, runningSpot, claimList, thirdList };
   });
   // The owner hosts her own mics' lists: creating a mic gives no host rights, an approved claim does.
   await t.run(async (ctx) => {

@@ -48,6 +48,7 @@ const STRING_CAPS: Record<string, number> = {
   "performances:update.tags.[]": MAX_TAG_LENGTH,
   "performances:logWithNewMic.set.tags.[]": MAX_TAG_LENGTH,
   "nightLists:addWalkIn.name": MAX_WALK_IN_NAME_LENGTH,
+  "nightLists:renameWalkIn.name": MAX_WALK_IN_NAME_LENGTH,
 };
 
 /** Most elements of a string array argument. */

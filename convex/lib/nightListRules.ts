@@ -4,6 +4,7 @@
  * path in model/nightLists*.ts uses these.
  */
 import { appError, ErrorCode } from "../errors";
+import { requiredText } from "./textRules";
 
 export const MAX_SPOTS = 100;
 export const MAX_WAITLIST_SPOTS = 100;
@@ -44,4 +45,9 @@ export function wholeNumber(value: number, { label, min, max }: { label: string;
   if (!Number.isInteger(value) || value < min || value > max)
     invalid(`${label} must be a whole number from ${min} to ${max}`);
   return value;
+}
+
+/** A walk-in's name as the host typed it: trimmed, not blank, at most MAX_NAME_LENGTH characters. */
+export function walkInName(raw: string): string {
+  return requiredText(raw, { label: "Names", max: MAX_NAME_LENGTH, emptyMessage: "Please enter the comedian's name" });
 }

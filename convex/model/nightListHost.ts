@@ -3,13 +3,14 @@
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 
+import { appError, ErrorCode } from "../errors";
 import { MINUTE_MS } from "../lib/time";
 import { hasCheckedIn, recordCheckIn } from "./checkIns";
 import { isApprovedClaimant } from "./claims";
 import { logSet, MAX_SET_MINUTES } from "./performances";
 
 import { isAdmin } from "./scene";
-import { invalid } from "../lib/nightListRules";
+import { invalid, walkInName } from "../lib/nightListRules";
 import {
   bumpVersion,
   bySection,
@@ -104,6 +105,32 @@ export async function removeSpot(
   await writeOrder(ctx, section, bySection(rest, section));
   if (section === "list" && spot.state === "waiting") await promoteFromWaitlist(ctx, { list, spots: rest });
   await bumpVersion(ctx, list);
+  return null;
+}
+
+/**
+ * Corrects a walk-in's name (a comedian's own spot shows their profile name).
+ * Only the spot's row is written, so a rename never conflicts with sign-ups
+ * or makes the host's next reorder stale.
+ */
+export async function renameWalkIn(
+  ctx: MutationCtx,
+  {
+    userId,
+    listId,
+    spotId,
+    rawName,
+  }: { userId: Id<"users">; listId: Id<"nightLists">; spotId: Id<"listSpots">; rawName: string },
+): Promise<null> {
+  const name = walkInName(rawName);
+  const { list } = await requireHostedList(ctx, userId, listId);
+  requireOpen(list);
+  const spot = await ctx.db.get("listSpots", spotId);
+  if (spot === null || spot.listId !== listId || spot.section === "removed") {
+    throw appError(ErrorCode.NOT_FOUND, "That spot is no longer on the list.");
+  }
+  if (spot.userId !== undefined) invalid("Only a walk-in's name can be changed; comedians set their own.");
+  await ctx.db.patch("listSpots", spot._id, { name });
   return null;
 }
 

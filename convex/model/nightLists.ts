@@ -29,6 +29,7 @@ import {
   REMOVED_FROM_LIST_MESSAGE,
   SIGNUP_NOT_OPEN_MESSAGE,
   STALE_LIST_MESSAGE,
+  walkInName,
 } from "../lib/nightListRules";
 import { DAY_MS, HOUR_MS } from "../lib/time";
 import {
@@ -256,9 +257,7 @@ export async function addWalkIn(
 ): Promise<Id<"listSpots">> {
   const { list } = await requireHostedList(ctx, userId, listId);
   requireOpen(list);
-  const name = rawName.trim();
-  if (!name) invalid("Please enter the comedian's name");
-  if (name.length > MAX_NAME_LENGTH) invalid(`Names must be ${MAX_NAME_LENGTH} characters or fewer`);
+  const name = walkInName(rawName);
   const sections = await settle(ctx, list);
   const where = (s: Spot) => `${s.section}:${s.rank}`;
   const before = new Map(PLACED.flatMap((section) => sections[section].map((s) => [s._id, where(s)] as const)));

@@ -73,3 +73,42 @@ test.describe("the host's irreversible actions ask first", () => {
     await expect(page.getByRole("group", { name: "Set timer" })).toContainText("Green");
   });
 });
+
+test("the host corrects a walk-in's name, within its cap; the room screen shows the new name", async ({
+  page,
+  signIn,
+  runFunction,
+}) => {
+  test.setTimeout(120_000);
+  const tok = `zw${randomUUID().slice(0, 8)}`;
+  const id = await createOpenMic(runFunction, `Typo Mic ${tok}`, "Typo Room");
+  await signIn(page, DEMO_ADMIN);
+  await page.goto(`/event/${id}`);
+  await page
+    .getByRole("form", { name: "Open tonight's list" })
+    .getByRole("button", { name: "Open tonight's list" })
+    .click();
+  await page.getByLabel("Walk-in name").fill("Wlly");
+  await page.getByRole("button", { name: "Add walk-in" }).click();
+  const screen = await page.context().newPage();
+  await screen.goto(`/event/${id}/list/screen`);
+  await expect(screen.getByRole("group", { name: "On deck" })).toContainText("Wlly", LIVE);
+
+  await page.getByRole("button", { name: "Edit Wlly's name" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit walk-in name" });
+  const field = dialog.getByRole("textbox", { name: "Walk-in name" });
+  await expect(field).toHaveValue("Wlly");
+  await expect(dialog.getByText("Up to 60 characters.")).toBeVisible();
+  await field.fill("W".repeat(61));
+  await dialog.getByRole("button", { name: "Save name" }).click();
+  await expect(dialog.getByText("Names must be 60 characters or fewer")).toBeVisible();
+  await expect(dialog.getByText("61 / 60 characters")).toBeVisible();
+  await field.fill("  ");
+  await expect(dialog.getByText("Please enter the comedian's name")).toBeVisible();
+  await field.fill("Walk-in Willy");
+  await dialog.getByRole("button", { name: "Save name" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(toast(page, "Name updated")).toBeVisible(LIVE);
+  await expect(page.getByRole("list", { name: "Running order" }).getByText("Walk-in Willy")).toBeVisible(LIVE);
+  await expect(screen.getByRole("group", { name: "On deck" })).toContainText("Walk-in Willy", LIVE);
+});

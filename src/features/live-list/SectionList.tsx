@@ -4,6 +4,7 @@ import { useState, type DragEvent } from "react";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import type { ListView, SpotView } from "./listText";
+import { RenameWalkInButton } from "./RenameWalkIn";
 import { SpotBadges } from "./SpotBadges";
 import { useListAction } from "./useListAction";
 
@@ -171,6 +172,7 @@ export function SectionList({
                           </Button>
                         </>
                       ) : null}
+                      <RenameWalkInButton list={list} spot={spot} />
                       <RemoveSpotButton list={list} spot={spot} />
                     </Flex>
                   ) : null}
