@@ -130,6 +130,9 @@ import { appError, ErrorCode } from "./errors";
  *   an hour, so a stranger cannot flood someone's inbox; passwordResetCode: 10
  *   codes tried an hour per address, far below what guessing an 8-digit code
  *   that lives 15 minutes would need.
+ * - createBit (per comedian): 300 at once, 300 a day. Bits are private rows
+ *   only their author reads, but each is stored for good: copying a whole
+ *   notebook in one sitting is a few hundred; a script is held to 300 a day.
  */
 /** Wrong passwords one account takes before it waits. */
 export const SIGN_IN_ATTEMPTS = 10;
@@ -155,6 +158,7 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   // Password reset (auth.ts): codes sent to one address, and codes tried for it.
   passwordResetEmail: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
   passwordResetCode: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  createBit: { kind: "token bucket", rate: 300, period: 24 * HOUR, capacity: 300 },
 });
 
 export type RateLimitName =
@@ -175,7 +179,8 @@ export type RateLimitName =
   | "googleSignInStart"
   | "googleSignInSession"
   | "passwordResetEmail"
-  | "passwordResetCode";
+  | "passwordResetCode"
+  | "createBit";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -208,6 +213,7 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   googleSignInSession: (ms) => `Too many Google sign-ins. Please try again in ${waitText(ms)}.`,
   passwordResetEmail: (ms) => `Too many reset codes for this email. Please try again in ${waitText(ms)}.`,
   passwordResetCode: (ms) => `Too many wrong codes. Please try again in ${waitText(ms)}.`,
+  createBit: (ms) => `You have added a lot of bits today. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;

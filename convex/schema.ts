@@ -76,6 +76,12 @@ export const sceneItemFields = {
   timeZone: v.string(),
 };
 
+/** Where a bit is in its life: just written, being worked on, tight, or put away. */
+export const bitStatus = v.union(v.literal("new"), v.literal("working"), v.literal("tight"), v.literal("retired"));
+
+/** How a bit went in one set. */
+export const bitRating = v.union(v.literal("landed"), v.literal("okay"), v.literal("flat"));
+
 export default defineSchema({
   ...authTables,
 
@@ -327,6 +333,51 @@ export default defineSchema({
     .index("by_list_and_section", ["listId", "section"])
     .index("by_user", ["userId"])
     .index("by_mic", ["micId"]),
+
+  // Material: a comedian's bits, set lists and how each bit went. Private to the comedian.
+
+  /**
+   * A bit. `performed`, `landed`, `okay`, `flat`, `lastPerformedAt` and
+   * `recent` follow its ratings (model/bitTriggers), never written by hand.
+   */
+  bits: defineTable({
+    userId: v.id("users"),
+    title: v.string(),
+    notes: v.optional(v.string()),
+    tags: v.array(v.string()),
+    /** Estimated length in seconds. */
+    seconds: v.optional(v.number()),
+    status: bitStatus,
+    archived: v.boolean(),
+    /** Lower-cased title: the library's order. */
+    titleKey: v.string(),
+    /** Title, tags and notes, lower-cased, for the search index. */
+    searchText: v.string(),
+    performed: v.number(),
+    landed: v.number(),
+    okay: v.number(),
+    flat: v.number(),
+    lastPerformedAt: v.optional(v.number()),
+    /** The latest ratings, newest first (the trend). */
+    recent: v.array(bitRating),
+  })
+    .index("by_user_and_archived_and_title", ["userId", "archived", "titleKey"])
+    .index("by_user_and_archived_and_status_and_title", ["userId", "archived", "status", "titleKey"])
+    .searchIndex("search_text", { searchField: "searchText", filterFields: ["userId", "archived", "status"] }),
+
+  /** One row per tag of a bit (kept by model/bitTriggers), so the library filters by tag through an index. */
+  bitTags: defineTable({
+    userId: v.id("users"),
+    bitId: v.id("bits"),
+    /** Lower-cased tag. */
+    tag: v.string(),
+    archived: v.boolean(),
+    status: bitStatus,
+    titleKey: v.string(),
+  })
+    .index("by_bit", ["bitId"])
+    .index("by_user_and_tag_and_archived_and_title", ["userId", "tag", "archived", "titleKey"])
+    .index("by_user_and_tag_and_archived_and_status_and_title", ["userId", "tag", "archived", "status", "titleKey"]),
 
   /** Distinct cities of active scene items with a count, for the landing stats. */
   cities: defineTable({

@@ -6,8 +6,15 @@
 import { accountCells } from "./test.authzMatrix.account";
 import { adminCells } from "./test.authzMatrix.admin";
 import { listCells } from "./test.authzMatrix.lists";
+import { materialCells } from "./test.authzMatrix.material";
 import { sceneCells } from "./test.authzMatrix.scene";
 import type { Entry } from "./test.authzWorld";
 
 /** Who may do what with each public function (anonymous, another comedian, an admin, the owner). */
-export const matrix: Record<string, Entry> = { ...accountCells, ...sceneCells, ...adminCells, ...listCells };
+export const matrix: Record<string, Entry> = {
+  ...accountCells,
+  ...sceneCells,
+  ...adminCells,
+  ...listCells,
+  ...materialCells,
+};

@@ -83,6 +83,10 @@ export type World = {
   claimList: Id<"nightLists">;
   /** Tonight's list the owner closed, on another mic she hosts (to reopen). */
   closedList: Id<"nightLists">;
+  /** A bit in the owner's library (private to her, admins included). */
+  ownerBit: Id<"bits">;
+  /** A bit in the bystander's library. */
+  thirdBit: Id<"bits">;
 };
 
 export const NOW = Date.parse("2026-11-25T19:45:00-05:00");
@@ -92,6 +96,8 @@ export const OWNER_NAME = "Owner Olive";
 export const OWNER_EMAIL = "olive.owner@example.com";
 export const THIRD_NAME = "Third Thea";
 export const THIRD_EMAIL = "thea.third@example.com";
+export const OWNER_BIT = "Olive's private bit";
+export const THIRD_BIT = "Thea's private bit";
 
 /** The backend as `role` sees it: anonymous, or signed in as that user. */
 export function callerOf(w: World, role: Role) {
@@ -290,12 +296,27 @@ export async function buildWorld(): Promise<World> {
     await ctx.db.insert("micClaims", { ...approved, claimantId: third.userId });
     return await ctx.db.insert("micClaims", { ...approved, claimantId: owner.userId });
   });
+  const ownerBit = await owner.asUser.mutation(api.bits.create, {
+    title: OWNER_BIT,
+    notes: "olive's private premise",
+    tags: ["olive-bit-tag"],
+    seconds: 90,
+    status: "working",
+  });
+  const thirdBit = await third.asUser.mutation(api.bits.create, {
+    title: THIRD_BIT,
+    notes: "thea's private premise",
+    tags: ["thea-bit-tag"],
+    status: "new",
+  });
   return {
     t,
     owner,
     other,
     admin,
     third,
+    ownerBit,
+    thirdBit,
     thirdMic,
     thirdSet,
     thirdEntry,
@@ -327,6 +348,9 @@ export function privateMarkers(w: World): string[] {
     OWNER_NAME,
     OWNER_EMAIL,
     "olive-private-tag",
+    w.ownerBit,
+    OWNER_BIT,
+    "olive-bit-tag",
   ];
 }
 
@@ -340,6 +364,9 @@ export function bystanderMarkers(w: World): string[] {
     THIRD_EMAIL,
     "thea-private-tag",
     "thea's private notes",
+    w.thirdBit,
+    THIRD_BIT,
+    "thea-bit-tag",
   ];
 }
 

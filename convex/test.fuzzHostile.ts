@@ -5,6 +5,14 @@
  * arguments with one leaf replaced, and the caller the authorization matrix
  * lets act.
  */
+import {
+  MAX_BIT_NOTES_LENGTH,
+  MAX_BIT_SEARCH_LENGTH,
+  MAX_BIT_SECONDS,
+  MAX_BIT_TAG_LENGTH,
+  MAX_BIT_TITLE_LENGTH,
+  MIN_BIT_SECONDS,
+} from "./lib/bitRules";
 import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MAX_PERFORMANCE_MINUTES, MIC_LIMITS } from "./lib/micRules";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "./lib/profileRules";
 import { MAX_CLAIM_MESSAGE_LENGTH } from "./model/claims";
@@ -49,6 +57,14 @@ const STRING_CAPS: Record<string, number> = {
   "performances:logWithNewMic.set.tags.[]": MAX_TAG_LENGTH,
   "nightLists:addWalkIn.name": MAX_WALK_IN_NAME_LENGTH,
   "nightLists:renameWalkIn.name": MAX_WALK_IN_NAME_LENGTH,
+  "bits:create.title": MAX_BIT_TITLE_LENGTH,
+  "bits:update.title": MAX_BIT_TITLE_LENGTH,
+  "bits:create.notes": MAX_BIT_NOTES_LENGTH,
+  "bits:update.notes": MAX_BIT_NOTES_LENGTH,
+  "bits:create.tags.[]": MAX_BIT_TAG_LENGTH,
+  "bits:update.tags.[]": MAX_BIT_TAG_LENGTH,
+  "bits:list.tag": MAX_BIT_TAG_LENGTH,
+  "bits:list.search": MAX_BIT_SEARCH_LENGTH,
 };
 
 /** Most elements of a string array argument. */
@@ -73,6 +89,8 @@ const NUMBER_RANGES: Record<string, NumberRange> = {
   "nightLists:open.waitlistSpots": { min: 0, max: MAX_WAITLIST_SPOTS, integer: true },
   "sceneArea:listArea.radiusMiles": { min: MIN_RADIUS_MILES, max: MAX_RADIUS_MILES, integer: false },
   "tonight:list.paginationOpts.numItems": { min: 0, max: MAX_TONIGHT_PAGE, integer: false },
+  "bits:create.seconds": { min: MIN_BIT_SECONDS, max: MAX_BIT_SECONDS, integer: true },
+  "bits:update.seconds": { min: MIN_BIT_SECONDS, max: MAX_BIT_SECONDS, integer: true },
 };
 
 /** A leaf of the arguments: its path ("[]" for the elements of an array), and the validator of the value there. */

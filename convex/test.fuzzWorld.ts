@@ -187,8 +187,11 @@ export async function buildWorld(): Promise<World> {
       spots,
     };
   });
+  const myBit = await comic.asUser.mutation(api.bits.create, { title: "My bit", tags: ["mine"], status: "new" });
+  const theirBit = await rival.asUser.mutation(api.bits.create, { title: "Their bit", tags: [], status: "tight" });
   const pools = {
     ids: {
+      bits: [myBit, theirBit],
       sceneItems: [mine, theirs, lost, ids.goneItem],
       performances: [mySet, theirSet, ids.goneSet],
       scheduleEntries: [entryId],

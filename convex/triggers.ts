@@ -1,5 +1,6 @@
 import { Triggers } from "convex-helpers/server/triggers";
 import type { DataModel } from "./_generated/dataModel";
+import { registerBitTriggers } from "./model/bitTriggers";
 import { registerMicTriggers } from "./model/micTriggers";
 import { registerStatsTriggers } from "./model/statsTriggers";
 
@@ -18,3 +19,4 @@ export const triggers = new Triggers<DataModel>();
 
 registerMicTriggers(triggers);
 registerStatsTriggers(triggers);
+registerBitTriggers(triggers);

@@ -9,6 +9,7 @@
  */
 import type { Doc, Id, TableNames } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
+import { MAX_BIT_TAGS } from "../lib/bitRules";
 import { MAX_LIST_ROWS } from "../lib/nightListRules";
 import { type Cost, DeletionBudget, plus, times } from "./accountBudget";
 import { purgeRecountReads, recountAfterPurge } from "./micTriggers";
@@ -41,6 +42,8 @@ const COST = {
   recount: { queries: 3, reads: 3, writes: 1 },
   /** Leaving an open live list (the spot and its list read first): its spots, and every spot's rank rewritten (two reads a patch). */
   listSpot: { queries: 4 * MAX_LIST_ROWS + 8, reads: 6 * MAX_LIST_ROWS + 8, writes: 2 * MAX_LIST_ROWS + 4 },
+  /** A bit: its read, and its tag rows (model/bitTriggers) read and removed. */
+  bit: { queries: 2, reads: 2 + 2 * MAX_BIT_TAGS, writes: 1 + MAX_BIT_TAGS },
 } satisfies Record<string, Cost>;
 
 /**
@@ -89,8 +92,8 @@ type Step = (budget: DeletionBudget) => Promise<boolean>;
 /**
  * Removes what fits in this transaction of the deleted comedian's rows
  * (sessions, the link to the mics they added, live-list spots, claims,
- * reports, favourites, schedule, check-ins with their mics' figures, sets,
- * days, venue visits, badges), in that order: what could show them to others
+ * reports, favourites, schedule, check-ins with their mics' figures, bits,
+ * sets, days, venue visits, badges), in that order: what could show them to others
  * goes first, so the first transaction normally clears it. Returns true once
  * nothing is left, false when another batch is needed.
  */
@@ -170,6 +173,16 @@ export async function purgeOwnedRows(
       deleteRow("scheduleEntries"),
     ),
     checkInsStep(ctx, userId),
+    // A bit's tag rows go with it (model/bitTriggers).
+    drain(
+      (n) =>
+        ctx.db
+          .query("bits")
+          .withIndex("by_user_and_archived_and_title", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.bit,
+      deleteRow("bits"),
+    ),
     drain(
       (n) =>
         ctx.db

@@ -24,7 +24,7 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       .withIndex("by_userId", (q) => q.eq("userId", userId))
       .unique(),
   ]);
-  const [sets, schedule, favorites, checkIns, badges, claims, reports, micsAdded] = await Promise.all([
+  const [sets, schedule, favorites, checkIns, badges, claims, reports, micsAdded, bits] = await Promise.all([
     ctx.db
       .query("performances")
       .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
@@ -58,6 +58,10 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
     ctx.db
       .query("sceneItems")
       .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
+      .take(EXPORT_LIMIT),
+    ctx.db
+      .query("bits")
+      .withIndex("by_user_and_archived_and_title", (q) => q.eq("userId", userId))
       .take(EXPORT_LIMIT),
   ]);
 
@@ -145,6 +149,21 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       note: r.note ?? null,
       status: r.status,
       submittedAt: r._creationTime,
+    })),
+    bits: bits.map((b) => ({
+      id: b._id as string,
+      createdAt: b._creationTime,
+      title: b.title,
+      notes: b.notes ?? null,
+      tags: b.tags,
+      seconds: b.seconds ?? null,
+      status: b.status,
+      archived: b.archived,
+      performed: b.performed,
+      landed: b.landed,
+      okay: b.okay,
+      flat: b.flat,
+      lastPerformedAt: b.lastPerformedAt ?? null,
     })),
     micsAdded: micsAdded.map((m) => {
       const {

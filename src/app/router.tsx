@@ -90,6 +90,8 @@ export const routes: RouteObject[] = [
             lazy: page(() => import("@/routes/PerformanceHistory")),
           },
           { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
+          { path: rel(paths.bits), lazy: page(() => import("@/routes/Bits")) },
+          { path: rel(paths.bitPattern), lazy: page(() => import("@/routes/Bit")) },
         ],
       },
       {

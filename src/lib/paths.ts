@@ -57,6 +57,10 @@ export const paths = {
   addEventStep: (step: AddEventStep) => `/add-event/${step}`,
   performanceHistory: "/performance-history",
   badges: "/badges",
+  /** The bit library, and one bit with its numbers. */
+  bits: "/bits",
+  bitPattern: "/bits/:id",
+  bit: (id: string) => `/bits/${encodeURIComponent(id)}`,
   onboardingRoot: "/onboarding",
   onboarding: (step: OnboardingStep) => `/onboarding/${step}`,
   admin: "/admin",

@@ -1,4 +1,4 @@
-import { CalendarIcon, DashboardIcon, MagnifyingGlassIcon } from "@radix-ui/react-icons";
+import { CalendarIcon, DashboardIcon, MagnifyingGlassIcon, ReaderIcon } from "@radix-ui/react-icons";
 import { Box, Button, Flex, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
 import { lazy, Suspense, useState, type ReactNode } from "react";
@@ -77,6 +77,7 @@ export function TopBar() {
               <NavItem to={paths.dashboard} label="Dashboard" icon={<DashboardIcon aria-hidden="true" />} />
               <NavItem to={paths.schedule} label="Schedule" icon={<CalendarIcon aria-hidden="true" />} />
               <NavItem to={paths.scene} label="Scene" icon={<MagnifyingGlassIcon aria-hidden="true" />} />
+              <NavItem to={paths.bits} label="Bits" icon={<ReaderIcon aria-hidden="true" />} />
             </nav>
           </Flex>
           <Flex align="center" justify="end" style={{ minWidth: 40 }}>

@@ -1,0 +1,95 @@
+/**
+ * The rules of a comedian's material (bits, set lists, ratings): every limit
+ * and message in one place, used by the server (model/bits, model/setLists,
+ * model/bitRatings) and by the forms (src/features/bits).
+ */
+import { invalid, optionalText, requiredText, tooLongMessage } from "./textRules";
+
+export const BIT_STATUSES = ["new", "working", "tight", "retired"] as const;
+export type BitStatus = (typeof BIT_STATUSES)[number];
+export const BIT_STATUS_LABELS: Record<BitStatus, string> = {
+  new: "New",
+  working: "Working",
+  tight: "Tight",
+  retired: "Retired",
+};
+
+export const MAX_BIT_TITLE_LENGTH = 120;
+export const MAX_BIT_NOTES_LENGTH = 5000;
+export const MAX_BIT_TAGS = 20;
+export const MAX_BIT_TAG_LENGTH = 40;
+/** A bit runs from a few seconds (a one-liner) to half an hour. */
+export const MIN_BIT_SECONDS = 1;
+export const MAX_BIT_SECONDS = 1800;
+export const MAX_BIT_SEARCH_LENGTH = 100;
+
+export const BIT_TITLE_REQUIRED = "Please give the bit a title";
+export const BIT_TITLE_TOO_LONG = tooLongMessage("Title", MAX_BIT_TITLE_LENGTH);
+export const BIT_NOTES_TOO_LONG = tooLongMessage("Notes", MAX_BIT_NOTES_LENGTH);
+export const BIT_TAG_TOO_LONG = `Tags must be ${MAX_BIT_TAG_LENGTH} characters or fewer`;
+export const BIT_TOO_MANY_TAGS = `A bit can have at most ${MAX_BIT_TAGS} tags`;
+export const BIT_SECONDS_MESSAGE = `Length must be a whole number of seconds from ${MIN_BIT_SECONDS} to ${MAX_BIT_SECONDS}`;
+export const BIT_SEARCH_TOO_LONG = tooLongMessage("Search", MAX_BIT_SEARCH_LENGTH);
+export const BIT_NOT_FOUND = "Bit not found";
+
+/** The trimmed title; refuses an empty or over-long one. */
+export function bitTitle(value: string): string {
+  return requiredText(value, { label: "Title", max: MAX_BIT_TITLE_LENGTH, emptyMessage: BIT_TITLE_REQUIRED });
+}
+
+/** Trimmed notes (premise, tags lines), undefined when empty. */
+export function bitNotes(value: string | undefined): string | undefined {
+  return optionalText(value, { label: "Notes", max: MAX_BIT_NOTES_LENGTH });
+}
+
+/** Whether `seconds` is a bit length the server takes. */
+export function isBitSeconds(seconds: number): boolean {
+  return Number.isInteger(seconds) && seconds >= MIN_BIT_SECONDS && seconds <= MAX_BIT_SECONDS;
+}
+
+export function bitSeconds(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!isBitSeconds(value)) invalid(BIT_SECONDS_MESSAGE);
+  return value;
+}
+
+/** Trimmed tags with empties and repeats (in any case) dropped; at most 20 of 1..40 characters. */
+export function bitTags(tags: readonly string[]): string[] {
+  if (tags.length > MAX_BIT_TAGS * 4) invalid(BIT_TOO_MANY_TAGS);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of tags) {
+    if (raw.length > MAX_BIT_TAG_LENGTH * 4) invalid(BIT_TAG_TOO_LONG);
+    const tag = raw.trim();
+    if (tag === "") continue;
+    if (tag.length > MAX_BIT_TAG_LENGTH) invalid(BIT_TAG_TOO_LONG);
+    const key = tagKey(tag);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  if (out.length > MAX_BIT_TAGS) invalid(BIT_TOO_MANY_TAGS);
+  return out;
+}
+
+/** The form of a tag that filters match on. */
+export function tagKey(tag: string): string {
+  return tag.trim().toLowerCase();
+}
+
+/** A search typed in the library: trimmed, at most 100 characters. */
+export function bitSearch(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.length > MAX_BIT_SEARCH_LENGTH * 4) invalid(BIT_SEARCH_TOO_LONG);
+  const text = value.trim();
+  if (text.length > MAX_BIT_SEARCH_LENGTH) invalid(BIT_SEARCH_TOO_LONG);
+  return text === "" ? undefined : text;
+}
+
+/** "45s", "2:30", "12:05": a bit's or a set's length at a glance. */
+export function formatBitLength(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}

@@ -1,0 +1,119 @@
+import { ArrowLeftIcon } from "@radix-ui/react-icons";
+import { Badge, Button, Card, DataList, Flex, Grid, Heading, Link, Text } from "@radix-ui/themes";
+import { useQuery } from "convex/react";
+import { format } from "date-fns";
+import type { ReactNode } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import type { Id } from "../../../convex/_generated/dataModel";
+import { BIT_STATUS_LABELS, formatBitLength } from "../../../convex/lib/bitRules";
+import { EmptyState } from "@/components/EmptyState";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
+import { LoadingState } from "@/components/LoadingState";
+import { paths } from "@/lib/paths";
+import { BitDialog } from "./BitDialog";
+import { landedText, TrendMarks } from "./BitNumbers";
+import { STATUS_COLORS } from "./BitsPage";
+
+function Tile({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Card size="2" role="group" aria-label={label}>
+      <Text as="p" size="1" color="gray" weight="medium">
+        {label}
+      </Text>
+      <Text as="p" size="6" weight="bold">
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+function BackToBits() {
+  return (
+    <Link asChild size="2">
+      <RouterLink to={paths.bits}>
+        <ArrowLeftIcon aria-hidden="true" /> All bits
+      </RouterLink>
+    </Link>
+  );
+}
+
+function BitDetail({ id }: { id: Id<"bits"> }) {
+  const bit = useQuery(api.bits.get, { id });
+  if (bit === undefined) return <LoadingState label="Loading the bit…" />;
+  if (bit === null) return <EmptyState title="Bit not found" action={<BackToBits />} />;
+  const rate = landedText(bit.landedRate);
+  return (
+    <Flex direction="column" gap="4">
+      <BackToBits />
+      <Flex justify="between" align="start" gap="3" wrap="wrap">
+        <Flex direction="column" gap="1" minWidth="0">
+          <Heading as="h1" size="7" style={{ overflowWrap: "anywhere" }}>
+            {bit.title}
+          </Heading>
+          <Flex gap="2" align="center" wrap="wrap">
+            <Badge color={STATUS_COLORS[bit.status]}>{BIT_STATUS_LABELS[bit.status]}</Badge>
+            {bit.archived ? <Badge color="gray">Archived</Badge> : null}
+            {bit.seconds !== null ? (
+              <Text size="2" color="gray">
+                About {formatBitLength(bit.seconds)}
+              </Text>
+            ) : null}
+          </Flex>
+        </Flex>
+        <BitDialog bit={bit} trigger={<Button variant="soft">Edit</Button>} />
+      </Flex>
+      <Grid columns={{ initial: "2", sm: "4" }} gap="3">
+        <Tile label="Times performed" value={bit.performed} />
+        <Tile label="Landed rate" value={rate === null ? "–" : `${Math.round((bit.landedRate ?? 0) * 100)}%`} />
+        <Tile label="Landed / okay / flat" value={`${bit.landed} / ${bit.okay} / ${bit.flat}`} />
+        <Tile
+          label="Last performed"
+          value={bit.lastPerformedAt === null ? "Never" : format(bit.lastPerformedAt, "MMM d")}
+        />
+      </Grid>
+      {bit.recent.length > 0 ? (
+        <Flex direction="column" gap="2">
+          <Heading as="h2" size="4">
+            Trend
+          </Heading>
+          <TrendMarks recent={bit.recent} />
+        </Flex>
+      ) : null}
+      <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
+        <DataList.Item>
+          <DataList.Label>Tags</DataList.Label>
+          <DataList.Value>
+            {bit.tags.length > 0 ? (
+              <Flex gap="1" wrap="wrap">
+                {bit.tags.map((tag) => (
+                  <Badge key={tag} variant="soft" color="gray" radius="full">
+                    {tag}
+                  </Badge>
+                ))}
+              </Flex>
+            ) : (
+              "None"
+            )}
+          </DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>Premise and notes</DataList.Label>
+          <DataList.Value>
+            <Text style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{bit.notes ?? "None"}</Text>
+          </DataList.Value>
+        </DataList.Item>
+      </DataList.Root>
+    </Flex>
+  );
+}
+
+/** /bits/:id: one bit, its notes and its numbers. */
+export function BitPage({ id }: { id: string | undefined }) {
+  if (id === undefined) return <EmptyState title="Bit not found" action={<BackToBits />} />;
+  return (
+    <ErrorBoundary fallback={<EmptyState title="Bit not found" action={<BackToBits />} />}>
+      <BitDetail id={id as Id<"bits">} />
+    </ErrorBoundary>
+  );
+}

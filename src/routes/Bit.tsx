@@ -1,0 +1,12 @@
+import { useParams } from "react-router-dom";
+import { PageContainer } from "@/components/PageContainer";
+import { BitPage } from "@/features/bits/BitPage";
+
+export default function Bit() {
+  const { id } = useParams<{ id: string }>();
+  return (
+    <PageContainer>
+      <BitPage id={id} />
+    </PageContainer>
+  );
+}

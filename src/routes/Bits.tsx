@@ -1,0 +1,10 @@
+import { PageContainer } from "@/components/PageContainer";
+import { BitsPage } from "@/features/bits/BitsPage";
+
+export default function Bits() {
+  return (
+    <PageContainer>
+      <BitsPage />
+    </PageContainer>
+  );
+}
