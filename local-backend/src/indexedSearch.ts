@@ -1,18 +1,42 @@
 /**
  * IndexedDatabase's full-text search (see indexedDatabase.ts and
- * searchIndex.ts for the rules): an inverted index per schema search index,
- * built on first use, ranked results, and paginate by rank key.
+ * searchIndex.ts for matching and ranking): an inverted index per schema
+ * search index, built on first use, and Convex's query rules around it
+ * (crates/search/src/lib.rs `compile`, crates/database/src/query/search_query.rs):
+ *
+ * - the search filter expression is checked with Convex's errors: one
+ *   `.search` on the index's search field, `.eq` only on its filter fields,
+ *   at most {@link MAX_FILTER_CONDITIONS} of them;
+ * - a search yields its best {@link MAX_CANDIDATE_REVISIONS} candidates; asking
+ *   for one more (a `.collect()`, a `.take(n)` or a `.filter` reading past
+ *   them) throws Convex's "Search query scanned too many documents" error;
+ * - a page's cursor only narrows those candidates, so paging ends after the
+ *   1,024th result, a page never peeks past its last row (isDone comes on
+ *   the page after), and `maximumRowsRead` / `maximumBytesRead` do not apply;
+ * - the read set holds, as Convex's `QueryReads`, the query's words and
+ *   filter-field values (a write to a document matching them conflicts or
+ *   re-runs the query) and the documents read.
  */
 import { compareValues, getDocumentSize } from "convex/values";
-import { type ConvexTestInternals, type Doc, fieldHelpers, finishPage, type PaginateArgs } from "./indexKeys.js";
+import { type ConvexTestInternals, type Doc, fieldHelpers, type PaginateArgs } from "./indexKeys.js";
 import {
   compareRank,
   InvertedIndex,
+  MAX_CANDIDATE_REVISIONS,
+  MAX_FILTER_CONDITIONS,
   parseSearchQuery,
-  SEARCH_RESULT_LIMIT,
+  SCANNED_TOO_MANY_MESSAGE,
+  textOverlaps,
   type RankKey,
   type Ranked,
 } from "./searchIndex.js";
+
+/** Set on a `.collect()`'s results that stopped at the candidate limit: reading past them throws. */
+const SCANNED_TOO_MANY = Symbol("scannedTooMany");
+
+/** Convex's soft limits for a page: past them the page status is SplitRecommended. */
+const SOFT_ROWS = (MAX_CANDIDATE_REVISIONS * 3) / 4;
+const SOFT_BYTES = ((1 << 24) * 3) / 4;
 
 /** Adds search queries to `Base` (indexQueries.ts). */
 export function withSearch(Base: any, ct: ConvexTestInternals): any {
@@ -46,45 +70,67 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
           `Cannot use search index "${indexName}" for table "${table}" because it is not declared in the schema.`,
         );
       }
+      const printable = `${table}.${indexName}`;
+      const searchField: string = definition.searchField;
       let text: string | null = null;
       const eqs: { get: (doc: Doc) => unknown; value: unknown }[] = [];
       for (const filter of source.filters) {
         if (filter.type === "Search") {
-          if (filter.fieldPath !== definition.searchField) {
+          if (filter.fieldPath !== searchField) {
             throw new Error(
-              `Search index "${table}.${indexName}" searches "${definition.searchField}", not "${filter.fieldPath}".`,
+              `Search query against ${printable} contains a search filter against "${filter.fieldPath}", which doesn't match the indexed \`searchField\` "${searchField}".`,
+            );
+          }
+          if (text !== null) {
+            throw new Error(
+              `Search query against ${printable} contains multiple search filters against "${filter.fieldPath}". Only one is allowed.`,
             );
           }
           text = String(filter.value);
         } else {
           if (!definition.filterFields.includes(filter.fieldPath)) {
             throw new Error(
-              `Search index "${table}.${indexName}" has no filter field "${filter.fieldPath}" (filter fields: ${definition.filterFields.join(", ")}).`,
+              `Search query against ${printable} contains an equality filter on "${filter.fieldPath}" but that field isn't indexed for filtering in \`filterFields\`.`,
             );
           }
           eqs.push({ get: getter(filter.fieldPath), value: evaluateQueryValue(filter.value) });
         }
       }
+      if (text === null) {
+        // Convex prints the field path quoted inside quotes.
+        throw new Error(
+          `Search query against ${printable} does not contain any search filters. You must include a search filter like \`q.search(""${searchField}"", searchText)\`.`,
+        );
+      }
+      if (eqs.length > MAX_FILTER_CONDITIONS) {
+        throw new Error(
+          `Search query against ${printable} has too many filter conditions. Max: ${MAX_FILTER_CONDITIONS} Actual: ${eqs.length}`,
+        );
+      }
       const keep = (doc: Doc) => eqs.every(({ get, value }) => compareValues(get(doc) as any, value as any) === 0);
+      const terms = parseSearchQuery(text);
+      const getText = getter(searchField);
       return {
         table,
-        index: this._searchIndex(table, indexName, definition.searchField),
-        terms: parseSearchQuery(text ?? ""),
+        index: this._searchIndex(table, indexName, searchField),
+        terms,
         keep,
+        // Convex's QueryReads: a write overlaps when it matches the filter fields and a query word.
+        overlaps: (doc: Doc) => keep(doc) && textOverlaps(terms, getText(doc)),
       };
     }
 
-    /** A search's ranked results after `after`, at most `limit` (and never over Convex's 1024). */
-    _search(source: any, after: RankKey | null, limit: number): Ranked[] {
+    /** A search's candidates, ranked (at most MAX_CANDIDATE_REVISIONS), recording the search in the read set. */
+    _search(source: any): { table: string; ranked: Ranked[] } {
       const plan = this._searchPlan(source);
-      this.onRead?.(plan.table);
-      return plan.index.search(
-        plan.terms,
-        plan.keep,
-        this._pending(plan.table),
-        after,
-        Math.min(limit, SEARCH_RESULT_LIMIT),
-      );
+      if (this.onReadRange) this.onReadRange(plan.table, plan.overlaps);
+      else this.onRead?.(plan.table);
+      return { table: plan.table, ranked: plan.index.search(plan.terms, plan.keep, this._pending(plan.table)) };
+    }
+
+    /** Records a search result as read by id (Convex loads each candidate by id). */
+    _readResult(table: string, doc: Doc): void {
+      if (this.onReadId) this.onReadId(table, doc._id);
     }
 
     _evaluateSearch(query: any): Doc[] {
@@ -92,19 +138,38 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
       const limitOp = query.operators.filter((op: any) => "limit" in op)[0] ?? null;
       const limit: number | null = limitOp?.limit ?? null;
       const bounded = limit !== null && Number.isInteger(limit) && limit >= 0;
-      const ranked = this._search(query.source, null, bounded && filters.length === 0 ? limit : SEARCH_RESULT_LIMIT);
+      const { table, ranked } = this._search(query.source);
       const docs: Doc[] = [];
-      for (const { doc } of ranked) {
-        if (bounded && docs.length >= (limit ?? 0)) break;
+      // As Convex's query stream: the limit stops before reading on; reading past the last candidate throws.
+      let i = 0;
+      for (;;) {
+        if (bounded && docs.length >= limit!) break;
+        if (i === MAX_CANDIDATE_REVISIONS) {
+          if (bounded) throw new Error(SCANNED_TOO_MANY_MESSAGE);
+          // An unbounded stream throws when the caller asks for the next document.
+          (docs as any)[SCANNED_TOO_MANY] = true;
+          break;
+        }
+        if (i >= ranked.length) break;
+        const { doc } = ranked[i++];
+        this._readResult(table, doc);
         if (filters.every((f: unknown) => evaluateFilter(doc, f))) docs.push(doc);
         else trackDropped(doc);
       }
-      return limit !== null ? docs.slice(0, limit) : docs;
+      return docs;
     }
 
-    /** paginate for a search: the cursor is the last row's rank key, so pages follow the ranked order. */
+    queryNext(queryId: number): any {
+      const results = this._queryResults?.[queryId];
+      if (results !== undefined && results.length === 0 && results[SCANNED_TOO_MANY]) {
+        throw new Error(SCANNED_TOO_MANY_MESSAGE);
+      }
+      return super.queryNext(queryId);
+    }
+
+    /** paginate for a search: the cursor is a row's rank key, narrowing the candidates. */
     _paginateSearch(args: PaginateArgs): any {
-      const { query, cursor, endCursor, pageSize, maximumRowsRead, maximumBytesRead } = args;
+      const { query, cursor, endCursor, pageSize } = args;
       const encode = (key: RankKey) => JSON.stringify(["search", ...key]);
       const parse = (c: string): RankKey => {
         let value: unknown;
@@ -115,73 +180,56 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
         }
         if (
           !Array.isArray(value) ||
-          value.length !== 5 ||
+          value.length !== 4 ||
           value[0] !== "search" ||
           typeof value[1] !== "number" ||
           typeof value[2] !== "number" ||
-          typeof value[3] !== "number" ||
-          typeof value[4] !== "string"
+          typeof value[3] !== "string"
         ) {
           throw new Error(`Invalid search cursor: ${c}`);
         }
         return value.slice(1) as RankKey;
       };
-      const page: Doc[] = [];
-      if (cursor === "_end_cursor") {
-        this.onRead?.(String(query.source.indexName).split(".")[0]);
-        return { page, isDone: true, continueCursor: "_end_cursor", splitCursor: null, pageStatus: null };
-      }
-      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
-      const filterFn = (doc: Doc) => {
-        const keep = filters.every((f: unknown) => evaluateFilter(doc, f));
-        if (!keep) trackDropped(doc);
-        return keep;
-      };
+      const start = cursor && cursor !== "_end_cursor" ? parse(cursor) : null;
       const end = endCursor && endCursor !== "_end_cursor" ? parse(endCursor) : null;
-      // Without `.filter` or an end cursor a page needs only pageSize rows and one to know there are more.
-      const want =
-        !end && filters.length === 0 ? Math.min(Math.max(pageSize, 0) + 1, SEARCH_RESULT_LIMIT) : SEARCH_RESULT_LIMIT;
-      const ranked = this._search(query.source, cursor ? parse(cursor) : null, want);
-      const capped = ranked.length === SEARCH_RESULT_LIMIT;
-      let continueCursor = "_end_cursor";
-      let pageStatus: string | null = null;
+      const { table, ranked } = this._search(query.source);
+      // The candidates inside (cursor, endCursor]; past the end cursor nothing is.
+      const inRange =
+        cursor === "_end_cursor"
+          ? []
+          : ranked.filter(
+              ({ key }) =>
+                (start === null || compareRank(key, start) > 0) && (end === null || compareRank(key, end) <= 0),
+            );
+      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
+      const page: Doc[] = [];
+      let lastKey: RankKey | null = null;
       let rowsRead = 0;
       let bytesRead = 0;
-      const readCursors: string[] = [];
-      for (let i = 0; i < ranked.length; i++) {
-        const { doc, key } = ranked[i];
-        if (end) {
-          const c = compareRank(key, end);
-          if (c >= 0) {
-            if (c === 0) {
-              rowsRead += 1;
-              readCursors.push(encode(key));
-              if (filterFn(doc)) page.push(doc);
-              continueCursor = encode(key);
-            }
-            break;
-          }
+      let exhausted = false;
+      while (endCursor || page.length < pageSize) {
+        if (rowsRead === MAX_CANDIDATE_REVISIONS) throw new Error(SCANNED_TOO_MANY_MESSAGE);
+        if (rowsRead >= inRange.length) {
+          exhausted = true;
+          break;
         }
-        rowsRead += 1;
+        const { doc, key } = inRange[rowsRead++];
         bytesRead += getDocumentSize(doc as any);
-        readCursors.push(encode(key));
-        let hitLimit = false;
-        if (maximumRowsRead && rowsRead >= maximumRowsRead) hitLimit = true;
-        if (maximumBytesRead && bytesRead >= maximumBytesRead) hitLimit = true;
-        if (filterFn(doc)) page.push(doc);
-        if (hitLimit) {
-          pageStatus = "SplitRequired";
-          continueCursor = encode(key);
-          break;
-        }
-        if (!endCursor && page.length >= pageSize) {
-          if (i < ranked.length - 1 || capped) continueCursor = encode(key);
-          break;
-        }
-        // This call read its 1024 ranked rows without filling the page: the next page goes on from here.
-        if (capped && i === ranked.length - 1 && !end) continueCursor = encode(key);
+        lastKey = key;
+        this._readResult(table, doc);
+        if (filters.every((f: unknown) => evaluateFilter(doc, f))) page.push(doc);
+        else trackDropped(doc);
       }
-      return finishPage(page, continueCursor, pageStatus, rowsRead, pageSize, readCursors);
+      // With an end cursor the page ends there; else at the last row read, or the end once exhausted.
+      const continueCursor = endCursor ? endCursor : exhausted || lastKey === null ? "_end_cursor" : encode(lastKey);
+      const approaching = rowsRead > SOFT_ROWS || bytesRead > SOFT_BYTES;
+      return {
+        page,
+        isDone: continueCursor === "_end_cursor",
+        continueCursor,
+        splitCursor: null,
+        pageStatus: approaching ? "SplitRecommended" : null,
+      };
     }
   };
 }

@@ -3,11 +3,12 @@
  * the index ranges, documents and tables read, not by whole tables.
  *
  * IndexedDatabase reports each index range a query streams (as a predicate on
- * a document: is it inside the range's bounds), each document read by id, and
- * whole tables for reads it cannot bound (search queries, which Convex also
- * invalidates more coarsely than index ranges). A commit's write intersects a
- * read set when the document before or after the write falls in a range read,
- * has an id read, or lies in a table read whole.
+ * a document: is it inside the range's bounds), each search (as a predicate
+ * too: does the document match its filter values and hold one of its words,
+ * Convex's search `QueryReads`), each document read by id, and whole tables
+ * for reads it cannot bound. A commit's write intersects a read set when the
+ * document before or after the write falls in a range or search read, has an
+ * id read, or lies in a table read whole.
  *
  * A `.take(n)` / `.first()` that stopped at its n-th document records its
  * range up to that document, as Convex does; a page that stopped early is
@@ -23,9 +24,9 @@ export type Change = { table: string; id: string; before: Doc | null; after: Doc
 export const BULK_WRITE_THRESHOLD = 1000;
 
 export class ReadSet {
-  /** Tables read whole (full scans of unknown shape, search queries). */
+  /** Tables read whole (reads of unknown shape). */
   readonly tables = new Set<string>();
-  /** Index ranges read, per table: does a document lie inside the range's bounds. */
+  /** Index ranges and searches read, per table: does a document lie inside the range or match the search. */
   readonly ranges = new Map<string, ((doc: Doc) => boolean)[]>();
   /** Document ids read with `db.get`, per table. */
   readonly ids = new Map<string, Set<string>>();

@@ -1,96 +1,169 @@
 /**
  * Full-text search for the local backend: one inverted index per schema
- * search index, ranking results by relevance as Convex does (instead of
- * convex-test's scan that keeps any document where any query term starts any
- * word, in insertion order).
+ * search index, matching and ranking as Convex's search does (Convex runs
+ * Tantivy through its own query path, crates/search in convex-backend):
  *
- * Rules chosen (after Convex's "Full Text Search" docs, which run Tantivy):
- *
- * - Tokens: the text is split on every character that is not a Unicode letter
- *   or digit and each piece is lower-cased (Tantivy's SimpleTokenizer +
- *   LowerCaser). The search text and the query are tokenised alike.
- * - Matching: every query term but the last matches whole words only; the last
- *   term matches any word it is a prefix of (itself included). A document
- *   matches when at least one term matches (OR, as Convex). No fuzzy matching.
- *   An empty query (no tokens) matches nothing.
- * - Filters: `.eq(field, value)` filter expressions keep documents whose field
- *   equals the value (convex's compareValues); they apply before the limit.
- * - Score: first the number of distinct query terms a document matches (so a
- *   document matching every term ranks above any matching fewer), then BM25
- *   (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5)) as Tantivy,
- *   term frequency capped at 15) summed over the terms, the last term counting
- *   its best-scoring expansion; ties go to the newer document (_creationTime
- *   desc, then _id desc). N, n and the average length are those of the
- *   committed documents; a transaction's own pending documents are scored
- *   against those statistics.
- * - Limit: a search query returns at most {@link SEARCH_RESULT_LIMIT} results
- *   (`.collect()` included), as Convex. Each page of a paginated search reads
- *   at most that many after its cursor.
+ * - Tokens: the text is split on every character that is not alphabetic or
+ *   numeric (Unicode Alphabetic / Number, Rust's `char::is_alphanumeric`),
+ *   pieces of {@link MAX_TEXT_TERM_LENGTH} UTF-8 bytes or more are dropped,
+ *   and the rest lower-cased per character (Tantivy's SimpleTokenizer,
+ *   RemoveLongFilter(32), LowerCaser). Documents and queries alike.
+ * - Query: its first {@link MAX_QUERY_TERMS} tokens (the rest is ignored, as
+ *   Convex ignores it). Each token matches the same word exactly; the last
+ *   one also matches, as a prefix, the words it starts. A document matches
+ *   when it holds any matched word (OR). No fuzzy matching. No tokens, no
+ *   results.
+ * - Words looked up: every query token present in the index, then the words
+ *   the last token starts, in term order, until {@link MAX_UNIQUE_QUERY_TERMS}
+ *   distinct words (Convex's TokenMatchAggregator): a short prefix only
+ *   reaches the first few dozen words it starts.
+ * - Score: the sum over the matched words in a document of Tantivy's BM25
+ *   (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5)), the
+ *   document length quantised to Tantivy's 256 field-norm buckets, f32
+ *   arithmetic), a word reached only through the prefix weighted 0.5. N, n
+ *   and the average length count the transaction's own pending writes, as
+ *   Convex applies them to its memory index before searching.
+ * - Order: score descending, then newest `_creationTime` first, then `_id`.
+ * - Candidates: the best {@link MAX_CANDIDATE_REVISIONS} after the filter
+ *   fields' equalities; a cursor only filters that list (indexedSearch.ts).
  *
  * Storage: a document gets an integer slot; a posting list (term -> array of
- * `slot * 16 + min(tf, 15)`) per term, a sorted vocabulary for prefix
- * expansion, a length per slot. A commit moves only the postings of the terms
- * of a changed search field (a patch that leaves the text alone touches
- * nothing but the slot's document). A search reads the postings of its terms
- * and the documents they name, not the table.
+ * `slot * 16 + min(tf, 15)`, a larger tf kept aside) per term, a sorted
+ * vocabulary for prefix expansion, a length per slot. A commit moves only the
+ * postings of the terms of a changed search field. A search reads the
+ * postings of its words and the documents they name, not the table.
  */
-export const SEARCH_RESULT_LIMIT = 1024;
 
-const K1 = 1.2;
-const B = 0.75;
-const TF_CAP = 15;
-/** A posting is `slot << TF_SHIFT | tf`: slot = entry >>> TF_SHIFT, tf = entry & TF_MASK (slots stay far below 2^27). */
-const TF_SHIFT = 4;
-const TF_MASK = (1 << TF_SHIFT) - 1;
+/** Most candidates a search yields; reading one more throws (crates/search/src/constants.rs). */
+export const MAX_CANDIDATE_REVISIONS = 1024;
+/** Query tokens used; later ones are ignored. */
+export const MAX_QUERY_TERMS = 16;
+/** Tokens of this many UTF-8 bytes or more are dropped from documents and queries. */
+export const MAX_TEXT_TERM_LENGTH = 32;
+/** Most `.eq` filter expressions in one search. */
+export const MAX_FILTER_CONDITIONS = 8;
+/** Most distinct words one search looks up (its tokens, then prefix expansions). */
+export const MAX_UNIQUE_QUERY_TERMS = 64;
+/** Weight of a word matched only as a prefix expansion of the last token. */
+export const PREFIX_BOOST = 0.5;
+
+export const SCANNED_TOO_MANY_MESSAGE =
+  `Search query scanned too many documents (fetched ${MAX_CANDIDATE_REVISIONS}). ` +
+  "Consider using a smaller limit, paginating the query, or using a filter field to limit the number of documents pulled from the search index.";
 
 /*
  * No `Math.*` in the loops below that run per posting, per term of a document
  * or per pending document: under convex-test (and so in the backend's
  * functions) `Math` is a global read through an AsyncLocalStorage getter
  * (its per-function stubs), which costs more than the arithmetic itself.
- * Shifts, masks and comparisons do the same work locally, and the one
- * function needed (log) is read from `Math` once, when this module loads.
+ * The functions needed are read from `Math` once, when this module loads.
  */
-
-/** Math.log taken once at load: idf runs per term and per prefix expansion. */
 const ln = Math.log;
+const f32 = Math.fround;
 
-/** The term frequency a posting keeps (capped at TF_CAP). */
-function cappedTf(tf: number): number {
-  return tf < TF_CAP ? tf : TF_CAP;
+const TF_SHIFT = 4;
+const TF_MASK = (1 << TF_SHIFT) - 1;
+
+// BM25 constants as Tantivy's f32 values.
+const K1 = f32(1.2);
+const B = f32(0.75);
+const ONE_MINUS_B = f32(1 - B);
+const ONE_PLUS_K1 = f32(1 + K1);
+
+/** Tantivy's field-norm buckets (Lucene's SmallFloat byte4): id -> the length it stands for. */
+const FIELD_NORMS: number[] = [];
+for (let id = 0; id < 256; id++) {
+  if (id < 24) FIELD_NORMS.push(id);
+  else {
+    const i = id - 24;
+    const shift = (i >>> 3) - 1;
+    FIELD_NORMS.push(24 + (shift < 0 ? i & 7 : ((i & 7) | 8) * 2 ** shift));
+  }
+}
+
+/** The bucket of a document length: the largest id whose length is at most `length`. */
+export function fieldNormId(length: number): number {
+  if (length < 40) return length; // ids 0..39 stand for themselves
+  let lo = 40;
+  let hi = 255;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (FIELD_NORMS[mid] <= length) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function fieldNormLength(id: number): number {
+  return FIELD_NORMS[id];
 }
 
 type Doc = Record<string, any> & { _id: string; _creationTime: number };
 
-/** Lower-cased runs of letters and digits. */
+const TOKEN = /[\p{Alphabetic}\p{N}]+/gu;
+
+/** UTF-8 length of `s`, stopping once it reaches `cap`. */
+function utf8LengthAtLeast(s: string, cap: number): boolean {
+  if (s.length >= cap) return true;
+  if (s.length * 3 < cap) return false;
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+    if (bytes >= cap) return true;
+  }
+  return false;
+}
+
+/** Tantivy's lower-casing: per character, so a final capital sigma becomes σ, not ς. */
+function lower(piece: string): string {
+  return piece.includes("Σ") ? piece.replaceAll("Σ", "σ").toLowerCase() : piece.toLowerCase();
+}
+
+/** The words of a text, as Convex's search tokenizer makes them. */
 export function tokenize(text: unknown): string[] {
   if (typeof text !== "string") return [];
-  const pieces = text.match(/[\p{L}\p{N}]+/gu);
+  const pieces = text.match(TOKEN);
   if (!pieces) return [];
-  return pieces.map((p) => p.toLowerCase());
+  const out: string[] = [];
+  for (const piece of pieces) if (!utf8LengthAtLeast(piece, MAX_TEXT_TERM_LENGTH)) out.push(lower(piece));
+  return out;
 }
 
-/** The query's whole terms (deduplicated) and its last, prefix, term. */
-export type SearchTerms = { whole: string[]; prefix: string | null };
+/** A search query's words: each token matched exactly (distinct), the last one also as a prefix. */
+export type SearchTerms = { exact: string[]; prefix: string | null };
 
 export function parseSearchQuery(query: string): SearchTerms {
-  const tokens = tokenize(query);
-  if (tokens.length === 0) return { whole: [], prefix: null };
-  const prefix = tokens[tokens.length - 1];
-  // A whole term equal to the prefix term adds nothing the prefix does not match.
-  const whole = [...new Set(tokens.slice(0, -1))].filter((t) => t !== prefix);
-  return { whole, prefix };
+  const tokens = tokenize(query).slice(0, MAX_QUERY_TERMS);
+  if (tokens.length === 0) return { exact: [], prefix: null };
+  return { exact: [...new Set(tokens)], prefix: tokens[tokens.length - 1] };
 }
 
-/** Rank key: terms matched, score, _creationTime, _id; larger ranks first. */
-export type RankKey = [number, number, number, string];
+/** Whether a document's text holds a word the query matches (its read set, for conflicts and re-runs). */
+export function textOverlaps(terms: SearchTerms, text: unknown): boolean {
+  if (terms.prefix === null) return true; // no text terms: the filter fields decide
+  const exact = terms.exact;
+  const prefix = terms.prefix;
+  for (const token of tokenize(text)) {
+    if (token.startsWith(prefix)) return true;
+    for (let i = 0; i < exact.length; i++) if (exact[i] === token) return true;
+  }
+  return false;
+}
 
-/** Negative when `a` ranks before `b`. */
+/** Rank key: score, _creationTime, _id. */
+export type RankKey = [number, number, string];
+
+/** Negative when `a` ranks before `b`: higher score, then newer, then smaller id. */
 export function compareRank(a: RankKey, b: RankKey): number {
-  if (a[0] !== b[0]) return b[0] - a[0];
+  if (a[0] !== b[0]) return b[0] > a[0] ? 1 : -1;
   if (a[1] !== b[1]) return b[1] > a[1] ? 1 : -1;
-  if (a[2] !== b[2]) return b[2] > a[2] ? 1 : -1;
-  return a[3] === b[3] ? 0 : b[3] > a[3] ? 1 : -1;
+  return a[2] === b[2] ? 0 : a[2] < b[2] ? -1 : 1;
 }
 
 export type Ranked = { doc: Doc; key: RankKey };
@@ -101,9 +174,19 @@ function termFrequencies(tokens: string[]): Map<string, number> {
   return tf;
 }
 
-/** BM25 of one term in one document: the one formula committed and pending documents share. */
-function bm25Score(idf: number, tf: number, length: number, averageLength: number): number {
-  return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / averageLength));
+/** Tantivy's idf in f32. */
+function idf(n: number, N: number): number {
+  const x = f32(f32(f32(N - n) + 0.5) / f32(f32(n) + 0.5));
+  return f32(ln(f32(1 + x)));
+}
+
+/** Per field-norm bucket, k1 * (1 - b + b * length / average), in f32 (Tantivy's tf cache). */
+function tfCache(averageLength: number): Float64Array {
+  const cache = new Float64Array(256);
+  for (let id = 0; id < 256; id++) {
+    cache[id] = f32(K1 * f32(ONE_MINUS_B + f32(f32(B * FIELD_NORMS[id]) / averageLength)));
+  }
+  return cache;
 }
 
 export class InvertedIndex {
@@ -112,12 +195,12 @@ export class InvertedIndex {
   private lengths: number[] = [];
   private free: number[] = [];
   private postings = new Map<string, number[]>();
+  /** Term frequencies of TF_MASK or more, by `${slot} ${term}`. */
+  private bigTf = new Map<string, number>();
   /** Every term with postings, sorted (UTF-16 order, enough for prefix ranges). */
   private vocab: string[] = [];
   private totalLength = 0;
-  private matchedBySlot = new Uint16Array(0);
   private scoreBySlot = new Float64Array(0);
-  private prefixBySlot = new Float64Array(0);
 
   constructor(private readonly text: (doc: Doc) => unknown) {}
 
@@ -158,7 +241,8 @@ export class InvertedIndex {
         this.postings.set(term, (list = []));
         if (keepVocab) this.vocab.splice(this.vocabPosition(term), 0, term);
       }
-      list.push((slot << TF_SHIFT) | cappedTf(tf));
+      if (tf >= TF_MASK) this.bigTf.set(`${slot} ${term}`, tf);
+      list.push((slot << TF_SHIFT) | (tf < TF_MASK ? tf : TF_MASK));
     }
   }
 
@@ -170,7 +254,8 @@ export class InvertedIndex {
     for (const [term, tf] of termFrequencies(tokens)) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const i = list.indexOf((slot << TF_SHIFT) | cappedTf(tf));
+      if (tf >= TF_MASK) this.bigTf.delete(`${slot} ${term}`);
+      const i = list.indexOf((slot << TF_SHIFT) | (tf < TF_MASK ? tf : TF_MASK));
       if (i < 0) continue;
       list[i] = list[list.length - 1];
       list.pop();
@@ -198,192 +283,138 @@ export class InvertedIndex {
     return lo;
   }
 
-  /** The vocabulary terms starting with `prefix`. */
-  expand(prefix: string): string[] {
-    const out: string[] = [];
-    for (let i = this.vocabPosition(prefix); i < this.vocab.length && this.vocab[i].startsWith(prefix); i++) {
-      out.push(this.vocab[i]);
+  /**
+   * The words a query looks up, with their weight (1, or PREFIX_BOOST for a
+   * prefix expansion), given the document frequency of each word.
+   */
+  private lookups(terms: SearchTerms, df: (term: string) => number, pendingTerms: string[]): Map<string, number> {
+    const chosen = new Map<string, number>();
+    for (const term of terms.exact) if (df(term) > 0) chosen.set(term, 1);
+    const prefix = terms.prefix;
+    if (prefix === null) return chosen;
+    // Committed and pending-only words starting with the prefix, merged in term order.
+    let i = this.vocabPosition(prefix);
+    let j = 0;
+    while (chosen.size < MAX_UNIQUE_QUERY_TERMS) {
+      const a = i < this.vocab.length && this.vocab[i].startsWith(prefix) ? this.vocab[i] : null;
+      const b = j < pendingTerms.length ? pendingTerms[j] : null;
+      if (a === null && b === null) break;
+      let term: string;
+      if (b === null || (a !== null && a < b)) {
+        term = a!;
+        i++;
+      } else {
+        term = b;
+        j++;
+        if (a === b) i++;
+      }
+      if (!chosen.has(term) && df(term) > 0) chosen.set(term, PREFIX_BOOST);
     }
-    return out;
-  }
-
-  private idf(term: string): number {
-    const n = this.postings.get(term)?.length ?? 0;
-    const N = this.size;
-    return ln(1 + (N - n + 0.5) / (n + 0.5));
-  }
-
-  /** Average words per document (1 for an empty index). */
-  private averageLength(): number {
-    return this.size > 0 ? this.totalLength / this.size || 1 : 1;
-  }
-
-  private bm25(idf: number, tf: number, length: number): number {
-    return bm25Score(idf, tf, length, this.averageLength());
+    return chosen;
   }
 
   /**
-   * The documents matching `terms` and `keep`, ranked, strictly after `after`
-   * when given, at most `limit` of them. `pending` (the transaction's writes to
-   * the table, by id) replaces committed documents with the same id.
+   * The best {@link MAX_CANDIDATE_REVISIONS} documents matching `terms` and
+   * `keep`, ranked. `pending` (the transaction's writes to the table, by id)
+   * replaces committed documents with the same id and counts in the statistics.
    */
-  search(
-    terms: SearchTerms,
-    keep: (doc: Doc) => boolean,
-    pending: ReadonlyMap<string, Doc | null>,
-    after: RankKey | null,
-    limit: number,
-  ): Ranked[] {
-    if (terms.prefix === null || limit <= 0) return [];
-    const avg = this.averageLength();
-    // Per slot: terms matched and score (reused arrays, reset after use).
-    if (this.matchedBySlot.length < this.docs.length) {
-      this.matchedBySlot = new Uint16Array(Math.max(Math.ceil(this.docs.length * 1.25), 1024));
-      this.scoreBySlot = new Float64Array(this.matchedBySlot.length);
-      this.prefixBySlot = new Float64Array(this.matchedBySlot.length);
-    }
-    const matched = this.matchedBySlot;
-    const score = this.scoreBySlot;
-    const prefixScore = this.prefixBySlot;
-    const touched: number[] = [];
+  search(terms: SearchTerms, keep: (doc: Doc) => boolean, pending: ReadonlyMap<string, Doc | null>): Ranked[] {
+    if (terms.prefix === null) return [];
+    let N = this.size;
+    let total = this.totalLength;
     const lengths = this.lengths;
-    const bm25 = (idf: number, tf: number, length: number) => bm25Score(idf, tf, length, avg);
-    for (const term of terms.whole) {
+    // The pending writes' effect on the statistics, and their documents' words.
+    const dfDelta = new Map<string, number>();
+    const pendingSlots = new Set<number>();
+    const pendingDocs: { doc: Doc; tf: Map<string, number>; length: number }[] = [];
+    for (const [id, doc] of pending) {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined) {
+        pendingSlots.add(slot);
+        N--;
+        total -= lengths[slot];
+        for (const term of new Set(tokenize(this.text(this.docs[slot]!)))) {
+          dfDelta.set(term, (dfDelta.get(term) ?? 0) - 1);
+        }
+      }
+      if (doc !== null) {
+        const tokens = tokenize(this.text(doc));
+        N++;
+        total += tokens.length;
+        const tf = termFrequencies(tokens);
+        for (const term of tf.keys()) dfDelta.set(term, (dfDelta.get(term) ?? 0) + 1);
+        pendingDocs.push({ doc, tf, length: tokens.length });
+      }
+    }
+    const df = (term: string) => (this.postings.get(term)?.length ?? 0) + (dfDelta.get(term) ?? 0);
+    const prefix = terms.prefix;
+    const pendingTerms = [...dfDelta.keys()].filter((t) => t.startsWith(prefix) && !this.postings.has(t)).sort();
+    const chosen = this.lookups(terms, df, pendingTerms);
+    if (chosen.size === 0) return [];
+
+    const docCount = N > 0 ? N : 1;
+    const cache = tfCache(f32(f32(total) / f32(docCount)));
+    if (this.scoreBySlot.length < this.docs.length) {
+      const grown = this.docs.length + (this.docs.length >>> 2) + 1024;
+      this.scoreBySlot = new Float64Array(grown);
+    }
+    const score = this.scoreBySlot;
+    const touched: number[] = [];
+    const weights = new Map<string, number>();
+    for (const [term, boost] of chosen) {
+      const weight = f32(f32(idf(df(term), docCount) * ONE_PLUS_K1) * boost);
+      weights.set(term, weight);
       const list = this.postings.get(term);
       if (!list) continue;
-      const idf = this.idf(term);
       for (const entry of list) {
         const slot = entry >>> TF_SHIFT;
-        if (matched[slot] === 0) touched.push(slot);
-        matched[slot]++;
-        score[slot] += bm25(idf, entry & TF_MASK, lengths[slot]);
+        if (pendingSlots.size > 0 && pendingSlots.has(slot)) continue;
+        let tf = entry & TF_MASK;
+        if (tf === TF_MASK) tf = this.bigTf.get(`${slot} ${term}`)!;
+        const len = lengths[slot];
+        const norm = cache[len < 40 ? len : fieldNormId(len)];
+        const s = f32(weight * f32(tf / f32(tf + norm)));
+        if (score[slot] === 0) touched.push(slot);
+        score[slot] = f32(score[slot] + s);
       }
     }
-    for (const term of this.expand(terms.prefix)) {
-      const list = this.postings.get(term)!;
-      const idf = this.idf(term);
-      for (const entry of list) {
-        const slot = entry >>> TF_SHIFT;
-        const s = bm25(idf, entry & TF_MASK, lengths[slot]);
-        if (prefixScore[slot] === 0) {
-          if (matched[slot] === 0) touched.push(slot);
-          prefixScore[slot] = s;
-        } else if (s > prefixScore[slot]) prefixScore[slot] = s;
-      }
-    }
-    // Candidates with their (terms matched, score) as one number for a quick top-k.
-    const slots: number[] = [];
-    const coarse: number[] = [];
-    const ms: number[] = [];
-    const ss: number[] = [];
-    // A candidate whose coarse value is above the cursor's ranks before it.
-    const afterCoarse = after ? after[0] * 1e6 + after[1] : Infinity;
+
+    // Candidates passing the filter fields, then the best MAX_CANDIDATE_REVISIONS of them.
+    const docs: Doc[] = [];
+    const scores: number[] = [];
     for (const slot of touched) {
-      let m = matched[slot];
-      let s = score[slot];
-      if (prefixScore[slot] > 0) {
-        m++;
-        s += prefixScore[slot];
-      }
-      matched[slot] = 0;
+      const s = score[slot];
       score[slot] = 0;
-      prefixScore[slot] = 0;
-      const c = m * 1e6 + s;
-      if (c > afterCoarse) continue; // ranks before the cursor
       const doc = this.docs[slot]!;
-      // Equal coarse values: the exact rank key decides (before the top-k, which must only see rows after the cursor).
-      if (after && c === afterCoarse && compareRank([m, s, doc._creationTime, doc._id], after) <= 0) continue;
-      if (pending.has(doc._id) || !keep(doc)) continue;
-      slots.push(slot);
-      coarse.push(c);
-      ms.push(m);
-      ss.push(s);
+      if (!keep(doc)) continue;
+      docs.push(doc);
+      scores.push(s);
+    }
+    for (const { doc, tf: freqs, length } of pendingDocs) {
+      let s = 0;
+      for (const [term, weight] of weights) {
+        const tf = freqs.get(term);
+        if (tf === undefined) continue;
+        s = f32(s + f32(weight * f32(tf / f32(tf + cache[fieldNormId(length)]))));
+      }
+      if (s > 0 && keep(doc)) {
+        docs.push(doc);
+        scores.push(s);
+      }
+    }
+    let threshold = -Infinity;
+    if (scores.length > MAX_CANDIDATE_REVISIONS) {
+      const sorted = Float64Array.from(scores).sort();
+      threshold = sorted[sorted.length - MAX_CANDIDATE_REVISIONS];
     }
     const results: Ranked[] = [];
-    const consider = (doc: Doc, m: number, s: number) => {
-      const key: RankKey = [m, s, doc._creationTime, doc._id];
-      if (after && compareRank(key, after) <= 0) return;
-      results.push({ doc, key });
-    };
-    // m * 1e6 + s never decreases with (m, s), so everything ranking in the top
-    // `limit` has a coarse value at least the limit-th largest.
-    let threshold = -Infinity;
-    if (slots.length > limit) {
-      const copy = Float64Array.from(coarse);
-      copy.sort();
-      threshold = copy[copy.length - limit];
+    for (let i = 0; i < docs.length; i++) {
+      if (scores[i] < threshold) continue;
+      const doc = docs[i];
+      results.push({ doc, key: [scores[i], doc._creationTime, doc._id] });
     }
-    for (let i = 0; i < slots.length; i++) {
-      if (coarse[i] < threshold) continue;
-      consider(this.docs[slots[i]]!, ms[i], ss[i]);
-    }
-    for (const doc of pending.values()) {
-      if (doc === null || !keep(doc)) continue;
-      const [m, s] = this.scoreText(terms, this.text(doc));
-      if (m > 0) consider(doc, m, s);
-    }
-    return topRanked(results, limit);
-  }
-
-  /** Terms matched and score of a text not in the index (a pending document). */
-  private scoreText(terms: SearchTerms, text: unknown): [number, number] {
-    const tokens = tokenize(text);
-    const tf = termFrequencies(tokens);
-    let m = 0;
-    let s = 0;
-    for (const term of terms.whole) {
-      const f = tf.get(term);
-      if (f === undefined) continue;
-      m++;
-      s += this.bm25(this.idf(term), cappedTf(f), tokens.length);
-    }
-    let best = -1;
-    for (const [term, f] of tf) {
-      if (!term.startsWith(terms.prefix!)) continue;
-      const termScore = this.bm25(this.idf(term), cappedTf(f), tokens.length);
-      if (termScore > best) best = termScore;
-    }
-    if (best >= 0) {
-      m++;
-      s += best;
-    }
-    return [m, s];
-  }
-}
-
-/** The `limit` best of `results`, ranked (a full sort only of what is kept). */
-function topRanked(results: Ranked[], limit: number): Ranked[] {
-  const cmp = (a: Ranked, b: Ranked) => compareRank(a.key, b.key);
-  if (results.length > limit * 4) {
-    // Quickselect the best `limit` first, then sort only those.
-    select(results, limit, cmp);
-    results.length = limit;
-  }
-  results.sort(cmp);
-  return results.length > limit ? results.slice(0, limit) : results;
-}
-
-/** Reorders `xs` so its first `k` elements are the k smallest under `cmp` (quickselect). */
-function select<T>(xs: T[], k: number, cmp: (a: T, b: T) => number): void {
-  let lo = 0;
-  let hi = xs.length - 1;
-  while (lo < hi) {
-    const pivot = xs[(lo + hi) >>> 1];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (cmp(xs[i], pivot) < 0) i++;
-      while (cmp(xs[j], pivot) > 0) j--;
-      if (i <= j) {
-        const t = xs[i];
-        xs[i] = xs[j];
-        xs[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k - 1 <= j) hi = j;
-    else if (k - 1 >= i) lo = i;
-    else return;
+    results.sort((a, b) => compareRank(a.key, b.key));
+    if (results.length > MAX_CANDIDATE_REVISIONS) results.length = MAX_CANDIDATE_REVISIONS;
+    return results;
   }
 }

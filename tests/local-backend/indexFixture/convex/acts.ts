@@ -83,3 +83,31 @@ export const writeThenSearch = mutation({
     return seen;
   },
 });
+
+/**
+ * Counts the acts a search finds, then inserts one more matching it, numbered
+ * by that count: concurrent calls must conflict through the search's read set
+ * (a call that missed another's insert would reuse its number).
+ */
+export const numberedInsert = mutation({
+  args: { word: v.string(), kind: v.string(), awaits: v.number() },
+  returns: v.number(),
+  handler: async (ctx, { word, kind, awaits }) => {
+    const found = await search(ctx, word, kind).take(1000);
+    for (let i = 0; i < awaits; i++) await ctx.db.query("rows").first();
+    await ctx.db.insert("acts", { text: `${word} ${found.length}`, kind });
+    return found.length;
+  },
+});
+
+/** A search with a `.filter` after it that keeps nothing: it reads candidates until Convex's limit. */
+export const filteredNone = query({
+  args: { text: v.string() },
+  returns: v.array(v.string()),
+  handler: async (ctx, { text }) =>
+    (
+      await search(ctx, text)
+        .filter((q) => q.eq(q.field("kind"), "none"))
+        .take(1)
+    ).map((act) => act.text),
+});
