@@ -1,8 +1,9 @@
 /**
  * Sign-up's params are untyped (Convex Auth's auth:signIn takes v.any()), so
  * fuzzHostile.test.ts cannot derive its hostile values from a validator: a
- * 1 MB or one-past-the-cap email, password or name must be refused with
- * INVALID_INPUT and write nothing, and each exactly at its cap accepted.
+ * 1 MB or one-past-the-cap email, password or name, or a name with control
+ * characters, must be refused with INVALID_INPUT and write nothing, and each
+ * exactly at its cap accepted.
  */
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
@@ -52,6 +53,12 @@ describe("sign-up's untyped params are capped too", () => {
     }
     for (const value of [ONE_MB, "n".repeat(MAX_DISPLAY_NAME_LENGTH + 1)]) {
       await refusedWith(signUp(w.t, { email: "name@example.com", password: "secret1", name: value }), tooLong.name);
+    }
+    for (const value of ["Casey\rURL:https://evil.example/", "Casey\u202eCimoc", "Casey\u0000"]) {
+      await refusedWith(
+        signUp(w.t, { email: "ctrl@example.com", password: "secret1", name: value }),
+        "Display name must not contain control characters",
+      );
     }
     expect(await snapshotAll(w.t), "a refused sign-up writes nothing").toEqual(before);
     const atCaps = await signUp(w.t, {

@@ -51,7 +51,8 @@ export const micPlaceId = (value: string | undefined) =>
   optionalText(value, { label: "Place id", max: MIC_LIMITS.googlePlaceId });
 export const micHostName = (value: string | undefined) =>
   optionalText(value, { label: "Host name", max: MIC_LIMITS.hostName });
-export const micNotes = (value: string | undefined) => optionalText(value, { label: "Notes", max: MIC_LIMITS.notes });
+export const micNotes = (value: string | undefined) =>
+  optionalText(value, { label: "Notes", max: MIC_LIMITS.notes, multiline: true });
 export const micTimeZone = (value: string | undefined) =>
   optionalText(value, { label: "Time zone", max: MIC_LIMITS.timeZone });
 export const micCustomRecurrence = (value: string | undefined) =>

@@ -4,7 +4,7 @@
  * the client forms (src/components/auth/authSchema.ts,
  * src/features/profile/profileSchema.ts).
  */
-import { invalid, tooLongMessage } from "./textRules";
+import { assertNoControlCharacters, invalid, tooLongMessage } from "./textRules";
 
 export const MAX_DISPLAY_NAME_LENGTH = 60;
 export const MAX_DEFAULT_CITY_LENGTH = 80;
@@ -29,6 +29,7 @@ export function signUpName(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const name = value.trim();
   if (name.length > MAX_DISPLAY_NAME_LENGTH) invalid(DISPLAY_NAME_TOO_LONG);
+  assertNoControlCharacters(name, { label: "Display name" });
   return name === "" ? undefined : name;
 }
 

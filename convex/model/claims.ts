@@ -75,7 +75,7 @@ export async function submitClaim(
   ctx: MutationCtx,
   { userId, micId, message }: { userId: Id<"users">; micId: Id<"sceneItems">; message: string | undefined },
 ): Promise<Id<"micClaims">> {
-  const text = optionalText(message, { label: "Message", max: MAX_CLAIM_MESSAGE_LENGTH });
+  const text = optionalText(message, { label: "Message", max: MAX_CLAIM_MESSAGE_LENGTH, multiline: true });
   await requireActiveItem(ctx, micId);
   const existing = await claimsOf(ctx, micId, userId);
   if (existing.some((c) => c.status === "pending")) {

@@ -8,6 +8,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { assertNoControlCharacters } from "../lib/textRules";
 import { isSetMinutes, MAX_NOTES_LENGTH, NOTES_TOO_LONG_MESSAGE, SET_MINUTES_MESSAGE } from "../lib/setRules";
 import { DEFAULT_TIME_ZONE, MINUTE_MS, isValidTimeZone, localDateString } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
@@ -81,9 +82,10 @@ export function validateMinutes(minutes: number): number {
 
 /** Trimmed notes, undefined when empty; at most 2000 characters. */
 export function normalizeNotes(notes: string | null | undefined): string | undefined {
-  const t = notes?.trim();
+  const t = notes?.replace(/\r\n/g, "\n").trim();
   if (!t) return undefined;
   if (t.length > MAX_NOTES_LENGTH) invalid(NOTES_TOO_LONG_MESSAGE);
+  assertNoControlCharacters(t, { label: "Notes", multiline: true });
   return t;
 }
 
@@ -95,6 +97,7 @@ export function normalizeTags(tags: readonly string[] | null | undefined): strin
     const tag = raw.trim();
     if (tag === "") continue;
     if (tag.length > MAX_TAG_LENGTH) invalid(`Tags must be ${MAX_TAG_LENGTH} characters or fewer`);
+    assertNoControlCharacters(tag, { label: "Tags" });
     const key = tag.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -259,6 +262,7 @@ function assertVenueNameCap(venueName: string | undefined): void {
   if (venueName !== undefined && venueName.trim().length > MAX_VENUE_NAME_LENGTH) {
     invalid(`Venue name must be ${MAX_VENUE_NAME_LENGTH} characters or fewer`);
   }
+  if (venueName !== undefined) assertNoControlCharacters(venueName.trim(), { label: "Venue name" });
 }
 
 /**

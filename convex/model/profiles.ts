@@ -4,6 +4,7 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
+import { assertNoControlCharacters } from "../lib/textRules";
 
 /** Weekly goal every new comedian starts with. */
 export const DEFAULT_WEEKLY_GOAL_MINUTES = 15;
@@ -254,6 +255,8 @@ export async function updateProfile(ctx: MutationCtx, userId: Id<"users">, updat
   if (city.length > MAX_DEFAULT_CITY_LENGTH) {
     throw appError(ErrorCode.INVALID_INPUT, `Default city must be ${MAX_DEFAULT_CITY_LENGTH} characters or fewer.`);
   }
+  assertNoControlCharacters(displayName, { label: "Display name" });
+  assertNoControlCharacters(city, { label: "Default city" });
   const profile = await createProfileIfMissing(ctx, userId);
   await ctx.db.patch("profiles", profile._id, {
     displayName,

@@ -4,6 +4,7 @@ import { v } from "convex/values";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { assertNoControlCharacters } from "../lib/textRules";
 import schema, { reportKind } from "../schema";
 import { setMicStatus } from "./admin";
 import { displayNamesOf } from "./profiles";
@@ -45,11 +46,12 @@ export async function submitReport(
   args: { micId: Id<"sceneItems">; kind: ReportKind; note?: string },
 ): Promise<Id<"problemReports">> {
   await requireActiveItem(ctx, args.micId);
-  const note = args.note?.trim();
+  const note = args.note?.replace(/\r\n/g, "\n").trim();
   if (args.kind === "other" && !note) invalid(NOTE_REQUIRED_MESSAGE);
   if (note && note.length > MAX_REPORT_NOTE_LENGTH) {
     invalid(`Note must be at most ${MAX_REPORT_NOTE_LENGTH} characters`);
   }
+  if (note) assertNoControlCharacters(note, { label: "Note", multiline: true });
   const mine = await ctx.db
     .query("problemReports")
     .withIndex("by_reporter", (q) => q.eq("reporterId", userId))

@@ -4,6 +4,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { assertNoControlCharacters } from "../lib/textRules";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import schema, { sceneItemFields, sceneItemStatus } from "../schema";
 import { anyPlanFilter, matchesPlanFilters, NO_PLAN_FILTERS, type PlanFilters } from "./planFilters";
@@ -138,6 +139,7 @@ async function listPageUnfiltered(
   if (search.length > SCENE_SEARCH_MAX_LENGTH) {
     throw appError(ErrorCode.INVALID_INPUT, `Search is too long (at most ${SCENE_SEARCH_MAX_LENGTH} characters).`);
   }
+  assertNoControlCharacters(search, { label: "Search" });
   const opts: PaginationOptions = {
     ...paginationOpts,
     numItems: Math.min(SCENE_PAGE_MAX, Math.max(1, Math.floor(paginationOpts.numItems))),

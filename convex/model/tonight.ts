@@ -28,6 +28,7 @@ import { paginationResultValidator, type PaginationOptions, type PaginationResul
 import { v, type Infer } from "convex/values";
 import type { QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { assertNoControlCharacters } from "../lib/textRules";
 import { cursorObject, invalidCursor, pageResult } from "../lib/pageCursor";
 import { MAX_NOW_MS, MIN_NOW_MS } from "../lib/tonight";
 import { isValidTimeZone } from "../lib/time";
@@ -95,6 +96,7 @@ function checkArgs(args: BaseArgs): void {
   if (args.search.trim().length > SCENE_SEARCH_MAX_LENGTH) {
     invalid(`Search is too long (at most ${SCENE_SEARCH_MAX_LENGTH} characters).`);
   }
+  assertNoControlCharacters(args.search.trim(), { label: "Search" });
   if (args.area) assertArea(args.area);
 }
 

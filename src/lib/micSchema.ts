@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { MIC_LIMITS } from "../../convex/lib/micRules";
 import { tooLongMessage } from "../../convex/lib/textRules";
+import { withoutControlCharacters } from "./textSchema";
 
-/** A trimmed text field capped at the server's limit, with the server's wording. */
-function capped(label: string, max: number) {
-  return z.string().trim().max(max, tooLongMessage(label, max));
+/** A trimmed text field capped at the server's limit, without control characters, with the server's wording. */
+function capped(label: string, max: number, multiline = false) {
+  return withoutControlCharacters(z.string().trim().max(max, tooLongMessage(label, max)), label, { multiline });
 }
 
 /**
@@ -18,7 +19,7 @@ export const micFieldsSchema = z.object({
   city: capped("City", MIC_LIMITS.city),
   address: capped("Address", MIC_LIMITS.address),
   hostName: capped("Host name", MIC_LIMITS.hostName),
-  notes: capped("Notes", MIC_LIMITS.notes),
+  notes: capped("Notes", MIC_LIMITS.notes, true),
   signupLink: capped("Signup link", MIC_LIMITS.link),
   showLink: capped("Show link", MIC_LIMITS.link),
   customRecurrenceDescription: capped("The schedule description", MIC_LIMITS.customRecurrenceDescription),

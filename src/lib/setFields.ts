@@ -6,6 +6,7 @@ import {
   NOTES_TOO_LONG_MESSAGE,
   SET_MINUTES_MESSAGE,
 } from "../../convex/lib/setRules";
+import { withoutControlCharacters } from "./textSchema";
 
 /** Minutes as typed: a number, or NaN for an empty or unreadable field (refused, never counted as 0). */
 export function typedMinutes(value: unknown): number {
@@ -24,5 +25,14 @@ export const setMinutesField = z.preprocess(
     .max(MAX_SET_MINUTES, SET_MINUTES_MESSAGE),
 );
 
-/** A set's notes in a form: at most 2,000 characters, with the server's own message. */
-export const setNotesField = z.string().max(MAX_NOTES_LENGTH, NOTES_TOO_LONG_MESSAGE);
+/** A set's notes in a form: at most 2,000 characters, no control characters, with the server's own messages. */
+export const setNotesField = withoutControlCharacters(
+  z.string().max(MAX_NOTES_LENGTH, NOTES_TOO_LONG_MESSAGE),
+  "Notes",
+  {
+    multiline: true,
+  },
+);
+
+/** A set's tag as the server takes it: no control characters. */
+export const setTagField = withoutControlCharacters(z.string(), "Tags");

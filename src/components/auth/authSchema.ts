@@ -8,6 +8,7 @@ import {
   MIN_PASSWORD_LENGTH,
   PASSWORD_TOO_LONG,
 } from "../../../convex/lib/profileRules";
+import { withoutControlCharacters } from "@/lib/textSchema";
 
 /** Spec §5: email and password both required; password at least 6 characters
  * (the server's Password provider enforces the same minimum). */
@@ -26,7 +27,10 @@ export const signInSchema = z.object({
 });
 
 export const signUpSchema = signInSchema.extend({
-  displayName: z.string().trim().max(MAX_DISPLAY_NAME_LENGTH, DISPLAY_NAME_TOO_LONG),
+  displayName: withoutControlCharacters(
+    z.string().trim().max(MAX_DISPLAY_NAME_LENGTH, DISPLAY_NAME_TOO_LONG),
+    "Display name",
+  ),
 });
 
 export type SignInValues = z.output<typeof signInSchema>;

@@ -1,6 +1,6 @@
 import { format } from "date-fns";
 import { z } from "zod";
-import { setMinutesField, setNotesField } from "@/lib/setFields";
+import { setMinutesField, setNotesField, setTagField } from "@/lib/setFields";
 
 /** Comma-separated tags, trimmed, empties dropped; none at all is saved as null. */
 export function parseTags(text: string): string[] | null {
@@ -40,7 +40,7 @@ export const editPerformanceSchema = z
     minutes: setMinutesField,
     date: z.string(),
     time: z.string(),
-    tags: z.string(),
+    tags: setTagField,
     notes: setNotesField,
   })
   .transform((values, ctx) => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { QUARTER_HOUR_SLOTS, localDateString, roundToQuarterHour, zonedEpoch } from "../../../convex/lib/time";
-import { setMinutesField, setNotesField } from "@/lib/setFields";
+import { setMinutesField, setNotesField, setTagField } from "@/lib/setFields";
 import { MAX_TAGS } from "./tags";
 
 export const DEFAULT_SET_MINUTES = 5;
@@ -44,7 +44,7 @@ export function setDetailsSchema(today: string) {
       .refine((d) => d <= today, FUTURE_DATE_MESSAGE),
     time: z.string().refine((t) => QUARTER_HOUR_SLOTS.includes(t), "Choose a time"),
     notes: setNotesField,
-    tags: z.array(z.string()).max(MAX_TAGS),
+    tags: z.array(setTagField).max(MAX_TAGS),
   });
 }
 

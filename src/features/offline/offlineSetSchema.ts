@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MIC_LIMITS } from "../../../convex/lib/micRules";
+import { withoutControlCharacters } from "@/lib/textSchema";
 
 /** Somewhere not in the list: the comedian types the venue. */
 export const OTHER_VENUE = "other";
@@ -8,10 +9,10 @@ export const OTHER_VENUE = "other";
 export const offlineSetSchema = z
   .object({
     where: z.string().min(1, "Choose where you did the set"),
-    venueName: z
-      .string()
-      .trim()
-      .max(MIC_LIMITS.venueName, `Venue name must be ${MIC_LIMITS.venueName} characters or fewer`),
+    venueName: withoutControlCharacters(
+      z.string().trim().max(MIC_LIMITS.venueName, `Venue name must be ${MIC_LIMITS.venueName} characters or fewer`),
+      "Venue name",
+    ),
     minutes: z.coerce
       .number({ message: "Enter your minutes" })
       .int("Minutes must be a whole number")

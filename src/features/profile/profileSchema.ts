@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isAllowedPhotoType } from "../../../convex/lib/photo";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
+import { withoutControlCharacters } from "@/lib/textSchema";
 
 export const MIN_PROFILE_GOAL = 1;
 export const MAX_PROFILE_GOAL = 1000;
@@ -15,20 +16,26 @@ const goalMessage = `Enter a whole number from ${MIN_PROFILE_GOAL} to ${MAX_PROF
 
 /** The profile form; mirrors api.profiles.update. */
 export const profileSchema = z.object({
-  displayName: z
-    .string()
-    .trim()
-    .min(1, { error: "Display name is required." })
-    .max(MAX_DISPLAY_NAME, { error: `Display name must be ${MAX_DISPLAY_NAME} characters or fewer.` }),
+  displayName: withoutControlCharacters(
+    z
+      .string()
+      .trim()
+      .min(1, { error: "Display name is required." })
+      .max(MAX_DISPLAY_NAME, { error: `Display name must be ${MAX_DISPLAY_NAME} characters or fewer.` }),
+    "Display name",
+  ),
   weeklyGoalMinutes: z
     .number({ error: goalMessage })
     .int({ error: goalMessage })
     .min(MIN_PROFILE_GOAL, { error: goalMessage })
     .max(MAX_PROFILE_GOAL, { error: goalMessage }),
-  defaultCity: z
-    .string()
-    .trim()
-    .max(MAX_DEFAULT_CITY, { error: `Default city must be ${MAX_DEFAULT_CITY} characters or fewer.` }),
+  defaultCity: withoutControlCharacters(
+    z
+      .string()
+      .trim()
+      .max(MAX_DEFAULT_CITY, { error: `Default city must be ${MAX_DEFAULT_CITY} characters or fewer.` }),
+    "Default city",
+  ),
 });
 
 export type ProfileValues = z.output<typeof profileSchema>;

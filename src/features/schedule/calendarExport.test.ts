@@ -2,7 +2,7 @@ import ICAL from "ical.js";
 import { describe, expect, test } from "vitest";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { zonedEpoch } from "../../../convex/lib/time";
-import { buildScheduleCalendar, vtimezone, type CalendarItem } from "./calendarExport";
+import { buildScheduleCalendar, calendarText, foldLine, vtimezone, type CalendarItem } from "./calendarExport";
 
 const id = (s: string) => s as Id<"sceneItems">;
 
@@ -123,6 +123,67 @@ describe("buildScheduleCalendar", () => {
     });
     expect(buildScheduleCalendar([past], FROM)).toEqual({ ics: null, events: 0 });
     expect(buildScheduleCalendar([], FROM)).toEqual({ ics: null, events: 0 });
+  });
+});
+
+describe("hostile text in the calendar file", () => {
+  /** The file's logical lines as a reader that takes a bare CR or LF as a line break sees them. */
+  const lenientLines = (ics: string) =>
+    ics.split(/\r\n|\r|\n/).reduce<string[]>((lines, line) => {
+      if (/^[ \t]/.test(line) && lines.length > 0) lines[lines.length - 1] += line.slice(1);
+      else lines.push(line);
+      return lines;
+    }, []);
+
+  test("a bare CR or a newline in a title or venue cannot add a property; the text round-trips escaped", () => {
+    const title =
+      "Open Mic\rURL:https://evil.example/\r\nATTACH:https://evil.example/x.exe\u2028DTSTART:19990101T000000";
+    const venueName = "The Cellar\rATTACH:https://evil.example/y";
+    const { ics } = buildScheduleCalendar([item({ sceneItemId: id("h1"), title, venueName })], FROM);
+    expect(ics).not.toMatch(/\r(?!\n)/);
+    expect(ics).not.toMatch(/(?<!\r)\n/);
+    const properties = lenientLines(ics!).map((line) => line.split(/[:;]/)[0]);
+    expect(properties).not.toContain("URL");
+    expect(properties).not.toContain("ATTACH");
+    expect(properties.filter((p) => p === "DTSTART")).toHaveLength(4); // the event's, and the zone's three observances
+    const [event] = parse(ics!);
+    expect(event.component.getAllProperties("url")).toEqual([]);
+    expect(event.component.getAllProperties("attach")).toEqual([]);
+    expect(event.summary).toBe(
+      "Open Mic\nURL:https://evil.example/\nATTACH:https://evil.example/x.exe\nDTSTART:19990101T000000",
+    );
+    expect(event.location).toBe("The Cellar\nATTACH:https://evil.example/y, New York");
+    expect(event.startDate.toJSDate().getTime()).toBe(zonedEpoch("2026-11-25", "20:00", "America/New_York"));
+  });
+
+  test("backslashes, semicolons, commas and quotes round-trip; control and bidi characters are dropped", () => {
+    const title = 'Joe\\Mic; "Best", Night\u202e\u0000\u0007\u0085\u2066\t!';
+    const { ics } = buildScheduleCalendar([item({ sceneItemId: id("h2"), title })], FROM);
+    expect(ics).toContain('SUMMARY:Joe\\\\Mic\\; "Best"\\, Night !');
+    const [event] = parse(ics!);
+    expect(event.summary).toBe('Joe\\Mic; "Best", Night !');
+  });
+
+  test("long lines fold at 75 octets without splitting a character, and unfold to the same text", () => {
+    const title = "Café Comedy 🎤 Night ".repeat(6).trim();
+    const { ics } = buildScheduleCalendar(
+      [item({ sceneItemId: id("h3"), title, venueName: "Ñandú Bar ".repeat(12).trim() })],
+      FROM,
+    );
+    const encoder = new TextEncoder();
+    for (const line of ics!.split("\r\n")) expect(encoder.encode(line).length).toBeLessThanOrEqual(75);
+    expect(ics).not.toContain("\uFFFD");
+    const [event] = parse(ics!);
+    expect(event.summary).toBe(title);
+    expect(event.location).toBe(`${"Ñandú Bar ".repeat(12).trim()}, New York`);
+  });
+
+  test("calendarText and foldLine", () => {
+    expect(calendarText("a\r\nb\rc\nd\u2029e\tf\u202eg")).toBe("a\nb\nc\nd\ne fg");
+    expect(foldLine("x".repeat(75))).toBe("x".repeat(75));
+    expect(foldLine("x".repeat(76))).toBe(`${"x".repeat(75)}\r\n x`);
+    // "é" is 2 octets: 37 of them fill 74 octets, the 38th would pass 75.
+    expect(foldLine("é".repeat(38))).toBe(`${"é".repeat(37)}\r\n é`);
   });
 });
 

@@ -12,6 +12,12 @@
  * runtime's time zone data (`@date-fns/tz` tzScan). Google Calendar and Apple
  * Calendar both read `DTSTART;TZID=America/New_York:20261125T200000` with a
  * matching VTIMEZONE and keep the mic at 8 PM local all year.
+ *
+ * Text: `ics` escapes backslash, ";", "," and LF, but passes a bare CR (which
+ * a lenient reader takes as a line break, so a title could add properties) and
+ * folds at 75 characters rather than 75 octets. So each text value loses its
+ * control characters first (line breaks become an escaped newline), and the
+ * finished file is folded again at 75 octets as RFC 5545 says.
  */
 import { TZDate, tzOffset, tzScan } from "@date-fns/tz";
 import { format } from "date-fns";
@@ -20,6 +26,7 @@ import type { FunctionReturnType } from "convex/server";
 import type { api } from "../../../convex/_generated/api";
 import { calendarRecurrence, recurrenceSummary, type RecurringItem } from "../../../convex/lib/recurrence";
 import { COMPLETED_AFTER_MIN } from "../../../convex/lib/schedule";
+import { withoutControlCharacters } from "../../../convex/lib/textRules";
 import { daysInMonth } from "../../../convex/lib/time";
 import { downloadBlob } from "@/lib/download";
 
@@ -144,6 +151,46 @@ function locationOf(item: CalendarItem): string {
   return [item.venueName, item.address ?? item.city].filter((s) => s && s.trim()).join(", ");
 }
 
+/**
+ * Text for a calendar property: every kind of line break becomes "\n" (which
+ * `ics` writes as the escaped newline "\\n"), a tab a space, and any other
+ * control, separator or bidi character is dropped.
+ */
+export function calendarText(value: string): string {
+  return value
+    .replace(/\r\n|[\r\u2028\u2029]/g, "\n")
+    .split("\n")
+    .map((line) => withoutControlCharacters(line.replace(/\t/g, " ")).replace(/ {2,}/g, " "))
+    .join("\n");
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A content line folded as RFC 5545 says: no line longer than 75 octets (the
+ * CRLF aside), each continuation starting with a space, never splitting a
+ * UTF-8 sequence or a surrogate pair.
+ */
+export function foldLine(line: string): string {
+  const parts: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const char of line) {
+    const size = encoder.encode(char).length;
+    // A continuation's leading space counts against its 75 octets.
+    const limit = parts.length === 0 ? 75 : 74;
+    if (octets + size > limit) {
+      parts.push(current);
+      current = "";
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join("\r\n ");
+}
+
 export type CalendarExport = {
   /** The .ics text, or null when nothing in the schedule runs again. */
   ics: string | null;
@@ -180,12 +227,12 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
     const when = recurrenceSummary(recurring);
     events.push({
       uid,
-      title: item.title,
+      title: calendarText(item.title),
       // A preformatted local string is written as is; the TZID is added below.
       start: localStamp(occurrence.startMs, occurrence.timeZone),
       duration: { minutes: COMPLETED_AFTER_MIN + (item.performanceMinutes ?? 0) },
-      location: locationOf(item),
-      description: `${when} · From your StageTime schedule`,
+      location: calendarText(locationOf(item)),
+      description: calendarText(`${when} · From your StageTime schedule`),
       ...(occurrence.rrule ? { recurrenceRule: occurrence.rrule } : {}),
     });
   }
@@ -197,9 +244,11 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
   const out: string[] = [];
   let uid: string | null = null;
   let zonesAdded = false;
-  for (const line of value.split("\r\n")) {
+  // `ics` folds with CRLF + tab; unfolded here and folded again by octets below.
+  const unfolded = value.replace(/\r\n[ \t]/g, "");
+  for (const line of unfolded.split("\r\n")) {
     if (line === "BEGIN:VEVENT" && !zonesAdded) {
-      for (const [zone, startMs] of firstStartByZone) out.push(vtimezone(zone, startMs));
+      for (const [zone, startMs] of firstStartByZone) out.push(...vtimezone(zone, startMs).split("\r\n"));
       zonesAdded = true;
     }
     if (line.startsWith("UID:")) uid = line.slice(4);
@@ -211,7 +260,7 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
     }
     if (line === "END:VEVENT") uid = null;
   }
-  return { ics: out.join("\r\n"), events: events.length };
+  return { ics: out.map(foldLine).join("\r\n"), events: events.length };
 }
 
 /** Starts a download of `text` as `fileName` (text/calendar). */
