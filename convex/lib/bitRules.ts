@@ -3,7 +3,7 @@
  * and message in one place, used by the server (model/bits, model/setLists,
  * model/bitRatings) and by the forms (src/features/bits).
  */
-import { invalid, optionalText, requiredText, tooLongMessage } from "./textRules";
+import { assertNoControlCharacters, invalid, optionalText, requiredText, tooLongMessage } from "./textRules";
 
 export const BIT_STATUSES = ["new", "working", "tight", "retired"] as const;
 export type BitStatus = (typeof BIT_STATUSES)[number];
@@ -39,7 +39,7 @@ export function bitTitle(value: string): string {
 
 /** Trimmed notes (premise, tags lines), undefined when empty. */
 export function bitNotes(value: string | undefined): string | undefined {
-  return optionalText(value, { label: "Notes", max: MAX_BIT_NOTES_LENGTH });
+  return optionalText(value, { label: "Notes", max: MAX_BIT_NOTES_LENGTH, multiline: true });
 }
 
 /** Whether `seconds` is a bit length the server takes. */
@@ -63,6 +63,7 @@ export function bitTags(tags: readonly string[]): string[] {
     const tag = raw.trim();
     if (tag === "") continue;
     if (tag.length > MAX_BIT_TAG_LENGTH) invalid(BIT_TAG_TOO_LONG);
+    assertNoControlCharacters(tag, { label: "Tags" });
     const key = tagKey(tag);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -83,6 +84,7 @@ export function bitSearch(value: string | undefined): string | undefined {
   if (value.length > MAX_BIT_SEARCH_LENGTH * 4) invalid(BIT_SEARCH_TOO_LONG);
   const text = value.trim();
   if (text.length > MAX_BIT_SEARCH_LENGTH) invalid(BIT_SEARCH_TOO_LONG);
+  assertNoControlCharacters(text, { label: "Search" });
   return text === "" ? undefined : text;
 }
 

@@ -21,7 +21,7 @@ import {
   MAX_BIT_TAG_LENGTH,
   type BitStatus,
 } from "../lib/bitRules";
-import { invalid } from "../lib/textRules";
+import { assertNoControlCharacters, invalid } from "../lib/textRules";
 import { bitRating, bitStatus } from "../schema";
 
 /** Most bits one page of the library may hold. */
@@ -169,6 +169,7 @@ export async function listBits(
   if (filter.tag !== undefined && filter.tag.trim().length > MAX_BIT_TAG_LENGTH) {
     invalid(`Tags must be ${MAX_BIT_TAG_LENGTH} characters or fewer`);
   }
+  if (filter.tag !== undefined) assertNoControlCharacters(filter.tag.trim(), { label: "Tags" });
   const tag = filter.tag === undefined || filter.tag.trim() === "" ? undefined : tagKey(filter.tag);
   const { archived, status } = filter;
   if (search !== undefined) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutControlCharacters } from "@/lib/textSchema";
 import {
   BIT_NOTES_TOO_LONG,
   BIT_SECONDS_MESSAGE,
@@ -40,9 +41,14 @@ export function parseBitLength(text: string): number | undefined {
 /** The bit dialog's form, with the server's limits (convex/lib/bitRules). */
 export const bitSchema = z
   .object({
-    title: z.string().trim().min(1, BIT_TITLE_REQUIRED).max(MAX_BIT_TITLE_LENGTH, BIT_TITLE_TOO_LONG),
-    notes: z.string().max(MAX_BIT_NOTES_LENGTH, BIT_NOTES_TOO_LONG),
-    tags: z.string(),
+    title: withoutControlCharacters(
+      z.string().trim().min(1, BIT_TITLE_REQUIRED).max(MAX_BIT_TITLE_LENGTH, BIT_TITLE_TOO_LONG),
+      "Title",
+    ),
+    notes: withoutControlCharacters(z.string().max(MAX_BIT_NOTES_LENGTH, BIT_NOTES_TOO_LONG), "Notes", {
+      multiline: true,
+    }),
+    tags: withoutControlCharacters(z.string(), "Tags"),
     length: z.string(),
     status: z.enum(BIT_STATUSES),
   })
