@@ -191,6 +191,9 @@ async function staticClosure(starts: string[], links: (id: string) => Promise<Mo
   return new Set(wanted.keys());
 }
 
+/** The chunk of the modules two or more critical routes use (and the entry does not). */
+export const SHARED_CHUNK = "critical-shared";
+
 /** The id of rolldown's runtime helpers, which every chunk may import. */
 const RUNTIME = "\0rolldown/runtime.js";
 
@@ -203,12 +206,13 @@ const RUNTIME = "\0rolldown/runtime.js";
  * worked out once the module graph is complete (buildEnd), following only the
  * names each import takes, then handed to rolldown's manual code splitting,
  * which runs later in the same build: each module still belongs to exactly one
- * chunk. Other pages keep the default split; a module a route shares with
- * another page moves to the route's chunk (the first listed route's, when two
- * use it), which that page then loads too.
+ * chunk. Modules two of these routes use (and the entry does not) go to one
+ * more chunk they both load, so neither loads the other's. Other pages keep
+ * the default split; a module a route shares with another page moves to the
+ * route's chunk (or the shared one), which that page then loads too.
  */
 export function criticalChunks(routes: readonly CriticalRoute[]): Plugin {
-  const chunkNames = new Set(routes.map((r) => r.chunk));
+  const chunkNames = new Set([...routes.map((r) => r.chunk), SHARED_CHUNK]);
   const chunkOf = new Map<string, string>();
   let root = process.cwd();
   const codeSplitting: CodeSplittingOptions = {
@@ -237,12 +241,19 @@ export function criticalChunks(routes: readonly CriticalRoute[]): Plugin {
       };
       const entries = [...ctx.getModuleIds()].filter((id) => ctx.getModuleInfo(id)?.isEntry);
       for (const id of [...(await staticClosure(entries, links)), RUNTIME]) chunkOf.set(id, "index");
+      const closures: { name: string; page: string; ids: Set<string> }[] = [];
       for (const { chunk: name, module } of routes) {
         const page = path.resolve(root, module);
         if (!ctx.getModuleInfo(page)) throw new Error(`critical-chunks: no module ${module}`);
-        for (const id of await staticClosure([page], links)) {
+        closures.push({ name, page, ids: await staticClosure([page], links) });
+      }
+      // A module two of these pages use goes to one chunk they share, so neither loads the other's.
+      const users = new Map<string, number>();
+      for (const { ids } of closures) for (const id of ids) users.set(id, (users.get(id) ?? 0) + 1);
+      for (const { name, page, ids } of closures) {
+        for (const id of ids) {
           // The page itself stays the facade of its own chunk (route-preload finds it by that).
-          if (id !== page && !chunkOf.has(id)) chunkOf.set(id, name);
+          if (id !== page && !chunkOf.has(id)) chunkOf.set(id, users.get(id)! > 1 ? SHARED_CHUNK : name);
         }
       }
     },

@@ -13,13 +13,24 @@ export type CriticalRoute = {
   module: string;
   /** The name of the chunk its dependencies are grouped in. */
   chunk: string;
+  /**
+   * Modules the page imports lazily but at once (relative to the project root):
+   * their chunks are preloaded after the page's own, not run before it renders.
+   */
+  soon?: readonly string[];
 };
 
 /**
  * The one list both build plugins take (vite.config.ts). A module two routes
- * share goes to the first one's chunk.
+ * share goes to a chunk both load (criticalChunks' SHARED_CHUNK).
  */
 export const CRITICAL_ROUTES: readonly CriticalRoute[] = [
-  { path: paths.scene, module: "src/routes/Scene.tsx", chunk: "scene-deps" },
+  {
+    path: paths.scene,
+    module: "src/routes/Scene.tsx",
+    chunk: "scene-deps",
+    // Tonight, and the distance filter's list when the scene opens with it on.
+    soon: ["src/features/scene/tonight/TonightSection.tsx", "src/features/scene/AreaSceneResults.tsx"],
+  },
   { path: paths.home, module: "src/routes/Landing.tsx", chunk: "landing-deps" },
 ];

@@ -9,7 +9,8 @@ import { insertEarlyScript } from "./earlyScripts.ts";
  * The router loads a page's chunk only after the entry has run, a waterfall on
  * the first load. For the routes given (scripts/criticalRoutes.ts), this plugin adds to
  * index.html a small script that, on that path, asks for the page's chunks as
- * modulepreloads at once, so they download and compile while the entry runs.
+ * modulepreloads at once, so they download and compile while the entry runs
+ * (then the chunks of the modules it imports lazily at once, its `soon`).
  * The script sits above the stylesheet, which would otherwise hold it back
  * until the stylesheet had loaded, and tells the app it did (so the first
  * render waits for that page's code: src/app/router.tsx, routerReady).
@@ -26,9 +27,13 @@ export function routePreload(routes: readonly CriticalRoute[]): Plugin {
         const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         const preloads: Record<string, string[]> = {};
-        for (const { path: pathname, module } of routes) {
-          const page = chunks.find((c) => c.facadeModuleId?.endsWith(module));
-          if (!page) throw new Error(`route-preload: no chunk for ${module}`);
+        const chunkOf = (module: string) => {
+          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+          if (!chunk) throw new Error(`route-preload: no chunk for ${module}`);
+          return chunk;
+        };
+        for (const { path: pathname, module, soon = [] } of routes) {
+          const page = chunkOf(module);
           const files = new Set<string>();
           const visit = (chunk: OutputChunk) => {
             if (files.has(chunk.fileName)) return;
@@ -39,6 +44,8 @@ export function routePreload(routes: readonly CriticalRoute[]): Plugin {
             }
           };
           visit(page);
+          // Then what the page imports lazily at once (its code only fetched now, run when imported).
+          for (const later of soon) visit(chunkOf(later));
           // The entry's own imports are already in the page as modulepreload links.
           preloads[pathname] = [...files].filter((f) => !html.includes(f)).map((f) => `/${f}`);
         }

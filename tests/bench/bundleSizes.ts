@@ -30,8 +30,27 @@ function routeFiles(manifest: Record<string, ManifestChunk>, keys: string[]): st
   return [...seen].map((k) => manifest[k].file).filter((f) => f.endsWith(".js"));
 }
 
-/** Builds the app for the backend at `backendUrl` into a temporary folder (returned), printing each page's JavaScript. */
-export function buildAndMeasure(backendUrl: string): string {
+/** Gzip bytes each page loads before it renders, by label. */
+export type PageSizes = Record<string, number>;
+
+export const PAGES = [
+  ["landing (/)", "src/routes/Landing.tsx"],
+  ["scene (/scene)", "src/routes/Scene.tsx"],
+] as const;
+
+/** The target for each page's JavaScript before its first card (gzip). */
+export const PAGE_TARGET_BYTES = 130 * 1024;
+
+/**
+ * Builds the app in `sourceRoot` (the checkout by default; a baseline's exported
+ * tree with this checkout's node_modules) for the backend at `backendUrl` into a
+ * temporary folder, and measures each page's JavaScript. Prints unless `quiet`.
+ */
+export function buildAndMeasure(
+  backendUrl: string,
+  sourceRoot = root,
+  quiet = false,
+): { outDir: string; sizes: PageSizes } {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "h17-bench-dist-"));
   const build = spawnSync(
     process.execPath,
@@ -46,7 +65,7 @@ export function buildAndMeasure(backendUrl: string): string {
       "error",
     ],
     {
-      cwd: root,
+      cwd: sourceRoot,
       env: { ...process.env, VITE_CONVEX_URL: backendUrl },
       encoding: "utf8",
     },
@@ -57,24 +76,24 @@ export function buildAndMeasure(backendUrl: string): string {
     ManifestChunk
   >;
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
-  console.log("\nJavaScript loaded per page (vite build --manifest: entry + route chunk + static imports, gzip -9)");
-  for (const [label, route] of [
-    ["landing (/)", "src/routes/Landing.tsx"],
-    ["scene (/scene)", "src/routes/Scene.tsx"],
-  ] as const) {
+  const log = quiet ? () => undefined : console.log;
+  log("\nJavaScript loaded per page (vite build --manifest: entry + route chunk + static imports, gzip -9)");
+  const sizes: PageSizes = {};
+  for (const [label, route] of PAGES) {
     const files = routeFiles(manifest, [entry, route]);
     const raw = files.reduce((n, f) => n + fs.statSync(path.join(outDir, f)).size, 0);
     const gz = files.reduce((n, f) => n + gzipOf(path.join(outDir, f)), 0);
-    console.log(
-      `  ${label.padEnd(16)} ${kb(gz)} gzip (${kb(raw)} raw, ${files.length} files); target < ${label.startsWith("landing") ? 200 : 170} KB`,
+    sizes[label] = gz;
+    log(
+      `  ${label.padEnd(16)} ${kb(gz)} gzip (${kb(raw)} raw, ${files.length} files); target < ${kb(PAGE_TARGET_BYTES)}`,
     );
   }
   const allJs = Object.values(manifest)
     .map((c) => c.file)
     .filter((f, i, a) => f.endsWith(".js") && a.indexOf(f) === i);
-  console.log(
+  log(
     `  whole app        ${kb(allJs.reduce((n, f) => n + gzipOf(path.join(outDir, f)), 0))} gzip over ${allJs.length} chunks`,
   );
 
-  return outDir;
+  return { outDir, sizes };
 }

@@ -11,12 +11,11 @@
  * check every 500 ms, so it says more about when Playwright looked.
  */
 import fs from "node:fs";
-import http from "node:http";
-import path from "node:path";
 import { chromium } from "playwright-core";
 import type { Backend } from "../local-backend/harness";
 import { buildAndMeasure } from "./bundleSizes";
-import { ms, NYC, SKIP_BROWSER } from "./options";
+import { BASELINE, buildBaseline, nearMeComparison, printSizes, serveBuild } from "./nearMe";
+import { ms, SKIP_BROWSER } from "./options";
 import { firstCardPainted, readTimeline, recordTimeline } from "./pageTimeline";
 
 /**
@@ -77,28 +76,17 @@ async function settledCount(page: import("playwright-core").Page): Promise<numbe
 }
 
 export async function bundlesAndBrowser(backend: Backend): Promise<void> {
-  const outDir = buildAndMeasure(backend.url);
+  const current = buildAndMeasure(backend.url);
+  const baseline = BASELINE ? buildBaseline(BASELINE, backend.url) : null;
+  printSizes([...(baseline ? [baseline] : []), { label: baseline ? "after" : "this build", sizes: current.sizes }]);
+  const outDir = current.outDir;
   if (SKIP_BROWSER) {
-    fs.rmSync(outDir, { recursive: true, force: true });
+    for (const dir of [outDir, baseline?.outDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
     return;
   }
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    let file = path.join(outDir, decodeURIComponent(url.pathname));
-    if (!file.startsWith(outDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory())
-      file = path.join(outDir, "index.html");
-    const type = file.endsWith(".js")
-      ? "text/javascript"
-      : file.endsWith(".css")
-        ? "text/css"
-        : file.endsWith(".html")
-          ? "text/html"
-          : "application/octet-stream";
-    res.writeHead(200, { "content-type": type });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const appUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const server = await serveBuild(outDir);
+  const baselineServer = baseline ? await serveBuild(baseline.outDir) : null;
+  const appUrl = server.url;
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
@@ -215,37 +203,19 @@ export async function bundlesAndBrowser(backend: Backend): Promise<void> {
       console.log(`                                second load ${backendTrace[1]}`);
     }
 
-    // The same with the distance filter on (location granted in Manhattan): the
-    // area query's first page, timed from navigation (the switch is turned on as
-    // soon as it shows) to the first card.
-    const areaTimes: number[] = [];
-    let areaCards = 0;
-    for (let i = 0; i < 2; i++) {
-      const context = await browser.newContext({
-        viewport: { width: 1280, height: 900 },
-        geolocation: { latitude: NYC.lat, longitude: NYC.lng },
-        permissions: ["geolocation"],
-      });
-      const page = await context.newPage();
-      await settle();
-      const t0 = performance.now();
-      await page.goto(`${appUrl}/scene`);
-      await page.getByRole("switch", { name: "Filter by distance" }).click();
-      await page.getByText("Within 25 miles").waitFor({ state: "visible", timeout: 60_000 });
-      await page
-        .getByTestId("result-count")
-        .filter({ hasText: "nearby" })
-        .waitFor({ state: "visible", timeout: 60_000 });
-      await page.locator('[data-testid="scene-card"]').first().waitFor({ state: "visible", timeout: 60_000 });
-      areaTimes.push(performance.now() - t0);
-      areaCards = await settledCount(page);
-      await context.close();
-    }
-    console.log(`Same, with the distance filter on (25 miles around Manhattan, area query):`);
-    console.log(`  first load ${ms(areaTimes[0])}; second load ${ms(areaTimes[1])}; cards rendered ${areaCards}`);
+    // With the distance filter on, remembered or turned on by hand, and Tonight, beside the plain list.
+    await nearMeComparison(
+      browser,
+      [
+        ...(baseline && baselineServer ? [{ label: baseline.label, url: baselineServer.url }] : []),
+        { label: baseline ? "after" : "this build", url: appUrl },
+      ],
+      settle,
+    );
   } finally {
     await browser.close();
     server.close();
-    fs.rmSync(outDir, { recursive: true, force: true });
+    baselineServer?.close();
+    for (const dir of [outDir, baseline?.outDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,9 @@
  * first card (a MutationObserver) and the next frame after it, the first
  * contentful paint, the first card's paint (Element Timing: the card's title
  * carries elementtiming="scene-card"), and when the entry script, the scene
- * chunk and the stylesheet finished loading (resource timing). Unlike
+ * chunk and the stylesheet finished loading (resource timing); the first card
+ * of the distance filter's list (one showing its distance) and Tonight's first
+ * rows (or its "nothing on" line) in the page, and the frame after each. Unlike
  * Playwright's events these are not delayed by the protocol round trip to the
  * browser, nor by its polling (a locator's waitFor checks at 0, 20, 50, 100,
  * 100, then every 500 ms, so it can see a card up to half a second late).
@@ -79,7 +81,15 @@ const RECORD_PAGE_TIMELINE = `(() => {
       mark("first card in the page");
       requestAnimationFrame(() => mark("next frame after the first card"));
     }
-  }).observe(document, { childList: true, subtree: true });
+    if (document.querySelector('[data-testid="scene-card"] [data-testid="distance"]') && !("first nearby card in the page" in marks)) {
+      mark("first nearby card in the page");
+      requestAnimationFrame(() => mark("next frame after the first nearby card"));
+    }
+    if (document.querySelector('[data-testid="tonight-night"], [data-testid="tonight-empty"]') && !("Tonight filled in" in marks)) {
+      mark("Tonight filled in");
+      requestAnimationFrame(() => mark("next frame after Tonight filled in"));
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
 })();`;
 
 export async function recordTimeline(page: Page): Promise<void> {

@@ -26,14 +26,18 @@
  * 4. Headless Chromium: navigation to the first scene card with 1,000 mics in
  *    the area (built app against the local backend), its timeline, and the
  *    page's main-thread CPU time until then (from a Chromium trace: on a busy
- *    machine the wall time mostly measures the wait for a core).
+ *    machine the wall time mostly measures the wait for a core); then "near me
+ *    tonight": the distance filter's first card and Tonight's first rows beside
+ *    the plain list (tests/bench/nearMe.ts).
  *
  * Options: --sizes 1000,10000,100000 (mic counts of the query series),
  * --comedians 1000, --max-sets 10000, --skip-queries, --skip-browser,
  * --only-browser (with --skip-queries: no fan-out, just bundle sizes and the first scene card),
  * --only-list (with --skip-queries: just the live list fan-out), --list-watchers 200,
  * --only-queries (just the query series: no fan-out, bundle sizes or browser),
- * --only-drop (just the list drop: 300 sign-ups to one list in a second, tests/bench/listDrop.ts).
+ * --only-drop (just the list drop: 300 sign-ups to one list in a second, tests/bench/listDrop.ts),
+ * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
+ * --timelines (with part 4: each "near me" scenario's first load, as the page saw it).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

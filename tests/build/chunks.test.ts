@@ -1,6 +1,6 @@
 /**
- * The production build's chunks and index.html's inline scripts (issue 18 item 4;
- * scripts/criticalChunks.ts, routePreloadPlugin.ts, sceneFirstPagePlugin.ts).
+ * The production build's chunks and index.html's inline scripts (issue 18 item 4,
+ * issue 35; scripts/criticalChunks.ts, routePreloadPlugin.ts, sceneFirstPagePlugin.ts).
  * Over HTTP/1.1 a browser fetches at most six files at a time from one host, so
  * the scene page must load in a few requests, not one per shared module (it
  * loaded 32 JavaScript files). One real `vite build` with the app's own config,
@@ -14,8 +14,15 @@ import vm from "node:vm";
 import type { OutputChunk, RolldownOutput } from "rolldown";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SHARED_CHUNK } from "../../scripts/criticalChunks";
 import { CRITICAL_ROUTES } from "../../scripts/criticalRoutes";
-import { firstPageArgs, HTTP_FIRST_PAGE_GLOBAL, openingSceneArgs } from "../../src/features/scene/firstPage";
+import {
+  firstPageArgs,
+  HTTP_FIRST_PAGE_GLOBAL,
+  openingSceneArgs,
+  tonightFirstPageArgs,
+} from "../../src/features/scene/firstPage";
+import { NO_PLAN_FILTERS, tonightArgs } from "../../src/features/scene/tonight/tonightArgs";
 import { ROUTE_PRELOADED_GLOBAL } from "../../src/lib/paths";
 
 /** The backend address built into the page (nothing listens there: the scripts' requests are only recorded). */
@@ -67,22 +74,60 @@ describe("production chunks", () => {
     expect(entry().moduleIds).toContain("\0rolldown/runtime.js");
   });
 
-  test("the scene page loads three JavaScript files: the entry, the page and its dependencies", () => {
+  const shared = () => chunks.find((c) => c.name === SHARED_CHUNK && !c.facadeModuleId);
+
+  test("the scene page loads at most four JavaScript files: the entry, the page, its dependencies and those it shares with the landing page", () => {
     const scene = page("src/routes/Scene.tsx");
     const files = new Set([...staticFiles(entry()), ...staticFiles(scene)]);
-    expect(files.size).toBe(3);
     const deps = chunks.find((c) => c.name === "scene-deps")!;
-    expect([...files].sort()).toEqual([entry().fileName, scene.fileName, deps.fileName].sort());
+    expect([...files].sort()).toEqual(
+      [entry().fileName, scene.fileName, deps.fileName, ...(shared() ? [shared()!.fileName] : [])].sort(),
+    );
+    expect(files.size).toBeLessThanOrEqual(4);
     // What the page draws first is in them (not behind another request).
     expect(deps.moduleIds).toContain(path.join(root, "src/features/scene/ScenePage.tsx"));
-    expect(deps.moduleIds.some((id) => id.endsWith("@radix-ui/themes/dist/esm/components/card.js"))).toBe(true);
+    const drawn = [...deps.moduleIds, ...(shared()?.moduleIds ?? [])];
+    expect(drawn.some((id) => id.endsWith("@radix-ui/themes/dist/esm/components/card.js"))).toBe(true);
   });
 
-  test("the landing page loads at most four: the entry, the page, its dependencies and the scene's it shares", () => {
+  test("the landing page loads at most four: the entry, the page, its dependencies and those it shares, not the scene's", () => {
     const landing = page("src/routes/Landing.tsx");
     const files = new Set([...staticFiles(entry()), ...staticFiles(landing)]);
     expect(files.size).toBeLessThanOrEqual(4);
     expect(files).toContain(chunks.find((c) => c.name === "landing-deps")!.fileName);
+    expect(files).not.toContain(chunks.find((c) => c.name === "scene-deps")!.fileName);
+  });
+
+  test("every page is lazy: each route module is its own chunk, outside what the entry loads", () => {
+    // A page added to the router (src/routes/**) stays out of the entry without being listed here.
+    const routes = chunks.filter((c) => c.facadeModuleId?.startsWith(path.join(root, "src/routes") + path.sep));
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    const entryIds = new Set(staticFiles(entry()).flatMap((f) => byFile().get(f)!.moduleIds));
+    const pages = [...entryIds].filter((id) => id.startsWith(path.join(root, "src/routes") + path.sep));
+    expect(pages).toEqual([]);
+    // Nor is the service worker's code (built on its own, src/sw) in the app's chunks.
+    const sw = chunks.flatMap((c) => c.moduleIds).filter((id) => id.startsWith(path.join(root, "src/sw") + path.sep));
+    expect(sw).toEqual([]);
+  });
+
+  test("the entry carries none of the libraries only later screens use", () => {
+    // Forms, dates, toasts, storage, QR codes, calendars, places, the service worker's client, paging helpers.
+    const lazyOnly = [
+      "zod",
+      "react-hook-form",
+      "@hookform/resolvers",
+      "date-fns",
+      "sonner",
+      "ics",
+      "idb",
+      "uqr",
+      "use-places-autocomplete",
+      "workbox-window",
+      "convex-helpers",
+    ];
+    const entryIds = staticFiles(entry()).flatMap((f) => byFile().get(f)!.moduleIds);
+    const found = lazyOnly.filter((pkg) => entryIds.some((id) => id.includes(`/node_modules/${pkg}/`)));
+    expect(found).toEqual([]);
   });
 
   test("the entry carries no component only lazy pages use (barrels are followed by the names imported)", () => {
@@ -156,19 +201,40 @@ describe("index.html's inline scripts, as built", () => {
     const deps = chunks.find((c) => c.name === "scene-deps")!;
     for (const pathname of ["/scene", "/scene/"]) {
       const { links, requests, window } = runInlineScripts(pathname);
-      expect(links.map((l) => [l.rel, l.href])).toEqual([
-        ["modulepreload", `/${scene.fileName}`],
-        ["modulepreload", `/${deps.fileName}`],
+      // The page's chunks first, then Tonight's and the distance filter's list's (imported at once, lazily).
+      const own = staticFiles(scene).filter((f) => f !== entry().fileName);
+      expect(own).toContain(deps.fileName);
+      expect(links.every((l) => l.rel === "modulepreload")).toBe(true);
+      expect(links.slice(0, own.length).map((l) => l.href)).toEqual([
+        `/${scene.fileName}`,
+        ...own.filter((f) => f !== scene.fileName).map((f) => `/${f}`),
       ]);
+      const later = links.slice(own.length).map((l) => l.href);
+      expect(later).toContain(`/${page("src/features/scene/tonight/TonightSection.tsx").fileName}`);
+      expect(later).toContain(`/${page("src/features/scene/AreaSceneResults.tsx").fileName}`);
       expect(window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
-      expect(requests).toHaveLength(1);
-      expect(requests[0].url).toBe(`${BACKEND}/api/query`);
+      // The list's first page and Tonight's (no saved location here: the plain list).
+      expect(requests).toHaveLength(2);
+      expect(requests.map((r) => r.url)).toEqual([`${BACKEND}/api/query`, `${BACKEND}/api/query`]);
       // Convex's /api/query takes application/json only (a text/plain "simple request" is refused: firstPage.ts).
       expect(requests[0].init.headers).toEqual({ "Content-Type": "application/json" });
       expect(JSON.parse(requests[0].init.body)).toEqual({
         path: "scene:listPage",
         format: "convex_encoded_json",
         args: [JSON.parse(JSON.stringify(firstPageArgs(openingSceneArgs(Date.now()))))],
+      });
+      const tonight = tonightArgs({
+        nowMs: Date.now(),
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        area: null,
+        type: "all",
+        search: "",
+        filters: NO_PLAN_FILTERS,
+      });
+      expect(JSON.parse(requests[1].init.body)).toEqual({
+        path: "tonight:list",
+        format: "convex_encoded_json",
+        args: [JSON.parse(JSON.stringify(tonightFirstPageArgs(tonight)))],
       });
       expect(window[HTTP_FIRST_PAGE_GLOBAL]).toBeDefined();
     }
@@ -186,9 +252,14 @@ describe("index.html's inline scripts, as built", () => {
       const preloaded = links.map((l) => l.href);
       expect(preloaded, route.path).toContain(`/${page(route.module).fileName}`);
       expect(preloaded, route.path).toContain(`/${deps[0].fileName}`);
-      // Nothing preloaded that the page does not load, nothing it loads left out (the entry's are in the HTML).
+      // Nothing preloaded that the page does not load, nothing it loads left out (the entry's are in the HTML);
+      // then what it imports lazily at once (`soon`), after its own.
       const loads = staticFiles(page(route.module)).filter((f) => !staticFiles(entry()).includes(f));
-      expect([...preloaded].sort(), route.path).toEqual(loads.map((f) => `/${f}`).sort());
+      const later = (route.soon ?? [])
+        .flatMap((m) => staticFiles(page(m)))
+        .filter((f) => !staticFiles(entry()).includes(f) && !loads.includes(f));
+      expect(preloaded.slice(0, loads.length).sort(), route.path).toEqual(loads.map((f) => `/${f}`).sort());
+      expect(preloaded.slice(loads.length).sort(), route.path).toEqual([...new Set(later)].map((f) => `/${f}`).sort());
       expect(window[ROUTE_PRELOADED_GLOBAL], route.path).toBe(true);
     }
   });

@@ -178,11 +178,57 @@ test("the scene's first cards come over HTTP with the page, before the WebSocket
   });
   await page.goto("/scene");
   await expect(page.getByTestId("scene-card").first()).toBeVisible();
-  expect(httpQueries).toHaveLength(1);
-  expect(JSON.parse(httpQueries[0])).toMatchObject({ path: "scene:listPage", format: "convex_encoded_json" });
-  // The socket did ask (the live copy), and got nothing back.
+  // The list's first page and Tonight's.
+  expect(httpQueries.map((q) => JSON.parse(q) as { path: string; format: string })).toEqual([
+    expect.objectContaining({ path: "scene:listPage", format: "convex_encoded_json" }),
+    expect.objectContaining({ path: "tonight:list", format: "convex_encoded_json" }),
+  ]);
+  // Tonight fills in from its page too (its rows, or that nothing is on).
+  await expect(
+    page
+      .getByTestId("tonight")
+      .getByTestId(/^tonight-(night|empty)$/)
+      .first(),
+  ).toBeVisible();
+  // The socket did ask (the live copies), and got nothing back.
   expect(sent.some((f) => f.includes('"udfPath":"scene:listPage"'))).toBe(true);
+  expect(sent.some((f) => f.includes('"udfPath":"tonight:list"'))).toBe(true);
   await expect(page.getByText("Loading StageTime…")).toHaveCount(0);
+});
+
+test("with the distance filter left on, the area's first cards come over HTTP with the page", async ({
+  page,
+  runFunction,
+}) => {
+  const title = `Near Http Mic ${randomUUID().slice(0, 8)}`;
+  await runFunction<string>("fixtures:insertSceneItem", {
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek: 4,
+    startTimeLocal: "19:00",
+    timeZone: "America/New_York",
+    title,
+    venueName: "Near Http Room",
+    city: "New York",
+    latitude: 40.7306,
+    longitude: -73.9866,
+  });
+  // Left on ten minutes ago, 5 miles around the mic; no location permission, and a socket that answers nothing.
+  await page.addInitScript(() => {
+    const entry = { lat: 40.7306, lng: -73.9866, ts: Date.now() - 10 * 60_000, radiusMiles: 5 };
+    localStorage.setItem("userLocation", JSON.stringify(entry));
+  });
+  await page.routeWebSocket(/\/api\/.*sync/, () => undefined);
+  const httpQueries: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/query")) httpQueries.push(request.postData() ?? "");
+  });
+  await page.goto("/scene");
+  // Cards with their distance: the area's list (the plain list's carry none).
+  await expect(page.getByTestId("scene-card").first().getByTestId("distance")).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Filter by distance" })).toBeChecked();
+  const paths = httpQueries.map((q) => (JSON.parse(q) as { path: string }).path);
+  expect(paths).toEqual(["sceneArea:listArea", "tonight:list"]);
 });
 
 test("the scene renders as itself at once, with no 'Loading StageTime…' in between", async ({ page }) => {

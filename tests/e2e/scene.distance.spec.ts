@@ -119,4 +119,81 @@ test.describe("distance filter", () => {
     await expect(page.getByRole("article")).toHaveCount(1);
     await context.close();
   });
+
+  test("a filter left on opens on from the saved location, without asking the browser again", async ({
+    browser,
+    runFunction,
+  }) => {
+    const here = { latitude: 40.7306, longitude: -73.9866 };
+    const tok = token();
+    const near = `Near Mic ${tok}`;
+    const far = `Far Mic ${tok}`; // Philadelphia, about 80 miles away
+    await createMic(runFunction, { title: near, venueName: "A", city: "New York", ...here });
+    await createMic(runFunction, {
+      title: far,
+      venueName: "C",
+      city: "Philadelphia",
+      latitude: 39.9526,
+      longitude: -75.1652,
+    });
+
+    // First visit: the filter turned on (the browser gives the location) and set to 50 miles.
+    const first = await browser.newContext({ geolocation: here, permissions: ["geolocation"] });
+    const page = await first.newPage();
+    await page.goto("/scene");
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    const slider = page.getByRole("slider", { name: "Distance in miles" });
+    await slider.focus();
+    for (let i = 0; i < 5; i++) await slider.press("ArrowRight");
+    await expect(page.getByText("Within 50 miles")).toBeVisible();
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("userLocation") ?? "null")))
+      .toMatchObject({
+        lat: here.latitude,
+        lng: here.longitude,
+        radiusMiles: 50,
+      });
+    const saved = await page.evaluate(() => localStorage.getItem("userLocation")!);
+    await first.close();
+
+    // Next visit, no location permission, the geolocation API watched: the filter is on at once.
+    const next = await browser.newContext();
+    await next.addInitScript((entry) => {
+      if (!sessionStorage.getItem("seeded")) localStorage.setItem("userLocation", entry);
+      sessionStorage.setItem("seeded", "1");
+      (window as unknown as { geoCalls: number }).geoCalls = 0;
+      navigator.geolocation.getCurrentPosition = () => void (window as unknown as { geoCalls: number }).geoCalls++;
+    }, saved);
+    const again = await next.newPage();
+    await again.goto("/scene");
+    await expect(again.getByRole("switch", { name: "Filter by distance" })).toBeChecked();
+    await expect(again.getByText("Within 50 miles")).toBeVisible();
+    await searchScene(again, tok);
+    await expect(again.getByRole("article")).toHaveCount(1);
+    await expect(card(again, near)).toBeVisible();
+    expect(await again.evaluate(() => (window as unknown as { geoCalls: number }).geoCalls)).toBe(0);
+
+    // Turned off, it stays off on the next load.
+    await again.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(again.getByRole("article")).toHaveCount(2);
+    await expect
+      .poll(() => again.evaluate(() => JSON.parse(localStorage.getItem("userLocation") ?? "null")))
+      .not.toHaveProperty("radiusMiles");
+    await again.reload();
+    await expect(again.getByRole("switch", { name: "Filter by distance" })).not.toBeChecked();
+    await next.close();
+  });
+
+  test("a saved location over an hour old does not turn the filter on", async ({ browser }) => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const old = Date.now() - 61 * 60_000;
+      localStorage.setItem("userLocation", JSON.stringify({ lat: 40.73, lng: -73.98, ts: old, radiusMiles: 25 }));
+    });
+    const page = await context.newPage();
+    await page.goto("/scene");
+    await expect(page.getByRole("switch", { name: "Filter by distance" })).not.toBeChecked();
+    await expect(page.getByText("Within 25 miles")).toHaveCount(0);
+    await context.close();
+  });
 });

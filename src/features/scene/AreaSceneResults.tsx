@@ -1,9 +1,10 @@
 import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { api } from "../../../convex/_generated/api";
 import type { LatLng } from "../../../convex/lib/geo";
 import { matchesPlanFilters } from "../../../convex/lib/tonight";
 import { filterSceneItems, nearestFirst, planFiltersOf } from "./filters";
+import { areaFirstPageArgs, OPENING_CONSTANTS, retireHttpPage, useHttpPage } from "./firstPage";
 import { areaCenter, SCENE_PAGE_SIZE } from "./incremental";
 import { IncrementalSceneList, usePagedSource } from "./IncrementalSceneList";
 import { SceneSkeleton } from "./SceneSkeleton";
@@ -22,11 +23,25 @@ export default function AreaSceneResults({ filters, location, onClear }: Results
   // listArea reads several cell ranges, which Convex's query journal cannot pin,
   // so each loaded page passes its end cursor explicitly (convex-helpers' hook):
   // a mic added or removed earlier in the order cannot repeat or drop a card.
-  const { results, status, loadMore } = usePinnedPaginatedQuery(
+  const live = usePinnedPaginatedQuery(
     api.sceneArea.listArea,
     { lat: center.lat, lng: center.lng, radiusMiles: filters.radiusMiles },
     { initialNumItems: SCENE_PAGE_SIZE },
   );
+  // Opening with the filter on, the first page index.html's script fetched stands in until the live one is in.
+  const firstPage = {
+    path: OPENING_CONSTANTS.areaPath,
+    args: areaFirstPageArgs({ ...center, radiusMiles: filters.radiusMiles }),
+  };
+  const waiting = live.status === "LoadingFirstPage";
+  const early = useHttpPage<{ page: typeof live.results; isDone: boolean }>(waiting ? firstPage : null);
+  useEffect(() => {
+    if (!waiting) retireHttpPage(firstPage.path, firstPage.args);
+  }, [waiting]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { results, status, loadMore } =
+    waiting && early
+      ? { ...live, results: early.page, status: early.isDone ? ("Exhausted" as const) : ("CanLoadMore" as const) }
+      : live;
   // With the distance filter, search, type and day apply to the pages loaded so
   // far: the server has already kept only the circle, so distance is not re-checked.
   const now = useNow(60_000);

@@ -1,7 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { type ComponentProps, lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { LatLng } from "../../../convex/lib/geo";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
@@ -12,15 +12,50 @@ import { AllSceneResults, isClearedSearch } from "./SceneResults";
 import { SceneSkeleton } from "./SceneSkeleton";
 import { TonightLoading } from "./tonight/TonightLoading";
 import { useDebouncedValue } from "./useDebouncedValue";
+import { readRememberedArea, rememberDistanceFilter, type RememberedArea } from "./location";
 import { useDistanceLocation } from "./useDistanceLocation";
 import { usePainted } from "@/lib/afterNextPaint";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
 // the area list), the filters (with Radix's switch) and the distance filter's
-// list are chunks of their own, loaded when they first mount.
-const TonightSection = lazy(() => import("./tonight/TonightSection").then((m) => ({ default: m.TonightSection })));
-const AreaSceneResults = lazy(() => import("./AreaSceneResults"));
+// list are chunks of their own. Tonight's, and the area list's when the scene
+// opens with the distance filter on, are asked for as this module loads, while
+// the page renders; once loaded they render directly, without suspending (a
+// lazy component suspends on its first render even when its code is there).
+type TonightModule = typeof import("./tonight/TonightSection");
+type AreaModule = typeof import("./AreaSceneResults");
+const loaded: { tonight: TonightModule | null; area: AreaModule | null } = { tonight: null, area: null };
+const loadTonight = once(() => import("./tonight/TonightSection").then((m) => (loaded.tonight = m)));
+const loadAreaResults = once(() => import("./AreaSceneResults").then((m) => (loaded.area = m)));
+const LazyTonightSection = lazy(() => loadTonight().then((m) => ({ default: m.TonightSection })));
+const LazyAreaSceneResults = lazy(loadAreaResults);
 const SceneFiltersPanel = lazy(() => import("./SceneFiltersPanel").then((m) => ({ default: m.SceneFiltersPanel })));
+if (typeof window !== "undefined") {
+  void loadTonight().catch(() => undefined);
+  if (readRememberedArea(Date.now())) void loadAreaResults().catch(() => undefined);
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | null = null;
+  return () => (loading ??= load());
+}
+
+function TonightSection(props: ComponentProps<TonightModule["TonightSection"]>) {
+  const Section = loaded.tonight?.TonightSection ?? LazyTonightSection;
+  return <Section {...props} />;
+}
+
+function AreaSceneResults(props: ComponentProps<AreaModule["default"]>) {
+  const Results = loaded.area?.default ?? LazyAreaSceneResults;
+  return <Results {...props} />;
+}
+
+/** The filters the scene opens with: the defaults, with the distance filter on if it was left on. */
+function openingFilters(remembered: RememberedArea | null): SceneFilters {
+  return remembered
+    ? { ...DEFAULT_FILTERS, distanceEnabled: true, radiusMiles: remembered.radiusMiles }
+    : DEFAULT_FILTERS;
+}
 
 /** The filters' place while their code loads (about their height, so the list does not jump). */
 function FiltersLoading() {
@@ -50,11 +85,25 @@ function TonightPanel({ filters, location }: { filters: SceneFilters; location: 
 /** /scene: every mic and show, searchable and filterable, updating live. */
 export function ScenePage() {
   const { isAuthenticated } = useConvexAuth();
-  const [filters, setFilters] = useState<SceneFilters>(DEFAULT_FILTERS);
-  const { location, error, locating, requestLocation, clearError } = useDistanceLocation();
-  // Tonight and the filters (their code loads apart) mount once the page's first render
-  // (the first cards, or the skeleton while the first page is on its way) has been painted.
+  // A distance filter left on (its location under an hour old) is on at once, without asking the browser.
+  const [remembered] = useState(() => readRememberedArea(Date.now()));
+  const [filters, setFilters] = useState<SceneFilters>(() => openingFilters(remembered));
+  const { location, error, locating, requestLocation, clearError } = useDistanceLocation(remembered?.location ?? null);
+  const rememberedRadius = filters.distanceEnabled && location ? filters.radiusMiles : null;
+  useEffect(() => rememberDistanceFilter(rememberedRadius), [rememberedRadius]);
+  // The filters (their code loads apart) mount once the page's first render (the first
+  // cards, or the skeleton while the first page is on its way) has been painted; Tonight
+  // then too, or sooner (below).
   const painted = usePainted();
+  // Tonight renders as soon as its code is in (its first page came with the HTML), not after the paint.
+  const [tonightReady, setTonightReady] = useState(loaded.tonight !== null);
+  useEffect(() => {
+    if (!tonightReady)
+      void loadTonight().then(
+        () => setTonightReady(true),
+        () => undefined,
+      );
+  }, [tonightReady]);
 
   const onDistanceToggle = async (enabled: boolean) => {
     setFilters((f) => ({ ...f, distanceEnabled: enabled }));
@@ -93,7 +142,7 @@ export function ScenePage() {
         ) : null}
       </Flex>
       <ErrorBoundary fallback={null}>
-        {painted ? <TonightPanel filters={filters} location={location} /> : <TonightLoading />}
+        {painted || tonightReady ? <TonightPanel filters={filters} location={location} /> : <TonightLoading />}
       </ErrorBoundary>
       <Suspense fallback={<FiltersLoading />}>
         {painted ? (

@@ -6,7 +6,10 @@ import { api } from "../../../convex/_generated/api.js";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time.ts";
 import { normalPath, paths } from "../../lib/paths.ts";
 import { scriptLiteral } from "../../lib/scriptLiteral.ts";
+import { viewerTimeZone } from "../../lib/timeZone.ts";
 import { SCENE_PAGE_SIZE } from "./incremental.ts";
+import { LOCATION_KEY, LOCATION_MAX_AGE_MS } from "./location.ts";
+import { NO_PLAN_FILTERS, QUERY_CLOCK_MS, tonightArgs, TONIGHT_PAGE, type TonightArea } from "./tonight/tonightArgs.ts";
 
 /** The scene list's clock: the hour, so the subscription stays put within it. */
 export const sceneListHour = (nowMs: number) => Math.floor(nowMs / 3_600_000) * 3_600_000;
@@ -67,37 +70,169 @@ export function prewarmedFirstPage(args: SceneListArgs): ReturnType<typeof first
   return prewarmed !== null && prewarmed.key === canonical(firstPageArgs(args)) ? prewarmed.args : null;
 }
 
+/** The area list's first page (sceneArea.listArea as AreaSceneResults pages it), for a point already rounded. */
+export const areaFirstPageArgs = (area: TonightArea) => ({
+  lat: area.lat,
+  lng: area.lng,
+  radiusMiles: area.radiusMiles,
+  paginationOpts: { numItems: SCENE_PAGE_SIZE, cursor: null },
+});
+
+/** Tonight's first page on the scene (tonight.list as TonightSection pages it). */
+export const tonightFirstPageArgs = (args: ReturnType<typeof tonightArgs>) => ({
+  ...args,
+  paginationOpts: { numItems: TONIGHT_PAGE, cursor: null },
+});
+
+/** What {@link openingQueries} needs from the app, as plain values (it runs in index.html too). */
+export type OpeningConstants = {
+  listPath: string;
+  areaPath: string;
+  tonightPath: string;
+  /** The plain list's first page arguments, the clock left to fill in. */
+  listTemplate: ReturnType<typeof firstPageArgs>;
+  pageSize: number;
+  tonightPage: number;
+  listClockMs: number;
+  tonightClockMs: number;
+  locationMaxAgeMs: number;
+};
+
+export type OpeningQuery = { path: string; args: Record<string, unknown> };
+
 /**
- * On /scene, subscribes to the opening list's first page as soon as the client
- * exists: the request goes out with the WebSocket's first messages, while the
- * router and the scene's code are still loading, instead of after the page has
- * rendered. useScenePages shows that page until its paginated query has its own.
+ * The two queries the scene opens with: its list (the area's when the distance
+ * filter was left on with a location under an hour old, `saved` being the
+ * `userLocation` entry; else the plain list) and Tonight. Self-contained (no
+ * outside names): index.html's script runs its source, before any of the app's
+ * code, and the app calls it to subscribe to the same queries. Its arguments
+ * are those the page's own builders give (firstPage.test.ts checks them).
+ */
+export function openingQueries(
+  nowMs: number,
+  saved: string | null,
+  timeZone: string,
+  c: OpeningConstants,
+): { area: TonightArea | null; list: OpeningQuery; tonight: OpeningQuery } {
+  let area: TonightArea | null = null;
+  try {
+    const s = saved ? JSON.parse(saved) : null;
+    const r = s ? s.radiusMiles : null;
+    if (
+      s &&
+      typeof s.lat === "number" &&
+      typeof s.lng === "number" &&
+      typeof s.ts === "number" &&
+      nowMs - s.ts <= c.locationMaxAgeMs &&
+      typeof r === "number" &&
+      r % 5 === 0 &&
+      r >= 5 &&
+      r <= 50
+    ) {
+      // Rounded to 3 decimals, as the area query's point (areaCenter).
+      area = { lat: Math.round(s.lat * 1000) / 1000, lng: Math.round(s.lng * 1000) / 1000, radiusMiles: r };
+    }
+  } catch {
+    area = null;
+  }
+  const list: OpeningQuery = area
+    ? {
+        path: c.areaPath,
+        args: {
+          lat: area.lat,
+          lng: area.lng,
+          radiusMiles: area.radiusMiles,
+          paginationOpts: { numItems: c.pageSize, cursor: null },
+        },
+      }
+    : { path: c.listPath, args: { ...c.listTemplate, nowMs: Math.floor(nowMs / c.listClockMs) * c.listClockMs } };
+  const tonight: OpeningQuery = {
+    path: c.tonightPath,
+    args: {
+      nowMs: Math.floor(nowMs / c.tonightClockMs) * c.tonightClockMs,
+      timeZone: timeZone,
+      ...(area ? { area: area } : {}),
+      type: "all",
+      search: "",
+      filters: { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false },
+      paginationOpts: { numItems: c.tonightPage, cursor: null },
+    },
+  };
+  return { area: area, list: list, tonight: tonight };
+}
+
+export const OPENING_CONSTANTS: OpeningConstants = {
+  listPath: getFunctionName(api.scene.listPage),
+  areaPath: getFunctionName(api.sceneArea.listArea),
+  tonightPath: getFunctionName(api.tonight.list),
+  listTemplate: firstPageArgs(openingSceneArgs(0)),
+  pageSize: SCENE_PAGE_SIZE,
+  tonightPage: TONIGHT_PAGE,
+  listClockMs: 3_600_000,
+  tonightClockMs: QUERY_CLOCK_MS,
+  locationMaxAgeMs: LOCATION_MAX_AGE_MS,
+};
+
+function savedLocationEntry(): string | null {
+  try {
+    return localStorage.getItem(LOCATION_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * On /scene, subscribes to the opening list's first page and to Tonight's as
+ * soon as the client exists: the requests go out with the WebSocket's first
+ * messages, while the router and the scene's code are still loading, instead
+ * of after the page has rendered (Tonight: after its first paint). The page's
+ * own subscriptions have the same arguments (field order too: the client keys
+ * queries by their JSON), so they find the answers there; useScenePages shows
+ * the plain list's page until its paginated query has its own.
  * True when it did (the path is the scene's).
  */
 export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: string, nowMs = Date.now()): boolean {
   if (normalPath(pathname) !== paths.scene) return false;
-  const args = firstPageArgs(openingSceneArgs(nowMs));
-  prewarmed = { key: canonical(args), args };
-  // Kept for 30 s: the page subscribes to the same query (same arguments) long before then.
-  client.prewarmQuery({ query: api.scene.listPage, args, extendSubscriptionFor: 30_000 });
+  const { area } = openingQueries(nowMs, savedLocationEntry(), viewerTimeZone(), OPENING_CONSTANTS);
+  // Each kept for 30 s: the page subscribes to the same queries long before then.
+  if (area) {
+    client.prewarmQuery({
+      query: api.sceneArea.listArea,
+      args: areaFirstPageArgs(area),
+      extendSubscriptionFor: 30_000,
+    });
+  } else {
+    const args = firstPageArgs(openingSceneArgs(nowMs));
+    prewarmed = { key: canonical(args), args };
+    client.prewarmQuery({ query: api.scene.listPage, args, extendSubscriptionFor: 30_000 });
+  }
+  const tonight = tonightArgs({
+    nowMs,
+    timeZone: viewerTimeZone(),
+    area,
+    type: "all",
+    search: "",
+    filters: NO_PLAN_FILTERS,
+  });
+  client.prewarmQuery({ query: api.tonight.list, args: tonightFirstPageArgs(tonight), extendSubscriptionFor: 30_000 });
   return true;
 }
 
-/** Where index.html's inline script leaves the first page it asked for (see {@link httpFirstPageScript}). */
+/** Where index.html's inline script leaves the requests it made (see {@link httpFirstPageScript}). */
 export const HTTP_FIRST_PAGE_GLOBAL = "__stagetimeSceneFirstPage";
 
-/** What that script leaves: the arguments it asked with and the answer's value (null on any failure). */
-export type HttpFirstPageRequest = { args: unknown; result: Promise<JSONValue | null> };
+/** One request that script made: the query, the arguments it asked with and the answer's value (null on any failure). */
+export type HttpFirstPageRequest = { path: string; args: unknown; result: Promise<JSONValue | null> };
 
 /**
  * The inline script built into index.html (scripts/earlyScripts.ts): on /scene,
  * while the HTML is still being parsed and before any of the app's JavaScript
- * has loaded, it asks the backend for the opening list's first page over HTTP
- * (Convex's `POST /api/query`, the request ConvexHttpClient makes for
- * `preloadQuery`: arguments in an array, Convex's JSON encoding), so the first
- * cards wait neither for the bundle nor for the WebSocket. The arguments are
- * {@link openingSceneArgs}' with the hour filled in as the page loads; the
- * functions are inlined from this module, so the rules stay here.
+ * has loaded, it asks the backend over HTTP for the first pages the scene opens
+ * with ({@link openingQueries}: the list, plain or the remembered area's, and
+ * Tonight) with Convex's `POST /api/query`, the request ConvexHttpClient makes
+ * for `preloadQuery` (arguments in an array, Convex's JSON encoding), so the
+ * first cards wait neither for the bundle nor for the WebSocket. The functions
+ * are inlined from this module, so the rules stay here.
  *
  * The request says `Content-Type: application/json`, which makes it a CORS
  * preflighted one (an OPTIONS round trip first when the backend is on another
@@ -113,103 +248,125 @@ export type HttpFirstPageRequest = { args: unknown; result: Promise<JSONValue | 
  * which the cards' check-in windows would otherwise pay for in the first render.
  */
 export function httpFirstPageScript(convexUrl: string): string {
-  const template = firstPageArgs(openingSceneArgs(0));
-  const request = {
-    url: `${convexUrl.replace(/\/+$/, "")}/api/query`,
-    path: getFunctionName(api.scene.listPage),
-  };
+  const url = `${convexUrl.replace(/\/+$/, "")}/api/query`;
   return (
     `(function(){if((${normalPath.toString()})(location.pathname)!==${scriptLiteral(paths.scene)})return;` +
-    `var a=${scriptLiteral(template)};a.nowMs=(${sceneListHour.toString()})(Date.now());var r;` +
-    `try{r=fetch(${scriptLiteral(request.url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
-    `body:JSON.stringify({path:${scriptLiteral(request.path)},format:"convex_encoded_json",args:[a]})})` +
+    `var s=null,z=${scriptLiteral(DEFAULT_TIME_ZONE)};try{s=localStorage.getItem(${scriptLiteral(LOCATION_KEY)})}catch(e){}` +
+    `try{z=Intl.DateTimeFormat().resolvedOptions().timeZone||z}catch(e){}` +
+    `var q=(${openingQueries.toString()})(Date.now(),s,z,${scriptLiteral(OPENING_CONSTANTS)});` +
+    `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]=[q.list,q.tonight].map(function(o){var r;` +
+    `try{r=fetch(${scriptLiteral(url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
+    `body:JSON.stringify({path:o.path,format:"convex_encoded_json",args:[o.args]})})` +
     `.then(function(s){return s.ok?s.json():null}).then(function(b){return b&&b.status==="success"?b.value:null},` +
-    `function(){return null})}catch(e){r=Promise.resolve(null)}` +
-    `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]={args:a,result:r};setTimeout(function(){try{` +
+    `function(){return null})}catch(e){r=Promise.resolve(null)}return{path:o.path,args:o.args,result:r}});` +
+    `setTimeout(function(){try{` +
     `new Intl.DateTimeFormat("en-US",{timeZone:${scriptLiteral(DEFAULT_TIME_ZONE)},timeZoneName:"longOffset"}).format(0)` +
     `}catch(e){}},0)})()`
   );
 }
 
-/** How long the page fetched with the HTML may stand in (as long as the WebSocket's prewarmed copy is kept). */
+/** How long a page fetched with the HTML may stand in (as long as the WebSocket's prewarmed copies are kept). */
 export const HTTP_FIRST_PAGE_MAX_AGE_MS = 30_000;
 
 /**
- * The page index.html's script fetched, once it has arrived (null: none, another
- * page, it failed, or it is retired). It stands in once: until a list has its
- * own live first page, and for {@link HTTP_FIRST_PAGE_MAX_AGE_MS} at most, so a
- * list mounted later (back from another page, the distance filter turned off)
- * never shows the snapshot the page loaded with.
+ * The pages index.html's script fetched, by query and arguments, once arrived
+ * (null: on its way). Each stands in once: until its list has its own live
+ * first page, and for {@link HTTP_FIRST_PAGE_MAX_AGE_MS} at most, so a list
+ * mounted later (back from another page, a filter turned off) never shows the
+ * snapshot the page loaded with.
  */
-const httpFirstPage: { key: string | null; value: ScenePage | null; listeners: Set<() => void> } = {
-  key: null,
-  value: null,
-  listeners: new Set(),
-};
+const httpPages = { pages: new Map<string, unknown>(), listeners: new Set<() => void>() };
 
-/** Whether a decoded answer is a page of scene.listPage's shape (the list reads these fields). */
-function isScenePage(value: unknown): value is ScenePage {
+const pageKey = (path: string, args: unknown) => `${path}|${canonical(args)}`;
+
+/** Whether a decoded answer is a page of `path`'s shape (the lists read these fields). */
+function isPageOf(path: string, value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
   const page = value as Record<string, unknown>;
+  const idOf = (item: Record<string, unknown>) =>
+    path === OPENING_CONSTANTS.tonightPath ? (item.item as Record<string, unknown> | null)?._id : item._id;
   return (
     Array.isArray(page.page) &&
-    page.page.every((item) => item !== null && typeof item === "object" && typeof item._id === "string") &&
+    page.page.every((item) => item !== null && typeof item === "object" && typeof idOf(item) === "string") &&
     typeof page.isDone === "boolean" &&
     typeof page.continueCursor === "string"
   );
 }
 
-/** The list has its own live first page: the page fetched with the HTML stands in no more. */
-export function retireHttpFirstPage(): void {
-  if (httpFirstPage.value === null && httpFirstPage.key === null) return;
-  httpFirstPage.key = null;
-  httpFirstPage.value = null;
-  httpFirstPage.listeners.forEach((notify) => notify());
+const notify = () => httpPages.listeners.forEach((listener) => listener());
+
+/** The page for `path` and `args` stands in no more (no arguments: none do). */
+export function retireHttpPage(path?: string, args?: unknown): void {
+  if (path === undefined) {
+    if (httpPages.pages.size === 0) return;
+    httpPages.pages.clear();
+  } else if (!httpPages.pages.delete(pageKey(path, args))) return;
+  notify();
 }
 
-/** Takes over the request index.html's script made (called once, as the entry loads). */
-export function adoptHttpFirstPage(request: HttpFirstPageRequest | undefined = readHttpFirstPageGlobal()): void {
-  if (!request || typeof request !== "object" || typeof request.result?.then !== "function") return;
-  const key = canonical(request.args);
-  httpFirstPage.key = key;
-  setTimeout(() => {
-    if (httpFirstPage.key === key) retireHttpFirstPage();
-  }, HTTP_FIRST_PAGE_MAX_AGE_MS);
-  void request.result.then(
-    (value) => {
-      if (value === null || value === undefined || httpFirstPage.key !== key) return;
-      let page: unknown;
-      try {
-        page = jsonToConvex(value);
-      } catch {
-        return;
-      }
-      // Anything else than a page (a proxy's error page, another version's answer) is left out.
-      if (!isScenePage(page)) return;
-      httpFirstPage.value = page;
-      httpFirstPage.listeners.forEach((notify) => notify());
-    },
-    () => undefined,
+/** The plain list has its own live first page (no arguments: every page fetched with the HTML is retired). */
+export function retireHttpFirstPage(args?: SceneListArgs): void {
+  if (args === undefined) retireHttpPage();
+  else retireHttpPage(OPENING_CONSTANTS.listPath, firstPageArgs(args));
+}
+
+/** Takes over the requests index.html's script made (called once, as the entry loads). */
+export function adoptHttpFirstPage(requests: unknown = readHttpFirstPageGlobal()): void {
+  if (!Array.isArray(requests)) return;
+  for (const request of requests as HttpFirstPageRequest[]) {
+    if (!request || typeof request.path !== "string" || typeof request.result?.then !== "function") continue;
+    const key = pageKey(request.path, request.args);
+    httpPages.pages.set(key, null);
+    setTimeout(() => {
+      if (httpPages.pages.delete(key)) notify();
+    }, HTTP_FIRST_PAGE_MAX_AGE_MS);
+    void request.result.then(
+      (value) => {
+        if (value === null || value === undefined || !httpPages.pages.has(key)) return;
+        let page: unknown;
+        try {
+          page = jsonToConvex(value);
+        } catch {
+          return;
+        }
+        // Anything else than a page (a proxy's error page, another version's answer) is left out.
+        if (!isPageOf(request.path, page)) return;
+        httpPages.pages.set(key, page);
+        notify();
+      },
+      () => undefined,
+    );
+  }
+}
+
+function readHttpFirstPageGlobal(): unknown {
+  if (typeof window === "undefined") return undefined;
+  return (window as unknown as Record<string, unknown>)[HTTP_FIRST_PAGE_GLOBAL];
+}
+
+const subscribeHttpPages = (listener: () => void) => {
+  httpPages.listeners.add(listener);
+  return () => void httpPages.listeners.delete(listener);
+};
+
+/** The page index.html's script fetched for `path` and `args`, if it has arrived (and still stands in). */
+export function httpPageFor<T>(path: string, args: unknown): T | undefined {
+  return (httpPages.pages.get(pageKey(path, args)) ?? undefined) as T | undefined;
+}
+
+/** {@link httpPageFor}, re-rendering when the page arrives (null: waiting for nothing). */
+export function useHttpPage<T>(query: { path: string; args: unknown } | null): T | undefined {
+  return useSyncExternalStore(subscribeHttpPages, () =>
+    query === null ? undefined : httpPageFor<T>(query.path, query.args),
   );
 }
 
-function readHttpFirstPageGlobal(): HttpFirstPageRequest | undefined {
-  if (typeof window === "undefined") return undefined;
-  return (window as unknown as Record<string, HttpFirstPageRequest | undefined>)[HTTP_FIRST_PAGE_GLOBAL];
-}
-
-const subscribeHttpFirstPage = (notify: () => void) => {
-  httpFirstPage.listeners.add(notify);
-  return () => void httpFirstPage.listeners.delete(notify);
-};
-
-/** The first page index.html's script fetched over HTTP, if it was for `args` and has arrived. */
+/** The plain list's first page fetched with the HTML, if it was for `args` and has arrived. */
 export function httpFirstPageFor(args: SceneListArgs | null): ScenePage | undefined {
-  if (args === null || httpFirstPage.value === null) return undefined;
-  return canonical(firstPageArgs(args)) === httpFirstPage.key ? httpFirstPage.value : undefined;
+  return args === null ? undefined : httpPageFor<ScenePage>(OPENING_CONSTANTS.listPath, firstPageArgs(args));
 }
 
 /** {@link httpFirstPageFor}, re-rendering when the page arrives (null: waiting for nothing). */
 export function useHttpFirstPage(args: SceneListArgs | null): ScenePage | undefined {
-  return useSyncExternalStore(subscribeHttpFirstPage, () => httpFirstPageFor(args));
+  return useHttpPage<ScenePage>(args === null ? null : { path: OPENING_CONSTANTS.listPath, args: firstPageArgs(args) });
 }

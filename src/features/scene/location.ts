@@ -70,8 +70,12 @@ export function getCurrentLocation(options: PositionOptions): Promise<LatLng> {
   });
 }
 
-const CACHE_KEY = "userLocation";
-const CACHE_MAX_AGE_MS = 60 * 60_000;
+/** The localStorage key of the saved location (and of the distance filter left on, see rememberDistanceFilter). */
+export const LOCATION_KEY = "userLocation";
+/** How long a saved location is used without asking the browser again. */
+export const LOCATION_MAX_AGE_MS = 60 * 60_000;
+const CACHE_KEY = LOCATION_KEY;
+const CACHE_MAX_AGE_MS = LOCATION_MAX_AGE_MS;
 
 /** The distance filter's location from localStorage, if under an hour old. */
 export function readCachedLocation(nowMs: number): LatLng | null {
@@ -98,5 +102,42 @@ export function writeCachedLocation(location: LatLng, nowMs: number): void {
     localStorage.setItem(CACHE_KEY, JSON.stringify({ ...location, ts: nowMs }));
   } catch {
     // Private mode or a full quota: the location is still used for this visit.
+  }
+}
+
+/** The distance filter left on at the last visit, with its location while that is under an hour old. */
+export type RememberedArea = { location: LatLng; radiusMiles: number };
+
+/**
+ * The distance filter as the comedian left it, if it was on and its location
+ * is under an hour old: the scene opens with it on, without asking the browser.
+ * Kept in the same `userLocation` entry (cleared on sign-out with it).
+ */
+export function readRememberedArea(nowMs: number): RememberedArea | null {
+  const location = readCachedLocation(nowMs);
+  if (!location) return null;
+  try {
+    const { radiusMiles } = (JSON.parse(localStorage.getItem(CACHE_KEY)!) as { radiusMiles?: unknown }) ?? {};
+    // 5 to 50 miles in steps of 5, as the slider allows.
+    if (typeof radiusMiles !== "number" || !Number.isInteger(radiusMiles / 5) || radiusMiles < 5 || radiusMiles > 50)
+      return null;
+    return { location, radiusMiles };
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers the distance filter's state beside the saved location (null: off). The location's age is kept. */
+export function rememberDistanceFilter(radiusMiles: number | null): void {
+  try {
+    const raw = localStorage.getItem(CACHE_KEY);
+    if (!raw) return;
+    const entry = JSON.parse(raw) as Record<string, unknown>;
+    if (entry === null || typeof entry !== "object") return;
+    if (radiusMiles === null) delete entry.radiusMiles;
+    else entry.radiusMiles = radiusMiles;
+    localStorage.setItem(CACHE_KEY, JSON.stringify(entry));
+  } catch {
+    // Unreadable or full storage: the filter is simply not remembered.
   }
 }

@@ -14,10 +14,11 @@ import {
 /**
  * The comedian's location for the distance filter: asked of the browser once
  * (a rough fix is enough), kept for the visit and cached for an hour in
- * localStorage so the next visit does not ask again.
+ * localStorage so the next visit does not ask again. `initial`: a saved
+ * location the page already read.
  */
-export function useDistanceLocation() {
-  const [location, setLocation] = useState<LatLng | null>(null);
+export function useDistanceLocation(initial: LatLng | null = null) {
+  const [location, setLocation] = useState<LatLng | null>(initial);
   const [error, setError] = useState<string | null>(null);
   const [locating, setLocating] = useState(false);
   const asking = useRef(false);

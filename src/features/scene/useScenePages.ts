@@ -27,8 +27,8 @@ export function useScenePages(args: ScenePagesArgs) {
   const early = live ?? fetched;
   const settled = live !== undefined || current.status !== "LoadingFirstPage";
   useEffect(() => {
-    if (settled) retireHttpFirstPage();
-  }, [settled]);
+    if (settled) retireHttpFirstPage(args);
+  }, [settled]); // eslint-disable-line react-hooks/exhaustive-deps
   // Remember the latest settled answer (React's "state from the previous render" pattern).
   if (current.status !== "LoadingFirstPage" && (kept.results !== current.results || kept.status !== current.status)) {
     setKept(current);

@@ -10,6 +10,7 @@ import type { TonightNight } from "../../../../convex/model/tonight";
 import { paths } from "@/lib/paths";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { useNow } from "@/lib/useNow";
+import { OPENING_CONSTANTS, retireHttpPage, useHttpPage } from "../firstPage";
 import { TypeBadge } from "../SceneParts";
 import {
   checkInBadgeText,
@@ -21,21 +22,10 @@ import {
   startsInText,
 } from "./tonightText";
 
-export type TonightArea = { lat: number; lng: number; radiusMiles: number };
+import { NO_PLAN_FILTERS, type TonightArea, tonightArgs, TONIGHT_PAGE } from "./tonightArgs";
 
-export const NO_PLAN_FILTERS: PlanFilters = { freeOnly: false, signup: "any", timeOfDay: "any", hideStale: false };
-
-/** How many nights Tonight shows first, and how many more each 'Show more' asks for. */
-const TONIGHT_PAGE = 10;
 /** The dashboard's card starts smaller. */
 const COMPACT_PAGE = 5;
-
-/**
- * The query's clock moves every quarter hour (every zone's midnight falls on
- * one); nights that ended since are dropped here. A new clock is a new query,
- * so it restarts the pages: see {@link useTonightPages}.
- */
-const QUERY_CLOCK_MS = 15 * 60_000;
 
 type TonightArgs = {
   area: TonightArea | null;
@@ -53,14 +43,8 @@ type TonightArgs = {
  */
 function useTonightPages(args: TonightArgs, pageSize: number) {
   const now = useNow(60_000);
-  const base = {
-    nowMs: Math.floor(now / QUERY_CLOCK_MS) * QUERY_CLOCK_MS,
-    timeZone: viewerTimeZone(),
-    ...(args.area ? { area: args.area } : {}),
-    type: args.type,
-    search: args.search.trim(),
-    filters: args.filters,
-  };
+  // The quarter-hour clock: a new clock restarts the pages (see tonightArgs).
+  const base = tonightArgs({ nowMs: now, timeZone: viewerTimeZone(), ...args });
   const { results, status, loadMore } = usePinnedPaginatedQuery(api.tonight.list, base, {
     initialNumItems: pageSize,
   });
@@ -86,7 +70,20 @@ function useTonightPages(args: TonightArgs, pageSize: number) {
 
   const last = useRef<{ nights: TonightNight[]; status: typeof status } | null>(null);
   if (status !== "LoadingFirstPage") last.current = { nights: results, status };
-  const shown = status === "LoadingFirstPage" ? last.current : { nights: results, status };
+  // On the scene's first load, the page index.html's script fetched stands in until the live one is in.
+  const waiting = status === "LoadingFirstPage" && last.current === null;
+  const firstPage = {
+    path: OPENING_CONSTANTS.tonightPath,
+    args: { ...base, paginationOpts: { numItems: pageSize, cursor: null } },
+  };
+  const early = useHttpPage<{ page: TonightNight[]; isDone: boolean }>(waiting ? firstPage : null);
+  useEffect(() => {
+    if (!waiting) retireHttpPage(firstPage.path, firstPage.args);
+  }, [waiting]); // eslint-disable-line react-hooks/exhaustive-deps
+  const shown =
+    status !== "LoadingFirstPage"
+      ? { nights: results, status }
+      : (last.current ?? (early ? { nights: early.page, status: early.isDone ? "Exhausted" : "CanLoadMore" } : null));
   const tomorrow = useQuery(
     api.tonight.tomorrow,
     shown?.status === "Exhausted" && shown.nights.length === 0 ? base : "skip",
