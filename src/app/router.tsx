@@ -2,7 +2,6 @@ import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 
 import type { ComponentType } from "react";
 import { LoadingState } from "@/components/LoadingState";
 import { paths, ROUTE_PRELOADED_GLOBAL, type OnboardingStep } from "@/lib/paths";
-import { AdminGate } from "./gates/AdminGate";
 import { RequireSession, StartupGate } from "./gates/StartupGate";
 import { RootLayout } from "./layout/RootLayout";
 import { RouteError } from "./RouteError";
@@ -117,7 +116,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: rel(paths.admin),
-        element: <AdminGate />,
+        lazy: async () => ({ Component: (await import("./gates/AdminGate")).AdminGate }),
         children: [{ index: true, lazy: page(() => import("@/routes/Admin")) }],
       },
       { path: "*", lazy: page(() => import("@/routes/NotFound")) },

@@ -364,6 +364,11 @@ test.describe("log a set", () => {
     await expect(page).toHaveURL(/\/onboarding\/welcome$/);
     await page.getByRole("button", { name: "Skip onboarding" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The toaster's code loads after the layout's first paint.
+    await page
+      .locator("[data-badge-toaster]")
+      .waitFor({ state: "attached", timeout: 10_000 })
+      .catch(() => undefined);
     test.skip((await page.locator("[data-badge-toaster]").count()) === 0, "BadgeToaster is not mounted in the layout");
 
     // The same comedian logs their first set on their phone.

@@ -5,12 +5,13 @@ import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { useOnline } from "@/lib/useOnline";
-import { BadgeToaster } from "@/features/badges/BadgeToaster";
 import { ListNotifier } from "@/features/live-list/ListNotifier";
 import { useEnsureProfile } from "../gates/useEnsureProfile";
 import { ScrollToTop } from "./ScrollToTop";
 import { TopBar } from "./TopBar";
 
+// Badges earned (signed in only, with the badge icons): not part of the first paint.
+const BadgeToaster = lazy(() => import("@/features/badges/BadgeToaster").then((m) => ({ default: m.BadgeToaster })));
 // Service worker registration and its update prompt: not part of the first paint.
 const UpdatePrompt = lazy(() => import("../pwa/UpdatePrompt"));
 // The offline copy and outbox, and the page shown without a network (both precached).
@@ -28,7 +29,11 @@ export function RootLayout() {
   return (
     <>
       <ScrollToTop />
-      <BadgeToaster />
+      <ErrorBoundary fallback={null}>
+        <Suspense fallback={null}>
+          <BadgeToaster />
+        </Suspense>
+      </ErrorBoundary>
       <ListNotifier />
       <Suspense fallback={null}>
         <UpdatePrompt />
