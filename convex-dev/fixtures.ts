@@ -7,7 +7,8 @@
 import { v } from "convex/values";
 import type { QueryCtx } from "../convex/_generated/server";
 import { internalMutation } from "../convex/functions";
-import { localDateString } from "../convex/lib/time";
+import { addDaysToDate, localDateString, zonedEpoch } from "../convex/lib/time";
+import { goalWeek } from "../convex/lib/weeks";
 import { normalizeEmail } from "../convex/model/profiles";
 import * as Scene from "../convex/model/scene";
 import { sceneItemFields, sceneItemStatus } from "../convex/schema";
@@ -160,5 +161,34 @@ export const insertComedians = internalMutation({
       out.push({ userId, sessionId });
     }
     return out;
+  },
+});
+
+/**
+ * Gives the account with `email` one set per entry, at 00:30 New York time on the
+ * Sunday `weeksAgo` goal weeks before this one (this week's set: a minute ago), so a
+ * browser test can lay out a week streak. Everything derived follows through the triggers.
+ */
+export const insertWeekSets = internalMutation({
+  args: { email: v.string(), sets: v.array(v.object({ weeksAgo: v.number(), minutes: v.number() })) },
+  returns: v.null(),
+  handler: async (ctx, { email, sets }) => {
+    const user = await accountWithEmail(ctx, email);
+    const zone = "America/New_York";
+    const now = Date.now();
+    const thisWeek = goalWeek(now, zone).startDate;
+    for (const { weeksAgo, minutes } of sets.slice(0, 60)) {
+      const performedAt =
+        weeksAgo <= 0 ? now - 60_000 : zonedEpoch(addDaysToDate(thisWeek, -7 * Math.floor(weeksAgo)), "00:30", zone);
+      await ctx.db.insert("performances", {
+        userId: user._id,
+        minutes,
+        performedAt,
+        performanceDate: localDateString(performedAt, zone),
+        venueName: "Week Streak Room",
+        tags: [],
+      });
+    }
+    return null;
   },
 });

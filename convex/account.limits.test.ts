@@ -21,6 +21,7 @@ const OWNED = {
   userStats: "userId",
   performances: "userId",
   performanceDays: "userId",
+  performanceWeeks: "userId",
   venueVisits: "userId",
   checkIns: "userId",
   favorites: "userId",

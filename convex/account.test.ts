@@ -88,6 +88,7 @@ async function rowsOf(t: TestBackend, userId: Id<"users">) {
       "profiles",
       "userStats",
       "performanceDays",
+      "performanceWeeks",
       "venueVisits",
       "performances",
       "sceneItems",

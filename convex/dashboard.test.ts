@@ -89,6 +89,7 @@ describe("dashboard.summary", () => {
       currentStreak: 0,
       longestStreak: 0,
       badges: [],
+      weekStreak: { current: 0, longest: 0, thisWeekMet: false, freezeAvailable: true, frozenWeek: null },
     });
   });
 

@@ -1,6 +1,7 @@
 import { v } from "convex/values";
 import { appError, ErrorCode } from "./errors";
 import { userMutation } from "./functions";
+import { awardEarnedBadges } from "./model/badges";
 import * as Profiles from "./model/profiles";
 
 export const INVALID_GOAL_MESSAGE = "Please enter a goal between 1 and 100 minutes.";
@@ -20,6 +21,8 @@ export const update = userMutation({
     }
     const profile = await Profiles.createProfileIfMissing(ctx, ctx.userId);
     await ctx.db.patch("profiles", profile._id, { weeklyGoalMinutes });
+    // A lower goal can complete this week, and with it a week streak badge.
+    await awardEarnedBadges(ctx, ctx.userId, Date.now());
     return weeklyGoalMinutes;
   },
 });

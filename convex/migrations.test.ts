@@ -1,5 +1,5 @@
 import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
 import { triggers } from "./triggers";
@@ -115,4 +115,51 @@ test("zeroMinuteSets deletes the sets once saved with 0 minutes, and the comedia
   expect(await comic.asUser.query(api.stats.mine, {})).toMatchObject({ totalMinutes: 5, totalSets: 1 });
   // A second run changes nothing.
   expect((await t.mutation(internal.migrations.zeroMinuteSets, {})).deleted).toBe(0);
+});
+
+test("performanceWeeks builds the week rows and week streak of a history from before them, once", async () => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.parse("2026-11-20T22:00:00-05:00")); // Friday, week of Nov 15
+  try {
+    const t = newTest();
+    const comic = await createUser(t, { withStats: true, profile: { timeZone: "America/New_York" } });
+    // Sets written before the table existed: no trigger ran for them.
+    await t.run(async (ctx) => {
+      for (const [date, minutes] of [
+        ["2026-11-03", 10],
+        ["2026-11-05", 10],
+        ["2026-11-10", 15],
+        ["2026-11-18", 30],
+      ] as const) {
+        const performedAt = Date.parse(`${date}T21:00:00-05:00`);
+        await ctx.db.insert("performances", {
+          userId: comic.userId,
+          minutes,
+          performedAt,
+          performanceDate: date,
+          tags: [],
+        });
+      }
+    });
+    const weeks = async () =>
+      await t.run(async (ctx) =>
+        (await ctx.db.query("performanceWeeks").collect()).map((w) => [w.weekStart, w.minutes, w.sets, w.goal]),
+      );
+    expect(await weeks()).toEqual([]);
+
+    expect(await t.mutation(internal.migrations.performanceWeeks, {})).toMatchObject({ updated: 1, isDone: true });
+    expect(await weeks()).toEqual([
+      ["2026-11-01", 20, 2, 15],
+      ["2026-11-08", 15, 1, 15],
+      ["2026-11-15", 30, 1, 15],
+    ]);
+    const stats = await t.run(async (ctx) => await ctx.db.query("userStats").unique());
+    expect(stats?.longestWeekStreak).toBe(3);
+
+    // A second run leaves the rows alone.
+    expect(await t.mutation(internal.migrations.performanceWeeks, {})).toMatchObject({ updated: 0 });
+    expect(await weeks()).toHaveLength(3);
+  } finally {
+    vi.useRealTimers();
+  }
 });

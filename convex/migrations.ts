@@ -4,6 +4,7 @@ import { internalMutation } from "./functions";
 import { micGeoFields } from "./model/micTriggers";
 import { MIN_SET_MINUTES } from "./lib/setRules";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
+import { backfillWeeks } from "./model/weekStreaks";
 
 /**
  * One-off data migrations, run by hand after the deploy that needs them:
@@ -87,5 +88,29 @@ export const zeroMinuteSets = internalMutation({
       deleted++;
     }
     return { deleted, isDone: page.isDone, continueCursor: page.continueCursor };
+  },
+});
+
+/** Comedians one {@link performanceWeeks} call looks at (each reads up to 4,000 sets). */
+const WEEKS_USER_BATCH = 5;
+
+/**
+ * Week streaks read one `performanceWeeks` row per goal week with a set. A
+ * comedian whose sets predate the table has none: this builds them from their
+ * sets (each week with the comedian's current goal) and walks their streak,
+ * {@link WEEKS_USER_BATCH} comedians a call; run it again with `cursor` set to
+ * the answer's `continueCursor` until `isDone`. Comedians who have week rows
+ * already are left alone.
+ */
+export const performanceWeeks = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ updated: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("userStats").paginate({ numItems: WEEKS_USER_BATCH, cursor: cursor ?? null });
+    let updated = 0;
+    for (const stats of page.page) {
+      if (await backfillWeeks(ctx, stats.userId)) updated++;
+    }
+    return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });

@@ -1,6 +1,7 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
+import { weekStreakStateValidator } from "./lib/weekStreaks";
 
 /** Kinds of scene item: the wizards create open mics and shows; admins may also
  * mark a show as booked or bringer. */
@@ -113,7 +114,19 @@ export default defineSchema({
     longestStreak: v.number(),
     lastSetDate: v.optional(v.string()),
     venuesAdded: v.number(),
+    /** The week streak walked up to the week in progress at the last change (model/weekStreaks). */
+    weekStreak: v.optional(weekStreakStateValidator),
+    longestWeekStreak: v.optional(v.number()),
   }).index("by_userId", ["userId"]),
+
+  /** One row per comedian per goal week (Sunday's date) with a set: minutes and that week's goal. */
+  performanceWeeks: defineTable({
+    userId: v.id("users"),
+    weekStart: v.string(),
+    minutes: v.number(),
+    sets: v.number(),
+    goal: v.number(),
+  }).index("by_user_and_week", ["userId", "weekStart"]),
 
   /** A set logged from a device's offline outbox, by the key the device gave it: a resend finds it. */
   setClientKeys: defineTable({

@@ -171,6 +171,7 @@ describe("seed:run", () => {
       monthCheckIns: data.checkIns.length,
       currentStreak: stats!.currentStreak,
       longestStreak: stats!.longestStreak,
+      weekStreak: stats!.longestWeekStreak ?? 0,
     });
     expect([...codes].sort()).toEqual([...earned].sort());
     expect(new Set(codes).size).toBe(codes.length);

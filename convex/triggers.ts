@@ -3,6 +3,7 @@ import type { DataModel } from "./_generated/dataModel";
 import { registerBitTriggers } from "./model/bitTriggers";
 import { registerMicTriggers } from "./model/micTriggers";
 import { registerStatsTriggers } from "./model/statsTriggers";
+import { registerWeekStreakTriggers } from "./model/weekStreakTriggers";
 
 /**
  * The one owner of derived data. Every mutation builder in `convex/functions.ts`
@@ -20,3 +21,5 @@ export const triggers = new Triggers<DataModel>();
 registerMicTriggers(triggers);
 registerStatsTriggers(triggers);
 registerBitTriggers(triggers);
+// After the stats triggers: the week streak is stored on the stats row they create.
+registerWeekStreakTriggers(triggers);

@@ -2,6 +2,13 @@ import type { Id } from "../../convex/_generated/dataModel";
 import type { MutationCtx } from "../../convex/_generated/server";
 import { earnedBadgeCodes } from "../../convex/lib/badges";
 import {
+  emptyWeekStreak,
+  goalWeekStartOf,
+  walkWeeks,
+  weekStreakAsOf,
+  type GoalWeek,
+} from "../../convex/lib/weekStreaks";
+import {
   addDaysToDate,
   DAY_MS,
   daysBetweenDates,
@@ -101,8 +108,14 @@ export async function populate(
   }
   const venuesAdded = SEED_ITEMS.filter((i) => i.addedByDemo).length;
 
+  // Her weekly goal before her sets, so every goal week of her history has it.
+  const DEMO_GOAL = 30;
+  await ctx.db.patch("profiles", (await createProfileIfMissing(ctx, demoUserId))._id, { weeklyGoalMinutes: DEMO_GOAL });
+
   // The demo comedian's sets, oldest first.
   const sets = planDemoSets(today);
+  const weeks = new Map<string, GoalWeek>();
+  let bestWeekStreak = 0;
   const perItem = new Map<number, number>();
   const awarded = new Map<string, number>();
   let totalMinutes = 0;
@@ -126,6 +139,13 @@ export async function populate(
       lastDate = set.date;
     }
     longestRun = Math.max(longestRun, run);
+    // Her week streak as it stood when this set was logged (lib/weekStreaks, as the triggers walk it).
+    const weekStart = goalWeekStartOf(set.date);
+    const week = weeks.get(weekStart) ?? { weekStart, minutes: 0, goal: DEMO_GOAL };
+    weeks.set(weekStart, { ...week, minutes: week.minutes + set.minutes });
+    const firstWeek = goalWeekStartOf(sets[0].date);
+    const walked = walkWeeks(emptyWeekStreak(firstWeek), [...weeks.values()], weekStart);
+    bestWeekStreak = Math.max(bestWeekStreak, weekStreakAsOf(walked, weeks.get(weekStart), set.date).longest);
     // Each badge is awarded at the set that first met its rule (her added mics predate her sets).
     const earned = earnedBadgeCodes({
       sets: i + 1,
@@ -135,6 +155,7 @@ export async function populate(
       monthCheckIns: 0,
       currentStreak: run,
       longestStreak: longestRun,
+      weekStreak: bestWeekStreak,
     });
     for (const code of earned) {
       if (!awarded.has(code)) awarded.set(code, set.performedAt);
@@ -191,7 +212,7 @@ export async function populate(
     memberSince: zonedEpoch(addDaysToDate(today, -(DEMO_SET_DAYS_AGO[0] + 1)), "12:00", DEMO_TIME_ZONE),
     needsOnboarding: false,
     onboardingCompleted: true,
-    weeklyGoalMinutes: 30,
+    weeklyGoalMinutes: DEMO_GOAL,
     defaultCity: "New York",
     timeZone: DEMO_TIME_ZONE,
   });

@@ -19,10 +19,11 @@ const zero: BadgeInputs = {
   monthCheckIns: 0,
   currentStreak: 0,
   longestStreak: 0,
+  weekStreak: 0,
 };
 
 describe("BADGES", () => {
-  it("holds the 8 badges of the spec", () => {
+  it("holds the 8 badges of the spec and the 3 week streak badges", () => {
     expect(BADGES.map((b) => [b.code, b.name, b.requirement, b.category, b.rarity])).toEqual([
       ["first_set", "First Timer", 1, "performance", "common"],
       ["century_club", "Century Club", 100, "performance", "rare"],
@@ -32,6 +33,9 @@ describe("BADGES", () => {
       ["streak_3", "Getting Started", 3, "streak", "common"],
       ["streak_master", "Streak Master", 7, "streak", "epic"],
       ["streak_legend", "Streak Legend", 30, "streak", "legendary"],
+      ["week_streak_4", "Steady Month", 4, "streak", "common"],
+      ["week_streak_12", "Road Dog", 12, "streak", "epic"],
+      ["week_streak_52", "Year on Stage", 52, "streak", "legendary"],
     ]);
     for (const b of BADGES) {
       expect(b.description.length).toBeGreaterThan(0);
@@ -59,6 +63,9 @@ describe("earning each badge at its threshold and not one below", () => {
     ["streak_master", { currentStreak: 7, longestStreak: 7 }, { currentStreak: 6, longestStreak: 6 }],
     ["streak_master", { currentStreak: 1, longestStreak: 7 }, { currentStreak: 1, longestStreak: 6 }],
     ["streak_legend", { currentStreak: 30 }, { currentStreak: 29, longestStreak: 29 }],
+    ["week_streak_4", { weekStreak: 4 }, { weekStreak: 3 }],
+    ["week_streak_12", { weekStreak: 12 }, { weekStreak: 11 }],
+    ["week_streak_52", { weekStreak: 52 }, { weekStreak: 51 }],
   ])("%s: %o earns it, %o does not", (code, at, below) => {
     expect(earnedBadgeCodes({ ...zero, ...at })).toContain(code);
     expect(earnedBadgeCodes({ ...zero, ...below })).not.toContain(code);
@@ -74,6 +81,7 @@ describe("earning each badge at its threshold and not one below", () => {
       monthCheckIns: 6,
       currentStreak: 0,
       longestStreak: 31,
+      weekStreak: 52,
     };
     expect(earnedBadgeCodes(all)).toEqual(BADGES.map((b) => b.code));
   });
@@ -133,7 +141,7 @@ describe("nextMilestone", () => {
     ["ties go to the first in definition order", { minutes: 50, uniqueVenues: 5 }, [], "century_club"],
     [
       "all earned",
-      { sets: 50, minutes: 400, uniqueVenues: 12, venuesAdded: 2, monthCheckIns: 6, longestStreak: 31 },
+      { sets: 50, minutes: 400, uniqueVenues: 12, venuesAdded: 2, monthCheckIns: 6, longestStreak: 31, weekStreak: 52 },
       BADGES.map((b) => b.code),
       null,
     ],
@@ -145,11 +153,11 @@ describe("nextMilestone", () => {
 describe("badgeCollectionPercent", () => {
   it.each([
     [0, 0],
-    [1, 13],
-    [3, 38],
-    [4, 50],
-    [8, 100],
-  ])("%d of 8 -> %d%%", (n, pct) => {
+    [1, 9],
+    [3, 27],
+    [4, 36],
+    [11, 100],
+  ])("%d of 11 -> %d%%", (n, pct) => {
     expect(badgeCollectionPercent(n)).toBe(pct);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The 8 fixed badges of part 1 §3 and the rules that decide them. Used by the
+ * The fixed badges and the rules that decide them. Used by the
  * server (awarding in the same transaction as the change that earns a badge)
  * and by the showcase (progress, next milestone).
  */
 
-export type BadgeMetric = "sets" | "minutes" | "uniqueVenues" | "venuesAdded" | "monthCheckIns" | "streak";
+export type BadgeMetric =
+  "sets" | "minutes" | "uniqueVenues" | "venuesAdded" | "monthCheckIns" | "streak" | "weekStreak";
 export type BadgeCategory = "performance" | "venue" | "community" | "streak";
 export type BadgeRarity = "common" | "rare" | "epic" | "legendary";
 
@@ -117,6 +118,36 @@ export const BADGES: readonly BadgeDefinition[] = [
     category: "streak",
     rarity: "legendary",
   },
+  {
+    code: "week_streak_4",
+    name: "Steady Month",
+    description: "Meet your weekly goal 4 weeks in a row",
+    icon: "star",
+    requirement: 4,
+    metric: "weekStreak",
+    category: "streak",
+    rarity: "common",
+  },
+  {
+    code: "week_streak_12",
+    name: "Road Dog",
+    description: "Meet your weekly goal 12 weeks in a row",
+    icon: "lightning",
+    requirement: 12,
+    metric: "weekStreak",
+    category: "streak",
+    rarity: "epic",
+  },
+  {
+    code: "week_streak_52",
+    name: "Year on Stage",
+    description: "Meet your weekly goal 52 weeks in a row",
+    icon: "crown",
+    requirement: 52,
+    metric: "weekStreak",
+    category: "streak",
+    rarity: "legendary",
+  },
 ];
 
 /** How many earned badges the dashboard showcase shows. */
@@ -139,6 +170,8 @@ export type BadgeInputs = {
   monthCheckIns: number;
   currentStreak: number;
   longestStreak: number;
+  /** The longest week streak (weeks in a row with the weekly goal met). */
+  weekStreak: number;
 };
 
 export type BadgeProgress = {

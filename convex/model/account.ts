@@ -213,6 +213,15 @@ export async function purgeOwnedRows(
     drain(
       (n) =>
         ctx.db
+          .query("performanceWeeks")
+          .withIndex("by_user_and_week", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("performanceWeeks"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
           .query("venueVisits")
           .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
           .take(n),

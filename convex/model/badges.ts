@@ -45,11 +45,12 @@ export async function badgeInputsSince(ctx: QueryCtx, userId: Id<"users">, month
     venuesAdded: stats?.venuesAdded ?? 0,
     currentStreak: stats?.currentStreak ?? 0,
     longestStreak: stats?.longestStreak ?? 0,
+    weekStreak: stats?.longestWeekStreak ?? 0,
     monthCheckIns: monthCheckIns.length,
   };
 }
 
-/** Most badge rows a comedian can hold (there are 8 badges). */
+/** Most badge rows a comedian can hold (far above the number of badges). */
 const HELD_BADGES_LIMIT = 100;
 
 /** The comedian's badges, oldest first. */

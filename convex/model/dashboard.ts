@@ -10,6 +10,7 @@ import { myBadges } from "./badges";
 import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile, memberSinceOf } from "./profiles";
 import { assertWeekRange, setsInRange } from "./scheduleWeek";
 import { getMyStats } from "./userStats";
+import { readWeekStreak } from "./weekStreaks";
 
 /** The badge showcase shows this many (part 1 §9). */
 export const SHOWCASE_BADGES = 3;
@@ -27,6 +28,14 @@ export const summaryValidator = v.object({
   currentStreak: v.number(),
   longestStreak: v.number(),
   badges: v.array(v.object({ code: v.string(), awardedAt: v.number() })),
+  /** Goal weeks in a row with the goal met (lib/weekStreaks). */
+  weekStreak: v.object({
+    current: v.number(),
+    longest: v.number(),
+    thisWeekMet: v.boolean(),
+    freezeAvailable: v.boolean(),
+    frozenWeek: v.union(v.string(), v.null()),
+  }),
 });
 export type DashboardSummary = Infer<typeof summaryValidator>;
 
@@ -46,13 +55,19 @@ export async function summary(
   args: { goalWeekStartMs: number; goalWeekEndMs: number; today?: string },
 ): Promise<DashboardSummary> {
   assertWeekRange(args.goalWeekStartMs, args.goalWeekEndMs);
-  const [user, profile, stats, badges, weekSets] = await Promise.all([
+  const [user, profile, stats, badges, weekSets, statsRow] = await Promise.all([
     ctx.db.get("users", userId),
     getProfile(ctx, userId),
     getMyStats(ctx, userId, args.today),
     myBadges(ctx, userId),
     setsInRange(ctx, { userId, startMs: args.goalWeekStartMs, endMs: args.goalWeekEndMs }),
+    ctx.db
+      .query("userStats")
+      .withIndex("by_userId", (q) => q.eq("userId", userId))
+      .unique(),
   ]);
+  // Without the client's date, the week last stored is taken as this week.
+  const weekStreak = await readWeekStreak(ctx, userId, statsRow, args.today ?? statsRow?.weekStreak?.nextWeek);
   const displayName = profile?.displayName ?? displayNameFor(user);
   const { totalMinutes, totalSets } = stats;
   return {
@@ -67,5 +82,6 @@ export async function summary(
     currentStreak: stats.currentStreak,
     longestStreak: stats.longestStreak,
     badges: badges.slice(0, SHOWCASE_BADGES),
+    weekStreak,
   };
 }

@@ -228,6 +228,8 @@ export function summarizeSets(sets: GeneratedSet[], todayDate: string) {
     monthCheckIns: 0,
     currentStreak: streaks.current,
     longestStreak: streaks.longest,
+    // No week rows are generated, so no week streak.
+    weekStreak: 0,
   });
   return {
     badges,

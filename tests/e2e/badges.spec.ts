@@ -27,7 +27,7 @@ test.describe("the badge showcase", () => {
     await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
     await expect(page.getByRole("link", { name: "Log your first set" })).toHaveAttribute("href", "/log-set");
     await expect(page.getByRole("group", { name: "Complete" })).toContainText("0%");
-    await expect(page.getByRole("group", { name: "To Earn" })).toContainText("8");
+    await expect(page.getByRole("group", { name: "To Earn" })).toContainText("11");
     await expect(page.getByRole("region", { name: "Next Milestone" })).toHaveCount(0);
 
     await logSet(page, venueName, 6);
@@ -37,8 +37,8 @@ test.describe("the badge showcase", () => {
     await expect(earned.getByRole("listitem")).toHaveCount(1);
     // First Timer is common: no rarity label.
     await expect(earned.getByRole("listitem", { name: "First Timer" })).not.toContainText("Common");
-    await expect(page.getByRole("group", { name: "Complete" })).toContainText("13%");
-    await expect(page.getByRole("group", { name: "To Earn" })).toContainText("7");
+    await expect(page.getByRole("group", { name: "Complete" })).toContainText("9%");
+    await expect(page.getByRole("group", { name: "To Earn" })).toContainText("10");
     // One day of a 3-day streak (33%) beats 6 of 100 minutes (6%).
     const next = page.getByRole("region", { name: "Next Milestone" });
     await expect(next).toContainText("Getting Started");

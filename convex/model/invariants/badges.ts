@@ -46,6 +46,7 @@ export const finishBadges: Finisher = (totals, problems) => {
       monthCheckIns: bestMonth.get(userId) ?? 0,
       currentStreak: row?.currentStreak ?? 0,
       longestStreak: row?.longestStreak ?? 0,
+      weekStreak: row?.longestWeekStreak ?? 0,
     });
     for (const code of earned) {
       if (!held.has(`${userId}|${code}`))

@@ -10,6 +10,7 @@ import { api } from "../../../convex/_generated/api";
 import { badgeByCode } from "../../../convex/lib/badges";
 import { formatDuration, localDateString } from "../../../convex/lib/time";
 import { goalWeek, weekGoalDisplay } from "../../../convex/lib/weeks";
+import { weekStreakNudge } from "../../../convex/lib/weekStreaks";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
@@ -49,6 +50,7 @@ const PREVIEW_SUMMARY: DashboardSummary = {
     { code: "century_club", awardedAt: 0 },
     { code: "streak_3", awardedAt: 0 },
   ],
+  weekStreak: { current: 3, longest: 5, thisWeekMet: false, freezeAvailable: true, frozenWeek: null },
 };
 
 function StatTile({ label, value, to }: { label: string; value: string; to?: string }) {
@@ -78,6 +80,38 @@ function StatTile({ label, value, to }: { label: string; value: string; to?: str
   );
 }
 
+/** The week streak under the weekly goal: weeks in a row, the month's freeze, what is left to do. */
+function WeekStreak({ summary }: { summary: DashboardSummary }) {
+  const { weekStreak } = summary;
+  const nudge = weekStreakNudge(weekStreak, summary.weekMinutes, summary.weeklyGoalMinutes);
+  const weeks = `${weekStreak.current}-week streak`;
+  const freeze = weekStreak.frozenWeek
+    ? `A freeze saved the week of ${format(new Date(`${weekStreak.frozenWeek}T12:00:00`), "MMM d")}`
+    : weekStreak.freezeAvailable
+      ? "1 streak freeze this month"
+      : "This month's freeze is used";
+  return (
+    <Flex direction="column" gap="1" role="group" aria-label="Week streak" data-testid="week-streak">
+      {weekStreak.current > 0 ? (
+        <Text size="2" weight="medium">
+          {weeks}
+          {weekStreak.longest > weekStreak.current ? ` (best ${weekStreak.longest})` : ""}
+        </Text>
+      ) : null}
+      {nudge ? (
+        <Text size="2" color="orange" weight="medium">
+          {nudge}
+        </Text>
+      ) : null}
+      {weekStreak.current > 0 ? (
+        <Text size="1" color="gray">
+          {freeze}
+        </Text>
+      ) : null}
+    </Flex>
+  );
+}
+
 function WeeklyGoalCard({ summary, editable }: { summary: DashboardSummary; editable: boolean }) {
   const { percent, text } = weekGoalDisplay(summary.weekMinutes, summary.weeklyGoalMinutes);
   return (
@@ -94,6 +128,7 @@ function WeeklyGoalCard({ summary, editable }: { summary: DashboardSummary; edit
           <Text size="2" color="gray" data-testid="goal-minutes">
             {summary.weekMinutes} of {summary.weeklyGoalMinutes} minutes
           </Text>
+          <WeekStreak summary={summary} />
           {editable ? <EditGoalDialog goal={summary.weeklyGoalMinutes} /> : null}
         </Flex>
       </Flex>
