@@ -4,6 +4,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { QueryCtx } from "./_generated/server";
 import { userQuery } from "./functions";
+import { reviewOf } from "./model/bitRatings";
 import { getMyStats } from "./model/userStats";
 import { assertPageOpts } from "./lib/requestRules";
 
@@ -25,6 +26,8 @@ export const historyRowValidator = v.object({
   /** The mic or show's title and city when the set is linked to one. */
   eventTitle: v.union(v.string(), v.null()),
   city: v.union(v.string(), v.null()),
+  /** How the set's rated bits went (kept on its review by model/bitTriggers); null before any rating. */
+  bits: v.union(v.object({ rated: v.number(), landed: v.number() }), v.null()),
 });
 export type HistoryRow = Infer<typeof historyRowValidator>;
 
@@ -57,13 +60,17 @@ export async function listSets(
     .paginate({ ...paginationOpts, numItems: Math.max(1, Math.min(paginationOpts.numItems, MAX_PAGE_SIZE)) });
   // A page usually repeats a few mics: read each once.
   const itemIds = [...new Set(page.page.flatMap((p) => (p.sceneItemId ? [p.sceneItemId] : [])))];
-  const items = new Map<Id<"sceneItems">, Doc<"sceneItems"> | null>(
-    await Promise.all(itemIds.map(async (id) => [id, await ctx.db.get("sceneItems", id)] as const)),
-  );
+  const [items, reviews] = await Promise.all([
+    Promise.all(itemIds.map(async (id) => [id, await ctx.db.get("sceneItems", id)] as const)).then(
+      (entries) => new Map<Id<"sceneItems">, Doc<"sceneItems"> | null>(entries),
+    ),
+    Promise.all(page.page.map((p) => reviewOf(ctx, p._id))),
+  ]);
   return {
     ...page,
-    page: page.page.map((p) => {
+    page: page.page.map((p, i) => {
       const item = p.sceneItemId ? (items.get(p.sceneItemId) ?? null) : null;
+      const review = reviews[i];
       return {
         _id: p._id,
         minutes: p.minutes,
@@ -75,6 +82,7 @@ export async function listSets(
         venueName: venueNameOf(p, item),
         eventTitle: item?.title ?? null,
         city: item?.city ?? null,
+        bits: review !== null && review.rated > 0 ? { rated: review.rated, landed: review.landed } : null,
       };
     }),
   };

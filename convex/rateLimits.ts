@@ -133,6 +133,8 @@ import { appError, ErrorCode } from "./errors";
  * - createBit (per comedian): 300 at once, 300 a day. Bits are private rows
  *   only their author reads, but each is stored for good: copying a whole
  *   notebook in one sitting is a few hundred; a script is held to 300 a day.
+ * - createSetList (per comedian; new and duplicated set lists): 100 at once,
+ *   100 a day. A comedian builds a set list or two a night.
  */
 /** Wrong passwords one account takes before it waits. */
 export const SIGN_IN_ATTEMPTS = 10;
@@ -159,6 +161,7 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   passwordResetEmail: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
   passwordResetCode: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   createBit: { kind: "token bucket", rate: 300, period: 24 * HOUR, capacity: 300 },
+  createSetList: { kind: "token bucket", rate: 100, period: 24 * HOUR, capacity: 100 },
 });
 
 export type RateLimitName =
@@ -180,7 +183,8 @@ export type RateLimitName =
   | "googleSignInSession"
   | "passwordResetEmail"
   | "passwordResetCode"
-  | "createBit";
+  | "createBit"
+  | "createSetList";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -214,6 +218,7 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   passwordResetEmail: (ms) => `Too many reset codes for this email. Please try again in ${waitText(ms)}.`,
   passwordResetCode: (ms) => `Too many wrong codes. Please try again in ${waitText(ms)}.`,
   createBit: (ms) => `You have added a lot of bits today. Please try again in ${waitText(ms)}.`,
+  createSetList: (ms) => `You have made a lot of set lists today. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;

@@ -392,6 +392,84 @@ export default defineSchema({
     .index("by_user_and_tag_and_archived_and_title", ["userId", "tag", "archived", "titleKey"])
     .index("by_user_and_tag_and_archived_and_status_and_title", ["userId", "tag", "archived", "status", "titleKey"]),
 
+  /** A set list: bits in running order, optionally for one mic night (a scheduled night or a live-list spot). */
+  setLists: defineTable({
+    userId: v.id("users"),
+    title: v.string(),
+    bitIds: v.array(v.id("bits")),
+    /** The night it is for: the mic and its local date ("YYYY-MM-DD"). */
+    nightMicId: v.optional(v.id("sceneItems")),
+    nightDate: v.optional(v.string()),
+  })
+    // Newest first on the set lists page (by _creationTime), unlike the night index.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
+    .index("by_user", ["userId"])
+    .index("by_user_and_night", ["userId", "nightMicId", "nightDate"]),
+
+  /**
+   * "How did it go?" for one logged set: pending when a set was logged on a
+   * night with a set list attached, done once rated, skipped when waved off.
+   * `rated`, `landed`, `okay`, `flat` follow the set's ratings (model/bitTriggers).
+   */
+  setReviews: defineTable({
+    userId: v.id("users"),
+    performanceId: v.id("performances"),
+    setListId: v.optional(v.id("setLists")),
+    sceneItemId: v.optional(v.id("sceneItems")),
+    performedAt: v.number(),
+    status: v.union(v.literal("pending"), v.literal("done"), v.literal("skipped")),
+    /** The set list's bits when the set was logged, in running order. */
+    bitIds: v.array(v.id("bits")),
+    rated: v.number(),
+    landed: v.number(),
+    okay: v.number(),
+    flat: v.number(),
+  })
+    .index("by_user_and_status_and_time", ["userId", "status", "performedAt"])
+    .index("by_performance", ["performanceId"]),
+
+  /** How one bit went in one set. Copies the set's mic, time and month so the numbers below follow it. */
+  bitRatings: defineTable({
+    userId: v.id("users"),
+    bitId: v.id("bits"),
+    performanceId: v.id("performances"),
+    sceneItemId: v.optional(v.id("sceneItems")),
+    performedAt: v.number(),
+    /** "YYYY-MM" of the set's local date. */
+    month: v.string(),
+    rating: bitRating,
+    note: v.optional(v.string()),
+  })
+    .index("by_performance_and_bit", ["performanceId", "bitId"])
+    .index("by_bit_and_time", ["bitId", "performedAt"])
+    .index("by_user_and_time", ["userId", "performedAt"]),
+
+  /** A bit's ratings at one mic (best and worst rooms; bits not yet done at a mic). Kept by model/bitTriggers. */
+  bitRooms: defineTable({
+    userId: v.id("users"),
+    bitId: v.id("bits"),
+    sceneItemId: v.id("sceneItems"),
+    performed: v.number(),
+    landed: v.number(),
+    okay: v.number(),
+    flat: v.number(),
+  })
+    .index("by_bit_and_room", ["bitId", "sceneItemId"])
+    .index("by_user_and_room", ["userId", "sceneItemId"]),
+
+  /** A bit's ratings in one month ("which bits landed most" over any period). Kept by model/bitTriggers. */
+  bitMonths: defineTable({
+    userId: v.id("users"),
+    month: v.string(),
+    bitId: v.id("bits"),
+    performed: v.number(),
+    landed: v.number(),
+    okay: v.number(),
+    flat: v.number(),
+  })
+    .index("by_user_and_month", ["userId", "month", "bitId"])
+    .index("by_bit_and_month", ["bitId", "month"]),
+
   /** Distinct cities of active scene items with a count, for the landing stats. */
   cities: defineTable({
     name: v.string(),

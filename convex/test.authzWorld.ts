@@ -87,6 +87,8 @@ export type World = {
   ownerBit: Id<"bits">;
   /** A bit in the bystander's library. */
   thirdBit: Id<"bits">;
+  /** The owner's set list with her bit, for her mic's night; her set waits for "How did it go?" about it. */
+  ownerSetList: Id<"setLists">;
 };
 
 export const NOW = Date.parse("2026-11-25T19:45:00-05:00");
@@ -98,6 +100,8 @@ export const THIRD_NAME = "Third Thea";
 export const THIRD_EMAIL = "thea.third@example.com";
 export const OWNER_BIT = "Olive's private bit";
 export const THIRD_BIT = "Thea's private bit";
+export const OWNER_SET_LIST = "Olive's private set list";
+export const THIRD_SET_LIST = "Thea's private set list";
 
 /** The backend as `role` sees it: anonymous, or signed in as that user. */
 export function callerOf(w: World, role: Role) {
@@ -309,6 +313,37 @@ export async function buildWorld(): Promise<World> {
     tags: ["thea-bit-tag"],
     status: "new",
   });
+  const ownerSetList = await owner.asUser.mutation(api.setLists.create, {
+    title: OWNER_SET_LIST,
+    bitIds: [ownerBit],
+    night: { micId: ownerMic, date: "2026-11-25" },
+  });
+  const thirdSetList = await third.asUser.mutation(api.setLists.create, { title: THIRD_SET_LIST, bitIds: [thirdBit] });
+  await t.run(async (ctx) => {
+    const review = { rated: 0, landed: 0, okay: 0, flat: 0, status: "pending" as const };
+    await ctx.db.insert("setReviews", {
+      ...review,
+      userId: owner.userId,
+      performanceId: ownerSet,
+      setListId: ownerSetList,
+      sceneItemId: ownerMic,
+      performedAt: NOW - DAY,
+      bitIds: [ownerBit],
+    });
+    await ctx.db.insert("setReviews", {
+      ...review,
+      userId: third.userId,
+      performanceId: thirdSet,
+      setListId: thirdSetList,
+      sceneItemId: ownerMic,
+      performedAt: NOW - 2 * DAY,
+      bitIds: [thirdBit],
+    });
+  });
+  await third.asUser.mutation(api.ratings.rate, {
+    performanceId: thirdSet,
+    ratings: [{ bitId: thirdBit, rating: "flat", note: "thea's private rating note" }],
+  });
   return {
     t,
     owner,
@@ -317,6 +352,7 @@ export async function buildWorld(): Promise<World> {
     third,
     ownerBit,
     thirdBit,
+    ownerSetList,
     thirdMic,
     thirdSet,
     thirdEntry,
@@ -351,6 +387,8 @@ export function privateMarkers(w: World): string[] {
     w.ownerBit,
     OWNER_BIT,
     "olive-bit-tag",
+    w.ownerSetList,
+    OWNER_SET_LIST,
   ];
 }
 
@@ -367,6 +405,8 @@ export function bystanderMarkers(w: World): string[] {
     w.thirdBit,
     THIRD_BIT,
     "thea-bit-tag",
+    THIRD_SET_LIST,
+    "thea's private rating note",
   ];
 }
 

@@ -11,6 +11,7 @@ import {
   MAX_BIT_SECONDS,
   MAX_BIT_TAG_LENGTH,
   MAX_BIT_TITLE_LENGTH,
+  MAX_SET_LIST_TITLE_LENGTH,
   MIN_BIT_SECONDS,
 } from "./lib/bitRules";
 import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MAX_PERFORMANCE_MINUTES, MIC_LIMITS } from "./lib/micRules";
@@ -65,6 +66,8 @@ const STRING_CAPS: Record<string, number> = {
   "bits:update.tags.[]": MAX_BIT_TAG_LENGTH,
   "bits:list.tag": MAX_BIT_TAG_LENGTH,
   "bits:list.search": MAX_BIT_SEARCH_LENGTH,
+  "setLists:create.title": MAX_SET_LIST_TITLE_LENGTH,
+  "setLists:update.title": MAX_SET_LIST_TITLE_LENGTH,
 };
 
 /** Most elements of a string array argument. */

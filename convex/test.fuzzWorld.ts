@@ -189,9 +189,16 @@ export async function buildWorld(): Promise<World> {
   });
   const myBit = await comic.asUser.mutation(api.bits.create, { title: "My bit", tags: ["mine"], status: "new" });
   const theirBit = await rival.asUser.mutation(api.bits.create, { title: "Their bit", tags: [], status: "tight" });
+  const mySetList = await comic.asUser.mutation(api.setLists.create, {
+    title: "Mine",
+    bitIds: [myBit],
+    night: { micId: mine, date: "2026-11-25" },
+  });
+  const theirSetList = await rival.asUser.mutation(api.setLists.create, { title: "Theirs", bitIds: [theirBit] });
   const pools = {
     ids: {
       bits: [myBit, theirBit],
+      setLists: [mySetList, theirSetList],
       sceneItems: [mine, theirs, lost, ids.goneItem],
       performances: [mySet, theirSet, ids.goneSet],
       scheduleEntries: [entryId],

@@ -95,3 +95,39 @@ export function formatBitLength(seconds: number): string {
   const s = seconds % 60;
   return `${m}:${String(s).padStart(2, "0")}`;
 }
+
+export const MAX_SET_LIST_TITLE_LENGTH = 80;
+/** Bits one set list holds: far past a headlining hour of one-liners. */
+export const MAX_SET_LIST_BITS = 40;
+export const MAX_RATING_NOTE_LENGTH = 500;
+
+export const SET_LIST_TITLE_REQUIRED = "Please give the set list a name";
+export const SET_LIST_TITLE_TOO_LONG = tooLongMessage("Name", MAX_SET_LIST_TITLE_LENGTH);
+export const SET_LIST_TOO_MANY_BITS = `A set list can hold at most ${MAX_SET_LIST_BITS} bits`;
+export const SET_LIST_NOT_FOUND = "Set list not found";
+export const RATING_NOTE_TOO_LONG = tooLongMessage("Note", MAX_RATING_NOTE_LENGTH);
+export const SET_NOT_FOUND = "Set not found";
+
+export function setListTitle(value: string): string {
+  return requiredText(value, {
+    label: "Name",
+    max: MAX_SET_LIST_TITLE_LENGTH,
+    emptyMessage: SET_LIST_TITLE_REQUIRED,
+  });
+}
+
+export function ratingNote(value: string | undefined): string | undefined {
+  return optionalText(value, { label: "Note", max: MAX_RATING_NOTE_LENGTH });
+}
+
+/** A night's date, "YYYY-MM-DD", that exists on the calendar. */
+export function isNightDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** "How much landed" of a set: "2 of 3 landed". */
+export function landedSummary({ landed, rated }: { landed: number; rated: number }): string {
+  return `${landed} of ${rated} landed`;
+}

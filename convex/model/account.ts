@@ -32,8 +32,10 @@ const CHUNK = 50;
 const COST = {
   /** A row no trigger follows: its read and delete. */
   row: { queries: 1, reads: 1, writes: 1 },
-  /** A set: also the stats trigger's look-up of its comedian (gone, so nothing else). */
-  set: { queries: 2, reads: 2, writes: 1 },
+  /** A set: also the stats trigger's look-up of its comedian (gone, so nothing else) and the material trigger's of its review (gone before). */
+  set: { queries: 3, reads: 3, writes: 1 },
+  /** A rating: its read and the material trigger's look-up of its bit (gone before it). */
+  rating: { queries: 2, reads: 2, writes: 1 },
   /** Unlinking a mic: the patch's two reads and the venues-added trigger's look-up of the (gone) creator. */
   mic: { queries: 3, reads: 3, writes: 1 },
   /** A check-in: its read, the mic, the newest check-in left, the comedian, the mic's patch (two reads). */
@@ -93,7 +95,7 @@ type Step = (budget: DeletionBudget) => Promise<boolean>;
  * Removes what fits in this transaction of the deleted comedian's rows
  * (sessions, the link to the mics they added, live-list spots, claims,
  * reports, favourites, schedule, check-ins with their mics' figures, bits,
- * sets, days, venue visits, badges), in that order: what could show them to others
+ * ratings, set lists, sets, days, venue visits, badges), in that order: what could show them to others
  * goes first, so the first transaction normally clears it. Returns true once
  * nothing is left, false when another batch is needed.
  */
@@ -182,6 +184,51 @@ export async function purgeOwnedRows(
           .take(n),
       COST.bit,
       deleteRow("bits"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("bitRatings")
+          .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.rating,
+      deleteRow("bitRatings"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("bitRooms")
+          .withIndex("by_user_and_room", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("bitRooms"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("bitMonths")
+          .withIndex("by_user_and_month", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("bitMonths"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("setReviews")
+          .withIndex("by_user_and_status_and_time", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("setReviews"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("setLists")
+          .withIndex("by_user", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("setLists"),
     ),
     drain(
       (n) =>

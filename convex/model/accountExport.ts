@@ -24,46 +24,56 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       .withIndex("by_userId", (q) => q.eq("userId", userId))
       .unique(),
   ]);
-  const [sets, schedule, favorites, checkIns, badges, claims, reports, micsAdded, bits] = await Promise.all([
-    ctx.db
-      .query("performances")
-      .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
-      .order("desc")
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("scheduleEntries")
-      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("favorites")
-      .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("checkIns")
-      .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
-      .order("desc")
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("userBadges")
-      .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("micClaims")
-      .withIndex("by_claimant", (q) => q.eq("claimantId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("problemReports")
-      .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("sceneItems")
-      .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
-      .take(EXPORT_LIMIT),
-    ctx.db
-      .query("bits")
-      .withIndex("by_user_and_archived_and_title", (q) => q.eq("userId", userId))
-      .take(EXPORT_LIMIT),
-  ]);
+  const [sets, schedule, favorites, checkIns, badges, claims, reports, micsAdded, bits, setLists, ratings] =
+    await Promise.all([
+      ctx.db
+        .query("performances")
+        .withIndex("by_user_and_performedAt", (q) => q.eq("userId", userId))
+        .order("desc")
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("scheduleEntries")
+        .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("favorites")
+        .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("checkIns")
+        .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
+        .order("desc")
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("userBadges")
+        .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("micClaims")
+        .withIndex("by_claimant", (q) => q.eq("claimantId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("problemReports")
+        .withIndex("by_reporter", (q) => q.eq("reporterId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("sceneItems")
+        .withIndex("by_createdBy", (q) => q.eq("createdBy", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("bits")
+        .withIndex("by_user_and_archived_and_title", (q) => q.eq("userId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("setLists")
+        .withIndex("by_user", (q) => q.eq("userId", userId))
+        .take(EXPORT_LIMIT),
+      ctx.db
+        .query("bitRatings")
+        .withIndex("by_user_and_time", (q) => q.eq("userId", userId))
+        .order("desc")
+        .take(EXPORT_LIMIT),
+    ]);
 
   // Name the mics the rows point at, so the file reads without the database.
   const itemIds = new Set<Id<"sceneItems">>();
@@ -164,6 +174,20 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       okay: b.okay,
       flat: b.flat,
       lastPerformedAt: b.lastPerformedAt ?? null,
+    })),
+    setLists: setLists.map((l) => ({
+      id: l._id as string,
+      createdAt: l._creationTime,
+      title: l.title,
+      bitIds: l.bitIds as string[],
+      night: l.nightMicId && l.nightDate ? { sceneItemId: l.nightMicId as string, date: l.nightDate } : null,
+    })),
+    bitRatings: ratings.map((r) => ({
+      bitId: r.bitId as string,
+      setId: r.performanceId as string,
+      performedAt: r.performedAt,
+      rating: r.rating,
+      note: r.note ?? null,
     })),
     micsAdded: micsAdded.map((m) => {
       const {

@@ -46,6 +46,14 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => <LoadingState label="Loading the room screen…" />,
     lazy: page(() => import("@/routes/EventListScreen")),
   },
+  // The stage view fills a phone on a dark stage: large type, no top bar.
+  {
+    path: paths.setListStagePattern,
+    errorElement: <RouteError />,
+    HydrateFallback: () => <LoadingState label="Loading the set…" />,
+    element: <RequireSession />,
+    children: [{ index: true, lazy: page(() => import("@/routes/SetListStage")) }],
+  },
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
@@ -91,6 +99,9 @@ export const routes: RouteObject[] = [
           { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
           { path: rel(paths.bits), lazy: page(() => import("@/routes/Bits")) },
           { path: rel(paths.bitPattern), lazy: page(() => import("@/routes/Bit")) },
+          { path: rel(paths.setLists), lazy: page(() => import("@/routes/SetLists")) },
+          { path: rel(paths.setListPattern), lazy: page(() => import("@/routes/SetList")) },
+          { path: rel(paths.setBitsPattern), lazy: page(() => import("@/routes/SetBits")) },
         ],
       },
       {

@@ -61,6 +61,15 @@ export const paths = {
   bits: "/bits",
   bitPattern: "/bits/:id",
   bit: (id: string) => `/bits/${encodeURIComponent(id)}`,
+  /** Set lists, one set list's builder, and its large-type stage view. */
+  setLists: "/set-lists",
+  setListPattern: "/set-lists/:id",
+  setList: (id: string) => `/set-lists/${encodeURIComponent(id)}`,
+  setListStagePattern: "/set-lists/:id/stage",
+  setListStage: (id: string) => `/set-lists/${encodeURIComponent(id)}/stage`,
+  /** How each bit of a logged set went. */
+  setBitsPattern: "/sets/:id/bits",
+  setBits: (id: string) => `/sets/${encodeURIComponent(id)}/bits`,
   onboardingRoot: "/onboarding",
   onboarding: (step: OnboardingStep) => `/onboarding/${step}`,
   admin: "/admin",

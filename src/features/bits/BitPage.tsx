@@ -38,6 +38,27 @@ function BackToBits() {
   );
 }
 
+function Rooms({ id }: { id: Id<"bits"> }) {
+  const rooms = useQuery(api.ratings.rooms, { bitId: id });
+  if (!rooms || rooms.best === null) return null;
+  const line = (r: NonNullable<typeof rooms.best>) =>
+    `${r.title} (${r.venueName}): landed ${Math.round(r.landedRate * 100)}% of ${r.performed} ${r.performed === 1 ? "set" : "sets"}`;
+  return (
+    <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }} aria-label="Rooms">
+      <DataList.Item>
+        <DataList.Label>Best room</DataList.Label>
+        <DataList.Value>{line(rooms.best)}</DataList.Value>
+      </DataList.Item>
+      {rooms.worst ? (
+        <DataList.Item>
+          <DataList.Label>Worst room</DataList.Label>
+          <DataList.Value>{line(rooms.worst)}</DataList.Value>
+        </DataList.Item>
+      ) : null}
+    </DataList.Root>
+  );
+}
+
 function BitDetail({ id }: { id: Id<"bits"> }) {
   const bit = useQuery(api.bits.get, { id });
   if (bit === undefined) return <LoadingState label="Loading the bit…" />;
@@ -72,6 +93,9 @@ function BitDetail({ id }: { id: Id<"bits"> }) {
           value={bit.lastPerformedAt === null ? "Never" : format(bit.lastPerformedAt, "MMM d")}
         />
       </Grid>
+      <ErrorBoundary fallback={null}>
+        <Rooms id={bit._id} />
+      </ErrorBoundary>
       {bit.recent.length > 0 ? (
         <Flex direction="column" gap="2">
           <Heading as="h2" size="4">

@@ -20,6 +20,7 @@ import { paths } from "@/lib/paths";
 import { toast } from "@/lib/toast";
 import { BitDialog, NewBitButton } from "./BitDialog";
 import { BitNumbersLine } from "./BitNumbers";
+import { RatingPrompt } from "./RateBits";
 
 /** Bits fetched per page (and per 'Load more'). */
 export const BITS_PAGE_SIZE = 30;
@@ -198,9 +199,13 @@ export function BitsPage() {
           Bits
         </Heading>
         <Flex gap="2" wrap="wrap">
+          <Button asChild variant="soft">
+            <RouterLink to={paths.setLists}>Set lists</RouterLink>
+          </Button>
           <NewBitButton />
         </Flex>
       </Flex>
+      <RatingPrompt />
       <Flex direction="column" gap="2">
         <TextField.Root
           type="search"

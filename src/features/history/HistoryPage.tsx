@@ -3,6 +3,7 @@ import { Badge, Box, Button, Card, Flex, Grid, Heading, Skeleton, Text } from "@
 import { useConvexAuth, usePaginatedQuery, useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
+import { landedSummary } from "../../../convex/lib/bitRules";
 import { formatDuration } from "../../../convex/lib/time";
 import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { EmptyState } from "@/components/EmptyState";
@@ -74,6 +75,11 @@ function SetRow({ set }: { set: HistoryRow }) {
             <Text as="p" size="2" color="gray">
               {formatSetDate(set.performedAt)} · {formatSetTime(set.performedAt)} · {formatDuration(set.minutes)}
             </Text>
+            {set.bits !== null ? (
+              <Text as="p" size="2" color="green">
+                {landedSummary(set.bits)}
+              </Text>
+            ) : null}
             {set.tags.length > 0 ? (
               <Flex gap="1" wrap="wrap" mt="2">
                 {set.tags.map((tag) => (
@@ -85,6 +91,14 @@ function SetRow({ set }: { set: HistoryRow }) {
             ) : null}
           </Box>
           <Flex gap="2" wrap="wrap" flexShrink="0">
+            <Button asChild size="1" variant="soft">
+              <RouterLink
+                to={paths.setBits(set._id)}
+                aria-label={`Bits of the set on ${formatSetDate(set.performedAt)}`}
+              >
+                Bits
+              </RouterLink>
+            </Button>
             <PerformanceDetailDialog set={set} />
             <EditPerformanceDialog set={set} />
             <DeletePerformanceDialog set={set} />

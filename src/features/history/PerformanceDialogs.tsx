@@ -4,6 +4,7 @@ import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useState } from "react";
 import type { api } from "../../../convex/_generated/api";
+import { landedSummary } from "../../../convex/lib/bitRules";
 import { MAX_NOTES_LENGTH } from "../../../convex/lib/setRules";
 import { formatDuration } from "../../../convex/lib/time";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
@@ -52,6 +53,12 @@ export function PerformanceDetailDialog({ set }: { set: HistoryRow }) {
           <DataList.Item>
             <DataList.Label>City</DataList.Label>
             <DataList.Value>{set.city}</DataList.Value>
+          </DataList.Item>
+        ) : null}
+        {set.bits !== null ? (
+          <DataList.Item>
+            <DataList.Label>Bits</DataList.Label>
+            <DataList.Value>{landedSummary(set.bits)}</DataList.Value>
           </DataList.Item>
         ) : null}
         <DataList.Item>

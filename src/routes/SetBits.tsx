@@ -1,0 +1,12 @@
+import { useParams } from "react-router-dom";
+import { PageContainer } from "@/components/PageContainer";
+import { RateSetPage } from "@/features/bits/RateSetPage";
+
+export default function SetBits() {
+  const { id } = useParams<{ id: string }>();
+  return (
+    <PageContainer>
+      <RateSetPage id={id} />
+    </PageContainer>
+  );
+}

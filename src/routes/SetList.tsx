@@ -1,0 +1,12 @@
+import { useParams } from "react-router-dom";
+import { PageContainer } from "@/components/PageContainer";
+import { SetListPage } from "@/features/bits/SetListPage";
+
+export default function SetList() {
+  const { id } = useParams<{ id: string }>();
+  return (
+    <PageContainer>
+      <SetListPage id={id} />
+    </PageContainer>
+  );
+}
