@@ -38,15 +38,24 @@ export function moved<T>(ids: readonly T[], from: number, to: number): T[] {
   return next;
 }
 
+/**
+ * Saves a new running order made from the list as shown; `busy` while a save
+ * is on its way, so a second quick tap waits for the order it builds on.
+ */
 function useSaveOrder(list: SetListView) {
   const update = useMutation(api.setLists.update);
-  return async (bitIds: Id<"bits">[]) => {
+  const [busy, setBusy] = useState(false);
+  const save = async (bitIds: Id<"bits">[]) => {
+    setBusy(true);
     try {
       await update({ id: list._id, title: list.title, bitIds });
     } catch (err) {
       toast.error(errorMessage(err, "Could not save the set list. Please try again."));
+    } finally {
+      setBusy(false);
     }
   };
+  return { save, busy };
 }
 
 function TotalLine({ list }: { list: SetListView }) {
@@ -78,7 +87,7 @@ function TotalLine({ list }: { list: SetListView }) {
 }
 
 function RunningOrder({ list }: { list: SetListView }) {
-  const save = useSaveOrder(list);
+  const { save, busy } = useSaveOrder(list);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const ids = list.bits.map((b) => b._id);
   if (list.bits.length === 0) {
@@ -96,7 +105,7 @@ function RunningOrder({ list }: { list: SetListView }) {
             onDragOver={(e) => e.preventDefault()}
             onDrop={(e) => {
               e.preventDefault();
-              if (dragFrom !== null && dragFrom !== i) void save(moved(ids, dragFrom, i));
+              if (!busy && dragFrom !== null && dragFrom !== i) void save(moved(ids, dragFrom, i));
               setDragFrom(null);
             }}
           >
@@ -121,7 +130,7 @@ function RunningOrder({ list }: { list: SetListView }) {
                     size="2"
                     variant="soft"
                     aria-label={`Move ${bit.title} up`}
-                    disabled={i === 0}
+                    disabled={busy || i === 0}
                     onClick={() => void save(moved(ids, i, i - 1))}
                   >
                     <ArrowUpIcon />
@@ -130,7 +139,7 @@ function RunningOrder({ list }: { list: SetListView }) {
                     size="2"
                     variant="soft"
                     aria-label={`Move ${bit.title} down`}
-                    disabled={i === list.bits.length - 1}
+                    disabled={busy || i === list.bits.length - 1}
                     onClick={() => void save(moved(ids, i, i + 1))}
                   >
                     <ArrowDownIcon />
@@ -140,6 +149,7 @@ function RunningOrder({ list }: { list: SetListView }) {
                     variant="soft"
                     color="gray"
                     aria-label={`Remove ${bit.title} from the set`}
+                    disabled={busy}
                     onClick={() => void save(ids.filter((id) => id !== bit._id))}
                   >
                     <Cross2Icon />
@@ -155,7 +165,7 @@ function RunningOrder({ list }: { list: SetListView }) {
 }
 
 function AddBits({ list }: { list: SetListView }) {
-  const save = useSaveOrder(list);
+  const { save, busy } = useSaveOrder(list);
   const [search, setSearch] = useState("");
   const term = search.trim();
   const page = useQuery(api.bits.list, {
@@ -194,7 +204,7 @@ function AddBits({ list }: { list: SetListView }) {
                 <Button
                   variant="surface"
                   size="3"
-                  disabled={full}
+                  disabled={full || busy}
                   style={{ width: "100%", justifyContent: "space-between", height: "auto", minHeight: 44 }}
                   aria-label={`Add ${b.title}`}
                   onClick={() => void save([...list.bits.map((x) => x._id), b._id])}
