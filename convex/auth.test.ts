@@ -94,7 +94,7 @@ describe("password sign-up", () => {
     expect(await t.query(api.community.stats, {})).toMatchObject({ comedians: 1 });
   });
 
-  test("without a name, the display name is the part of the email before @", async () => {
+  test("without a name, the display name is the neutral default, never the part of the email before @", async () => {
     stubAuthEnv();
     const t = newTest();
     const result = await passwordSignIn(t, {
@@ -109,7 +109,7 @@ describe("password sign-up", () => {
         .withIndex("by_userId", (q) => q.eq("userId", userId))
         .unique(),
     );
-    expect(profile?.displayName).toBe("riley");
+    expect(profile?.displayName).toBe("Comedian");
   });
 
   test("an email listed in ADMIN_EMAILS does not make a password sign-up an admin (nothing proved the email)", async () => {

@@ -18,6 +18,8 @@ export const ErrorCode = {
   LIST_CLOSED: "LIST_CLOSED",
   LIST_FULL: "LIST_FULL",
   LIST_STALE: "LIST_STALE",
+  /** A list sign-up from a comedian who has not chosen a stage name: the app asks for one. */
+  STAGE_NAME_REQUIRED: "STAGE_NAME_REQUIRED",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -3,6 +3,8 @@ import { type GenericId, v } from "convex/values";
 import { internalMutation } from "./functions";
 import { micGeoFields } from "./model/micTriggers";
 import { MIN_SET_MINUTES } from "./lib/setRules";
+import { DEFAULT_STAGE_NAME } from "./lib/profileRules";
+import { isEmailLocalPart } from "./model/profiles";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
 import { backfillWeeks } from "./model/weekStreaks";
 
@@ -112,5 +114,47 @@ export const performanceWeeks = internalMutation({
       if (await backfillWeeks(ctx, stats.userId)) updated++;
     }
     return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
+  },
+});
+
+/** Profiles one {@link stageNamesFromEmail} call looks at. */
+const PROFILE_BATCH = 50;
+/** List rows of one comedian it renames at most (a comedian's sign-ups over years stay far below). */
+const SPOTS_PER_COMEDIAN = 500;
+
+/**
+ * A comedian who signed up without a name was shown by the part of their
+ * email before "@", on public live lists and the room screen too. This gives
+ * every profile whose name is still that local part (any case) the neutral
+ * {@link DEFAULT_STAGE_NAME}, so the app asks for a stage name before their
+ * next list sign-up, and renames their rows on lists that carry it.
+ * {@link PROFILE_BATCH} profiles a call; run it again with `cursor` set to the
+ * answer's `continueCursor` until `isDone`. A name the comedian chose is left alone.
+ */
+export const stageNamesFromEmail = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ profiles: v.number(), listRows: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("profiles").paginate({ numItems: PROFILE_BATCH, cursor: cursor ?? null });
+    let profiles = 0;
+    let listRows = 0;
+    for (const profile of page.page) {
+      const user = await ctx.db.get("users", profile.userId);
+      if (user === null) continue;
+      if (isEmailLocalPart(profile.displayName, user.email)) {
+        await ctx.db.patch("profiles", profile._id, { displayName: DEFAULT_STAGE_NAME });
+        profiles++;
+      }
+      const spots = await ctx.db
+        .query("listSpots")
+        .withIndex("by_user", (q) => q.eq("userId", profile.userId))
+        .take(SPOTS_PER_COMEDIAN);
+      for (const spot of spots) {
+        if (!isEmailLocalPart(spot.name, user.email)) continue;
+        await ctx.db.patch("listSpots", spot._id, { name: DEFAULT_STAGE_NAME });
+        listRows++;
+      }
+    }
+    return { profiles, listRows, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });

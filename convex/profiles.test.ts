@@ -52,7 +52,7 @@ describe("profiles.me", () => {
     const me = await (await signedInAs(t, userId)).query(api.profiles.me, {});
     expect(me).toMatchObject({
       userId,
-      displayName: "old.timer",
+      displayName: "Comedian",
       hasProfile: false,
       needsOnboarding: true,
       onboardingCompleted: false,

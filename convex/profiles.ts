@@ -74,6 +74,16 @@ export const update = userMutation({
   },
 });
 
+/**
+ * Sets the caller's stage name, the name hosts call them up by (asked for
+ * before a first list sign-up when they have none); returns it as saved.
+ */
+export const setStageName = userMutation({
+  args: { stageName: v.string() },
+  returns: v.string(),
+  handler: async (ctx, { stageName }) => await Profiles.setStageName(ctx, ctx.userId, stageName),
+});
+
 /** A one-time URL the browser POSTs the new photo to; then it calls `setPhoto`. */
 export const generatePhotoUploadUrl = userMutation({
   args: {},

@@ -46,6 +46,7 @@ export const accountCells: Record<string, Entry> = {
     args: () => ({ displayName: "Renamed", weeklyGoalMinutes: 30, defaultCity: "Austin" }),
     ...SIGNED_IN_CHANGES,
   },
+  "profiles:setStageName": { args: () => ({ stageName: "Stage Renamed" }), ...SIGNED_IN_CHANGES },
   "profiles:generatePhotoUploadUrl": { args: () => ({}), ...SIGNED_IN_OWN },
   "profiles:setPhoto": { args: (w) => ({ storageId: w.photo }), ...SIGNED_IN_CHANGES },
   "goals:update": { args: () => ({ weeklyGoalMinutes: 30 }), ...SIGNED_IN_CHANGES },

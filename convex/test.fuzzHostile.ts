@@ -34,6 +34,7 @@ import type { ValidatorJson } from "./test.fuzz";
 const STRING_CAPS: Record<string, number> = {
   "profiles:update.displayName": MAX_DISPLAY_NAME_LENGTH,
   "profiles:update.defaultCity": MAX_DEFAULT_CITY_LENGTH,
+  "profiles:setStageName.stageName": MAX_DISPLAY_NAME_LENGTH,
   "venues:search.query": MIC_LIMITS.address,
   title: MIC_LIMITS.title,
   venueName: MIC_LIMITS.venueName,

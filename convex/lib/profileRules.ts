@@ -24,13 +24,49 @@ export const DISPLAY_NAME_TOO_LONG = `${tooLongMessage("Display name", MAX_DISPL
 export const EMAIL_TOO_LONG = tooLongMessage("Email", MAX_EMAIL_LENGTH);
 export const PASSWORD_TOO_LONG = tooLongMessage("Password", MAX_PASSWORD_LENGTH);
 
-/** The sign-up form's name, trimmed; undefined when blank; refused past 60 characters. */
+/**
+ * The name a comedian is shown by until they choose a stage name (the name
+ * hosts announce them by). Never anything taken from their email: live lists
+ * and the room screen are public. Nobody can choose it, so it always means
+ * "not chosen yet".
+ */
+export const DEFAULT_STAGE_NAME = "Comedian";
+export const STAGE_NAME_REQUIRED_MESSAGE = "Add your stage name first: it's the name the host calls you up by.";
+export const STAGE_NAME_EMPTY_MESSAGE = "Please enter your stage name.";
+export const DEFAULT_STAGE_NAME_MESSAGE = `Please choose your own stage name, not "${DEFAULT_STAGE_NAME}".`;
+
+/** A name as shown: Unicode NFC, every run of spaces as one space, trimmed. */
+export function normalizeName(value: string): string {
+  return value.normalize("NFC").replace(/\s+/g, " ").trim();
+}
+
+/** Whether a comedian showing this name has not chosen a stage name yet (blank, or the default in any case). */
+export function isDefaultStageName(name: string | null | undefined): boolean {
+  const normalized = normalizeName(name ?? "");
+  return normalized === "" || normalized.toLowerCase() === DEFAULT_STAGE_NAME.toLowerCase();
+}
+
+/**
+ * A name the comedian typed (sign-up, the profile form, the list's stage-name
+ * prompt), normalised: no control characters, at most 60 characters, and
+ * never the default. Undefined when blank.
+ */
+export function typedStageName(value: string, label = "Display name"): string | undefined {
+  assertNoControlCharacters(value.trim(), { label });
+  const name = normalizeName(value);
+  if (name.length > MAX_DISPLAY_NAME_LENGTH) invalid(`${tooLongMessage(label, MAX_DISPLAY_NAME_LENGTH)}.`);
+  if (name === "") return undefined;
+  if (isDefaultStageName(name)) invalid(DEFAULT_STAGE_NAME_MESSAGE);
+  return name;
+}
+
+/** The sign-up form's name, normalised; undefined when blank or the default; refused past 60 characters. */
 export function signUpName(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const name = value.trim();
+  const name = normalizeName(value);
   if (name.length > MAX_DISPLAY_NAME_LENGTH) invalid(DISPLAY_NAME_TOO_LONG);
-  assertNoControlCharacters(name, { label: "Display name" });
-  return name === "" ? undefined : name;
+  assertNoControlCharacters(value.trim(), { label: "Display name" });
+  return isDefaultStageName(name) ? undefined : name;
 }
 
 /** Refuses an email or password longer than the caps, before any hashing or lookup. */

@@ -6,6 +6,7 @@
 import { v, type Infer } from "convex/values";
 import type { Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
+import { isDefaultStageName } from "../lib/profileRules";
 import { myBadges } from "./badges";
 import { DEFAULT_WEEKLY_GOAL_MINUTES, displayNameFor, getProfile, memberSinceOf } from "./profiles";
 import { assertWeekRange, setsInRange } from "./scheduleWeek";
@@ -72,7 +73,8 @@ export async function summary(
   const { totalMinutes, totalSets } = stats;
   return {
     displayName,
-    firstName: firstWord(displayName),
+    // "Welcome back, Comedian" says nothing: no name until one is chosen.
+    firstName: isDefaultStageName(displayName) ? null : firstWord(displayName),
     memberSince: memberSinceOf(user, profile),
     weeklyGoalMinutes: profile?.weeklyGoalMinutes ?? DEFAULT_WEEKLY_GOAL_MINUTES,
     weekMinutes: weekSets.reduce((sum, set) => sum + set.minutes, 0),

@@ -11,6 +11,7 @@
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { isDefaultStageName, STAGE_NAME_REQUIRED_MESSAGE } from "../lib/profileRules";
 import { enforceRateLimit } from "../rateLimits";
 
 import { canHostMic } from "./claims";
@@ -185,12 +186,14 @@ export async function hasPriority(
   return sections.waitlist.some((s) => s._id === spot._id);
 }
 
+/** The name the list shows: the comedian's stage name; STAGE_NAME_REQUIRED until they have chosen one. */
 async function comedianName(ctx: QueryCtx, userId: Id<"users">): Promise<string> {
   const profile = await ctx.db
     .query("profiles")
     .withIndex("by_userId", (q) => q.eq("userId", userId))
     .unique();
   const name = profile?.displayName.trim() || displayNameFor(await ctx.db.get("users", userId));
+  if (isDefaultStageName(name)) throw appError(ErrorCode.STAGE_NAME_REQUIRED, STAGE_NAME_REQUIRED_MESSAGE);
   return name.slice(0, MAX_NAME_LENGTH);
 }
 

@@ -3,8 +3,16 @@ import { isAllowedPhotoType } from "../lib/photo";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
-import { assertNoControlCharacters } from "../lib/textRules";
+import {
+  DEFAULT_STAGE_NAME,
+  isDefaultStageName,
+  MAX_DEFAULT_CITY_LENGTH,
+  MAX_DISPLAY_NAME_LENGTH,
+  normalizeName,
+  STAGE_NAME_EMPTY_MESSAGE,
+  typedStageName,
+} from "../lib/profileRules";
+import { assertNoControlCharacters, withoutControlCharacters } from "../lib/textRules";
 
 /** Weekly goal every new comedian starts with. */
 export const DEFAULT_WEEKLY_GOAL_MINUTES = 15;
@@ -49,12 +57,29 @@ export function isAdminEmail(
     .some((e) => e !== "" && e === wanted);
 }
 
-/** The name shown for an account: its name, else the part of its email before "@". */
-export function displayNameFor(user: Pick<Doc<"users">, "name" | "email"> | null): string {
-  const name = user?.name?.trim();
-  if (name) return name;
-  const local = user?.email?.split("@")[0]?.trim();
-  return local ? local : "Comedian";
+/**
+ * The name shown for an account without a profile name: the name it signed
+ * up with (or Google's), else {@link DEFAULT_STAGE_NAME}. Never derived from
+ * the email, which is private.
+ */
+export function displayNameFor(user: Pick<Doc<"users">, "name"> | null): string {
+  const name = normalizeName(withoutControlCharacters(user?.name ?? ""))
+    .slice(0, MAX_DISPLAY_NAME_LENGTH)
+    .trim();
+  return isDefaultStageName(name) ? DEFAULT_STAGE_NAME : name;
+}
+
+/** The part of an email before "@", lower-cased: what a name must never be derived from. */
+export function emailLocalPart(email: string | null | undefined): string | null {
+  const at = email?.lastIndexOf("@") ?? -1;
+  const local = at > 0 ? email!.slice(0, at).trim().toLowerCase() : "";
+  return local === "" ? null : local;
+}
+
+/** Whether `name` is the email's local part (what the app once showed for a comedian without a name). */
+export function isEmailLocalPart(name: string, email: string | null | undefined): boolean {
+  const local = emailLocalPart(email);
+  return local !== null && normalizeName(name).toLowerCase() === local;
 }
 
 /** The names the admin queues show for these comedians: the profile's display name, else {@link displayNameFor}. */
@@ -239,11 +264,11 @@ export type ProfileUpdate = Infer<typeof profileUpdateValidator>;
  * that has none.
  */
 export async function updateProfile(ctx: MutationCtx, userId: Id<"users">, update: ProfileUpdate): Promise<void> {
-  const displayName = update.displayName.trim();
-  if (displayName.length === 0) throw appError(ErrorCode.INVALID_INPUT, "Display name is required.");
-  if (displayName.length > MAX_DISPLAY_NAME_LENGTH) {
+  if (update.displayName.trim().length > MAX_DISPLAY_NAME_LENGTH) {
     throw appError(ErrorCode.INVALID_INPUT, `Display name must be ${MAX_DISPLAY_NAME_LENGTH} characters or fewer.`);
   }
+  const displayName = typedStageName(update.displayName);
+  if (displayName === undefined) throw appError(ErrorCode.INVALID_INPUT, "Display name is required.");
   const goal = update.weeklyGoalMinutes;
   if (!Number.isInteger(goal) || goal < MIN_WEEKLY_GOAL_MINUTES || goal > PROFILE_MAX_WEEKLY_GOAL_MINUTES) {
     throw appError(
@@ -255,7 +280,6 @@ export async function updateProfile(ctx: MutationCtx, userId: Id<"users">, updat
   if (city.length > MAX_DEFAULT_CITY_LENGTH) {
     throw appError(ErrorCode.INVALID_INPUT, `Default city must be ${MAX_DEFAULT_CITY_LENGTH} characters or fewer.`);
   }
-  assertNoControlCharacters(displayName, { label: "Display name" });
   assertNoControlCharacters(city, { label: "Default city" });
   const profile = await createProfileIfMissing(ctx, userId);
   await ctx.db.patch("profiles", profile._id, {
@@ -263,6 +287,22 @@ export async function updateProfile(ctx: MutationCtx, userId: Id<"users">, updat
     weeklyGoalMinutes: goal,
     defaultCity: city === "" ? undefined : city,
   });
+}
+
+/**
+ * Sets the comedian's stage name (the live list's prompt before a first
+ * sign-up): normalised, 1 to 60 characters, no control characters, not the
+ * default. Creates the profile for an account that has none.
+ */
+export async function setStageName(ctx: MutationCtx, userId: Id<"users">, raw: string): Promise<string> {
+  if (raw.trim().length > MAX_DISPLAY_NAME_LENGTH) {
+    throw appError(ErrorCode.INVALID_INPUT, `Stage name must be ${MAX_DISPLAY_NAME_LENGTH} characters or fewer.`);
+  }
+  const name = typedStageName(raw, "Stage name");
+  if (name === undefined) throw appError(ErrorCode.INVALID_INPUT, STAGE_NAME_EMPTY_MESSAGE);
+  const profile = await createProfileIfMissing(ctx, userId);
+  await ctx.db.patch("profiles", profile._id, { displayName: name });
+  return name;
 }
 
 /** What `profiles.setPhoto` answers: saved, or refused with the message to show. */

@@ -29,7 +29,8 @@ afterAll(async () => {
 async function signUpComedian(email: string): Promise<ConvexClient> {
   const result = (await backend.httpClient().action(api.auth.signIn, {
     provider: "password",
-    params: { email, password: "punchline-42", flow: "signUp" },
+    // A stage name: a comedian without one is asked for it before a list sign-up.
+    params: { email, password: "punchline-42", flow: "signUp", name: `Comic ${email}` },
   })) as { tokens?: { token: string } | null };
   const token = result.tokens?.token;
   if (!token) throw new Error(`sign-up of ${email} issued no token`);

@@ -82,6 +82,7 @@ export function EmailPasswordForm({ mode, onSuccess }: EmailPasswordFormProps) {
           label="Display name (optional)"
           autoComplete="nickname"
           placeholder="Your stage name"
+          hint="The name hosts call you up by. Leave it blank and we'll ask before your first list sign-up."
           icon={<PersonIcon />}
         />
         <EmailField />

@@ -1,12 +1,16 @@
 import { Box, Button, Flex, Link, Text } from "@radix-ui/themes";
-import { useConvexAuth, useMutation } from "convex/react";
+import { useConvexAuth, useMutation, useQuery } from "convex/react";
+import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { paths } from "@/lib/paths";
 import { useNow } from "@/lib/useNow";
 import { LIST_FULL_MESSAGE, REMOVED_FROM_LIST_MESSAGE } from "../../../convex/lib/nightListRules";
+import { isDefaultStageName } from "../../../convex/lib/profileRules";
+import { errorCode } from "@/lib/convexErrors";
 import { clockText, mySpot, placeText, type ListView } from "./listText";
+import { StageNameDialog } from "./StageNameDialog";
 import { useListAction } from "./useListAction";
 
 /**
@@ -18,6 +22,8 @@ export function MyPlace({ list, notShown }: { list: ListView; notShown: "full" |
   const { isAuthenticated } = useConvexAuth();
   const signUp = useMutation(api.nightLists.signUp);
   const dropOut = useMutation(api.nightLists.dropOut);
+  const me = useQuery(api.profiles.me, isAuthenticated ? {} : "skip");
+  const [askName, setAskName] = useState(false);
   const { busy, run } = useListAction();
   const now = useNow(15_000);
   if (!isAuthenticated) {
@@ -83,15 +89,32 @@ export function MyPlace({ list, notShown }: { list: ListView; notShown: "full" |
   if (now < list.signupOpensAt) {
     return <Text size="2">Online sign-up opens at {clockText(list.signupOpensAt, list.timeZone)}.</Text>;
   }
+  const signUpNow = () =>
+    run("sign-up", async () => {
+      try {
+        await signUp({ listId: list._id });
+      } catch (error) {
+        // No stage name yet (the list is public): ask for one, then sign up.
+        if (errorCode(error) !== "STAGE_NAME_REQUIRED") throw error;
+        setAskName(true);
+      }
+    });
   return (
     <Box>
       <Button
         size="3"
         loading={busy === "sign-up"}
-        onClick={() => void run("sign-up", () => signUp({ listId: list._id }))}
+        onClick={() => (me && isDefaultStageName(me.displayName) ? setAskName(true) : void signUpNow())}
       >
         Sign up for tonight
       </Button>
+      <StageNameDialog
+        open={askName}
+        onOpenChange={setAskName}
+        onSaved={async () => {
+          await signUpNow();
+        }}
+      />
     </Box>
   );
 }

@@ -5,6 +5,7 @@ import { onboardingSteps, paths } from "@/lib/paths";
 import { OnboardingShell } from "./OnboardingShell";
 import { SHOWN_STEPS, shownStep } from "./progress";
 import { useOnboardingProgress } from "./useOnboardingProgress";
+import { isDefaultStageName } from "../../../convex/lib/profileRules";
 
 const POINTS = [
   { icon: <MagnifyingGlassIcon />, text: "Add the venue where you perform most" },
@@ -16,7 +17,7 @@ const POINTS = [
 export function WelcomeStep() {
   const { me, progress } = useOnboardingProgress();
   const resumeAt = progress.step > 1 ? onboardingSteps[progress.step - 1] : undefined;
-  const firstName = me?.displayName?.trim().split(/\s+/)[0];
+  const firstName = isDefaultStageName(me?.displayName) ? undefined : me?.displayName?.trim().split(/\s+/)[0];
   return (
     <OnboardingShell step={1}>
       <Flex direction="column" gap="4" align="center" style={{ textAlign: "center" }}>

@@ -5,7 +5,7 @@ import { format } from "date-fns";
 import { useEffect } from "react";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
-import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
+import { isDefaultStageName, MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
 import { useSignOut } from "@/components/auth/useSignOut";
 import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
@@ -38,6 +38,7 @@ function ProfileForm({ initial }: { initial: ProfileValues }) {
       <FormTextField
         name="displayName"
         label="Display name"
+        hint="The name hosts call you up by, shown on live lists."
         autoComplete="nickname"
         required
         maxLength={MAX_DISPLAY_NAME_LENGTH}
@@ -99,7 +100,8 @@ function LiveProfile() {
           ) : null}
           <ProfileForm
             initial={{
-              displayName: me.displayName,
+              // No stage name chosen yet: an empty field asks for one.
+              displayName: isDefaultStageName(me.displayName) ? "" : me.displayName,
               weeklyGoalMinutes: me.weeklyGoalMinutes,
               defaultCity: me.defaultCity ?? "",
             }}

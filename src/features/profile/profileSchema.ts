@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isAllowedPhotoType } from "../../../convex/lib/photo";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
+import { stageNameField } from "@/lib/stageNameSchema";
 import { withoutControlCharacters } from "@/lib/textSchema";
 
 export const MIN_PROFILE_GOAL = 1;
@@ -16,14 +17,8 @@ const goalMessage = `Enter a whole number from ${MIN_PROFILE_GOAL} to ${MAX_PROF
 
 /** The profile form; mirrors api.profiles.update. */
 export const profileSchema = z.object({
-  displayName: withoutControlCharacters(
-    z
-      .string()
-      .trim()
-      .min(1, { error: "Display name is required." })
-      .max(MAX_DISPLAY_NAME, { error: `Display name must be ${MAX_DISPLAY_NAME} characters or fewer.` }),
-    "Display name",
-  ),
+  // The name hosts call the comedian up by: never the default "Comedian".
+  displayName: stageNameField("Display name", "Display name is required."),
   weeklyGoalMinutes: z
     .number({ error: goalMessage })
     .int({ error: goalMessage })
