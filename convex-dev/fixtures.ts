@@ -5,12 +5,13 @@
  * tests on top of `convex/`; `npx convex deploy` of `convex/` never contains it.
  */
 import { v } from "convex/values";
-import type { QueryCtx } from "../convex/_generated/server";
+import { internalAction, type QueryCtx } from "../convex/_generated/server";
 import { internalMutation } from "../convex/functions";
 import { addDaysToDate, localDateString, zonedEpoch } from "../convex/lib/time";
 import { goalWeek } from "../convex/lib/weeks";
 import { normalizeEmail } from "../convex/model/profiles";
 import * as Scene from "../convex/model/scene";
+import { limitSignInAttempt, limitSignUp } from "../convex/rateLimits";
 import { sceneItemFields, sceneItemStatus } from "../convex/schema";
 
 /** The (first) account with this email; throws without one. */
@@ -189,6 +190,22 @@ export const insertWeekSets = internalMutation({
         tags: [],
       });
     }
+    return null;
+  },
+});
+
+/**
+ * The site-wide rate limits a crowd of strangers shares, taken as the password
+ * provider takes them (before it hashes): a sign-up's `signUp` (and its
+ * address's `signUpEmail`), or a sign-in on a real account's `signInFailed`
+ * (and the address's own buckets). The burst tests call it many times at once.
+ */
+export const takeSiteWideLimit = internalAction({
+  args: { limit: v.union(v.literal("signUp"), v.literal("signInFailed")), email: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { limit, email }) => {
+    if (limit === "signUp") await limitSignUp(ctx, email);
+    else await limitSignInAttempt(ctx, email, true);
     return null;
   },
 });

@@ -141,6 +141,16 @@ export const SIGN_IN_ATTEMPTS = 10;
 /** Time for the per-account sign-in bucket to refill completely (one attempt every 2 minutes). */
 export const SIGN_IN_REFILL_PERIOD_MS = 20 * MINUTE;
 
+/**
+ * Shards of each site-wide bucket (signUp, signInFailed, googleSignInStart):
+ * one row that every stranger writes would be a write-conflict hot spot (50
+ * sign-ups at once had 6 fail past Convex's retries). Each call takes from the
+ * fuller of two random shards, so a sharded bucket refuses near its capacity
+ * rather than at exactly it (each shard refills at its share of the rate).
+ * googleSignInStart keeps the 10 it had. Per-user and per-address buckets stay one row.
+ */
+export const SITE_WIDE_SHARDS = 20;
+
 export const rateLimiter = new RateLimiter(components.rateLimiter, {
   checkIn: { kind: "token bucket", rate: 10, period: MINUTE, capacity: 10 },
   createMic: { kind: "token bucket", rate: 20, period: 24 * HOUR, capacity: 10 },
@@ -150,11 +160,11 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   photoUpload: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   listSignUp: { kind: "token bucket", rate: 20, period: HOUR, capacity: 20 },
   signInAccount: { kind: "token bucket", rate: 10, period: SIGN_IN_REFILL_PERIOD_MS, capacity: 10 },
-  signInFailed: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
+  // Sharded like googleSignInStart: every password checked against a real account takes from it.
+  signInFailed: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60, shards: SITE_WIDE_SHARDS },
   logSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 150 },
   editSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
   signInOverCeiling: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
-  // Sharded: every stranger's start writes this bucket, and one row would be a write-conflict hot spot.
   googleSignInStart: { kind: "token bucket", rate: 1000, period: MINUTE, capacity: 1000, shards: 10 },
   googleSignInSession: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   // Password reset (auth.ts): codes sent to one address, and codes tried for it.
@@ -228,7 +238,11 @@ const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
 export function signUpConfig(): RateLimitConfig {
   const raw = Number(process.env.SIGN_UP_LIMIT_PER_MINUTE);
   const perMinute = Number.isFinite(raw) && raw >= 1 ? Math.min(Math.floor(raw), 100_000) : DEFAULT_SIGN_UPS_PER_MINUTE;
-  return { kind: "token bucket", rate: perMinute, period: MINUTE, capacity: perMinute };
+  // 3 tokens a shard at least (fewer refuse too early: at 1.5 a shard the default 30 refused
+  // after 15); under 3 shards the limiter reads one shard only, so a limit that low stays one row.
+  const fitting = Math.min(SITE_WIDE_SHARDS, Math.floor(perMinute / 3));
+  const shards = fitting < 3 ? 1 : fitting;
+  return { kind: "token bucket", rate: perMinute, period: MINUTE, capacity: perMinute, shards };
 }
 
 const DEFAULT_SIGN_INS_PER_HOUR = 30;

@@ -32,3 +32,25 @@ export async function realAccounts(t: TestBackend, prefix: string, count: number
   });
   return emails;
 }
+
+/**
+ * Wrong passwords on `email`, one after another, until one is refused (at
+ * most `max`): how many were answered (hashed), and the refusal's error. The
+ * site-wide ceiling is sharded, so where it refuses is near, not exactly at,
+ * its capacity.
+ */
+export async function guessUntilRefused(
+  t: TestBackend,
+  email: string,
+  max: number,
+): Promise<{ answered: number; refusal: Promise<unknown> | null }> {
+  for (let answered = 0; answered < max; answered++) {
+    const attempt = passwordSignIn(t, email, `guess-${answered}`);
+    const refused = await attempt.then(
+      () => false,
+      (error: { data?: { code?: string } }) => error?.data?.code === "RATE_LIMITED",
+    );
+    if (refused) return { answered, refusal: attempt };
+  }
+  return { answered: max, refusal: null };
+}

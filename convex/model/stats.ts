@@ -16,7 +16,8 @@ export type CommunityStats = {
  * mics, distinct cities with an active mic (rows of `cities`), comedians
  * (profiles) and minutes of every logged set. Every logged set adds to
  * `minutesLogged`; a single row would make every set of every comedian
- * conflict on Convex, so each total is spread over 16 shard rows (a write
+ * conflict on Convex, so each total is spread over 16 shard rows (the minutes
+ * over {@link MINUTES_SHARDS}) (a write
  * touches one at random, a read adds them up).
  */
 export const COMMUNITY_TOTALS = ["venues", "cities", "comedians", "minutesLogged"] as const;
@@ -30,8 +31,16 @@ export type CommunityTotals = Record<CommunityTotal, number>;
  * later write of the deployment to one shard: the hot row again.
  */
 function counter(): ShardedCounter<CommunityTotal> {
-  return new ShardedCounter<CommunityTotal>(components.shardedCounter);
+  return new ShardedCounter<CommunityTotal>(components.shardedCounter, { shards: { minutesLogged: MINUTES_SHARDS } });
 }
+
+/**
+ * Every set of every comedian adds to the minutes: with 16 shards, 100 sets
+ * logged at once (the end of a night) had 20 fail past Convex's retries on a
+ * shard; with 64 a set rarely meets another on its shard. Growing it is safe
+ * (a read adds every shard row of the total).
+ */
+const MINUTES_SHARDS = 64;
 
 /**
  * Adds `delta` (negative to take away) to one community total. Called by the

@@ -30,8 +30,15 @@ export class ConcurrentMutations {
   constructor(private readonly engine: Engine) {}
 
   stats(): Record<string, unknown> {
-    const { conflicts, retries, failures } = this.log;
-    return { enabled: this.enabled, maxRetries: this.settings.maxRetries, conflicts, retries, failures };
+    const { conflicts, retries, failures, conflictsByTable } = this.log;
+    return {
+      enabled: this.enabled,
+      maxRetries: this.settings.maxRetries,
+      conflicts,
+      retries,
+      failures,
+      byTable: Object.fromEntries(conflictsByTable),
+    };
   }
 
   /** Hooks the transaction manager (once, at start, after the components' and commits' hooks). */
@@ -120,7 +127,7 @@ export class ConcurrentMutations {
         if (!conflict && tx.begun && !(error instanceof LogWriteError)) conflict = this.log.check(tx);
         this.log.end(tx);
         if (!conflict) throw error;
-        this.log.conflicts++;
+        this.log.noteConflict(conflict);
         if (!scheduled && failures >= maxRetries) {
           this.log.failures++;
           const occ = error instanceof OccError ? error : new OccError(conflict, udfPath);

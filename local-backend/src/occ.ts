@@ -155,6 +155,13 @@ export class ConflictLog {
   conflicts = 0;
   retries = 0;
   failures = 0;
+  /** Conflicts per table written under a reader (`@component|table` for a component's): where the hot rows are. */
+  readonly conflictsByTable = new Map<string, number>();
+
+  noteConflict(conflict: Conflict): void {
+    this.conflicts++;
+    this.conflictsByTable.set(conflict.table, (this.conflictsByTable.get(conflict.table) ?? 0) + 1);
+  }
 
   /** Bumped by a hot reload's swap: like a write every running transaction read. */
   schemaGeneration = 0;

