@@ -178,11 +178,6 @@ test("the scene's first cards come over HTTP with the page, before the WebSocket
   });
   await page.goto("/scene");
   await expect(page.getByTestId("scene-card").first()).toBeVisible();
-  // The list's first page and Tonight's.
-  expect(httpQueries.map((q) => JSON.parse(q) as { path: string; format: string })).toEqual([
-    expect.objectContaining({ path: "scene:listPage", format: "convex_encoded_json" }),
-    expect.objectContaining({ path: "tonight:list", format: "convex_encoded_json" }),
-  ]);
   // Tonight fills in from its page too (its rows, or that nothing is on).
   await expect(
     page
@@ -190,6 +185,11 @@ test("the scene's first cards come over HTTP with the page, before the WebSocket
       .getByTestId(/^tonight-(night|empty)$/)
       .first(),
   ).toBeVisible();
+  // The list's first page, then Tonight's (asked for once the list's has answered).
+  expect(httpQueries.map((q) => JSON.parse(q) as { path: string; format: string })).toEqual([
+    expect.objectContaining({ path: "scene:listPage", format: "convex_encoded_json" }),
+    expect.objectContaining({ path: "tonight:list", format: "convex_encoded_json" }),
+  ]);
   // The socket did ask (the live copies), and got nothing back.
   expect(sent.some((f) => f.includes('"udfPath":"scene:listPage"'))).toBe(true);
   expect(sent.some((f) => f.includes('"udfPath":"tonight:list"'))).toBe(true);
@@ -227,8 +227,9 @@ test("with the distance filter left on, the area's first cards come over HTTP wi
   // Cards with their distance: the area's list (the plain list's carry none).
   await expect(page.getByTestId("scene-card").first().getByTestId("distance")).toBeVisible();
   await expect(page.getByRole("switch", { name: "Filter by distance" })).toBeChecked();
-  const paths = httpQueries.map((q) => (JSON.parse(q) as { path: string }).path);
-  expect(paths).toEqual(["sceneArea:listArea", "tonight:list"]);
+  await expect
+    .poll(() => httpQueries.map((q) => (JSON.parse(q) as { path: string }).path))
+    .toEqual(["sceneArea:listArea", "tonight:list"]);
 });
 
 test("the scene renders as itself at once, with no 'Loading StageTime…' in between", async ({ page }) => {

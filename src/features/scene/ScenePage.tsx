@@ -45,7 +45,25 @@ function TonightSection(props: ComponentProps<TonightModule["TonightSection"]>) 
   return <Section {...props} />;
 }
 
+/**
+ * The distance filter's list: the skeleton until its code is in, then the list
+ * itself (no suspending, which would hold its first cards back; on a failed
+ * load the lazy component's error reaches the page's boundary).
+ */
 function AreaSceneResults(props: ComponentProps<AreaModule["default"]>) {
+  const [state, setState] = useState<"loading" | "loaded" | "failed">(loaded.area ? "loaded" : "loading");
+  useEffect(() => {
+    if (state !== "loading") return;
+    let live = true;
+    loadAreaResults().then(
+      () => live && setState("loaded"),
+      () => live && setState("failed"),
+    );
+    return () => {
+      live = false;
+    };
+  }, [state]);
+  if (state === "loading") return <SceneSkeleton />;
   const Results = loaded.area?.default ?? LazyAreaSceneResults;
   return <Results {...props} />;
 }

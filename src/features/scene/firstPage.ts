@@ -231,7 +231,9 @@ export type HttpFirstPageRequest = { path: string; args: unknown; result: Promis
  * with ({@link openingQueries}: the list, plain or the remembered area's, and
  * Tonight) with Convex's `POST /api/query`, the request ConvexHttpClient makes
  * for `preloadQuery` (arguments in an array, Convex's JSON encoding), so the
- * first cards wait neither for the bundle nor for the WebSocket. The functions
+ * first cards wait neither for the bundle nor for the WebSocket. Tonight's is
+ * sent once the list's has answered, so the two do not share the backend's
+ * time (the list's cards come first; Tonight still arrives before the bundle). The functions
  * are inlined from this module, so the rules stay here.
  *
  * The request says `Content-Type: application/json`, which makes it a CORS
@@ -254,11 +256,12 @@ export function httpFirstPageScript(convexUrl: string): string {
     `var s=null,z=${scriptLiteral(DEFAULT_TIME_ZONE)};try{s=localStorage.getItem(${scriptLiteral(LOCATION_KEY)})}catch(e){}` +
     `try{z=Intl.DateTimeFormat().resolvedOptions().timeZone||z}catch(e){}` +
     `var q=(${openingQueries.toString()})(Date.now(),s,z,${scriptLiteral(OPENING_CONSTANTS)});` +
-    `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]=[q.list,q.tonight].map(function(o){var r;` +
-    `try{r=fetch(${scriptLiteral(url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
+    `var f=function(o){try{return fetch(${scriptLiteral(url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
     `body:JSON.stringify({path:o.path,format:"convex_encoded_json",args:[o.args]})})` +
     `.then(function(s){return s.ok?s.json():null}).then(function(b){return b&&b.status==="success"?b.value:null},` +
-    `function(){return null})}catch(e){r=Promise.resolve(null)}return{path:o.path,args:o.args,result:r}});` +
+    `function(){return null})}catch(e){return Promise.resolve(null)}};var l=f(q.list);` +
+    `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]=[{path:q.list.path,args:q.list.args,result:l},` +
+    `{path:q.tonight.path,args:q.tonight.args,result:l.then(function(){return f(q.tonight)})}];` +
     `setTimeout(function(){try{` +
     `new Intl.DateTimeFormat("en-US",{timeZone:${scriptLiteral(DEFAULT_TIME_ZONE)},timeZoneName:"longOffset"}).format(0)` +
     `}catch(e){}},0)})()`
