@@ -18,4 +18,7 @@ crons.interval("delete stale sign-in verifiers", { minutes: 10 }, internal.authV
 // Failed sign-ins leave an authRateLimits row per identifier: deleted once an hour has refilled it (authRateLimits.ts).
 crons.interval("delete stale auth rate limits", { minutes: 30 }, internal.authRateLimits.deleteStaleAuthRateLimits, {});
 
+// In-person lists about to open: each mic's alarm fires its followers' notices in batches (notifications.ts).
+crons.interval("fire list-opening alarms", { minutes: 1 }, internal.notifications.fireAlarms, {});
+
 export default crons;

@@ -43,6 +43,8 @@ import { appError, ErrorCode } from "./errors";
  *   file of up to 10 MiB and an unattached upload is only deleted by a cron
  *   after an hour, so without a limit one account could fill the disk; a
  *   person changing their photo needs a handful.
+ * - pushSubscribe (per comedian): 10 an hour. A device subscribes once when the
+ *   comedian turns notifications on; more is a script churning subscriptions.
  * - listSignUp (per comedian): 20 at once, 20 an hour. A comedian signs up for
  *   one or two live lists a night; 20 leaves room for signing up, dropping out
  *   and signing up again, and stops a script churning a list (each sign-up
@@ -172,6 +174,8 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   passwordResetCode: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   createBit: { kind: "token bucket", rate: 300, period: 24 * HOUR, capacity: 300 },
   createSetList: { kind: "token bucket", rate: 100, period: 24 * HOUR, capacity: 100 },
+  // A device subscribes once; a script re-subscribing churns rows and deliveries.
+  pushSubscribe: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
 });
 
 export type RateLimitName =
@@ -194,7 +198,8 @@ export type RateLimitName =
   | "passwordResetEmail"
   | "passwordResetCode"
   | "createBit"
-  | "createSetList";
+  | "createSetList"
+  | "pushSubscribe";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -229,6 +234,7 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   passwordResetCode: (ms) => `Too many wrong codes. Please try again in ${waitText(ms)}.`,
   createBit: (ms) => `You have added a lot of bits today. Please try again in ${waitText(ms)}.`,
   createSetList: (ms) => `You have made a lot of set lists today. Please try again in ${waitText(ms)}.`,
+  pushSubscribe: (ms) => `Too many notification sign-ups. Please try again in ${waitText(ms)}.`,
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;

@@ -20,6 +20,18 @@ export const recurrence = v.union(
   v.literal("custom"),
 );
 
+export const notificationKind = v.union(
+  v.literal("list_open"),
+  v.literal("night_cancelled"),
+  v.literal("night_confirmed"),
+  v.literal("lottery"),
+  v.literal("on_deck"),
+  v.literal("up_next"),
+  v.literal("claim_decided"),
+  v.literal("admin_queue"),
+  v.literal("set_feedback"),
+);
+
 export const signupMethod = v.union(v.literal("in_person"), v.literal("online"));
 
 export const sceneItemStatus = v.union(v.literal("active"), v.literal("inactive"));
@@ -101,6 +113,8 @@ export default defineSchema({
     memberSince: v.optional(v.number()),
   })
     .index("by_userId", ["userId"])
+    // Who hears about a new claim or report.
+    .index("by_isAdmin", ["isAdmin"])
     // A new photo must not be a file some profile already uses (setPhoto).
     .index("by_photoStorageId", ["photoStorageId"]),
 
@@ -469,6 +483,78 @@ export default defineSchema({
   })
     .index("by_user_and_month", ["userId", "month", "bitId"])
     .index("by_bit_and_month", ["bitId", "month"]),
+
+  // Notifications: each account's inbox, its choices, its devices, and the list-opening alarms.
+  /** One notice in a comedian's inbox; `eventKey` makes each event reach an account once. */
+  notifications: defineTable({
+    userId: v.id("users"),
+    kind: notificationKind,
+    eventKey: v.string(),
+    title: v.string(),
+    body: v.string(),
+    /** The app page a tap opens (a path on this site). */
+    url: v.string(),
+    readAt: v.optional(v.number()),
+    /** What happened on the comedian's devices: sent, or why not. */
+    push: v.union(
+      v.literal("queued"),
+      v.literal("sent"),
+      v.literal("no_devices"),
+      v.literal("quiet_hours"),
+      v.literal("rate_limited"),
+      v.literal("not_configured"),
+    ),
+  })
+    // Newest first for the inbox and the hourly push count; the event key sorts otherwise.
+    // eslint-disable-next-line @convex-dev/no-duplicate-indexes
+    .index("by_user", ["userId"])
+    .index("by_user_and_eventKey", ["userId", "eventKey"])
+    .index("by_user_and_readAt", ["userId", "readAt"]),
+
+  /** A comedian's notification choices; without a row every topic is on, no quiet hours. */
+  notificationPrefs: defineTable({
+    userId: v.id("users"),
+    listOpens: v.boolean(),
+    nights: v.boolean(),
+    lottery: v.boolean(),
+    onDeck: v.boolean(),
+    claims: v.boolean(),
+    sets: v.boolean(),
+    /** Minutes before an in-person list time to be told it is about to open. */
+    leadMinutes: v.number(),
+    /** "HH:MM" wall-clock quiet hours in `timeZone` (no push then; the inbox still fills). */
+    quietStart: v.optional(v.string()),
+    quietEnd: v.optional(v.string()),
+    timeZone: v.string(),
+  }).index("by_userId", ["userId"]),
+
+  /** A mic the comedian follows but does not want notices about. */
+  notificationMutes: defineTable({
+    userId: v.id("users"),
+    micId: v.id("sceneItems"),
+  }).index("by_user_and_mic", ["userId", "micId"]),
+
+  /** One device's Web Push subscription; removed when the push service answers 404 or 410. */
+  pushSubscriptions: defineTable({
+    userId: v.id("users"),
+    endpoint: v.string(),
+    p256dh: v.string(),
+    auth: v.string(),
+  })
+    .index("by_user", ["userId"])
+    .index("by_endpoint", ["endpoint"]),
+
+  /** A mic's next list opening, one row per mic: the minute cron fires the due ones in batches. */
+  listAlarms: defineTable({
+    micId: v.id("sceneItems"),
+    /** Epoch ms of the list time this alarm is for. */
+    listAt: v.number(),
+    /** Which of the lead times fires next (an index into the lead list, longest first). */
+    leadIndex: v.number(),
+    fireAt: v.number(),
+  })
+    .index("by_fireAt", ["fireAt"])
+    .index("by_micId", ["micId"]),
 
   /** Distinct cities of active scene items with a count, for the landing stats. */
   cities: defineTable({

@@ -7,6 +7,7 @@ import { accountCells } from "./test.authzMatrix.account";
 import { adminCells } from "./test.authzMatrix.admin";
 import { listCells } from "./test.authzMatrix.lists";
 import { materialCells } from "./test.authzMatrix.material";
+import { notificationCells } from "./test.authzMatrix.notifications";
 import { sceneCells } from "./test.authzMatrix.scene";
 import type { Entry } from "./test.authzWorld";
 
@@ -17,4 +18,5 @@ export const matrix: Record<string, Entry> = {
   ...adminCells,
   ...listCells,
   ...materialCells,
+  ...notificationCells,
 };

@@ -68,6 +68,7 @@ export type World = {
   /** The owner's approved claim on a mic nobody created. */
   approvedClaim: Id<"micClaims">;
   ownerReport: Id<"problemReports">;
+  ownerNotice: Id<"notifications">;
   photo: Id<"_storage">;
   /** Tonight's first-come list on the owner's mic: the owner, the other comedian and a walk-in. */
   ownerList: Id<"nightLists">;
@@ -96,6 +97,8 @@ export const DAY = 24 * 60 * 60 * 1000;
 export const VENUE = { latitude: 40.7411, longitude: -73.9897 };
 export const OWNER_NAME = "Owner Olive";
 export const OWNER_EMAIL = "olive.owner@example.com";
+/** The push endpoint of the owner's phone. */
+export const OWNER_ENDPOINT = "https://push.example.com/olive-phone";
 export const THIRD_NAME = "Third Thea";
 export const THIRD_EMAIL = "thea.third@example.com";
 export const OWNER_BIT = "Olive's private bit";
@@ -167,6 +170,22 @@ export async function buildWorld(): Promise<World> {
     ownerReport: await ctx.db.insert("problemReports", openReport(claimMic, owner)),
     photo: await ctx.storage.store(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: "image/png" })),
   }));
+  const ownerNotice = await t.run(async (ctx) => {
+    await ctx.db.insert("pushSubscriptions", {
+      userId: owner.userId,
+      endpoint: OWNER_ENDPOINT,
+      p256dh: "BOlive",
+      auth: "olive",
+    });
+    const notice = { kind: "set_feedback" as const, eventKey: "olive-notice", title: "How did it go?" };
+    return await ctx.db.insert("notifications", {
+      ...notice,
+      userId: owner.userId,
+      body: `For ${OWNER_NAME}`,
+      url: "/",
+      push: "sent",
+    });
+  });
   // convex-test leaves the content type off; Convex records the upload's Content-Type.
   await t.run(async (ctx) => {
     const db = ctx.db as unknown as { patch: (table: string, id: string, value: object) => Promise<void> };
@@ -366,6 +385,7 @@ export async function buildWorld(): Promise<World> {
     ownerEntry,
     ownerClaim,
     ownerReport,
+    ownerNotice,
     photo,
     ...lists,
     closedList,

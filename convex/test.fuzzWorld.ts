@@ -195,10 +195,25 @@ export async function buildWorld(): Promise<World> {
     night: { micId: mine, date: "2026-11-25" },
   });
   const theirSetList = await rival.asUser.mutation(api.setLists.create, { title: "Theirs", bitIds: [theirBit] });
+  // One notice of the comedian's and one of the rival's: markRead reaches its logic with both.
+  const notices = await t.run(async (ctx) => {
+    const notice = {
+      kind: "set_feedback" as const,
+      title: "How did it go?",
+      body: "",
+      url: "/",
+      push: "sent" as const,
+    };
+    return [
+      await ctx.db.insert("notifications", { ...notice, userId: comic.userId, eventKey: "fuzz-mine" }),
+      await ctx.db.insert("notifications", { ...notice, userId: rival.userId, eventKey: "fuzz-theirs" }),
+    ];
+  });
   const pools = {
     ids: {
       bits: [myBit, theirBit],
       setLists: [mySetList, theirSetList],
+      notifications: notices,
       sceneItems: [mine, theirs, lost, ids.goneItem],
       performances: [mySet, theirSet, ids.goneSet],
       scheduleEntries: [entryId],

@@ -2,6 +2,7 @@ import { Triggers } from "convex-helpers/server/triggers";
 import type { DataModel } from "./_generated/dataModel";
 import { registerBitTriggers } from "./model/bitTriggers";
 import { registerMicTriggers } from "./model/micTriggers";
+import { registerNotificationTriggers } from "./model/notificationTriggers";
 import { registerStatsTriggers } from "./model/statsTriggers";
 import { registerWeekStreakTriggers } from "./model/weekStreakTriggers";
 
@@ -23,3 +24,4 @@ registerStatsTriggers(triggers);
 registerBitTriggers(triggers);
 // After the stats triggers: the week streak is stored on the stats row they create.
 registerWeekStreakTriggers(triggers);
+registerNotificationTriggers(triggers);

@@ -278,6 +278,42 @@ export async function purgeOwnedRows(
     drain(
       (n) =>
         ctx.db
+          .query("pushSubscriptions")
+          .withIndex("by_user", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("pushSubscriptions"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("notificationPrefs")
+          .withIndex("by_userId", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("notificationPrefs"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("notificationMutes")
+          .withIndex("by_user_and_mic", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("notificationMutes"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("notifications")
+          .withIndex("by_user", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("notifications"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
           .query("userBadges")
           .withIndex("by_user_and_code", (q) => q.eq("userId", userId))
           .take(n),

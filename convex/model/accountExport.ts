@@ -4,6 +4,7 @@
  */
 import type { Doc, Id } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
+import { notificationsExport } from "./notifications";
 import { getProfile, memberSinceOf } from "./profiles";
 
 /** Most rows of one kind an export reads (far beyond any real comedian). */
@@ -88,6 +89,7 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
     return item ? { title: item.title, venueName: item.venueName, city: item.city } : null;
   };
 
+  const notifications = await notificationsExport(ctx, userId);
   const photoUrl = profile?.photoStorageId ? await ctx.storage.getUrl(profile.photoStorageId) : null;
   return {
     format: "stagetime-export",
@@ -199,5 +201,6 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       } = plain(m);
       return rest;
     }),
+    notifications,
   };
 }

@@ -1,0 +1,228 @@
+/**
+ * Web Push at its network edge: the local backend runs the app's convex/ folder with
+ * VAPID keys set, and a push service stand-in on this machine receives what the
+ * `web-push` library sends from the "use node" action. The test made the device's
+ * keys, so it checks the VAPID signature and decrypts the message itself (RFC 8291),
+ * and a device the push service calls gone (410) is removed.
+ */
+import { createECDH, createHmac, createDecipheriv, randomBytes, type ECDH } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { createServer, type Server } from "node:https";
+import type { IncomingHttpHeaders } from "node:http";
+import path from "node:path";
+import { importJWK, jwtVerify } from "jose";
+import webpush from "web-push";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ConvexClient } from "convex/browser";
+import { api } from "../../convex/_generated/api";
+import type { Id } from "../../convex/_generated/dataModel";
+import { freePort, repoRoot, startBackend, tempDir, waitFor, type Backend } from "./harness";
+
+type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+
+let backend: Backend;
+let pushService: Server;
+let pushUrl: string;
+let certDir: string;
+const received: Received[] = [];
+const vapid = webpush.generateVAPIDKeys();
+const SUBJECT = "mailto:ops@stagetime.example";
+
+beforeAll(async () => {
+  const port = await freePort();
+  // Push services speak https: a certificate for 127.0.0.1 that only the backend process trusts.
+  const dir = (certDir = await tempDir());
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      path.join(dir, "key.pem"),
+      "-out",
+      path.join(dir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  const tls = { key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) };
+  pushService = createServer(tls, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
+      // A device the push service no longer knows answers 410 Gone.
+      res.writeHead(req.url?.startsWith("/gone/") ? 410 : 201).end();
+    });
+  });
+  await new Promise<void>((resolve) => pushService.listen(port, "127.0.0.1", resolve));
+  pushUrl = `https://127.0.0.1:${port}`;
+  backend = await startBackend({
+    functionsDir: path.join(repoRoot, "convex"),
+    env: { NODE_EXTRA_CA_CERTS: path.join(dir, "cert.pem") },
+  });
+  for (const [name, value] of [
+    ["VAPID_PUBLIC_KEY", vapid.publicKey],
+    ["VAPID_PRIVATE_KEY", vapid.privateKey],
+    ["VAPID_SUBJECT", SUBJECT],
+  ]) {
+    await backend.cli(["env", "set", name, value]);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await backend?.dispose();
+  await new Promise((resolve) => pushService?.close(resolve));
+  if (certDir) await rm(certDir, { recursive: true, force: true });
+});
+
+async function signUp(email: string): Promise<ConvexClient> {
+  const result = (await backend.httpClient().action(api.auth.signIn, {
+    provider: "password",
+    params: { email, password: "punchline-42", flow: "signUp" },
+  })) as { tokens?: { token: string } | null };
+  const token = result.tokens?.token;
+  if (!token) throw new Error(`sign-up of ${email} issued no token`);
+  const client = backend.client();
+  await new Promise<void>((resolve, reject) => {
+    client.setAuth(
+      async () => token,
+      (ok) => (ok ? resolve() : reject(new Error("token refused"))),
+    );
+  });
+  return client;
+}
+
+async function run<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const result = await backend.cli(["run", name, JSON.stringify(args)]);
+  if (result.code !== 0) throw new Error(`run ${name} failed:\n${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim()) as T;
+}
+
+/** A browser's push subscription: its own P-256 key pair and auth secret, as a device makes them. */
+function newDevice(endpoint: string) {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return {
+    ecdh,
+    auth,
+    subscription: {
+      endpoint,
+      keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
+    },
+  };
+}
+
+const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
+
+/** Decrypts an aes128gcm Web Push message (RFC 8291 over RFC 8188) with the device's keys. */
+function decrypt(body: Buffer, device: { ecdh: ECDH; auth: Buffer }): string {
+  const salt = body.subarray(0, 16);
+  const idLength = body[20];
+  const senderKey = body.subarray(21, 21 + idLength);
+  const ciphertext = body.subarray(21 + idLength);
+  const shared = device.ecdh.computeSecret(senderKey);
+  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), device.ecdh.getPublicKey(), senderKey]);
+  const ikm = hmac(hmac(device.auth, shared), Buffer.concat([keyInfo, Buffer.from([1])]));
+  const prk = hmac(salt, ikm);
+  const cek = hmac(prk, Buffer.from("Content-Encoding: aes128gcm\0\x01")).subarray(0, 16);
+  const nonce = hmac(prk, Buffer.from("Content-Encoding: nonce\0\x01")).subarray(0, 12);
+  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
+  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
+  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  // The last record ends with a 0x02 delimiter, then zero padding.
+  let end = padded.length - 1;
+  while (end > 0 && padded[end] === 0) end--;
+  expect(padded[end]).toBe(2);
+  return padded.subarray(0, end).toString("utf8");
+}
+
+describe("Web Push through a push service on this machine", () => {
+  test("a claim decision reaches the claimant's device signed and encrypted, once; a gone device is removed", async () => {
+    const admin = await signUp("push-admin@example.com");
+    await run("admin:setAdmin", { email: "push-admin@example.com", isAdmin: true });
+    const comic = await signUp("push-comic@example.com");
+    const phone = newDevice(`${pushUrl}/ok/phone-1`);
+    const oldTablet = newDevice(`${pushUrl}/gone/tablet-1`);
+    await comic.mutation(api.notifications.subscribe, { subscription: phone.subscription });
+    await comic.mutation(api.notifications.subscribe, { subscription: oldTablet.subscription });
+    expect(await comic.query(api.notifications.pushConfig, {})).toEqual({ publicKey: vapid.publicKey });
+
+    const micId = await run<Id<"sceneItems">>("fixtures:insertSceneItem", {
+      title: "Push Mic",
+      venueName: "Push Room",
+      city: "New York",
+      type: "open_mic",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      recurrence: "weekly",
+      timeZone: "America/New_York",
+    });
+    const claimId = await comic.mutation(api.claims.submit, { micId });
+    await admin.mutation(api.claims.review, { id: claimId, status: "approved" });
+
+    await waitFor(() => received.length >= 2, { timeoutMs: 30_000 }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${backend.output.slice(-4000)}`);
+    });
+    const toPhone = received.filter((r) => r.path === "/ok/phone-1");
+    const toTablet = received.filter((r) => r.path === "/gone/tablet-1");
+    expect(toPhone).toHaveLength(1);
+    expect(toTablet).toHaveLength(1);
+
+    const [request] = toPhone;
+    expect(request.headers["content-encoding"]).toBe("aes128gcm");
+    expect(Number(request.headers.ttl)).toBeGreaterThan(0);
+    // VAPID (RFC 8292): a JWT for this push service's origin, signed with the deployment's key.
+    const match = /^vapid t=([^,]+), k=([A-Za-z0-9_-]+)$/.exec(String(request.headers.authorization));
+    expect(match?.[2]).toBe(vapid.publicKey);
+    const point = Buffer.from(vapid.publicKey, "base64url");
+    const key = await importJWK(
+      {
+        kty: "EC",
+        crv: "P-256",
+        x: point.subarray(1, 33).toString("base64url"),
+        y: point.subarray(33, 65).toString("base64url"),
+      },
+      "ES256",
+    );
+    const { payload: claims } = await jwtVerify(match![1], key, { algorithms: ["ES256"] });
+    expect(claims.aud).toBe(pushUrl);
+    expect(claims.sub).toBe(SUBJECT);
+
+    const message = JSON.parse(decrypt(request.body, phone)) as Record<string, string>;
+    expect(message).toMatchObject({
+      title: "Your claim was approved",
+      url: `/event/${micId}`,
+      body: "You now manage Push Mic: open its list, cancel or confirm nights.",
+    });
+    // The inbox holds the same notice, live.
+    const inbox = await comic.query(api.notifications.inbox, {});
+    expect(inbox.entries.map((e) => e.title)).toEqual(["Your claim was approved"]);
+
+    // The 410 removed the tablet; the phone stays.
+    await waitFor(
+      async () =>
+        !(await comic.query(api.notifications.deviceSubscribed, { endpoint: oldTablet.subscription.endpoint })),
+      { timeoutMs: 30_000 },
+    );
+    expect(await comic.query(api.notifications.deviceSubscribed, { endpoint: phone.subscription.endpoint })).toBe(true);
+
+    // The admin was told about the claim in the inbox; with no device, nothing was pushed for them.
+    const adminInbox = await admin.query(api.notifications.inbox, {});
+    expect(adminInbox.entries.map((e) => e.title)).toEqual(["New claim to review"]);
+    expect(received).toHaveLength(2);
+  });
+});
