@@ -209,3 +209,63 @@ export const takeSiteWideLimit = internalAction({
     return null;
   },
 });
+
+/**
+ * Gives a mic `nights` closed first-come lists on the Wednesdays before 2026-11-25,
+ * each with `signUps` comedians (fresh accounts) for `spots` spots and its sets going
+ * up from `firstSetLate` minutes after the listed start, 10 minutes apart, so a
+ * browser test can read the mic's numbers (model/micNumbers follows the lists).
+ */
+export const insertMicNights = internalMutation({
+  args: {
+    micId: v.id("sceneItems"),
+    nights: v.number(),
+    spots: v.number(),
+    signUps: v.number(),
+    firstSetLate: v.number(),
+  },
+  returns: v.null(),
+  handler: async (ctx, { micId, nights, spots, signUps, firstSetLate }) => {
+    const mic = await ctx.db.get("sceneItems", micId);
+    if (mic === null) throw new Error("No such mic.");
+    const start = mic.startTimeLocal ?? "20:00";
+    for (let i = 1; i <= Math.min(nights, 30); i++) {
+      const date = addDaysToDate("2026-11-25", -7 * i);
+      const startMs = zonedEpoch(date, start, mic.timeZone);
+      const userId = await ctx.db.insert("users", { name: `Night ${i} host` });
+      const listId = await ctx.db.insert("nightLists", {
+        micId,
+        date,
+        status: "open",
+        openedBy: userId,
+        spots,
+        waitlistSpots: 5,
+        setMinutes: 5,
+        lightMinutes: 1,
+        mode: "first_come",
+        bucket: false,
+        signupOpensAt: startMs - 60 * 60_000,
+        version: 1,
+      });
+      for (let k = 0; k < Math.min(signUps, 50); k++) {
+        const comic = await ctx.db.insert("users", { name: `Comic ${i}.${k}` });
+        const up = k < spots;
+        const startedAt = startMs + (firstSetLate + 10 * k) * 60_000;
+        await ctx.db.insert("listSpots", {
+          listId,
+          micId,
+          userId: comic,
+          name: `Comic ${i}.${k}`,
+          section: up ? "list" : "waitlist",
+          rank: k,
+          state: up ? "done" : "waiting",
+          priority: false,
+          bumped: false,
+          ...(up ? { startedAt, endedAt: startedAt + 5 * 60_000 } : {}),
+        });
+      }
+      await ctx.db.patch("nightLists", listId, { status: "closed", closedReason: "ended", version: 2 });
+    }
+    return null;
+  },
+});

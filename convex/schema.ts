@@ -323,6 +323,34 @@ export default defineSchema({
   }).index("by_mic_and_date", ["micId", "date"]),
 
   /**
+   * One row per night list: what the mic's numbers read (model/micNumbers),
+   * kept by a trigger on the list. Counts only, no comedian named.
+   */
+  micNights: defineTable({
+    micId: v.id("sceneItems"),
+    listId: v.id("nightLists"),
+    date: v.string(),
+    closed: v.boolean(),
+    cancelled: v.boolean(),
+    lottery: v.boolean(),
+    spots: v.number(),
+    signUps: v.number(),
+    comedians: v.number(),
+    /** Minutes from sign-up opening to the sign-up that filled the last spot (first come, filled nights). */
+    fillMinutes: v.optional(v.number()),
+    /** Lotteries once drawn: who was in the draw and how many got a spot from it. */
+    lotteryEntrants: v.optional(v.number()),
+    lotteryDrawn: v.optional(v.number()),
+    /** Minutes from the listed start to the first set (negative when early). */
+    firstSetLateMinutes: v.optional(v.number()),
+    /** Minutes from the list time to each set that went up, summed, and how many sets. */
+    waitMinutes: v.number(),
+    sets: v.number(),
+  })
+    .index("by_list", ["listId"])
+    .index("by_mic_and_closed_and_date", ["micId", "closed", "date"]),
+
+  /**
    * A comedian (or a walk-in by name) on a night's list, in one section in rank
    * order. An online sign-up only inserts its own row as "pending": its place
    * follows from arrival order (`_creationTime`) on read, and the next host

@@ -6,6 +6,8 @@ export const listCells: Record<string, Entry> = {
   "nightLists:current": { args: (w) => ({ micId: w.ownerMic }), ...PUBLIC_READ },
   "nightLists:viewer": { args: (w) => ({ micId: w.ownerMic }), ...PUBLIC_READ },
   "nightLists:myRecent": { args: () => ({}), ...SIGNED_IN_READS },
+  // A mic's numbers from its lists
+  "micNumbers:forMic": { args: (w) => ({ micId: w.ownerMic }), ...PUBLIC_READ },
   "nightLists:open": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-11-26", spots: 10, lightMinutes: 1, mode: "first_come" }),
     ...OWNER_OR_ADMIN_CHANGES,

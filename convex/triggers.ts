@@ -1,6 +1,7 @@
 import { Triggers } from "convex-helpers/server/triggers";
 import type { DataModel } from "./_generated/dataModel";
 import { registerBitTriggers } from "./model/bitTriggers";
+import { registerMicNumberTriggers } from "./model/micNumberTriggers";
 import { registerMicTriggers } from "./model/micTriggers";
 import { registerNotificationTriggers } from "./model/notificationTriggers";
 import { registerStatsTriggers } from "./model/statsTriggers";
@@ -25,3 +26,4 @@ registerBitTriggers(triggers);
 // After the stats triggers: the week streak is stored on the stats row they create.
 registerWeekStreakTriggers(triggers);
 registerNotificationTriggers(triggers);
+registerMicNumberTriggers(triggers);

@@ -3,6 +3,7 @@ import { useParams } from "react-router-dom";
 import { PageContainer } from "../components/PageContainer";
 import { EventOwnerTools } from "../features/claims/EventOwnerTools";
 import { EventLiveList } from "../features/live-list/LiveListSection";
+import { MicNumbers } from "../features/mic-numbers/MicNumbers";
 import { EventPage } from "../features/scene/EventPage";
 
 export default function Event() {
@@ -12,6 +13,7 @@ export default function Event() {
       <Flex direction="column" gap="4">
         <EventPage id={id} />
         <EventLiveList id={id} />
+        <MicNumbers id={id} />
         <EventOwnerTools id={id} />
       </Flex>
     </PageContainer>
