@@ -55,14 +55,26 @@ export const list = adminQuery({
   },
 });
 
-/** Approves or denies a pending claim. */
+/** Approves or denies a pending claim, with an optional reason the claimant sees. */
 export const review = adminMutation({
-  args: { id: v.id("micClaims"), status: v.union(v.literal("approved"), v.literal("denied")) },
+  args: {
+    id: v.id("micClaims"),
+    status: v.union(v.literal("approved"), v.literal("denied")),
+    reason: v.optional(v.string()),
+  },
   returns: v.null(),
-  handler: async (ctx, { id, status }) => {
-    await Claims.reviewClaim(ctx, { adminId: ctx.userId, id, status, nowMs: Date.now() });
+  handler: async (ctx, { id, status, reason }) => {
+    await Claims.reviewClaim(ctx, { adminId: ctx.userId, id, status, reason, nowMs: Date.now() });
     return null;
   },
+});
+
+/** Denies, with one reason, the claims still pending on a mic whose host is approved; returns how many. */
+export const denyMoot = adminMutation({
+  args: { micId: v.id("sceneItems"), reason: v.optional(v.string()) },
+  returns: v.number(),
+  handler: async (ctx, { micId, reason }) =>
+    await Claims.denyMootClaims(ctx, { adminId: ctx.userId, micId, reason, nowMs: Date.now() }),
 });
 
 /** Revokes an approved claim: the claimant loses the mic's host rights. */

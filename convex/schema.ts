@@ -272,6 +272,8 @@ export default defineSchema({
     /** When and by which admin an approved claim was revoked (status "revoked"). */
     revokedAt: v.optional(v.number()),
     revokedBy: v.optional(v.id("users")),
+    /** The admin's optional reason for the decision, shown to the claimant. */
+    reviewReason: v.optional(v.string()),
     /** The claim's short reference, 'Claim #{number}': 1, 2, 3… in the order
      * claims were filed (claims:backfillNumbers numbers those filed before it existed). */
     number: v.optional(v.number()),

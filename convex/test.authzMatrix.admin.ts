@@ -30,6 +30,7 @@ export const adminCells: Record<string, Entry> = {
   "claims:list": { args: () => ({ queue: "pending", ...firstPage }), ...ADMIN_READS },
   "claims:revoke": { args: (w) => ({ id: w.approvedClaim }), ...ADMIN_CHANGES },
   "claims:review": { args: (w) => ({ id: w.ownerClaim, status: "approved" }), ...ADMIN_CHANGES },
+  "claims:denyMoot": { args: (w) => ({ micId: w.mootMic, reason: "Another host was approved." }), ...ADMIN_CHANGES },
   "claims:updateOwnMic": { args: (w) => ({ micId: w.ownerMic, ...both }), ...OWNER_OR_ADMIN_CHANGES },
   "claims:setCancelledDate": {
     args: (w) => ({ micId: w.ownerMic, date: "2026-12-02", cancelled: true }),

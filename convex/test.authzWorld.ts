@@ -65,6 +65,8 @@ export type World = {
   ownerSet: Id<"performances">;
   ownerEntry: Id<"scheduleEntries">;
   ownerClaim: Id<"micClaims">;
+  /** A mic the bystander hosts (approved claim) with the owner's claim still pending on it. */
+  mootMic: Id<"sceneItems">;
   /** The owner's approved claim on a mic nobody created. */
   approvedClaim: Id<"micClaims">;
   ownerReport: Id<"problemReports">;
@@ -363,6 +365,18 @@ export async function buildWorld(): Promise<World> {
     performanceId: thirdSet,
     ratings: [{ bitId: thirdBit, rating: "flat", note: "thea's private rating note" }],
   });
+  // The bystander hosts it; the owner's claim on it still waits, moot.
+  const mootMic = await createSceneItem(t, { title: "Moot Mic", venueName: "Moot Room" });
+  await t.run(async (ctx) => {
+    await ctx.db.insert("micClaims", {
+      micId: mootMic,
+      claimantId: third.userId,
+      status: "approved",
+      reviewedAt: NOW - DAY,
+      reviewedBy: admin.userId,
+    });
+    await ctx.db.insert("micClaims", { micId: mootMic, claimantId: owner.userId, status: "pending" });
+  });
   return {
     t,
     owner,
@@ -378,6 +392,7 @@ export async function buildWorld(): Promise<World> {
     thirdClaim,
     thirdReport,
     approvedClaim,
+    mootMic,
     ownerMic,
     claimMic,
     noCoordsMic,

@@ -16,7 +16,7 @@ import {
 } from "./lib/bitRules";
 import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MAX_PERFORMANCE_MINUTES, MIC_LIMITS } from "./lib/micRules";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "./lib/profileRules";
-import { MAX_CLAIM_MESSAGE_LENGTH } from "./model/claims";
+import { MAX_CLAIM_MESSAGE_LENGTH, MAX_REVIEW_REASON_LENGTH } from "./model/claims";
 import { MAX_NAME_LENGTH as MAX_WALK_IN_NAME_LENGTH, MAX_SPOTS, MAX_WAITLIST_SPOTS } from "./lib/nightListRules";
 import { MAX_NOTES_LENGTH, MAX_SET_MINUTES, MAX_TAG_LENGTH, MAX_TAGS } from "./model/performances";
 import { MAX_WEEKLY_GOAL_MINUTES, PROFILE_MAX_WEEKLY_GOAL_MINUTES } from "./model/profiles";
@@ -50,6 +50,8 @@ const STRING_CAPS: Record<string, number> = {
   "admin:updateMic.city": MIC_LIMITS.city,
   "claims:updateOwnMic.notes": MIC_LIMITS.notes,
   "claims:submit.message": MAX_CLAIM_MESSAGE_LENGTH,
+  "claims:review.reason": MAX_REVIEW_REASON_LENGTH,
+  "claims:denyMoot.reason": MAX_REVIEW_REASON_LENGTH,
   "reports:submit.note": MAX_REPORT_NOTE_LENGTH,
   "performances:log.notes": MAX_NOTES_LENGTH,
   "performances:update.notes": MAX_NOTES_LENGTH,

@@ -37,6 +37,7 @@ import type * as invariants from "../invariants.js";
 import type * as lib_badges from "../lib/badges.js";
 import type * as lib_bitRules from "../lib/bitRules.js";
 import type * as lib_checkInWindow from "../lib/checkInWindow.js";
+import type * as lib_claimRules from "../lib/claimRules.js";
 import type * as lib_geo from "../lib/geo.js";
 import type * as lib_liveListViewer from "../lib/liveListViewer.js";
 import type * as lib_micRules from "../lib/micRules.js";
@@ -165,6 +166,7 @@ declare const fullApi: ApiFromModules<{
   "lib/badges": typeof lib_badges;
   "lib/bitRules": typeof lib_bitRules;
   "lib/checkInWindow": typeof lib_checkInWindow;
+  "lib/claimRules": typeof lib_claimRules;
   "lib/geo": typeof lib_geo;
   "lib/liveListViewer": typeof lib_liveListViewer;
   "lib/micRules": typeof lib_micRules;

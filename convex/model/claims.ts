@@ -17,6 +17,8 @@ import {
   normalizePerformanceMinutes,
   normalizeTimeOfDay,
 } from "../lib/micRules";
+import { MAX_REVIEW_REASON_LENGTH } from "../lib/claimRules";
+import { isDefaultStageName } from "../lib/profileRules";
 import { optionalText } from "../lib/textRules";
 import { onNightCancelled } from "./nightListHost";
 import { displayNamesOf } from "./profiles";
@@ -24,6 +26,7 @@ import { MAX_CONFIRMED_DATES } from "../lib/tonight";
 import { isAdmin, micsById, requireActiveItem, toSceneItem, type SceneItem } from "./scene";
 
 export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
+export { MAX_REVIEW_REASON_LENGTH };
 export const MAX_CANCELLED_DATES = 100;
 /** Most claims one comedian has on one mic that are read to check for a pending one. */
 const CLAIMS_PER_MIC_LIMIT = 100;
@@ -33,6 +36,7 @@ export const ALREADY_APPROVED_MESSAGE = "Your claim for this mic is already appr
 export const ONLY_APPROVED_REVOCABLE_MESSAGE = "Only an approved claim can be revoked";
 export const ALREADY_HOSTED_MESSAGE = "This mic already has an approved host. Revoke that claim first.";
 export const NOT_OWNER_MESSAGE = "Only the mic's approved claimant can change it";
+export const NO_HOST_YET_MESSAGE = "This mic has no approved host yet, so its other claims still count.";
 
 function invalid(message: string): never {
   throw appError(ErrorCode.INVALID_INPUT, message);
@@ -41,10 +45,16 @@ function invalid(message: string): never {
 /** A claim as stored: the table's own validator with its system fields (one definition, in schema.ts). */
 export const claimValidator = schema.doc("micClaims");
 
-/** A claim in the admin queue, with the mic's title and the claimant's name. */
+/**
+ * A claim in the admin queue, with the mic's title and the claimant's name,
+ * the name of the mic's approved host (null while it has none) and how many
+ * claims on the mic wait for a decision (so claims on one mic are grouped).
+ */
 export const adminClaimValidator = claimValidator.extend({
   micTitle: v.union(v.string(), v.null()),
   claimantName: v.string(),
+  micHostName: v.union(v.string(), v.null()),
+  pendingForMic: v.number(),
 });
 export type AdminClaim = Infer<typeof adminClaimValidator>;
 /** A page of the admin queue. */
@@ -156,24 +166,71 @@ export async function listClaims(
       claims.map((c) => c.claimantId),
     ),
   ]);
-  const page = claims.map((c) => ({
-    ...c,
-    micTitle: micOf.get(c.micId)?.title ?? null,
-    claimantName: nameOf.get(c.claimantId) ?? "Comedian",
-  }));
+  const micIds = [...new Set(claims.map((c) => c.micId))];
+  const perMic = new Map(
+    await Promise.all(
+      micIds.map(async (micId) => {
+        const [approved, pending] = await Promise.all([
+          approvedClaimsOf(ctx, micId),
+          ctx.db
+            .query("micClaims")
+            .withIndex("by_mic_and_status", (q) => q.eq("micId", micId).eq("status", "pending"))
+            .take(CLAIMS_PER_MIC_LIMIT),
+        ]);
+        const host = approved[0];
+        return [micId, { host, pending: pending.length }] as const;
+      }),
+    ),
+  );
+  const hostNames = await displayNamesOf(
+    ctx,
+    [...perMic.values()].flatMap(({ host }) => (host ? [host.claimantId] : [])),
+  );
+  const page = claims.map((c) => {
+    const mic = perMic.get(c.micId)!;
+    return {
+      ...c,
+      micTitle: micOf.get(c.micId)?.title ?? null,
+      claimantName: nameOf.get(c.claimantId) ?? "Comedian",
+      micHostName: mic.host ? (hostNames.get(mic.host.claimantId) ?? "Comedian") : null,
+      pendingForMic: mic.pending,
+    };
+  });
   return { ...result, page };
 }
 
-/** Approves or denies a pending claim, stamping the reviewer and the time. */
+/** The name the scene lists as a mic's host: the comedian's display name, or undefined without one. */
+async function listedHostName(ctx: QueryCtx, userId: Id<"users">): Promise<string | undefined> {
+  const profile = await ctx.db
+    .query("profiles")
+    .withIndex("by_userId", (q) => q.eq("userId", userId))
+    .unique();
+  const name = profile?.displayName.trim();
+  // A comedian who never chose a stage name is not listed as "Comedian".
+  return name && !isDefaultStageName(name) ? micHostName(name) : undefined;
+}
+
+/** The admin's reason, trimmed and capped; undefined when left empty. */
+function reviewReason(reason: string | undefined): string | undefined {
+  return optionalText(reason, { label: "Reason", max: MAX_REVIEW_REASON_LENGTH });
+}
+
+/**
+ * Approves or denies a pending claim, stamping the reviewer, the time and the
+ * admin's optional reason (the claimant sees it). An approved claimant becomes
+ * the mic's listed host.
+ */
 export async function reviewClaim(
   ctx: MutationCtx,
   {
     adminId,
     id,
     status,
+    reason,
     nowMs,
-  }: { adminId: Id<"users">; id: Id<"micClaims">; status: "approved" | "denied"; nowMs: number },
+  }: { adminId: Id<"users">; id: Id<"micClaims">; status: "approved" | "denied"; reason?: string; nowMs: number },
 ): Promise<void> {
+  const text = reviewReason(reason);
   const claim = await ctx.db.get("micClaims", id);
   if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
   if (claim.status !== "pending") invalid("This claim has already been reviewed");
@@ -181,7 +238,39 @@ export async function reviewClaim(
   if (status === "approved" && (await approvedClaimsOf(ctx, claim.micId)).some((c) => c._id !== id)) {
     invalid(ALREADY_HOSTED_MESSAGE);
   }
-  await ctx.db.patch("micClaims", id, { status, reviewedAt: nowMs, reviewedBy: adminId });
+  await ctx.db.patch("micClaims", id, { status, reviewedAt: nowMs, reviewedBy: adminId, reviewReason: text });
+  if (status === "approved") {
+    const [item, hostName] = await Promise.all([
+      ctx.db.get("sceneItems", claim.micId),
+      listedHostName(ctx, claim.claimantId),
+    ]);
+    if (item !== null && hostName !== undefined) await ctx.db.patch("sceneItems", item._id, { hostName });
+  }
+}
+
+/**
+ * Denies every claim still pending on a mic that has an approved host (they
+ * are moot), with one reason for all; returns how many were denied.
+ */
+export async function denyMootClaims(
+  ctx: MutationCtx,
+  { adminId, micId, reason, nowMs }: { adminId: Id<"users">; micId: Id<"sceneItems">; reason?: string; nowMs: number },
+): Promise<number> {
+  const text = reviewReason(reason);
+  if ((await approvedClaimsOf(ctx, micId)).length === 0) invalid(NO_HOST_YET_MESSAGE);
+  const pending = await ctx.db
+    .query("micClaims")
+    .withIndex("by_mic_and_status", (q) => q.eq("micId", micId).eq("status", "pending"))
+    .take(CLAIMS_PER_MIC_LIMIT);
+  for (const claim of pending) {
+    await ctx.db.patch("micClaims", claim._id, {
+      status: "denied",
+      reviewedAt: nowMs,
+      reviewedBy: adminId,
+      reviewReason: text,
+    });
+  }
+  return pending.length;
 }
 
 /**
@@ -198,6 +287,14 @@ export async function revokeClaim(
   if (claim === null) throw appError(ErrorCode.NOT_FOUND, "Claim not found");
   if (claim.status !== "approved") invalid(ONLY_APPROVED_REVOCABLE_MESSAGE);
   await ctx.db.patch("micClaims", id, { status: "revoked", revokedAt: nowMs, revokedBy: adminId });
+  // The revoked comedian stops being the listed host (a name set by hand stays).
+  const [item, hostName] = await Promise.all([
+    ctx.db.get("sceneItems", claim.micId),
+    listedHostName(ctx, claim.claimantId),
+  ]);
+  if (item !== null && hostName !== undefined && item.hostName === hostName) {
+    await ctx.db.patch("sceneItems", item._id, { hostName: undefined });
+  }
 }
 
 /** Whether an admin approved the user's claim on the mic (a vetted host, unlike a mere creator). */

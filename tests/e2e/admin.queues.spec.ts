@@ -120,12 +120,89 @@ async function pagedClaims(
 
   // A claim that came with 'Load more' is approved, another denied: each leaves the pending ones.
   await real.getByRole("button", { name: "Approve" }).click();
+  await page
+    .getByRole("dialog", { name: /^Approve Claim #\d+$/ })
+    .getByRole("button", { name: "Approve" })
+    .click();
   await expect(toast(page, "Claim approved successfully")).toBeVisible();
   await expect(real.filter({ has: status("Approved") })).toBeVisible();
   await expect(real.getByRole("button", { name: "Approve" })).toHaveCount(0);
   const denied = claim(`Flood 0 ${tok}`);
   await denied.getByRole("button", { name: "Deny" }).click();
+  await page
+    .getByRole("dialog", { name: /^Deny Claim #\d+$/ })
+    .getByRole("button", { name: "Deny" })
+    .click();
   await expect(toast(page, "Claim denied successfully")).toBeVisible();
   await expect(denied.filter({ has: status("Denied") })).toBeVisible();
   await expect(denied.getByRole("button", { name: "Deny" })).toHaveCount(0);
 }
+
+test("claims on one mic are grouped; approving one makes the rest moot, denied in one action with a reason the claimants see", async ({
+  browser,
+  signIn,
+  runFunction,
+}) => {
+  const tok = `zm${randomUUID().slice(0, 8)}`;
+  const title = `Contested Mic ${tok}`;
+  const micId = await insertMic(runFunction, title, `Contested Room ${tok}`);
+  const rivals = `Rival ${tok}`;
+  await runFunction("fixtures:insertComedians", { prefix: rivals, count: 2 });
+  for (const i of [1, 2]) {
+    await runFunction("fixtures:insertClaims", {
+      micId,
+      email: `rival-${tok}-${i}@bench.test`,
+      messages: [`Rival claim ${i} ${tok}`],
+    });
+  }
+  const comedian = await (await browser.newContext()).newPage();
+  const admin = await (await browser.newContext()).newPage();
+  try {
+    await signIn(comedian, DEMO_COMEDIAN);
+    await comedian.goto(`/event/${micId}`);
+    await comedian.getByRole("button", { name: "Claim this mic" }).click();
+    const claimDialog = comedian.getByRole("dialog", { name: "Claim this mic" });
+    await claimDialog.getByLabel("Message (optional)").fill(`I run it ${tok}`);
+    await claimDialog.getByRole("button", { name: "Submit claim" }).click();
+    await expect(comedian.getByText("Pending review")).toBeVisible();
+
+    await signIn(admin, DEMO_ADMIN);
+    await admin.goto("/admin");
+    await admin.getByRole("tab", { name: "Claims" }).click();
+    const group = admin.getByRole("group", { name: `Pending claims for ${title}` });
+    await expect(group.getByRole("article")).toHaveCount(3);
+    await expect(group.getByText("3 pending claims for this mic")).toBeVisible();
+
+    // Approve with a reason: past its cap the form says so; the claimant sees the reason.
+    const mine = group.getByRole("article").filter({ hasText: `I run it ${tok}` });
+    await mine.getByRole("button", { name: "Approve" }).click();
+    const approve = admin.getByRole("dialog", { name: /^Approve Claim #\d+$/ });
+    const reason = approve.getByRole("textbox", { name: "Reason (optional, the claimant sees it)" });
+    await reason.fill("x".repeat(501));
+    await approve.getByRole("button", { name: "Approve" }).click();
+    await expect(approve.getByText("Reason must be 500 characters or fewer")).toBeVisible();
+    await reason.fill(`You run the Wednesday list ${tok}`);
+    await approve.getByRole("button", { name: "Approve" }).click();
+    await expect(toast(admin, "Claim approved successfully")).toBeVisible();
+    await expect(comedian.getByText(`The admins said: You run the Wednesday list ${tok}`)).toBeVisible();
+    // The mic's listed host follows the approved claim.
+    await expect(comedian.getByText("Dana Demo", { exact: true })).toBeVisible();
+
+    // The two other claims are moot: no Approve, and one action denies both with a reason.
+    await expect(
+      group.getByText(`Dana Demo is the approved host of ${title}, so these 2 claims are moot.`),
+    ).toBeVisible();
+    await expect(group.getByRole("button", { name: "Approve" })).toHaveCount(0);
+    await group.getByRole("button", { name: `Deny the other 2 claims for ${title}` }).click();
+    const deny = admin.getByRole("dialog", { name: "Deny the moot claims" });
+    await expect(deny.getByRole("textbox")).toHaveValue("Another comedian was approved as this mic's host.");
+    await deny.getByRole("button", { name: "Deny 2 claims" }).click();
+    await expect(toast(admin, "2 claims denied")).toBeVisible();
+    await expect(group).toHaveCount(0);
+    const reviewed = admin.getByRole("group", { name: `Reviewed claims for ${title}` });
+    await expect(reviewed.getByText("Reason: Another comedian was approved as this mic's host.")).toHaveCount(2);
+  } finally {
+    await runFunction("fixtures:deleteClaims", { micId });
+    for (const p of [comedian, admin]) await p.context().close();
+  }
+});

@@ -1,9 +1,10 @@
-import { CheckCircledIcon, CheckIcon, ClockIcon, Cross2Icon, CrossCircledIcon, ResetIcon } from "@radix-ui/react-icons";
-import { Badge, Blockquote, Button, Flex, Text } from "@radix-ui/themes";
+import { CheckCircledIcon, ClockIcon, CrossCircledIcon, InfoCircledIcon, ResetIcon } from "@radix-ui/react-icons";
+import { Badge, Blockquote, Callout, Flex, Text } from "@radix-ui/themes";
 import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import { api } from "../../../convex/_generated/api";
-import { AdminCard, AdminList, CountBadge, MicLine, moreOf, QUEUE_PAGE_SIZE, useAdminAction } from "./AdminListParts";
-import { claimLabel, queueCount, reviewedDate, submittedDate } from "./adminText";
+import { AdminCard, AdminList, CountBadge, MicLine, moreOf, QUEUE_PAGE_SIZE } from "./AdminListParts";
+import { claimLabel, pendingForMicText, queueCount, reviewedDate, submittedDate } from "./adminText";
+import { DenyMootClaimsButton, ReviewClaimButton } from "./ClaimReviewDialogs";
 import { ConfirmActionButton } from "./ConfirmActionButton";
 import type { AdminClaim } from "./types";
 
@@ -33,11 +34,7 @@ function RevokeClaimButton({ claim, name }: { claim: AdminClaim; name: string })
 }
 
 function ClaimCard({ claim }: { claim: AdminClaim }) {
-  const review = useMutation(api.claims.review);
-  const { run, button } = useAdminAction<"approved" | "denied">("Failed to update claim status");
   const status = STATUS[claim.status];
-  const decide = (decision: "approved" | "denied") =>
-    run(decision, () => review({ id: claim._id, status: decision }), `Claim ${decision} successfully`);
   const name = claimLabel(claim.number);
   return (
     <AdminCard
@@ -56,14 +53,9 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
       {claim.message ? <Blockquote size="2">{claim.message}</Blockquote> : null}
       {claim.status === "pending" ? (
         <Flex gap="2">
-          <Button color="green" {...button("approved", () => decide("approved"))}>
-            <CheckIcon aria-hidden="true" />
-            Approve
-          </Button>
-          <Button color="red" variant="soft" {...button("denied", () => decide("denied"))}>
-            <Cross2Icon aria-hidden="true" />
-            Deny
-          </Button>
+          {/* While the mic has an approved host, another claim cannot be approved (revoke first). */}
+          {claim.micHostName === null ? <ReviewClaimButton claim={claim} decision="approved" /> : null}
+          <ReviewClaimButton claim={claim} decision="denied" />
         </Flex>
       ) : (
         <Flex direction="column" gap="2" align="start">
@@ -72,6 +64,7 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
               Reviewed {reviewedDate(claim.reviewedAt)}
             </Text>
           ) : null}
+          {claim.reviewReason ? <Text size="2">Reason: {claim.reviewReason}</Text> : null}
           {claim.revokedAt !== undefined ? (
             <Text size="1" color="gray">
               Revoked {reviewedDate(claim.revokedAt)}
@@ -84,10 +77,64 @@ function ClaimCard({ claim }: { claim: AdminClaim }) {
   );
 }
 
+type ClaimGroup = { key: string; pending: boolean; claims: AdminClaim[] };
+
+/** The loaded claims of each queue grouped by mic, in the order each mic first appears. */
+export function groupByMic(claims: AdminClaim[]): ClaimGroup[] {
+  const groups = new Map<string, ClaimGroup>();
+  for (const claim of claims) {
+    const pending = claim.status === "pending";
+    const key = `${pending ? "pending" : "reviewed"}:${claim.micId}`;
+    const group = groups.get(key) ?? { key, pending, claims: [] };
+    group.claims.push(claim);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** The claims on one mic: how many wait, and once its host is approved, that the rest are moot. */
+function MicClaims({ group }: { group: ClaimGroup }) {
+  const first = group.claims[0];
+  const micTitle = first.micTitle ?? "a deleted mic";
+  const waiting = group.pending ? pendingForMicText(first.pendingForMic) : null;
+  const host = group.pending ? first.micHostName : null;
+  return (
+    <Flex
+      direction="column"
+      gap="2"
+      role="group"
+      aria-label={`${group.pending ? "Pending claims" : "Reviewed claims"} for ${micTitle}`}
+    >
+      {host !== null ? (
+        <Callout.Root color="amber" size="1">
+          <Callout.Icon>
+            <InfoCircledIcon />
+          </Callout.Icon>
+          <Callout.Text>
+            {host} is the approved host of {micTitle}, so{" "}
+            {first.pendingForMic === 1 ? "this claim is" : `these ${first.pendingForMic} claims are`} moot.
+          </Callout.Text>
+          <Flex>
+            <DenyMootClaimsButton micId={first.micId} micTitle={micTitle} count={first.pendingForMic} />
+          </Flex>
+        </Callout.Root>
+      ) : waiting !== null ? (
+        <Text size="2" weight="medium">
+          {waiting}
+        </Text>
+      ) : null}
+      {group.claims.map((claim) => (
+        <ClaimCard key={claim._id} claim={claim} />
+      ))}
+    </Flex>
+  );
+}
+
 /**
- * Every claim, live, a page at a time ('Load more'): the pending ones first,
- * newest first, with Approve and Deny, then the reviewed ones, newest first,
- * with Revoke once approved. A reviewed claim shows only once every pending one has.
+ * Every claim, live, a page at a time ('Load more'), grouped by mic: the
+ * pending ones first, newest first, with Approve and Deny (each with an
+ * optional reason), then the reviewed ones, newest first, with Revoke once
+ * approved. A reviewed claim shows only once every pending one has.
  */
 export function ClaimsTab() {
   const pending = usePaginatedQuery(api.claims.list, { queue: "pending" }, { initialNumItems: QUEUE_PAGE_SIZE });
@@ -104,13 +151,15 @@ export function ClaimsTab() {
           {`${queueCount(counts?.pendingClaims, counts?.cap ?? 0)} pending`}
         </CountBadge>
       }
-      items={loading ? undefined : pendingDone ? [...pending.results, ...reviewed.results] : pending.results}
+      items={
+        loading ? undefined : groupByMic(pendingDone ? [...pending.results, ...reviewed.results] : pending.results)
+      }
       loadingLabel="Loading claims…"
       empty={{
         title: "No claims submitted yet.",
         description: "Users can claim venue ownership to manage their mic details.",
       }}
-      renderItem={(claim) => <ClaimCard key={claim._id} claim={claim} />}
+      renderItem={(group) => <MicClaims key={group.key} group={group} />}
       more={pendingDone ? moreOf(reviewed) : moreOf(pending)}
     />
   );

@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
 import { LoadingState } from "@/components/LoadingState";
-import { coordinatesToast } from "./adminText";
+import { coordinatesToast, micsCount } from "./adminText";
 import { MicCard } from "./MicCard";
 
 function FixCoordinatesButton() {
@@ -63,7 +63,7 @@ export function MicsTab({ search, onSearchChange, editingId, onEdit, onSaved }: 
         </TextField.Root>
         <Flex gap="3" align="center" justify="between">
           <Badge size="2" variant="soft">
-            {mics === undefined ? "…" : `${mics.length} mics`}
+            {mics === undefined ? "…" : micsCount(mics.length)}
           </Badge>
           <FixCoordinatesButton />
         </Flex>

@@ -4,6 +4,8 @@ import {
   coordinatesToast,
   dayLabel,
   micTypeLabel,
+  micsCount,
+  pendingForMicText,
   queueCount,
   claimLabel,
   reviewedDate,
@@ -40,9 +42,23 @@ describe("admin text", () => {
     expect(queueCount(undefined, 1000)).toBe("…");
   });
 
-  test("dates use MMM d, yyyy and MMM d, yyyy HH:mm", () => {
+  test("dates read MMM d, yyyy and times 12-hour", () => {
     const ms = new Date(2026, 10, 21, 9, 5).getTime();
     expect(submittedDate(ms)).toBe("Nov 21, 2026");
-    expect(reviewedDate(ms)).toBe("Nov 21, 2026 09:05");
+    expect(reviewedDate(ms)).toBe("Nov 21, 2026 9:05 AM");
+    expect(reviewedDate(new Date(2026, 10, 21, 21, 30).getTime())).toBe("Nov 21, 2026 9:30 PM");
+  });
+
+  test.each([
+    [0, "0 mics"],
+    [1, "1 mic"],
+    [2, "2 mics"],
+  ])("%i mics read %s", (n, text) => {
+    expect(micsCount(n)).toBe(text);
+  });
+
+  test("claims waiting on one mic", () => {
+    expect(pendingForMicText(1)).toBeNull();
+    expect(pendingForMicText(3)).toBe("3 pending claims for this mic");
   });
 });

@@ -33,13 +33,24 @@ export function checkInsLabel(count: number): string {
   return `${count} ${count === 1 ? "check-in" : "check-ins"}`;
 }
 
-/** Part 2 §9 date formats. */
+/** "Nov 21, 2026". */
 export function submittedDate(ms: number): string {
   return format(ms, "MMM d, yyyy");
 }
 
+/** "Nov 21, 2026 9:05 PM": times read 12-hour everywhere in the app. */
 export function reviewedDate(ms: number): string {
-  return format(ms, "MMM d, yyyy HH:mm");
+  return format(ms, "MMM d, yyyy h:mm a");
+}
+
+/** "1 mic", "12 mics". */
+export function micsCount(count: number): string {
+  return `${count} ${count === 1 ? "mic" : "mics"}`;
+}
+
+/** "3 pending claims for this mic" (null for a mic with one). */
+export function pendingForMicText(count: number): string | null {
+  return count > 1 ? `${count} pending claims for this mic` : null;
 }
 
 /** A claim's short reference, 'Claim #12' (claims filed before numbers

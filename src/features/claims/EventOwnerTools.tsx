@@ -85,6 +85,11 @@ function OwnerPanel({ item, nowMs }: { item: OwnedMic; nowMs: number }) {
             </Badge>
           </Flex>
         ) : null}
+        {latest?.reviewReason && (latest.status === "approved" || latest.status === "denied") ? (
+          <Text size="2">
+            The admins said: <Text as="span">{latest.reviewReason}</Text>
+          </Text>
+        ) : null}
         {canEdit && !canHost ? (
           <Text size="2" color="gray">
             You added this mic, so you can edit it until an admin approves its host. Claim it to run its nights.
