@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from "../../convex/lib/time";
+import { DEFAULT_TIME_ZONE } from "../../convex/lib/time.ts";
 
 /**
  * The browser's IANA time zone: the comedian's days and weeks are counted in it
