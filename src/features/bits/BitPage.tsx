@@ -1,8 +1,7 @@
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
-import { Badge, Button, Card, DataList, Flex, Grid, Heading, Link, Text } from "@radix-ui/themes";
+import { Badge, Button, DataList, Flex, Grid, Heading, Link, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { format } from "date-fns";
-import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -10,23 +9,12 @@ import { BIT_STATUS_LABELS, formatBitLength } from "../../../convex/lib/bitRules
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
+import { StatTile } from "@/components/StatTile";
+import { TagBadges } from "@/components/TagBadges";
 import { paths } from "@/lib/paths";
 import { BitDialog } from "./BitDialog";
 import { landedText, TrendMarks } from "./BitNumbers";
 import { STATUS_COLORS } from "./BitsPage";
-
-function Tile({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <Card size="2" role="group" aria-label={label}>
-      <Text as="p" size="1" color="gray" weight="medium">
-        {label}
-      </Text>
-      <Text as="p" size="6" weight="bold">
-        {value}
-      </Text>
-    </Card>
-  );
-}
 
 function BackToBits() {
   return (
@@ -85,10 +73,10 @@ function BitDetail({ id }: { id: Id<"bits"> }) {
         <BitDialog bit={bit} trigger={<Button variant="soft">Edit</Button>} />
       </Flex>
       <Grid columns={{ initial: "2", sm: "4" }} gap="3">
-        <Tile label="Times performed" value={bit.performed} />
-        <Tile label="Landed rate" value={rate === null ? "–" : `${Math.round((bit.landedRate ?? 0) * 100)}%`} />
-        <Tile label="Landed / okay / flat" value={`${bit.landed} / ${bit.okay} / ${bit.flat}`} />
-        <Tile
+        <StatTile label="Times performed" value={bit.performed} />
+        <StatTile label="Landed rate" value={rate === null ? "–" : `${Math.round((bit.landedRate ?? 0) * 100)}%`} />
+        <StatTile label="Landed / okay / flat" value={`${bit.landed} / ${bit.okay} / ${bit.flat}`} />
+        <StatTile
           label="Last performed"
           value={bit.lastPerformedAt === null ? "Never" : format(bit.lastPerformedAt, "MMM d")}
         />
@@ -107,19 +95,7 @@ function BitDetail({ id }: { id: Id<"bits"> }) {
       <DataList.Root orientation={{ initial: "vertical", sm: "horizontal" }}>
         <DataList.Item>
           <DataList.Label>Tags</DataList.Label>
-          <DataList.Value>
-            {bit.tags.length > 0 ? (
-              <Flex gap="1" wrap="wrap">
-                {bit.tags.map((tag) => (
-                  <Badge key={tag} variant="soft" color="gray" radius="full">
-                    {tag}
-                  </Badge>
-                ))}
-              </Flex>
-            ) : (
-              "None"
-            )}
-          </DataList.Value>
+          <DataList.Value>{bit.tags.length > 0 ? <TagBadges tags={bit.tags} color="gray" /> : "None"}</DataList.Value>
         </DataList.Item>
         <DataList.Item>
           <DataList.Label>Premise and notes</DataList.Label>

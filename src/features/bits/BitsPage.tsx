@@ -15,6 +15,7 @@ import {
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
+import { TagBadges } from "@/components/TagBadges";
 import { errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
 import { toast } from "@/lib/toast";
@@ -97,15 +98,7 @@ function BitCard({ bit }: { bit: BitRow }) {
               <Badge color={STATUS_COLORS[bit.status]}>{BIT_STATUS_LABELS[bit.status]}</Badge>
             </Flex>
           </Flex>
-          {bit.tags.length > 0 ? (
-            <Flex gap="1" wrap="wrap">
-              {bit.tags.map((tag) => (
-                <Badge key={tag} variant="soft" color="gray" radius="full">
-                  {tag}
-                </Badge>
-              ))}
-            </Flex>
-          ) : null}
+          <TagBadges tags={bit.tags} color="gray" />
           <Flex gap="2" justify="end">
             <BitDialog
               bit={bit}

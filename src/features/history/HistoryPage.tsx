@@ -1,5 +1,5 @@
 import { PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
+import { Box, Button, Card, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth, usePaginatedQuery, useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
@@ -10,6 +10,8 @@ import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { LogFirstSetButton } from "@/components/LogFirstSetButton";
+import { StatTile } from "@/components/StatTile";
+import { TagBadges } from "@/components/TagBadges";
 import { paths } from "@/lib/paths";
 import {
   DeletePerformanceDialog,
@@ -24,19 +26,6 @@ import {
 export const HISTORY_PAGE_SIZE = 25;
 
 const listStyle = { listStyle: "none", margin: 0, padding: 0 } as const;
-
-function StatTile({ label, value }: { label: string; value: string }) {
-  return (
-    <Card size="2" role="group" aria-label={label}>
-      <Text as="p" size="1" color="gray" weight="medium">
-        {label}
-      </Text>
-      <Text as="p" size="6" weight="bold">
-        {value}
-      </Text>
-    </Card>
-  );
-}
 
 function HistoryStats() {
   const stats = useQuery(api.history.stats);
@@ -80,15 +69,7 @@ function SetRow({ set }: { set: HistoryRow }) {
                 {landedSummary(set.bits)}
               </Text>
             ) : null}
-            {set.tags.length > 0 ? (
-              <Flex gap="1" wrap="wrap" mt="2">
-                {set.tags.map((tag) => (
-                  <Badge key={tag} variant="soft" radius="full">
-                    {tag}
-                  </Badge>
-                ))}
-              </Flex>
-            ) : null}
+            <TagBadges tags={set.tags} mt="2" />
           </Box>
           <Flex gap="2" wrap="wrap" flexShrink="0">
             <Button asChild size="1" variant="soft">
