@@ -36,9 +36,23 @@ export function readSavedLocation(
   }
 }
 
-export function saveLocation(location: LatLng, nowMs: number): void {
+/** Saves a fresh location, keeping the scene's distance filter remembered in the same entry. */
+export function saveLocation(
+  location: LatLng,
+  nowMs: number,
+  storage: Pick<Storage, "getItem" | "setItem"> | undefined = safeLocalStorage(),
+): void {
   try {
-    safeLocalStorage()?.setItem(KEY, JSON.stringify({ ...location, ts: nowMs }));
+    let radiusMiles: unknown;
+    try {
+      radiusMiles = (JSON.parse(storage?.getItem(KEY) ?? "null") as { radiusMiles?: unknown } | null)?.radiusMiles;
+    } catch {
+      radiusMiles = undefined; // An unreadable entry is simply replaced.
+    }
+    storage?.setItem(
+      KEY,
+      JSON.stringify({ ...location, ts: nowMs, ...(radiusMiles === undefined ? {} : { radiusMiles }) }),
+    );
   } catch {
     // Private mode or a full quota: the location still serves this visit.
   }

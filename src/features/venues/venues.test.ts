@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { moveHighlight } from "./combobox";
 import { mapsLoadToast, searchStatusMessage } from "./googleMaps";
-import { LOCATION_MAX_AGE_MS, readSavedLocation } from "./userLocation";
+import { LOCATION_MAX_AGE_MS, readSavedLocation, saveLocation } from "./userLocation";
 import { manualVenue, MIN_CHARS_MESSAGE, sceneResultToVenue, searchHint } from "./venueResults";
 
 describe("venue search", () => {
@@ -68,5 +68,30 @@ describe("venue search", () => {
     expect(readSavedLocation(1_000_000, storage(1_000_000 - 5_000))).toEqual({ lat: 40, lng: -73 });
     expect(readSavedLocation(10_000_000, storage(10_000_000 - LOCATION_MAX_AGE_MS - 1))).toBeNull();
     expect(readSavedLocation(0, { getItem: () => "garbage" })).toBeNull();
+  });
+});
+
+describe("saveLocation", () => {
+  function memoryStorage(initial: Record<string, string> = {}) {
+    const items = new Map(Object.entries(initial));
+    return {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+    };
+  }
+
+  it("keeps the scene's remembered distance filter when the venue search saves a new location", () => {
+    const storage = memoryStorage({ userLocation: JSON.stringify({ lat: 1, lng: 2, ts: 0, radiusMiles: 25 }) });
+    saveLocation({ lat: 40.7, lng: -74 }, 5_000, storage);
+    expect(JSON.parse(storage.getItem("userLocation")!)).toEqual({ lat: 40.7, lng: -74, ts: 5_000, radiusMiles: 25 });
+  });
+
+  it("saves just the location when no filter is remembered or the entry is unreadable", () => {
+    const empty = memoryStorage();
+    saveLocation({ lat: 40.7, lng: -74 }, 5_000, empty);
+    expect(JSON.parse(empty.getItem("userLocation")!)).toEqual({ lat: 40.7, lng: -74, ts: 5_000 });
+    const broken = memoryStorage({ userLocation: "{not json" });
+    saveLocation({ lat: 40.7, lng: -74 }, 6_000, broken);
+    expect(JSON.parse(broken.getItem("userLocation")!)).toEqual({ lat: 40.7, lng: -74, ts: 6_000 });
   });
 });
