@@ -135,6 +135,15 @@ describe("how did it go?", () => {
     ]);
 
     const performanceId = await hostLogsSet(comic);
+    // The prompt also lands in the inbox, opening the set's rating page.
+    expect((await comic.asUser.query(api.notifications.inbox, {})).entries).toEqual([
+      expect.objectContaining({
+        kind: "set_feedback",
+        title: "How did it go?",
+        body: 'Rate the bits of "Wednesday".',
+        url: `/sets/${performanceId}/bits`,
+      }),
+    ]);
     const pending = await comic.asUser.query(api.ratings.pending, {});
     expect(pending).toMatchObject({
       performanceId,

@@ -22,6 +22,7 @@ import type { MutationCtx } from "../_generated/server";
 import { MAX_BIT_TAGS, MAX_SET_LIST_BITS, tagKey } from "../lib/bitRules";
 import { openReview, reviewOf } from "./bitRatings";
 import { RECENT_RATINGS } from "./bits";
+import { notify } from "./notifications";
 import { setListForSet } from "./setLists";
 
 /** Registers the material triggers (called once, from `convex/triggers.ts`). */
@@ -198,7 +199,21 @@ async function followSet(ctx: MutationCtx, change: Change<DataModel, "performanc
       micId: newDoc.sceneItemId,
       performedAt: newDoc.performedAt,
     });
-    if (list !== null) await openReview(ctx, newDoc, list);
+    if (list !== null && (await openReview(ctx, newDoc, list)) !== null) {
+      // The prompt also reaches the comedian as a notice (and a push, when their choices allow).
+      await notify(ctx, {
+        userId: newDoc.userId,
+        micId: newDoc.sceneItemId,
+        nowMs: Date.now(),
+        notice: {
+          kind: "set_feedback",
+          eventKey: `set_feedback:${newDoc._id}`,
+          title: "How did it go?",
+          body: `Rate the bits of "${list.title}".`,
+          url: `/sets/${newDoc._id}/bits`,
+        },
+      });
+    }
     return;
   }
   // A set with ratings always has a review (a rating makes one), so most sets cost one read here.
