@@ -3,6 +3,7 @@
  * switch on or off, quiet hours on their own wall clock, and the caps on what is stored.
  */
 import { TZDate } from "@date-fns/tz";
+import { hasControlCharacters } from "./textRules";
 import { isValidTimeZone, parseHHMM } from "./time";
 
 /** What a comedian chooses to hear about; each kind of notification belongs to one. */
@@ -73,7 +74,8 @@ export function inQuietHours(nowMs: number, quiet: QuietHours, timeZone: string)
 
 /** A push endpoint the server may post to: an https URL of reasonable length (push services are https). */
 export function isPushEndpoint(endpoint: string): boolean {
-  if (endpoint.length > MAX_ENDPOINT_LENGTH) return false;
+  // URL parsing drops tabs and newlines silently, so they are refused before it.
+  if (endpoint.length > MAX_ENDPOINT_LENGTH || hasControlCharacters(endpoint)) return false;
   try {
     return new URL(endpoint).protocol === "https:";
   } catch {

@@ -27,6 +27,7 @@ import {
   TOPIC_OF,
   type NotificationKind,
 } from "../lib/notificationRules";
+import { hasControlCharacters, invalid } from "../lib/textRules";
 import { DEFAULT_TIME_ZONE, HOUR_MS, isValidTimeZone, parseHHMM } from "../lib/time";
 import { notificationKind } from "../schema";
 
@@ -106,10 +107,6 @@ const defaultPrefs = (timeZone: string): Prefs => ({
 export async function readPrefs(ctx: QueryCtx, userId: Id<"users">): Promise<Prefs> {
   const row = await prefsRow(ctx, userId);
   return row === null ? defaultPrefs(await profileTimeZone(ctx, userId)) : toPrefs(row);
-}
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
 }
 
 /** Saves the comedian's choices after checking each value. */
@@ -196,7 +193,8 @@ export async function subscribe(
 }
 
 function requireEndpointLength(endpoint: string): void {
-  if (endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_LENGTH) invalid("That push address is not allowed.");
+  if (endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_LENGTH || hasControlCharacters(endpoint))
+    invalid("That push address is not allowed.");
 }
 
 /** Forgets the comedian's device (turning notifications off on it, or signing out). */
