@@ -168,26 +168,43 @@ export async function sources(ctx: QueryCtx, args: BaseArgs, which: "tonight" | 
   const days = candidateWeekdays(args.nowMs + (which === "tomorrow" ? DAY_MS : 0), args.timeZone);
   const pairs = days.flatMap((day) => cells.map((cell) => ({ day, cell })));
   const perPair = await Promise.all(
-    pairs.map(async ({ day, cell }) => {
-      const found: Source[] = [];
-      let after: string | null = null;
-      for (;;) {
-        const zoneAfter: string | null = after;
-        const next: Doc<"sceneItems"> | null = await ctx.db
-          .query("sceneItems")
-          .withIndex("by_status_and_day_and_areaCell", (q) => {
-            const inCell = q.eq("status", "active").eq("dayOfWeek", day).eq("areaCell", cell);
-            return zoneAfter === null ? inCell : inCell.gt("timeZone", zoneAfter);
-          })
-          .first();
-        if (next === null) return found;
-        after = next.timeZone;
-        const range = sourceRange({ day, zone: next.timeZone, args, which });
-        if (range) found.push({ day, timeZone: next.timeZone, cell, ...range });
-      }
-    }),
+    pairs.map(async ({ day, cell }) =>
+      (await zonesOn(ctx, day, cell)).flatMap((zone) => {
+        const range = sourceRange({ day, zone, args, which });
+        return range ? [{ day, timeZone: zone, cell, ...range }] : [];
+      }),
+    ),
   );
   return perPair.flat();
+}
+
+/**
+ * The distinct zones of active mics on a weekday (in one area cell, or anywhere), found by
+ * skipping through the index one row per zone present.
+ */
+async function zonesOn(ctx: QueryCtx, day: number, cell: string | null): Promise<string[]> {
+  const zones: string[] = [];
+  for (;;) {
+    const after: string | undefined = zones.at(-1);
+    const next: Doc<"sceneItems"> | null =
+      cell === null
+        ? await ctx.db
+            .query("sceneItems")
+            .withIndex("by_status_and_day_and_timeZone", (q) => {
+              const onDay = q.eq("status", "active").eq("dayOfWeek", day);
+              return after === undefined ? onDay : onDay.gt("timeZone", after);
+            })
+            .first()
+        : await ctx.db
+            .query("sceneItems")
+            .withIndex("by_status_and_day_and_areaCell", (q) => {
+              const inCell = q.eq("status", "active").eq("dayOfWeek", day).eq("areaCell", cell);
+              return after === undefined ? inCell : inCell.gt("timeZone", after);
+            })
+            .first();
+    if (next === null) return zones;
+    zones.push(next.timeZone);
+  }
 }
 
 /** Whether two zones show the same clock at `ms` (America/Detroit and America/New_York do). */
@@ -209,26 +226,14 @@ async function regionSources(
   const days = [-1, 0, 1].map((d) => dayOfWeekOfDate(addDaysToDate(today, d)));
   let zones = 0;
   const perDay = await Promise.all(
-    days.map(async (day) => {
-      const found: Source[] = [];
-      let after: string | null = null;
-      for (;;) {
-        const zoneAfter: string | null = after;
-        const next: Doc<"sceneItems"> | null = await ctx.db
-          .query("sceneItems")
-          .withIndex("by_status_and_day_and_timeZone", (q) => {
-            const onDay = q.eq("status", "active").eq("dayOfWeek", day);
-            return zoneAfter === null ? onDay : onDay.gt("timeZone", zoneAfter);
-          })
-          .first();
-        if (next === null) return found;
-        after = next.timeZone;
-        if (!sameClock(next.timeZone || DEFAULT_TIME_ZONE, args.timeZone, args.nowMs)) continue;
+    days.map(async (day) =>
+      (await zonesOn(ctx, day, null)).flatMap((zone) => {
+        if (!sameClock(zone || DEFAULT_TIME_ZONE, args.timeZone, args.nowMs)) return [];
         zones += 1;
-        const range = sourceRange({ day, zone: next.timeZone, args, which });
-        if (range) found.push({ day, timeZone: next.timeZone, cell: null, ...range });
-      }
-    }),
+        const range = sourceRange({ day, zone, args, which });
+        return range ? [{ day, timeZone: zone, cell: null, ...range }] : [];
+      }),
+    ),
   );
   return { sources: perDay.flat(), zones };
 }
