@@ -16,9 +16,9 @@ import "./lib/time";
 import { matrix } from "./test.authzMatrix";
 import { snapshotAll } from "./test.authzSnapshot";
 import { buildWorld, callerOf } from "./test.authzWorld";
-import { describeOutcome, NOW, type ValidatorJson } from "./test.fuzz";
-import { actingRole, leaves, withLeaf } from "./test.fuzzHostile";
-import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
+import { describeOutcome, NOW } from "./test.fuzz";
+import { fuzzTargets, withLeaf } from "./test.fuzzHostile";
+import { callPublic, useOfflineServer } from "./test.registry";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -70,15 +70,12 @@ function spliced(valid: unknown, middle: string): string {
 
 useOfflineServer(NOW);
 
-const targets = publicFunctions().flatMap((fn) => {
-  if (!(fn.name in matrix) || fn.argsJson === undefined) return [];
-  const role = actingRole(fn.name);
-  const fields = leaves(JSON.parse(fn.argsJson) as ValidatorJson)
-    .filter((leaf) => leaf.kind === "string")
-    .map((leaf) => leaf.path)
-    .filter((path) => !NOT_TEXT.has(path.join(".")) && !NOT_TEXT.has(`${fn.name}.${path.join(".")}`));
-  return role !== null && fields.length > 0 ? [{ ...fn, role, fields }] : [];
-});
+const targets = fuzzTargets((name, all) =>
+  all.filter(
+    (leaf) =>
+      leaf.kind === "string" && !NOT_TEXT.has(leaf.path.join(".")) && !NOT_TEXT.has(`${name}.${leaf.path.join(".")}`),
+  ),
+).map((fn) => ({ ...fn, fields: fn.fields.map((leaf) => leaf.path) }));
 
 describe("control characters are refused in every text argument", () => {
   test("finds the functions with text arguments", () => {

@@ -31,19 +31,18 @@ import "./lib/time";
 import { matrix } from "./test.authzMatrix";
 import { snapshotAll } from "./test.authzSnapshot";
 import { buildWorld, callerOf } from "./test.authzWorld";
-import { describeOutcome, NOW, ONE_MB, type ValidatorJson } from "./test.fuzz";
+import { describeOutcome, NOW, ONE_MB } from "./test.fuzz";
 import {
-  actingRole,
   arrayCapOf,
   capOf,
+  fuzzTargets,
   hostileNumbers,
-  leaves,
   pastRange,
   rangeOf,
   withLeaf,
   withValue,
 } from "./test.fuzzHostile";
-import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
+import { callPublic, useOfflineServer } from "./test.registry";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -67,12 +66,7 @@ function isRefusal(error: unknown): boolean {
 useOfflineServer(NOW);
 
 /** Functions whose hostile values are checked: every matrix entry with string or number fields some caller may reach. */
-const targets = publicFunctions().flatMap((fn) => {
-  if (!(fn.name in matrix) || fn.argsJson === undefined) return [];
-  const role = actingRole(fn.name);
-  const fields = leaves(JSON.parse(fn.argsJson) as ValidatorJson);
-  return role !== null && fields.length > 0 ? [{ ...fn, role, fields }] : [];
-});
+const targets = fuzzTargets((_name, all) => all);
 
 describe("hostile values are refused", () => {
   test("finds the functions with string and number arguments", () => {

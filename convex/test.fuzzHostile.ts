@@ -26,6 +26,7 @@ import { MAX_TONIGHT_PAGE } from "./model/tonight";
 import { matrix } from "./test.authzMatrix";
 import type { Role } from "./test.authzWorld";
 import type { ValidatorJson } from "./test.fuzz";
+import { publicFunctions } from "./test.registry";
 
 /**
  * Known caps of string fields, by "function.path" or by field name: the
@@ -100,7 +101,7 @@ const NUMBER_RANGES: Record<string, NumberRange> = {
 };
 
 /** A leaf of the arguments: its path ("[]" for the elements of an array), and the validator of the value there. */
-type Leaf = { path: string[]; kind: "string" | "number" };
+export type Leaf = { path: string[]; kind: "string" | "number" };
 
 /** The string and number fields of an args validator, through objects and optional fields and unions of them. */
 export function leaves(v: ValidatorJson, path: string[] = []): Leaf[] {
@@ -198,4 +199,14 @@ export function actingRole(name: string): Role | null {
     if (entry[role] !== "nothing") return role;
   }
   return null;
+}
+
+/** The matrix's public functions some caller may reach, with the argument leaves `pick` keeps (those with none are left out). */
+export function fuzzTargets(pick: (name: string, leaves: Leaf[]) => Leaf[]) {
+  return publicFunctions().flatMap((fn) => {
+    if (!(fn.name in matrix) || fn.argsJson === undefined) return [];
+    const role = actingRole(fn.name);
+    const fields = pick(fn.name, leaves(JSON.parse(fn.argsJson) as ValidatorJson));
+    return role !== null && fields.length > 0 ? [{ ...fn, role, fields }] : [];
+  });
 }
