@@ -9,6 +9,7 @@ import { internalAction, type QueryCtx } from "../convex/_generated/server";
 import { internalMutation } from "../convex/functions";
 import { addDaysToDate, localDateString, zonedEpoch } from "../convex/lib/time";
 import { goalWeek } from "../convex/lib/weeks";
+import { notify } from "../convex/model/notifications";
 import { normalizeEmail } from "../convex/model/profiles";
 import * as Scene from "../convex/model/scene";
 import { limitSignInAttempt, limitSignUp } from "../convex/rateLimits";
@@ -267,5 +268,28 @@ export const insertMicNights = internalMutation({
       await ctx.db.patch("nightLists", listId, { status: "closed", closedReason: "ended", version: 2 });
     }
     return null;
+  },
+});
+
+/**
+ * Tells the account with this email `count` things through the app's own `notify`
+ * (its choices, mutes and push rules apply), oldest first: "<prefix> 1" .. "<prefix> n",
+ * each opening `url`. Returns how many reached the inbox (100 at most).
+ */
+export const notifyAccount = internalMutation({
+  args: { email: v.string(), prefix: v.string(), count: v.number(), url: v.string() },
+  returns: v.number(),
+  handler: async (ctx, { email, prefix, count, url }) => {
+    const user = await accountWithEmail(ctx, email);
+    let told = 0;
+    for (let i = 1; i <= Math.min(count, 100); i++) {
+      const id = await notify(ctx, {
+        userId: user._id,
+        nowMs: Date.now(),
+        notice: { kind: "set_feedback", eventKey: `fixture:${prefix}:${i}`, title: `${prefix} ${i}`, body: "", url },
+      });
+      if (id !== null) told++;
+    }
+    return told;
   },
 });

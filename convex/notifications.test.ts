@@ -97,6 +97,41 @@ describe("claims and reports", () => {
   });
 });
 
+describe("the inbox", () => {
+  beforeEach(fakeClock);
+
+  test("pages the caller's own notices newest first; the unread count follows reads", async () => {
+    const [comic, other] = await comics(2);
+    await t.run(async (ctx) => {
+      for (let i = 1; i <= 5; i++) {
+        await notify(ctx, { userId: comic.userId, nowMs: NOW, notice: { ...notice(`n${i}`), title: `Notice ${i}` } });
+      }
+      await notify(ctx, { userId: other.userId, nowMs: NOW, notice: { ...notice("x"), title: "Someone else's" } });
+    });
+    const first = await comic.asUser.query(api.notifications.inboxPage, {
+      paginationOpts: { numItems: 3, cursor: null },
+    });
+    expect(first.page.map((n) => n.title)).toEqual(["Notice 5", "Notice 4", "Notice 3"]);
+    expect(first.isDone).toBe(false);
+    const rest = await comic.asUser.query(api.notifications.inboxPage, {
+      paginationOpts: { numItems: 3, cursor: first.continueCursor },
+    });
+    expect(rest.page.map((n) => n.title)).toEqual(["Notice 2", "Notice 1"]);
+    expect(rest.isDone).toBe(true);
+    expect(await comic.asUser.query(api.notifications.unreadCount, {})).toBe(5);
+
+    await comic.asUser.mutation(api.notifications.markRead, { id: first.page[0]._id });
+    expect(await comic.asUser.query(api.notifications.unreadCount, {})).toBe(4);
+    expect(await comic.asUser.mutation(api.notifications.markAllRead, {})).toBe(false);
+    expect(await comic.asUser.query(api.notifications.unreadCount, {})).toBe(0);
+    expect(await other.asUser.query(api.notifications.unreadCount, {})).toBe(1);
+    await expectAppError(
+      comic.asUser.query(api.notifications.inboxPage, { paginationOpts: { numItems: 5000, cursor: null } }),
+      "INVALID_INPUT",
+    );
+  });
+});
+
 describe("choices", () => {
   test("a topic turned off, or a muted mic, sends nothing; a repeated event is told once", async () => {
     const [comic] = await comics(1);

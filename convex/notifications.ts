@@ -1,8 +1,10 @@
+import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalQuery } from "./_generated/server";
 import { internalMutation, sharedQuery, userMutation, userQuery } from "./functions";
 import * as FanOut from "./model/notificationFanOut";
+import { assertPageOpts } from "./lib/requestRules";
 import * as Notifications from "./model/notifications";
 import { enforceRateLimit } from "./rateLimits";
 
@@ -11,6 +13,22 @@ export const inbox = userQuery({
   args: {},
   returns: v.object({ entries: v.array(Notifications.inboxEntryValidator), unread: v.number() }),
   handler: async (ctx) => await Notifications.inbox(ctx, ctx.userId),
+});
+
+/** One page of the caller's notices, newest first (the inbox page). */
+export const inboxPage = userQuery({
+  args: { paginationOpts: paginationOptsValidator },
+  handler: async (ctx, { paginationOpts }) => {
+    assertPageOpts(paginationOpts);
+    return await Notifications.inboxPage(ctx, ctx.userId, paginationOpts);
+  },
+});
+
+/** How many of the caller's notices are unread, up to one past a page (the bell shows "50+"). */
+export const unreadCount = userQuery({
+  args: {},
+  returns: v.number(),
+  handler: async (ctx) => await Notifications.unreadCount(ctx, ctx.userId),
 });
 
 /** Marks one of the caller's notices read. */

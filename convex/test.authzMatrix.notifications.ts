@@ -11,6 +11,8 @@ import {
 
 export const notificationCells: Record<string, Entry> = {
   "notifications:inbox": { args: () => ({}), ...SIGNED_IN_READS },
+  "notifications:inboxPage": { args: () => ({ paginationOpts: { numItems: 10, cursor: null } }), ...SIGNED_IN_READS },
+  "notifications:unreadCount": { args: () => ({}), ownerAnswerShows: false, ...SIGNED_IN_READS },
   "notifications:markRead": { args: (w) => ({ id: w.ownerNotice }), ...OWNER_CHANGES },
   "notifications:markAllRead": { args: () => ({}), ...SIGNED_IN_CHANGES },
   "notifications:preferences": { args: () => ({}), ownerAnswerShows: false, ...SIGNED_IN_READS },

@@ -5,6 +5,7 @@
  * comedian's devices follows unless they are in quiet hours, over the hourly push
  * limit, have no device, or the deployment has no VAPID keys.
  */
+import type { PaginationOptions, PaginationResult } from "convex/server";
 import { v, type Infer } from "convex/values";
 import { internal } from "../_generated/api";
 import type { Doc, Id } from "../_generated/dataModel";
@@ -345,6 +346,18 @@ export const inboxEntryValidator = v.object({
   read: v.boolean(),
 });
 
+function toEntry(n: Doc<"notifications">): Infer<typeof inboxEntryValidator> {
+  return {
+    _id: n._id,
+    _creationTime: n._creationTime,
+    kind: n.kind,
+    title: n.title,
+    body: n.body,
+    url: n.url,
+    read: n.readAt !== undefined,
+  };
+}
+
 /** The comedian's newest notices and how many are unread. */
 export async function inbox(
   ctx: QueryCtx,
@@ -359,17 +372,23 @@ export async function inbox(
     unreadCount(ctx, userId),
   ]);
   return {
-    entries: rows.map((n) => ({
-      _id: n._id,
-      _creationTime: n._creationTime,
-      kind: n.kind,
-      title: n.title,
-      body: n.body,
-      url: n.url,
-      read: n.readAt !== undefined,
-    })),
+    entries: rows.map(toEntry),
     unread,
   };
+}
+
+/** One page of the comedian's notices, newest first, through the by_user index. */
+export async function inboxPage(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  opts: PaginationOptions,
+): Promise<PaginationResult<Infer<typeof inboxEntryValidator>>> {
+  const page = await ctx.db
+    .query("notifications")
+    .withIndex("by_user", (q) => q.eq("userId", userId))
+    .order("desc")
+    .paginate({ ...opts, numItems: Math.max(1, Math.min(opts.numItems, INBOX_PAGE)) });
+  return { ...page, page: page.page.map(toEntry) };
 }
 
 /** Unread notices, counted up to the inbox's page (the badge shows "50+" beyond). */

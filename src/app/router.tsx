@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
             lazy: page(() => import("@/routes/Scene")),
           },
           { path: rel(paths.profile), lazy: page(() => import("@/routes/Profile")) },
+          { path: rel(paths.notifications), lazy: page(() => import("@/routes/Notifications")) },
           { path: rel(paths.logSet), lazy: logSetPage(1) },
           { path: rel(paths.logSetStep("venue")), lazy: logSetPage(1) },
           { path: rel(paths.logSetStep("event")), lazy: logSetPage(2) },

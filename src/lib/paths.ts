@@ -41,6 +41,8 @@ export const paths = {
   discover: "/discover",
   dashboard: "/dashboard",
   profile: "/profile",
+  /** The inbox: every notification, newest first. */
+  notifications: "/notifications",
   schedule: "/schedule",
   /** The schedule opened at the week containing `isoDate` (YYYY-MM-DD). */
   scheduleWeek: (isoDate: string) => `/schedule?week=${encodeURIComponent(isoDate)}`,

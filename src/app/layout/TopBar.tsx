@@ -8,6 +8,7 @@ import { useHideOnScroll } from "./useHideOnScroll";
 
 // Menus pull in popper and focus-trap code that signed-out visitors never need.
 const AccountMenu = lazy(() => import("./AccountMenu"));
+const NotificationBell = lazy(() => import("@/features/notifications/NotificationBell"));
 
 function NavItem({ to, label, icon }: { to: string; label: string; icon: ReactNode }) {
   const active = useMatch({ path: to, end: false }) !== null;
@@ -80,9 +81,10 @@ export function TopBar() {
               <NavItem to={paths.bits} label="Bits" icon={<ReaderIcon aria-hidden="true" />} />
             </nav>
           </Flex>
-          <Flex align="center" justify="end" style={{ minWidth: 40 }}>
+          <Flex align="center" justify="end" gap="1" style={{ minWidth: 40 }}>
             {isLoading ? null : isAuthenticated ? (
               <Suspense fallback={<Skeleton width="32px" height="32px" style={{ borderRadius: "50%" }} />}>
+                <NotificationBell />
                 <AccountMenu />
               </Suspense>
             ) : (
