@@ -17,7 +17,14 @@
  * backend's own Node thread, where a synchronous loop cannot be interrupted;
  * so a query or mutation is measured and failed once its code returns (before
  * a mutation commits), and a busy loop in one still holds the backend while it
- * runs. Actions run in worker threads (actionPool.ts): one is failed when its
+ * runs. Mutations run concurrently (occ.ts), their code interleaved at each
+ * await on the one thread, and no cheap clock tells whose code a slice of CPU
+ * was: a query's or mutation's time is its fair share of the thread's CPU
+ * while it runs (divided among the queries and mutations running at each
+ * moment), less its own database syscalls. Alone it is exactly its own time;
+ * in a crowd of functions that each stay under the limit none fails for the
+ * others' code, and a busy loop still fails unless it shares the thread with
+ * many others. Actions run in worker threads (actionPool.ts): one is failed when its
  * time is up and its thread is ended if it ran alone there (otherwise code it
  * left running can still finish in the background). CPU time is the main
  * thread's own (Linux) while actions run in worker threads.
@@ -99,6 +106,24 @@ export class UserTimeoutError extends Error {
   }
 }
 
+/**
+ * Fair shares: the CPU each query or mutation running has had a share of since
+ * the start (`sharedMs`), as of `sharedAt` on the clock `sharedOn`, with
+ * `running` of them running; see runTimed.
+ */
+let running = 0;
+let sharedMs = 0;
+let sharedAt = 0;
+let sharedOn: "thread" | "process" = "process";
+
+/** Brings the shares up to `now` on `clock` and returns the running total (a clock change restarts the interval). */
+function shareUpTo(now: number, clock: "thread" | "process"): number {
+  if (clock === sharedOn && running > 0) sharedMs += (now - sharedAt) / running;
+  sharedAt = now;
+  sharedOn = clock;
+  return sharedMs;
+}
+
 /** Time spent in database syscalls by the query or mutation running now. */
 const execution = new AsyncLocalStorage<{ systemMs: number }>();
 /** The action running now, marked when its time is up. */
@@ -144,16 +169,30 @@ async function runTimed<T>(kind: Kind, isNested: boolean, run: () => Promise<T>)
   // With an action pool, this thread's own clock (the process's counts the worker threads too). It is
   // sampled whether or not an action runs now: one may start while this function runs.
   const threads = actionThreads?.();
-  const threadStart = threads ? threadCpuMs() : null;
-  const start = cpuMs();
-  const result = await execution.run(state, run);
-  const threadEnd = threadStart === null ? null : threadCpuMs();
-  const userMs = (threadEnd !== null ? threadEnd - threadStart! : cpuMs() - start) - state.systemMs;
+  const clock = () => {
+    const thread = threads ? threadCpuMs() : null;
+    return thread !== null ? { now: thread, on: "thread" as const } : { now: cpuMs(), on: "process" as const };
+  };
+  const begin = clock();
+  const start = shareUpTo(begin.now, begin.on);
+  running++;
+  let result: T;
+  let end: ReturnType<typeof clock>;
+  let ended: number;
+  try {
+    result = await execution.run(state, run);
+  } finally {
+    end = clock();
+    ended = shareUpTo(end.now, end.on);
+    running--;
+  }
+  // Its share of the thread while it ran (all of it when alone), less its own syscalls.
+  const userMs = (end.on === begin.on ? ended - start : 0) - state.systemMs;
   if (userMs > QUERY_MUTATION_USER_TIMEOUT_MS) {
     // Measured on the process's clock while an action started in a worker thread: its CPU time is in
     // there too, so this is no proof the function went over (it is let through rather than failed).
     const startedMeanwhile = threads !== undefined && actionThreads?.().started !== threads.started;
-    if (threadEnd === null && startedMeanwhile) return result;
+    if (end.on === "process" && startedMeanwhile) return result;
     throw new UserTimeoutError(QUERY_MUTATION_USER_TIMEOUT_MS);
   }
   return result;

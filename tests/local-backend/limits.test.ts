@@ -7,7 +7,7 @@
 import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
-import { type Backend, startBackend } from "./harness";
+import { type Backend, startBackend, waitFor } from "./harness";
 
 let backend: Backend;
 
@@ -158,6 +158,38 @@ describe("user code time", () => {
     expect(await client.query(api.messages.list, { channel: "too-slow" })).toEqual([]);
     await client.mutation(api.limits.busyMutation, { channel: "quick", iterations: BUSY_SHORT });
     expect(await client.query(api.messages.list, { channel: "quick" })).toHaveLength(1);
+  }, 120_000);
+
+  test("concurrent mutations each count only their own code: a crowd under 1 s each never times out", async () => {
+    // Each computes about 0.3 s in 12 parts; run at once, their parts interleave on the one thread,
+    // about 2.5 s of CPU in all while each runs.
+    const crowd = Array.from({ length: 8 }, () => backend.httpClient());
+    const results = await Promise.allSettled(
+      crowd.map((client, i) =>
+        client.mutation(api.limits.busyInSteps, { channel: `crowd-${i}`, iterations: BUSY_3S / 10, steps: 12 }),
+      ),
+    );
+    expect(
+      results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)),
+    ).toEqual([]);
+
+    // The same crowd as scheduled mutations (run again on a conflict without end): every one commits.
+    const http = backend.httpClient();
+    await http.mutation(api.limits.scheduleBusyInSteps, {
+      prefix: "later",
+      count: 8,
+      iterations: BUSY_3S / 10,
+      steps: 12,
+    });
+    await waitFor(
+      async () => {
+        const done = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => http.query(api.messages.list, { channel: `later-${i}` })),
+        );
+        return done.every((rows) => rows.length === 1);
+      },
+      { timeoutMs: 60_000, message: `every scheduled mutation to commit:\n${backend.outputSince(0).slice(-2000)}` },
+    );
   }, 120_000);
 
   test("an action over its time (10 minutes; 1 s here through the knob) fails and commits nothing after", async () => {
