@@ -3,7 +3,11 @@ import { internal } from "./_generated/api";
 import { appError, ErrorCode } from "./errors";
 import { internalMutation, publicMutation } from "./functions";
 import * as CheckIns from "./model/checkIns";
-import { expireVerification as expireMicVerification } from "./model/micTriggers";
+import {
+  expireVerification as expireMicVerification,
+  FOLD_INTERVAL_MS,
+  foldCheckIns as foldMicCheckIns,
+} from "./model/micTriggers";
 
 /** Checks the caller in at a mic (window, 200 m, once a day, counters,
  * verification and badges in one transaction). */
@@ -29,6 +33,18 @@ export const expireVerification = internalMutation({
   handler: async (ctx) => {
     const result = await expireMicVerification(ctx, Date.now());
     if (result.more) await ctx.scheduler.runAfter(0, internal.checkIns.expireVerification, {});
+    return result;
+  },
+});
+
+/** Takes a mic's queued check-ins into its row (each check-in schedules one, model/micTriggers);
+ * a full batch leaves the rest to a follow-up. */
+export const foldCheckIns = internalMutation({
+  args: { micId: v.id("sceneItems") },
+  returns: v.object({ folded: v.number(), more: v.boolean() }),
+  handler: async (ctx, { micId }) => {
+    const result = await foldMicCheckIns(ctx, micId);
+    if (result.more) await ctx.scheduler.runAfter(FOLD_INTERVAL_MS, internal.checkIns.foldCheckIns, { micId });
     return result;
   },
 });

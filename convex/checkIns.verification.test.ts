@@ -43,7 +43,8 @@ describe("checkIns.checkIn", () => {
     const now = nyWed("20:05");
     vi.setSystemTime(now);
     const result = await checkIn(b, mic);
-    expect(result).toMatchObject({ checkInCount: 2, verified: true });
+    // Verified as the row stood at the check-in; the fold a second later verifies (checkIn runs it).
+    expect(result).toMatchObject({ checkInCount: 2, verified: false });
     const after = await item(t, mic);
     expect(after.verifiedCheckIns30d).toBe(2);
     expect(after.lastVerifiedAt).toBe(now);
@@ -65,8 +66,9 @@ describe("checkIns.checkIn", () => {
     const [a, b] = [await seasonedUser(t), await seasonedUser(t)];
     const mic = await createSceneItem(t, { ...WEDNESDAY_MIC, createdBy: creator.userId });
     await checkIn(creator, mic);
-    expect((await checkIn(a, mic)).verified).toBe(false);
-    expect((await checkIn(b, mic)).verified).toBe(true);
+    await checkIn(a, mic);
+    expect((await item(t, mic)).verifiedCheckIns30d).toBe(0);
+    await checkIn(b, mic);
     expect((await item(t, mic)).verifiedCheckIns30d).toBe(2);
   });
 

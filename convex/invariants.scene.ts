@@ -13,6 +13,7 @@ import {
   createAdmin,
   createSceneItem,
   createUser,
+  foldQueuedCheckIns,
   newTest,
   sceneItemRow,
   type TestBackend,
@@ -90,6 +91,7 @@ export async function buildScene(): Promise<Scene> {
   await ana.asUser.mutation(api.performances.remove, { id: anaSets[3] });
   await ana.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...VENUE });
   await ben.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...VENUE });
+  await foldQueuedCheckIns(t);
   await ana.asUser.mutation(api.favorites.add, { sceneItemId: mic });
   await ben.asUser.mutation(api.favorites.add, { sceneItemId: other });
   await ben.asUser.mutation(api.schedule.add, { sceneItemId: mic });

@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { createUser } from "./test.setup";
+import { createUser, foldQueuedCheckIns } from "./test.setup";
 import { checkAllInvariants } from "./test.invariants";
 import { expectAppError } from "./test.expect";
 import {
@@ -132,6 +132,7 @@ describe("running order", () => {
     // The check-in for verification.
     const checkIns = await t.run(async (ctx) => await ctx.db.query("checkIns").collect());
     expect(checkIns.map((c) => [c.userId, c.sceneItemId, c.localDate])).toEqual([[a.userId, mic, TONIGHT]]);
+    await foldQueuedCheckIns(t);
     expect((await t.run(async (ctx) => await ctx.db.get("sceneItems", mic)))?.checkInCount).toBe(1);
 
     // The timer's minutes when the host used it; a walk-in's set is logged for nobody.
@@ -147,7 +148,8 @@ describe("running order", () => {
       performanceId: null,
       minutes: 7,
     });
-    // Two comedians checked in through the list: the mic is verified.
+    // Two comedians checked in through the list: the mic is verified (once their fold ran).
+    await foldQueuedCheckIns(t);
     const item = await t.run(async (ctx) => await ctx.db.get("sceneItems", mic));
     expect(item?.verifiedCheckIns30d).toBe(2);
     expect(item?.checkInCount).toBe(2);

@@ -231,6 +231,13 @@ export default defineSchema({
     .index("by_item_and_time", ["sceneItemId", "checkedInAt"])
     .index("by_user_and_time", ["userId", "checkedInAt"]),
 
+  /**
+   * Check-ins the mic row has not counted yet, one row each: a check-in only
+   * inserts, and a fold on the next second takes them into the mic's count
+   * and Verified (model/micTriggers), so a crowd at one mic never writes one row.
+   */
+  micCheckInQueue: defineTable({ micId: v.id("sceneItems") }).index("by_mic", ["micId"]),
+
   favorites: defineTable({
     userId: v.id("users"),
     sceneItemId: v.id("sceneItems"),

@@ -5,7 +5,7 @@ import type { Id } from "./_generated/dataModel";
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { useFrozenClock } from "./test.clock";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import {
   createSceneItem,
   createUser,
@@ -44,14 +44,27 @@ export async function item(t: TestBackend, id: Id<"sceneItems">) {
 
 export let t: TestBackend;
 
-/** `comic` checks in at `mic`, standing at the venue unless `at` says where. */
+/**
+ * `comic` checks in at `mic`, standing at the venue unless `at` says where;
+ * then the fold the check-in scheduled for the next second runs at once, so
+ * the mic row shows it.
+ */
 export async function checkIn(
   comic: TestUser,
   mic: Id<"sceneItems">,
   at: { latitude: number; longitude: number } = AT_VENUE,
 ) {
-  return await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...at });
+  const result = await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...at });
+  await foldCheckIns(t, mic);
+  return result;
 }
+
+/** Takes the check-ins queued at `mic` into its row now, as the fold they scheduled will. */
+async function foldCheckIns(backend: TestBackend, mic: Id<"sceneItems">) {
+  await backend.mutation(internal.checkIns.foldCheckIns, { micId: mic });
+}
+
+export { foldQueuedCheckIns } from "./test.setup";
 
 /** A Wednesday mic (with `overrides`) and a comedian who has not checked in there. */
 export async function micAndComic(overrides: SceneItemOverrides = {}) {

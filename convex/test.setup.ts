@@ -1,6 +1,7 @@
 import rateLimiterTest from "@convex-dev/rate-limiter/test";
 import shardedCounterTest from "@convex-dev/sharded-counter/test";
 import { convexTest, type TestConvex } from "convex-test";
+import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { VenueInput } from "./model/events";
 import { normalizeEmail } from "./model/profiles";
@@ -218,3 +219,9 @@ export const CREEK_VENUE: VenueInput = {
   latitude: 40.7425,
   longitude: -73.9526,
 };
+
+/** Folds every mic's queued check-ins into its row now (the folds the check-ins scheduled run on the next second). */
+export async function foldQueuedCheckIns(t: TestBackend): Promise<void> {
+  const mics = await t.run(async (ctx) => (await ctx.db.query("micCheckInQueue").collect()).map((r) => r.micId));
+  for (const micId of new Set(mics)) await t.mutation(internal.checkIns.foldCheckIns, { micId });
+}

@@ -87,8 +87,10 @@ export async function recordCheckIn(
 ): Promise<{ checkInCount: number; verified: boolean; newBadges: string[] }> {
   const { userId, sceneItemId, localDate, nowMs } = args;
   await ctx.db.insert("checkIns", { userId, sceneItemId, checkedInAt: nowMs, localDate });
+  // The mic row takes the check-in in on the next second (model/micTriggers): the count as
+  // it stands plus this one, and Verified as it stands (reading more would conflict with the crowd).
   const mic = await ctx.db.get("sceneItems", sceneItemId);
-  const checkInCount = mic?.checkInCount ?? 0;
+  const checkInCount = (mic?.checkInCount ?? 0) + 1;
   const verified = mic !== null && mic.verifiedCheckIns30d > 0 && (mic.verificationExpiresAt ?? 0) > nowMs;
   const newBadges = await awardEarnedBadges(ctx, userId, nowMs);
   return { checkInCount, verified, newBadges };

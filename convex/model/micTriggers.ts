@@ -7,7 +7,10 @@
  * - `searchText`, `geohash` and `areaCell` follow the mic's title, venue, city
  *   and coordinates (a writer may pass anything, even "": the trigger corrects it);
  * - `checkInCount`, `lastCheckInAt` and verification (`verifiedCheckIns30d`,
- *   `lastVerifiedAt`, `verificationExpiresAt`) follow the `checkIns` rows;
+ *   `lastVerifiedAt`, `verificationExpiresAt`) follow the `checkIns` rows: a
+ *   new check-in is queued (`micCheckInQueue`) and a fold on the next whole
+ *   second takes the mic's queue into its row ({@link foldCheckIns}), so a
+ *   crowd checking in at once never writes (or reads a range of) one row;
  *   verification also decays with time, which no write announces: the daily
  *   cron's {@link expireVerification} clears it, here beside the rule;
  * - `cities` (and the community's venue and city totals, through
@@ -18,6 +21,7 @@
  * what they broke.
  */
 import type { Change, Triggers } from "convex-helpers/server/triggers";
+import { internal } from "../_generated/api";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { encodeGeohash, STORED_GEOHASH_PRECISION } from "../lib/geo";
@@ -152,14 +156,82 @@ async function followCheckIns(ctx: TriggerCtx, change: Change<DataModel, "checkI
       oldDoc.checkedInAt !== newDoc.checkedInAt;
     if (!moved) return;
   }
+  if (oldDoc === null && newDoc !== null) return await queueCheckIn(ctx, newDoc);
   if (oldDoc !== null) await onCheckInRemoved(ctx, oldDoc);
   if (newDoc !== null) await onCheckInAdded(ctx, newDoc);
+}
+
+/** A mic row takes its queued check-ins in at most about once this often (on each multiple of it). */
+export const FOLD_INTERVAL_MS = 1000;
+/** The most queued check-ins one fold takes in (a follow-up takes the rest). */
+const FOLD_BATCH = 1000;
+
+/**
+ * A new check-in: one queue row (an insert no other check-in reads) and a
+ * fold due on the next whole second. Every check-in of one second at a mic
+ * schedules the same instant: the first fold to commit takes them all in, the
+ * others find the queue empty and write nothing.
+ */
+async function queueCheckIn(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
+  await ctx.innerDb.insert("micCheckInQueue", { micId: row.sceneItemId });
+  const foldAt = (Math.floor(Date.now() / FOLD_INTERVAL_MS) + 1) * FOLD_INTERVAL_MS;
+  await ctx.scheduler.runAt(foldAt, internal.checkIns.foldCheckIns, { micId: row.sceneItemId });
+}
+
+/** How many of the mic's check-ins its row has not counted yet (the invariant checker adds them). */
+export async function unfoldedCheckIns(ctx: QueryCtx, micId: Id<"sceneItems">): Promise<number> {
+  let count = 0;
+  for await (const _row of ctx.db.query("micCheckInQueue").withIndex("by_mic", (q) => q.eq("micId", micId))) count++;
+  return count;
+}
+
+/**
+ * Takes the mic's queued check-ins into its row: the count, the latest
+ * check-in and Verified, as {@link onCheckInAdded} sets them for the newest
+ * check-in (which, counting every comedian of its period, verifies whenever
+ * an earlier one of the batch would). Without the mic (deleted) the queue just
+ * goes. Returns how many it took in and whether a full batch left more.
+ */
+export async function foldCheckIns(
+  ctx: MutationCtx,
+  micId: Id<"sceneItems">,
+): Promise<{ folded: number; more: boolean }> {
+  const queued = await ctx.db
+    .query("micCheckInQueue")
+    .withIndex("by_mic", (q) => q.eq("micId", micId))
+    .take(FOLD_BATCH);
+  if (queued.length === 0) return { folded: 0, more: false };
+  const mic = await ctx.db.get("sceneItems", micId);
+  if (mic !== null) {
+    const newest = await ctx.db
+      .query("checkIns")
+      .withIndex("by_item_and_time", (q) => q.eq("sceneItemId", micId))
+      .order("desc")
+      .first();
+    const patch: Partial<Doc<"sceneItems">> = { checkInCount: mic.checkInCount + queued.length };
+    if (newest !== null) {
+      const at = newest.checkedInAt;
+      patch.lastCheckInAt = Math.max(mic.lastCheckInAt ?? at, at);
+      const comedians = await verifiersAt(ctx, { mic, at });
+      if (comedians >= VERIFY_MIN_COMEDIANS) {
+        Object.assign(patch, {
+          verifiedCheckIns30d: comedians,
+          lastVerifiedAt: at,
+          verificationExpiresAt: at + VERIFICATION_PERIOD_MS,
+        });
+      }
+    }
+    await ctx.db.patch("sceneItems", micId, patch);
+  }
+  for (const row of queued) await ctx.db.delete("micCheckInQueue", row._id);
+  return { folded: queued.length, more: queued.length === FOLD_BATCH };
 }
 
 /**
  * One check-in more: the count, the latest check-in, and Verified when
  * {@link VERIFY_MIN_COMEDIANS} verifying comedians checked in within the
  * period up to this check-in (it then lasts {@link VERIFICATION_PERIOD_MS}).
+ * For a check-in moved to another mic, comedian or time; a new one is queued.
  */
 async function onCheckInAdded(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
   const mic = await ctx.db.get("sceneItems", row.sceneItemId);

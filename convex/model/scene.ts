@@ -373,7 +373,7 @@ export async function removeSceneItem(
 
   // The mic goes first: its check-ins' trigger then has no counters left to keep.
   await ctx.db.delete("sceneItems", id);
-  const [favorites, entries, checkIns, claims, reports] = await Promise.all([
+  const [favorites, entries, checkIns, claims, reports, queued] = await Promise.all([
     ctx.db
       .query("favorites")
       .withIndex("by_item", (q) => q.eq("sceneItemId", id))
@@ -394,8 +394,13 @@ export async function removeSceneItem(
       .query("problemReports")
       .withIndex("by_mic", (q) => q.eq("micId", id))
       .take(DEPENDENT_BATCH),
+    ctx.db
+      .query("micCheckInQueue")
+      .withIndex("by_mic", (q) => q.eq("micId", id))
+      .take(DEPENDENT_BATCH),
   ]);
   await Promise.all([
+    ...queued.map((row) => ctx.db.delete("micCheckInQueue", row._id)),
     ...favorites.map((row) => ctx.db.delete("favorites", row._id)),
     ...entries.map((row) => ctx.db.delete("scheduleEntries", row._id)),
     ...checkIns.map((row) => ctx.db.delete("checkIns", row._id)),

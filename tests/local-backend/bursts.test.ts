@@ -1,7 +1,7 @@
 /**
  * What a crowd does at once, through the app's own functions on a running
  * backend with optimistic concurrency on (Convex's retry budget): 100
- * comedians logging a set at one mic, and the
+ * comedians checking in at one mic, 100 logging a set at one mic, and the
  * site-wide sign-up and sign-in buckets taken by 50 strangers at once. Each
  * burst must succeed whole (no OptimisticConcurrencyControlFailure), and what
  * it counts must be exact and reach a live subscriber.
@@ -68,6 +68,36 @@ async function settle<T>(calls: Array<Promise<T>>): Promise<{ ok: T[]; errors: s
 }
 
 describe("bursts through the real backend with optimistic concurrency on", () => {
+  test("100 comedians check in at one mic at once: all succeed; every watcher sees the exact count and Verified", async () => {
+    const micId = await openMic("Check-in Burst Mic");
+    const crowd = await signedInComedians(backend, "Check Burst", CROWD);
+    type Seen = { checkInCount: number; verifiedCheckIns30d: number; verificationExpiresAt?: number } | null;
+    const seen: Seen[] = Array.from({ length: 5 }, () => null);
+    seen.forEach((_, i) => backend.client().onUpdate(api.scene.get, { id: micId }, (item) => (seen[i] = item as Seen)));
+    await waitFor(() => seen.every((s) => s !== null));
+    const before = await occ();
+
+    const { ok, errors } = await settle(
+      crowd.map(({ client }) =>
+        client.mutation(api.checkIns.checkIn, { sceneItemId: micId as never, latitude: NYC.lat, longitude: NYC.lng }),
+      ),
+    );
+    const after = await occ();
+    expect(errors, `conflicts by table: ${JSON.stringify(after.byTable)}`).toEqual([]);
+    expect(ok).toHaveLength(CROWD);
+    expect(after.failures - before.failures).toBe(0);
+
+    // Each watcher converges on the exact count, verified by every comedian (accounts of any age verify here).
+    await waitFor(() => seen.every((s) => s!.checkInCount === CROWD && s!.verifiedCheckIns30d === CROWD), {
+      timeoutMs: 60_000,
+      message: `every watcher to show ${CROWD} check-ins, all verifying (last seen ${JSON.stringify(seen)})`,
+    });
+    for (const s of seen) expect(s!.verificationExpiresAt).toBeGreaterThan(Date.now());
+    const exported = JSON.parse(await cliOk(backend, ["export"])) as { tables: Record<string, Array<any>> };
+    expect(exported.tables.checkIns.filter((c) => c.sceneItemId === micId)).toHaveLength(CROWD);
+    expect((exported.tables.micCheckInQueue ?? []).filter((q) => q.micId === micId)).toEqual([]);
+  }, 300_000);
+
   test("100 comedians log a set at one mic at once: all succeed; the community hours count every minute", async () => {
     const micId = await openMic("Set Burst Mic");
     const crowd = await signedInComedians(backend, "Set Burst", CROWD);
