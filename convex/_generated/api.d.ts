@@ -75,6 +75,7 @@ import type * as model_dashboard from "../model/dashboard.js";
 import type * as model_events from "../model/events.js";
 import type * as model_favorites from "../model/favorites.js";
 import type * as model_invariants_badges from "../model/invariants/badges.js";
+import type * as model_invariants_bits from "../model/invariants/bits.js";
 import type * as model_invariants_check from "../model/invariants/check.js";
 import type * as model_invariants_community from "../model/invariants/community.js";
 import type * as model_invariants_links from "../model/invariants/links.js";
@@ -204,6 +205,7 @@ declare const fullApi: ApiFromModules<{
   "model/events": typeof model_events;
   "model/favorites": typeof model_favorites;
   "model/invariants/badges": typeof model_invariants_badges;
+  "model/invariants/bits": typeof model_invariants_bits;
   "model/invariants/check": typeof model_invariants_check;
   "model/invariants/community": typeof model_invariants_community;
   "model/invariants/links": typeof model_invariants_links;

@@ -36,6 +36,7 @@
  * --only-list (with --skip-queries: just the live list fan-out), --list-watchers 200,
  * --only-queries (just the query series: no fan-out, bundle sizes or browser),
  * --only-drop (just the list drop: 300 sign-ups to one list in a second, tests/bench/listDrop.ts),
+ * --only-bits (just the material pages for 50 and 500 bits, tests/bench/bits.ts),
  * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
  * --timelines (with part 4: each "near me" scenario's first load, as the page saw it).
  */
@@ -46,10 +47,11 @@ import path from "node:path";
 import type { ConvexClient } from "convex/browser";
 import { startBackend } from "../local-backend/harness";
 import { backendCli } from "./backend/common";
+import { bitsBench } from "./bits";
 import { bundlesAndBrowser } from "./firstCard";
 import { fanOut, listFanOut } from "./fanOut";
 import { listDrop } from "./listDrop";
-import { convexDir, ONLY_BROWSER, ONLY_DROP, ONLY_LIST, ONLY_QUERIES, root, SKIP_QUERIES } from "./options";
+import { convexDir, ONLY_BITS, ONLY_BROWSER, ONLY_DROP, ONLY_LIST, ONLY_QUERIES, root, SKIP_QUERIES } from "./options";
 import { querySeries } from "./querySeries";
 import { generateMic } from "./scaleData";
 
@@ -98,9 +100,14 @@ async function main(): Promise<void> {
     await listDrop();
     process.exit(0);
   }
+  if (ONLY_BITS) {
+    await bitsBench();
+    process.exit(0);
+  }
   if (!SKIP_QUERIES) await querySeries();
   if (!ONLY_QUERIES) await fanOutAndBrowser();
   if (!ONLY_QUERIES && !ONLY_BROWSER && !ONLY_LIST) await listDrop();
+  if (!ONLY_QUERIES && !ONLY_BROWSER && !ONLY_LIST) await bitsBench();
   console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
 }

@@ -55,3 +55,68 @@ test.describe("material", () => {
     await expect(page.getByRole("navigation")).toHaveCount(0);
   });
 });
+
+test.describe("set list order on a phone", () => {
+  test.describe.configure({ timeout: 150_000 });
+
+  test("one thumb drags a bit to a new place (hold, then drag); the keyboard does it too; the order is saved", async ({
+    browser,
+    signUp,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await signUp(page, { name: "Tess Touch" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/bits");
+    for (const title of ["Opener", "Middle", "Closer"]) {
+      await page.getByRole("button", { name: "New bit" }).first().click();
+      const form = page.getByRole("form", { name: "New bit" });
+      await form.getByLabel("Title").fill(title);
+      await form.getByRole("button", { name: "Add bit" }).click();
+      await expect(toast(page, "Bit added").first()).toBeVisible();
+    }
+    await page.goto("/set-lists");
+    await page.getByRole("button", { name: "New set list" }).first().click();
+    await page.getByRole("form", { name: "New set list" }).getByLabel("Name").fill("Thumb set");
+    await page.getByRole("button", { name: "Create" }).click();
+    for (const title of ["Opener", "Middle", "Closer"])
+      await page.getByRole("button", { name: `Add ${title}` }).click();
+    const order = page.getByRole("list", { name: "Running order" });
+    const names = () =>
+      order.getByRole("listitem").evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
+    await expect.poll(names).toEqual(["1. Opener", "2. Middle", "3. Closer"]);
+
+    // Real touch input (Chromium's touch events, which the page sees as pointer events of type "touch").
+    const cdp = await context.newCDPSession(page);
+    const touch = async (type: "touchStart" | "touchMove" | "touchEnd", x: number, y: number) =>
+      await cdp.send("Input.dispatchTouchEvent", {
+        type,
+        touchPoints: type === "touchEnd" ? [] : [{ x, y, radiusX: 4, radiusY: 4, force: 1, id: 1 }],
+      });
+    const handle = await page.getByRole("button", { name: "Drag Closer" }).boundingBox();
+    const target = await order.getByRole("listitem").first().boundingBox();
+    const x = handle!.x + handle!.width / 2;
+    const fromY = handle!.y + handle!.height / 2;
+    const toY = target!.y + target!.height / 4;
+    await touch("touchStart", x, fromY);
+    // The bit lifts once the thumb has rested on its handle.
+    await expect(order.locator('li[data-dragging="true"]')).toHaveAccessibleName("3. Closer");
+    for (let i = 1; i <= 8; i++) await touch("touchMove", x, fromY + ((toY - fromY) * i) / 8);
+    await touch("touchEnd", x, toY);
+    await expect.poll(names).toEqual(["1. Closer", "2. Opener", "3. Middle"]);
+
+    // The keyboard: Space lifts, an arrow moves, Space drops.
+    await page.getByRole("button", { name: "Drag Middle" }).focus();
+    await page.keyboard.press("Space");
+    await expect(page.getByRole("status").filter({ hasText: "Middle: position 3 of 3" })).toBeAttached();
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Space");
+    await expect.poll(names).toEqual(["1. Closer", "2. Middle", "3. Opener"]);
+
+    // Saved, not just shown: a reload keeps the order.
+    await page.reload();
+    await expect.poll(names).toEqual(["1. Closer", "2. Middle", "3. Opener"]);
+    await context.close();
+  });
+});

@@ -10,6 +10,8 @@
  * - ./badges: known codes, one row per code, every met rule awarded;
  * - ./community: the `cities` rows and the community totals (sharded counter)
  *   against recounts;
+ * - ./bits: each bit's numbers, its per-mic and per-month rows and each set's
+ *   review counts against a recount of the ratings;
  * - links (in every group, and ./links for the tables with no other rule):
  *   every row points at an existing mic and user.
  *
@@ -25,6 +27,7 @@
  */
 import type { QueryCtx } from "../../_generated/server";
 import { badgePages, finishBadges } from "./badges";
+import { bitPages, finishBits } from "./bits";
 import { communityPages, finishCommunity } from "./community";
 import { linkPages } from "./links";
 import { finishMics, micPages } from "./mics";
@@ -62,6 +65,11 @@ export const INVARIANT_PARTS = [
   "profiles",
   "cities",
   "communityTotals",
+  "bits",
+  "bitRatings",
+  "bitRooms",
+  "bitMonths",
+  "setReviews",
 ] as const;
 export type InvariantPart = (typeof INVARIANT_PARTS)[number];
 
@@ -72,10 +80,11 @@ const PAGES: Record<InvariantPart, PageCheck> = {
   ...statsPages,
   ...badgePages,
   ...communityPages,
+  ...bitPages,
 };
 
 /** The comparisons that need every page, in the order their problem lines are listed. */
-const FINISHERS: Finisher[] = [finishMics, finishStats, finishBadges, finishCommunity];
+const FINISHERS: Finisher[] = [finishMics, finishStats, finishBadges, finishCommunity, finishBits];
 
 /**
  * One page of one part of the check. `numItems` is capped at

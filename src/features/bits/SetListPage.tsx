@@ -1,9 +1,22 @@
 import { ArrowDownIcon, ArrowUpIcon, Cross2Icon, DragHandleDots2Icon, PlusIcon } from "@radix-ui/react-icons";
-import { Badge, Box, Button, Card, Flex, Heading, IconButton, Link, Select, Text, TextField } from "@radix-ui/themes";
+import {
+  Badge,
+  Box,
+  Button,
+  Card,
+  Flex,
+  Heading,
+  IconButton,
+  Link,
+  Select,
+  Text,
+  TextField,
+  VisuallyHidden,
+} from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import type { Id } from "../../../convex/_generated/dataModel";
@@ -86,80 +99,212 @@ function TotalLine({ list }: { list: SetListView }) {
   );
 }
 
+/** How long a finger rests on a handle before the bit lifts (a quick swipe still scrolls the page). */
+const PRESS_DELAY_MS = 200;
+/** A finger that wanders this far during the press was scrolling, not dragging. */
+const PRESS_SLOP_PX = 10;
+
+type Drag = { from: number; over: number; dy: number; by: "pointer" | "keyboard" };
+
+/**
+ * Dragging with a finger, a mouse or the keyboard: press and hold a handle
+ * (or Space on it), move, let go (or Space again); Escape puts it back.
+ */
+function useReorder(count: number, onMove: (from: number, to: number) => void) {
+  const [drag, setDragState] = useState<Drag | null>(null);
+  // Events can come faster than renders: the handlers read the latest drag from here.
+  const latest = useRef<Drag | null>(null);
+  const setDrag = (d: Drag | null) => {
+    latest.current = d;
+    setDragState(d);
+  };
+  const items = useRef<Array<HTMLLIElement | null>>([]);
+  const press = useRef<{ timer: number; x: number; y: number; startY: number; index: number } | null>(null);
+  const endPress = () => {
+    if (press.current) window.clearTimeout(press.current.timer);
+    press.current = null;
+  };
+  useEffect(() => endPress, []);
+  /** The slot under a point: the first item whose middle is below it. */
+  const slotAt = (y: number) => {
+    const mids = items.current.slice(0, count).map((el) => {
+      const r = el?.getBoundingClientRect();
+      return r ? r.top + r.height / 2 : Number.POSITIVE_INFINITY;
+    });
+    const below = mids.findIndex((m) => y < m);
+    return below === -1 ? count - 1 : below;
+  };
+  const finish = (d: Drag | null) => {
+    setDrag(null);
+    if (d !== null && d.over !== d.from) onMove(d.from, d.over);
+  };
+  const handleProps = (index: number) => ({
+    onPointerDown: (e: PointerEvent<HTMLButtonElement>) => {
+      if (e.button !== 0) return;
+      e.currentTarget.setPointerCapture(e.pointerId);
+      const delay = e.pointerType === "mouse" ? 0 : PRESS_DELAY_MS;
+      const { clientX: x, clientY: y } = e;
+      endPress();
+      press.current = {
+        x,
+        y,
+        startY: y,
+        index,
+        timer: window.setTimeout(() => setDrag({ from: index, over: index, dy: 0, by: "pointer" }), delay),
+      };
+    },
+    onPointerMove: (e: PointerEvent<HTMLButtonElement>) => {
+      const p = press.current;
+      const drag = latest.current;
+      if (p === null) return;
+      if (drag === null || drag.by !== "pointer") {
+        if (Math.hypot(e.clientX - p.x, e.clientY - p.y) > PRESS_SLOP_PX) endPress();
+        return;
+      }
+      setDrag({ ...drag, over: slotAt(e.clientY), dy: e.clientY - p.startY });
+    },
+    onPointerUp: () => {
+      endPress();
+      const drag = latest.current;
+      if (drag?.by === "pointer") finish(drag);
+    },
+    onPointerCancel: () => {
+      endPress();
+      if (latest.current?.by === "pointer") setDrag(null);
+    },
+    onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => {
+      const drag = latest.current;
+      if (e.key === " " || e.key === "Enter") {
+        e.preventDefault();
+        if (drag === null) setDrag({ from: index, over: index, dy: 0, by: "keyboard" });
+        else finish(drag);
+      } else if (drag !== null && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+        e.preventDefault();
+        const over = Math.max(0, Math.min(count - 1, drag.over + (e.key === "ArrowUp" ? -1 : 1)));
+        setDrag({ ...drag, over });
+      } else if (drag !== null && e.key === "Escape") {
+        e.preventDefault();
+        setDrag(null);
+      }
+    },
+    onBlur: () => {
+      if (latest.current?.by === "keyboard") setDrag(null);
+    },
+  });
+  const itemRef = (index: number) => (el: HTMLLIElement | null) => {
+    items.current[index] = el;
+  };
+  return { drag, handleProps, itemRef };
+}
+
 function RunningOrder({ list }: { list: SetListView }) {
   const { save, busy } = useSaveOrder(list);
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
   const ids = list.bits.map((b) => b._id);
+  const { drag, handleProps, itemRef } = useReorder(list.bits.length, (from, to) => {
+    if (!busy) void save(moved(ids, from, to));
+  });
   if (list.bits.length === 0) {
     return <EmptyState title="No bits in this set yet" description="Tap a bit below to add it." headingAs="h3" />;
   }
+  const dragged = drag === null ? null : list.bits[drag.from];
   return (
-    <Flex direction="column" gap="2" asChild>
-      <ol style={listStyle} aria-label="Running order">
-        {list.bits.map((bit, i) => (
-          <li
-            key={bit._id}
-            aria-label={`${i + 1}. ${bit.title}`}
-            draggable
-            onDragStart={() => setDragFrom(i)}
-            onDragOver={(e) => e.preventDefault()}
-            onDrop={(e) => {
-              e.preventDefault();
-              if (!busy && dragFrom !== null && dragFrom !== i) void save(moved(ids, dragFrom, i));
-              setDragFrom(null);
-            }}
-          >
-            <Card size="1">
-              <Flex align="center" gap="2">
-                <DragHandleDots2Icon aria-hidden="true" style={{ cursor: "grab", flexShrink: 0 }} />
-                <Text color="gray" size="2" style={{ minWidth: 20 }}>
-                  {i + 1}
-                </Text>
-                <Box flexGrow="1" minWidth="0">
-                  <Text as="p" weight="bold" style={{ overflowWrap: "anywhere" }}>
-                    {bit.title}
-                  </Text>
-                  <Text as="p" size="1" color="gray">
-                    {[bit.seconds !== null ? formatBitLength(bit.seconds) : null, landedText(bit.landedRate)]
-                      .filter(Boolean)
-                      .join(" · ") || "No length yet"}
-                  </Text>
-                </Box>
-                <Flex gap="1" flexShrink="0">
-                  <IconButton
-                    size="2"
-                    variant="soft"
-                    aria-label={`Move ${bit.title} up`}
-                    disabled={busy || i === 0}
-                    onClick={() => void save(moved(ids, i, i - 1))}
-                  >
-                    <ArrowUpIcon />
-                  </IconButton>
-                  <IconButton
-                    size="2"
-                    variant="soft"
-                    aria-label={`Move ${bit.title} down`}
-                    disabled={busy || i === list.bits.length - 1}
-                    onClick={() => void save(moved(ids, i, i + 1))}
-                  >
-                    <ArrowDownIcon />
-                  </IconButton>
-                  <IconButton
-                    size="2"
-                    variant="soft"
-                    color="gray"
-                    aria-label={`Remove ${bit.title} from the set`}
-                    disabled={busy}
-                    onClick={() => void save(ids.filter((id) => id !== bit._id))}
-                  >
-                    <Cross2Icon />
-                  </IconButton>
-                </Flex>
-              </Flex>
-            </Card>
-          </li>
-        ))}
-      </ol>
+    <Flex direction="column" gap="2">
+      <Text size="1" color="gray" id="reorder-help">
+        Hold a handle and drag to reorder, or focus it and press Space, the arrow keys, then Space.
+      </Text>
+      <Flex direction="column" gap="2" asChild>
+        <ol style={listStyle} aria-label="Running order">
+          {list.bits.map((bit, i) => {
+            const lifted = drag !== null && drag.from === i;
+            const target = drag !== null && drag.over === i && drag.from !== i;
+            return (
+              <li
+                key={bit._id}
+                ref={itemRef(i)}
+                aria-label={`${i + 1}. ${bit.title}`}
+                data-dragging={lifted ? "true" : undefined}
+                style={{
+                  position: "relative",
+                  zIndex: lifted ? 1 : undefined,
+                  transform: lifted && drag.by === "pointer" ? `translateY(${drag.dy}px)` : undefined,
+                }}
+              >
+                <Card
+                  size="1"
+                  style={{
+                    outline: lifted || target ? "2px solid var(--accent-9)" : undefined,
+                    boxShadow: lifted ? "var(--shadow-4)" : undefined,
+                  }}
+                >
+                  <Flex align="center" gap="2">
+                    <IconButton
+                      size="3"
+                      variant="ghost"
+                      color="gray"
+                      aria-label={`Drag ${bit.title}`}
+                      aria-describedby="reorder-help"
+                      aria-pressed={lifted}
+                      disabled={busy}
+                      style={{ touchAction: "none", cursor: lifted ? "grabbing" : "grab", flexShrink: 0 }}
+                      {...handleProps(i)}
+                    >
+                      <DragHandleDots2Icon aria-hidden="true" />
+                    </IconButton>
+                    <Text color="gray" size="2" style={{ minWidth: 20 }}>
+                      {i + 1}
+                    </Text>
+                    <Box flexGrow="1" minWidth="0">
+                      <Text as="p" weight="bold" style={{ overflowWrap: "anywhere" }}>
+                        {bit.title}
+                      </Text>
+                      <Text as="p" size="1" color="gray">
+                        {[bit.seconds !== null ? formatBitLength(bit.seconds) : null, landedText(bit.landedRate)]
+                          .filter(Boolean)
+                          .join(" · ") || "No length yet"}
+                      </Text>
+                    </Box>
+                    <Flex gap="1" flexShrink="0">
+                      <IconButton
+                        size="2"
+                        variant="soft"
+                        aria-label={`Move ${bit.title} up`}
+                        disabled={busy || i === 0}
+                        onClick={() => void save(moved(ids, i, i - 1))}
+                      >
+                        <ArrowUpIcon />
+                      </IconButton>
+                      <IconButton
+                        size="2"
+                        variant="soft"
+                        aria-label={`Move ${bit.title} down`}
+                        disabled={busy || i === list.bits.length - 1}
+                        onClick={() => void save(moved(ids, i, i + 1))}
+                      >
+                        <ArrowDownIcon />
+                      </IconButton>
+                      <IconButton
+                        size="2"
+                        variant="soft"
+                        color="gray"
+                        aria-label={`Remove ${bit.title} from the set`}
+                        disabled={busy}
+                        onClick={() => void save(ids.filter((id) => id !== bit._id))}
+                      >
+                        <Cross2Icon />
+                      </IconButton>
+                    </Flex>
+                  </Flex>
+                </Card>
+              </li>
+            );
+          })}
+        </ol>
+      </Flex>
+      <VisuallyHidden role="status" aria-live="polite">
+        {dragged && drag
+          ? `${dragged.title}: position ${drag.over + 1} of ${list.bits.length}. ${drag.by === "keyboard" ? "Press Space to drop, Escape to cancel." : ""}`
+          : ""}
+      </VisuallyHidden>
     </Flex>
   );
 }
