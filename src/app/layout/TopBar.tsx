@@ -64,7 +64,7 @@ export function TopBar() {
       >
         <Flex align="center" justify="between" gap="2" px={{ initial: "3", sm: "5" }} py="2" style={{ minHeight: 56 }}>
           <RouterLink to={paths.home} aria-label="StageTime home" style={{ textDecoration: "none", color: "inherit" }}>
-            <Flex align="center" gap="2">
+            <Flex align="center" gap="2" style={{ minHeight: 44, minWidth: 44 }}>
               <img src="/favicon.svg" alt="" width={28} height={28} />
               <Box asChild display={{ initial: "none", xs: "inline" }}>
                 <Text size="4" weight="bold">

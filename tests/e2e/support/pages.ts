@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { DEMO_COMEDIAN } from "../fixtures";
+import { DEMO_ADMIN, DEMO_COMEDIAN, expect } from "../fixtures";
+import { createOpenMic } from "./scene";
 
 /** What a page visit may use from the fixtures. */
 export type VisitHelpers = {
@@ -15,6 +16,8 @@ export type PageVisit = {
   open: (page: Page, helpers: VisitHelpers) => Promise<void>;
   /** Accessible name of the page's h1. */
   heading: string | RegExp;
+  /** The visit itself raises a toast (left out of the scan: one caught mid-fade reads as low contrast). */
+  toasts?: boolean;
 };
 
 async function firstSceneItemId(helpers: VisitHelpers): Promise<string> {
@@ -27,6 +30,26 @@ async function firstSceneItemId(helpers: VisitHelpers): Promise<string> {
   if (!Array.isArray(page) || page.length === 0) throw new Error("The seeded scene is empty");
   return page[0]._id;
 }
+
+/** Signs in as the demo admin and opens tonight's list (with a walk-in) on a new mic starting now. */
+async function openTonightsList(page: Page, helpers: VisitHelpers): Promise<string> {
+  const id = await createOpenMic(helpers.runFunction, `Checked Mic ${Date.now().toString(36)}`, "Checked Room");
+  await helpers.signIn(page, DEMO_ADMIN);
+  await page.goto(`/event/${id}`);
+  const form = page.getByRole("form", { name: "Open tonight's list" });
+  await form.getByRole("button", { name: "Open tonight's list" }).click();
+  await page.getByLabel("Walk-in name").fill("Maya Chen");
+  await page.getByRole("button", { name: "Add walk-in" }).click();
+  await expect(page.getByRole("list", { name: "Running order" }).getByText("Maya Chen")).toBeVisible();
+  // Back to the top, where a visitor lands.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return id;
+}
+
+const signedIn = (path: string) => async (page: Page, helpers: VisitHelpers) => {
+  await helpers.signIn(page, DEMO_COMEDIAN);
+  await page.goto(path);
+};
 
 /** Every page the foundation issue promises works (at 375 px, and without serious axe violations). */
 export const pageVisits: PageVisit[] = [
@@ -66,6 +89,31 @@ export const pageVisits: PageVisit[] = [
     open: async (page, helpers) => {
       await helpers.signUp(page);
       await page.goto("/onboarding/welcome");
+    },
+  },
+  {
+    name: "live list (host)",
+    heading: /.+/,
+    toasts: true,
+    open: async (page, helpers) => void (await openTonightsList(page, helpers)),
+  },
+  {
+    name: "room screen",
+    heading: /.+/,
+    toasts: true,
+    open: async (page, helpers) =>
+      void (await page.goto(`/event/${await openTonightsList(page, helpers)}/list/screen`)),
+  },
+  { name: "log a set", heading: "Where did you perform?", open: signedIn("/log-set") },
+  { name: "history", heading: /.+/, open: signedIn("/performance-history") },
+  { name: "badges", heading: "Badge Showcase", open: signedIn("/badges") },
+  { name: "profile", heading: /.+/, open: signedIn("/profile") },
+  {
+    name: "admin",
+    heading: "Admin Dashboard",
+    open: async (page, helpers) => {
+      await helpers.signIn(page, DEMO_ADMIN);
+      await page.goto("/admin");
     },
   },
   {
