@@ -62,8 +62,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       panelBackground="solid"
     >
       {convex ? <ConvexAuthProvider client={convex}>{children}</ConvexAuthProvider> : <MissingConfiguration />}
-      {/* The spec allows one toast at a time. */}
-      <DeferredToaster visibleToasts={1} theme={appearance} position="top-center" richColors closeButton />
+      {/* The spec allows one toast at a time. At the bottom (full width on a phone), so a toast
+          never covers the top bar or a wizard's step counter. */}
+      <DeferredToaster visibleToasts={1} theme={appearance} position="bottom-right" richColors closeButton />
     </Theme>
   );
 }

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { seriousViolations } from "./support/a11y";
 import { nowInZone, VENUE, type Run } from "./support/scene";
+import { showSceneFilters } from "./support/sceneList";
 
 // Several browsers per test on a small shared machine.
 test.describe.configure({ timeout: 120_000 });
@@ -45,6 +46,7 @@ async function createNight(
 /** /scene searching for the test's token: Tonight shows only this test's mics. */
 async function openTonight(page: Page, tok: string) {
   await page.goto("/scene");
+  await showSceneFilters(page);
   await page.getByLabel("Search mics, venues or cities").fill(tok);
 }
 

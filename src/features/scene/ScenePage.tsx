@@ -1,12 +1,12 @@
-import { PlusIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
+import { MixerHorizontalIcon, PlusIcon } from "@radix-ui/react-icons";
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
-import { type ComponentProps, lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { type ComponentProps, lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { LatLng } from "../../../convex/lib/geo";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
-import { DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "./filters";
+import { activeFilterCount, DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "./filters";
 import { areaCenter, SEARCH_DEBOUNCE_MS } from "./incremental";
 import { AllSceneResults, isClearedSearch } from "./SceneResults";
 import { SceneSkeleton } from "./SceneSkeleton";
@@ -81,6 +81,42 @@ function FiltersLoading() {
     <Card size="2" aria-hidden="true">
       <Skeleton height="320px" />
     </Card>
+  );
+}
+
+/**
+ * On a phone the filters fold behind a "Filters" button (with how many are on), so the
+ * first listing shows without scrolling; from the sm breakpoint up they are always open.
+ */
+function FiltersFold({ filters, children }: { filters: SceneFilters; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const count = activeFilterCount(filters);
+  return (
+    <>
+      <Box display={{ initial: "block", sm: "none" }}>
+        <Button
+          variant="soft"
+          color="gray"
+          highContrast
+          aria-expanded={open}
+          aria-controls={panelId}
+          aria-label={count > 0 ? `Filters, ${count} on` : "Filters"}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <MixerHorizontalIcon aria-hidden="true" />
+          Filters
+          {count > 0 ? (
+            <Badge color="violet" variant="solid" radius="full" aria-hidden="true">
+              {count}
+            </Badge>
+          ) : null}
+        </Button>
+      </Box>
+      <Box id={panelId} display={{ initial: open ? "block" : "none", sm: "block" }}>
+        {children}
+      </Box>
+    </>
   );
 }
 
@@ -162,20 +198,22 @@ export function ScenePage() {
       <ErrorBoundary fallback={null}>
         {painted || tonightReady ? <TonightPanel filters={filters} location={location} /> : <TonightLoading />}
       </ErrorBoundary>
-      <Suspense fallback={<FiltersLoading />}>
-        {painted ? (
-          <SceneFiltersPanel
-            filters={filters}
-            onChange={setFilters}
-            onDistanceToggle={(enabled) => void onDistanceToggle(enabled)}
-            onClear={clearFilters}
-            locating={locating}
-            locationError={error}
-          />
-        ) : (
-          <FiltersLoading />
-        )}
-      </Suspense>
+      <FiltersFold filters={filters}>
+        <Suspense fallback={<FiltersLoading />}>
+          {painted ? (
+            <SceneFiltersPanel
+              filters={filters}
+              onChange={setFilters}
+              onDistanceToggle={(enabled) => void onDistanceToggle(enabled)}
+              onClear={clearFilters}
+              locating={locating}
+              locationError={error}
+            />
+          ) : (
+            <FiltersLoading />
+          )}
+        </Suspense>
+      </FiltersFold>
       <ErrorBoundary
         fallback={
           <Callout.Root color="red" role="alert">

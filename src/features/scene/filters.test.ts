@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULT_FILTERS, filterSceneItems, hasActiveFilters, type SceneFilters } from "./filters";
+import { activeFilterCount, DEFAULT_FILTERS, filterSceneItems, hasActiveFilters, type SceneFilters } from "./filters";
 
 type Item = {
   title: string;
@@ -108,5 +108,16 @@ describe("filterSceneItems", () => {
     expect(hasActiveFilters(f({ type: "show" }))).toBe(true);
     expect(hasActiveFilters(f({ day: 0 }))).toBe(true);
     expect(hasActiveFilters(f({ distanceEnabled: true }))).toBe(true);
+  });
+
+  test("activeFilterCount counts each filter set away from its default", () => {
+    expect(activeFilterCount(DEFAULT_FILTERS)).toBe(0);
+    expect(activeFilterCount(f({ search: " ", radiusMiles: 5 }))).toBe(0);
+    expect(activeFilterCount(f({ type: "show", day: 3, freeOnly: true }))).toBe(3);
+    expect(
+      activeFilterCount(
+        f({ search: "x", distanceEnabled: true, signup: "online", timeOfDay: "late", hideStale: true, day: 0 }),
+      ),
+    ).toBe(6);
   });
 });

@@ -84,17 +84,22 @@ export const DAY_CHIPS: { value: number | null; label: string }[] = [
   { value: 0, label: "Sun" },
 ];
 
+/** How many filters differ from the defaults (the count on the phone's "Filters" button). */
+export function activeFilterCount(filters: SceneFilters): number {
+  return [
+    filters.search.trim() !== "",
+    filters.type !== "all",
+    filters.day !== null,
+    filters.distanceEnabled,
+    filters.freeOnly,
+    filters.signup !== "any",
+    filters.timeOfDay !== "any",
+    filters.hideStale,
+  ].filter(Boolean).length;
+}
+
 export function hasActiveFilters(filters: SceneFilters): boolean {
-  return (
-    filters.search.trim() !== "" ||
-    filters.type !== "all" ||
-    filters.day !== null ||
-    filters.distanceEnabled ||
-    filters.freeOnly ||
-    filters.signup !== "any" ||
-    filters.timeOfDay !== "any" ||
-    filters.hideStale
-  );
+  return activeFilterCount(filters) > 0;
 }
 
 function matchesType(item: Pick<SceneItem, "type">, type: TypeFilter): boolean {

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect } from "../fixtures";
+import { showSceneFilters } from "./sceneList";
 
 /** The fixtures' `runFunction`: runs any backend function through the CLI. */
 export type Run = <T = unknown>(name: string, args?: Record<string, unknown>) => Promise<T>;
@@ -52,6 +53,7 @@ export async function pageAtVenue(browser: Browser): Promise<Page> {
 /** Opens /scene searching for `search`. */
 export async function openSceneAt(page: Page, search: string) {
   await page.goto("/scene");
+  await showSceneFilters(page);
   await page.getByLabel("Search mics, venues or cities").fill(search);
 }
 

@@ -38,5 +38,17 @@ export function card(page: Page, title: string) {
 }
 
 export async function searchScene(page: Page, text: string) {
+  await showSceneFilters(page);
   await page.getByLabel("Search mics, venues or cities").fill(text);
+}
+
+/** On a phone the scene's filters fold behind a "Filters" button: opens them (a no-op on a desktop). */
+export async function showSceneFilters(page: Page) {
+  const search = page.getByLabel("Search mics, venues or cities");
+  const fold = page.getByRole("button", { name: /^Filters/ });
+  await search.or(fold).first().waitFor();
+  if (await fold.isVisible()) {
+    if ((await fold.getAttribute("aria-expanded")) !== "true") await fold.click();
+    await search.waitFor();
+  }
 }
