@@ -27,7 +27,7 @@ export const components = componentsGeneric();
 // (TypeScript, loaded through tsx).
 const { tsImport } = await import("tsx/esm/api");
 const { componentTree } = await tsImport(
-  pathToFileURL(path.join(root, "local-backend/src/components.ts")).href,
+  pathToFileURL(path.join(root, "local-backend/src/runtime/bundle/components.ts")).href,
   import.meta.url,
 );
 
@@ -62,7 +62,7 @@ const positional = argv.filter((arg, i) => !arg.startsWith("--") && !["--out", "
 const dir = positional[0] ? path.resolve(positional[0]) : path.join(root, "convex");
 const out = valueOf("--out") ?? path.join(dir, "_generated");
 // The dev tools beside the functions folder (convex-dev/: seeding, test fixtures), which the
-// local backend and the tests load on top of it (local-backend/src/devFunctions.ts).
+// local backend and the tests load on top of it (local-backend/src/runtime/bundle/devFunctions.ts).
 const devDir = path.join(path.dirname(dir), `${path.basename(dir)}-dev`);
 const devOut = fs.existsSync(devDir) ? (valueOf("--dev-out") ?? path.join(devDir, "_generated")) : null;
 

@@ -1,19 +1,18 @@
 /**
  * `node local-backend/src/backend.mjs [start|run|env|export|import] ...`: the CLI
- * (cli.ts) without tsx (issue 18 item 3: start time). Run through tsx, a start
+ * (cli/cli.ts) without tsx (issue 18 item 3: start time). Run through tsx, a start
  * spent about half a second of CPU on tsx's loader (its own thread, every module
  * resolved and loaded through it, esbuild loaded into the process) before the
  * backend could answer. This plain-JavaScript entry runs `local-backend/.build/cli.mjs`
- * instead: cli.ts and its imports bundled by esbuild into one module (packages
+ * instead: cli/cli.ts and its imports bundled by esbuild into one module (packages
  * stay imports), rebuilt whenever one of the files it was built from changed
  * (the bundle's first line keeps their sizes and modification times). The
  * folder is git-ignored: a fresh clone builds it on its first start.
  *
  * `LOCAL_BACKEND_PRECOMPILE=0`, or a bundle that does not build, runs the
- * sources through tsx as `node --import tsx local-backend/src/cli.ts` does.
- * The bundle sits one folder below `local-backend/`, as the sources do, so the
- * paths modules make from their own location (`../../node_modules`,
- * `../src/actionWorker.mjs`) hold for both.
+ * sources through tsx as `node --import tsx local-backend/src/cli/cli.ts` does.
+ * Modules that find files from their own location (`node_modules`, the action
+ * worker) walk up from it (common/ownPaths.ts), so the paths hold for both.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -72,7 +71,7 @@ function upToDate() {
 }
 
 /**
- * Bundles cli.ts into OUT, its first line the fingerprints of every file it was
+ * Bundles cli/cli.ts into OUT, its first line the fingerprints of every file it was
  * built from. One file, written whole and renamed into place: two starts that
  * build at once (say, before and after an edit) leave one bundle with its own
  * fingerprints, never one's code with the other's.
@@ -121,5 +120,5 @@ if (bundled) {
 } else {
   const { register } = await import("tsx/esm/api");
   register();
-  await import(pathToFileURL(path.join(SRC, "cli.ts")).href);
+  await import(pathToFileURL(path.join(SRC, "cli", "cli.ts")).href);
 }

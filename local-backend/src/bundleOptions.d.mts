@@ -1,4 +1,4 @@
 import type { BuildOptions } from "esbuild";
 
-/** esbuild's options for bundling `<srcDir>/cli.ts` into `outfile` (see bundleOptions.mjs). */
+/** esbuild's options for bundling `<srcDir>/cli/cli.ts` into `outfile` (see bundleOptions.mjs). */
 export function bundleOptions(srcDir: string, outfile: string): BuildOptions & { write: false; metafile: true };

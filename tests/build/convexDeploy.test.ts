@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { BundleError, bundleFunctions, modulePaths } from "../../local-backend/src/bundler";
+import { BundleError, bundleFunctions, modulePaths } from "../../local-backend/src/runtime/bundle/bundler";
 import { repoRoot } from "../local-backend/harness";
 
 const checkDeploy = path.join(repoRoot, "scripts", "check-deploy.mjs");
@@ -58,7 +58,7 @@ describe("npx convex deploy of convex/", () => {
     const { status, output, pushed } = deployBundle(repoRoot);
     expect(status, output).toBe(0);
     const paths = pushed!.modules.map((m) => m.path);
-    // The local backend's module walk (local-backend/src/bundler.ts) finds what the CLI pushes.
+    // The local backend's module walk (local-backend/src/runtime/bundle/bundler.ts) finds what the CLI pushes.
     const local = modulePaths(path.join(repoRoot, "convex")).map((p) => p.replace(/\.(ts|tsx|js|jsx|mjs|cjs)$/, ".js"));
     // auth.config.ts (two dots: no function module) is pushed beside them; the backend reads it apart.
     expect(paths).toEqual([...local, "auth.config.js"].sort());

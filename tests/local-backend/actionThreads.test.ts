@@ -1,5 +1,5 @@
 /**
- * Actions run in worker threads (issue 18 item 2; local-backend/src/actionPool.ts),
+ * Actions run in worker threads (issue 18 item 2; local-backend/src/runtime/actions/actionPool.ts),
  * off the thread that serves queries and mutations, as Convex runs each action
  * in an isolate of its own. Through a running backend and the official clients.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isAdminKey } from "../../local-backend/src/auth";
+import { isAdminKey } from "../../local-backend/src/auth/auth";
 
 describe("isAdminKey: the one comparison for an admin key from the WebSocket or the HTTP API", () => {
   const key = "local-admin|0123456789abcdef0123456789abcdef";

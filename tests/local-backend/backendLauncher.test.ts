@@ -1,6 +1,6 @@
 /**
  * local-backend/src/backend.mjs, the CLI's entry without tsx (issue 18 item 3):
- * it runs cli.ts bundled into local-backend/.build, builds that bundle when it
+ * it runs cli/cli.ts bundled into local-backend/.build, builds that bundle when it
  * is missing, rebuilds it when a source it was built from changes, and runs the
  * sources with LOCAL_BACKEND_PRECOMPILE=0; two starts that build at once (npm run
  * dev twice, CI's parallel starts) both run, and neither leaves nor runs a
@@ -44,7 +44,7 @@ afterAll(() => {
   if (copy) fs.rmSync(copy, { recursive: true, force: true });
 });
 
-/** The repository's files cli.ts imports when it runs (type-only imports are left out), absolute. */
+/** The repository's files cli/cli.ts imports when it runs (type-only imports are left out), absolute. */
 async function importedFiles(): Promise<string[]> {
   const srcDir = path.join(repoRoot, "local-backend", "src");
   const result = await esbuild.build(bundleOptions(srcDir, path.join(repoRoot, "local-backend", ".build", "cli.mjs")));
@@ -84,7 +84,7 @@ function helpAtOnce(): Promise<{ code: number | null; out: string }> {
 /** The bundle is whole: each file it was built from has the fingerprint its first line says, and no temporary file is left. */
 function expectWholeBundle(): void {
   const inputs = bundleInputs();
-  expect(Object.keys(inputs)).toContain("cli.ts");
+  expect(Object.keys(inputs)).toContain("cli/cli.ts");
   for (const [file, print] of Object.entries(inputs)) {
     const stat = fs.statSync(path.resolve(src, file));
     expect(print, file).toBe(`${stat.size}:${stat.mtimeMs}`);
@@ -151,7 +151,7 @@ async function raceTwoStarts(title: string, prepare: (round: number) => void): P
 
 /** Changes the usage text's first line in the copy's sources. */
 function retitle(title: string): void {
-  const file = path.join(src, "cliArgs.ts");
+  const file = path.join(src, "cli", "cliArgs.ts");
   const text = fs.readFileSync(file, "utf8").replace(/Usage: [^\n]*\[command\]/, `Usage: ${title} [command]`);
   fs.writeFileSync(file, text);
 }
@@ -171,7 +171,13 @@ describe("backend.mjs", () => {
     const built = fs.statSync(bundle).mtimeMs;
     // Its fingerprints are in its own file: every file it was built from, in src/ or not.
     expect(Object.keys(bundleInputs())).toEqual(
-      expect.arrayContaining(["cli.ts", "cliArgs.ts", "engine.ts", "store.ts", "../../convex-dev/model/seedData.ts"]),
+      expect.arrayContaining([
+        "cli/cli.ts",
+        "cli/cliArgs.ts",
+        "engine/engine.ts",
+        "storage/store.ts",
+        "../../convex-dev/model/seedData.ts",
+      ]),
     );
     expect(fs.readdirSync(path.dirname(bundle))).toEqual(["cli.mjs"]);
     // No module of the bundle is left to load from the sources.
@@ -218,7 +224,7 @@ describe("backend.mjs", () => {
   }, 120_000);
 
   test("sources that do not build run through tsx, which reports their error", () => {
-    const file = path.join(src, "cliArgs.ts");
+    const file = path.join(src, "cli", "cliArgs.ts");
     const built = fs.existsSync(bundle) ? fs.readFileSync(bundle, "utf8") : null;
     fs.appendFileSync(file, "\nexport const broken = ;\n");
     const { code, out } = help();

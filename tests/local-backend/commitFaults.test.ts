@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { Engine } from "../../local-backend/src/engine";
+import { Engine } from "../../local-backend/src/engine/engine";
 import { fixtureDir, repoRoot, tempDir } from "./harness";
 
 const admin = { kind: "admin" } as const;

@@ -1,6 +1,6 @@
 /** When the local backend runs each kind of `crons.ts` schedule next (all UTC). */
 import { describe, expect, test } from "vitest";
-import { CronRunner, nextCronTime, nextRun, plannedRun, splayMs } from "../../local-backend/src/crons";
+import { CronRunner, nextCronTime, nextRun, plannedRun, splayMs } from "../../local-backend/src/runtime/crons";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,5 +1,5 @@
 /**
- * Document ids (issue 13 item 1, see local-backend/src/ids.ts): new ids are
+ * Document ids (issue 13 item 1, see local-backend/src/common/ids.ts): new ids are
  * Convex's format, and a data directory written before that (ids a counter
  * followed by the table name) keeps working: its documents resolve, validate
  * as `v.id` of their table, and new documents get new-format ids beside them.
@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { decodeId } from "../../local-backend/src/ids";
+import { decodeId } from "../../local-backend/src/common/ids";
 import { api } from "./fixture/convex/_generated/api";
 import type { Id } from "./fixture/convex/_generated/dataModel";
 import { type Backend, startBackend, tempDir } from "./harness";

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Engine } from "../../local-backend/src/engine";
+import { Engine } from "../../local-backend/src/engine/engine";
 import { repoRoot, tempDir } from "./harness";
 
 /** A started engine and its temporary directory (`convex/` holds the functions, `data/` the data). */

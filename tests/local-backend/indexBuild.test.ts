@@ -1,5 +1,5 @@
 /**
- * The bulk index build (local-backend/src/indexBuild.ts) orders documents
+ * The bulk index build (local-backend/src/database/indexes/indexBuild.ts) orders documents
  * exactly as sorting them with compareKeys field by field does (convex's
  * compareValues order, ties in input order), whatever the fields hold: strings
  * (surrogate pairs and characters past them included), numbers (NaN, -0,
@@ -7,8 +7,8 @@
  * mixed within one field.
  */
 import { describe, expect, test } from "vitest";
-import { sortByKeys } from "../../local-backend/src/indexBuild";
-import { compareKeys } from "../../local-backend/src/indexKeys";
+import { sortByKeys } from "../../local-backend/src/database/indexes/indexBuild";
+import { compareKeys } from "../../local-backend/src/database/indexes/indexKeys";
 
 /** A small seeded PRNG (mulberry32), so a failure can be replayed by its seed. */
 function prng(seed: number): () => number {

@@ -9,8 +9,8 @@
 import { defineSchema, defineTable } from "convex/server";
 import { convexToJson, v } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
-import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
+import { loadConvexTest } from "../../local-backend/src/runtime/convexTestLoader";
+import { indexedDatabaseClass } from "../../local-backend/src/database/indexedDatabase";
 
 const schema = defineSchema({
   items: defineTable({

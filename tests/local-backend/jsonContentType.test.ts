@@ -6,7 +6,7 @@
  * would fail on Convex.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { isJsonContentType } from "../../local-backend/src/httpCommon";
+import { isJsonContentType } from "../../local-backend/src/http/httpCommon";
 import { api } from "./fixture/convex/_generated/api";
 import { type Backend, startBackend } from "./harness";
 

@@ -18,8 +18,8 @@ async function limitsWith(value: string | undefined) {
   vi.resetModules();
   vi.stubEnv("LOCAL_BACKEND_SEGMENT_DOCS", value);
   vi.stubEnv("LOCAL_BACKEND_COMPACT_LOG_BYTES", value);
-  const { SEGMENT_DOCS } = await import("../../local-backend/src/segments");
-  const { COMPACT_LOG_BYTES } = await import("../../local-backend/src/store");
+  const { SEGMENT_DOCS } = await import("../../local-backend/src/storage/segments");
+  const { COMPACT_LOG_BYTES } = await import("../../local-backend/src/storage/store");
   return { SEGMENT_DOCS, COMPACT_LOG_BYTES };
 }
 
@@ -53,7 +53,7 @@ describe("count and byte knobs of the HTTP listeners", () => {
   async function httpLimitsWith(value: string | undefined) {
     vi.resetModules();
     for (const name of NAMES) vi.stubEnv(name, value);
-    const { bodyBudget, serverLimits } = await import("../../local-backend/src/httpCommon");
+    const { bodyBudget, serverLimits } = await import("../../local-backend/src/http/httpCommon");
     return [bodyBudget.limit, serverLimits.maxConnections, serverLimits.maxSiteConnections];
   }
 
@@ -71,7 +71,7 @@ describe("count and byte knobs of the HTTP listeners", () => {
 
 describe("settings where 0 means something (intKnob with min 0)", () => {
   test("action worker threads: 0 (run actions on the main thread) and whole numbers as given, anything else one per CPU", async () => {
-    const { actionWorkerCount } = await import("../../local-backend/src/actionPool");
+    const { actionWorkerCount } = await import("../../local-backend/src/runtime/actions/actionPool");
     const perCpu = actionWorkerCount();
     for (const [value, expected] of [
       ["0", 0],
@@ -88,7 +88,8 @@ describe("settings where 0 means something (intKnob with min 0)", () => {
   });
 
   test("the contention threshold: 0 (off) and whole numbers as given, anything else the default", async () => {
-    const { contentionThreshold, DEFAULT_CONTENTION_THRESHOLD } = await import("../../local-backend/src/contention");
+    const { contentionThreshold, DEFAULT_CONTENTION_THRESHOLD } =
+      await import("../../local-backend/src/database/contention");
     for (const [value, expected] of [
       ["0", 0],
       ["25", 25],

@@ -6,7 +6,7 @@
  * stay in memory for good.
  */
 import { describe, expect, test } from "vitest";
-import { legacyNameCount, storedIdTable, tableNameFromId } from "../../local-backend/src/ids";
+import { legacyNameCount, storedIdTable, tableNameFromId } from "../../local-backend/src/common/ids";
 
 describe("old-format table names", () => {
   test("a stored id's table is kept; made-up ids from clients add nothing", () => {

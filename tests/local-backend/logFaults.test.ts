@@ -10,8 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { DataStore, type JsonDoc, type LogEntry } from "../../local-backend/src/store";
-import { batchDocs } from "../../local-backend/src/storedBatches";
+import { DataStore, type JsonDoc, type LogEntry } from "../../local-backend/src/storage/store";
+import { batchDocs } from "../../local-backend/src/storage/storedBatches";
 
 const dirs: string[] = [];
 afterEach(() => {

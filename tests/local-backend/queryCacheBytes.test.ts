@@ -6,7 +6,7 @@
  * kept 1,000 at a time, counted by their (tiny) results alone.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { IDLE_MAX_BYTES } from "../../local-backend/src/querySubscriptions";
+import { IDLE_MAX_BYTES } from "../../local-backend/src/sync/querySubscriptions";
 import { type Backend, startBackend } from "./harness";
 import { backendStats } from "./rawClient";
 

@@ -9,9 +9,9 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { TokenVerifier } from "../../local-backend/src/auth";
-import { Engine } from "../../local-backend/src/engine";
-import { SyncManager } from "../../local-backend/src/sync";
+import { TokenVerifier } from "../../local-backend/src/auth/auth";
+import { Engine } from "../../local-backend/src/engine/engine";
+import { SyncManager } from "../../local-backend/src/sync/sync";
 import { startInProcessEngine } from "./inProcessEngine";
 
 let engine: Engine;

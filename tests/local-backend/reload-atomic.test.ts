@@ -10,9 +10,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { Engine } from "../../local-backend/src/engine";
-import { reloadHooks } from "../../local-backend/src/reload";
-import { validateData } from "../../local-backend/src/schemaValidation";
+import { Engine } from "../../local-backend/src/engine/engine";
+import { reloadHooks } from "../../local-backend/src/engine/reload";
+import { validateData } from "../../local-backend/src/database/schemaValidation";
 import { startInProcessEngine } from "./inProcessEngine";
 
 let engine: Engine;

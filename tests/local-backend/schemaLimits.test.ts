@@ -9,7 +9,7 @@ import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { anyApi } from "convex/server";
-import { schemaPushError } from "../../local-backend/src/schemaLimits";
+import { schemaPushError } from "../../local-backend/src/database/schemaLimits";
 import { repoRoot, startBackend, tempDir, waitFor } from "./harness";
 import { startWatchedFixture, type WatchedFixture } from "./watchedFixture";
 

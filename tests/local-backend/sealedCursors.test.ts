@@ -2,7 +2,7 @@
  * Pagination cursors and query journals the client cannot forge, as on Convex
  * (crates/keybroker/src/broker.rs: encrypt_cursor / decrypt_cursor,
  * encrypt_query_journal / decrypt_query_journal): both are sealed with a key
- * from the data directory's secret (local-backend/src/cursors.ts). A genuine
+ * from the data directory's secret (local-backend/src/runtime/cursors.ts). A genuine
  * cursor pages on, also after a restart; a changed one, one from another data
  * directory, a hand-made `<fingerprint>:_end_cursor` and a hand-made journal
  * are refused, so no client reads past its page size that way.

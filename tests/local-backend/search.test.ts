@@ -10,15 +10,15 @@
 import { defineSchema, defineTable } from "convex/server";
 import { convexToJson, v } from "convex/values";
 import { beforeAll, describe, expect, test } from "vitest";
-import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
-import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
+import { loadConvexTest } from "../../local-backend/src/runtime/convexTestLoader";
+import { indexedDatabaseClass } from "../../local-backend/src/database/indexedDatabase";
 import {
   fieldNormId,
   fieldNormLength,
   parseSearchQuery,
   SCANNED_TOO_MANY_MESSAGE,
   tokenize,
-} from "../../local-backend/src/searchIndex";
+} from "../../local-backend/src/database/indexes/searchIndex";
 
 const tagFields = ["t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"] as const;
 const schema = defineSchema({

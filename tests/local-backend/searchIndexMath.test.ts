@@ -7,7 +7,7 @@
  * `Math` a few times at most, however many postings they walk.
  */
 import { describe, expect, test } from "vitest";
-import { InvertedIndex, parseSearchQuery } from "../../local-backend/src/searchIndex";
+import { InvertedIndex, parseSearchQuery } from "../../local-backend/src/database/indexes/searchIndex";
 
 type Doc = { _id: string; _creationTime: number; body: string };
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, test } from "vitest";
-import { isLoopback } from "../../local-backend/src/cliStart";
+import { isLoopback } from "../../local-backend/src/cli/cliStart";
 import { runCli, tempDir } from "./harness";
 
 /**

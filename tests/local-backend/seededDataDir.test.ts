@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../../convex-dev/model/seedData";
-import { DEMO_ACCOUNTS_FILE } from "../../local-backend/src/demoAccounts";
+import { DEMO_ACCOUNTS_FILE } from "../../local-backend/src/engine/demoAccounts";
 import { fixtureDir, repoRoot, runCli, startBackend, tempDir } from "./harness";
 
 /**

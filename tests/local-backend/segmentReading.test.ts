@@ -12,8 +12,8 @@ import path from "node:path";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
-import { readDocuments, restoreDocuments } from "../../local-backend/src/documentLoader";
+import { loadConvexTest } from "../../local-backend/src/runtime/convexTestLoader";
+import { readDocuments, restoreDocuments } from "../../local-backend/src/database/documentLoader";
 import {
   currentTableNumbers,
   encodeId,
@@ -22,10 +22,10 @@ import {
   storedIdTable,
   tableNameFromId,
   TableNumbers,
-} from "../../local-backend/src/ids";
-import { eachSegmentLine, segmentChunks, segmentLines } from "../../local-backend/src/segments";
-import { DataStore, type JsonDoc } from "../../local-backend/src/store";
-import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
+} from "../../local-backend/src/common/ids";
+import { eachSegmentLine, segmentChunks, segmentLines } from "../../local-backend/src/storage/segments";
+import { DataStore, type JsonDoc } from "../../local-backend/src/storage/store";
+import { indexedDatabaseClass } from "../../local-backend/src/database/indexedDatabase";
 
 const dirs: string[] = [];
 afterEach(() => {

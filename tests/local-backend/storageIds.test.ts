@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
 import type { Id } from "./fixture/convex/_generated/dataModel";
-import { decodeId, encodeId } from "../../local-backend/src/ids";
+import { decodeId, encodeId } from "../../local-backend/src/common/ids";
 import { type Backend, startBackend } from "./harness";
 
 let backend: Backend;

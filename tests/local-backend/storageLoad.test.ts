@@ -14,7 +14,7 @@ import path from "node:path";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { loadConvexTest } from "../../local-backend/src/convexTestLoader";
+import { loadConvexTest } from "../../local-backend/src/runtime/convexTestLoader";
 import {
   installDocuments,
   loadInBackground,
@@ -22,10 +22,10 @@ import {
   readDocumentsInSlices,
   restoreDocuments,
   YIELD_TO_REQUESTS_MS,
-} from "../../local-backend/src/documentLoader";
-import { decodeId, encodeId } from "../../local-backend/src/ids";
-import { indexedDatabaseClass } from "../../local-backend/src/indexedDatabase";
-import { DataStore, type JsonDoc } from "../../local-backend/src/store";
+} from "../../local-backend/src/database/documentLoader";
+import { decodeId, encodeId } from "../../local-backend/src/common/ids";
+import { indexedDatabaseClass } from "../../local-backend/src/database/indexedDatabase";
+import { DataStore, type JsonDoc } from "../../local-backend/src/storage/store";
 
 const schema = defineSchema({
   messages: defineTable({ body: v.string(), n: v.optional(v.int64()) }).index("by_body", ["body"]),

@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
-import { bundleFunctions } from "../../local-backend/src/bundler";
-import { warmFunctions } from "../../local-backend/src/warmup";
+import { bundleFunctions } from "../../local-backend/src/runtime/bundle/bundler";
+import { warmFunctions } from "../../local-backend/src/engine/warmup";
 import { fixtureDir } from "./harness";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "warmup-test-"));

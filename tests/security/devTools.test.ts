@@ -5,15 +5,15 @@
  *
  * "A deploy of convex/" is computed as `npx convex deploy` computes it: every entry point the
  * CLI takes from the functions folder (convex-js src/bundler/index.ts `entryPoints`, mirrored by
- * local-backend/src/bundler.ts `modulePaths`), bundled with esbuild with everything they import.
+ * local-backend/src/runtime/bundle/bundler.ts `modulePaths`), bundled with esbuild with everything they import.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../convex-dev/model/seedData";
-import { BundleError, bundleFunctions, modulePaths } from "../../local-backend/src/bundler";
-import { devFunctionsDirFor } from "../../local-backend/src/devFunctions";
+import { BundleError, bundleFunctions, modulePaths } from "../../local-backend/src/runtime/bundle/bundler";
+import { devFunctionsDirFor } from "../../local-backend/src/runtime/bundle/devFunctions";
 import { type Backend, repoRoot, startBackend } from "../local-backend/harness";
 
 const appFunctions = path.join(repoRoot, "convex");

@@ -7,7 +7,7 @@
  */
 import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { decodeId, encodeId } from "../../local-backend/src/ids";
+import { decodeId, encodeId } from "../../local-backend/src/common/ids";
 import { api } from "../local-backend/fixture/convex/_generated/api";
 import type { Id } from "../local-backend/fixture/convex/_generated/dataModel";
 import { type Backend, startBackend } from "../local-backend/harness";

@@ -5,7 +5,7 @@
  * clear FatalError.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MAX_QUEUED_BYTES_PER_CONNECTION } from "../../local-backend/src/sync";
+import { MAX_QUEUED_BYTES_PER_CONNECTION } from "../../local-backend/src/sync/sync";
 import { type Backend, startBackend } from "../local-backend/harness";
 import { RawClient } from "../local-backend/rawClient";
 

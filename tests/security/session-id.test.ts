@@ -9,7 +9,7 @@ import {
   MUTATION_RESULT_TTL_MS,
   MUTATION_RESULTS_PER_SESSION,
   MutationResults,
-} from "../../local-backend/src/mutationResults";
+} from "../../local-backend/src/database/mutationResults";
 import { type Backend, startBackend } from "../local-backend/harness";
 import { backendStats, RawClient } from "../local-backend/rawClient";
 

@@ -9,7 +9,7 @@
 import { ConvexHttpClient } from "convex/browser";
 import { makeFunctionReference } from "convex/server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MAX_QUERIES_PER_CONNECTION } from "../../local-backend/src/syncSession";
+import { MAX_QUERIES_PER_CONNECTION } from "../../local-backend/src/sync/syncSession";
 import { type Backend, startBackend } from "../local-backend/harness";
 import { backendStats, RawClient } from "../local-backend/rawClient";
 

@@ -17,7 +17,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 /** The backend CLI's own entry (the precompiled CLI, built when stale). */
 export const backendCli = path.join(root, "local-backend/src/backend.mjs");
 
-/** Node arguments that run `cli`: another checkout's `local-backend/src/cli.ts` runs through tsx. */
+/** Node arguments that run `cli`: another checkout's `local-backend/src/cli/cli.ts` runs through tsx. */
 export const cliNodeArgs = (cli: string): string[] => (cli.endsWith(".ts") ? ["--import", "tsx", cli] : [cli]);
 
 export function flag(name: string, fallback: string): string {

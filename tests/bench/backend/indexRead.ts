@@ -1,7 +1,7 @@
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
-import { loadConvexTest } from "../../../local-backend/src/convexTestLoader";
-import { indexedDatabaseClass } from "../../../local-backend/src/indexedDatabase";
+import { loadConvexTest } from "../../../local-backend/src/runtime/convexTestLoader";
+import { indexedDatabaseClass } from "../../../local-backend/src/database/indexedDatabase";
 
 /** Median of `runs` timings of `fn`, in ms. */
 function timeMs(fn: () => void, runs = 9): number {

@@ -1,0 +1,178 @@
+/**
+ * JWT verification as Convex does it for `auth.config.ts` providers, and the
+ * key pair `@convex-dev/auth` signs its tokens with.
+ */
+import { timingSafeEqual } from "node:crypto";
+import * as jose from "jose";
+import type { Engine } from "../engine/engine.js";
+
+/** Whether `given` is the deployment's admin key: a constant-time comparison, so the time a
+ * wrong key takes to refuse says nothing about how much of it was right. The one rule for
+ * every place an admin key arrives (the WebSocket's Authenticate and the HTTP API). */
+export function isAdminKey(expected: string, given: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Claim name -> UserIdentity field, as Convex maps them. */
+const CLAIM_TO_FIELD: Record<string, string> = {
+  sub: "subject",
+  iss: "issuer",
+  name: "name",
+  given_name: "givenName",
+  family_name: "familyName",
+  nickname: "nickname",
+  preferred_username: "preferredUsername",
+  profile: "profileUrl",
+  picture: "pictureUrl",
+  email: "email",
+  email_verified: "emailVerified",
+  gender: "gender",
+  birthdate: "birthday",
+  zoneinfo: "timezone",
+  locale: "language",
+  phone_number: "phoneNumber",
+  phone_number_verified: "phoneNumberVerified",
+  address: "address",
+  updated_at: "updatedAt",
+};
+const DROPPED_CLAIMS = new Set(["aud", "exp", "iat", "nbf", "jti"]);
+/** Where a verified token's expiry (seconds) is kept on the identity object, not enumerable. */
+export const EXPIRES = Symbol("expires");
+
+export class AuthError extends Error {}
+
+/** The identity Convex gives functions for a verified token's claims. */
+export function identityFromClaims(claims: jose.JWTPayload): Record<string, unknown> {
+  const identity: Record<string, unknown> = {};
+  for (const [claim, value] of Object.entries(claims)) {
+    if (DROPPED_CLAIMS.has(claim) || value === undefined) continue;
+    identity[CLAIM_TO_FIELD[claim] ?? claim] = value;
+  }
+  identity.tokenIdentifier = `${claims.iss}|${claims.sub}`;
+  return identity;
+}
+
+const trimSlash = (s: string) => s.replace(/\/+$/, "");
+
+type KeySet = ReturnType<typeof jose.createLocalJWKSet>;
+
+export class TokenVerifier {
+  private keySets = new Map<string, { keys: KeySet; fetchedAt: number }>();
+
+  constructor(private readonly engine: Engine) {}
+
+  /** Forget cached keys (after env or auth config changes). */
+  reset(): void {
+    this.keySets.clear();
+  }
+
+  private async fetchJson(url: string): Promise<any> {
+    const site = trimSlash(this.engine.opts.siteUrl);
+    let response: Response;
+    if (url.startsWith(`${site}/`)) {
+      // Our own HTTP actions: call the router in process.
+      response = await this.engine.httpAction(url.slice(site.length), { method: "GET" }, { kind: "none" });
+    } else {
+      response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    }
+    if (!response.ok) throw new AuthError(`Fetching ${url} failed with HTTP ${response.status}`);
+    return await response.json();
+  }
+
+  private async keysFor(cacheKey: string, load: () => Promise<KeySet>, fresh = false): Promise<KeySet> {
+    const cached = this.keySets.get(cacheKey);
+    if (cached && !fresh && Date.now() - cached.fetchedAt < 5 * 60_000) return cached.keys;
+    const keys = await load();
+    this.keySets.set(cacheKey, { keys, fetchedAt: Date.now() });
+    return keys;
+  }
+
+  /** Verifies a token against the configured providers; returns the identity. */
+  async verify(token: string): Promise<Record<string, unknown>> {
+    let claims: jose.JWTPayload;
+    try {
+      claims = jose.decodeJwt(token);
+    } catch {
+      throw new AuthError("Could not parse the JWT");
+    }
+    const providers: any[] = this.engine.authConfig?.providers ?? [];
+    if (providers.length === 0) throw new AuthError("No auth providers are configured (auth.config.ts)");
+    const iss = typeof claims.iss === "string" ? claims.iss : "";
+    for (const provider of providers) {
+      if (provider.type === "customJwt") {
+        if (trimSlash(String(provider.issuer ?? "")) !== trimSlash(iss)) continue;
+        const load = async () => {
+          const jwks = String(provider.jwks);
+          const data = jwks.startsWith("data:")
+            ? JSON.parse(Buffer.from(jwks.split(",", 2)[1], jwks.includes(";base64,") ? "base64" : "utf8").toString())
+            : await this.fetchJson(jwks);
+          return jose.createLocalJWKSet(data);
+        };
+        return await this.check(token, `custom:${provider.jwks}`, load, {
+          issuer: iss,
+          audience: provider.applicationID ?? undefined,
+          algorithms: [provider.algorithm ?? "RS256"],
+        });
+      }
+      const domain = trimSlash(String(provider.domain ?? ""));
+      if (!domain || domain !== trimSlash(iss)) continue;
+      const load = async () => {
+        const config = await this.fetchJson(`${domain}/.well-known/openid-configuration`);
+        if (typeof config.jwks_uri !== "string") throw new AuthError(`${domain} has no jwks_uri`);
+        return jose.createLocalJWKSet(await this.fetchJson(config.jwks_uri));
+      };
+      return await this.check(token, `oidc:${domain}`, load, {
+        issuer: iss,
+        audience: provider.applicationID,
+        algorithms: ["RS256", "ES256"],
+      });
+    }
+    throw new AuthError(
+      `No auth provider found matching the given token (issuer "${iss}", audience ${JSON.stringify(claims.aud)})`,
+    );
+  }
+
+  private async check(
+    token: string,
+    cacheKey: string,
+    load: () => Promise<KeySet>,
+    options: jose.JWTVerifyOptions,
+  ): Promise<Record<string, unknown>> {
+    for (const fresh of [false, true]) {
+      let keys: KeySet;
+      try {
+        keys = await this.keysFor(cacheKey, load, fresh);
+      } catch (error) {
+        throw new AuthError(`Could not fetch the provider's keys: ${(error as Error).message}`);
+      }
+      try {
+        const { payload } = await jose.jwtVerify(token, keys, options);
+        if (typeof payload.sub !== "string") throw new AuthError("Token has no subject");
+        const identity = identityFromClaims(payload);
+        if (typeof payload.exp === "number") Object.defineProperty(identity, EXPIRES, { value: payload.exp });
+        return identity;
+      } catch (error) {
+        // The provider may have rotated its keys: refetch once.
+        if (!fresh && error instanceof jose.errors.JWKSNoMatchingKey) continue;
+        if (error instanceof jose.errors.JWTExpired) throw new AuthError("Token expired");
+        if (error instanceof AuthError) throw error;
+        throw new AuthError(`Invalid token: ${(error as Error).message}`);
+      }
+    }
+    throw new AuthError("Invalid token");
+  }
+}
+
+/** A fresh key pair in the format `@convex-dev/auth` reads from the environment. */
+export async function generateAuthKeys(): Promise<{ JWT_PRIVATE_KEY: string; JWKS: string }> {
+  const { privateKey, publicKey } = await jose.generateKeyPair("RS256", { extractable: true });
+  const pkcs8 = await jose.exportPKCS8(privateKey);
+  const jwk = await jose.exportJWK(publicKey);
+  return {
+    // Newlines as spaces, as the Convex Auth setup docs' generator writes it.
+    JWT_PRIVATE_KEY: pkcs8.trimEnd().replace(/\n/g, " "),
+    JWKS: JSON.stringify({ keys: [{ use: "sig", ...jwk }] }),
+  };
+}

@@ -1,0 +1,330 @@
+/**
+ * Loading the data directory's documents into the in-memory database on
+ * start (issue 18 item 3: start time).
+ *
+ * Parsing every document's JSON was most of a start (about 800,000 documents,
+ * 250 MB). Here only what start needs is parsed at once: system tables
+ * (`_storage`, `_scheduled_functions`), components' documents, and the
+ * documents the deltas and the log brought (already parsed by the store). A
+ * user table's other documents stay the JSON text of their segment line
+ * ({@link LazyTable}) until the table is first used: then all of them are
+ * parsed before anything reads it, so a query never sees part of a table.
+ * After start the remaining tables are parsed in the background, a slice of a
+ * few milliseconds at a time between requests ({@link loadInBackground}).
+ */
+import { jsonToConvex } from "convex/values";
+import { storedIdTable } from "../common/ids.js";
+import type { DocBatch, LoadedState } from "../storage/store.js";
+
+type Doc = Record<string, any>;
+
+/**
+ * A stored document's Convex value. Convex JSON encodes only what JSON cannot
+ * hold (bigints, bytes, special floats) as one-key objects whose key starts
+ * with `$`, which field names never do: a document without one is its own
+ * value, as JSON.parse gave it, with no second walk and copy.
+ */
+export function fromStoredJson(json: Record<string, unknown>): Doc {
+  return hasEncodedValue(json) ? (jsonToConvex(json as any) as Doc) : json;
+}
+
+function hasEncodedValue(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasEncodedValue(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (key.charCodeAt(0) === 36 /* $ */) return true;
+    if (hasEncodedValue((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/** A document from its stored JSON text (a text without `"$` has no `$`-encoded value to look for). */
+export function parseStoredDoc(text: string): Doc {
+  const json = JSON.parse(text) as Record<string, unknown>;
+  return text.includes('"$') ? fromStoredJson(json) : json;
+}
+
+/**
+ * A user table's documents not parsed yet: where the JSON text of each is in
+ * the segment chunks read at start (positions, no string per document), and
+ * the documents of the deltas and the log (parsed). `drain` moves them into
+ * `docs`, all at once or a budget at a time.
+ */
+export class LazyTable {
+  /** Per document not parsed yet: its chunk's number in `chunks`, where its text starts, where it ends. */
+  private refs: number[] = [];
+  readonly parsed = new Map<string, Doc>();
+  /** The table's documents parsed so far (complete once `done`). */
+  readonly docs = new Map<string, Doc>();
+  private next = 0;
+
+  /** `chunks`: the segment chunks of one start's reading (shared by its tables). */
+  constructor(private chunks: string[]) {}
+
+  /** A document whose JSON text is `chunks[chunk].slice(start, end)`. */
+  add(chunk: number, start: number, end: number): void {
+    this.refs.push(chunk, start, end);
+  }
+
+  /** Documents the table holds (parsed or not). */
+  get size(): number {
+    return this.refs.length / 3 + this.parsed.size;
+  }
+
+  /** Documents still JSON text. */
+  get unparsed(): number {
+    return this.refs.length / 3 - this.next;
+  }
+
+  /** Parses up to `limit` more documents (all of them by default); true once every document is in `docs`. */
+  drain(limit = Infinity): boolean {
+    const { refs, chunks, docs } = this;
+    const count = refs.length / 3;
+    const end = Math.min(count, this.next + limit);
+    for (let i = this.next; i < end; i++) {
+      const text = chunks[refs[3 * i]];
+      const start = refs[3 * i + 1];
+      const doc = parseStoredDoc(text.slice(start, refs[3 * i + 2]));
+      docs.set(keyBefore(text, start, doc), doc);
+    }
+    this.next = end;
+    if (end < count) return false;
+    if (docs.size < this.size) for (const [key, doc] of this.parsed) docs.set(key, doc);
+    // Nothing more to read in the chunks (other tables may still).
+    this.chunks = [];
+    return true;
+  }
+}
+
+/**
+ * The key of the segment line whose JSON text starts at `start` in `text`, as
+ * a string of its own: the document's `_id` when it is that key (it always is
+ * for a user table), else a copy (see ownString).
+ */
+function keyBefore(text: string, start: number, doc: Doc): string {
+  const id = doc._id;
+  const keyStart = start - 1 - (typeof id === "string" ? id.length : 0);
+  if (
+    typeof id === "string" &&
+    keyStart >= 0 &&
+    (keyStart === 0 || text.charCodeAt(keyStart - 1) === 10) &&
+    text.startsWith(id, keyStart)
+  ) {
+    return id;
+  }
+  return ownString(text.slice(text.lastIndexOf("\n", start - 2) + 1, start - 1));
+}
+
+/**
+ * A string of its own equal to `s`. A key read from a segment is a slice of a
+ * chunk of it: kept (a map's key), it would keep the whole chunk in memory.
+ */
+function ownString(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
+}
+
+/** What restoring found besides the app's documents. */
+export type Restored = {
+  /** Components' documents by data-log key (`@<path>|<id>`). */
+  componentDocs: Map<string, Record<string, unknown>>;
+  /** Stored files: `_storage` id, sha256, content type. */
+  files: [string, string, string][];
+  /** Sessions and refresh tokens with old (guessable) ids, dropped (the caller deletes them on disk). */
+  refused: string[];
+};
+
+/** Milliseconds of reading or parsing per slice (at start, and of background loading). */
+const SLICE_MS = 8;
+
+/**
+ * The data directory's documents read and sorted out, not yet in a database:
+ * system tables parsed, user tables as {@link LazyTable}s.
+ */
+export type ReadDocuments = Restored & {
+  /** The segment chunks the lazy tables' documents are in. */
+  chunks: string[];
+  eager: Map<string, Map<string, Doc>>;
+  lazy: Map<string, LazyTable>;
+  /** The largest `_creationTime` of the parsed documents. */
+  maxCreation: number;
+  state: LoadedState;
+};
+
+function emptyRead(state: LoadedState): ReadDocuments {
+  return {
+    componentDocs: new Map(),
+    files: [],
+    refused: [],
+    chunks: [],
+    eager: new Map(),
+    lazy: new Map(),
+    maxCreation: 0,
+    state,
+  };
+}
+
+/**
+ * Sorts one stored document into `read`: `value` parsed, or its JSON text the
+ * slice [start, end) of the segment chunk `read.chunks[value]`.
+ */
+function readOne(read: ReadDocuments, key: string, value: number | Record<string, unknown>, start = 0, end = 0): void {
+  if (key.charCodeAt(0) === 64 /* @ */) {
+    read.componentDocs.set(
+      ownString(key),
+      typeof value === "number" ? JSON.parse(read.chunks[value].slice(start, end)) : value,
+    );
+    return;
+  }
+  const table = storedIdTable(key);
+  if (table === false) {
+    // An old-format session or refresh token (isRefusedLegacyId).
+    read.refused.push(ownString(key));
+    return;
+  }
+  if (table === null) return;
+  if (table.charCodeAt(0) === 95 /* _ */) {
+    const doc =
+      typeof value === "number" ? parseStoredDoc(read.chunks[value].slice(start, end)) : fromStoredJson(value);
+    if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
+    const own = doc._id === key ? (doc._id as string) : ownString(key);
+    if (table === "_storage") read.files.push([own, doc.sha256, doc.contentType ?? ""]);
+    let docs = read.eager.get(table);
+    if (!docs) read.eager.set(table, (docs = new Map()));
+    docs.set(own, doc);
+    return;
+  }
+  let pending = read.lazy.get(table);
+  if (!pending) read.lazy.set(table, (pending = new LazyTable(read.chunks)));
+  if (typeof value === "number") pending.add(value, start, end);
+  else {
+    const doc = fromStoredJson(value);
+    if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
+    pending.parsed.set(key, doc);
+  }
+}
+
+/** Sorts documents `from` to `to` of a batch into `read` (a segment's chunk joins `read.chunks` with its first). */
+function readBatch(read: ReadDocuments, batch: DocBatch, from: number, to: number): void {
+  const { keys } = batch;
+  if ("text" in batch) {
+    if (from === 0) read.chunks.push(batch.text);
+    const chunk = read.chunks.length - 1;
+    const { starts, ends } = batch;
+    for (let i = from; i < to; i++) readOne(read, keys[i], chunk, starts[i], ends[i]);
+  } else {
+    for (let i = from; i < to; i++) readOne(read, keys[i], batch.values[i]);
+  }
+}
+
+/** Reads every stored document at once. */
+export function readDocuments(state: LoadedState): ReadDocuments {
+  const read = emptyRead(state);
+  for (const batch of state.batches) readBatch(read, batch, 0, batch.keys.length);
+  return read;
+}
+
+/**
+ * Reads the stored documents a slice of a few milliseconds at a time, so what
+ * the start awaits meanwhile (bundling the functions runs in esbuild's own
+ * process) goes on beside it. Once everything is read and until `parseUntil`
+ * is false, user tables are parsed ahead, smallest first, in the same slices:
+ * the time the start would have waited idle parses what the first queries read.
+ */
+export async function readDocumentsInSlices(state: LoadedState, parseUntil: () => boolean): Promise<ReadDocuments> {
+  const read = emptyRead(state);
+  const batches = state.batches[Symbol.iterator]();
+  let batch: DocBatch = { keys: [], values: [] };
+  let i = 0;
+  for (let done = false; !done;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    do {
+      if (i === batch.keys.length) {
+        const next = batches.next();
+        if (next.done) {
+          done = true;
+          break;
+        }
+        batch = next.value;
+        i = 0;
+      }
+      const end = Math.min(batch.keys.length, i + 256);
+      readBatch(read, batch, i, end);
+      i = end;
+    } while (performance.now() - started < SLICE_MS);
+  }
+  const ahead = [...read.lazy.values()].sort((a, b) => a.size - b.size);
+  const parseAhead = () => {
+    if (!parseUntil()) return;
+    const started = performance.now();
+    while (performance.now() - started < SLICE_MS) {
+      const table = ahead.find((t) => t.unparsed > 0);
+      if (!table || !parseUntil()) return;
+      table.drain(512);
+    }
+    setImmediate(parseAhead);
+  };
+  setImmediate(parseAhead);
+  return read;
+}
+
+/** Puts read documents into `db` (an empty IndexedDatabase): system tables parsed, user tables as LazyTables. */
+export function installDocuments(db: any, read: ReadDocuments): Restored {
+  // Tables not used yet are parsed in the background smallest first (loadInBackground).
+  const lazy = new Map([...read.lazy].sort((a, b) => a[1].size - b[1].size));
+  db.loadTables(read.eager, lazy);
+  // The segments' documents, parsed or not, are below what their manifest recorded.
+  db._lastCreationTime = Math.max(db._lastCreationTime, read.maxCreation, read.state.maxCreationTime());
+  return { componentDocs: read.componentDocs, files: read.files, refused: read.refused };
+}
+
+/**
+ * Puts the loaded documents into `db` (an empty IndexedDatabase): system
+ * tables parsed now, user tables as {@link LazyTable}s.
+ */
+export function restoreDocuments(db: any, state: LoadedState): Restored {
+  return installDocuments(db, readDocuments(state));
+}
+
+/** The longest background loading waits behind requests before it takes a slice anyway. */
+export const YIELD_TO_REQUESTS_MS = 1000;
+
+/** Resolves once `busy()` is false, checked every 2 ms, or after {@link YIELD_TO_REQUESTS_MS} at most. */
+export async function whileBusy(busy: () => boolean): Promise<void> {
+  const since = performance.now();
+  while (busy() && performance.now() - since < YIELD_TO_REQUESTS_MS) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/**
+ * Parses the tables `db` has not parsed yet, a slice at a time between other
+ * work (setImmediate), until none is left or `stopped()`; then `done`. While
+ * `busy()` (a request is being served: its own table is parsed when it reads
+ * it) it waits, up to {@link YIELD_TO_REQUESTS_MS} at a time: the first queries
+ * after a start are not kept waiting by the tables they do not read.
+ */
+export function loadInBackground(
+  db: any,
+  stopped: () => boolean,
+  done?: () => void,
+  busy: () => boolean = () => false,
+): void {
+  const step = async () => {
+    if (stopped()) return;
+    await whileBusy(busy);
+    if (stopped()) return;
+    const started = performance.now();
+    while (performance.now() - started < SLICE_MS) {
+      if (!db.loadSome(512)) {
+        done?.();
+        return;
+      }
+    }
+    setImmediate(() => void step());
+  };
+  setImmediate(() => void step());
+}

@@ -1,0 +1,137 @@
+/**
+ * The demo accounts seeding made, whose passwords the README publishes. A backend
+ * other machines reach, or a production one, refuses to start, to import or to
+ * seed while any account still has such a password. Two ways to know one:
+ * - the README's own demo credentials (convex-dev/model/seedData.ts), checked
+ *   against every password account's hash with the Password provider's crypto,
+ *   so a data dir seeded before the marker existed, or filled by an import of a
+ *   seeded one's export, is caught too;
+ * - seeding (`seed:run`, at `start --seed` or through `run`) records in the data
+ *   dir which accounts it made and their password hashes (any seed, e.g. a test
+ *   fixture's), refused while a hash is unchanged.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Password } from "@convex-dev/auth/providers/Password";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../../convex-dev/model/seedData.js";
+import type { Engine } from "./engine.js";
+import { type Caller, canonicalPath } from "../runtime/functionContext.js";
+
+export const SEED_FUNCTION = "seed:run";
+/** In the data dir, beside the segments and the keys (owner-only, as they are). */
+export const DEMO_ACCOUNTS_FILE = "demo-accounts.json";
+
+type DemoAccount = { id: string; provider: string; providerAccountId: string; secret: string };
+
+/** The credentials the README publishes, by (lower-case) email. */
+const PUBLISHED_PASSWORDS: ReadonlyMap<string, string> = new Map([
+  [DEMO_EMAIL.toLowerCase(), DEMO_PASSWORD],
+  [ADMIN_EMAIL.toLowerCase(), ADMIN_PASSWORD],
+]);
+
+/** The Password provider's own check of a password against a stored hash (Scrypt). */
+const passwordCrypto = (
+  Password() as unknown as { options: { crypto: { verifySecret(secret: string, hash: string): Promise<boolean> } } }
+).options.crypto;
+
+/** Engines that refuse demo accounts (another machine can reach them, or --prod). */
+const guarded = new WeakSet<Engine>();
+
+/** From now on, this engine refuses imports and seeding that would bring demo accounts with published passwords. */
+export function guardDemoAccounts(engine: Engine): void {
+  guarded.add(engine);
+}
+
+/** Convex Auth's account rows (with the password hash in `secret`), by id. */
+function authAccounts(engine: Engine): ReadonlyMap<string, any> {
+  return engine.db.tableDocuments("authAccounts") as ReadonlyMap<string, any>;
+}
+
+function markerPath(engine: Engine): string {
+  return path.join(engine.store.dir, DEMO_ACCOUNTS_FILE);
+}
+
+function readMarker(engine: Engine): DemoAccount[] {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(markerPath(engine), "utf8"));
+    return Array.isArray(parsed?.accounts) ? parsed.accounts : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs a function as the admin; when it is the seed, records the password
+ * accounts it made (those that did not exist before it ran) in the data dir.
+ */
+export async function runRecordingSeed(
+  engine: Engine,
+  udfPath: string,
+  args: Record<string, unknown>,
+  caller: Caller = { kind: "admin" },
+): Promise<unknown> {
+  if (canonicalPath(udfPath) !== SEED_FUNCTION) return await engine.runAny(udfPath, args, caller);
+  // (Where there is no seed function, e.g. --prod loads no dev functions, the call fails as any unknown one.)
+  if (guarded.has(engine) && (await engine.describe(udfPath).catch(() => null)) !== null) {
+    throw new Error(
+      `Refusing to seed: this backend is reachable by other machines or runs with --prod, and seeding makes ` +
+        `demo accounts with the passwords the README publishes.`,
+    );
+  }
+  const before = new Set(authAccounts(engine).keys());
+  const result = await engine.runAny(udfPath, args, caller);
+  const made: DemoAccount[] = [];
+  for (const [id, doc] of authAccounts(engine)) {
+    if (before.has(id) || typeof doc.secret !== "string") continue;
+    made.push({ id, provider: doc.provider, providerAccountId: doc.providerAccountId, secret: doc.secret });
+  }
+  if (made.length > 0) {
+    const accounts = [...readMarker(engine).filter((a) => !made.some((m) => m.id === a.id)), ...made];
+    fs.writeFileSync(markerPath(engine), JSON.stringify({ accounts }, null, 1) + "\n", { mode: 0o600 });
+  }
+  return result;
+}
+
+/** The password accounts among `docs` whose password is one the README publishes (their emails). */
+async function withPublishedPasswords(docs: Iterable<any>): Promise<string[]> {
+  const found: string[] = [];
+  for (const doc of docs) {
+    if (doc?.provider !== "password" || typeof doc.secret !== "string") continue;
+    const email = String(doc.providerAccountId ?? "").toLowerCase();
+    const published = PUBLISHED_PASSWORDS.get(email);
+    if (published !== undefined && (await passwordCrypto.verifySecret(published, doc.secret))) found.push(email);
+  }
+  return found;
+}
+
+/**
+ * The demo accounts (their account ids, e.g. emails) that still have a published
+ * password or the one seeding gave them.
+ */
+export async function demoAccountsWithSeedPasswords(engine: Engine): Promise<string[]> {
+  const current = authAccounts(engine);
+  const seeded = readMarker(engine)
+    .filter((account) => {
+      const doc = current.get(account.id);
+      return doc !== undefined && doc.secret === account.secret;
+    })
+    .map((account) => account.providerAccountId);
+  const published = await withPublishedPasswords(current.values());
+  return [...new Set([...seeded, ...published])];
+}
+
+/**
+ * On a guarded engine, refuses a snapshot (before any of it is applied) that holds
+ * demo accounts with published passwords.
+ */
+export async function refuseImportedDemoAccounts(engine: Engine, accounts: Iterable<any>): Promise<void> {
+  if (!guarded.has(engine)) return;
+  const found = await withPublishedPasswords(accounts);
+  if (found.length > 0) {
+    throw new Error(
+      `Refusing to import: this backend is reachable by other machines or runs with --prod, and the ` +
+        `snapshot's demo accounts (${found.join(", ")}) have the passwords the README publishes. ` +
+        `Import it on 127.0.0.1 without --prod, run seed:removeDemoAccounts, and export again.`,
+    );
+  }
+}
