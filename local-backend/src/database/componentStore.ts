@@ -21,7 +21,6 @@
  */
 import { pathToFileURL } from "node:url";
 import { convexToJson, jsonToConvex } from "convex/values";
-import type { Bundle } from "../runtime/bundle/bundler.js";
 import { tableNameFromId } from "../common/ids.js";
 import { indexedDatabaseClass } from "./indexedDatabase.js";
 import type { JsonDoc } from "../storage/store.js";
@@ -88,6 +87,9 @@ export type ComponentHost = {
 
 export type ComponentWrite = { path: string; id: string; table: string; before: any; after: any };
 
+/** What the store reads of a bundle: each component's schema file, by component path. */
+export type BundleComponents = { components: ReadonlyMap<string, { schemaFile: string | null }> };
+
 export class ComponentStore {
   /** Component path -> its database. */
   readonly dbs = new Map<string, any>();
@@ -142,14 +144,14 @@ export class ComponentStore {
    * updates the schema of the others). `inTransaction`: called between
    * `tm.begin` and `tm.rollback` (hot reload), so a new database joins it.
    */
-  async install(bundle: Bundle, ct: any, g: any): Promise<void> {
+  async install(bundle: BundleComponents, ct: any, g: any): Promise<void> {
     this.host.ct = ct;
     this.host.g = g;
     this.attach(bundle, await this.loadSchemas(bundle), false);
   }
 
   /** Each component's schema (evaluated from its bundle). */
-  async loadSchemas(bundle: Bundle): Promise<Map<string, any>> {
+  async loadSchemas(bundle: BundleComponents): Promise<Map<string, any>> {
     const schemas = new Map<string, any>();
     for (const [path, comp] of bundle.components) {
       schemas.set(path, comp.schemaFile ? (await import(pathToFileURL(comp.schemaFile).href)).default : undefined);
@@ -157,7 +159,7 @@ export class ComponentStore {
     return schemas;
   }
 
-  attach(bundle: Bundle, schemas: Map<string, any>, inTransaction: boolean): void {
+  attach(bundle: BundleComponents, schemas: Map<string, any>, inTransaction: boolean): void {
     this.wrapCommit();
     const IndexedDatabase = indexedDatabaseClass(this.host.ct);
     for (const path of bundle.components.keys()) {

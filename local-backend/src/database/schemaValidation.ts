@@ -5,7 +5,7 @@
  * only what the log brought since.
  */
 import { createHash } from "node:crypto";
-import { tableFromId } from "../runtime/functionContext.js";
+import { tableNameFromId as tableFromId } from "../common/ids.js";
 
 /** A schema module's default export as convex-test's database holds it. */
 export function schemaForDb(schema: any): any {

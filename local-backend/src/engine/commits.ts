@@ -10,7 +10,13 @@
  * one committed state.
  */
 import { committedJson, componentReadKey } from "../database/componentStore.js";
-import type { CommitListener, Engine } from "./engine.js";
+import type { ComponentStore } from "../database/componentStore.js";
+import type { ContentionMonitor } from "../database/contention.js";
+import type { MutationResults } from "../database/mutationResults.js";
+import type { ConcurrentMutations } from "../runtime/concurrentMutations.js";
+import type { DataStore } from "../storage/store.js";
+import type { FileStorage } from "./fileStorage.js";
+import type { Persistence } from "./persistence.js";
 import { canonicalPath, mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
 import type { Change, Doc as ReadDoc, ReadSet } from "../database/readSet.js";
 import type { JsonDoc } from "../storage/store.js";
@@ -23,6 +29,26 @@ export function readSet(): ReadSet | undefined {
 
 /** A client mutation's result, logged with its writes (a retried mutation gets it instead of running again). */
 type MutationRecord = { s: string; r: number; res: unknown };
+
+/** Tables written, the commit timestamp and each document write (before and after). */
+export type CommitListener = (tables: Set<string>, ts: bigint, changes: Change[]) => void;
+
+/** What a commit touches of the engine: its log, databases, files, counters and the parts told of it. */
+export type CommitHost = {
+  readonly ct: any;
+  readonly g: any;
+  readonly db: any;
+  lastCommitTs: bigint;
+  commitSeq: number;
+  readonly store: Pick<DataStore, "append" | "refuseIfLogFailed">;
+  readonly components: Pick<ComponentStore, "collect" | "logWrites" | "written">;
+  readonly contention: Pick<ContentionMonitor, "record">;
+  readonly mutationResults: Pick<MutationResults, "set">;
+  readonly files: Pick<FileStorage, "trackStorage">;
+  readonly occ: Pick<ConcurrentMutations, "recordCommit">;
+  readonly persistence: Pick<Persistence, "compactSoon">;
+  logError(line: string): void;
+};
 
 export class Commits {
   /** Set while sync.ts re-runs subscriptions: other transactions wait to begin. */
@@ -37,7 +63,7 @@ export class Commits {
 
   /** `isActive`: whether the engine is the one this process's convex-test reports commits to. */
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: CommitHost,
     private readonly isActive: () => boolean,
   ) {}
 

@@ -14,8 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Password } from "@convex-dev/auth/providers/Password";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../../convex-dev/model/seedData.js";
-import type { Engine } from "./engine.js";
-import { type Caller, canonicalPath } from "../runtime/functionContext.js";
+import { type Caller, canonicalPath, type FunctionInfo } from "../runtime/functionContext.js";
 
 export const SEED_FUNCTION = "seed:run";
 /** In the data dir, beside the segments and the keys (owner-only, as they are). */
@@ -34,24 +33,32 @@ const passwordCrypto = (
   Password() as unknown as { options: { crypto: { verifySecret(secret: string, hash: string): Promise<boolean> } } }
 ).options.crypto;
 
+/** What the demo accounts' checks use of the engine: the database, the data directory, running a function. */
+export type DemoAccountsHost = {
+  readonly db: any;
+  readonly store: { readonly dir: string };
+  describe(udfPath: string): Promise<FunctionInfo | null>;
+  runAny(udfPath: string, args: Record<string, unknown>, caller?: Caller): Promise<unknown>;
+};
+
 /** Engines that refuse demo accounts (another machine can reach them, or --prod). */
-const guarded = new WeakSet<Engine>();
+const guarded = new WeakSet<DemoAccountsHost>();
 
 /** From now on, this engine refuses imports and seeding that would bring demo accounts with published passwords. */
-export function guardDemoAccounts(engine: Engine): void {
+export function guardDemoAccounts(engine: DemoAccountsHost): void {
   guarded.add(engine);
 }
 
 /** Convex Auth's account rows (with the password hash in `secret`), by id. */
-function authAccounts(engine: Engine): ReadonlyMap<string, any> {
+function authAccounts(engine: DemoAccountsHost): ReadonlyMap<string, any> {
   return engine.db.tableDocuments("authAccounts") as ReadonlyMap<string, any>;
 }
 
-function markerPath(engine: Engine): string {
+function markerPath(engine: DemoAccountsHost): string {
   return path.join(engine.store.dir, DEMO_ACCOUNTS_FILE);
 }
 
-function readMarker(engine: Engine): DemoAccount[] {
+function readMarker(engine: DemoAccountsHost): DemoAccount[] {
   try {
     const parsed = JSON.parse(fs.readFileSync(markerPath(engine), "utf8"));
     return Array.isArray(parsed?.accounts) ? parsed.accounts : [];
@@ -65,7 +72,7 @@ function readMarker(engine: Engine): DemoAccount[] {
  * accounts it made (those that did not exist before it ran) in the data dir.
  */
 export async function runRecordingSeed(
-  engine: Engine,
+  engine: DemoAccountsHost,
   udfPath: string,
   args: Record<string, unknown>,
   caller: Caller = { kind: "admin" },
@@ -108,7 +115,7 @@ async function withPublishedPasswords(docs: Iterable<any>): Promise<string[]> {
  * The demo accounts (their account ids, e.g. emails) that still have a published
  * password or the one seeding gave them.
  */
-export async function demoAccountsWithSeedPasswords(engine: Engine): Promise<string[]> {
+export async function demoAccountsWithSeedPasswords(engine: DemoAccountsHost): Promise<string[]> {
   const current = authAccounts(engine);
   const seeded = readMarker(engine)
     .filter((account) => {
@@ -124,7 +131,7 @@ export async function demoAccountsWithSeedPasswords(engine: Engine): Promise<str
  * On a guarded engine, refuses a snapshot (before any of it is applied) that holds
  * demo accounts with published passwords.
  */
-export async function refuseImportedDemoAccounts(engine: Engine, accounts: Iterable<any>): Promise<void> {
+export async function refuseImportedDemoAccounts(engine: DemoAccountsHost, accounts: Iterable<any>): Promise<void> {
   if (!guarded.has(engine)) return;
   const found = await withPublishedPasswords(accounts);
   if (found.length > 0) {

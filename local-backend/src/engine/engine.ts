@@ -20,8 +20,8 @@ import { ActionPool, actionWorkerCount } from "../runtime/actions/actionPool.js"
 import { type CompactionStats, DataStore } from "../storage/store.js";
 import { setCurrentTableNumbers, TableNumbers } from "../common/ids.js";
 import { MutationResults } from "../database/mutationResults.js";
-import type { ReadSet, Change } from "../database/readSet.js";
-import { Commits, readSet } from "./commits.js";
+import type { ReadSet } from "../database/readSet.js";
+import { type CommitListener, Commits, readSet } from "./commits.js";
 import { ConcurrentMutations } from "../runtime/concurrentMutations.js";
 import { ContentionMonitor, contentionThreshold } from "../database/contention.js";
 import {
@@ -49,8 +49,7 @@ import { reloadFunctions } from "./reload.js";
 export type { Caller, FunctionInfo, FunctionKind, Journal } from "../runtime/functionContext.js";
 export { UPLOAD_URL_TTL_MS } from "./fileStorage.js";
 
-/** Tables written, the commit timestamp and each document write (before and after). */
-export type CommitListener = (tables: Set<string>, ts: bigint, changes: Change[]) => void;
+export type { CommitListener } from "./commits.js";
 
 let activeEngine: Engine | null = null;
 
@@ -102,9 +101,9 @@ export class Engine {
   /** Scheduled functions' executor. */
   readonly jobs = new ScheduledJobs(this);
   /** What every commit does, and the snapshot hold (commits.ts). */
-  readonly commits = new Commits(this, () => activeEngine === this);
+  readonly commits: Commits = new Commits(this, () => activeEngine === this);
   /** Mutations run concurrently under optimistic concurrency control (concurrentMutations.ts). */
-  readonly occ = new ConcurrentMutations(this);
+  readonly occ: ConcurrentMutations = new ConcurrentMutations(this);
   /** Loading and compacting the data directory. */
   readonly persistence = new Persistence(this);
   /** Worker threads that run actions (actionPool.ts), or null to run them on this thread. */

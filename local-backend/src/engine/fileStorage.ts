@@ -5,11 +5,19 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
-import type { Engine } from "./engine.js";
+import type { DataStore } from "../storage/store.js";
 import { mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
 
 /** How long an upload URL can be used (once). */
 export const UPLOAD_URL_TTL_MS = 10 * 60 * 1000;
+
+/** What file storage uses of the engine: the database, convex-test's runner, the data directory, the error log. */
+export type FileHost = {
+  readonly db: any;
+  readonly t: any;
+  readonly store: DataStore;
+  logError(line: string): void;
+};
 
 export class FileStorage {
   private readonly startedAt = Date.now();
@@ -19,7 +27,7 @@ export class FileStorage {
   private fileShas = new Map<string, string>();
   private shaRefs = new Map<string, number>();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: FileHost) {}
 
   private get store() {
     return this.engine.store;

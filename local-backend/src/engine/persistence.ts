@@ -3,7 +3,9 @@
  * in-memory database on start, and compacting what changed into segments.
  */
 import { convexToJson } from "convex/values";
-import type { Engine } from "./engine.js";
+import type { ComponentStore } from "../database/componentStore.js";
+import type { MutationResults } from "../database/mutationResults.js";
+import type { FileStorage } from "./fileStorage.js";
 import {
   installDocuments,
   loadInBackground,
@@ -11,7 +13,21 @@ import {
   readDocuments,
   readDocumentsInSlices,
 } from "../database/documentLoader.js";
-import type { CompactionStats, JsonDoc } from "../storage/store.js";
+import type { CompactionStats, DataStore, JsonDoc } from "../storage/store.js";
+
+/** What loading and compaction use of the engine. */
+export type PersistenceHost = {
+  readonly closed: boolean;
+  readonly db: any;
+  readonly g: any;
+  lastCommitTs: bigint;
+  readonly store: DataStore;
+  readonly components: Pick<ComponentStore, "docJson" | "documentCount" | "allDocsJson" | "restore">;
+  readonly files: Pick<FileStorage, "restore">;
+  readonly mutationResults: Pick<MutationResults, "set">;
+  log(line: string): void;
+  logError(line: string): void;
+};
 
 export class Persistence {
   /** The current schema's fingerprint (recorded by compaction: see Engine.init). */
@@ -19,7 +35,7 @@ export class Persistence {
   private compactionScheduled = false;
   private signedOutOnRestore = 0;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: PersistenceHost) {}
 
   private reading: Promise<ReadDocuments> | null = null;
 

@@ -5,7 +5,12 @@
  */
 import fs from "node:fs";
 import type { Bundle } from "../runtime/bundle/bundler.js";
-import type { Engine } from "./engine.js";
+import type { ComponentStore } from "../database/componentStore.js";
+import type { ActionPool } from "../runtime/actions/actionPool.js";
+import type { ConcurrentMutations } from "../runtime/concurrentMutations.js";
+import type { CronRunner } from "../runtime/crons.js";
+import type { FunctionModules } from "../runtime/functionModules.js";
+import type { Persistence } from "./persistence.js";
 import { loadSchema } from "../runtime/functionModules.js";
 import { schemaPushError } from "../database/schemaLimits.js";
 import { fingerprint, schemaForDb, validateData } from "../database/schemaValidation.js";
@@ -17,7 +22,25 @@ import { fingerprint, schemaForDb, validateData } from "../database/schemaValida
  */
 export const reloadHooks: { beforeSwap?: () => Promise<void> } = {};
 
-export async function reloadFunctions(engine: Engine): Promise<boolean> {
+/** What hot reload uses of the engine: the bundle, the databases, the parts a new bundle restarts. */
+export type ReloadHost = {
+  readonly ct: any;
+  readonly g: any;
+  readonly db: any;
+  readonly opts: { functionsDir: string };
+  readonly functions: Pick<FunctionModules, "build" | "swap">;
+  readonly components: Pick<ComponentStore, "loadSchemas" | "attach">;
+  readonly occ: Pick<ConcurrentMutations, "log">;
+  readonly persistence: Pick<Persistence, "schemaFingerprint">;
+  readonly actionPool: Pick<ActionPool, "recycle"> | null;
+  readonly crons: Pick<CronRunner, "reload">;
+  readonly reloadListeners: readonly (() => void)[];
+  loadAuthConfig(): Promise<void>;
+  log(line: string): void;
+  logError(line: string): void;
+};
+
+export async function reloadFunctions(engine: ReloadHost): Promise<boolean> {
   let bundle: Bundle;
   try {
     bundle = await engine.functions.build();

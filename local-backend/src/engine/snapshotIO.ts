@@ -5,13 +5,29 @@
  */
 import fs from "node:fs";
 import { jsonToConvex } from "convex/values";
-import type { Engine } from "./engine.js";
+import type { TableNumbers } from "../common/ids.js";
+import type { ComponentStore } from "../database/componentStore.js";
+import type { ScheduledJobs } from "../runtime/scheduledJobs.js";
+import type { DataStore } from "../storage/store.js";
+import type { Persistence } from "./persistence.js";
 import { mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
-import { refuseImportedDemoAccounts } from "./demoAccounts.js";
+import { type DemoAccountsHost, refuseImportedDemoAccounts } from "./demoAccounts.js";
 import { isRefusedLegacyId } from "../common/ids.js";
 import { schemaProblems } from "../database/schemaValidation.js";
 
-export function exportSnapshot(engine: Engine): unknown {
+/** What export and import use of the engine: every table, the files, the table numbers, the scheduler. */
+export type SnapshotHost = DemoAccountsHost & {
+  readonly ct: any;
+  readonly g: any;
+  lastCommitTs: bigint;
+  readonly store: Pick<DataStore, "readFile" | "writeFile" | "fileName" | "dir">;
+  readonly tables: Pick<TableNumbers, "entries" | "adopt">;
+  readonly components: Pick<ComponentStore, "dbs" | "exportTables" | "importTables">;
+  readonly persistence: Pick<Persistence, "allDocsJson">;
+  readonly jobs: Pick<ScheduledJobs, "rescheduleRestored">;
+};
+
+export function exportSnapshot(engine: SnapshotHost): unknown {
   const tables: Record<string, unknown[]> = {};
   const files: Record<string, { contentType: string | null; base64: string }> = {};
   for (const [id, doc] of engine.persistence.allDocsJson()) {
@@ -37,7 +53,10 @@ export function exportSnapshot(engine: Engine): unknown {
 }
 
 /** Replaces the whole database with a snapshot, as one commit. */
-export async function importSnapshot(engine: Engine, snapshot: any): Promise<{ documents: number; files: number }> {
+export async function importSnapshot(
+  engine: SnapshotHost,
+  snapshot: any,
+): Promise<{ documents: number; files: number }> {
   if (!snapshot || typeof snapshot.tables !== "object") throw new Error("Not a snapshot: missing `tables`");
   const accounts = snapshot.tables.authAccounts;
   await refuseImportedDemoAccounts(engine, Array.isArray(accounts) ? accounts : []);

@@ -12,10 +12,9 @@
  * after a start load their own modules without others loading beside them.
  */
 import { whileBusy } from "../database/documentLoader.js";
-import type { Engine } from "./engine.js";
 
 export async function warmFunctions(
-  engine: Pick<Engine, "moduleNames" | "loadModule">,
+  engine: { moduleNames(): string[]; loadModule(name: string): Promise<unknown> },
   busy: () => boolean = () => false,
 ): Promise<void> {
   // The zone data functions read through Intl (isValidTimeZone, local dates).

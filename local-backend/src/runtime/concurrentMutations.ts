@@ -7,7 +7,6 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { LogWriteError } from "../storage/dataLog.js";
-import type { Engine } from "../engine/engine.js";
 import { canonicalPath, dropLogLinesAfter, logLinesMark } from "./functionContext.js";
 import {
   backoffMs,
@@ -22,12 +21,20 @@ import {
 import type { Change } from "../database/readSet.js";
 import { scheduledMutationAttempt } from "./scheduledJobs.js";
 
+/** What concurrent mutations use of the engine: convex-test, its globals, the commit turn, the error log. */
+export type MutationHost = {
+  readonly ct: any;
+  readonly g: any;
+  readonly commits: { commitTurn(): Promise<void> };
+  logError(line: string): void;
+};
+
 export class ConcurrentMutations {
   readonly log = new ConflictLog();
   readonly enabled = occEnabled();
   readonly settings = occSettings();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: MutationHost) {}
 
   stats(): Record<string, unknown> {
     const { conflicts, retries, failures, conflictsByTable } = this.log;

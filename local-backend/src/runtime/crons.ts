@@ -10,7 +10,7 @@
  * while the backend was down are not replayed: a start schedules from now.
  */
 import { jsonToConvex } from "convex/values";
-import type { Engine } from "../engine/engine.js";
+import type { Caller } from "./functionContext.js";
 import { intKnob } from "../common/knobs.js";
 
 type Schedule =
@@ -115,13 +115,21 @@ export function plannedRun(schedule: Schedule, previous: number | null, now: num
 
 type Planned = { spec: string; at: number; delayMs: number };
 
+/** What the cron runner uses of the engine: the modules, running a function, the error log. */
+export type CronHost = {
+  moduleNames(): string[];
+  loadModule(modulePath: string): Promise<any>;
+  runAny(udfPath: string, args: Record<string, unknown>, caller?: Caller): Promise<unknown>;
+  logError(line: string): void;
+};
+
 export class CronRunner {
   private timers = new Map<string, NodeJS.Timeout>();
   private generation = 0;
   /** Each job's definition (as JSON), next run and delay, kept across reloads. */
   private planned = new Map<string, Planned>();
 
-  constructor(private readonly engine: Pick<Engine, "moduleNames" | "loadModule" | "runAny" | "logError">) {}
+  constructor(private readonly engine: CronHost) {}
 
   stop(): void {
     this.generation++;

@@ -5,7 +5,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { LogWriteError } from "../storage/dataLog.js";
-import type { Engine } from "../engine/engine.js";
+import type { ComponentStore } from "../database/componentStore.js";
 import { knob } from "../common/knobs.js";
 import { afterSchedulingTransaction, outsideTransaction } from "../database/occ.js";
 
@@ -32,6 +32,15 @@ const GC_BATCH = 1000;
 const GC_DELAY_MS = 10_000;
 const FINISHED = new Set(["success", "failed", "canceled"]);
 
+/** What the scheduler uses of the engine: convex-test, its globals, the databases and the error log. */
+export type SchedulerHost = {
+  readonly ct: any;
+  readonly g: any;
+  readonly db: any;
+  readonly components: Pick<ComponentStore, "dbs">;
+  logError(line: string): void;
+};
+
 export class ScheduledJobs {
   private pendingTimers = new Set<NodeJS.Timeout>();
   private stopped = false;
@@ -41,7 +50,7 @@ export class ScheduledJobs {
   private gcAt = Infinity;
   private lastSweep = -Infinity;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: SchedulerHost) {}
 
   /** A job finished (succeeded, failed, was canceled) at `completedTime`: its row goes once the retention has passed. */
   jobFinished(completedTime: number): void {

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import { convexToJson, getDocumentSize } from "convex/values";
 import { CursorSeal, queryFingerprint } from "./cursors.js";
-import type { Engine } from "../engine/engine.js";
+import type { ComponentStore } from "../database/componentStore.js";
+import type { DataStore } from "../storage/store.js";
 import { readTracker, tableFromId } from "./functionContext.js";
 import { currentTransaction } from "../database/occ.js";
 
@@ -18,7 +19,17 @@ function afterOtherWork<T>(value: T): Promise<T> {
 
 const docCache = new WeakMap<object, { json: string; size: number }>();
 
-export function wrapSyscalls(engine: Engine): void {
+/** What the syscall wrappers use of the engine: convex-test's globals, the database, files and the API's URL. */
+export type SyscallHost = {
+  readonly g: any;
+  readonly db: any;
+  readonly store: Pick<DataStore, "adminKey" | "writeFile" | "fileName">;
+  readonly components: Pick<ComponentStore, "currentDb">;
+  readonly files: { uploadToken(): string };
+  readonly opts: { apiUrl: string };
+};
+
+export function wrapSyscalls(engine: SyscallHost): void {
   const g = engine.g;
   const asyncSyscall = g.asyncSyscall;
   // Cursors and journals are sealed with a key from this data directory's secret (cursors.ts).
@@ -80,7 +91,7 @@ export function wrapSyscalls(engine: Engine): void {
  * immutable objects (a write replaces the object), so re-runs of a query
  * mostly hit the cache.
  */
-function queryStreamNext(engine: Engine, jsonArgs: string): string {
+function queryStreamNext(engine: SyscallHost, jsonArgs: string): string {
   const { queryId } = JSON.parse(jsonArgs);
   const { value, done } = engine.components.currentDb(engine.db).queryNext(queryId);
   if (done || value === null) return JSON.stringify(convexToJson({ value, done }));

@@ -6,10 +6,9 @@
 import { AuthError, EXPIRES, isAdminKey } from "../auth/auth.js";
 import type { Caller } from "../runtime/functionContext.js";
 import { journalString, type Subscription } from "./querySubscriptions.js";
-import type { SyncManager } from "./sync.js";
-import type { Session } from "./syncSession.js";
+import type { Session, SyncHost } from "./syncSession.js";
 
-export async function authenticate(sync: SyncManager, session: Session, message: any): Promise<void> {
+export async function authenticate(sync: SyncHost, session: Session, message: any): Promise<void> {
   if (message.baseVersion !== (session.pendingIdentity ?? session.identityVersion)) {
     session.fatal(`Invalid Authenticate: base version ${message.baseVersion}, expected ${session.identityVersion}`);
     return;

@@ -8,7 +8,6 @@ import { type Caller, canonicalPath, captureLogs } from "../runtime/functionCont
 import { describeError } from "../runtime/functionErrors.js";
 import { OCC_ERROR, OccError } from "../database/occ.js";
 import { type Entry, newEntry, type Subscription } from "./querySubscriptions.js";
-import type { SyncManager } from "./sync.js";
 import { authenticate } from "./syncAuth.js";
 import {
   encodeTs,
@@ -17,6 +16,7 @@ import {
   MAX_QUERIES_PER_CONNECTION,
   MAX_SUBSCRIPTIONS_PER_CONNECTION,
   type Session,
+  type SyncHost,
 } from "./syncSession.js";
 
 /** A UUID, as the official client's Connect carries (any version, either case). */
@@ -38,7 +38,7 @@ function requestFingerprint(caller: Caller, udfPath: unknown): string {
   return createHash("sha256").update(`${who}\u0000${path}`).digest("base64url").slice(0, 22);
 }
 
-export function dispatch(sync: SyncManager, session: Session, message: any, size: number): void {
+export function dispatch(sync: SyncHost, session: Session, message: any, size: number): void {
   switch (message.type) {
     case "Connect":
       // The official client always sends a random UUID (convex-js
@@ -86,7 +86,7 @@ export function dispatch(sync: SyncManager, session: Session, message: any, size
 }
 
 async function checkFunction(
-  sync: SyncManager,
+  sync: SyncHost,
   udfPath: unknown,
   kind: "query" | "mutation" | "action",
   caller: Caller,
@@ -105,7 +105,7 @@ async function checkFunction(
   return path;
 }
 
-async function modifyQuerySet(sync: SyncManager, session: Session, message: any): Promise<void> {
+async function modifyQuerySet(sync: SyncHost, session: Session, message: any): Promise<void> {
   if (
     message.baseVersion !== (session.pendingQuerySet ?? session.querySetVersion) ||
     typeof message.newVersion !== "number"
@@ -175,7 +175,7 @@ async function modifyQuerySet(sync: SyncManager, session: Session, message: any)
 
 /** A subscription to an entry; bad paths or args give a failing entry of their own. */
 async function subscribe(
-  sync: SyncManager,
+  sync: SyncHost,
   session: Session,
   udfPath: unknown,
   rawArgs: unknown,
@@ -210,7 +210,7 @@ async function subscribe(
  * queue after what it already asked; one that now resolves runs in the next
  * flush, one that fails the same way sends nothing new.
  */
-export function recheckFailedSubscriptions(sync: SyncManager, session: Session): void {
+export function recheckFailedSubscriptions(sync: SyncHost, session: Session): void {
   const failed = [...session.queries].filter(([, sub]) => sub.request);
   if (failed.length === 0) return;
   session.enqueue(async () => {
@@ -239,7 +239,7 @@ function failure(sub: Subscription): string | null {
   return result && !result.ok ? result.message : null;
 }
 
-async function mutation(sync: SyncManager, session: Session, message: any): Promise<void> {
+async function mutation(sync: SyncHost, session: Session, message: any): Promise<void> {
   const requestId = message.requestId;
   if (typeof requestId !== "number") {
     session.fatal("Mutation without a numeric requestId");
@@ -316,7 +316,7 @@ async function mutation(sync: SyncManager, session: Session, message: any): Prom
   }
 }
 
-async function action(sync: SyncManager, session: Session, message: any): Promise<void> {
+async function action(sync: SyncHost, session: Session, message: any): Promise<void> {
   const requestId = message.requestId;
   const logLines: string[] = [];
   try {

@@ -4,10 +4,12 @@
  * protocol's timestamp encoding.
  */
 import type { WebSocket } from "ws";
-import type { Caller } from "../runtime/functionContext.js";
+import type { TokenVerifier } from "../auth/auth.js";
+import type { MutationResults } from "../database/mutationResults.js";
+import type { Caller, FunctionInfo } from "../runtime/functionContext.js";
+import type { DataStore } from "../storage/store.js";
 import { intKnob, knob } from "../common/knobs.js";
-import type { Subscription } from "./querySubscriptions.js";
-import type { SyncManager } from "./sync.js";
+import type { QueryEntries, Subscription } from "./querySubscriptions.js";
 
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 /**
@@ -83,6 +85,31 @@ export function encodeTs(ts: bigint): string {
   return buf.toString("base64");
 }
 
+/** What a session, its messages (syncMessages.ts) and Authenticate (syncAuth.ts) use of the sync manager (sync.ts). */
+export type SyncHost = {
+  readonly engine: {
+    readonly store: Pick<DataStore, "adminKey">;
+    readonly mutationResults: Pick<MutationResults, "get">;
+    describe(udfPath: string): Promise<FunctionInfo | null>;
+    mutation(
+      udfPath: string,
+      args: Record<string, unknown>,
+      caller: Caller,
+      request?: { sessionId: string; requestId: number },
+    ): Promise<{ value: unknown; ts: bigint }>;
+    action(udfPath: string, args: Record<string, unknown>, caller: Caller): Promise<unknown>;
+    logError(line: string): void;
+  };
+  readonly verifier: Pick<TokenVerifier, "verify">;
+  readonly queries: QueryEntries;
+  readonly pendingSessions: Set<Session>;
+  distinctQueriesFrom(address: string): number;
+  requestFlush(): Promise<void>;
+  kick(): void;
+  push(session: Session): boolean;
+  drop(session: Session): void;
+};
+
 export class Session {
   sessionId = "";
   querySetVersion = 0;
@@ -114,7 +141,7 @@ export class Session {
 
   constructor(
     readonly ws: WebSocket,
-    readonly sync: SyncManager,
+    readonly sync: SyncHost,
     /** The peer's address, for the limits its connections share. */
     readonly address = "",
   ) {}

@@ -7,7 +7,7 @@ import { AsyncResource } from "node:async_hooks";
 import { convexToJson, jsonToConvex } from "convex/values";
 import type { ActionHost, ActionPool } from "./actionPool.js";
 import { FUNCTION_ENV_GLOBAL } from "../bundle/bundler.js";
-import type { Engine } from "../../engine/engine.js";
+import type { FunctionModules } from "../functionModules.js";
 import { canonicalPath, emitFunctionLog } from "../functionContext.js";
 import { onActionExpired } from "../userTime.js";
 
@@ -17,8 +17,15 @@ import { onActionExpired } from "../userTime.js";
  * identity, request, component, time limit, log lines). Returns undefined to
  * run it here instead (no pool, or an inline test handler).
  */
+/** What actions in threads use of the engine: whether it closed, convex-test, the bundle's files. */
+export type ActionEngine = {
+  readonly closed: boolean;
+  readonly ct: any;
+  readonly functions: Pick<FunctionModules, "file">;
+};
+
 export function invokeActionInWorker(
-  engine: Engine,
+  engine: ActionEngine,
   pool: ActionPool | null,
   functionPath: { udfPath: string; componentPath: string },
   requestId: string,
@@ -46,7 +53,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * worker is abandoned as an action's is. Returns undefined to run it here instead.
  */
 export function invokeHttpActionInWorker(
-  engine: Engine,
+  engine: ActionEngine,
   pool: ActionPool | null,
   url: string,
   init: RequestInit | undefined,
@@ -86,7 +93,7 @@ async function bodyBytes(body: BodyInit | null | undefined): Promise<ArrayBuffer
 }
 
 /** What a worker asks for, answered in the context of the function that started it (created in that context). */
-function hostInContext(engine: Engine): ActionHost {
+function hostInContext(engine: ActionEngine): ActionHost {
   const inContext = AsyncResource.bind((fn: () => any) => fn());
   return {
     syscall: (kind, op, syscallArgs) => inContext(() => actionSyscall(engine, kind, op, syscallArgs)),
@@ -104,7 +111,7 @@ function functionEnv(): Record<string, string> {
  * answers it for an action on this thread; the calls to other functions go
  * by their address (a name, a component reference or a function handle).
  */
-async function actionSyscall(engine: Engine, kind: "async" | "js", op: string, args: any): Promise<unknown> {
+async function actionSyscall(engine: ActionEngine, kind: "async" | "js", op: string, args: any): Promise<unknown> {
   const convex = (globalThis as any).Convex;
   if (kind === "js") {
     if (op === "storage/storeBlob") {
