@@ -78,6 +78,24 @@ test.describe("README screenshots @screenshots", () => {
     await page.screenshot({ path: shot("scene.png") });
   });
 
+  test("the scene on a 390 px phone, filters folded", async ({ browser }) => {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      colorScheme: "light",
+      timezoneId: "America/New_York",
+    });
+    const page = await phone.newPage();
+    await page.goto("/scene");
+    await expect(page.getByRole("button", { name: "Filters", exact: true })).toBeVisible();
+    await expect(page.getByTestId("tonight-night").first()).toBeVisible({ timeout: 20_000 });
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: shot("scene-phone.png") });
+    await phone.close();
+  });
+
   test("an event page", async ({ page }) => {
     await openFirstEventPage(page);
     await page.waitForLoadState("networkidle");
