@@ -37,13 +37,13 @@ export const expireVerification = internalMutation({
   },
 });
 
-/** Takes a mic's queued check-ins into its row (each check-in schedules one, model/micTriggers);
- * a full batch leaves the rest to a follow-up. */
+/** Takes a mic's queued check-ins into its row (each check-in schedules one, with its
+ * queue row, model/micTriggers); a full batch leaves the rest to a follow-up. */
 export const foldCheckIns = internalMutation({
-  args: { micId: v.id("sceneItems") },
+  args: { micId: v.id("sceneItems"), queueId: v.optional(v.id("micCheckInQueue")) },
   returns: v.object({ folded: v.number(), more: v.boolean() }),
-  handler: async (ctx, { micId }) => {
-    const result = await foldMicCheckIns(ctx, micId);
+  handler: async (ctx, { micId, queueId }) => {
+    const result = await foldMicCheckIns(ctx, { micId, queueId, nowMs: Date.now() });
     if (result.more) await ctx.scheduler.runAfter(FOLD_INTERVAL_MS, internal.checkIns.foldCheckIns, { micId });
     return result;
   },

@@ -4,6 +4,7 @@ import { api, internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { encodeGeohash } from "./lib/geo";
+import { foldCheckIns } from "./model/micTriggers";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { createAdmin, createSceneItem, createUser } from "./test.setup";
@@ -198,6 +199,36 @@ describe("check-in count, latest check-in and verification", () => {
       lastVerifiedAt: nyWed("19:50"),
     });
     expect((await mic(id)).verificationExpiresAt).toBeUndefined();
+    await expectInvariantsOk();
+  });
+
+  test("a crowd's folds: the oldest queued check-in's fold takes the queue up to its time; the others stop", async () => {
+    const [ana, ben, cat] = [await seasonedUser(t), await seasonedUser(t), await seasonedUser(t)];
+    const id = await createSceneItem(t, WEDNESDAY_MIC);
+    // Within a second of each other.
+    for (const [who, ms] of [
+      [ana, 0],
+      [ben, 300],
+      [cat, 600],
+    ] as const) {
+      vi.setSystemTime(nyWed("19:45") + ms);
+      await who.asUser.mutation(api.checkIns.checkIn, { sceneItemId: id, ...VENUE });
+    }
+    const queue = await t.run(async (ctx) => await ctx.db.query("micCheckInQueue").collect());
+    expect(queue).toHaveLength(3);
+    const fold = (queueId: Id<"micCheckInQueue"> | undefined, nowMs: number) =>
+      t.run(async (ctx) => await foldCheckIns(ctx, { micId: id, queueId, nowMs }));
+    const later = queue[2]._creationTime + 100;
+    // Not first in line while the oldest is recent: its fold leaves the queue to the oldest's.
+    expect(await fold(queue[1]._id, later)).toEqual({ folded: 0, more: false });
+    // Up to a time before the last check-in: that one waits for a later fold.
+    expect(await fold(queue[0]._id, queue[1]._creationTime)).toEqual({ folded: 2, more: false });
+    expect(await mic(id)).toMatchObject({ checkInCount: 2, verifiedCheckIns30d: 2 });
+    await expectInvariantsOk();
+    // A fold whose row was taken stops; the last one's own fold takes it.
+    expect(await fold(queue[0]._id, later)).toEqual({ folded: 0, more: false });
+    expect(await fold(queue[2]._id, later)).toEqual({ folded: 1, more: false });
+    expect(await mic(id)).toMatchObject({ checkInCount: 3, verifiedCheckIns30d: 3 });
     await expectInvariantsOk();
   });
 

@@ -236,7 +236,7 @@ export default defineSchema({
    * inserts, and a fold on the next second takes them into the mic's count
    * and Verified (model/micTriggers), so a crowd at one mic never writes one row.
    */
-  micCheckInQueue: defineTable({ micId: v.id("sceneItems") }).index("by_mic", ["micId"]),
+  micCheckInQueue: defineTable({ micId: v.id("sceneItems"), checkInId: v.id("checkIns") }).index("by_mic", ["micId"]),
 
   favorites: defineTable({
     userId: v.id("users"),

@@ -5,10 +5,11 @@ import type { Id } from "./_generated/dataModel";
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { useFrozenClock } from "./test.clock";
-import { api, internal } from "./_generated/api";
+import { api } from "./_generated/api";
 import {
   createSceneItem,
   createUser,
+  foldQueuedCheckIns,
   newTest,
   type SceneItemOverrides,
   type TestBackend,
@@ -55,16 +56,11 @@ export async function checkIn(
   at: { latitude: number; longitude: number } = AT_VENUE,
 ) {
   const result = await comic.asUser.mutation(api.checkIns.checkIn, { sceneItemId: mic, ...at });
-  await foldCheckIns(t, mic);
+  await foldQueuedCheckIns(t);
   return result;
 }
 
-/** Takes the check-ins queued at `mic` into its row now, as the fold they scheduled will. */
-async function foldCheckIns(backend: TestBackend, mic: Id<"sceneItems">) {
-  await backend.mutation(internal.checkIns.foldCheckIns, { micId: mic });
-}
-
-export { foldQueuedCheckIns } from "./test.setup";
+export { foldQueuedCheckIns };
 
 /** A Wednesday mic (with `overrides`) and a comedian who has not checked in there. */
 export async function micAndComic(overrides: SceneItemOverrides = {}) {

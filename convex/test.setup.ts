@@ -1,9 +1,9 @@
 import rateLimiterTest from "@convex-dev/rate-limiter/test";
 import shardedCounterTest from "@convex-dev/sharded-counter/test";
 import { convexTest, type TestConvex } from "convex-test";
-import { internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { VenueInput } from "./model/events";
+import { foldCheckIns } from "./model/micTriggers";
 import { normalizeEmail } from "./model/profiles";
 import { type CommunityTotals, readCommunityTotals } from "./model/stats";
 import { type MyStats, NO_STATS } from "./model/userStats";
@@ -220,8 +220,13 @@ export const CREEK_VENUE: VenueInput = {
   longitude: -73.9526,
 };
 
-/** Folds every mic's queued check-ins into its row now (the folds the check-ins scheduled run on the next second). */
+/**
+ * Folds every mic's queued check-ins into its row now, as the folds the
+ * check-ins scheduled for the next second will (whatever the frozen clock says).
+ */
 export async function foldQueuedCheckIns(t: TestBackend): Promise<void> {
   const mics = await t.run(async (ctx) => (await ctx.db.query("micCheckInQueue").collect()).map((r) => r.micId));
-  for (const micId of new Set(mics)) await t.mutation(internal.checkIns.foldCheckIns, { micId });
+  for (const micId of new Set(mics)) {
+    await t.run(async (ctx) => await foldCheckIns(ctx, { micId, nowMs: Number.MAX_VALUE }));
+  }
 }

@@ -168,14 +168,15 @@ const FOLD_BATCH = 1000;
 
 /**
  * A new check-in: one queue row (an insert no other check-in reads) and a
- * fold due on the next whole second. Every check-in of one second at a mic
- * schedules the same instant: the first fold to commit takes them all in, the
- * others find the queue empty and write nothing.
+ * fold of it due on the next whole second. Every check-in of one second at a
+ * mic schedules the same instant; the fold of the oldest queued row takes
+ * them all in, and the others, finding theirs taken or not first in line,
+ * stop after two reads.
  */
 async function queueCheckIn(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
-  await ctx.innerDb.insert("micCheckInQueue", { micId: row.sceneItemId });
+  const queueId = await ctx.innerDb.insert("micCheckInQueue", { micId: row.sceneItemId, checkInId: row._id });
   const foldAt = (Math.floor(Date.now() / FOLD_INTERVAL_MS) + 1) * FOLD_INTERVAL_MS;
-  await ctx.scheduler.runAt(foldAt, internal.checkIns.foldCheckIns, { micId: row.sceneItemId });
+  await ctx.scheduler.runAt(foldAt, internal.checkIns.foldCheckIns, { micId: row.sceneItemId, queueId });
 }
 
 /** How many of the mic's check-ins its row has not counted yet (the invariant checker adds them). */
@@ -186,33 +187,41 @@ export async function unfoldedCheckIns(ctx: QueryCtx, micId: Id<"sceneItems">): 
 }
 
 /**
- * Takes the mic's queued check-ins into its row: the count, the latest
- * check-in and Verified, as {@link onCheckInAdded} sets them for the newest
- * check-in (which, counting every comedian of its period, verifies whenever
- * an earlier one of the batch would). Without the mic (deleted) the queue just
- * goes. Returns how many it took in and whether a full batch left more.
+ * Takes the mic's check-ins queued up to `nowMs` into its row: the count, the
+ * latest check-in and Verified, as {@link onCheckInAdded} sets them for the
+ * newest queued check-in (which, counting every comedian of its period,
+ * verifies whenever an earlier one of the batch would). The ranges it reads
+ * end at `nowMs` and at that check-in, so check-ins made while it runs seldom
+ * conflict with it; they wait for their own fold. The fold of a check-in (`queueId`) whose row is gone, or
+ * not the oldest while the oldest is recent, leaves the work to that one's
+ * fold. Without the mic (deleted) the queue just goes. Returns how many it
+ * took in and whether a full batch left more.
  */
 export async function foldCheckIns(
   ctx: MutationCtx,
-  micId: Id<"sceneItems">,
+  { micId, queueId, nowMs }: { micId: Id<"sceneItems">; queueId?: Id<"micCheckInQueue">; nowMs: number },
 ): Promise<{ folded: number; more: boolean }> {
+  const none = { folded: 0, more: false };
+  if (queueId !== undefined && (await ctx.db.get("micCheckInQueue", queueId)) === null) return none;
   const queued = await ctx.db
     .query("micCheckInQueue")
-    .withIndex("by_mic", (q) => q.eq("micId", micId))
+    .withIndex("by_mic", (q) => q.eq("micId", micId).lte("_creationTime", nowMs))
     .take(FOLD_BATCH);
-  if (queued.length === 0) return { folded: 0, more: false };
+  if (queued.length === 0) return none;
+  const oldest = queued[0];
+  if (queueId !== undefined && oldest._id !== queueId && oldest._creationTime > nowMs - 2 * FOLD_INTERVAL_MS) {
+    return none;
+  }
   const mic = await ctx.db.get("sceneItems", micId);
   if (mic !== null) {
-    const newest = await ctx.db
-      .query("checkIns")
-      .withIndex("by_item_and_time", (q) => q.eq("sceneItemId", micId))
-      .order("desc")
-      .first();
+    // The queued check-ins themselves (one removed since, by an account deletion, is counted off already).
+    const rows = await Promise.all(queued.map((row) => ctx.db.get("checkIns", row.checkInId)));
+    const times = rows.flatMap((row) => (row === null ? [] : [row.checkedInAt]));
     const patch: Partial<Doc<"sceneItems">> = { checkInCount: mic.checkInCount + queued.length };
-    if (newest !== null) {
-      const at = newest.checkedInAt;
+    if (times.length > 0) {
+      const at = Math.max(...times);
       patch.lastCheckInAt = Math.max(mic.lastCheckInAt ?? at, at);
-      const comedians = await verifiersAt(ctx, { mic, at });
+      const comedians = await verifiersAt(ctx, { mic, at, onlyUpToAt: true });
       if (comedians >= VERIFY_MIN_COMEDIANS) {
         Object.assign(patch, {
           verifiedCheckIns30d: comedians,

@@ -82,6 +82,9 @@ export async function fanOut(backend: Backend, clients: ConvexClient[]): Promise
   console.log(
     `  median send-to-last-subscriber: ${ms(median(samples.map((s) => s.lastFromSend)))} (subscribers run in this process, so their parsing counts too)`,
   );
+  console.log(
+    "  (the mic row takes a check-in in with the fold on the next whole second: up to 1 s of each is that wait)",
+  );
 }
 
 /** The live list: a host's reorder to LIST_WATCHERS subscribers of the list, send to last watcher. */
