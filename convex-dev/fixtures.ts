@@ -196,6 +196,41 @@ export const insertWeekSets = internalMutation({
 });
 
 /**
+ * Gives the account with `email` a set at 21:00 New York time on each local
+ * `date`, at `micId` or under `venueName` (the season's month rows follow
+ * through the triggers). At most 100 a call.
+ */
+export const insertSeasonSets = internalMutation({
+  args: {
+    email: v.string(),
+    sets: v.array(
+      v.object({
+        date: v.string(),
+        minutes: v.number(),
+        micId: v.optional(v.id("sceneItems")),
+        venueName: v.optional(v.string()),
+      }),
+    ),
+  },
+  returns: v.null(),
+  handler: async (ctx, { email, sets }) => {
+    const user = await accountWithEmail(ctx, email);
+    for (const { date, minutes, micId, venueName } of sets.slice(0, 100)) {
+      await ctx.db.insert("performances", {
+        userId: user._id,
+        minutes,
+        performedAt: zonedEpoch(date, "21:00", "America/New_York"),
+        performanceDate: date,
+        ...(micId !== undefined ? { sceneItemId: micId } : {}),
+        ...(venueName !== undefined ? { venueName } : {}),
+        tags: [],
+      });
+    }
+    return null;
+  },
+});
+
+/**
  * The site-wide rate limits a crowd of strangers shares, taken as the password
  * provider takes them (before it hashes): a sign-up's `signUp` (and its
  * address's `signUpEmail`), or a sign-in on a real account's `signInFailed`

@@ -6,6 +6,7 @@ import { MIN_SET_MINUTES } from "./lib/setRules";
 import { DEFAULT_STAGE_NAME } from "./lib/profileRules";
 import { isEmailLocalPart } from "./model/profiles";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
+import { backfillSeason } from "./model/season";
 import { backfillWeeks } from "./model/weekStreaks";
 
 /**
@@ -112,6 +113,29 @@ export const performanceWeeks = internalMutation({
     let updated = 0;
     for (const stats of page.page) {
       if (await backfillWeeks(ctx, stats.userId)) updated++;
+    }
+    return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
+  },
+});
+
+/** Comedians one {@link seasonMonths} call looks at (each reads up to 8,000 sets). */
+const SEASON_USER_BATCH = 5;
+
+/**
+ * A season page reads one `seasonMonths` row per month with a set. A comedian
+ * whose sets predate the table has none: this builds them from their sets,
+ * {@link SEASON_USER_BATCH} comedians a call; run it again with `cursor` set
+ * to the answer's `continueCursor` until `isDone`. Comedians who have month
+ * rows already are left alone.
+ */
+export const seasonMonths = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ updated: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("userStats").paginate({ numItems: SEASON_USER_BATCH, cursor: cursor ?? null });
+    let updated = 0;
+    for (const stats of page.page) {
+      if (await backfillSeason(ctx, stats.userId)) updated++;
     }
     return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
   },

@@ -176,6 +176,10 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   createSetList: { kind: "token bucket", rate: 100, period: 24 * HOUR, capacity: 100 },
   // A device subscribes once; a script re-subscribing churns rows and deliveries.
   pushSubscribe: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  // Public season links: made by their owner; opened by strangers (site-wide, sharded, and per link).
+  seasonShare: { kind: "token bucket", rate: 20, period: 24 * HOUR, capacity: 20 },
+  seasonShareOpen: { kind: "token bucket", rate: 600, period: MINUTE, capacity: 600, shards: 10 },
+  seasonShareOpenLink: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60 },
 });
 
 export type RateLimitName =
@@ -199,7 +203,10 @@ export type RateLimitName =
   | "passwordResetCode"
   | "createBit"
   | "createSetList"
-  | "pushSubscribe";
+  | "pushSubscribe"
+  | "seasonShare"
+  | "seasonShareOpen"
+  | "seasonShareOpenLink";
 
 /** The spec's text for a sign-in refused by either sign-in limit; the wait travels as `retryAfterMs`. */
 export const SIGN_IN_LIMITED_MESSAGE = "Too many failed attempts. Please try again later.";
@@ -235,6 +242,9 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   createBit: (ms) => `You have added a lot of bits today. Please try again in ${waitText(ms)}.`,
   createSetList: (ms) => `You have made a lot of set lists today. Please try again in ${waitText(ms)}.`,
   pushSubscribe: (ms) => `Too many notification sign-ups. Please try again in ${waitText(ms)}.`,
+  seasonShare: (ms) => `You have made a lot of season links today. Please try again in ${waitText(ms)}.`,
+  seasonShareOpen: () => "This page is busy right now. Please try again in a minute.",
+  seasonShareOpenLink: () => "This link has been opened a lot. Please try again in a minute.",
 };
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;

@@ -1,6 +1,7 @@
 import { authTables } from "@convex-dev/auth/server";
 import { defineSchema, defineTable } from "convex/server";
 import { v } from "convex/values";
+import { SHARE_FIELDS } from "./lib/season";
 import { weekStreakStateValidator } from "./lib/weekStreaks";
 
 /** Kinds of scene item: the wizards create open mics and shows; admins may also
@@ -141,6 +142,31 @@ export default defineSchema({
     sets: v.number(),
     goal: v.number(),
   }).index("by_user_and_week", ["userId", "weekStart"]),
+
+  // A season in review: one rollup row per comedian-month, and the public links to a season.
+  /** A comedian's month: sets, minutes, sets per day (`days[i]` is day i + 1) and per mic (capped; the rest in `otherSets`). */
+  seasonMonths: defineTable({
+    userId: v.id("users"),
+    month: v.string(),
+    sets: v.number(),
+    minutes: v.number(),
+    days: v.array(v.number()),
+    mics: v.array(
+      v.object({ sceneItemId: v.optional(v.id("sceneItems")), venueName: v.optional(v.string()), sets: v.number() }),
+    ),
+    otherSets: v.number(),
+  }).index("by_user_and_month", ["userId", "month"]),
+
+  /** A public link to a comedian's season: an unguessable token, the months it covers and the figures it shows. */
+  seasonShares: defineTable({
+    userId: v.id("users"),
+    token: v.string(),
+    from: v.string(),
+    to: v.string(),
+    fields: v.array(v.union(...SHARE_FIELDS.map((f) => v.literal(f)))),
+  })
+    .index("by_token", ["token"])
+    .index("by_userId", ["userId"]),
 
   /** A set logged from a device's offline outbox, by the key the device gave it: a resend finds it. */
   setClientKeys: defineTable({

@@ -9,6 +9,7 @@ import { listCells } from "./test.authzMatrix.lists";
 import { materialCells } from "./test.authzMatrix.material";
 import { notificationCells } from "./test.authzMatrix.notifications";
 import { sceneCells } from "./test.authzMatrix.scene";
+import { seasonCells } from "./test.authzMatrix.season";
 import type { Entry } from "./test.authzWorld";
 
 /** Who may do what with each public function (anonymous, another comedian, an admin, the owner). */
@@ -19,4 +20,5 @@ export const matrix: Record<string, Entry> = {
   ...listCells,
   ...materialCells,
   ...notificationCells,
+  ...seasonCells,
 };

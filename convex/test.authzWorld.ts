@@ -63,6 +63,9 @@ export type World = {
   /** The owner's mic without coordinates (for the geocoder). */
   noCoordsMic: Id<"sceneItems">;
   ownerSet: Id<"performances">;
+  /** The owner's public link to her season (its token is hers to hand out). */
+  ownerShare: Id<"seasonShares">;
+  ownerShareToken: string;
   ownerEntry: Id<"scheduleEntries">;
   ownerClaim: Id<"micClaims">;
   /** A mic the bystander hosts (approved claim) with the owner's claim still pending on it. */
@@ -163,6 +166,11 @@ export async function buildWorld(): Promise<World> {
     sceneItemId: ownerMic,
     tags: ["olive-private-tag"],
     notes: "olive's private notes",
+  });
+  const { id: ownerShare, token: ownerShareToken } = await owner.asUser.mutation(api.season.createShare, {
+    from: "2026-01",
+    to: "2026-12",
+    fields: ["name", "sets", "topMics"],
   });
   await owner.asUser.mutation(api.favorites.add, { sceneItemId: ownerMic });
   const { entryId: ownerEntry } = await owner.asUser.mutation(api.schedule.add, { sceneItemId: ownerMic });
@@ -397,6 +405,8 @@ export async function buildWorld(): Promise<World> {
     claimMic,
     noCoordsMic,
     ownerSet,
+    ownerShare,
+    ownerShareToken,
     ownerEntry,
     ownerClaim,
     ownerReport,
@@ -413,6 +423,7 @@ export function privateMarkers(w: World): string[] {
     w.owner.userId,
     w.owner.profileId,
     w.ownerSet,
+    w.ownerShareToken,
     w.ownerEntry,
     w.ownerClaim,
     w.ownerReport,
@@ -467,7 +478,7 @@ export type Entry = {
 export const DELETING_THE_OWNERS_MIC: NonNullable<Entry["changesBystander"]> = {
   why: "deleting the mic deletes everyone's favourites, schedule entries, reports and venue visits there, unlinks their sets and recounts their venues",
   mic: (w) => w.ownerMic,
-  derived: ["userStats"],
+  derived: ["userStats", "seasonMonths"],
 };
 
 /** Arguments the cells of several areas share. */

@@ -15,6 +15,7 @@ import {
   MIN_BIT_SECONDS,
 } from "./lib/bitRules";
 import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MAX_PERFORMANCE_MINUTES, MIC_LIMITS } from "./lib/micRules";
+import { MAX_SHARE_TOKEN_LENGTH } from "./lib/season";
 import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "./lib/profileRules";
 import { MAX_CLAIM_MESSAGE_LENGTH, MAX_REVIEW_REASON_LENGTH } from "./model/claims";
 import { MAX_NAME_LENGTH as MAX_WALK_IN_NAME_LENGTH, MAX_SPOTS, MAX_WAITLIST_SPOTS } from "./lib/nightListRules";
@@ -62,6 +63,7 @@ const STRING_CAPS: Record<string, number> = {
   "performances:logWithNewMic.set.tags.[]": MAX_TAG_LENGTH,
   "nightLists:addWalkIn.name": MAX_WALK_IN_NAME_LENGTH,
   "nightLists:renameWalkIn.name": MAX_WALK_IN_NAME_LENGTH,
+  "season:openShared.token": MAX_SHARE_TOKEN_LENGTH,
   "bits:create.title": MAX_BIT_TITLE_LENGTH,
   "bits:update.title": MAX_BIT_TITLE_LENGTH,
   "bits:create.notes": MAX_BIT_NOTES_LENGTH,

@@ -195,6 +195,9 @@ export async function buildWorld(): Promise<World> {
     night: { micId: mine, date: "2026-11-25" },
   });
   const theirSetList = await rival.asUser.mutation(api.setLists.create, { title: "Theirs", bitIds: [theirBit] });
+  const season = { from: "2026-01", to: "2026-12", fields: ["sets" as const] };
+  const myShare = (await comic.asUser.mutation(api.season.createShare, season)).id;
+  const theirShare = (await rival.asUser.mutation(api.season.createShare, season)).id;
   // One notice of the comedian's and one of the rival's: markRead reaches its logic with both.
   const notices = await t.run(async (ctx) => {
     const notice = {
@@ -213,6 +216,7 @@ export async function buildWorld(): Promise<World> {
     ids: {
       bits: [myBit, theirBit],
       setLists: [mySetList, theirSetList],
+      seasonShares: [myShare, theirShare],
       notifications: notices,
       sceneItems: [mine, theirs, lost, ids.goneItem],
       performances: [mySet, theirSet, ids.goneSet],

@@ -4,6 +4,7 @@ import { registerBitTriggers } from "./model/bitTriggers";
 import { registerMicNumberTriggers } from "./model/micNumberTriggers";
 import { registerMicTriggers } from "./model/micTriggers";
 import { registerNotificationTriggers } from "./model/notificationTriggers";
+import { registerSeasonTriggers } from "./model/seasonTriggers";
 import { registerStatsTriggers } from "./model/statsTriggers";
 import { registerWeekStreakTriggers } from "./model/weekStreakTriggers";
 
@@ -27,3 +28,4 @@ registerBitTriggers(triggers);
 registerWeekStreakTriggers(triggers);
 registerNotificationTriggers(triggers);
 registerMicNumberTriggers(triggers);
+registerSeasonTriggers(triggers);

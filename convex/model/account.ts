@@ -269,6 +269,24 @@ export async function purgeOwnedRows(
     drain(
       (n) =>
         ctx.db
+          .query("seasonShares")
+          .withIndex("by_userId", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("seasonShares"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
+          .query("seasonMonths")
+          .withIndex("by_user_and_month", (q) => q.eq("userId", userId))
+          .take(n),
+      COST.row,
+      deleteRow("seasonMonths"),
+    ),
+    drain(
+      (n) =>
+        ctx.db
           .query("venueVisits")
           .withIndex("by_user_and_item", (q) => q.eq("userId", userId))
           .take(n),

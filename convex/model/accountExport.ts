@@ -89,7 +89,13 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
     return item ? { title: item.title, venueName: item.venueName, city: item.city } : null;
   };
 
-  const notifications = await notificationsExport(ctx, userId);
+  const [notifications, seasonLinks] = await Promise.all([
+    notificationsExport(ctx, userId),
+    ctx.db
+      .query("seasonShares")
+      .withIndex("by_userId", (q) => q.eq("userId", userId))
+      .take(EXPORT_LIMIT),
+  ]);
   const photoUrl = profile?.photoStorageId ? await ctx.storage.getUrl(profile.photoStorageId) : null;
   return {
     format: "stagetime-export",
@@ -202,5 +208,13 @@ export async function exportData(ctx: QueryCtx, userId: Id<"users">) {
       return rest;
     }),
     notifications,
+    // The public season links (the token is the link); the season's numbers follow from `sets`.
+    seasonLinks: seasonLinks.map((l) => ({
+      createdAt: l._creationTime,
+      token: l.token,
+      from: l.from,
+      to: l.to,
+      fields: l.fields,
+    })),
   };
 }

@@ -63,6 +63,7 @@ export const routes: RouteObject[] = [
       { path: rel(paths.auth), lazy: page(() => import("@/routes/Auth")) },
       { path: rel(paths.authCallback), lazy: page(() => import("@/routes/AuthCallback")) },
       { path: rel(paths.eventPattern), lazy: page(() => import("@/routes/Event")) },
+      { path: rel(paths.seasonSharedPattern), lazy: page(() => import("@/routes/SeasonShared")) },
       { path: rel(paths.discover), element: <Navigate to={paths.home} replace /> },
       {
         // The signed-in layout group of the route table.
@@ -98,6 +99,7 @@ export const routes: RouteObject[] = [
             lazy: page(() => import("@/routes/PerformanceHistory")),
           },
           { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
+          { path: rel(paths.season), lazy: page(() => import("@/routes/Season")) },
           { path: rel(paths.bits), lazy: page(() => import("@/routes/Bits")) },
           { path: rel(paths.bitPattern), lazy: page(() => import("@/routes/Bit")) },
           { path: rel(paths.setLists), lazy: page(() => import("@/routes/SetLists")) },

@@ -72,6 +72,11 @@ export const paths = {
   /** How each bit of a logged set went. */
   setBitsPattern: "/sets/:id/bits",
   setBits: (id: string) => `/sets/${encodeURIComponent(id)}/bits`,
+  /** A season in review (`?from=YYYY-MM&to=YYYY-MM`, this year without), and a public link to one. */
+  season: "/season",
+  seasonPeriod: (from: string, to: string) => `/season?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+  seasonSharedPattern: "/season/shared/:token",
+  seasonShared: (token: string) => `/season/shared/${encodeURIComponent(token)}`,
   onboardingRoot: "/onboarding",
   onboarding: (step: OnboardingStep) => `/onboarding/${step}`,
   admin: "/admin",

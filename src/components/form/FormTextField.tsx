@@ -6,7 +6,7 @@ import { FieldFrame, useField } from "./FieldFrame";
 type FormTextFieldProps = {
   name: string;
   label: string;
-  type?: "text" | "email" | "password" | "number" | "url" | "tel" | "search" | "time" | "date";
+  type?: "text" | "email" | "password" | "number" | "url" | "tel" | "search" | "time" | "date" | "month";
   placeholder?: string;
   autoComplete?: string;
   hint?: ReactNode;

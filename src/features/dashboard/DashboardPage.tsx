@@ -251,6 +251,9 @@ function DashboardView({
         <StatTile label="Total Sets" value={String(summary.totalSets)} />
         <StatTile label="Average Length" value={formatDuration(summary.averageMinutes)} />
       </Grid>
+      <Link asChild size="2">
+        <RouterLink to={paths.season}>Your season in review: sets, mics, streaks and a card to share</RouterLink>
+      </Link>
 
       <ErrorBoundary fallback={null}>{tonight}</ErrorBoundary>
 

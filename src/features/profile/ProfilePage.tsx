@@ -1,8 +1,9 @@
 import { ExitIcon } from "@radix-ui/react-icons";
-import { Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Box, Button, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { format } from "date-fns";
 import { useEffect } from "react";
+import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "../../../convex/_generated/api";
 import { isDefaultStageName, MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../../../convex/lib/profileRules";
@@ -12,6 +13,7 @@ import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { LoadingState } from "@/components/LoadingState";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
+import { paths } from "@/lib/paths";
 import { AccountActions } from "./AccountActions";
 import { AvatarUpload } from "./AvatarUpload";
 import { profileSchema, type ProfileValues } from "./profileSchema";
@@ -89,6 +91,9 @@ function LiveProfile() {
         <Text as="p" size="2" color="gray" mt="1">
           Member since {format(new Date(me.memberSince), "MMMM yyyy")}
         </Text>
+        <Link asChild size="2" mt="1">
+          <RouterLink to={paths.season}>Your season in review</RouterLink>
+        </Link>
       </Box>
       <Card size="3">
         <Flex direction="column" gap="4">

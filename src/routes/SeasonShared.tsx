@@ -1,0 +1,12 @@
+import { useParams } from "react-router-dom";
+import { PageContainer } from "@/components/PageContainer";
+import { SharedSeasonPage } from "@/features/season/SharedSeasonPage";
+
+export default function SeasonShared() {
+  const { token } = useParams<{ token: string }>();
+  return (
+    <PageContainer>
+      <SharedSeasonPage token={token ?? ""} />
+    </PageContainer>
+  );
+}
