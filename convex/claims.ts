@@ -2,6 +2,7 @@ import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { adminMutation, adminQuery, internalMutation, userMutation, userQuery } from "./functions";
+import { canEditMic, canHostMic } from "./model/access";
 import * as Claims from "./model/claims";
 import { assertPageOpts } from "./lib/requestRules";
 import { enforceRateLimit } from "./rateLimits";
@@ -37,8 +38,8 @@ export const ownerState = userQuery({
     ]);
     if (item === null) return { claims, canManage: false, canHost: false };
     const [canManage, canHost] = await Promise.all([
-      Claims.canEditMic(ctx, ctx.userId, item),
-      Claims.canHostMic(ctx, ctx.userId, item),
+      canEditMic(ctx, ctx.userId, item),
+      canHostMic(ctx, ctx.userId, item),
     ]);
     return { claims, canManage, canHost };
   },

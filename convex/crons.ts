@@ -6,7 +6,7 @@ const crons = cronJobs();
 // Verification lasts 30 days from the latest verifying check-in; clear it once it lapses.
 crons.daily("expire verification", { hourUTC: 8, minuteUTC: 17 }, internal.checkIns.expireVerification, {});
 
-// Part 1 §9: schedule entries whose performance is over are cleaned up every 5 minutes.
+// Schedule entries whose performance is over are cleaned up every 5 minutes.
 crons.interval("clean up completed schedule entries", { minutes: 5 }, internal.schedule.cleanupCompleted, {});
 
 // Uploads no profile uses are deleted an hour after upload (storage.ts).

@@ -14,6 +14,7 @@ import {
   type QueryCtx,
 } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
+import { isAdmin } from "./model/access";
 import { triggers } from "./triggers";
 
 type AuthCtx = Pick<QueryCtx, "auth" | "db">;
@@ -84,14 +85,6 @@ async function requireActionUserId(ctx: ActionCtx): Promise<Id<"users">> {
   return userId;
 }
 
-async function isAdminUser(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
-  const profile = await ctx.db
-    .query("profiles")
-    .withIndex("by_userId", (q) => q.eq("userId", userId))
-    .unique();
-  return profile?.isAdmin === true;
-}
-
 /** A query open to everyone; `ctx.userId` is the caller or null. */
 export const publicQuery = customQuery(
   query,
@@ -142,7 +135,7 @@ export const adminQuery = customQuery(
   query,
   customCtx(async (ctx) => {
     const userId = await requireUserId(ctx);
-    if (!(await isAdminUser(ctx, userId))) throw appError(ErrorCode.FORBIDDEN, "Admins only.");
+    if (!(await isAdmin(ctx, userId))) throw appError(ErrorCode.FORBIDDEN, "Admins only.");
     return { userId };
   }),
 );
@@ -153,7 +146,7 @@ export const adminMutation = customMutation(
   customCtx(async (ctx) => {
     const withTriggers = triggers.wrapDB(ctx);
     const userId = await requireUserId(withTriggers);
-    if (!(await isAdminUser(withTriggers, userId))) throw appError(ErrorCode.FORBIDDEN, "Admins only.");
+    if (!(await isAdmin(withTriggers, userId))) throw appError(ErrorCode.FORBIDDEN, "Admins only.");
     return { db: withTriggers.db, userId };
   }),
 );

@@ -13,7 +13,7 @@ import {
   setCoordinates,
   type GeocodeCandidate,
 } from "./model/admin";
-import { isAdmin } from "./model/profiles";
+import { isAdmin } from "./model/access";
 import { sceneItemStatus } from "./schema";
 
 const PAGE_SIZE = 100;

@@ -6,7 +6,7 @@ import * as Performances from "./model/performances";
 import { lastOccurrence } from "./lib/recurrence";
 import { enforceRateLimit } from "./rateLimits";
 
-/** The onboarding set-length slider's range (part 2 §9). */
+/** The onboarding set-length slider's range. */
 export const FIRST_SET_MINUTES = { min: 1, max: 30 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import { v } from "convex/values";
 import { publicQuery, userMutation } from "./functions";
 import { appError, ErrorCode } from "./errors";
+import * as Access from "./model/access";
 import * as Profiles from "./model/profiles";
 import { enforceRateLimit } from "./rateLimits";
 
@@ -20,7 +21,7 @@ export const isAdmin = publicQuery({
   returns: v.boolean(),
   handler: async (ctx) => {
     if (ctx.userId === null) return false;
-    return await Profiles.isAdmin(ctx, ctx.userId);
+    return await Access.isAdmin(ctx, ctx.userId);
   },
 });
 

@@ -28,7 +28,7 @@ export const MAX_PERFORMANCE_MINUTES = 60;
 /** Highest mic fee and drink minimum a mic may list. */
 export const MAX_COVER_AMOUNT = 1000;
 export const MAX_MINIMUM_ITEMS = 100;
-/** The admin edit form's defaults for a cost type that needs an amount (part 2 §3). */
+/** The admin edit form's defaults for a cost type that needs an amount. */
 export const DEFAULT_COVER_AMOUNT = 5;
 export const DEFAULT_MINIMUM_ITEMS = 1;
 

@@ -3,8 +3,7 @@
  * comedians and hosts see, and the checks on what a host types. Every write
  * path in model/nightLists*.ts uses these.
  */
-import { appError, ErrorCode } from "../errors";
-import { requiredText } from "./textRules";
+import { invalid, requiredText } from "./textRules";
 
 export const MAX_SPOTS = 100;
 export const MAX_WAITLIST_SPOTS = 100;
@@ -35,10 +34,6 @@ export const SIGNUP_NOT_OPEN_MESSAGE = "Online sign-up hasn't opened yet.";
 export const REMOVED_FROM_LIST_MESSAGE = "The host took your name off tonight's list.";
 export const NEW_ACCOUNT_MESSAGE =
   "New accounts can sign up online a day after they're made. Ask the host to add you as a walk-in tonight.";
-
-export function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
-}
 
 /** A whole number within [min, max], or a clear error naming the field. */
 export function wholeNumber(value: number, { label, min, max }: { label: string; min: number; max: number }): number {

@@ -10,7 +10,7 @@ export const MAX_DISPLAY_NAME_LENGTH = 60;
 export const MAX_DEFAULT_CITY_LENGTH = 80;
 /** The longest address SMTP allows (RFC 5321: 64 + "@" + 255, at most 254 in a path). */
 export const MAX_EMAIL_LENGTH = 254;
-/** Shortest password a comedian may choose (spec part 1 §5). */
+/** Shortest password a comedian may choose. */
 export const MIN_PASSWORD_LENGTH = 6;
 /**
  * Longest password accepted, on sign-up and on sign-in alike. 256 characters
@@ -19,6 +19,11 @@ export const MIN_PASSWORD_LENGTH = 6;
  * seconds of the backend's CPU (a 5 MB password took a second to hash).
  */
 export const MAX_PASSWORD_LENGTH = 256;
+
+/** Largest profile photo accepted: anything of 5 MB or more is refused, in the browser and again on the server. */
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+export const NOT_AN_IMAGE_MESSAGE = "Please select an image file";
+export const PHOTO_TOO_LARGE_MESSAGE = "Image must be less than 5MB";
 
 export const DISPLAY_NAME_TOO_LONG = `${tooLongMessage("Display name", MAX_DISPLAY_NAME_LENGTH)}.`;
 export const EMAIL_TOO_LONG = tooLongMessage("Email", MAX_EMAIL_LENGTH);

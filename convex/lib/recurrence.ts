@@ -22,7 +22,7 @@ import {
   parseCustomRecurrence,
   parseMonthlyRule,
   type NthWeekday,
-  type Recurrence,
+  type RecurringItem,
 } from "./recurrenceText";
 
 export {
@@ -40,20 +40,8 @@ export {
   type MonthlyRule,
   type NthWeekday,
   type Recurrence,
+  type RecurringItem,
 } from "./recurrenceText";
-
-export type RecurringItem = {
-  dayOfWeek?: number | null;
-  startTimeLocal?: string;
-  timeZone?: string;
-  recurrence: Recurrence;
-  customRecurrenceDescription?: string;
-  monthlyRule?: string;
-  /** "YYYY-MM-DD" of a known occurrence (or the day the item was created). */
-  anchorDate?: string;
-  /** A Convex document's creation time, used as the anchor when `anchorDate` is absent. */
-  _creationTime?: number;
-};
 
 /** A resolved rule over local calendar dates. */
 type DateRule =

@@ -5,9 +5,22 @@
  * runs is in lib/recurrence, which also re-exports these names.
  */
 import { DAY_NAMES, dayOfWeekOfDate, parseDateString } from "./time";
-import type { RecurringItem } from "./recurrence";
 
 export type Recurrence = "weekly" | "bi-weekly" | "monthly" | "one-time" | "custom";
+
+/** What a recurrence needs of a scene item. */
+export type RecurringItem = {
+  dayOfWeek?: number | null;
+  startTimeLocal?: string;
+  timeZone?: string;
+  recurrence: Recurrence;
+  customRecurrenceDescription?: string;
+  monthlyRule?: string;
+  /** "YYYY-MM-DD" of a known occurrence (or the day the item was created). */
+  anchorDate?: string;
+  /** A Convex document's creation time, used as the anchor when `anchorDate` is absent. */
+  _creationTime?: number;
+};
 
 export const RECURRENCES: readonly Recurrence[] = ["weekly", "bi-weekly", "monthly", "one-time", "custom"];
 

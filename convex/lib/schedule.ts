@@ -18,8 +18,8 @@ export function completedAtMs(occurrenceStartMs: number, performanceMinutes: num
 
 /**
  * Whether the performance starting at `occurrenceStartMs` is over at `nowMs`
- * (part 1 §4: "60 minutes after its time plus the item's performance
- * minutes"). Inclusive: exactly at that instant it is completed.
+ * (60 minutes after its time plus the item's performance
+ * minutes). Inclusive: exactly at that instant it is completed.
  */
 export function isPerformanceCompleted({
   occurrenceStartMs,

@@ -137,7 +137,7 @@ export async function setMicStatus(
   await ctx.db.patch("sceneItems", item._id, { status });
 }
 
-/** Google Geocoding endpoint (part 2 §7 "bulk-update-venue-coordinates"). */
+/** Google Geocoding endpoint. */
 export const GEOCODE_URL = "https://maps.googleapis.com/maps/api/geocode/json";
 /** At most this many geocoding requests start per second. */
 export const GEOCODE_REQUESTS_PER_SECOND = 5;

@@ -19,17 +19,17 @@ import {
 } from "../lib/micRules";
 import { MAX_REVIEW_REASON_LENGTH } from "../lib/claimRules";
 import { isDefaultStageName } from "../lib/profileRules";
-import { optionalText } from "../lib/textRules";
+import { invalid, optionalText } from "../lib/textRules";
 import { onNightCancelled } from "./nightListHost";
 import { displayNamesOf } from "./profiles";
 import { MAX_CONFIRMED_DATES } from "../lib/tonight";
-import { isAdmin, micsById, requireActiveItem, toSceneItem, type SceneItem } from "./scene";
+import { micsById, requireActiveItem, toSceneItem, type SceneItem } from "./scene";
+import { approvedClaimsOf, canEditMic, canHostMic, claimsOf, CLAIMS_PER_MIC_LIMIT } from "./access";
 
 export const MAX_CLAIM_MESSAGE_LENGTH = 1000;
 export { MAX_REVIEW_REASON_LENGTH };
 export const MAX_CANCELLED_DATES = 100;
 /** Most claims one comedian has on one mic that are read to check for a pending one. */
-const CLAIMS_PER_MIC_LIMIT = 100;
 
 export const ALREADY_PENDING_MESSAGE = "You already have a pending claim for this mic";
 export const ALREADY_APPROVED_MESSAGE = "Your claim for this mic is already approved";
@@ -37,10 +37,6 @@ export const ONLY_APPROVED_REVOCABLE_MESSAGE = "Only an approved claim can be re
 export const ALREADY_HOSTED_MESSAGE = "This mic already has an approved host. Revoke that claim first.";
 export const NOT_OWNER_MESSAGE = "Only the mic's approved claimant can change it";
 export const NO_HOST_YET_MESSAGE = "This mic has no approved host yet, so its other claims still count.";
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
-}
 
 /** A claim as stored: the table's own validator with its system fields (one definition, in schema.ts). */
 export const claimValidator = schema.doc("micClaims");
@@ -61,14 +57,6 @@ export type AdminClaim = Infer<typeof adminClaimValidator>;
 export const adminClaimPageValidator = paginationResultValidator(adminClaimValidator);
 /** The admin queue's two parts: claims waiting for a decision, and the ones already decided. */
 export const claimQueue = v.union(v.literal("pending"), v.literal("reviewed"));
-
-async function claimsOf(ctx: QueryCtx, micId: Id<"sceneItems">, userId: Id<"users">) {
-  return await ctx.db
-    .query("micClaims")
-    .withIndex("by_mic_and_claimant", (q) => q.eq("micId", micId).eq("claimantId", userId))
-    .order("desc")
-    .take(CLAIMS_PER_MIC_LIMIT);
-}
 
 /** The next claim number: one more than the highest given (1 for the first). */
 async function nextClaimNumber(ctx: QueryCtx): Promise<number> {
@@ -295,44 +283,6 @@ export async function revokeClaim(
   if (item !== null && hostName !== undefined && item.hostName === hostName) {
     await ctx.db.patch("sceneItems", item._id, { hostName: undefined });
   }
-}
-
-/** Whether an admin approved the user's claim on the mic (a vetted host, unlike a mere creator). */
-export async function isApprovedClaimant(
-  ctx: QueryCtx,
-  userId: Id<"users">,
-  micId: Id<"sceneItems">,
-): Promise<boolean> {
-  const claims = await claimsOf(ctx, micId, userId);
-  return claims.some((c) => c.status === "approved");
-}
-
-/** The mic's approved claims (its hosts), at most a few. */
-export async function approvedClaimsOf(ctx: QueryCtx, micId: Id<"sceneItems">): Promise<Doc<"micClaims">[]> {
-  return await ctx.db
-    .query("micClaims")
-    .withIndex("by_mic_and_status", (q) => q.eq("micId", micId).eq("status", "approved"))
-    .take(CLAIMS_PER_MIC_LIMIT);
-}
-
-/**
- * Host rights (cancel or confirm a night, open and run its lists): the mic's
- * approved claimant or an admin. Creating a mic grants none; a revoked claim
- * none from the moment it is revoked, since this is read on every call.
- */
-export async function canHostMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
-  const [claimant, admin] = await Promise.all([isApprovedClaimant(ctx, userId, item._id), isAdmin(ctx, userId)]);
-  return claimant || admin;
-}
-
-/**
- * Edit rights (the mic's description and links): whoever has host rights, and
- * its creator only while no claim on it is approved (the approved host then
- * decides what the mic says).
- */
-export async function canEditMic(ctx: QueryCtx, userId: Id<"users">, item: Doc<"sceneItems">): Promise<boolean> {
-  if (await canHostMic(ctx, userId, item)) return true;
-  return item.createdBy === userId && (await approvedClaimsOf(ctx, item._id)).length === 0;
 }
 
 /** The mic, if `allowed` lets the caller act on it; else the spec's not-found or not-owner error. */

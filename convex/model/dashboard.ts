@@ -13,7 +13,7 @@ import { assertWeekRange, setsInRange } from "./scheduleWeek";
 import { getMyStats } from "./userStats";
 import { readWeekStreak } from "./weekStreaks";
 
-/** The badge showcase shows this many (part 1 §9). */
+/** The badge showcase shows this many. */
 export const SHOWCASE_BADGES = 3;
 
 export const summaryValidator = v.object({

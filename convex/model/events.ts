@@ -1,6 +1,6 @@
 /**
  * Adding a mic or show to the scene: the event details form's payload
- * (part 2 §2, §3 and the payload rules of §5), the chosen venue, the
+ * and its payload rules, the chosen venue, the
  * duplicate rule, and creating the item for the add-event wizard, the log-a-set
  * wizard and onboarding.
  */
@@ -49,7 +49,7 @@ import { isDateString } from "./userStats";
 export { MIN_PERFORMANCE_MINUTES, MAX_PERFORMANCE_MINUTES } from "../lib/micRules";
 export const MAX_TITLE_LENGTH = MIC_LIMITS.title;
 export const MAX_VENUE_NAME_LENGTH = MIC_LIMITS.venueName;
-/** Set length a new item gets by type when the form sends none (part 2 §9). */
+/** Set length a new item gets by type when the form sends none. */
 export const DEFAULT_PERFORMANCE_MINUTES = { open_mic: 5, show: 10 } as const;
 /** Most items of one creator looked at by the duplicate rule. */
 const CREATOR_ITEMS_LIMIT = 1000;
@@ -107,7 +107,7 @@ export type VenueInput = Infer<typeof venueInputValidator>;
 
 export { isHttpUrl } from "../lib/textRules";
 
-/** The stored venue fields of a chosen venue; `city` falls back to the address (part 2 §3). */
+/** The stored venue fields of a chosen venue; `city` falls back to the address. */
 export function normalizeVenue(venue: VenueInput): {
   venueName: string;
   address?: string;
@@ -145,7 +145,7 @@ export function normalizeVenue(venue: VenueInput): {
 
 /**
  * Validates the details form against the venue and applies the payload rules
- * of part 2 §5 (fields that do not apply to the type, sign-up method or
+ * (fields that do not apply to the type, sign-up method or
  * frequency are dropped), returning the scene item's fields. Throws
  * INVALID_INPUT with the form's wording.
  */
@@ -230,7 +230,7 @@ export function sceneItemFieldsFrom(venueInput: VenueInput, details: EventDetail
     } else {
       fields.signupLink = micSignupLink(details.signupLink);
     }
-    // The wizard's fee defaults to 0 when left empty (part 2 §5).
+    // The wizard's fee defaults to 0 when left empty.
     fields.costInfo =
       details.costInfo === undefined
         ? undefined

@@ -6,11 +6,11 @@ import type { MutationCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { MINUTE_MS } from "../lib/time";
 import { hasCheckedIn, recordCheckIn } from "./checkIns";
-import { isApprovedClaimant } from "./claims";
+import { isAdmin, isApprovedClaimant } from "./access";
 import { logSet, MAX_SET_MINUTES } from "./performances";
 
-import { isAdmin } from "./scene";
-import { invalid, walkInName } from "../lib/nightListRules";
+import { walkInName } from "../lib/nightListRules";
+import { invalid } from "../lib/textRules";
 import {
   bumpVersion,
   bySection,

@@ -12,7 +12,6 @@ import { requireActiveItem } from "./scene";
 import {
   DEFAULT_SET_MINUTES,
   DEFAULT_WAITLIST_SPOTS,
-  invalid,
   LIST_CANCELLED_MESSAGE,
   MAX_LIGHT_MINUTES,
   MAX_LIST_SET_MINUTES,
@@ -21,6 +20,7 @@ import {
   NOT_HOST_MESSAGE,
   wholeNumber,
 } from "../lib/nightListRules";
+import { invalid } from "../lib/textRules";
 import { canHost } from "./nightLists";
 
 // ---------------------------------------------------------------------------

@@ -14,12 +14,11 @@ import { appError, ErrorCode } from "../errors";
 import { isDefaultStageName, STAGE_NAME_REQUIRED_MESSAGE } from "../lib/profileRules";
 import { enforceRateLimit } from "../rateLimits";
 
-import { canHostMic } from "./claims";
+import { canHostMic } from "./access";
 
 import { displayNameFor } from "./profiles";
 import {
   ALREADY_ON_LIST_MESSAGE,
-  invalid,
   LIST_CANCELLED_MESSAGE,
   LIST_CLOSED_MESSAGE,
   LIST_FULL_MESSAGE,
@@ -32,6 +31,7 @@ import {
   STALE_LIST_MESSAGE,
   walkInName,
 } from "../lib/nightListRules";
+import { invalid } from "../lib/textRules";
 import { DAY_MS, HOUR_MS } from "../lib/time";
 import {
   derive,

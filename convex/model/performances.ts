@@ -8,7 +8,7 @@ import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { assertNoControlCharacters } from "../lib/textRules";
+import { assertNoControlCharacters, invalid } from "../lib/textRules";
 import { isSetMinutes, MAX_NOTES_LENGTH, NOTES_TOO_LONG_MESSAGE, SET_MINUTES_MESSAGE } from "../lib/setRules";
 import { DEFAULT_TIME_ZONE, MINUTE_MS, isValidTimeZone, localDateString } from "../lib/time";
 import { awardEarnedBadges } from "./badges";
@@ -70,10 +70,6 @@ export const logWithNewMicResultValidator = v.object({
   totalMinutes: v.number(),
   newBadges: v.array(v.string()),
 });
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
-}
 
 export function validateMinutes(minutes: number): number {
   if (!isSetMinutes(minutes)) invalid(SET_MINUTES_MESSAGE);

@@ -8,17 +8,29 @@ import {
   isDefaultStageName,
   MAX_DEFAULT_CITY_LENGTH,
   MAX_DISPLAY_NAME_LENGTH,
+  MAX_PHOTO_BYTES,
   normalizeName,
+  NOT_AN_IMAGE_MESSAGE,
+  PHOTO_TOO_LARGE_MESSAGE,
   STAGE_NAME_EMPTY_MESSAGE,
   typedStageName,
 } from "../lib/profileRules";
+import {
+  DEFAULT_WEEKLY_GOAL_MINUTES,
+  INVALID_GOAL_MESSAGE,
+  INVALID_GOAL_TITLE,
+  isWeeklyGoal,
+  PROFILE_GOAL_SERVER_MESSAGE,
+  PROFILE_MAX_WEEKLY_GOAL_MINUTES,
+} from "../lib/goalRules";
 import { assertNoControlCharacters, withoutControlCharacters } from "../lib/textRules";
 
-/** Weekly goal every new comedian starts with. */
-export const DEFAULT_WEEKLY_GOAL_MINUTES = 15;
-/** Bounds of the weekly goal set on the dashboard and in onboarding. */
-export const MIN_WEEKLY_GOAL_MINUTES = 1;
-export const MAX_WEEKLY_GOAL_MINUTES = 100;
+export {
+  DEFAULT_WEEKLY_GOAL_MINUTES,
+  MAX_WEEKLY_GOAL_MINUTES,
+  MIN_WEEKLY_GOAL_MINUTES,
+  PROFILE_MAX_WEEKLY_GOAL_MINUTES,
+} from "../lib/goalRules";
 
 /** What the app knows about the signed-in comedian (`profiles.me`). */
 export const meValidator = v.object({
@@ -165,16 +177,10 @@ export async function getMe(ctx: QueryCtx, userId: Id<"users">): Promise<Me | nu
   };
 }
 
-/** Whether the comedian is an admin; false without a profile. */
-export async function isAdmin(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
-  const profile = await getProfile(ctx, userId);
-  return profile?.isAdmin === true;
-}
-
 /** Throws INVALID_INPUT unless `minutes` is a whole number from 1 to 100. */
 export function assertWeeklyGoal(minutes: number): void {
-  if (!Number.isInteger(minutes) || minutes < MIN_WEEKLY_GOAL_MINUTES || minutes > MAX_WEEKLY_GOAL_MINUTES) {
-    throw appError(ErrorCode.INVALID_INPUT, "Invalid goal - Please enter a goal between 1 and 100 minutes.");
+  if (!isWeeklyGoal(minutes)) {
+    throw appError(ErrorCode.INVALID_INPUT, `${INVALID_GOAL_TITLE} - ${INVALID_GOAL_MESSAGE}`);
   }
 }
 
@@ -240,13 +246,8 @@ export async function setAdminFor(
   return { userId: user._id, email: user.email ?? null };
 }
 
-/** Bounds of the weekly goal on the profile page (wider than the dashboard's 1 to 100). */
-export const PROFILE_MAX_WEEKLY_GOAL_MINUTES = 1000;
 export { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
-/** Largest profile photo accepted: anything of 5 MB or more is refused. */
-export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
-export const NOT_AN_IMAGE_MESSAGE = "Please select an image file";
-export const PHOTO_TOO_LARGE_MESSAGE = "Image must be less than 5MB";
+export { MAX_PHOTO_BYTES, NOT_AN_IMAGE_MESSAGE, PHOTO_TOO_LARGE_MESSAGE };
 
 /** What the profile form saves (`profiles.update`). */
 export const profileUpdateValidator = v.object({
@@ -270,11 +271,8 @@ export async function updateProfile(ctx: MutationCtx, userId: Id<"users">, updat
   const displayName = typedStageName(update.displayName);
   if (displayName === undefined) throw appError(ErrorCode.INVALID_INPUT, "Display name is required.");
   const goal = update.weeklyGoalMinutes;
-  if (!Number.isInteger(goal) || goal < MIN_WEEKLY_GOAL_MINUTES || goal > PROFILE_MAX_WEEKLY_GOAL_MINUTES) {
-    throw appError(
-      ErrorCode.INVALID_INPUT,
-      `Weekly goal must be a whole number from ${MIN_WEEKLY_GOAL_MINUTES} to ${PROFILE_MAX_WEEKLY_GOAL_MINUTES} minutes.`,
-    );
+  if (!isWeeklyGoal(goal, PROFILE_MAX_WEEKLY_GOAL_MINUTES)) {
+    throw appError(ErrorCode.INVALID_INPUT, PROFILE_GOAL_SERVER_MESSAGE);
   }
   const city = update.defaultCity?.trim() ?? "";
   if (city.length > MAX_DEFAULT_CITY_LENGTH) {

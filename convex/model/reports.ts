@@ -4,7 +4,7 @@ import { v } from "convex/values";
 import type { Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
-import { assertNoControlCharacters } from "../lib/textRules";
+import { assertNoControlCharacters, invalid } from "../lib/textRules";
 import schema, { reportKind } from "../schema";
 import { setMicStatus } from "./admin";
 import { displayNamesOf } from "./profiles";
@@ -31,10 +31,6 @@ export const adminReportValidator = schema.doc("problemReports").extend({
 export type AdminReport = Infer<typeof adminReportValidator>;
 /** A page of the admin queue. */
 export const adminReportPageValidator = paginationResultValidator(adminReportValidator);
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
-}
 
 /** Files a problem report on an active mic; "other" needs a note. The same
  * comedian cannot file the same kind of report on a mic twice while it is

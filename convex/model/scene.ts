@@ -4,6 +4,7 @@ import { v } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
+import { isAdmin } from "./access";
 import { assertNoControlCharacters } from "../lib/textRules";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
 import schema, { sceneItemFields, sceneItemStatus } from "../schema";
@@ -58,15 +59,6 @@ export async function micsById(
   const out = new Map<Id<"sceneItems">, Doc<"sceneItems">>();
   for (const doc of docs) if (doc !== null) out.set(doc._id, doc);
   return out;
-}
-
-/** Whether the user's profile carries the admin role. */
-export async function isAdmin(ctx: QueryCtx, userId: Id<"users">): Promise<boolean> {
-  const profile = await ctx.db
-    .query("profiles")
-    .withIndex("by_userId", (q) => q.eq("userId", userId))
-    .unique();
-  return profile?.isAdmin === true;
 }
 
 /** The scene page's type chips: every item, open mics, or shows of any kind (plain, booked, bringer). */

@@ -7,7 +7,7 @@ import { paginationResultValidator, type PaginationOptions, type PaginationResul
 import { stream } from "convex-helpers/server/stream";
 import type { Doc } from "../_generated/dataModel";
 import type { QueryCtx } from "../_generated/server";
-import { appError, ErrorCode } from "../errors";
+import { invalid } from "../lib/textRules";
 import { cursorObject, invalidCursor, pageResult } from "../lib/pageCursor";
 import {
   decodeGeohashBounds,
@@ -112,10 +112,6 @@ export function coveringCellsAt({
     }
   }
   return [...cells].sort();
-}
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
 }
 
 /** Checks the point and radius; the spec's distance choices are 5 to 50 miles. */

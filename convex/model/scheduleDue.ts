@@ -85,7 +85,7 @@ async function entryBatch(
 }
 
 /**
- * One batch of the five-minute cleanup (part 1 §4, §9). It reads only the
+ * One batch of the five-minute cleanup. It reads only the
  * entries that are due (`dueAt` at or before `nowMs`, or not set yet): each
  * whose mic has an occurrence that is over gets `completedAt` = that
  * occurrence's start, which hides it from the week; an entry whose mic will

@@ -25,17 +25,29 @@
  * `endCursor` (pages pinned by the client) it ends exactly there.
  */
 import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
-import { v, type Infer } from "convex/values";
+import { v } from "convex/values";
 import type { QueryCtx } from "../_generated/server";
-import { appError, ErrorCode } from "../errors";
-import { assertNoControlCharacters } from "../lib/textRules";
+import { assertNoControlCharacters, invalid } from "../lib/textRules";
 import { cursorObject, invalidCursor, pageResult } from "../lib/pageCursor";
 import { MAX_NOW_MS, MIN_NOW_MS } from "../lib/tonight";
 import { isValidTimeZone } from "../lib/time";
-import { planFiltersValidator, type PlanFilters } from "./planFilters";
-import { sceneItemValidator, SCENE_SEARCH_MAX_LENGTH, sceneTypeFilter } from "./scene";
+import { planFiltersValidator } from "./planFilters";
+import { SCENE_SEARCH_MAX_LENGTH, sceneTypeFilter } from "./scene";
 import { assertArea } from "./sceneArea";
-import { compareKeys, keyOfNight, merge, nightOf, sources, type Budget, type Key } from "./tonightSources";
+import {
+  compareKeys,
+  keyOfNight,
+  merge,
+  nightOf,
+  nightValidator,
+  sources,
+  type BaseArgs,
+  type Budget,
+  type Key,
+  type TonightNight,
+} from "./tonightSources";
+
+export type { BaseArgs, TonightNight } from "./tonightSources";
 
 /** Most nights one page holds. */
 export const MAX_TONIGHT_PAGE = 100;
@@ -60,34 +72,10 @@ const baseArgs = {
 };
 /** Arguments of the tomorrow query (Tonight's without the page). */
 export const tomorrowArgsValidator = baseArgs;
-export type BaseArgs = {
-  nowMs: number;
-  timeZone: string;
-  area?: { lat: number; lng: number; radiusMiles: number };
-  type: Infer<typeof sceneTypeFilter>;
-  search: string;
-  filters: PlanFilters;
-};
 type TonightArgs = BaseArgs & { paginationOpts: PaginationOptions };
-
-const nightValidator = v.object({
-  item: sceneItemValidator,
-  /** The night's local date in the mic's time zone. */
-  date: v.string(),
-  startMs: v.number(),
-  endMs: v.number(),
-  status: v.union(v.literal("cancelled"), v.literal("confirmed"), v.null()),
-  /** Miles from the area's centre, when an area was given. */
-  distanceMiles: v.union(v.number(), v.null()),
-});
-export type TonightNight = Infer<typeof nightValidator>;
 
 export const tonightPageValidator = paginationResultValidator(nightValidator);
 export const tomorrowValidator = v.array(nightValidator);
-
-function invalid(message: string): never {
-  throw appError(ErrorCode.INVALID_INPUT, message);
-}
 
 function checkArgs(args: BaseArgs): void {
   if (!Number.isFinite(args.nowMs) || args.nowMs < MIN_NOW_MS || args.nowMs > MAX_NOW_MS)

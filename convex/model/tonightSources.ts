@@ -6,9 +6,12 @@
  */
 import { TZDate, tzOffset } from "@date-fns/tz";
 import type { Doc } from "../_generated/dataModel";
+import { v, type Infer } from "convex/values";
 import type { QueryCtx } from "../_generated/server";
 import { haversineMeters, METERS_PER_MILE } from "../lib/geo";
 import { matchesEveryTerm, searchTerms } from "../lib/sceneSearch";
+import { MAX_PERFORMANCE_MINUTES } from "../lib/micRules";
+import { COMPLETED_AFTER_MIN } from "../lib/schedule";
 import { invalid } from "../lib/textRules";
 import { nightOn, nightStatus, normalizedHHMM, TIME_OF_DAY_RANGES, type NightStatus } from "../lib/tonight";
 import {
@@ -24,9 +27,31 @@ import {
 } from "../lib/time";
 import { AREA_CELL_PRECISION } from "./micTriggers";
 import { matchesPlanFilters, type PlanFilters } from "./planFilters";
-import { toSceneItem } from "./scene";
+import { sceneItemValidator, sceneTypeFilter, toSceneItem } from "./scene";
 import { coveringCellsAt } from "./sceneArea";
-import type { BaseArgs, TonightNight } from "./tonight";
+
+/** Tonight's arguments without the page. */
+export type BaseArgs = {
+  nowMs: number;
+  timeZone: string;
+  area?: { lat: number; lng: number; radiusMiles: number };
+  type: Infer<typeof sceneTypeFilter>;
+  search: string;
+  filters: PlanFilters;
+};
+
+/** One night as Tonight returns it. */
+export const nightValidator = v.object({
+  item: sceneItemValidator,
+  /** The night's local date in the mic's time zone. */
+  date: v.string(),
+  startMs: v.number(),
+  endMs: v.number(),
+  status: v.union(v.literal("cancelled"), v.literal("confirmed"), v.null()),
+  /** Miles from the area's centre, when an area was given. */
+  distanceMiles: v.union(v.number(), v.null()),
+});
+export type TonightNight = Infer<typeof nightValidator>;
 
 /** Most covering cells a Tonight area may need (a 50-mile circle needs about 60 below 60° of latitude). */
 const MAX_TONIGHT_CELLS = 256;
@@ -84,8 +109,8 @@ function localHHMM(ms: number, timeZone: string): string {
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
 
-/** Longest a night runs after its start: 60 minutes plus a set of at most 60. */
-const LONGEST_NIGHT_MIN = 120;
+/** Longest a night runs after its start: the hour before it counts as over, plus the longest set. */
+const LONGEST_NIGHT_MIN = COMPLETED_AFTER_MIN + MAX_PERFORMANCE_MINUTES;
 
 /** The time-of-day filter's start-time range, intersected with `range`. */
 function clampToTimeOfDay(range: { from: string; to: string }, filters: PlanFilters): { from: string; to: string } {

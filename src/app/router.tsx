@@ -92,7 +92,7 @@ export const routes: RouteObject[] = [
           { path: rel(paths.addEventStep("event")), lazy: addEventPage(2) },
           { path: rel(paths.addEventStep("details")), lazy: addEventPage(3) },
           { path: rel(paths.addEventStep("success")), lazy: addEventPage(4) },
-          // Signed-out visitors see the page's own sign-in prompt (spec: part 2 §2).
+          // Signed-out visitors see the page's own sign-in prompt.
           {
             path: rel(paths.performanceHistory),
             handle: { access: { kind: "public" } } satisfies RouteHandle,

@@ -62,7 +62,7 @@ export type EventFormDraft = Readonly<Record<string, unknown>>;
 
 export type EventFormProps = {
   venueName: string;
-  /** 19:00 in add-event, 20:00 in the log wizard and onboarding (part 2 §9). */
+  /** 19:00 in add-event, 20:00 in the log wizard and onboarding. */
   defaultStartTime: string;
   /** Today's date (YYYY-MM-DD) for the default day, the monthly rule and the anchor date. */
   today: string;

@@ -11,7 +11,7 @@ import { useRouteAccess } from "../routeAccess";
 const PreviewGate = lazy(() => import("./PreviewGate").then((m) => ({ default: m.PreviewGate })));
 
 /**
- * Gate of the signed-in layout group (spec part 1 §2): no session goes to /auth,
+ * Gate of the signed-in layout group: no session goes to /auth,
  * or sees a blurred preview on a section that allows one; a comedian who still
  * needs onboarding goes to /onboarding/welcome; everyone else gets the page.
  */

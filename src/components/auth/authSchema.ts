@@ -10,7 +10,7 @@ import {
 } from "../../../convex/lib/profileRules";
 import { withoutControlCharacters } from "@/lib/textSchema";
 
-/** Spec §5: email and password both required; password at least 6 characters
+/** Email and password both required; password at least 6 characters
  * (the server's Password provider enforces the same minimum). */
 export const signInSchema = z.object({
   email: z

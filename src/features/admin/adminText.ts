@@ -5,7 +5,7 @@ import { DAY_NAMES, formatTime12h } from "../../../convex/lib/time";
 export type MicType = Doc<"sceneItems">["type"];
 export type CostType = NonNullable<Doc<"sceneItems">["costInfo"]>["type"];
 
-/** The types an admin may set (part 2 §3: open_mic, booked_show, bringer_show; show kept for wizard items). */
+/** The types an admin may set (open_mic, booked_show, bringer_show; show kept for wizard items). */
 export const MIC_TYPE_OPTIONS: ReadonlyArray<{ value: MicType; label: string }> = [
   { value: "open_mic", label: "Open Mic" },
   { value: "show", label: "Show" },

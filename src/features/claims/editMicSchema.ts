@@ -57,7 +57,7 @@ export function editMicDefaults(item: Item): EditMicValues {
   };
 }
 
-/** Set length 1 to 60 minutes; 5 when empty or not a number (part 2 §5). */
+/** Set length 1 to 60 minutes; 5 when empty or not a number. */
 export function readMinutes(text: string): number {
   const n = Number.parseInt(text, 10);
   if (!Number.isFinite(n)) return 5;

@@ -9,7 +9,7 @@ import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "../../components/form";
 import { errorCode } from "../../lib/convexErrors";
-import { INVALID_GOAL_MESSAGE, INVALID_GOAL_TITLE, goalSchema, type GoalValues } from "./goalSchema";
+import { GOAL_HINT, INVALID_GOAL_MESSAGE, INVALID_GOAL_TITLE, goalSchema, type GoalValues } from "./goalSchema";
 
 function toastInvalidGoal() {
   toast.error(INVALID_GOAL_TITLE, { id: "invalid-goal", description: INVALID_GOAL_MESSAGE });
@@ -66,13 +66,7 @@ export function EditGoalDialog({ goal }: { goal: number }) {
         aria-label="Weekly goal"
       >
         <InvalidGoalToast />
-        <FormTextField
-          name="weeklyGoalMinutes"
-          label="Minutes per week"
-          type="number"
-          hint="A whole number from 1 to 100."
-          required
-        />
+        <FormTextField name="weeklyGoalMinutes" label="Minutes per week" type="number" hint={GOAL_HINT} required />
         <FormActions cancel="dialog" mt="2">
           <FormSubmit size="2">Save goal</FormSubmit>
         </FormActions>

@@ -18,7 +18,7 @@ const confirmedSchema = eventFormSchema.superRefine((values, ctx) => {
 });
 
 /**
- * The 'Event details' form of part 2 §2: type, name, day, time, sign-up and
+ * The 'Event details' form: type, name, day, time, sign-up and
  * cost for a mic or a link for a show, frequency, set length and host. Shared
  * by the add-event wizard, the log wizard's venue-details step and onboarding.
  */

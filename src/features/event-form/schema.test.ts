@@ -146,7 +146,7 @@ describe("validation", () => {
   });
 });
 
-describe("payload rules (part 2 §5)", () => {
+describe("payload rules", () => {
   it("sends an in-person mic with list time and cost, nothing for shows", () => {
     const details = buildEventDetails(eventFormSchema.parse(values({ costType: "cover", coverAmount: 7.5 })), TODAY);
     expect(details).toEqual({

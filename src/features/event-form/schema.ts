@@ -27,7 +27,7 @@ export const DEFAULT_MINIMUM_ITEMS = 1;
 export const LIST_TIME_LEAD_MINUTES = 30;
 export const MAX_TITLE_LENGTH = MIC_LIMITS.title;
 
-/** Defaults that a change of type resets (part 2 §4). */
+/** Defaults that a change of type resets. */
 export function typeDefaults(type: EventType): { recurrence: Recurrence; performanceMinutes: number } {
   return type === "open_mic"
     ? { recurrence: "weekly", performanceMinutes: 5 }
@@ -94,7 +94,7 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Choose a time");
 
 /**
  * The event details form. It mirrors the server's `EventDetails` validator;
- * number inputs follow part 2 §5: a non-number fee is 0, a non-number or 0
+ * number inputs: a non-number fee is 0, a non-number or 0
  * minimum is 1, an empty or invalid set length is 5.
  */
 export const eventFormSchema = micFieldsSchema
@@ -209,7 +209,7 @@ export function monthlyRuleFor(values: Pick<EventFormValues, "dayOfWeek" | "mont
 }
 
 /**
- * The payload of part 2 §5: only the fields that apply. Show link only when
+ * The payload: only the fields that apply. Show link only when
  * given; sign-up link only for online open mics; list time only for in-person
  * open mics; host only when given; custom description only for custom; cost
  * only for open mics; the monthly rule only for monthly.

@@ -164,7 +164,7 @@ export function HistoryPage() {
   return (
     <Flex direction="column" gap="5">
       <Header />
-      {/* A load failure leaves an empty list with no message (spec part 2 §8). */}
+      {/* A load failure leaves an empty list with no message. */}
       <ErrorBoundary fallback={null}>
         <HistoryStats />
       </ErrorBoundary>

@@ -93,7 +93,7 @@ export function PerformanceDetailDialog({ set }: { set: HistoryRow }) {
   );
 }
 
-/** The edit dialog: minutes, date and time, tags and notes, parsed as spec part 2 §5 says. */
+/** The edit dialog: minutes, date and time, tags and notes, parsed as the history page's edit rules say. */
 export function EditPerformanceDialog({ set }: { set: HistoryRow }) {
   const [open, setOpen] = useState(false);
   const { save } = usePerformanceActions();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { editPerformanceSchema, parseNotes, parseTags } from "./editPerformance";
 
-describe("edit performance parsing (spec part 2 §5)", () => {
+describe("edit performance parsing", () => {
   const values = { date: "2026-03-04", time: "21:15", tags: "", notes: "" };
   test.each([
     ["7", 7],

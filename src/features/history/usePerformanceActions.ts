@@ -6,7 +6,7 @@ import type { Id } from "../../../convex/_generated/dataModel";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
 import type { EditPerformanceValues } from "./editPerformance";
 
-/** Browser event other screens listen to after a set is deleted (spec part 2 §4). */
+/** Browser event other screens listen to after a set is deleted. */
 export const SESSION_DELETED_EVENT = "session-deleted";
 
 /** Edit and delete of a set with the spec's toasts; each resolves to whether it worked. */

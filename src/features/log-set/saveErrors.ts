@@ -5,7 +5,7 @@ import { badgeByCode } from "../../../convex/lib/badges";
 import { badgeToastIcon } from "@/components/badges/BadgeIcon";
 
 /**
- * The toast for a failed save (part 2 §8): a validation error from the server
+ * The toast for a failed save: a validation error from the server
  * reads 'Could not save' with its message; anything else (network, a crash)
  * reads 'Could not save set: Please try again.'.
  */

@@ -1,4 +1,4 @@
-/** Tag rules of the set details step (part 2 §5): added on Enter or comma,
+/** Tag rules of the set details step: added on Enter or comma,
  * trimmed, empty ones dropped, duplicates ignored. */
 
 export const QUICK_TAGS = ["crowd work", "new bits", "riff", "hosted", "booked", "open mic"] as const;

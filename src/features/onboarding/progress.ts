@@ -1,4 +1,10 @@
 import type { Id } from "../../../convex/_generated/dataModel";
+import {
+  DEFAULT_WEEKLY_GOAL_MINUTES,
+  GOAL_SLIDER_STEP,
+  MAX_WEEKLY_GOAL_MINUTES,
+  MIN_WEEKLY_GOAL_MINUTES,
+} from "../../../convex/lib/goalRules";
 import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { storageKeys } from "@/lib/session";
 
@@ -14,7 +20,12 @@ export function shownStep(step: number): number {
   return step <= 4 ? step : step - 1;
 }
 export const SET_MINUTES = { min: 1, max: 30, step: 1, default: 5 } as const;
-export const GOAL_MINUTES = { min: 1, max: 100, step: 5, default: 15 } as const;
+export const GOAL_MINUTES = {
+  min: MIN_WEEKLY_GOAL_MINUTES,
+  max: MAX_WEEKLY_GOAL_MINUTES,
+  step: GOAL_SLIDER_STEP,
+  default: DEFAULT_WEEKLY_GOAL_MINUTES,
+} as const;
 
 /** A mic saved during onboarding: a favourited existing one, or one the comedian added. */
 export type AddedVenue = {
@@ -27,7 +38,7 @@ export type AddedVenue = {
   saveError?: string;
 };
 
-/** The answers kept in localStorage under `onboarding_progress` (part 2 §3). */
+/** The answers kept in localStorage under `onboarding_progress`. */
 export type OnboardingProgress = {
   /** Whose answers these are: another account in the same browser starts afresh. */
   userId: string | null;
@@ -251,7 +262,7 @@ export function sliderFromGoal(goal: number): number {
 }
 
 /**
- * Part 2 §5: step 5's Next is disabled, without a message, while the trimmed
+ * Step 5's Next is disabled, without a message, while the trimmed
  * event name is empty or a custom frequency has no description.
  */
 export function detailsIncomplete(values: {

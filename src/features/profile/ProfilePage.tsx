@@ -16,7 +16,7 @@ import { errorCode, errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
 import { AccountActions } from "./AccountActions";
 import { AvatarUpload } from "./AvatarUpload";
-import { profileSchema, type ProfileValues } from "./profileSchema";
+import { PROFILE_GOAL_HINT, profileSchema, type ProfileValues } from "./profileSchema";
 import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
 
 function ProfileForm({ initial }: { initial: ProfileValues }) {
@@ -49,7 +49,7 @@ function ProfileForm({ initial }: { initial: ProfileValues }) {
         name="weeklyGoalMinutes"
         label="Weekly goal (minutes)"
         type="number"
-        hint="A whole number from 1 to 1000."
+        hint={PROFILE_GOAL_HINT}
         required
       />
       <FormTextField

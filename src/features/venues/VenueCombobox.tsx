@@ -21,7 +21,7 @@ type VenueComboboxProps = {
 /**
  * A text box with a list of suggestions, following the WAI-ARIA combobox
  * pattern: arrow keys move through the options, Enter picks, Escape closes.
- * The list is at most 15rem tall (part 2 §9).
+ * The list is at most 15rem tall.
  */
 export function VenueCombobox({
   label,

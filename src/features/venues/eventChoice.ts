@@ -10,7 +10,7 @@ export function otherMatches<T extends Match>(atVenue: readonly T[], similar: re
 }
 
 /**
- * The choice the event step starts with (part 2 §4): the one match when there
+ * The choice the event step starts with: the one match when there
  * is exactly one, 'none' (new event) when there are none, and nothing when
  * the comedian must pick between several.
  */

@@ -32,7 +32,7 @@ type MapsWindow = Window & {
   [callback: string]: unknown;
 };
 
-/** Why the Maps script could not be used (part 2 §8: missing key, auth failure, load failure, timeout). */
+/** Why the Maps script could not be used (missing key, auth failure, load failure, timeout). */
 export type MapsLoadFailure = "missing-key" | "auth" | "load" | "timeout" | "no-places";
 
 export class MapsLoadError extends Error {
@@ -42,7 +42,7 @@ export class MapsLoadError extends Error {
   }
 }
 
-/** The toast for each load failure (titles from part 2 §8). */
+/** The toast for each load failure. */
 export function mapsLoadToast(reason: MapsLoadFailure): { title: string; description: string } {
   switch (reason) {
     case "missing-key":
@@ -70,7 +70,7 @@ export function mapsLoadToast(reason: MapsLoadFailure): { title: string; descrip
   }
 }
 
-/** The 'Search Error' description for an autocomplete status other than OK (part 2 §8). */
+/** The 'Search Error' description for an autocomplete status other than OK. */
 export function searchStatusMessage(status: string): string | null {
   switch (status) {
     case "":
@@ -135,7 +135,7 @@ export function loadGoogleMaps(apiKey: string | undefined): Promise<void> {
 
 /**
  * Geometry and formatted address of a place; null when the call fails (the
- * venue is then kept without coordinates, part 2 §7).
+ * venue is then kept without coordinates).
  */
 export function getPlaceDetails(placeId: string): Promise<PlaceDetails | null> {
   return new Promise((resolve) => {

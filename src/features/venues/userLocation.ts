@@ -1,6 +1,6 @@
 /** The comedian's rough location for "nearby" venue search: kept in
  * localStorage under `userLocation` and reused while under an hour old
- * (part 2 §9), the same key the scene's distance filter uses. */
+ *, the same key the scene's distance filter uses. */
 
 import type { LatLng } from "../../../convex/lib/geo";
 
@@ -9,7 +9,7 @@ export type { LatLng };
 const KEY = "userLocation";
 export const LOCATION_MAX_AGE_MS = 60 * 60_000;
 
-/** Geolocation for search: low accuracy, 10 s timeout, a fix up to 10 minutes old (part 2 §9). */
+/** Geolocation for search: low accuracy, 10 s timeout, a fix up to 10 minutes old. */
 export const SEARCH_POSITION_OPTIONS: PositionOptions = {
   enableHighAccuracy: false,
   timeout: 10_000,

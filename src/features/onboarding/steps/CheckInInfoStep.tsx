@@ -4,7 +4,7 @@ import { OnboardingShell } from "../OnboardingShell";
 import { NextButton, StepHeading } from "../StepParts";
 import { useOnboardingProgress } from "../useOnboardingProgress";
 
-/** Step 7: the check-in pro tip (part 2 §9). */
+/** Step 7: the check-in pro tip. */
 export function CheckInInfoStep() {
   const { goTo } = useOnboardingProgress();
   return (

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs script without types
+import { measure } from "../../scripts/codeMeasures.mjs";
+
+type Measures = { convexCycles: string[][]; srcCycles: string[][]; docRefs: string[] };
+
+describe("code shape", () => {
+  const m = measure() as Measures;
+
+  it("has no import cycles in convex/ or src/", () => {
+    expect(m.convexCycles).toEqual([]);
+    expect(m.srcCycles).toEqual([]);
+  });
+
+  it("has no comment pointing at the spec documents, which are not in the repository", () => {
+    expect(m.docRefs).toEqual([]);
+  });
+});
