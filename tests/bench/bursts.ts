@@ -27,7 +27,7 @@ const ANSWER_P95_TARGET_MS = 1000;
 const CONVERGE_TARGET_MS = 2000;
 
 /** CPU time (user + system) of a process in ms, from /proc (Linux), or NaN. */
-function cpuMsOf(pid: number | undefined): number {
+export function cpuMsOf(pid: number | undefined): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;

@@ -16,6 +16,7 @@ import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
 import { importPKCS8, SignJWT } from "jose";
 import { startBackend } from "../local-backend/harness";
+import { cpuMsOf } from "./bursts";
 import { convexDir, ms } from "./options";
 
 const api = anyApi;
@@ -123,6 +124,7 @@ export async function listDrop(): Promise<void> {
     const committed: Array<number | null> = [];
     const spotIds: Array<string | null> = [];
     let failures = 0;
+    const cpuStart = cpuMsOf(backend.pid);
     const t0 = performance.now();
     await Promise.all(
       comedians.map(async (client, i) => {
@@ -148,6 +150,7 @@ export async function listDrop(): Promise<void> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const after = await statsOf();
+    const cpuMs = cpuMsOf(backend.pid) - cpuStart;
 
     // Answer times: committed, and screen 0 showed the place (or a full list without them).
     const answers: number[] = [];
@@ -206,6 +209,10 @@ export async function listDrop(): Promise<void> {
     console.log(
       `  in order of arrival: ${inOrder && fullAfterShown ? "yes" : "NO"}; capacity exceeded in ${overCapacity} of ` +
         `${views.flat().length} views; screens end on the same view: ${sameEnd ? "yes" : "NO"}; first answers later changed: ${changed}`,
+    );
+    // CPU, unlike the times, hardly changes with the machine's load: the work itself.
+    console.log(
+      `  backend CPU from the first send until every screen settled: ${ms(cpuMs)} (${ms(cpuMs / COMEDIANS)} a sign-up)`,
     );
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
