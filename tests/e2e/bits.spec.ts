@@ -53,6 +53,26 @@ test.describe("material", () => {
     await page.getByRole("link", { name: "Stage view" }).click();
     await expect(page.getByRole("list", { name: "The set" })).toContainText("1. Airport security");
     await expect(page.getByRole("navigation")).toHaveCount(0);
+    // Readable from the stage: light type of at least 48 px on a dark page.
+    const look = await page
+      .getByRole("list", { name: "The set" })
+      .getByText("Airport security")
+      .evaluate((el) => {
+        const luminance = (css: string) => {
+          const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+          return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        };
+        let bg = el as Element | null;
+        while (bg && getComputedStyle(bg).backgroundColor.replace(/\s/g, "").endsWith(",0)")) bg = bg.parentElement;
+        return {
+          fontPx: parseFloat(getComputedStyle(el).fontSize),
+          text: luminance(getComputedStyle(el).color),
+          background: luminance(getComputedStyle(bg ?? document.body).backgroundColor),
+        };
+      });
+    expect(look.fontPx).toBeGreaterThanOrEqual(48);
+    expect(look.background).toBeLessThan(0.2);
+    expect(look.text).toBeGreaterThan(0.8);
   });
 });
 
