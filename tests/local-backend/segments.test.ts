@@ -94,7 +94,10 @@ describe("segmented snapshot", () => {
     await http.mutation(api.messages.remove, { id: all[0]._id });
     await http.mutation(api.messages.rewrite, { id: all[1]._id });
     const delta = await admin(backend, "compact");
-    expect(delta).toMatchObject({ kind: "delta", changed: 2, docs: 2, files: 1 });
+    // Plus, when it ticked in between on a loaded machine, the fixture cron's one counter document.
+    expect(delta).toMatchObject({ kind: "delta", files: 1 });
+    expect(delta.changed).toBe(delta.docs);
+    expect([2, 3]).toContain(delta.changed);
     expect(delta.bytes).toBeLessThan(full.bytes / 20);
 
     await backend.kill();
