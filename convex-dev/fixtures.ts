@@ -5,7 +5,7 @@
  * tests on top of `convex/`; `npx convex deploy` of `convex/` never contains it.
  */
 import { v } from "convex/values";
-import { internalAction, type QueryCtx } from "../convex/_generated/server";
+import { internalAction, internalQuery, type QueryCtx } from "../convex/_generated/server";
 import { internalMutation } from "../convex/functions";
 import { addDaysToDate, localDateString, zonedEpoch } from "../convex/lib/time";
 import { goalWeek } from "../convex/lib/weeks";
@@ -55,6 +55,31 @@ export const approveClaim = internalMutation({
       reviewedAt: Date.now(),
     });
     return null;
+  },
+});
+
+/** The sets of the account with this email, newest first: what a browser test counts on the server. */
+export const setsOf = internalQuery({
+  args: { email: v.string() },
+  returns: v.array(
+    v.object({
+      minutes: v.number(),
+      venueName: v.union(v.string(), v.null()),
+      sceneItemId: v.union(v.id("sceneItems"), v.null()),
+    }),
+  ),
+  handler: async (ctx, { email }) => {
+    const user = await accountWithEmail(ctx, email);
+    const sets = await ctx.db
+      .query("performances")
+      .withIndex("by_user_and_performedAt", (q) => q.eq("userId", user._id))
+      .order("desc")
+      .take(100);
+    return sets.map((set) => ({
+      minutes: set.minutes,
+      venueName: set.venueName ?? null,
+      sceneItemId: set.sceneItemId ?? null,
+    }));
   },
 });
 

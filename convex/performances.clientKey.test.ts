@@ -55,3 +55,52 @@ describe("performances.log with a clientKey (the offline outbox)", () => {
     },
   );
 });
+
+describe("performances.logWithNewMic with a clientKey", () => {
+  const newMic = {
+    set: { minutes: 8, performedAt: nyEvening(0), tags: [] },
+    venue: { venueName: "The Cellar Door", address: "4 Low St, Brooklyn, NY" },
+    details: {
+      type: "open_mic" as const,
+      title: "Cellar Mic",
+      dayOfWeek: 2,
+      startTimeLocal: "20:00",
+      recurrence: "weekly" as const,
+      signupMethod: "in_person" as const,
+    },
+    alsoAddToScene: true,
+    clientKey: KEY,
+  };
+
+  test("a resend neither adds the mic again nor logs the set twice", async () => {
+    const { t, comic } = await newComicAndMic();
+    const first = await comic.asUser.mutation(api.performances.logWithNewMic, newMic);
+    const again = await comic.asUser.mutation(api.performances.logWithNewMic, newMic);
+    expect(again).toEqual({ ...first, newBadges: [] });
+    const [sets, mics] = await t.run(async (ctx) => [
+      await ctx.db
+        .query("performances")
+        .withIndex("by_user_and_performedAt", (q) => q.eq("userId", comic.userId))
+        .collect(),
+      await ctx.db
+        .query("sceneItems")
+        .withIndex("by_createdBy", (q) => q.eq("createdBy", comic.userId))
+        .collect(),
+    ]);
+    expect(sets).toHaveLength(1);
+    expect(mics.map((m) => m.title)).toEqual(["Cellar Mic"]);
+  });
+
+  test("a key already used by a plain log answers with that set", async () => {
+    const { comic, mic } = await newComicAndMic();
+    const logged = await comic.asUser.mutation(api.performances.log, {
+      minutes: 5,
+      performedAt: nyEvening(0),
+      tags: [],
+      sceneItemId: mic,
+      clientKey: KEY,
+    });
+    const again = await comic.asUser.mutation(api.performances.logWithNewMic, newMic);
+    expect(again).toEqual({ ...logged, newBadges: [], sceneItemId: mic });
+  });
+});

@@ -23,13 +23,23 @@ export const log = userMutation({
 });
 
 /** The log wizard's new-mic path: creates the mic when asked (not for one-time
- * shows) and logs the set at it, in one transaction. */
+ * shows) and logs the set at it, in one transaction. With a `clientKey` (the
+ * device's outbox) a resend creates neither the mic nor the set again. */
 export const logWithNewMic = userMutation({
-  args: Performances.logWithNewMicArgs,
+  args: { ...Performances.logWithNewMicArgs, clientKey: v.optional(v.string()) },
   returns: Performances.logWithNewMicResultValidator,
-  handler: async (ctx, args) => {
+  handler: async (ctx, { clientKey, ...args }) => {
+    if (clientKey !== undefined) {
+      const earlier = await SetClientKeys.loggedEarlier(ctx, ctx.userId, clientKey);
+      if (earlier !== null) {
+        const set = await ctx.db.get("performances", earlier.performanceId);
+        return { ...earlier, sceneItemId: set?.sceneItemId ?? null };
+      }
+    }
     await enforceRateLimit(ctx, "logSet", ctx.userId);
-    return await Performances.logWithNewMic(ctx, ctx.userId, args, Date.now());
+    const logged = await Performances.logWithNewMic(ctx, ctx.userId, args, Date.now());
+    if (clientKey !== undefined) await SetClientKeys.remember(ctx, ctx.userId, clientKey, logged.performanceId);
+    return logged;
   },
 });
 

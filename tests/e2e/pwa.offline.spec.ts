@@ -4,6 +4,7 @@
  * there waits in a durable outbox and reaches the server exactly once.
  */
 import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
 
 test.use({ serviceWorkers: "allow" });
@@ -79,4 +80,65 @@ test("offline: the app opens with the saved night, and a set logged there syncs 
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByRole("region", { name: "Your last sets" })).toContainText("The Basement Bar");
+});
+
+type ServerSet = { minutes: number; venueName: string | null; sceneItemId: string | null };
+
+test("the log-a-set wizard offline: the set waits on the phone, outlives a reload and a closed tab, and is logged once", async ({
+  page,
+  context,
+  signUp,
+  runFunction,
+}) => {
+  test.setTimeout(120_000);
+  const venueName = `Cellar${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+  const { email } = await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await swControls(page);
+  await expect.poll(() => savedSnapshot(page)).not.toBeNull();
+
+  // The signal goes on the way down the stairs: the wizard still takes the set.
+  await context.setOffline(true);
+  await page.getByRole("link", { name: "Log a Set" }).click();
+  await expect(page.getByText("You're offline. The set is saved on this phone")).toBeVisible();
+  await page.getByRole("button", { name: "Enter the venue yourself" }).click();
+  await page.getByLabel("Venue name").fill(venueName);
+  await page.getByLabel("City").fill("Austin");
+  await page.getByRole("button", { name: "Use this venue" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("radio", { name: /New event \/ not listed/ }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/details$/);
+  await page.getByLabel("Minutes on stage").fill("9");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/log-set\/venue-details$/);
+  await page.getByRole("button", { name: "Save Set" }).click();
+  await expect(page.getByRole("heading", { name: "Set saved on this phone" })).toBeVisible();
+  await expect(page.getByText(`9 min at ${venueName}`)).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Waiting to sync" })).toBeVisible();
+  expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toEqual([]);
+
+  // A reload without a network, then a closed tab: the set is still on the phone.
+  await page.reload();
+  const waiting = page.getByRole("region", { name: "Sets saved on this phone" });
+  await expect(waiting).toContainText(`9 min at ${venueName}`);
+  await expect(waiting).toContainText("Waiting to sync");
+  await page.close();
+  const again = await context.newPage();
+  await again.goto("/dashboard");
+  await expect(again.getByRole("region", { name: "Sets saved on this phone" })).toContainText(venueName);
+
+  // Back online: sent once, with the new mic added to the scene once.
+  await context.setOffline(false);
+  await expect(again.getByText(/Waiting to sync/)).toHaveCount(0, { timeout: 20_000 });
+  await expect
+    .poll(() => runFunction<ServerSet[]>("fixtures:setsOf", { email }))
+    .toEqual([{ minutes: 9, venueName: null, sceneItemId: expect.any(String) }]);
+  await again.reload();
+  await expect(again.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(again.getByText(/Waiting to sync/)).toHaveCount(0);
+  expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toHaveLength(1);
+  const venues = await runFunction<{ itemCount: number }[]>("venues:search", { query: venueName });
+  expect(venues.map((v) => v.itemCount)).toEqual([1]);
 });

@@ -3,7 +3,14 @@ import { format } from "date-fns";
 import { useEffect, useState } from "react";
 import { Form, FormSelectField, FormSubmit, FormTextField } from "@/components/form";
 import { PageContainer } from "@/components/PageContainer";
-import { lastAccount, queueSet, readSnapshot, type QueuedSet, type Snapshot } from "@/lib/offline/store";
+import {
+  lastAccount,
+  queueSet,
+  readSnapshot,
+  type OfflineList,
+  type QueuedSet,
+  type Snapshot,
+} from "@/lib/offline/store";
 import { toast } from "@/lib/toast";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { OTHER_VENUE, offlineSetSchema } from "./offlineSetSchema";
@@ -79,20 +86,32 @@ function SnapshotSections({ snapshot }: { snapshot: Snapshot }) {
     <>
       <Section title="Tonight" empty="Nothing scheduled tonight">
         {snapshot.tonight.map((mic) => (
-          <li key={mic.sceneItemId}>
-            <Text weight="bold">{mic.title}</Text>{" "}
-            <Text color="gray">
-              {mic.venueName} · {time(mic.startsAt)}
-            </Text>{" "}
-            {mic.status === "cancelled" ? <Badge color="red">Cancelled</Badge> : null}
-            {mic.status === "confirmed" ? <Badge color="green">Host confirmed</Badge> : null}
+          <li key={mic.sceneItemId + mic.startsAt}>
+            <Flex direction="column" gap="1">
+              <Text>
+                <Text weight="bold">{mic.title}</Text>{" "}
+                <Text color="gray">
+                  {mic.venueName} · {time(mic.startsAt)}
+                </Text>{" "}
+                {mic.following === "favourite" ? <Badge color="gray">Favourite</Badge> : null}{" "}
+                {mic.status === "cancelled" ? <Badge color="red">Cancelled</Badge> : null}
+                {mic.status === "confirmed" ? <Badge color="green">Host confirmed</Badge> : null}
+              </Text>
+              {mic.list ? <TonightsList title={mic.title} list={mic.list} /> : null}
+            </Flex>
           </li>
         ))}
       </Section>
       <Section title="Your place on tonight's list" empty="You're not on a list tonight">
         {snapshot.myPlace.map((spot) => (
           <li key={spot.micTitle}>
-            <Text weight="bold">{spot.micTitle}</Text> <Badge>{spot.label}</Badge>
+            {spot.sentence ? (
+              <Text weight="bold">{spot.sentence}</Text>
+            ) : (
+              <>
+                <Text weight="bold">{spot.micTitle}</Text> <Badge>{spot.label}</Badge>
+              </>
+            )}
           </li>
         ))}
       </Section>
@@ -113,6 +132,34 @@ function SnapshotSections({ snapshot }: { snapshot: Snapshot }) {
         ))}
       </Section>
     </>
+  );
+}
+
+const SECTION_NAMES = { list: "List", waitlist: "Waitlist", pool: "Lottery pool" } as const;
+
+/** A mic's live list as it was when the device last saw it: names in order, the comedian's own marked. */
+function TonightsList({ title, list }: { title: string; list: OfflineList }) {
+  if (list.rows.length === 0) {
+    return (
+      <Text size="2" color="gray">
+        {list.status === "open" ? "The list is open; nobody on it yet" : "The list is closed"}
+      </Text>
+    );
+  }
+  return (
+    <Box asChild pl="3">
+      <ol aria-label={`Tonight's list at ${title}`} style={{ margin: 0 }}>
+        {list.rows.map((row) => (
+          <li key={`${row.section}-${row.place}`} style={{ listStyle: "none" }}>
+            <Text size="2" weight={row.mine ? "bold" : "regular"}>
+              {row.section === "list" ? `${row.place}.` : `${SECTION_NAMES[row.section]} ${row.place}.`} {row.name}
+              {row.mine ? " (you)" : ""}
+              {row.state === "done" ? " · done" : row.state === "up" ? " · up now" : ""}
+            </Text>
+          </li>
+        ))}
+      </ol>
+    </Box>
   );
 }
 

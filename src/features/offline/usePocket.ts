@@ -1,4 +1,5 @@
-import { useConvex, useConvexAuth, useQuery } from "convex/react";
+import { useConvex, useConvexAuth, useQueries, useQuery } from "convex/react";
+import type { FunctionReturnType } from "convex/server";
 import { ConvexError } from "convex/values";
 import { useEffect, useMemo, useState } from "react";
 import { api } from "../../../convex/_generated/api";
@@ -16,14 +17,14 @@ import {
 import { toast } from "@/lib/toast";
 import { useNow } from "@/lib/useNow";
 import { viewerTimeZone } from "@/lib/timeZone";
-import { buildSnapshot } from "./snapshot";
+import { buildSnapshot, listsToWatch } from "./snapshot";
 
 const LAST_SETS = 5;
 
 /**
- * While signed in and online: keeps this account's offline copy (tonight, their place on
- * tonight's lists, the week, their last sets) up to date as the live queries change
- * (sign-out forgets it: clearLocalSessionState).
+ * While signed in and online: keeps this account's offline copy (tonight's mics they follow or
+ * scheduled with their live lists, their place on them, the week, their last sets) up to date as
+ * the live queries change (sign-out forgets it: clearLocalSessionState).
  */
 export function useOfflineCapture(): string | null {
   const { isAuthenticated } = useConvexAuth();
@@ -41,16 +42,51 @@ export function useOfflineCapture(): string | null {
     signedIn ? { paginationOpts: { numItems: LAST_SETS, cursor: null } } : "skip",
   );
   const spots = useQuery(api.nightLists.myRecent, signedIn ? {} : "skip");
+  const favorites = useQuery(api.favorites.list, signedIn ? {} : "skip");
+  const watched = useMemo(
+    () =>
+      weekData === undefined || spots === undefined || favorites === undefined
+        ? []
+        : listsToWatch({ nowMs, timeZone, week: weekData, spots, favorites }),
+    [nowMs, timeZone, weekData, spots, favorites],
+  );
+  const lists = useQueries(
+    useMemo(
+      () =>
+        Object.fromEntries(
+          watched.map((micId) => [
+            micId,
+            { query: api.nightLists.current, args: { micId: micId as Id<"sceneItems"> } },
+          ]),
+        ),
+      [watched],
+    ),
+  );
   const userId = signedIn ? me.userId : null;
 
   useEffect(() => {
     if (userId === null || weekData === undefined || sets === undefined || spots === undefined) return;
-    const snapshot = buildSnapshot({ userId, nowMs: Date.now(), timeZone, week: weekData, sets: sets.page, spots });
+    if (favorites === undefined) return;
+    // Wait for the watched lists (one that fails is left out rather than holding the copy back).
+    const views = watched.map((micId) => lists[micId] as ListAnswer | Error | undefined);
+    if (views.some((view) => view === undefined)) return;
+    const snapshot = buildSnapshot({
+      userId,
+      nowMs: Date.now(),
+      timeZone,
+      week: weekData,
+      sets: sets.page,
+      spots,
+      favorites,
+      lists: views.flatMap((view) => (view instanceof Error || !view?.list ? [] : [view.list])),
+    });
     void Promise.all([rememberAccount(userId), saveSnapshot(snapshot)]).catch(() => undefined);
-  }, [userId, weekData, sets, spots, timeZone]);
+  }, [userId, weekData, sets, spots, favorites, watched, lists, timeZone]);
 
   return userId;
 }
+
+type ListAnswer = FunctionReturnType<typeof api.nightLists.current>;
 
 /** The account's outbox, live (this tab's and other tabs' changes). */
 export function useOutbox(userId: string | null): QueuedSet[] {
@@ -90,11 +126,16 @@ export function useOutboxSync(userId: string | null, online: boolean, pending: n
       for (const entry of await queuedSets(userId)) {
         if (cancelled) return;
         try {
-          await convex.mutation(api.performances.log, {
-            ...entry.set,
-            sceneItemId: entry.set.sceneItemId as Id<"sceneItems"> | undefined,
-            clientKey: entry.clientKey,
-          });
+          if (entry.newMic) {
+            const { sceneItemId: _none, venueName: _name, ...set } = entry.set;
+            await convex.mutation(api.performances.logWithNewMic, { ...entry.newMic, set, clientKey: entry.clientKey });
+          } else {
+            await convex.mutation(api.performances.log, {
+              ...entry.set,
+              sceneItemId: entry.set.sceneItemId as Id<"sceneItems"> | undefined,
+              clientKey: entry.clientKey,
+            });
+          }
         } catch (error) {
           // Not reachable, not signed in yet, or too many at once: the set waits for the next try.
           if (!(error instanceof ConvexError)) return;

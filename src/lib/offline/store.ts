@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type { EventDetails, VenueInput } from "../../../convex/model/events";
 import { OFFLINE_DB_NAME } from "./dbName";
 
 /** A set logged without a connection, waiting in the outbox until the server has it. */
@@ -16,25 +17,54 @@ export type QueuedSet = {
     sceneItemId?: string;
     venueName?: string;
   };
+  /** A mic or show the scene did not list yet: sent with its details (performances.logWithNewMic). */
+  newMic?: { venue: VenueInput; details: EventDetails; alsoAddToScene: boolean };
   /** Shown in the outbox list. */
   label: string;
 };
+
+/** A name on a live list, as the device keeps it. */
+export type OfflineListRow = {
+  name: string;
+  /** 1-based place in its section. */
+  place: number;
+  section: "list" | "waitlist" | "pool";
+  state: "waiting" | "up" | "done" | "no_show";
+  /** This comedian's own row. */
+  mine: boolean;
+};
+
+/** A mic's live list tonight, as the device keeps it (capped at {@link SNAPSHOT_CAPS.listRows} names). */
+export type OfflineList = { status: "open" | "closed"; spots: number; taken: number; rows: OfflineListRow[] };
 
 /** What a comedian needs at the mic, kept for an offline start. Every list is capped. */
 export type Snapshot = {
   userId: string;
   savedAt: number;
-  /** Tonight's mics they scheduled, in start order. */
-  tonight: { sceneItemId: string; title: string; venueName: string; startsAt: number; status: string | null }[];
-  /** Their spots on tonight's live lists. */
-  myPlace: { micTitle: string; label: string }[];
+  /** Tonight's mics they follow (favourites) or scheduled, in start order, with tonight's live list when known. */
+  tonight: {
+    sceneItemId: string;
+    title: string;
+    venueName: string;
+    startsAt: number;
+    status: string | null;
+    following?: "scheduled" | "favourite";
+    list?: OfflineList | null;
+  }[];
+  /** Their spots on tonight's live lists ("You're #4 on tonight's list at …"). */
+  myPlace: { micTitle: string; label: string; sentence?: string }[];
   /** This week's schedule (mics and sets). */
   week: { key: string; title: string; venueName: string; startsAt: number; detail: string }[];
   /** Their last sets, newest first. */
   lastSets: { key: string; venueName: string; performedAt: number; minutes: number }[];
+  /** The mics they follow or scheduled, whatever the night: the log wizard offers them offline. */
+  mics?: OfflineMic[];
 };
 
-export const SNAPSHOT_CAPS = { tonight: 20, myPlace: 10, week: 50, lastSets: 10 } as const;
+/** A mic the comedian follows or scheduled, enough to log a set at it without a connection. */
+export type OfflineMic = { sceneItemId: string; title: string; venueName: string; city: string };
+
+export const SNAPSHOT_CAPS = { tonight: 20, myPlace: 10, week: 50, lastSets: 10, mics: 40, listRows: 60 } as const;
 /** At most this many sets wait per account (one busy week without signal). */
 export const OUTBOX_CAP = 50;
 
@@ -77,10 +107,15 @@ export async function saveSnapshot(snapshot: Snapshot): Promise<void> {
     await db()
   ).put("snapshots", {
     ...snapshot,
-    tonight: snapshot.tonight.slice(0, SNAPSHOT_CAPS.tonight),
+    tonight: snapshot.tonight
+      .slice(0, SNAPSHOT_CAPS.tonight)
+      .map((mic) =>
+        mic.list ? { ...mic, list: { ...mic.list, rows: mic.list.rows.slice(0, SNAPSHOT_CAPS.listRows) } } : mic,
+      ),
     myPlace: snapshot.myPlace.slice(0, SNAPSHOT_CAPS.myPlace),
     week: snapshot.week.slice(0, SNAPSHOT_CAPS.week),
     lastSets: snapshot.lastSets.slice(0, SNAPSHOT_CAPS.lastSets),
+    mics: snapshot.mics?.slice(0, SNAPSHOT_CAPS.mics),
   });
 }
 

@@ -15,12 +15,13 @@ import { TagInput } from "../TagInput";
 import { useSaveSet } from "../useSaveSet";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { MissingVenue } from "./MissingVenue";
+import { OfflineNotice } from "./OfflineMics";
 
 /** Step 3: the set itself (minutes, date and time, notes, tags). */
 export function LogSetDetailsStep() {
   const { venue, event, set, setSet, result, goTo, redirect } = useLogSetWizard();
   const mic = useQuery(api.scene.get, event?.kind === "existing" ? { id: event.sceneItemId } : "skip");
-  const { zone, checkDate, save } = useSaveSet();
+  const { zone, reachable, checkDate, save } = useSaveSet();
   const log = useMutation(api.performances.log);
   const ids = { minutes: useId(), date: useId(), time: useId(), notes: useId() };
   const [now] = useState(() => Date.now());
@@ -32,11 +33,18 @@ export function LogSetDetailsStep() {
 
   if (!venue) return result ? redirect("success") : <MissingVenue />;
   if (!event) return redirect("venue");
-  if (event.kind === "existing" && mic === undefined && !set) return <LoadingState label="Loading the mic" />;
+  // Offline the mic cannot load: the form starts at now instead of its last show.
+  if (event.kind === "existing" && mic === undefined && !set && reachable) {
+    return <LoadingState label="Loading the mic" />;
+  }
 
   const submit = async (draft: SetDraft) => {
     if (event.kind === "existing") {
-      await save(draft, (payload) => log({ ...payload, sceneItemId: event.sceneItemId }));
+      const sceneItemId = event.sceneItemId;
+      await save(draft, {
+        send: (payload, clientKey) => log({ ...payload, sceneItemId, clientKey }),
+        later: { sceneItemId },
+      });
     } else if (checkDate(draft) !== null) {
       setSet(draft);
       goTo("venue-details");
@@ -50,6 +58,7 @@ export function LogSetDetailsStep() {
       title="Set details"
       subtitle={event.kind === "existing" ? `${event.title} · ${venue.venueName}` : venue.venueName}
     >
+      {!reachable && event.kind === "existing" ? <OfflineNotice /> : null}
       <Form schema={schema} defaultValues={defaults} aria-label="Set details" gap="4" onSubmit={submit}>
         {({ register, control, formState: { errors } }) => (
           <>

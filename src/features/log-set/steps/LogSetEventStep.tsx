@@ -1,9 +1,11 @@
 import { Button, Text } from "@radix-ui/themes";
 import { EventAtVenueStep } from "@/components/WizardSteps";
 import { weeklySlotText } from "@/lib/format";
-import type { EventAtVenue, WizardStepProps } from "@/lib/wizardSlots";
+import { useReachable } from "@/lib/useReachable";
+import type { EventAtVenue, WizardSlots, WizardStepProps } from "@/lib/wizardSlots";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { MissingVenue } from "./MissingVenue";
+import { OfflineEventPicker, OfflineNotice } from "./OfflineMics";
 
 export const SELECT_EVENT_MESSAGE = "Select an event option";
 
@@ -12,10 +14,13 @@ const scheduleLine = (item: EventAtVenue) => [item.venueName, weeklySlotText(ite
 /** Step 2: 'What event did you perform at?': the venue's events and similar ones, the only match preselected. */
 export function LogSetEventStep({ slots }: WizardStepProps) {
   const { venue, event, setEvent, goTo } = useLogSetWizard();
+  const reachable = useReachable();
   if (!venue) return <MissingVenue />;
+  // Offline the venue's events cannot load: the comedian's own mics there, from the device's copy.
+  const picker: WizardSlots = reachable ? slots : { ...slots, EventPicker: OfflineEventPicker };
   return (
     <EventAtVenueStep
-      slots={slots}
+      slots={picker}
       step={2}
       total={LOG_SET_STEPS}
       title="What event did you perform at?"
@@ -30,7 +35,9 @@ export function LogSetEventStep({ slots }: WizardStepProps) {
       }}
       onBack={() => goTo("venue")}
       status={
-        event === null ? (
+        !reachable ? (
+          <OfflineNotice />
+        ) : event === null ? (
           <Text size="2" color="gray" role="status">
             {SELECT_EVENT_MESSAGE}
           </Text>

@@ -9,11 +9,12 @@ import { localDateString } from "../../../../convex/lib/time";
 import { useSaveSet } from "../useSaveSet";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { MissingVenue } from "./MissingVenue";
+import { OfflineNotice } from "./OfflineMics";
 
 /** Step 4: 'Venue / Mic Details' when the set was at a mic the scene does not list yet. */
 export function LogSetVenueDetailsStep({ slots }: WizardStepProps) {
   const { venue, event, set, result, goTo, redirect } = useLogSetWizard();
-  const { zone, save } = useSaveSet();
+  const { zone, reachable, save } = useSaveSet();
   const logWithNewMic = useMutation(api.performances.logWithNewMic);
   const [alsoAddToScene, setAlsoAddToScene] = useState(true);
   const checkboxId = useId();
@@ -24,7 +25,10 @@ export function LogSetVenueDetailsStep({ slots }: WizardStepProps) {
   if (event.kind === "existing" || !set) return redirect("details");
 
   const onSubmit = (details: EventDetails) =>
-    save(set, (payload) => logWithNewMic({ set: payload, venue, details, alsoAddToScene }));
+    save(set, {
+      send: (payload, clientKey) => logWithNewMic({ set: payload, venue, details, alsoAddToScene, clientKey }),
+      later: { newMic: { venue, details, alsoAddToScene } },
+    });
 
   return (
     <EventDetailsStep
@@ -40,6 +44,7 @@ export function LogSetVenueDetailsStep({ slots }: WizardStepProps) {
       submitLabel="Save Set"
       onSubmit={onSubmit}
     >
+      {!reachable ? <OfflineNotice /> : null}
       <Card variant="surface">
         <Text as="label" size="3" htmlFor={checkboxId}>
           <Flex gap="2" align="start">
