@@ -37,6 +37,7 @@
  * --only-queries (just the query series: no fan-out, bundle sizes or browser),
  * --only-drop (just the list drop: 300 sign-ups to one list in a second, tests/bench/listDrop.ts),
  * --only-bits (just the material pages for 50 and 500 bits, tests/bench/bits.ts),
+ * --only-numbers (just the season page for 200 and 2,000 sets, tests/bench/numbers.ts),
  * --only-bursts (just 100 check-ins, then 100 logged sets, at one mic in a second, tests/bench/bursts.ts),
  * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
  * --timelines (with part 4: each "near me" scenario's first load, as the page saw it).
@@ -49,6 +50,7 @@ import type { ConvexClient } from "convex/browser";
 import { startBackend } from "../local-backend/harness";
 import { backendCli } from "./backend/common";
 import { bitsBench } from "./bits";
+import { numbersBench } from "./numbers";
 import { bundlesAndBrowser } from "./firstCard";
 import { fanOut, listFanOut } from "./fanOut";
 import { bursts } from "./bursts";
@@ -58,6 +60,7 @@ import {
   ONLY_BITS,
   ONLY_BROWSER,
   ONLY_BURSTS,
+  ONLY_NUMBERS,
   ONLY_DROP,
   ONLY_LIST,
   ONLY_QUERIES,
@@ -120,12 +123,17 @@ async function main(): Promise<void> {
     await bursts();
     process.exit(0);
   }
+  if (ONLY_NUMBERS) {
+    await numbersBench();
+    process.exit(0);
+  }
   if (!SKIP_QUERIES) await querySeries();
   if (!ONLY_QUERIES) await fanOutAndBrowser();
   if (!ONLY_QUERIES && !ONLY_BROWSER && !ONLY_LIST) {
     await listDrop();
     await bitsBench();
     await bursts();
+    await numbersBench();
   }
   console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);

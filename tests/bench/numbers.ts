@@ -1,0 +1,169 @@
+/**
+ * `npm run bench -- --only-numbers`: the season page on one local backend
+ * holding two comedians, one with 200 sets and one with 2,000, spread over
+ * the last two years at 20 mics. Prints the documents `season:mine` reads
+ * (the engine's transaction metrics, as in querySeries.ts) for this year and
+ * last year: it reads month rows, goal weeks and mics, never the sets, so the
+ * two columns stay within the same bound.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ConvexHttpClient } from "convex/browser";
+import { anyApi } from "convex/server";
+import { convexToJson, type Value } from "convex/values";
+import { importPKCS8, SignJWT } from "jose";
+import { startBackend, type Backend } from "../local-backend/harness";
+import { convexDir, fmt, median, ms, root, row, RUNS } from "./options";
+
+const api = anyApi as any;
+
+const SHAPES = [200, 2000];
+const MICS = 20;
+/** What a year's page may read: 12 month rows, 54 goal weeks, the mics, the profile and a little more. */
+const YEAR_BUDGET = 12 + 54 + MICS + 4;
+
+function functionsCopy(work: string): string {
+  const functionsDir = path.join(work, "convex");
+  const skip = (src: string) => !/\.test\.ts$|test\.setup\.ts$|test\.registry\.ts$/.test(src);
+  fs.cpSync(convexDir, functionsDir, { recursive: true, filter: skip });
+  fs.cpSync(path.join(root, "convex-dev"), path.join(work, "convex-dev"), { recursive: true, filter: skip });
+  fs.writeFileSync(
+    path.join(functionsDir, "benchProbe.ts"),
+    `export { measure } from ${JSON.stringify(path.join(root, "tests/bench/probe.ts"))};\n`,
+  );
+  return functionsDir;
+}
+
+function adminRunner(backend: Backend) {
+  const adminKey = fs.readFileSync(path.join(backend.dataDir, "admin-key"), "utf8").trim();
+  return async <T>(fn: string, args: Record<string, unknown>): Promise<T> => {
+    const response = await fetch(`${backend.url}/_local/run`, {
+      method: "POST",
+      headers: { Authorization: `Convex ${adminKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ path: fn, args: convexToJson(args as Value) }),
+    });
+    const json = (await response.json()) as { value?: T; errorMessage?: string; message?: string };
+    if (!response.ok) throw new Error(`${fn}: ${json.errorMessage ?? json.message ?? response.status}`);
+    return json.value as T;
+  };
+}
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export async function numbersBench(): Promise<void> {
+  console.log("\n== Numbers: the season page for a comedian with 200 and with 2,000 sets ==");
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-bench-numbers-"));
+  const backend = await startBackend({ functionsDir: functionsCopy(work), startTimeoutMs: 5 * 60_000 });
+  try {
+    const run = adminRunner(backend);
+    const cli = async (args: string[]) => {
+      const r = await backend.cli(args);
+      if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+      return r.stdout.trim();
+    };
+    const key = await importPKCS8(await cli(["env", "get", "JWT_PRIVATE_KEY"]), "RS256");
+    const issuer = await cli(["env", "get", "CONVEX_SITE_URL"]);
+    const mics: string[] = [];
+    for (let i = 0; i < MICS; i++) {
+      mics.push(
+        await run<string>("fixtures:insertSceneItem", {
+          title: `Numbers Bench ${i}`,
+          venueName: `Numbers Bench Room ${i}`,
+          city: `City ${i % 5}`,
+          latitude: 40 + i / 10,
+          longitude: -74 + i / 10,
+          type: "open_mic",
+          recurrence: "weekly",
+          dayOfWeek: i % 7,
+          startTimeLocal: "20:00",
+          timeZone: "America/New_York",
+        }),
+      );
+    }
+    const now = Date.now();
+    const today = isoDate(now);
+    const year = Number(today.slice(0, 4));
+    const clients: ConvexHttpClient[] = [];
+    for (const sets of SHAPES) {
+      const [person] = await run<Array<{ userId: string; sessionId: string }>>("fixtures:insertComedians", {
+        prefix: `Numbers ${sets}`,
+        count: 1,
+      });
+      const email = `numbers-${sets}-1@bench.test`;
+      const started = performance.now();
+      // Spread over the 730 days before today, 20 a call (each set's streak recount reads the day rows).
+      for (let from = 0; from < sets; from += 20) {
+        const batch = Array.from({ length: Math.min(20, sets - from) }, (_, k) => {
+          const i = from + k;
+          return {
+            date: isoDate(now - (1 + Math.floor((i * 730) / sets)) * 86_400_000),
+            minutes: 5 + (i % 6),
+            micId: mics[i % MICS],
+          };
+        });
+        await run("fixtures:insertSeasonSets", { email, sets: batch });
+      }
+      console.log(`${fmt(sets)} sets written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const token = await new SignJWT({ sub: `${person.userId}|${person.sessionId}` })
+        .setProtectedHeader({ alg: "RS256" })
+        .setIssuedAt()
+        .setIssuer(issuer)
+        .setAudience("convex")
+        .setExpirationTime("1h")
+        .sign(key);
+      const client = new ConvexHttpClient(backend.url, { logger: false });
+      client.setAuth(token);
+      clients.push(client);
+    }
+
+    const periods: Array<[string, Record<string, unknown>]> = [
+      ["this year", { from: `${year}-01`, to: `${year}-12`, today }],
+      ["last year", { from: `${year - 1}-01`, to: `${year - 1}-12`, today }],
+    ];
+    const widths = [12, 14, 14, 10, 10, 16];
+    console.log(
+      "\n" + row(["season:mine", "200 sets docs", "2,000 sets docs", "200 ms", "2,000 ms", "target"], widths),
+    );
+    let flat = true;
+    for (const [label, args] of periods) {
+      const figures = [];
+      for (const client of clients) {
+        const m = (await client.query(api.benchProbe.measure, { name: "season:mine", args })) as {
+          documentsRead: number;
+        };
+        const times: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const t0 = performance.now();
+          await client.query(api.season.mine, args as never);
+          times.push(performance.now() - t0);
+        }
+        figures.push({ docs: m.documentsRead, median: median(times) });
+      }
+      const ok = figures.every((f) => f.docs <= YEAR_BUDGET);
+      if (!ok) flat = false;
+      console.log(
+        row(
+          [
+            label,
+            figures[0].docs,
+            figures[1].docs,
+            ms(figures[0].median),
+            ms(figures[1].median),
+            `<= ${YEAR_BUDGET} ${ok ? "ok" : "MISSED"}`,
+          ],
+          widths,
+        ),
+      );
+    }
+    console.log(
+      `\n${flat ? "Flat" : "NOT flat"}: documents read by the season page for 200 and 2,000 sets ` +
+        `(median of ${RUNS} HTTP round trips; ${MICS} mics).`,
+    );
+  } finally {
+    await backend.dispose();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
