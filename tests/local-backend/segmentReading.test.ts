@@ -92,7 +92,7 @@ describe("a start reads the segments' documents by position", () => {
     const store = new DataStore(dir);
     store.load();
     store.append({ ts: "1", w: [...docs] });
-    store.compact({ get: (key) => docs.get(key) ?? null, all: () => docs, count: () => docs.size }, 1n);
+    store.compact({ get: (key) => docs.get(key) ?? null, all: () => docs, keys: () => docs.keys() }, 1n);
     store.closeLog();
     return dir;
   }
@@ -109,9 +109,9 @@ describe("a start reads the segments' documents by position", () => {
     const store = new DataStore(dir);
     const read = readDocuments(store.load());
     store.closeLog();
-    // Not parsed yet: the texts are positions in the chunks read.
+    // Not read yet: the table's own segment files are read when it is first used.
     expect(read.lazy.get("messages")!.unparsed).toBe(301);
-    expect(read.chunks.length).toBeGreaterThan(1);
+    expect(read.chunks).toHaveLength(0);
     const db = new Indexed(schema, "");
     restoreDocuments(db, new DataStore(dir).load());
     for (const [key, doc] of docs) expect(db.committed(key)).toEqual(doc);

@@ -31,14 +31,23 @@ async function admin(b: Backend, route: string): Promise<any> {
   return await response.json();
 }
 
+type Segment = { file: string; docs: number; bytes: number };
 type Manifest = {
+  version: number;
   ts: string;
-  level: number;
-  base: ({ file: string; docs: number; bytes: number } | null)[];
-  deltas: { file: string; docs: number; bytes: number }[];
+  /** Each table's base (components' documents under `@`). */
+  tables: Record<string, { level: number; base: (Segment | null)[] }>;
+  deltas: Segment[];
 };
 const manifestOf = (dataDir: string) =>
   JSON.parse(fs.readFileSync(path.join(dataDir, "manifest.json"), "utf8")) as Manifest;
+/** Every base segment of every table. */
+const baseFiles = (m: Manifest) =>
+  Object.values(m.tables)
+    .flatMap((t) => t.base)
+    .filter((s) => s !== null)
+    .map((s) => s.file)
+    .sort();
 const segmentFiles = (dataDir: string) =>
   fs.existsSync(path.join(dataDir, "segments")) ? fs.readdirSync(path.join(dataDir, "segments")).sort() : [];
 /** Every byte of the segments and the log, as text. */
@@ -73,11 +82,15 @@ describe("segmented snapshot", () => {
     const full = await admin(backend, "compact");
     expect(full.kind).toBe("full");
     const manifest = manifestOf(backend.dataDir);
-    expect(2 ** manifest.level).toBeGreaterThanOrEqual(200 / SEGMENT_DOCS);
-    const base = manifest.base.filter((s) => s !== null);
+    expect(manifest.version).toBe(2);
+    // Each table has a base of its own (a start reads a table's files only when it is needed).
+    const messages = manifest.tables.messages;
+    expect(2 ** messages.level).toBeGreaterThanOrEqual(200 / SEGMENT_DOCS);
+    const base = messages.base.filter((s) => s !== null);
     expect(base.length).toBeGreaterThan(10);
     expect(Math.max(...base.map((s) => s.docs))).toBeLessThan(SEGMENT_DOCS * 4);
-    expect(segmentFiles(backend.dataDir)).toEqual(base.map((s) => s.file).sort());
+    expect(base.reduce((a, s) => a + s.docs, 0)).toBe(200);
+    expect(segmentFiles(backend.dataDir)).toEqual(baseFiles(manifest));
     // The log was emptied: all it holds is what committed after the compaction, which here can only
     // be the fixture's cron (counters.tick, every second: it raced this check and won on a loaded machine).
     const logged = fs
@@ -128,18 +141,14 @@ describe("segmented snapshot", () => {
     const after = manifestOf(backend.dataDir);
     expect(after.deltas).toEqual([]);
     // Untouched buckets keep their files.
-    const kept = after.base.filter((s, i) => s !== null && s.file === before.base[i]?.file);
+    const [beforeBase, afterBase] = [before, after].map((m) => m.tables.messages.base);
+    const kept = afterBase.filter((s, i) => s !== null && s.file === beforeBase[i]?.file);
     expect(kept.length).toBeGreaterThan(0);
-    expect(merge.files).toBeLessThan(after.base.filter((s) => s !== null).length);
+    expect(merge.files).toBeLessThan(baseFiles(after).length);
     // The deleted documents are nowhere on disk any more.
     const disk = onDisk(backend.dataDir);
     for (const doc of removed) expect(disk).not.toContain(doc._id);
-    expect(segmentFiles(backend.dataDir)).toEqual(
-      after.base
-        .filter((s) => s !== null)
-        .map((s) => s.file)
-        .sort(),
-    );
+    expect(segmentFiles(backend.dataDir)).toEqual(baseFiles(after));
 
     await backend.restart();
     expect(await bodies(backend, "merge")).toEqual(numbered(3, 300));
@@ -299,6 +308,30 @@ describe("the data check on start", () => {
   }, 120_000);
 });
 
+describe("a data directory with one base for every table (manifest version 1)", () => {
+  test("is read as it is and rewritten with a base per table on start, keeping every document", async () => {
+    backend = await startBackend({ env: { LOCAL_BACKEND_SEGMENT_DOCS: String(SEGMENT_DOCS) } });
+    const http = backend.httpClient();
+    await http.mutation(api.messages.seed, { channel: "v1", count: 60 });
+    await admin(backend, "compact");
+    await http.mutation(api.messages.seed, { channel: "v1-log", count: 5 });
+    await backend.kill();
+    // The same segments under a version 1 manifest: one base holding every table's documents.
+    const file = path.join(backend.dataDir, "manifest.json");
+    const { tables, ...rest } = manifestOf(backend.dataDir);
+    const base = Object.values(tables).flatMap((t) => t.base.filter((s) => s !== null));
+    fs.writeFileSync(file, JSON.stringify({ ...rest, version: 1, level: 0, base }), { mode: 0o600 });
+    await backend.start();
+    expect(backend.output).toMatch(/Compacted the data log \(full/);
+    expect(manifestOf(backend.dataDir).version).toBe(2);
+    expect(await bodies(backend, "v1")).toEqual(numbered(0, 60));
+    expect(await bodies(backend, "v1-log")).toEqual(numbered(0, 5));
+    await backend.kill();
+    await backend.start();
+    expect(await bodies(backend, "v1")).toEqual(numbered(0, 60));
+  }, 120_000);
+});
+
 describe("an old-format data directory (snapshot.json + log.jsonl)", () => {
   test("is migrated to segments on start, keeping every document, and stays owner-only", async () => {
     const dataDir = await tempDir();
@@ -340,7 +373,7 @@ describe("an old-format data directory (snapshot.json + log.jsonl)", () => {
     // The log holds only what ran since (the fixture's cron ticks from deploy time on), none of the old writes.
     const logSince = fs.readFileSync(path.join(dataDir, "log.jsonl"), "utf8");
     for (const id of ids) expect(logSince).not.toContain(id);
-    expect(manifestOf(dataDir).base.filter((s) => s !== null).length).toBeGreaterThan(1);
+    expect(manifestOf(dataDir).tables.messages.base.filter((s) => s !== null).length).toBeGreaterThan(1);
     // Owner-only, the new folder and files too.
     expect(fs.statSync(path.join(dataDir, "segments")).mode & 0o777).toBe(0o700);
     for (const name of ["manifest.json", ...segmentFiles(dataDir).map((f) => `segments/${f}`)]) {

@@ -14,6 +14,7 @@
  */
 import { jsonToConvex } from "convex/values";
 import { storedIdTable } from "../common/ids.js";
+import { segmentChunks } from "../storage/segments.js";
 import type { DocBatch, LoadedState } from "../storage/store.js";
 
 type Doc = Record<string, any>;
@@ -47,11 +48,49 @@ export function parseStoredDoc(text: string): Doc {
   return text.includes('"$') ? fromStoredJson(json) : json;
 }
 
+/** Strings at most this long are shared between documents while loading (ids, dates, kinds). */
+const INTERN_MAX = 32;
+
+/**
+ * Makes `doc`'s short string values (other than its own `_id`) the same string
+ * as every equal one loaded before (`pool`): JSON.parse gives each document its
+ * own copy of a user id or a date, a few dozen bytes each, hundreds of
+ * thousands of times.
+ */
+function intern(value: any, pool: Map<string, string>, top: boolean): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item === "string") {
+        if (item.length <= INTERN_MAX) {
+          const shared = pool.get(item);
+          if (shared === undefined) pool.set(item, item);
+          else value[i] = shared;
+        }
+      } else if (typeof item === "object" && item !== null) intern(item, pool, false);
+    }
+    return;
+  }
+  for (const key in value) {
+    const item = value[key];
+    if (typeof item === "string") {
+      if (item.length <= INTERN_MAX && !(top && key === "_id")) {
+        const shared = pool.get(item);
+        if (shared === undefined) pool.set(item, item);
+        else value[key] = shared;
+      }
+    } else if (typeof item === "object" && item !== null) intern(item, pool, false);
+  }
+}
+
+const NOTHING_SHADOWED: ReadonlySet<string> = new Set();
+
 /**
  * A user table's documents not parsed yet: where the JSON text of each is in
- * the segment chunks read at start (positions, no string per document), and
- * the documents of the deltas and the log (parsed). `drain` moves them into
- * `docs`, all at once or a budget at a time.
+ * the segment chunks read at start (positions, no string per document), or
+ * the table's own segment files, read when it is drained; and the documents
+ * of the deltas and the log (parsed). `drain` moves them into `docs`, all at
+ * once or a budget at a time.
  */
 export class LazyTable {
   /** Per document not parsed yet: its chunk's number in `chunks`, where its text starts, where it ends. */
@@ -60,38 +99,105 @@ export class LazyTable {
   /** The table's documents parsed so far (complete once `done`). */
   readonly docs = new Map<string, Doc>();
   private next = 0;
+  /** The table's own segment files not read yet, the lines they hold, and those read so far. */
+  private files: string[] = [];
+  private fileLines = 0;
+  private linesRead = 0;
+  /** The file being read, a chunk of whole lines at a time, the chunk and where its next line starts. */
+  private reading: Generator<string> | null = null;
+  private text = "";
+  private pos = 0;
 
-  /** `chunks`: the segment chunks of one start's reading (shared by its tables). */
-  constructor(private chunks: string[]) {}
+  /**
+   * `chunks`: the segment chunks of one start's reading (shared by its tables); `shadowed`: keys
+   * whose lines in the table's files are out of date (the deltas and the log hold them); `pool`:
+   * the strings shared between the documents of one start (see intern).
+   */
+  constructor(
+    private chunks: string[],
+    private readonly shadowed: ReadonlySet<string> = NOTHING_SHADOWED,
+    private readonly pool: Map<string, string> = new Map(),
+  ) {}
+
+  /**
+   * What the deltas and the log hold for `key`: its document, null if they deleted it, undefined
+   * if they do not hold it (only the table's segment lines can tell).
+   */
+  overlaid(key: string): Doc | null | undefined {
+    const doc = this.parsed.get(key);
+    if (doc !== undefined) return doc;
+    return this.shadowed.has(key) ? null : undefined;
+  }
 
   /** A document whose JSON text is `chunks[chunk].slice(start, end)`. */
   add(chunk: number, start: number, end: number): void {
     this.refs.push(chunk, start, end);
   }
 
-  /** Documents the table holds (parsed or not). */
+  /** The table's segment files (`lines` documents in all), read when it is drained. */
+  addFiles(files: string[], lines: number): void {
+    this.files.push(...files);
+    this.fileLines += lines;
+  }
+
+  /** Documents the table holds (parsed or not; lines of its files the log overrides are counted too). */
   get size(): number {
-    return this.refs.length / 3 + this.parsed.size;
+    return this.refs.length / 3 + this.fileLines + this.parsed.size;
   }
 
   /** Documents still JSON text. */
   get unparsed(): number {
-    return this.refs.length / 3 - this.next;
+    return this.refs.length / 3 - this.next + this.fileLines - this.linesRead;
+  }
+
+  /** Whether parsed documents share their short strings (loading in the background; not when a request waits). */
+  private sharing = false;
+
+  private parse(text: string, start: number, end: number): void {
+    const doc = parseStoredDoc(text.slice(start, end));
+    if (this.sharing) intern(doc, this.pool, true);
+    this.docs.set(keyBefore(text, start, doc), doc);
   }
 
   /** Parses up to `limit` more documents (all of them by default); true once every document is in `docs`. */
   drain(limit = Infinity): boolean {
-    const { refs, chunks, docs } = this;
+    const { refs, chunks } = this;
+    this.sharing = limit !== Infinity;
     const count = refs.length / 3;
     const end = Math.min(count, this.next + limit);
-    for (let i = this.next; i < end; i++) {
-      const text = chunks[refs[3 * i]];
-      const start = refs[3 * i + 1];
-      const doc = parseStoredDoc(text.slice(start, refs[3 * i + 2]));
-      docs.set(keyBefore(text, start, doc), doc);
-    }
+    for (let i = this.next; i < end; i++) this.parse(chunks[refs[3 * i]], refs[3 * i + 1], refs[3 * i + 2]);
+    let budget = limit - (end - this.next);
     this.next = end;
     if (end < count) return false;
+    while (budget > 0 && this.linesRead < this.fileLines) {
+      if (this.pos >= this.text.length) {
+        this.reading ??= segmentChunks(this.files.shift()!);
+        const chunk = this.reading.next();
+        if (chunk.done) {
+          this.reading = null;
+          this.text = "";
+          this.pos = 0;
+          continue;
+        }
+        this.text = chunk.value;
+        this.pos = 0;
+      }
+      const { text, pos } = this;
+      const lineEnd = text.indexOf("\n", pos);
+      const tab = text.indexOf("\t", pos);
+      if (lineEnd < 0 || tab < 0 || tab > lineEnd)
+        throw new Error(`A segment line without a key: ${text.slice(pos, pos + 80)}`);
+      this.pos = lineEnd + 1;
+      this.linesRead++;
+      budget--;
+      if (this.shadowed.size > 0 && this.shadowed.has(text.slice(pos, tab))) continue;
+      this.parse(text, tab + 1, lineEnd);
+    }
+    if (this.linesRead < this.fileLines) return false;
+    if (this.reading) this.reading.return(undefined);
+    this.reading = null;
+    this.text = "";
+    const { docs } = this;
     if (docs.size < this.size) for (const [key, doc] of this.parsed) docs.set(key, doc);
     // Nothing more to read in the chunks (other tables may still).
     this.chunks = [];
@@ -148,22 +254,34 @@ export type ReadDocuments = Restored & {
   chunks: string[];
   eager: Map<string, Map<string, Doc>>;
   lazy: Map<string, LazyTable>;
+  /** The short strings the lazy tables' documents share (see intern). */
+  pool: Map<string, string>;
   /** The largest `_creationTime` of the parsed documents. */
   maxCreation: number;
   state: LoadedState;
 };
 
 function emptyRead(state: LoadedState): ReadDocuments {
-  return {
+  const read: ReadDocuments = {
     componentDocs: new Map(),
     files: [],
     refused: [],
     chunks: [],
     eager: new Map(),
     lazy: new Map(),
+    pool: new Map(),
     maxCreation: 0,
     state,
   };
+  // Tables with segment files of their own: read when first used (or in the background).
+  for (const [table, { files, docs }] of state.lazyTables) lazyTable(read, table).addFiles(files, docs);
+  return read;
+}
+
+function lazyTable(read: ReadDocuments, table: string): LazyTable {
+  let lazy = read.lazy.get(table);
+  if (!lazy) read.lazy.set(table, (lazy = new LazyTable(read.chunks, read.state.shadowed, read.pool)));
+  return lazy;
 }
 
 /**
@@ -196,8 +314,7 @@ function readOne(read: ReadDocuments, key: string, value: number | Record<string
     docs.set(own, doc);
     return;
   }
-  let pending = read.lazy.get(table);
-  if (!pending) read.lazy.set(table, (pending = new LazyTable(read.chunks)));
+  const pending = lazyTable(read, table);
   if (typeof value === "number") pending.add(value, start, end);
   else {
     const doc = fromStoredJson(value);

@@ -123,9 +123,10 @@ export function tablesClass(ct: ConvexTestInternals): any {
       const table = tableNameFromId(id);
       if (table === null) return null;
       if (this._lazy.size > 0) {
-        // The deltas' and the log's documents are parsed already (the start's data check reads them).
-        const parsed = this._lazy.get(table)?.parsed.get(id);
-        if (parsed) return parsed as Doc;
+        // The deltas' and the log's documents (and deletes) are known without reading the table
+        // (the start's data check reads them).
+        const overlaid = this._lazy.get(table)?.overlaid(id);
+        if (overlaid !== undefined) return overlaid as Doc | null;
       }
       return this._loaded(table)?.docs.get(id) || null;
     }

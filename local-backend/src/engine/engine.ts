@@ -128,7 +128,7 @@ export class Engine {
     this.opts = opts;
     this.store = new DataStore(opts.dataDir);
     this.tables = new TableNumbers(this.store.dir);
-    this.functions = new FunctionModules(opts.functionsDir, opts.devFunctionsDir ?? null);
+    this.functions = new FunctionModules(opts.functionsDir, opts.devFunctionsDir ?? null, opts.dataDir);
     this.crons = new CronRunner(this);
     const workers = actionWorkerCount();
     this.actionPool = workers > 0 ? new ActionPool(workers, FUNCTION_ENV_GLOBAL, (line) => this.logError(line)) : null;

@@ -13,6 +13,7 @@ import {
   readDocuments,
   readDocumentsInSlices,
 } from "../database/documentLoader.js";
+import { intKnob } from "../common/knobs.js";
 import type { CompactionStats, DataStore, JsonDoc } from "../storage/store.js";
 
 /** What loading and compaction use of the engine. */
@@ -28,6 +29,9 @@ export type PersistenceHost = {
   log(line: string): void;
   logError(line: string): void;
 };
+
+/** 0: user tables are read only when first used, never ahead or in the background (tests see tables unread). */
+const BACKGROUND_LOAD = intKnob("LOCAL_BACKEND_BACKGROUND_LOAD", 1, { min: 0 }) !== 0;
 
 export class Persistence {
   /** The current schema's fingerprint (recorded by compaction: see Engine.init). */
@@ -47,7 +51,7 @@ export class Persistence {
   startReading(): void {
     const engine = this.engine;
     const state = engine.store.load();
-    this.reading = readDocumentsInSlices(state, () => this.reading !== null && !engine.closed);
+    this.reading = readDocumentsInSlices(state, () => BACKGROUND_LOAD && this.reading !== null && !engine.closed);
     this.reading.catch(() => undefined); // restore() reports it
   }
 
@@ -96,6 +100,7 @@ export class Persistence {
   /** Parses the user tables not used yet between requests, smallest first (documentLoader.ts). */
   loadInBackground(): void {
     const engine = this.engine;
+    if (!BACKGROUND_LOAD) return;
     loadInBackground(
       engine.db,
       () => engine.closed,
@@ -126,7 +131,7 @@ export class Persistence {
           return doc ? (convexToJson(doc) as Record<string, unknown>) : null;
         },
         all: () => this.allDocsJson(),
-        count: () => engine.db.documentCount() + engine.components.documentCount(),
+        keys: () => this.allKeys(),
       },
       engine.lastCommitTs,
       this.schemaFingerprint,
@@ -147,6 +152,11 @@ export class Persistence {
         this.engine.logError(`compaction failed (the log keeps everything): ${String(error)}`);
       }
     });
+  }
+
+  *allKeys(): Iterable<string> {
+    for (const [id] of this.engine.db.allDocuments() as Iterable<[string, unknown]>) yield id;
+    for (const [key] of this.engine.components.allDocsJson()) yield key;
   }
 
   *allDocsJson(): Iterable<[string, JsonDoc]> {

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Bundle, bundleFunctions } from "./bundle/bundler.js";
+import { Bundle, bundleFunctions, bundlerIdentity } from "./bundle/bundler.js";
+import { BundleCache } from "./bundle/bundleCache.js";
 import { canonicalPath, type FunctionInfo, type FunctionKind } from "./functionContext.js";
 
 /** Bundle folders left in the temp dir by backends that were killed (kill -9). */
@@ -38,12 +39,18 @@ export class FunctionModules {
   private moduleCache = new Map<string, Promise<any>>();
   private readonly bundleRoot: string;
   private generation = 0;
+  private readonly cache: BundleCache | null;
 
   constructor(
     private readonly functionsDir: string,
     /** Dev tools added on top (see devFunctions.ts); null for none. */
     private readonly devFunctionsDir: string | null = null,
+    /** The data directory, where the last bundle is kept for the next start (none: always bundled). */
+    dataDir: string | null = null,
   ) {
+    this.cache = dataDir
+      ? new BundleCache(dataDir, devFunctionsDir ? [functionsDir, devFunctionsDir] : [functionsDir], bundlerIdentity())
+      : null;
     removeStaleBundles();
     this.bundleRoot = fs.mkdtempSync(path.join(os.tmpdir(), `local-backend-bundle-${process.pid}-`));
   }
@@ -51,7 +58,14 @@ export class FunctionModules {
   /** Bundles the functions folder into a new folder (not yet served: see swap). */
   async build(): Promise<Bundle> {
     const outDir = path.join(this.bundleRoot, `gen-${++this.generation}`);
-    return await bundleFunctions(this.functionsDir, outDir, this.devFunctionsDir);
+    // A start whose sources are unchanged since the last bundle: that bundle, without esbuild
+    // (a reload bundles afresh, so its modules are evaluated again).
+    const cached = this.generation === 1 ? this.cache?.restore() : null;
+    if (cached) return cached;
+    const before = this.cache?.before() ?? null;
+    const bundle = await bundleFunctions(this.functionsDir, outDir, this.devFunctionsDir);
+    this.cache?.save(bundle, bundle.inputs ?? [], before);
+    return bundle;
   }
 
   /** Serves `bundle` from now on; the previous bundle's files are removed a minute later. */
@@ -59,7 +73,9 @@ export class FunctionModules {
     const old = this.bundle;
     this.bundle = bundle;
     this.moduleCache.clear();
-    if (old) setTimeout(() => fs.rmSync(old.outDir, { recursive: true, force: true }), 60_000).unref();
+    if (old && !this.cache?.holds(old.outDir)) {
+      setTimeout(() => fs.rmSync(old.outDir, { recursive: true, force: true }), 60_000).unref();
+    }
   }
 
   /**

@@ -2,12 +2,14 @@
  * Compaction's segment writing (the manifest swap and the log are store.ts's):
  * what changed since the last compaction as one more delta, the deltas merged
  * into the base buckets they touch, or (the first compaction, a migration, a
- * level change) everything. See segments.ts for the format.
+ * version 1 base) everything; a table that outgrew its buckets is rewritten whole. See segments.ts for the format.
  */
 import path from "node:path";
 import { FILE_MODE } from "./dataDir.js";
 import type { JsonDoc } from "./dataLog.js";
 import {
+  type BaseGroup,
+  baseSegments,
   bucketOf,
   levelFor,
   type Manifest,
@@ -22,10 +24,10 @@ import {
 export type DocSource = {
   /** The committed document under a data-log key, as Convex JSON, or null if there is none. */
   get(key: string): JsonDoc;
-  /** Every committed document (a full rewrite: the first compaction, a migration, a new level). */
+  /** Every committed document (a full rewrite: the first compaction, a migration). */
   all(): Iterable<[string, JsonDoc]>;
-  /** How many committed documents there are. */
-  count(): number;
+  /** Every committed document's key (a full rewrite counts each table's first). */
+  keys(): Iterable<string>;
 };
 
 export type CompactionStats = {
@@ -55,7 +57,8 @@ export const docsIn = (segments: Iterable<SegmentInfo | null>) => {
 /**
  * Writes the segments of the next manifest into `dir` (fsync'd, not yet
  * named by any manifest): `dirty` are the keys changed since the last
- * compaction, `deltaKeys` those the old manifest's deltas hold.
+ * compaction, `deltaKeys` those the old manifest's deltas hold; `groupOf`
+ * names the table whose base a key belongs in.
  */
 export function writeSegments(args: {
   dir: string;
@@ -66,8 +69,9 @@ export function writeSegments(args: {
   ts: bigint;
   schema: string;
   previousMaxCreation: number;
+  groupOf: (key: string) => string;
 }): { kind: CompactionStats["kind"]; next: Manifest; written: SegmentInfo[] } {
-  const { dir, old, source, dirty, deltaKeys, ts, schema, previousMaxCreation } = args;
+  const { dir, old, source, dirty, deltaKeys, ts, schema, previousMaxCreation, groupOf } = args;
   const changed = dirty.size;
   let nextFile = old?.nextFile ?? 1;
   const written: SegmentInfo[] = [];
@@ -77,72 +81,107 @@ export function writeSegments(args: {
     written.push(info);
     return info;
   };
+  /** A table's buckets at `level`, written as documents come (null: an empty bucket). */
+  const bucketWriters = (level: number) => new Array<SegmentWriter | null>(2 ** level).fill(null);
+  const finishAll = (writers: (SegmentWriter | null)[]) => writers.map((w) => (w ? finish(w) : null));
   let kind: CompactionStats["kind"];
   let next: Manifest;
-  const total = source.count();
-  const level = levelFor(total);
   let maxCreation = old ? previousMaxCreation : 0;
   const json = (doc: Record<string, unknown>) => {
     const created = doc._creationTime;
     if (typeof created === "number" && created > maxCreation) maxCreation = created;
     return JSON.stringify(doc);
   };
-  if (!old || level > old.level) {
-    // Everything, from memory, into 2^level buckets.
+  const common = { format: MANIFEST_FORMAT, version: 2, ts: ts.toString(), schema } as const;
+  const oldBase = old?.version === 2 ? old.tables ?? {} : null;
+  if (!old || !oldBase) {
+    // Everything, from memory, each table into 2^level buckets (a version 1 base is migrated so).
     kind = "full";
-    const writers: (SegmentWriter | null)[] = new Array(2 ** level).fill(null);
+    const counts = new Map<string, number>();
+    for (const key of source.keys()) {
+      const group = groupOf(key);
+      counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
+    const groups = new Map<string, { level: number; writers: (SegmentWriter | null)[] }>();
+    for (const [group, count] of counts) {
+      const level = levelFor(count);
+      groups.set(group, { level, writers: bucketWriters(level) });
+    }
     for (const [key, doc] of source.all()) {
       if (!doc) continue;
-      const b = bucketOf(key, level);
-      (writers[b] ??= writer()).add(key, json(doc));
+      const group = groups.get(groupOf(key));
+      if (!group) continue; // not counted: written after the count (nothing writes during a compaction)
+      (group.writers[bucketOf(key, group.level)] ??= writer()).add(key, json(doc));
     }
-    next = {
-      format: MANIFEST_FORMAT,
-      version: 1,
-      ts: ts.toString(),
-      schema,
-      level,
-      base: writers.map((w) => (w ? finish(w) : null)),
-      deltas: [],
-      nextFile,
-    };
+    const tables: Record<string, BaseGroup> = {};
+    for (const [name, group] of groups) tables[name] = { level: group.level, base: finishAll(group.writers) };
+    next = { ...common, tables, deltas: [], nextFile };
   } else if (changed === 0) {
     kind = "none";
     next = { ...old, ts: ts.toString(), schema };
   } else if (
     old.deltas.length >= MAX_DELTAS ||
-    docsIn(old.deltas) + changed > Math.max(SEGMENT_DOCS, docsIn(old.base) / 4)
+    docsIn(old.deltas) + changed > Math.max(SEGMENT_DOCS, docsIn(baseSegments(old)) / 4)
   ) {
-    // The deltas and the changes into the base: only the buckets they touch are rewritten.
+    // The deltas and the changes into the base: only the buckets they touch are rewritten
+    // (all of a table's when it has outgrown its level).
     kind = "merge";
     const keys = new Set<string>(deltaKeys);
     for (const key of dirty) keys.add(key);
-    const byBucket = new Map<number, string[]>();
+    const byGroup = new Map<string, string[]>();
     for (const key of keys) {
-      const b = bucketOf(key, old.level);
-      const list = byBucket.get(b);
+      const group = groupOf(key);
+      const list = byGroup.get(group);
       if (list) list.push(key);
-      else byBucket.set(b, [key]);
+      else byGroup.set(group, [key]);
     }
-    const base = [...old.base];
-    for (const [b, bucketKeys] of byBucket) {
-      const w = writer();
-      const previous = old.base[b];
-      if (previous) {
-        for (const line of segmentLines(path.join(dir, previous.file))) {
-          if (!keys.has(line.slice(0, line.indexOf("\t")))) w.addLine(line);
+    const tables: Record<string, BaseGroup> = { ...oldBase };
+    const copyLines = (previous: SegmentInfo | null, each: (key: string, line: string) => void) => {
+      if (!previous) return;
+      for (const line of segmentLines(path.join(dir, previous.file))) {
+        const key = line.slice(0, line.indexOf("\t"));
+        if (!keys.has(key)) each(key, line);
+      }
+    };
+    for (const [group, groupKeys] of byGroup) {
+      const before = oldBase[group];
+      const level = Math.max(before?.level ?? 0, levelFor(docsIn(before?.base ?? []) + groupKeys.length));
+      if (!before || level > before.level) {
+        // A new table, or more documents than its buckets are for: all of it, into 2^level buckets.
+        const writers = bucketWriters(level);
+        for (const previous of before?.base ?? []) {
+          copyLines(previous, (key, line) => (writers[bucketOf(key, level)] ??= writer()).addLine(line));
         }
+        for (const key of groupKeys) {
+          const doc = source.get(key);
+          if (doc) (writers[bucketOf(key, level)] ??= writer()).add(key, json(doc));
+        }
+        tables[group] = { level, base: finishAll(writers) };
+        continue;
       }
-      for (const key of bucketKeys) {
-        const doc = source.get(key);
-        if (doc) w.add(key, json(doc));
+      const byBucket = new Map<number, string[]>();
+      for (const key of groupKeys) {
+        const b = bucketOf(key, level);
+        const list = byBucket.get(b);
+        if (list) list.push(key);
+        else byBucket.set(b, [key]);
       }
-      if (w.docs === 0) {
-        w.abandon();
-        base[b] = null;
-      } else base[b] = finish(w);
+      const base = [...before.base];
+      for (const [b, bucketKeys] of byBucket) {
+        const w = writer();
+        copyLines(before.base[b], (_key, line) => w.addLine(line));
+        for (const key of bucketKeys) {
+          const doc = source.get(key);
+          if (doc) w.add(key, json(doc));
+        }
+        if (w.docs === 0) {
+          w.abandon();
+          base[b] = null;
+        } else base[b] = finish(w);
+      }
+      tables[group] = { level, base };
     }
-    next = { ...old, ts: ts.toString(), schema, base, deltas: [], nextFile };
+    next = { ...old, ts: ts.toString(), schema, tables, deltas: [], nextFile };
   } else {
     // What changed, as one more delta.
     kind = "delta";

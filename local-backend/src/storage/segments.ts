@@ -10,9 +10,13 @@
  *   segment file the manifest does not name is garbage from a compaction a
  *   crash cut short, removed on open.
  *
- * The base is 2^level buckets: a document lives in the bucket the FNV-1a hash
- * of its key names, so each bucket holds about `SEGMENT_DOCS` documents at
- * most and a document's bucket never depends on anything but its key. Deltas
+ * The base is kept per table (version 2; components' documents together, under
+ * `@`): a start reads a table's files when the table is first needed, not the
+ * whole database. A table's base is 2^level buckets: a document lives in the
+ * bucket the FNV-1a hash of its key names, so each bucket holds about
+ * `SEGMENT_DOCS` documents at most and a document's bucket never depends on
+ * anything but its key and table. (Version 1 had one base for all tables; it
+ * is read as it is and rewritten as version 2 by the first compaction.) Deltas
  * (oldest first) hold the documents written since the base was last merged,
  * tombstones for deletes; a later delta, and then the log, win over the base.
  *
@@ -35,17 +39,23 @@ export const SEGMENT_DOCS = intKnob("LOCAL_BACKEND_SEGMENT_DOCS", 16_384);
 
 export type SegmentInfo = { file: string; docs: number; bytes: number };
 
+/** One table's base: 2^level buckets, a segment per bucket (null: an empty bucket). */
+export type BaseGroup = { level: number; base: (SegmentInfo | null)[] };
+
 export type Manifest = {
   format: "stagetime-local-backend-segments";
-  version: 1;
+  /** 2: a base per table (`tables`); 1: one base for every table (`level`, `base`). */
+  version: 1 | 2;
   /** Commit timestamp the segments are current at (ns, decimal string). */
   ts: string;
   /** Fingerprint of the schema the documents satisfied when written (start skips re-checking them under it). */
   schema?: string;
-  /** The base has 2^level buckets. */
-  level: number;
-  /** Base segment per bucket (null: an empty bucket). */
-  base: (SegmentInfo | null)[];
+  /** Version 2: each table's base (components' documents under `@`, ids of no known table under `?`). */
+  tables?: Record<string, BaseGroup>;
+  /** Version 1: the base has 2^level buckets. */
+  level?: number;
+  /** Version 1: base segment per bucket (null: an empty bucket). */
+  base?: (SegmentInfo | null)[];
   /** Deltas over the base, oldest first. */
   deltas: SegmentInfo[];
   /** Number of the next segment file. */
@@ -58,6 +68,20 @@ export type Manifest = {
 };
 
 export const MANIFEST_FORMAT = "stagetime-local-backend-segments";
+
+/** The bases of a manifest by table (a version 1 manifest's one base under `*`). */
+export function baseGroups(m: Manifest): Record<string, BaseGroup> {
+  if (m.version === 2) return m.tables ?? {};
+  return { "*": { level: m.level ?? 0, base: m.base ?? [] } };
+}
+
+/** Every base segment of a manifest. */
+export function baseSegments(m: Manifest | null): SegmentInfo[] {
+  if (!m) return [];
+  const out: SegmentInfo[] = [];
+  for (const group of Object.values(baseGroups(m))) for (const s of group.base) if (s) out.push(s);
+  return out;
+}
 
 /** FNV-1a of the key, low `level` bits: the base bucket of a document. */
 export function bucketOf(key: string, level: number): number {
@@ -301,13 +325,12 @@ export function readManifest(where: DataFiles): Manifest | null {
     return null;
   }
   const manifest = JSON.parse(fs.readFileSync(where.manifestPath, "utf8")) as Manifest;
-  if (manifest.format !== MANIFEST_FORMAT || manifest.version !== 1) {
+  if (manifest.format !== MANIFEST_FORMAT || (manifest.version !== 1 && manifest.version !== 2)) {
     throw new Error(`${where.manifestPath} is not a manifest this backend can read (format ${manifest.format})`);
   }
   // Every segment it lists is one of ours (a plain file name in segments/) and whole: a file cut short
   // or swapped would otherwise load with documents silently missing.
-  for (const segment of [...manifest.base, ...manifest.deltas]) {
-    if (!segment) continue;
+  for (const segment of [...baseSegments(manifest), ...manifest.deltas]) {
     if (!/^[0-9]+\.seg$/.test(segment.file)) {
       throw new Error(`${where.manifestPath} names a segment file "${segment.file}" this backend never writes`);
     }
@@ -328,7 +351,7 @@ export function removeGarbage(where: DataFiles, manifest: Manifest | null): void
   fs.rmSync(`${where.manifestPath}.tmp`, { force: true });
   if (!fs.existsSync(where.segmentsDir)) return;
   const live = new Set<string>();
-  for (const s of [...(manifest?.base ?? []), ...(manifest?.deltas ?? [])]) if (s) live.add(s.file);
+  for (const s of [...baseSegments(manifest), ...(manifest?.deltas ?? [])]) live.add(s.file);
   for (const name of fs.readdirSync(where.segmentsDir)) {
     if (!live.has(name)) fs.rmSync(path.join(where.segmentsDir, name), { force: true });
   }

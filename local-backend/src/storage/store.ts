@@ -14,7 +14,10 @@ import { DataLog, type JsonDoc, type LogEntry } from "./dataLog.js";
 import { FileBytes } from "./fileBytes.js";
 import { intKnob } from "../common/knobs.js";
 import { type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
+import { storedIdTable } from "../common/ids.js";
 import {
+  baseGroups,
+  baseSegments,
   type Manifest,
   readManifest,
   removeGarbage,
@@ -40,6 +43,14 @@ export type LoadedState = {
    * table's documents when the table is first used); the rest come parsed.
    */
   batches: Iterable<DocBatch>;
+  /**
+   * User tables whose base is not in `batches` (a version 2 manifest): their
+   * segment files, read when the table is first used or in the background
+   * (documentLoader.ts), and how many documents those hold.
+   */
+  lazyTables: Map<string, { files: string[]; docs: number }>;
+  /** Keys the deltas and the log hold: their lines in a lazy table's files are out of date. */
+  shadowed: ReadonlySet<string>;
   lastTs: bigint;
   mutations: Map<string, { ts: bigint; result: unknown }>;
   /**
@@ -105,7 +116,7 @@ export class DataStore {
   /** Figures about the segments (`/_local/stats`). */
   storageStats(): Record<string, unknown> {
     const m = this.manifest;
-    const base = m ? m.base.filter((s): s is SegmentInfo => s !== null) : [];
+    const base = baseSegments(m);
     return {
       segments: base.length + (m?.deltas.length ?? 0),
       baseDocuments: docsIn(base),
@@ -130,6 +141,7 @@ export class DataStore {
     // Deltas, then the log: what they hold wins over the base (null: deleted).
     const overlay = new Map<string, JsonDoc>();
     let base: () => Iterable<DocBatch> = () => [];
+    const lazyTables = new Map<string, { files: string[]; docs: number }>();
     if (manifest) {
       lastTs = BigInt(manifest.ts);
       const dir = this.segmentsDir;
@@ -143,7 +155,14 @@ export class DataStore {
       const recorded = manifest.maxCreationTime;
       this.maxCreationTime = recorded ?? 0;
       const found = (max: number) => (this.maxCreationTime = max);
-      base = () => segmentBatches(dir, manifest.base, overlay, recorded, found);
+      // System tables, components and ids of no known table now; user tables when first used.
+      const eager: SegmentInfo[] = [];
+      for (const [group, { base: segments }] of Object.entries(baseGroups(manifest))) {
+        const present = segments.filter((s): s is SegmentInfo => s !== null);
+        if (isEagerGroup(group)) eager.push(...present);
+        else lazyTables.set(group, { files: present.map((s) => path.join(dir, s.file)), docs: docsIn(present) });
+      }
+      base = () => segmentBatches(dir, eager, overlay, recorded, found);
       // A migration cut short after its manifest was written.
       if (fs.existsSync(this.snapshotPath)) fs.rmSync(this.snapshotPath, { force: true });
     } else if (fs.existsSync(this.snapshotPath)) {
@@ -170,12 +189,13 @@ export class DataStore {
         this.dirty.add(key);
       }, mutations),
     );
+    const shadowed = lazyTables.size > 0 ? new Set(overlay.keys()) : new Set<string>();
     function* all(): Generator<DocBatch> {
       yield* base();
       yield* parsedBatches(overlay);
       overlay.clear();
     }
-    return { batches: all(), lastTs, mutations, maxCreationTime: () => this.maxCreationTime };
+    return { batches: all(), lazyTables, shadowed, lastTs, mutations, maxCreationTime: () => this.maxCreationTime };
   }
 
   /** The fingerprint of the schema every document in the segments satisfied when they were written (engine.ts). */
@@ -201,9 +221,12 @@ export class DataStore {
     this.dirty.add(key);
   }
 
-  /** Whether a compaction is due: the log is large, or the data directory is in the old format. */
+  /** Whether a compaction is due: the log is large, or the data directory is in an older format. */
   compactionDue(): boolean {
-    return this.log.failedWrite === null && (this.legacy || this.logBytes >= COMPACT_LOG_BYTES);
+    return (
+      this.log.failedWrite === null &&
+      (this.legacy || this.manifest?.version === 1 || this.logBytes >= COMPACT_LOG_BYTES)
+    );
   }
 
   /**
@@ -229,6 +252,7 @@ export class DataStore {
       ts,
       schema,
       previousMaxCreation: this.maxCreationTime,
+      groupOf,
     });
     fsyncDir(this.segmentsDir);
     writeManifest(this, next);
@@ -241,9 +265,9 @@ export class DataStore {
     fsyncDir(this.dir);
     // Segments the new manifest no longer names.
     const live = new Set<string>();
-    for (const s of [...next.base, ...next.deltas]) if (s) live.add(s.file);
-    for (const s of [...(old?.base ?? []), ...(old?.deltas ?? [])]) {
-      if (s && !live.has(s.file)) fs.rmSync(path.join(this.segmentsDir, s.file), { force: true });
+    for (const s of [...baseSegments(next), ...next.deltas]) live.add(s.file);
+    for (const s of [...baseSegments(old), ...(old?.deltas ?? [])]) {
+      if (!live.has(s.file)) fs.rmSync(path.join(this.segmentsDir, s.file), { force: true });
     }
     if (kind === "delta") for (const key of this.dirty) this.deltaKeys.add(key);
     else if (kind !== "none") this.deltaKeys.clear();
@@ -359,3 +383,13 @@ export class DataStore {
 }
 
 const maxBigInt = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/** The base a stored document belongs in: its table, `@` for components' documents, `?` for ids of no known table. */
+export function groupOf(key: string): string {
+  if (key.charCodeAt(0) === 64 /* @ */) return "@";
+  const table = storedIdTable(key);
+  return typeof table === "string" ? table : "?";
+}
+
+/** Bases read at start: system tables, components, unknown ids (dropped or refused on load), a version 1 base. */
+const isEagerGroup = (group: string) => /^[_@?*]/.test(group);

@@ -63,6 +63,8 @@ export type Bundle = {
   outDir: string;
   /** Installed components by component path ("rateLimiter", "rateLimiter/batchWorker"), parents first. */
   components: Map<string, ComponentBundle>;
+  /** Every file esbuild read (absolute; bundleCache.ts checks them on the next start). */
+  inputs?: string[];
 };
 
 /** One component's functions, bundled on their own (see components.ts). */
@@ -123,7 +125,7 @@ async function bundleDir(
   functionsDir: string,
   outDir: string,
   devFunctionsDir: string | null = null,
-): Promise<{ modules: Map<string, string>; schemaFile: string | null; authConfigFile: string | null }> {
+): Promise<{ modules: Map<string, string>; schemaFile: string | null; authConfigFile: string | null; inputs: string[] }> {
   const browserEntries: Record<string, string> = {};
   const nodeEntries: Record<string, string> = {};
   const from = new Map<string, string>();
@@ -152,6 +154,7 @@ async function bundleDir(
     write: true,
     logLevel: "silent",
     sourcemap: "inline",
+    metafile: true,
     conditions: ["convex", "module"],
     absWorkingDir: path.dirname(path.resolve(functionsDir)),
     // A functions folder outside this project (tests copy one to a temp dir)
@@ -160,7 +163,7 @@ async function bundleDir(
     // `convex deploy` inlines NODE_ENV as "production" in every module it pushes, both runtimes.
     define: { "process.env.NODE_ENV": '"production"', "process.env": `globalThis.${FUNCTION_ENV_GLOBAL}` },
   };
-  const builds: Promise<unknown>[] = [];
+  const builds: Promise<esbuild.BuildResult>[] = [];
   if (Object.keys(browserEntries).length > 0) {
     builds.push(
       esbuild.build({
@@ -182,8 +185,13 @@ async function bundleDir(
       }),
     );
   }
+  const inputs: string[] = [];
   try {
-    await Promise.all(builds);
+    for (const result of await Promise.all(builds)) {
+      for (const input of Object.keys(result.metafile?.inputs ?? {})) {
+        inputs.push(path.resolve(common.absWorkingDir!, input));
+      }
+    }
   } catch (error) {
     throw new BundleError(describeBuildFailure(error, functionsDir));
   }
@@ -194,8 +202,11 @@ async function bundleDir(
   const authConfigFile = modules.get("__auth_config") ?? null;
   modules.delete("__schema");
   modules.delete("__auth_config");
-  return { modules, schemaFile, authConfigFile };
+  return { modules, schemaFile, authConfigFile, inputs };
 }
+
+/** The bundler's own code (bundleCache.ts: a backend that bundles differently never reuses a bundle). */
+export const bundlerIdentity = (): string => bundleFunctions.toString() + bundleDir.toString();
 
 function describeBuildFailure(error: unknown, functionsDir: string): string {
   const errors: esbuild.Message[] = (error as esbuild.BuildFailure)?.errors ?? [];
