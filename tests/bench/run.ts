@@ -39,6 +39,7 @@
  * --only-bits (just the material pages for 50 and 500 bits, tests/bench/bits.ts),
  * --only-numbers (just the season page for 200 and 2,000 sets, tests/bench/numbers.ts),
  * --only-bursts (just 100 check-ins, then 100 logged sets, at one mic in a second, tests/bench/bursts.ts),
+ * --only-restart (just the restart at each size: first query, full load, memory; tests/bench/restart.ts),
  * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
  * --timelines (with part 4: each "near me" scenario's first load, as the page saw it).
  */
@@ -64,10 +65,12 @@ import {
   ONLY_DROP,
   ONLY_LIST,
   ONLY_QUERIES,
+  ONLY_RESTART,
   root,
   SKIP_QUERIES,
 } from "./options";
 import { querySeries } from "./querySeries";
+import { restartBench } from "./restart";
 import { generateMic } from "./scaleData";
 
 async function fanOutAndBrowser(): Promise<void> {
@@ -127,7 +130,12 @@ async function main(): Promise<void> {
     await numbersBench();
     process.exit(0);
   }
+  if (ONLY_RESTART) {
+    await restartBench();
+    process.exit(0);
+  }
   if (!SKIP_QUERIES) await querySeries();
+  if (!SKIP_QUERIES && !ONLY_QUERIES) await restartBench();
   if (!ONLY_QUERIES) await fanOutAndBrowser();
   if (!ONLY_QUERIES && !ONLY_BROWSER && !ONLY_LIST) {
     await listDrop();

@@ -93,7 +93,7 @@ export function writeSegments(args: {
     return JSON.stringify(doc);
   };
   const common = { format: MANIFEST_FORMAT, version: 2, ts: ts.toString(), schema } as const;
-  const oldBase = old?.version === 2 ? old.tables ?? {} : null;
+  const oldBase = old?.version === 2 ? (old.tables ?? {}) : null;
   if (!old || !oldBase) {
     // Everything, from memory, each table into 2^level buckets (a version 1 base is migrated so).
     kind = "full";

@@ -136,7 +136,16 @@ export class BundleCache {
     for (const c of bundle.components.values()) dirs.push(path.resolve(c.node.dir));
     const files = snapshotFiles(dirs, inputs);
     // A file changed while esbuild read it: the bundle may hold either version, so it is not kept.
-    if (filesBefore && !sameFiles(filesBefore, snapshotFiles(this.functionsDirs.map((d) => path.resolve(d)), []))) {
+    if (
+      filesBefore &&
+      !sameFiles(
+        filesBefore,
+        snapshotFiles(
+          this.functionsDirs.map((d) => path.resolve(d)),
+          [],
+        ),
+      )
+    ) {
       return;
     }
     const rel = (file: string) => path.relative(bundle.outDir, file);

@@ -125,7 +125,12 @@ async function bundleDir(
   functionsDir: string,
   outDir: string,
   devFunctionsDir: string | null = null,
-): Promise<{ modules: Map<string, string>; schemaFile: string | null; authConfigFile: string | null; inputs: string[] }> {
+): Promise<{
+  modules: Map<string, string>;
+  schemaFile: string | null;
+  authConfigFile: string | null;
+  inputs: string[];
+}> {
   const browserEntries: Record<string, string> = {};
   const nodeEntries: Record<string, string> = {};
   const from = new Map<string, string>();
