@@ -62,7 +62,7 @@ describe("buildSnapshot", () => {
       lists: [],
       spots: [
         spot({ date: "2026-11-20", onDeck: true }),
-        spot({ date: "2026-11-19" }),
+        spot({ date: "2026-11-17" }),
         spot({ date: "2026-11-20", listStatus: "closed" }),
       ],
     });

@@ -51,9 +51,13 @@ type Input = {
   lists: ListView[];
 };
 
-/** Tonight's spots of this comedian on lists still open. */
+/**
+ * Tonight's spots of this comedian on lists still open. A list's date is its mic's, which
+ * may be a day either side of the viewer's (another zone, or a night running past midnight).
+ */
 function spotsTonight(spots: Spots, today: string): Spots {
-  return spots.filter((spot) => spot.date === today && spot.listStatus === "open" && spot.state !== "done");
+  const near = new Set([addDaysToDate(today, -1), today, addDaysToDate(today, 1)]);
+  return spots.filter((spot) => near.has(spot.date) && spot.listStatus === "open" && spot.state !== "done");
 }
 
 /** Tonight's mics they scheduled or follow (scheduled wins), in start order, without their lists. */
