@@ -13,7 +13,7 @@ import { notify } from "../convex/model/notifications";
 import { normalizeEmail } from "../convex/model/profiles";
 import * as Scene from "../convex/model/scene";
 import { limitSignInAttempt, limitSignUp } from "../convex/rateLimits";
-import { sceneItemFields, sceneItemStatus } from "../convex/schema";
+import { notificationKind, sceneItemFields, sceneItemStatus } from "../convex/schema";
 
 /** The (first) account with this email; throws without one. */
 async function accountWithEmail(ctx: QueryCtx, email: string) {
@@ -334,19 +334,33 @@ export const insertMicNights = internalMutation({
 /**
  * Tells the account with this email `count` things through the app's own `notify`
  * (its choices, mutes and push rules apply), oldest first: "<prefix> 1" .. "<prefix> n",
- * each opening `url`. Returns how many reached the inbox (100 at most).
+ * each opening `url`, of `kind` (default set_feedback), about `micId` if given. Returns how many reached the inbox (100 at most).
  */
 export const notifyAccount = internalMutation({
-  args: { email: v.string(), prefix: v.string(), count: v.number(), url: v.string() },
+  args: {
+    email: v.string(),
+    prefix: v.string(),
+    count: v.number(),
+    url: v.string(),
+    kind: v.optional(notificationKind),
+    micId: v.optional(v.id("sceneItems")),
+  },
   returns: v.number(),
-  handler: async (ctx, { email, prefix, count, url }) => {
+  handler: async (ctx, { email, prefix, count, url, kind, micId }) => {
     const user = await accountWithEmail(ctx, email);
     let told = 0;
     for (let i = 1; i <= Math.min(count, 100); i++) {
       const id = await notify(ctx, {
         userId: user._id,
+        micId,
         nowMs: Date.now(),
-        notice: { kind: "set_feedback", eventKey: `fixture:${prefix}:${i}`, title: `${prefix} ${i}`, body: "", url },
+        notice: {
+          kind: kind ?? "set_feedback",
+          eventKey: `fixture:${prefix}:${i}`,
+          title: `${prefix} ${i}`,
+          body: "",
+          url,
+        },
       });
       if (id !== null) told++;
     }

@@ -1,7 +1,9 @@
 import { useAuthActions } from "@convex-dev/auth/react";
-import { useConvexAuth } from "convex/react";
+import { useConvexAuth, useMutation } from "convex/react";
 import { useCallback } from "react";
 import { useNavigate } from "react-router-dom";
+import { api } from "../../../convex/_generated/api";
+import { forgetThisDevice } from "@/features/notifications/pushDevice";
 import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";
 import { paths } from "@/lib/paths";
 import { clearLocalSessionState, setSigningOut } from "@/lib/session";
@@ -12,12 +14,15 @@ export function useSignOut(): () => Promise<void> {
   const { signOut } = useAuthActions();
   const { isAuthenticated } = useConvexAuth();
   const navigate = useNavigate();
+  const unsubscribe = useMutation(api.notifications.unsubscribe);
   return useCallback(async () => {
     // @convex-dev/auth ignores a backend refusal; a session that had already lapsed
     // here is the case where the backend would refuse.
     let outcome: SignOutOutcome = isAuthenticated ? "ok" : "expired";
     setSigningOut(true);
     try {
+      // This device stops getting the account's notifications (needs the session, so first).
+      if (isAuthenticated) await forgetThisDevice((endpoint) => unsubscribe({ endpoint }));
       clearLocalSessionState();
       await signOut();
     } catch (err) {
@@ -26,5 +31,5 @@ export function useSignOut(): () => Promise<void> {
     }
     showToast(signOutToast(outcome), outcome === "ok" ? "success" : "info");
     void Promise.resolve(navigate(paths.home, { replace: true })).finally(() => setSigningOut(false));
-  }, [isAuthenticated, navigate, signOut]);
+  }, [isAuthenticated, navigate, signOut, unsubscribe]);
 }

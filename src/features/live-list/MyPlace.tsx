@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
+import { OnDeckPrompt } from "@/features/notifications/OnDeckPrompt";
 import { paths } from "@/lib/paths";
 import { useNow } from "@/lib/useNow";
 import { LIST_FULL_MESSAGE, REMOVED_FROM_LIST_MESSAGE } from "../../../convex/lib/nightListRules";
@@ -56,6 +57,7 @@ export function MyPlace({ list, notShown }: { list: ListView; notShown: "full" |
             onConfirm={() => run("drop", () => dropOut({ listId: list._id }), "You dropped out")}
           />
         ) : null}
+        {spot.state === "waiting" && list.status === "open" ? <OnDeckPrompt /> : null}
       </Flex>
     );
   }

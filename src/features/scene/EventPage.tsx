@@ -15,6 +15,7 @@ import { useEventActions } from "./useEventActions";
 import { useCheckIn } from "./useCheckIn";
 import { useNow } from "@/lib/useNow";
 import { useViewerState } from "./useViewerState";
+import { MicMuteSwitch } from "@/features/notifications/MicMuteSwitch";
 
 function BackToScene({ variant = "ghost" }: { variant?: "ghost" | "solid" }) {
   return (
@@ -92,6 +93,7 @@ function EventDetails({ id }: { id: string }) {
               >
                 Check In
               </Button>
+              <MicMuteSwitch micId={item._id} />
             </Flex>
           ) : (
             <Card variant="surface">
