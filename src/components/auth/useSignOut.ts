@@ -3,7 +3,7 @@ import { useConvexAuth, useMutation } from "convex/react";
 import { useCallback } from "react";
 import { useNavigate } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
-import { forgetThisDevice } from "@/features/notifications/pushDevice";
+import { forgetThisDevice } from "@/components/notifications/pushDevice";
 import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";
 import { paths } from "@/lib/paths";
 import { clearLocalSessionState, setSigningOut } from "@/lib/session";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "../../../convex/_generated/api";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
-import { OnDeckPrompt } from "@/features/notifications/OnDeckPrompt";
+import { OnDeckPrompt } from "@/components/notifications/OnDeckPrompt";
 import { paths } from "@/lib/paths";
 import { useNow } from "@/lib/useNow";
 import { LIST_FULL_MESSAGE, REMOVED_FROM_LIST_MESSAGE } from "../../../convex/lib/nightListRules";

@@ -12,7 +12,7 @@ import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { LoadingState } from "@/components/LoadingState";
-import { NotificationSettings } from "@/features/notifications/NotificationSettings";
+import { NotificationSettings } from "@/components/notifications/NotificationSettings";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
 import { AccountActions } from "./AccountActions";

@@ -15,7 +15,7 @@ import { useEventActions } from "./useEventActions";
 import { useCheckIn } from "./useCheckIn";
 import { useNow } from "@/lib/useNow";
 import { useViewerState } from "./useViewerState";
-import { MicMuteSwitch } from "@/features/notifications/MicMuteSwitch";
+import { MicMuteSwitch } from "@/components/notifications/MicMuteSwitch";
 
 function BackToScene({ variant = "ghost" }: { variant?: "ghost" | "solid" }) {
   return (
