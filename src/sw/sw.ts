@@ -56,8 +56,9 @@ async function openOrFocus(href: string): Promise<void> {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
   if (open) {
-    const focused = await open.focus();
-    await focused.navigate(href);
+    // Focusing needs the tap's permission and navigating does not: the page opens either way.
+    const focused = await open.focus().catch(() => open);
+    if (focused.url !== href) await focused.navigate(href);
     return;
   }
   await self.clients.openWindow(href);
