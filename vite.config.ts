@@ -36,7 +36,10 @@ export default defineConfig({
     securityHeadersPlugin(),
   ],
   resolve: {
-    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
+    alias: {
+      "@": fileURLToPath(new URL("./src", import.meta.url)),
+      "@convex": fileURLToPath(new URL("./convex", import.meta.url)),
+    },
   },
   server: { port: 5173, strictPort: true },
   preview: { port: 4173, strictPort: true },

@@ -1,6 +1,6 @@
 import { Button, Flex } from "@radix-ui/themes";
 import type { ComponentProps, ReactNode } from "react";
-import type { VenueInput } from "../../convex/model/events";
+import type { VenueInput } from "@convex/model/events";
 import type { EventFormProps, EventPickerProps, WizardSlots } from "@/lib/wizardSlots";
 import { WizardBackButton, WizardFrame } from "./WizardFrame";
 

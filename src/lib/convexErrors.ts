@@ -1,5 +1,5 @@
 import { ConvexError } from "convex/values";
-import { ErrorCode } from "../../convex/errors";
+import { ErrorCode } from "@convex/errors";
 
 function errorData(err: unknown): Record<string, unknown> | null {
   if (err instanceof ConvexError && typeof err.data === "object" && err.data !== null) {

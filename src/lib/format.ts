@@ -1,4 +1,4 @@
-import { DAY_NAMES, formatTime12h } from "../../convex/lib/time";
+import { DAY_NAMES, formatTime12h } from "@convex/lib/time";
 
 /**
  * A count in a few characters, as on the landing page's stats: 999 → "999",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { MIC_LIMITS } from "../../convex/lib/micRules";
+import { MIC_LIMITS } from "@convex/lib/micRules";
 import { micEditSchema } from "@/features/admin/micEditSchema";
 import { editMicSchema } from "@/features/claims/editMicSchema";
 import { manualVenueSchema } from "@/features/venues/ManualVenueForm";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MIC_LIMITS } from "../../convex/lib/micRules";
-import { tooLongMessage } from "../../convex/lib/textRules";
+import { MIC_LIMITS } from "@convex/lib/micRules";
+import { tooLongMessage } from "@convex/lib/textRules";
 import { withoutControlCharacters } from "./textSchema";
 
 /** A trimmed text field capped at the server's limit, without control characters, with the server's wording. */

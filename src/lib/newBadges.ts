@@ -1,4 +1,4 @@
-import { badgeByCode, type BadgeIconName } from "../../convex/lib/badges";
+import { badgeByCode, type BadgeIconName } from "@convex/lib/badges";
 
 /**
  * Codes in `current` that were not in `previous`. With no previous list (the

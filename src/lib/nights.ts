@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, localDateString } from "../../convex/lib/time";
+import { DEFAULT_TIME_ZONE, localDateString } from "@convex/lib/time";
 
 /** A mic's per-night statuses, as the scene and the event page receive them. */
 type NightDates = { confirmedDates?: string[]; cancelledDates?: string[]; timeZone?: string };

@@ -5,7 +5,7 @@ import {
   MIN_SET_MINUTES,
   NOTES_TOO_LONG_MESSAGE,
   SET_MINUTES_MESSAGE,
-} from "../../convex/lib/setRules";
+} from "@convex/lib/setRules";
 import { withoutControlCharacters } from "./textSchema";
 
 /** Minutes as typed: a number, or NaN for an empty or unreadable field (refused, never counted as 0). */

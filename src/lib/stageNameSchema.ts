@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_STAGE_NAME_MESSAGE, isDefaultStageName, MAX_DISPLAY_NAME_LENGTH } from "../../convex/lib/profileRules";
+import { DEFAULT_STAGE_NAME_MESSAGE, isDefaultStageName, MAX_DISPLAY_NAME_LENGTH } from "@convex/lib/profileRules";
 import { withoutControlCharacters } from "./textSchema";
 
 /**

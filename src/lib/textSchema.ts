@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharactersMessage, hasControlCharacters, type TextShape } from "../../convex/lib/textRules";
+import { controlCharactersMessage, hasControlCharacters, type TextShape } from "@convex/lib/textRules";
 
 /**
  * A zod refinement refusing what the server's text rule refuses (control

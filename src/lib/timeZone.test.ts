@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_TIME_ZONE } from "../../convex/lib/time";
+import { DEFAULT_TIME_ZONE } from "@convex/lib/time";
 import { viewerTimeZone } from "./timeZone";
 
 describe("viewerTimeZone", () => {

@@ -1,3 +1,4 @@
+// Relative, not @convex: vite.config.ts loads this file before its aliases apply.
 import { DEFAULT_TIME_ZONE } from "../../convex/lib/time.ts";
 
 /**

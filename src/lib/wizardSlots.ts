@@ -1,8 +1,8 @@
 import type { FunctionReturnType } from "convex/server";
 import type { ComponentType, ReactNode } from "react";
-import type { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import type { EventDetails, VenueInput } from "../../convex/model/events";
+import type { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import type { EventDetails, VenueInput } from "@convex/model/events";
 
 /**
  * The shared parts of the three venue → event → details wizards (onboarding,

@@ -2,7 +2,7 @@ import { LockClosedIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { useConvexAuth, useQuery } from "convex/react";
 import { Navigate, Outlet, useNavigate } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { PageContainer } from "@/components/PageContainer";
 import { paths } from "@/lib/paths";

@@ -1,7 +1,7 @@
 import { useConvexAuth, useQuery } from "convex/react";
 import { lazy, Suspense } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";
 import { isSigningOut } from "@/lib/session";

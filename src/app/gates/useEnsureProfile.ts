@@ -1,6 +1,6 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useEffect, useRef } from "react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** Calls profiles.ensure once per signed-in session (creates a missing profile row
  * for accounts made before profiles existed). Mounted once, in the root layout. */

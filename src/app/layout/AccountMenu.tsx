@@ -2,7 +2,7 @@ import { ExitIcon, GearIcon, PersonIcon } from "@radix-ui/react-icons";
 import { Avatar, DropdownMenu, IconButton } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useNavigate } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { useSignOut } from "@/components/auth/useSignOut";
 import { initials } from "@/lib/format";
 import { paths } from "@/lib/paths";

@@ -7,7 +7,7 @@ import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
   PASSWORD_TOO_LONG,
-} from "../../../convex/lib/profileRules";
+} from "@convex/lib/profileRules";
 import { withoutControlCharacters } from "@/lib/textSchema";
 
 /** Email and password both required; password at least 6 characters

@@ -2,7 +2,7 @@ import { useAuthActions } from "@convex-dev/auth/react";
 import { useConvexAuth, useMutation } from "convex/react";
 import { useCallback } from "react";
 import { useNavigate } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { forgetThisDevice } from "@/components/notifications/pushDevice";
 import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";
 import { paths } from "@/lib/paths";

@@ -6,7 +6,7 @@ import {
   StopwatchIcon,
 } from "@radix-ui/react-icons";
 import type { CSSProperties } from "react";
-import { BADGE_ICON_LABELS, type BadgeIconName } from "../../../convex/lib/badges";
+import { BADGE_ICON_LABELS, type BadgeIconName } from "@convex/lib/badges";
 import { CrownIcon, FlameIcon, MicIcon, PeopleIcon } from "@/components/icons/StageIcons";
 
 const ICONS = {

@@ -1,6 +1,6 @@
 import { Grid } from "@radix-ui/themes";
 import { useWatch } from "react-hook-form";
-import { DAY_NAMES } from "../../../convex/lib/time";
+import { DAY_NAMES } from "@convex/lib/time";
 import { NO_DAY } from "@/lib/micSchema";
 import { FormSelectField } from "./FormSelectField";
 import { FormTextField } from "./FormTextField";

@@ -2,8 +2,8 @@ import { Flex, Switch, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { errorMessage } from "@/lib/convexErrors";
 
 /** The event page's switch: no notifications about this one mic (the others keep coming). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LEAD_MINUTES } from "../../../convex/lib/notificationRules";
+import { LEAD_MINUTES } from "@convex/lib/notificationRules";
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 

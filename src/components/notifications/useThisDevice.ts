@@ -1,6 +1,6 @@
 import { useConvexAuth, useMutation, useQuery } from "convex/react";
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { localSubscription, pushSupported, PushRefused, subscribeThisDevice } from "./pushDevice";
 
 export type DeviceState =

@@ -1,6 +1,6 @@
-import type { EventDetails } from "../../../convex/model/events";
-import { RECURRENCE_OPTIONS } from "../../../convex/lib/recurrence";
-import { DAY_NAMES, formatTime12h } from "../../../convex/lib/time";
+import type { EventDetails } from "@convex/model/events";
+import { RECURRENCE_OPTIONS } from "@convex/lib/recurrence";
+import { DAY_NAMES, formatTime12h } from "@convex/lib/time";
 
 /** The rows of the success summary: day, time and frequency in words. */
 export function eventSummary(details: EventDetails): { day: string; time: string; frequency: string } {

@@ -1,4 +1,4 @@
-import type { EventDetails, VenueInput } from "../../../convex/model/events";
+import type { EventDetails, VenueInput } from "@convex/model/events";
 import { paths, type AddEventStep } from "@/lib/paths";
 import { createSessionStore } from "@/lib/sessionStore";
 import { useWizard, type WizardDefinition } from "@/lib/useWizard";

@@ -3,7 +3,7 @@ import type { UsePaginatedQueryResult } from "convex/react";
 import { useState, type ComponentProps, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
-import type { Id } from "../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import { EmptyState } from "@/components/EmptyState";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";

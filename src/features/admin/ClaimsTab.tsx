@@ -1,7 +1,7 @@
 import { CheckCircledIcon, ClockIcon, CrossCircledIcon, InfoCircledIcon, ResetIcon } from "@radix-ui/react-icons";
 import { Badge, Blockquote, Callout, Flex, Text } from "@radix-ui/themes";
 import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { AdminCard, AdminList, CountBadge, MicLine, moreOf, QUEUE_PAGE_SIZE } from "./AdminListParts";
 import { claimLabel, pendingForMicText, queueCount, reviewedDate, submittedDate } from "./adminText";
 import { DenyMootClaimsButton, ReviewClaimButton } from "./ClaimReviewDialogs";

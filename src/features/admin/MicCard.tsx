@@ -1,7 +1,7 @@
 import { Pencil1Icon, TrashIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { checkInsLabel, dayLabel, micTypeLabel, timeLabel } from "./adminText";
 import { ConfirmActionButton } from "./ConfirmActionButton";
 import { MicEditForm } from "./MicEditForm";

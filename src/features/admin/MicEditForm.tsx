@@ -2,8 +2,8 @@ import { Grid } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import { MIC_LIMITS } from "../../../convex/lib/micRules";
+import { api } from "@convex/_generated/api";
+import { MIC_LIMITS } from "@convex/lib/micRules";
 import {
   Form,
   FormSelectField as SelectField,

@@ -1,7 +1,7 @@
 import { Badge, Blockquote, Button, Flex } from "@radix-ui/themes";
 import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { AdminCard, AdminList, CountBadge, MicLine, moreOf, QUEUE_PAGE_SIZE, useAdminAction } from "./AdminListParts";
 import { queueCount, REPORT_KIND_LABELS, submittedDate } from "./adminText";
 import type { AdminReport } from "./types";

@@ -1,6 +1,6 @@
 import { format } from "date-fns";
-import type { Doc } from "../../../convex/_generated/dataModel";
-import { DAY_NAMES, formatTime12h } from "../../../convex/lib/time";
+import type { Doc } from "@convex/_generated/dataModel";
+import { DAY_NAMES, formatTime12h } from "@convex/lib/time";
 
 export type MicType = Doc<"sceneItems">["type"];
 export type CostType = NonNullable<Doc<"sceneItems">["costInfo"]>["type"];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Doc, Id } from "../../../convex/_generated/dataModel";
+import type { Doc, Id } from "@convex/_generated/dataModel";
 import { dayFromValue, micFieldsSchema, micScheduleAndCostDefaults, micScheduleAndCostSchema } from "@/lib/micSchema";
 import type { CostType, MicType } from "./adminText";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_REVIEW_REASON_LENGTH } from "../../../convex/lib/claimRules";
+import { MAX_REVIEW_REASON_LENGTH } from "@convex/lib/claimRules";
 
 export const REASON_TOO_LONG = `Reason must be ${MAX_REVIEW_REASON_LENGTH} characters or fewer`;
 

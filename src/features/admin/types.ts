@@ -1,5 +1,5 @@
 import type { FunctionReturnType } from "convex/server";
-import type { api } from "../../../convex/_generated/api";
+import type { api } from "@convex/_generated/api";
 
 /** A scene item as the admin list returns it. */
 export type AdminMic = FunctionReturnType<typeof api.admin.listMics>[number];

@@ -3,7 +3,7 @@ import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useMemo, type ReactNode } from "react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import {
   BADGES,
   RARITY_LABELS,
@@ -11,7 +11,7 @@ import {
   badgeCollectionPercent,
   nextMilestone,
   type BadgeDefinition,
-} from "../../../convex/lib/badges";
+} from "@convex/lib/badges";
 import { BackToDashboardLink } from "@/components/BackToDashboardLink";
 import { EmptyState } from "@/components/EmptyState";
 import { BadgeIcon } from "@/components/badges/BadgeIcon";

@@ -1,7 +1,7 @@
 import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useRef } from "react";
 import { toast } from "@/lib/toast";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { badgeToastIcon } from "@/components/badges/BadgeIcon";
 import { BADGE_TOAST_MS, badgeToast, newBadgeCodes } from "@/lib/newBadges";
 

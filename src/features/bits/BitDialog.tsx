@@ -1,15 +1,15 @@
 import { Button } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState, type ReactNode } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import {
   BIT_STATUS_LABELS,
   BIT_STATUSES,
   MAX_BIT_NOTES_LENGTH,
   MAX_BIT_TITLE_LENGTH,
   type BitStatus,
-} from "../../../convex/lib/bitRules";
+} from "@convex/lib/bitRules";
 import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSelectField, FormSubmit, FormTextAreaField, FormTextField } from "@/components/form";

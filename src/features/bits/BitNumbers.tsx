@@ -1,6 +1,6 @@
 import { Badge, Flex, Text } from "@radix-ui/themes";
 import { format } from "date-fns";
-import type { Doc } from "../../../convex/_generated/dataModel";
+import type { Doc } from "@convex/_generated/dataModel";
 
 type Rating = Doc<"bits">["recent"][number];
 

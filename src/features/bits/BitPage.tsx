@@ -3,9 +3,9 @@ import { Badge, Button, DataList, Flex, Grid, Heading, Link, Text } from "@radix
 import { useQuery } from "convex/react";
 import { format } from "date-fns";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { BIT_STATUS_LABELS, formatBitLength } from "../../../convex/lib/bitRules";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { BIT_STATUS_LABELS, formatBitLength } from "@convex/lib/bitRules";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";

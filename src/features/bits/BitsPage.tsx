@@ -4,14 +4,14 @@ import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useEffect, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import {
   BIT_STATUS_LABELS,
   BIT_STATUSES,
   formatBitLength,
   MAX_BIT_SEARCH_LENGTH,
   type BitStatus,
-} from "../../../convex/lib/bitRules";
+} from "@convex/lib/bitRules";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";

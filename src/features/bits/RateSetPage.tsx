@@ -2,9 +2,9 @@ import { Badge, Button, Flex, Heading, Link, Select, Text } from "@radix-ui/them
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { landedSummary } from "../../../convex/lib/bitRules";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { landedSummary } from "@convex/lib/bitRules";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";

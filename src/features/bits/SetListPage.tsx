@@ -18,14 +18,9 @@ import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import {
-  formatBitLength,
-  isNightDate,
-  MAX_SET_LIST_BITS,
-  MAX_SET_LIST_TITLE_LENGTH,
-} from "../../../convex/lib/bitRules";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { formatBitLength, isNightDate, MAX_SET_LIST_BITS, MAX_SET_LIST_TITLE_LENGTH } from "@convex/lib/bitRules";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { DialogShell } from "@/components/DialogShell";
 import { EmptyState } from "@/components/EmptyState";

@@ -3,12 +3,8 @@ import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { z } from "zod";
-import { api } from "../../../convex/_generated/api";
-import {
-  MAX_SET_LIST_TITLE_LENGTH,
-  SET_LIST_TITLE_REQUIRED,
-  SET_LIST_TITLE_TOO_LONG,
-} from "../../../convex/lib/bitRules";
+import { api } from "@convex/_generated/api";
+import { MAX_SET_LIST_TITLE_LENGTH, SET_LIST_TITLE_REQUIRED, SET_LIST_TITLE_TOO_LONG } from "@convex/lib/bitRules";
 import { DialogShell } from "@/components/DialogShell";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";

@@ -1,9 +1,9 @@
 import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { formatBitLength } from "../../../convex/lib/bitRules";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { formatBitLength } from "@convex/lib/bitRules";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";

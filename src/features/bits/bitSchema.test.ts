@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BIT_SECONDS_MESSAGE, BIT_TITLE_REQUIRED } from "../../../convex/lib/bitRules";
+import { BIT_SECONDS_MESSAGE, BIT_TITLE_REQUIRED } from "@convex/lib/bitRules";
 import { bitDefaults, bitSchema, parseBitLength, parseBitTags } from "./bitSchema";
 
 describe("bit form", () => {

@@ -14,7 +14,7 @@ import {
   MAX_BIT_TAGS,
   MAX_BIT_TITLE_LENGTH,
   type BitStatus,
-} from "../../../convex/lib/bitRules";
+} from "@convex/lib/bitRules";
 
 /** Comma-separated tags, trimmed, empties and repeats (in any case) dropped. */
 export function parseBitTags(text: string): string[] {

@@ -2,8 +2,8 @@ import { Button, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import { localDateString } from "../../../convex/lib/time";
+import { api } from "@convex/_generated/api";
+import { localDateString } from "@convex/lib/time";
 import { errorMessage } from "@/lib/convexErrors";
 import type { OwnedMic } from "./types";
 

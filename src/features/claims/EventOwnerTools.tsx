@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { isConfirmedTonight } from "@/lib/nights";
 import { CancelNightForm } from "./CancelNightForm";

@@ -2,8 +2,8 @@ import { Button, Flex, RadioGroup, Text, TextArea } from "@radix-ui/themes";
 import { CharacterCount } from "@/components/form/CharacterCount";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { MicRequestDialog } from "./MicRequestDialog";
 import { REPORT_KINDS, type ReportKind } from "./ownerText";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import { editMicDefaults, editMicSchema, readMinutes, toOwnMicArgs } from "./editMicSchema";
 
 const micId = "k1mic" as Id<"sceneItems">;

@@ -1,5 +1,5 @@
 import { format } from "date-fns";
-import { localDateString } from "../../../convex/lib/time";
+import { localDateString } from "@convex/lib/time";
 
 /** "Dec 7, 2026" for a local "YYYY-MM-DD" date (read as a calendar day, not an instant). */
 export function cancelledDateLabel(date: string): string {

@@ -4,7 +4,7 @@ import { useMutation } from "convex/react";
 import { useEffect, useState } from "react";
 import { useFormState } from "react-hook-form";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { DialogShell } from "@/components/DialogShell";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "../../components/form";

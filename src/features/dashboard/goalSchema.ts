@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { INVALID_GOAL_MESSAGE, MAX_WEEKLY_GOAL_MINUTES, MIN_WEEKLY_GOAL_MINUTES } from "../../../convex/lib/goalRules";
+import { INVALID_GOAL_MESSAGE, MAX_WEEKLY_GOAL_MINUTES, MIN_WEEKLY_GOAL_MINUTES } from "@convex/lib/goalRules";
 
-export { GOAL_HINT, INVALID_GOAL_MESSAGE, INVALID_GOAL_TITLE } from "../../../convex/lib/goalRules";
+export { GOAL_HINT, INVALID_GOAL_MESSAGE, INVALID_GOAL_TITLE } from "@convex/lib/goalRules";
 
 /** The dashboard's edit-goal form; mirrors api.goals.update. */
 export const goalSchema = z.object({

@@ -1,7 +1,7 @@
 import { Card, Checkbox, Flex, Text } from "@radix-ui/themes";
 import { useEffect, useId, useRef } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
-import { DAY_NAMES, formatTime12h } from "../../../convex/lib/time";
+import { DAY_NAMES, formatTime12h } from "@convex/lib/time";
 import { useFieldError } from "./Field";
 import type { EventFormInput } from "./schema";
 

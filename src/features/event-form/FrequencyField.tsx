@@ -2,7 +2,7 @@ import { Flex, RadioCards, Select, Text, TextArea } from "@radix-ui/themes";
 import { useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { RadioCardText } from "@/components/RadioCardText";
-import { RECURRENCE_OPTIONS, monthlyRuleText } from "../../../convex/lib/recurrence";
+import { RECURRENCE_OPTIONS, monthlyRuleText } from "@convex/lib/recurrence";
 import { describedBy, Field, useFieldError } from "./Field";
 import { nextDateOnDay, type EventFormInput } from "./schema";
 

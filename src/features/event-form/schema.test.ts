@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INVALID_CUSTOM_RECURRENCE } from "../../../convex/lib/recurrence";
+import { INVALID_CUSTOM_RECURRENCE } from "@convex/lib/recurrence";
 import {
   buildEventDetails,
   defaultEventFormValues,

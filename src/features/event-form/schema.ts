@@ -4,9 +4,9 @@ import {
   monthlyRuleText,
   parseCustomRecurrence,
   type Recurrence,
-} from "../../../convex/lib/recurrence";
-import { addDaysToDate, dayOfWeekOfDate, minusMinutesHHMM, parseHHMM } from "../../../convex/lib/time";
-import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MIC_LIMITS } from "../../../convex/lib/micRules";
+} from "@convex/lib/recurrence";
+import { addDaysToDate, dayOfWeekOfDate, minusMinutesHHMM, parseHHMM } from "@convex/lib/time";
+import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MIC_LIMITS } from "@convex/lib/micRules";
 import { micFieldsSchema } from "@/lib/micSchema";
 import type { CostInfo, EventDetails } from "./types";
 

@@ -1,8 +1,8 @@
 import { useMutation } from "convex/react";
 import { useCallback } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { errorCode, errorMessage } from "@/lib/convexErrors";
 import type { EditPerformanceValues } from "./editPerformance";
 

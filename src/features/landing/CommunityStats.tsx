@@ -1,6 +1,6 @@
 import { Box, Card, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { formatCompact } from "@/lib/format";
 
 const FIGURES = [

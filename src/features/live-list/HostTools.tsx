@@ -1,8 +1,8 @@
 import { Button, Flex, Heading, Text, TextField } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import type { ListView } from "./listText";
 import { ReopenList } from "./ReopenList";

@@ -1,7 +1,7 @@
 import { Badge, Box, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { paths } from "@/lib/paths";
 import { HostTools } from "./HostTools";

@@ -2,9 +2,9 @@ import { Button, Checkbox, Flex, RadioGroup, Text, TextField } from "@radix-ui/t
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { zonedEpoch } from "../../../convex/lib/time";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { zonedEpoch } from "@convex/lib/time";
 import { errorMessage } from "@/lib/convexErrors";
 import { useMicNight } from "./useLiveList";
 import { FieldFrame } from "@/components/form/FieldFrame";

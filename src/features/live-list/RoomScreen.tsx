@@ -1,7 +1,7 @@
 import { Badge, Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { paths } from "@/lib/paths";
 import { summaryText } from "./listText";
 import { QrCode } from "./QrCode";

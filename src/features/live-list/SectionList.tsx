@@ -1,8 +1,8 @@
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState, type DragEvent } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import type { ListView, SpotView } from "./listText";
 import { RenameWalkInButton } from "./RenameWalkIn";
 import { SpotBadges } from "./SpotBadges";

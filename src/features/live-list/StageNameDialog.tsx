@@ -1,12 +1,12 @@
 import { Button, Dialog, Flex } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { z } from "zod";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import {
   MAX_DISPLAY_NAME_LENGTH,
   STAGE_NAME_EMPTY_MESSAGE,
   STAGE_NAME_REQUIRED_MESSAGE,
-} from "../../../convex/lib/profileRules";
+} from "@convex/lib/profileRules";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { errorMessage } from "@/lib/convexErrors";
 import { stageNameField } from "@/lib/stageNameSchema";

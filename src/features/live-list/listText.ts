@@ -1,8 +1,8 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { FunctionReturnType } from "convex/server";
-import type { api } from "../../../convex/_generated/api";
-import type { WithMine } from "../../../convex/lib/liveListViewer";
+import type { api } from "@convex/_generated/api";
+import type { WithMine } from "@convex/lib/liveListViewer";
 
 /** The shared list view with the viewer's own spot marked (useLiveList). */
 export type ListView = WithMine<NonNullable<FunctionReturnType<typeof api.nightLists.current>["list"]>>;

@@ -1,8 +1,8 @@
 import { useQuery } from "convex/react";
-import { addDaysToDate, localDateString } from "../../../convex/lib/time";
-import { joinViewer } from "../../../convex/lib/liveListViewer";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { addDaysToDate, localDateString } from "@convex/lib/time";
+import { joinViewer } from "@convex/lib/liveListViewer";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { useNow } from "@/lib/useNow";
 
 /** Tonight in the mic's time zone ("YYYY-MM-DD"), and yesterday there. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_NAME_LENGTH } from "../../../convex/lib/nightListRules";
+import { MAX_NAME_LENGTH } from "@convex/lib/nightListRules";
 
 export const WALK_IN_NAME_REQUIRED = "Please enter the comedian's name";
 export const WALK_IN_NAME_TOO_LONG = `Names must be ${MAX_NAME_LENGTH} characters or fewer`;

@@ -1,7 +1,7 @@
 import { ConvexError } from "convex/values";
 import { toast } from "sonner";
 import { errorMessage } from "@/lib/convexErrors";
-import { badgeByCode } from "../../../convex/lib/badges";
+import { badgeByCode } from "@convex/lib/badges";
 import { badgeToastIcon } from "@/components/badges/BadgeIcon";
 
 /**

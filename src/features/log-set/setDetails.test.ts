@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { zonedEpoch } from "../../../convex/lib/time";
+import { zonedEpoch } from "@convex/lib/time";
 import {
   defaultSetDraft,
   FUTURE_DATE_MESSAGE,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { QUARTER_HOUR_SLOTS, localDateString, roundToQuarterHour, zonedEpoch } from "../../../convex/lib/time";
+import { QUARTER_HOUR_SLOTS, localDateString, roundToQuarterHour, zonedEpoch } from "@convex/lib/time";
 import { setMinutesField, setNotesField, setTagField } from "@/lib/setFields";
 import { MAX_TAGS } from "./tags";
 

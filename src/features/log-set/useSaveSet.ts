@@ -1,7 +1,7 @@
 import { useQuery } from "convex/react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { lastAccount, queueSet, type QueuedSet } from "@/lib/offline/store";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { useReachable } from "@/lib/useReachable";

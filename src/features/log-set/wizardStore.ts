@@ -1,4 +1,4 @@
-import type { VenueInput } from "../../../convex/model/events";
+import type { VenueInput } from "@convex/model/events";
 import { paths, type LogSetStep } from "@/lib/paths";
 import { createSessionStore } from "@/lib/sessionStore";
 import { useWizard, type WizardDefinition } from "@/lib/useWizard";

@@ -1,8 +1,8 @@
 import { Card, DataList, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 
 type Numbers = FunctionReturnType<typeof api.micNumbers.forMic>;

@@ -2,8 +2,8 @@ import { BellIcon } from "@radix-ui/react-icons";
 import { IconButton } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { Link as RouterLink, useMatch } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
-import { INBOX_PAGE } from "../../../convex/lib/notificationRules";
+import { api } from "@convex/_generated/api";
+import { INBOX_PAGE } from "@convex/lib/notificationRules";
 import { paths } from "@/lib/paths";
 
 /** "3", or "50+" past what the server counts. */

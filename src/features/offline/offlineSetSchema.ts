@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MIC_LIMITS } from "../../../convex/lib/micRules";
+import { MIC_LIMITS } from "@convex/lib/micRules";
 import { withoutControlCharacters } from "@/lib/textSchema";
 
 /** Somewhere not in the list: the comedian types the venue. */

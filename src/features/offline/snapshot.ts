@@ -1,8 +1,8 @@
 import type { FunctionReturnType } from "convex/server";
-import type { api } from "../../../convex/_generated/api";
-import { occurrencesInRange } from "../../../convex/lib/recurrence";
-import { addDaysToDate, localDateString, startOfLocalDay } from "../../../convex/lib/time";
-import { nightStatus } from "../../../convex/lib/tonight";
+import type { api } from "@convex/_generated/api";
+import { occurrencesInRange } from "@convex/lib/recurrence";
+import { addDaysToDate, localDateString, startOfLocalDay } from "@convex/lib/time";
+import { nightStatus } from "@convex/lib/tonight";
 import { SNAPSHOT_CAPS, type OfflineList, type OfflineMic, type Snapshot } from "@/lib/offline/store";
 
 type Week = FunctionReturnType<typeof api.schedule.week>;

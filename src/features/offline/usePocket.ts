@@ -2,10 +2,10 @@ import { useConvex, useConvexAuth, useQueries, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { ConvexError } from "convex/values";
 import { useEffect, useMemo, useState } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { localDateString } from "../../../convex/lib/time";
-import { scheduleWeek } from "../../../convex/lib/weeks";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { localDateString } from "@convex/lib/time";
+import { scheduleWeek } from "@convex/lib/weeks";
 import {
   onOutboxChange,
   queuedSets,

@@ -5,7 +5,7 @@ import { onboardingSteps, paths } from "@/lib/paths";
 import { OnboardingShell } from "./OnboardingShell";
 import { SHOWN_STEPS, shownStep } from "./progress";
 import { useOnboardingProgress } from "./useOnboardingProgress";
-import { isDefaultStageName } from "../../../convex/lib/profileRules";
+import { isDefaultStageName } from "@convex/lib/profileRules";
 
 const POINTS = [
   { icon: <MagnifyingGlassIcon />, text: "Add the venue where you perform most" },

@@ -1,11 +1,11 @@
-import type { Id } from "../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import {
   DEFAULT_WEEKLY_GOAL_MINUTES,
   GOAL_SLIDER_STEP,
   MAX_WEEKLY_GOAL_MINUTES,
   MIN_WEEKLY_GOAL_MINUTES,
-} from "../../../convex/lib/goalRules";
-import type { EventDetails, VenueInput } from "../../../convex/model/events";
+} from "@convex/lib/goalRules";
+import type { EventDetails, VenueInput } from "@convex/model/events";
 import { storageKeys } from "@/lib/session";
 
 export const TOTAL_STEPS = 10;

@@ -2,7 +2,7 @@ import { useMutation } from "convex/react";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
 import { retryPendingSaves } from "./progress";

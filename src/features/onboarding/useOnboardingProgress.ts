@@ -2,7 +2,7 @@ import { useQuery } from "convex/react";
 import { useCallback, useMemo } from "react";
 import { paths, type OnboardingStep } from "@/lib/paths";
 import { useWizard, type WizardDefinition } from "@/lib/useWizard";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import {
   clearProgress,
   loadProgress,

@@ -4,7 +4,7 @@ import { AlertDialog, Button, Card, Flex, Heading, Text, TextField } from "@radi
 import { useConvex, useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { FormActions } from "@/components/FormActions";
 import { downloadBlob } from "@/lib/download";
 import { clearLocalSessionState } from "@/lib/session";

@@ -1,11 +1,11 @@
 import { UploadIcon } from "@radix-ui/react-icons";
-import { PHOTO_CONTENT_TYPES } from "../../../convex/lib/photo";
+import { PHOTO_CONTENT_TYPES } from "@convex/lib/photo";
 import { Avatar, Button, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useRef, useState, type ChangeEvent } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { initials } from "@/lib/format";
 import { photoProblem } from "./profileSchema";
 

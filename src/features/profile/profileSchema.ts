@@ -1,24 +1,20 @@
 import { z } from "zod";
-import { isAllowedPhotoType } from "../../../convex/lib/photo";
-import {
-  MIN_WEEKLY_GOAL_MINUTES,
-  PROFILE_GOAL_MESSAGE,
-  PROFILE_MAX_WEEKLY_GOAL_MINUTES,
-} from "../../../convex/lib/goalRules";
+import { isAllowedPhotoType } from "@convex/lib/photo";
+import { MIN_WEEKLY_GOAL_MINUTES, PROFILE_GOAL_MESSAGE, PROFILE_MAX_WEEKLY_GOAL_MINUTES } from "@convex/lib/goalRules";
 import {
   MAX_DEFAULT_CITY_LENGTH,
   MAX_DISPLAY_NAME_LENGTH,
   MAX_PHOTO_BYTES,
   NOT_AN_IMAGE_MESSAGE,
   PHOTO_TOO_LARGE_MESSAGE,
-} from "../../../convex/lib/profileRules";
+} from "@convex/lib/profileRules";
 import { stageNameField } from "@/lib/stageNameSchema";
 import { withoutControlCharacters } from "@/lib/textSchema";
 
 export const MAX_DISPLAY_NAME = MAX_DISPLAY_NAME_LENGTH;
 export const MAX_DEFAULT_CITY = MAX_DEFAULT_CITY_LENGTH;
 export { MAX_PHOTO_BYTES };
-export { PROFILE_GOAL_HINT } from "../../../convex/lib/goalRules";
+export { PROFILE_GOAL_HINT } from "@convex/lib/goalRules";
 
 /** The profile form; mirrors api.profiles.update. */
 export const profileSchema = z.object({

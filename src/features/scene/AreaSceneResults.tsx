@@ -1,8 +1,8 @@
 import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
 import { useEffect, useMemo } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { LatLng } from "../../../convex/lib/geo";
-import { matchesPlanFilters } from "../../../convex/lib/tonight";
+import { api } from "@convex/_generated/api";
+import type { LatLng } from "@convex/lib/geo";
+import { matchesPlanFilters } from "@convex/lib/tonight";
 import { filterSceneItems, nearestFirst, planFiltersOf } from "./filters";
 import { areaFirstPageArgs, OPENING_CONSTANTS, retireHttpPage, useHttpPage } from "./firstPage";
 import { areaCenter, SCENE_PAGE_SIZE } from "./incremental";

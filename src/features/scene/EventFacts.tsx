@@ -1,5 +1,5 @@
 import { DataList, Link, Text } from "@radix-ui/themes";
-import { formatTime12h } from "../../../convex/lib/time";
+import { formatTime12h } from "@convex/lib/time";
 import { SignupInfo } from "./SceneParts";
 import { checkInCountText, costText, scheduleText } from "./sceneText";
 import { FreshnessBadge } from "./tonight/FreshnessBadge";

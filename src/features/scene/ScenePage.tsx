@@ -3,7 +3,7 @@ import { Badge, Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from
 import { useConvexAuth } from "convex/react";
 import { type ComponentProps, lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import type { LatLng } from "../../../convex/lib/geo";
+import type { LatLng } from "@convex/lib/geo";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { activeFilterCount, DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "./filters";

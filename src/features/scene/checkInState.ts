@@ -1,4 +1,4 @@
-import { checkInWindow } from "../../../convex/lib/checkInWindow";
+import { checkInWindow } from "@convex/lib/checkInWindow";
 import type { SceneItem, ViewerState } from "./types";
 
 /**

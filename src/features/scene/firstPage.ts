@@ -2,6 +2,7 @@ import type { ConvexReactClient } from "convex/react";
 import { type FunctionReturnType, getFunctionName } from "convex/server";
 import { jsonToConvex, type JSONValue } from "convex/values";
 import { useSyncExternalStore } from "react";
+// Relative, not @convex: vite.config.ts loads this file before its aliases apply.
 import { api } from "../../../convex/_generated/api.js";
 import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time.ts";
 import { normalPath, paths } from "../../lib/paths.ts";

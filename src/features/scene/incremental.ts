@@ -1,3 +1,4 @@
+// Relative, not @convex: vite.config.ts loads this file before its aliases apply.
 import type { LatLng } from "../../../convex/lib/geo";
 
 /** Cards the scene renders at first, and how many more each 'Show more' (or scroll) adds. */

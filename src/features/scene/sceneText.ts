@@ -1,10 +1,4 @@
-import {
-  DAY_NAMES,
-  daysBetweenDates,
-  DEFAULT_TIME_ZONE,
-  formatTime12h,
-  localDateString,
-} from "../../../convex/lib/time";
+import { DAY_NAMES, daysBetweenDates, DEFAULT_TIME_ZONE, formatTime12h, localDateString } from "@convex/lib/time";
 import type { SceneItem } from "./types";
 
 export const TYPE_LABELS: Record<SceneItem["type"], string> = {

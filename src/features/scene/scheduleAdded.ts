@@ -1,5 +1,5 @@
 import { toast } from "@/lib/toast";
-import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time";
+import { DEFAULT_TIME_ZONE } from "@convex/lib/time";
 import type { SceneItem } from "./types";
 
 type Wording = typeof import("./scheduleToast");

@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { localDateString } from "../../../convex/lib/time";
-import { scheduleWeek } from "../../../convex/lib/weeks";
+import { localDateString } from "@convex/lib/time";
+import { scheduleWeek } from "@convex/lib/weeks";
 
 /**
  * The wording of the 'Added to your schedule' toasts (loaded by

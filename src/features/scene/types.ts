@@ -1,4 +1,4 @@
-import type { Doc, Id } from "../../../convex/_generated/dataModel";
+import type { Doc, Id } from "@convex/_generated/dataModel";
 
 /** A scene item as the scene queries return it (no search or area fields). */
 export type SceneItem = Omit<Doc<"sceneItems">, "searchText" | "geohash">;

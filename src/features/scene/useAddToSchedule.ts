@@ -1,7 +1,7 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "@/lib/toast";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { errorCode } from "../../lib/convexErrors";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";

@@ -1,7 +1,7 @@
 import { useConvexAuth, useMutation } from "convex/react";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { errorMessage } from "../../lib/convexErrors";
 import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
 import type { SceneItemId } from "./types";

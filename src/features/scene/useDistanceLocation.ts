@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import { toast } from "@/lib/toast";
-import type { LatLng } from "../../../convex/lib/geo";
+import type { LatLng } from "@convex/lib/geo";
 import {
   FILTER_POSITION_OPTIONS,
   getCurrentLocation,

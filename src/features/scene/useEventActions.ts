@@ -1,6 +1,6 @@
 import { useMutation } from "convex/react";
 import { toast } from "@/lib/toast";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import type { SceneItemId } from "./types";
 
 const TRY_LATER = "Please try again later.";

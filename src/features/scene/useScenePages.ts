@@ -1,6 +1,6 @@
 import { usePaginatedQuery, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { prewarmedFirstPage, retireHttpFirstPage, type SceneListArgs, useHttpFirstPage } from "./firstPage";
 import { SCENE_PAGE_SIZE } from "./incremental";
 

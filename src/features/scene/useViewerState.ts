@@ -1,6 +1,6 @@
 import { useConvexAuth, useQuery } from "convex/react";
-import { api } from "../../../convex/_generated/api";
-import { HOUR_MS } from "../../../convex/lib/time";
+import { api } from "@convex/_generated/api";
+import { HOUR_MS } from "@convex/lib/time";
 import type { ViewerState } from "./types";
 import { useNow } from "@/lib/useNow";
 

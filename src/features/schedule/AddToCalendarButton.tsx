@@ -3,7 +3,7 @@ import { Button } from "@radix-ui/themes";
 import { useConvex } from "convex/react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 
 /** Downloads stagetime-schedule.ics: every scheduled mic with its recurrence. */
 export function AddToCalendarButton() {

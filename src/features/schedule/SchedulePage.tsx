@@ -2,7 +2,7 @@ import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from "@radix-ui/react-ico
 import { Box, Button, Callout, Card, Flex, Grid, Heading, IconButton, Link, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth, useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";

@@ -1,5 +1,5 @@
 import { Card, Grid, Skeleton, Text } from "@radix-ui/themes";
-import { formatDuration } from "../../../convex/lib/time";
+import { formatDuration } from "@convex/lib/time";
 
 export type ScheduleStatsValues = {
   upcoming: number;

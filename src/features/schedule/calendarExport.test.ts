@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
-import { zonedEpoch } from "../../../convex/lib/time";
+import type { Id } from "@convex/_generated/dataModel";
+import { zonedEpoch } from "@convex/lib/time";
 import { buildScheduleCalendar, calendarText, foldLine, vtimezone, type CalendarItem } from "./calendarExport";
 
 const id = (s: string) => s as Id<"sceneItems">;

@@ -23,11 +23,11 @@ import { TZDate, tzOffset, tzScan } from "@date-fns/tz";
 import { format } from "date-fns";
 import { createEvents, type EventAttributes } from "ics";
 import type { FunctionReturnType } from "convex/server";
-import type { api } from "../../../convex/_generated/api";
-import { calendarRecurrence, recurrenceSummary, type RecurringItem } from "../../../convex/lib/recurrence";
-import { COMPLETED_AFTER_MIN } from "../../../convex/lib/schedule";
-import { withoutControlCharacters } from "../../../convex/lib/textRules";
-import { daysInMonth } from "../../../convex/lib/time";
+import type { api } from "@convex/_generated/api";
+import { calendarRecurrence, recurrenceSummary, type RecurringItem } from "@convex/lib/recurrence";
+import { COMPLETED_AFTER_MIN } from "@convex/lib/schedule";
+import { withoutControlCharacters } from "@convex/lib/textRules";
+import { daysInMonth } from "@convex/lib/time";
 import { downloadBlob } from "@/lib/download";
 
 export type CalendarItem = FunctionReturnType<typeof api.schedule.calendar>[number];

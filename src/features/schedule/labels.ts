@@ -1,4 +1,4 @@
-import type { Doc } from "../../../convex/_generated/dataModel";
+import type { Doc } from "@convex/_generated/dataModel";
 
 /** How a mic's type reads on the schedule. */
 export const TYPE_LABELS: Record<Doc<"sceneItems">["type"], string> = {

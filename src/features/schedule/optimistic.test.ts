@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import { withoutEntry, type ScheduleWeekResult } from "./optimistic";
 
 const entry = (s: string) => s as Id<"scheduleEntries">;

@@ -1,5 +1,5 @@
 import type { FunctionReturnType } from "convex/server";
-import type { api } from "../../../convex/_generated/api";
+import type { api } from "@convex/_generated/api";
 
 export type ScheduleWeekResult = FunctionReturnType<typeof api.schedule.week>;
 

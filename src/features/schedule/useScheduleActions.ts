@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { toast } from "sonner";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { errorCode } from "../../lib/convexErrors";
 import { withoutEntry } from "./optimistic";
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { localDateString } from "../../../convex/lib/time";
-import { scheduleWeek } from "../../../convex/lib/weeks";
+import { localDateString } from "@convex/lib/time";
+import { scheduleWeek } from "@convex/lib/weeks";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { initialWeekStart, parseWeekParam, weekAt } from "./weekParam";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { zonedEpoch } from "../../../convex/lib/time";
+import { zonedEpoch } from "@convex/lib/time";
 import { groupByDay, initialWeekStart, parseWeekParam, timeOfDay, weekAt, weekLabel } from "./weekParam";
 
 const NY = "America/New_York";

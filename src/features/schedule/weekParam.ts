@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { localDateString, parseDateString, startOfLocalDay } from "../../../convex/lib/time";
-import { scheduleWeek, shiftWeek, type WeekRange } from "../../../convex/lib/weeks";
+import { localDateString, parseDateString, startOfLocalDay } from "@convex/lib/time";
+import { scheduleWeek, shiftWeek, type WeekRange } from "@convex/lib/weeks";
 
 /**
  * The calendar date ("YYYY-MM-DD") of a `week` query parameter, which is an

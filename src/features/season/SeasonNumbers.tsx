@@ -1,6 +1,6 @@
 import { Card, DataList, Flex, Grid, Heading, Link, Text } from "@radix-ui/themes";
 import { Link as RouterLink } from "react-router-dom";
-import type { Season } from "../../../convex/model/season";
+import type { Season } from "@convex/model/season";
 import { StatTile } from "@/components/StatTile";
 import { paths } from "@/lib/paths";
 import { SeasonMap } from "./SeasonMap";

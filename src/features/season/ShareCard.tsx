@@ -1,7 +1,7 @@
 import { Button, Flex } from "@radix-ui/themes";
 import { DownloadIcon, Share1Icon } from "@radix-ui/react-icons";
 import { useState } from "react";
-import type { Season } from "../../../convex/model/season";
+import type { Season } from "@convex/model/season";
 import { downloadBlob } from "@/lib/download";
 import { toast } from "@/lib/toast";
 import { seasonCardPng } from "./seasonCard";

@@ -1,8 +1,8 @@
 import { Flex, Heading, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useEffect, useState } from "react";
-import { api } from "../../../convex/_generated/api";
-import type { Season } from "../../../convex/model/season";
+import { api } from "@convex/_generated/api";
+import type { Season } from "@convex/model/season";
 import { LoadingState } from "@/components/LoadingState";
 import { errorMessage } from "@/lib/convexErrors";
 import { SeasonNumbers } from "./SeasonNumbers";

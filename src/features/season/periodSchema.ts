@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { periodProblem } from "../../../convex/lib/season";
+import { periodProblem } from "@convex/lib/season";
 
 /** A custom period: whole months, checked by the same rule as the server. */
 export const periodSchema = z

@@ -1,4 +1,4 @@
-import type { Season } from "../../../convex/model/season";
+import type { Season } from "@convex/model/season";
 import { count, monthName, periodLabel } from "./seasonText";
 
 export const CARD_WIDTH = 1200;

@@ -1,4 +1,4 @@
-import type { SeasonPeriod, ShareField } from "../../../convex/lib/season";
+import type { SeasonPeriod, ShareField } from "@convex/lib/season";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const LONG_MONTHS = [

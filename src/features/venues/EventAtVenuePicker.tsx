@@ -6,7 +6,7 @@ import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { RadioCardText } from "@/components/RadioCardText";
 import type { EventAtVenue, EventPickerProps } from "@/lib/wizardSlots";
-import { api } from "../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { initialEventChoice, otherMatches } from "./eventChoice";
 
 const NONE = "none";

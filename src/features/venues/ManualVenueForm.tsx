@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { FormActions } from "@/components/FormActions";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
-import type { VenueInput } from "../../../convex/model/events";
+import type { VenueInput } from "@convex/model/events";
 import { micFieldsSchema } from "@/lib/micSchema";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { requestLocation, saveLocation } from "./userLocation";

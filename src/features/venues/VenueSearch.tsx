@@ -4,9 +4,9 @@ import { useQuery } from "convex/react";
 import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import usePlacesAutocomplete from "use-places-autocomplete";
-import { api } from "../../../convex/_generated/api";
-import { haversineMeters } from "../../../convex/lib/geo";
-import type { VenueInput } from "../../../convex/model/events";
+import { api } from "@convex/_generated/api";
+import { haversineMeters } from "@convex/lib/geo";
+import type { VenueInput } from "@convex/model/events";
 import {
   cityOf,
   getPlaceDetails,

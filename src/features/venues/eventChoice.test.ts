@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Id } from "../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import { initialEventChoice, otherMatches } from "./eventChoice";
 
 const item = (id: string, title = id) => ({ _id: id as Id<"sceneItems">, title });

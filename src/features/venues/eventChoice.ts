@@ -1,4 +1,4 @@
-import type { Id } from "../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import type { EventChoice } from "@/lib/wizardSlots";
 
 type Match = { _id: Id<"sceneItems">; title: string };

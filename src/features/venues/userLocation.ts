@@ -2,7 +2,7 @@
  * localStorage under `userLocation` and reused while under an hour old
  *, the same key the scene's distance filter uses. */
 
-import type { LatLng } from "../../../convex/lib/geo";
+import type { LatLng } from "@convex/lib/geo";
 
 export type { LatLng };
 

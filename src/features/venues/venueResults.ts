@@ -1,6 +1,6 @@
 import type { FunctionReturnType } from "convex/server";
-import type { api } from "../../../convex/_generated/api";
-import type { VenueInput } from "../../../convex/model/events";
+import type { api } from "@convex/_generated/api";
+import type { VenueInput } from "@convex/model/events";
 
 export type SceneVenueResult = FunctionReturnType<typeof api.venues.search>[number];
 

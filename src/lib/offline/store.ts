@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
-import type { EventDetails, VenueInput } from "../../../convex/model/events";
+import type { EventDetails, VenueInput } from "@convex/model/events";
 import { OFFLINE_DB_NAME } from "./dbName";
 
 /** A set logged without a connection, waiting in the outbox until the server has it. */

@@ -6,9 +6,9 @@ import { EventDetailsStep } from "@/components/WizardSteps";
 import { errorMessage } from "@/lib/convexErrors";
 import { viewerTimeZone } from "@/lib/timeZone";
 import type { WizardStepProps } from "@/lib/wizardSlots";
-import { api } from "../../../../convex/_generated/api";
-import type { EventDetails } from "../../../../convex/model/events";
-import { localDateString } from "../../../../convex/lib/time";
+import { api } from "@convex/_generated/api";
+import type { EventDetails } from "@convex/model/events";
+import { localDateString } from "@convex/lib/time";
 import { ADD_EVENT_STEPS, useAddEventWizard } from "../wizardStore";
 
 /** Step 3: the event details form; Save Event adds it to the scene and the creator's schedule. */

@@ -8,7 +8,7 @@ import { errorCode } from "@/lib/convexErrors";
 import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
 import { CHOOSE_FIRST, type EventChoice, type WizardStepProps } from "@/lib/wizardSlots";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { ADD_EVENT_STEPS, useAddEventWizard } from "../wizardStore";
 
 /** Step 2: 'What event is it?': an event already listed at the venue, or a new one. */

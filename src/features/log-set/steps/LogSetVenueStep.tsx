@@ -1,5 +1,5 @@
 import { Button } from "@radix-ui/themes";
-import type { Id } from "../../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import { WizardFrame } from "@/components/WizardFrame";
 import { useReachable } from "@/lib/useReachable";
 import type { WizardStepProps } from "@/lib/wizardSlots";

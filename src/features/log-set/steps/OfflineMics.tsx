@@ -1,5 +1,5 @@
 import { Callout, Flex, RadioCards, Text } from "@radix-ui/themes";
-import type { Id } from "../../../../convex/_generated/dataModel";
+import type { Id } from "@convex/_generated/dataModel";
 import { RadioCardText } from "@/components/RadioCardText";
 import type { OfflineMic } from "@/lib/offline/store";
 import { useOfflineMics } from "@/lib/offline/useOfflineMics";

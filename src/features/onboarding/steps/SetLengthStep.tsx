@@ -5,7 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "@/lib/convexErrors";
 import { viewerTimeZone } from "@/lib/timeZone";
-import { api } from "../../../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { OnboardingShell } from "../OnboardingShell";
 import { alreadyFavorited, chosenSceneItem, SET_MINUTES } from "../progress";
 import { MinutesSlider, NextButton, StepHeading } from "../StepParts";

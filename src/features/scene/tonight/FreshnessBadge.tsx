@@ -1,5 +1,5 @@
 import { Badge, Flex, Text } from "@radix-ui/themes";
-import { freshness } from "../../../../convex/lib/tonight";
+import { freshness } from "@convex/lib/tonight";
 import { freshnessText } from "../sceneText";
 import type { SceneItem } from "../types";
 import { confirmationDateText, FRESHNESS_COLORS, FRESHNESS_LABELS } from "./tonightText";

@@ -1,3 +1,4 @@
+// Relative, not @convex: vite.config.ts loads this file before its aliases apply.
 import type { PlanFilters } from "../../../../convex/lib/tonight";
 
 export type TonightArea = { lat: number; lng: number; radiusMiles: number };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { checkInWindow } from "../../../../convex/lib/checkInWindow";
-import { zonedEpoch } from "../../../../convex/lib/time";
+import { checkInWindow } from "@convex/lib/checkInWindow";
+import { zonedEpoch } from "@convex/lib/time";
 import { checkInBadgeText, confirmationDateText, distanceText, nightTimesText, startsInText } from "./tonightText";
 
 describe("confirmationDateText", () => {

@@ -1,6 +1,6 @@
-import { CHECK_IN_OPENS_BEFORE_MIN, type CheckInWindow } from "../../../../convex/lib/checkInWindow";
-import { DEFAULT_TIME_ZONE, formatTime12h } from "../../../../convex/lib/time";
-import type { FreshnessGrade } from "../../../../convex/lib/tonight";
+import { CHECK_IN_OPENS_BEFORE_MIN, type CheckInWindow } from "@convex/lib/checkInWindow";
+import { DEFAULT_TIME_ZONE, formatTime12h } from "@convex/lib/time";
+import type { FreshnessGrade } from "@convex/lib/tonight";
 
 export const FRESHNESS_LABELS: Record<FreshnessGrade, string> = {
   new: "New",
