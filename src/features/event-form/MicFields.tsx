@@ -2,7 +2,7 @@ import { Box, Flex, RadioGroup, Text } from "@radix-ui/themes";
 import { useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { InputField } from "./Field";
-import { COST_OPTIONS, type CostType, type EventFormInput } from "./schema";
+import { COST_OPTIONS, LIST_TIME_LEAD_MINUTES, type CostType, type EventFormInput } from "./schema";
 
 /** The amounts a cost type asks for: the mic fee, the drink minimum, or both. */
 const AMOUNT_FIELDS = [
@@ -52,7 +52,7 @@ export function MicFields() {
         <InputField
           name="listTimeLocal"
           label="List time"
-          hint="When the sign-up list goes up (30 minutes before the start unless you change it)"
+          hint={`When the sign-up list goes up (${LIST_TIME_LEAD_MINUTES} minutes before the start unless you change it)`}
           type="time"
           step={300}
           onChange={() => setValue("listTimeEdited", true)}

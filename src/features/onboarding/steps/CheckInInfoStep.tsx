@@ -1,5 +1,6 @@
 import { LightningBoltIcon } from "@radix-ui/react-icons";
 import { Badge, Callout, Flex, Text } from "@radix-ui/themes";
+import { CHECK_IN_CLOSES_AFTER_MIN, CHECK_IN_OPENS_BEFORE_MIN } from "@convex/lib/checkInWindow";
 import { OnboardingShell } from "../OnboardingShell";
 import { NextButton, StepHeading } from "../StepParts";
 import { useOnboardingProgress } from "../useOnboardingProgress";
@@ -18,7 +19,8 @@ export function CheckInInfoStep() {
           <Flex direction="column" gap="2">
             <Text weight="bold">Pro tip</Text>
             <Callout.Text>
-              Check in when you get to a mic. Check-ins are open from 30 minutes before to 2 hours after show time.
+              Check in when you get to a mic. Check-ins are open from {CHECK_IN_OPENS_BEFORE_MIN} minutes before to{" "}
+              {CHECK_IN_CLOSES_AFTER_MIN / 60} hours after show time.
             </Callout.Text>
             <Callout.Text>
               When 2 or more comedians check in, the mic earns a <Badge color="green">Verified</Badge> badge for 30
