@@ -1,6 +1,5 @@
 import { useConvex, useConvexAuth, useQueries, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
-import { ConvexError } from "convex/values";
 import { useEffect, useMemo, useState } from "react";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
@@ -17,6 +16,7 @@ import {
 import { toast } from "@/lib/toast";
 import { useNow } from "@/lib/useNow";
 import { viewerTimeZone } from "@/lib/timeZone";
+import { flushOutbox } from "./flushOutbox";
 import { buildSnapshot, listsToWatch } from "./snapshot";
 
 const LAST_SETS = 5;
@@ -119,39 +119,43 @@ export function useOutbox(userId: string | null): QueuedSet[] {
  */
 export function useOutboxSync(userId: string | null, online: boolean, pending: number): void {
   const convex = useConvex();
+  // Bumped by a timer after a transient refusal, so the outbox tries again without a reload.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (userId === null || !online || pending === 0) return;
     let cancelled = false;
-    const flush = async () => {
-      for (const entry of await queuedSets(userId)) {
-        if (cancelled) return;
-        try {
-          if (entry.newMic) {
-            const { sceneItemId: _none, venueName: _name, ...set } = entry.set;
-            await convex.mutation(api.performances.logWithNewMic, { ...entry.newMic, set, clientKey: entry.clientKey });
-          } else {
-            await convex.mutation(api.performances.log, {
-              ...entry.set,
-              sceneItemId: entry.set.sceneItemId as Id<"sceneItems"> | undefined,
-              clientKey: entry.clientKey,
-            });
-          }
-        } catch (error) {
-          // Not reachable, not signed in yet, or too many at once: the set waits for the next try.
-          if (!(error instanceof ConvexError)) return;
-          const code = (error.data as { code?: string } | undefined)?.code;
-          if (code === "NOT_SIGNED_IN" || code === "RATE_LIMITED") return;
-          toast.error("A set saved offline could not be logged", {
-            description: (error.data as { message?: string } | undefined)?.message ?? entry.label,
-          });
-        }
-        await removeQueuedSet(entry.clientKey);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const send = async (entry: QueuedSet) => {
+      if (entry.newMic) {
+        const { sceneItemId: _none, venueName: _name, ...set } = entry.set;
+        return await convex.mutation(api.performances.logWithNewMic, {
+          ...entry.newMic,
+          set,
+          clientKey: entry.clientKey,
+        });
       }
+      return await convex.mutation(api.performances.log, {
+        ...entry.set,
+        sceneItemId: entry.set.sceneItemId as Id<"sceneItems"> | undefined,
+        clientKey: entry.clientKey,
+      });
+    };
+    const flush = async () => {
+      const result = await flushOutbox(
+        await queuedSets(userId),
+        send,
+        (entry) => removeQueuedSet(entry.clientKey),
+        (entry, message) =>
+          toast.error("A set saved offline could not be logged", { description: message ?? entry.label }),
+        () => cancelled,
+      );
+      if (result.kind === "retry" && !cancelled) timer = setTimeout(() => setAttempt((n) => n + 1), result.afterMs);
     };
     const locks = navigator.locks as LockManager | undefined;
     void (locks ? locks.request("stagetime-outbox", flush) : flush()).catch(() => undefined);
     return () => {
       cancelled = true;
+      if (timer !== undefined) clearTimeout(timer);
     };
-  }, [convex, userId, online, pending]);
+  }, [convex, userId, online, pending, attempt]);
 }
