@@ -5,12 +5,16 @@
  */
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { expect, test } from "./fixtures";
+import { DEMO_ADMIN, expect, test } from "./fixtures";
+import { createOpenMic, openSceneAt, VENUE } from "./support/scene";
+import { toast } from "./support/ui";
 
 test.use({ serviceWorkers: "allow" });
 
+type SavedNight = { lastSets: { venueName: string }[]; myPlace: { sentence?: string }[]; mics?: { title: string }[] };
+
 /** The account's offline copy, as the page's IndexedDB holds it. */
-async function savedSnapshot(page: Page): Promise<{ lastSets: { venueName: string }[] } | null> {
+async function savedSnapshot(page: Page): Promise<SavedNight | null> {
   return page.evaluate(
     () =>
       new Promise((resolve) => {
@@ -141,4 +145,127 @@ test("the log-a-set wizard offline: the set waits on the phone, outlives a reloa
   expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toHaveLength(1);
   const venues = await runFunction<{ itemCount: number }[]>("venues:search", { query: venueName });
   expect(venues.map((v) => v.itemCount)).toEqual([1]);
+});
+
+test.describe("the night in your pocket", () => {
+  // Three browsers on a small shared machine; the mics are New York's, and so is the comedian.
+  test.describe.configure({ timeout: 240_000 });
+  test.use({ timezoneId: "America/New_York", geolocation: VENUE, permissions: ["geolocation"] });
+
+  test("offline: tonight's followed and scheduled mics, tonight's list with your place, the week and the last sets", async ({
+    page,
+    context,
+    browser,
+    signUp,
+    signIn,
+    runFunction,
+  }) => {
+    const tok = `zp${randomUUID().slice(0, 8)}`;
+    const favourite = `Fav Mic ${tok}`;
+    const scheduled = `Sched Mic ${tok}`;
+    const favouriteId = await createOpenMic(runFunction, favourite, "Pocket Room");
+    await createOpenMic(runFunction, scheduled, "Pocket Hall");
+
+    // The host opens tonight's list at the favourite, three walk-ins first.
+    const hostContext = await browser.newContext();
+    const host = await hostContext.newPage();
+    await signIn(host, DEMO_ADMIN);
+    await host.goto(`/event/${favouriteId}`);
+    const form = host.getByRole("form", { name: "Open tonight's list" });
+    await form.getByLabel("Spots").fill("6");
+    await form.getByRole("button", { name: "Open tonight's list" }).click();
+    await expect(host.getByText("0 of 6 spots taken")).toBeVisible();
+    for (const name of ["Walk-in Ann", "Walk-in Bo", "Walk-in Cy"]) {
+      await host.getByLabel("Walk-in name").fill(name);
+      await host.getByRole("button", { name: "Add walk-in" }).click();
+      await expect(host.getByText(name).first()).toBeVisible();
+    }
+    await hostContext.close();
+
+    // A comedian with a few sets follows one mic, schedules the other and signs up at the first.
+    const { email, name } = await signUp(page);
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await runFunction("fixtures:insertSets", { email, count: 2, venueName: `Last Room ${tok}` });
+    await openSceneAt(page, tok);
+    await page
+      .getByRole("article", { name: favourite })
+      .getByRole("button", { name: `Favorite ${favourite}` })
+      .click();
+    await expect(toast(page, "Added to favorites")).toBeVisible();
+    await page.getByRole("article", { name: scheduled }).getByRole("button", { name: "Add to Schedule" }).click();
+    await expect(page.getByRole("article", { name: scheduled }).getByText("In your schedule")).toBeVisible();
+    await page.goto(`/event/${favouriteId}`);
+    await page.getByRole("button", { name: "Sign up for tonight" }).click();
+    await expect(page.getByText("You are #4")).toBeVisible();
+
+    await page.goto("/dashboard");
+    await swControls(page);
+    await expect
+      .poll(async () => {
+        const saved = await savedSnapshot(page);
+        return saved?.myPlace.map((p) => p.sentence);
+      })
+      .toEqual([`You're #4 on tonight's list at ${favourite}`]);
+
+    // In the basement: the shell, and each part of the night, with the offline note.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByText(/^Offline — showing what you had at \d{1,2}:\d{2} (AM|PM)$/)).toBeVisible();
+    await expect(page.getByRole("banner")).toBeVisible();
+    const tonight = page.getByRole("region", { name: "Tonight", exact: true });
+    await expect(tonight).toContainText(favourite);
+    await expect(tonight).toContainText("Favourite");
+    await expect(tonight).toContainText(scheduled);
+    const list = page.getByRole("list", { name: `Tonight's list at ${favourite}` });
+    await expect(list.getByRole("listitem")).toHaveText([
+      "1. Walk-in Ann",
+      "2. Walk-in Bo",
+      "3. Walk-in Cy",
+      `4. ${name} (you)`,
+    ]);
+    await expect(page.getByRole("region", { name: "Your place on tonight's list" })).toContainText(
+      `You're #4 on tonight's list at ${favourite}`,
+    );
+    await expect(page.getByRole("region", { name: "This week" })).toContainText(scheduled);
+    await expect(page.getByRole("region", { name: "Your last sets" })).toContainText(`Last Room ${tok}`);
+  });
+
+  test("the wizard offline offers the comedian's own mics; the set is logged at the mic once", async ({
+    page,
+    context,
+    signUp,
+    runFunction,
+  }) => {
+    const tok = `zq${randomUUID().slice(0, 8)}`;
+    const favourite = `Fav Mic ${tok}`;
+    const favouriteId = await createOpenMic(runFunction, favourite, "Pocket Room");
+    const { email } = await signUp(page);
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await openSceneAt(page, tok);
+    await page
+      .getByRole("article", { name: favourite })
+      .getByRole("button", { name: `Favorite ${favourite}` })
+      .click();
+    await expect(toast(page, "Added to favorites")).toBeVisible();
+    await page.goto("/dashboard");
+    await swControls(page);
+    await expect.poll(async () => (await savedSnapshot(page))?.mics?.map((m) => m.title)).toEqual([favourite]);
+
+    await context.setOffline(true);
+    await page.getByRole("link", { name: "Log a Set" }).click();
+    await page.getByRole("radio", { name: new RegExp(favourite) }).click();
+    await expect(page).toHaveURL(/\/log-set\/details$/);
+    await page.getByLabel("Minutes on stage").fill("6");
+    await page.getByRole("button", { name: "Save Set" }).click();
+    await expect(page.getByRole("heading", { name: "Set saved on this phone" })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole("region", { name: "Sets saved on this phone" })).toContainText("Waiting to sync");
+    await context.setOffline(false);
+    await expect(page.getByText(/Waiting to sync/)).toHaveCount(0, { timeout: 20_000 });
+    await expect
+      .poll(() => runFunction<ServerSet[]>("fixtures:setsOf", { email }))
+      .toEqual([{ minutes: 6, venueName: null, sceneItemId: favouriteId }]);
+  });
 });
