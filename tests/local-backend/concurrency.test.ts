@@ -131,14 +131,13 @@ describe("concurrency through real clients", () => {
       ),
     );
     expect(results.every((r) => r.success)).toBe(true);
-    // Transactions are serialised: every count from 1 to 50 is handed out exactly once.
-    expect(results.map((r) => r.checkInCount).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 50 }, (_, i) => i + 1),
-    );
-    // Only the very first check-in leaves the mic unverified; the second comedian verifies it.
-    expect(results.filter((r) => !r.verified).map((r) => r.checkInCount)).toEqual([1]);
-
-    const mic = await comedians[0].client.query(api.scene.get, { id: micId });
+    // Each check-in only queues itself (no two conflict); a fold about once a second counts them
+    // into the mic row, which ends on exactly 50 and verified.
+    let mic = await comedians[0].client.query(api.scene.get, { id: micId });
+    for (let attempt = 0; attempt < 240 && (mic?.checkInCount ?? 0) < 50; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      mic = await comedians[0].client.query(api.scene.get, { id: micId });
+    }
     expect(mic).not.toBeNull();
     expect(mic!.checkInCount).toBe(50);
     expect(mic!.verifiedCheckIns30d).toBe(50);

@@ -77,6 +77,16 @@ describe("item 3: coordinates must be finite and in range", () => {
   });
 });
 
+/** The mic once its row has taken in `count` check-ins (a fold, about once a second, does that). */
+async function foldedMic(micId: Id<"sceneItems">, count: number) {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const mic = await backend.httpClient().query(api.scene.get, { id: micId });
+    if (mic !== null && mic.checkInCount >= count) return mic;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return await backend.httpClient().query(api.scene.get, { id: micId });
+}
+
 describe("item 12: a mic is verified only by others' check-ins from accounts a day old", () => {
   test("two fresh accounts (and the creator) do not verify the mic they just added", async () => {
     const creator = await signUp("verify-creator@example.com");
@@ -86,7 +96,7 @@ describe("item 12: a mic is verified only by others' check-ins from accounts a d
       const result = await who.http.mutation(api.checkIns.checkIn, { sceneItemId: micId, ...VENUE });
       expect(result.verified, `${who.email}'s check-in`).toBe(false);
     }
-    const mic = await backend.httpClient().query(api.scene.get, { id: micId });
+    const mic = await foldedMic(micId, 3);
     expect(mic?.checkInCount).toBe(3);
     expect(mic?.verifiedCheckIns30d).toBe(0);
     expect(mic?.lastVerifiedAt).toBeUndefined();
@@ -103,10 +113,13 @@ describe("item 12: a mic is verified only by others' check-ins from accounts a d
       expect((await friends[0].http.mutation(api.checkIns.checkIn, { sceneItemId: second, ...VENUE })).verified).toBe(
         false,
       );
-      expect((await friends[1].http.mutation(api.checkIns.checkIn, { sceneItemId: second, ...VENUE })).verified).toBe(
+      expect((await friends[1].http.mutation(api.checkIns.checkIn, { sceneItemId: second, ...VENUE })).success).toBe(
         true,
       );
-      expect((await backend.httpClient().query(api.scene.get, { id: second }))?.verifiedCheckIns30d).toBe(2);
+      // The second other comedian's check-in verifies it once the mic row takes the check-ins in.
+      const verified = await foldedMic(second, 3);
+      expect(verified?.verifiedCheckIns30d).toBe(2);
+      expect(verified?.lastVerifiedAt).toBeDefined();
     } finally {
       await backend.cli(["env", "remove", "VERIFIER_MIN_ACCOUNT_AGE_HOURS"]);
     }

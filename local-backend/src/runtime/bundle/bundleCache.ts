@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { version as esbuildVersion } from "esbuild";
 import type { Bundle, ComponentBundle } from "./bundler.js";
-import { DIR_MODE, FILE_MODE } from "../../storage/dataDir.js";
+import { DIR_MODE, FILE_MODE, restrictPermissions } from "../../storage/dataDir.js";
 
 const FORMAT = 1;
 
@@ -170,6 +170,8 @@ export class BundleCache {
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
       fs.cpSync(bundle.outDir, tmp, { recursive: true });
+      // Copies keep esbuild's 644/755; the data directory is owner-only like everything in it.
+      restrictPermissions(tmp);
       fs.renameSync(tmp, path.join(this.dir, out));
       const index = path.join(this.dir, "bundle.json");
       fs.writeFileSync(`${index}.tmp`, JSON.stringify({ ...stored, out }), { mode: FILE_MODE });
