@@ -10,7 +10,11 @@ type Measures = {
   perFolder: Record<string, number>;
   upward: string[];
   cycles: string[][];
+  anys: number;
 };
+
+/** `any` left in local-backend/src, each with its reason beside it; lower it as they go. */
+const MAX_ANYS = 140;
 
 describe("local-backend layers", () => {
   const m = measure() as Measures;
@@ -26,5 +30,9 @@ describe("local-backend layers", () => {
 
   it("has no import cycle, counting `import type`", () => {
     expect(m.cycles).toEqual([]);
+  });
+
+  it("keeps `any` under its ceiling", () => {
+    expect(m.anys).toBeLessThanOrEqual(MAX_ANYS);
   });
 });

@@ -20,9 +20,11 @@
  * track component tables as `@<componentPath>|<table>`.
  */
 import { pathToFileURL } from "node:url";
-import { convexToJson, jsonToConvex } from "convex/values";
+import { convexToJson, type JSONValue, jsonToConvex, type Value } from "convex/values";
 import { tableNameFromId } from "../common/ids.js";
-import { indexedDatabaseClass } from "./indexedDatabase.js";
+import type { ConvexGlobal, ConvexTestModule, Doc, LoadedSchema } from "./convexTestTypes.js";
+import { type IndexedDatabase, indexedDatabaseClass } from "./indexedDatabase.js";
+import { schemaForDb } from "./schemaValidation.js";
 import type { JsonDoc } from "../storage/store.js";
 
 /** Where a component's document lives in the data log and snapshot. */
@@ -43,10 +45,20 @@ export function parseComponentDocKey(key: string): { path: string; id: string } 
 }
 
 /** A pending write as the data log stores it: its committed value (commit timestamps resolved) as Convex JSON. */
-export function committedJson(ct: any, write: unknown, commitTs: bigint): JsonDoc {
+export function committedJson(
+  ct: Pick<ConvexTestModule, "resolveCommittedValues">,
+  write: unknown,
+  commitTs: bigint,
+): JsonDoc {
   return write === null || write === undefined
     ? null
-    : (convexToJson(ct.resolveCommittedValues(write, commitTs)) as Record<string, unknown>);
+    : (convexToJson(ct.resolveCommittedValues(write, commitTs) as Value) as Record<string, unknown>);
+}
+
+/** A snapshot document's `_creationTime` (0 when it has none). */
+export function creationTime(doc: unknown): number {
+  const value = (doc as { _creationTime?: unknown } | null)?._creationTime;
+  return typeof value === "number" ? value : 0;
 }
 
 /** A component's ids are minted like the app's (ids.ts): the table number names the table. */
@@ -54,23 +66,16 @@ function tableOf(id: string): string | null {
   return tableNameFromId(id);
 }
 
-function schemaForDb(schema: any): any {
-  if (!schema) return null;
-  return {
-    schemaValidation: schema.schemaValidation,
-    tables: new Map(Object.entries(schema.tables).map(([name, table]: [string, any]) => [name, table.export()])),
-  };
-}
-
 /** What the store needs from the engine. */
 export type ComponentHost = {
-  ct: any;
-  g: any;
-  loadModule(modulePath: string, componentPath: string): Promise<any>;
+  /** Set by `install` once convex-test is loaded. */
+  ct: ConvexTestModule | null;
+  g: ConvexGlobal | null;
+  loadModule(modulePath: string, componentPath: string): Promise<unknown>;
   /** A component table was read (subscription tracking). */
   onRead(key: string): void;
   /** An index range or a document of a component table was read (read sets, readSet.ts). */
-  onReadRange(key: string, contains: (doc: any) => boolean): void;
+  onReadRange(key: string, contains: (doc: Doc) => boolean): void;
   onReadId(key: string, id: string): void;
   /**
    * One top-level commit about to be applied, with every database's pending
@@ -85,19 +90,19 @@ export type ComponentHost = {
   ): void;
 };
 
-export type ComponentWrite = { path: string; id: string; table: string; before: any; after: any };
+export type ComponentWrite = { path: string; id: string; table: string; before: Doc | null; after: Doc | null };
 
 /** What the store reads of a bundle: each component's schema file, by component path. */
 export type BundleComponents = { components: ReadonlyMap<string, { schemaFile: string | null }> };
 
 export class ComponentStore {
   /** Component path -> its database. */
-  readonly dbs = new Map<string, any>();
+  readonly dbs = new Map<string, IndexedDatabase>();
   /** Documents on disk of components that are not installed (kept, never dropped). */
   private orphans = new Map<string, Record<string, unknown>>();
   private buffer: Map<string, Record<string, unknown>> | null = null;
   /** Each component's written documents before the commit being gathered. */
-  private previous = new Map<string, Map<string, unknown>>();
+  private previous = new Map<string, Map<string, Doc | null>>();
   private wrapped = false;
 
   constructor(private readonly host: ComponentHost) {}
@@ -115,7 +120,7 @@ export class ComponentStore {
   private wrapCommit(): void {
     if (this.wrapped) return;
     this.wrapped = true;
-    const tm = this.host.g.transactionManager;
+    const tm = this.host.g!.transactionManager;
     // Called by tm.commit for a top-level commit before it applies anything (convexTestLoader.ts).
     tm._localBackendBeforeApply = (commitTs: bigint) => this.host.beforeApply(commitTs, this.pendingLayers());
     const commit = tm.commit.bind(tm);
@@ -144,24 +149,24 @@ export class ComponentStore {
    * updates the schema of the others). `inTransaction`: called between
    * `tm.begin` and `tm.rollback` (hot reload), so a new database joins it.
    */
-  async install(bundle: BundleComponents, ct: any, g: any): Promise<void> {
+  async install(bundle: BundleComponents, ct: ConvexTestModule, g: ConvexGlobal): Promise<void> {
     this.host.ct = ct;
     this.host.g = g;
     this.attach(bundle, await this.loadSchemas(bundle), false);
   }
 
   /** Each component's schema (evaluated from its bundle). */
-  async loadSchemas(bundle: BundleComponents): Promise<Map<string, any>> {
-    const schemas = new Map<string, any>();
+  async loadSchemas(bundle: BundleComponents): Promise<Map<string, LoadedSchema | undefined>> {
+    const schemas = new Map<string, LoadedSchema | undefined>();
     for (const [path, comp] of bundle.components) {
       schemas.set(path, comp.schemaFile ? (await import(pathToFileURL(comp.schemaFile).href)).default : undefined);
     }
     return schemas;
   }
 
-  attach(bundle: BundleComponents, schemas: Map<string, any>, inTransaction: boolean): void {
+  attach(bundle: BundleComponents, schemas: Map<string, LoadedSchema | undefined>, inTransaction: boolean): void {
     this.wrapCommit();
-    const IndexedDatabase = indexedDatabaseClass(this.host.ct);
+    const IndexedDatabase = indexedDatabaseClass(this.host.ct!);
     for (const path of bundle.components.keys()) {
       const schema = schemas.get(path);
       let db = this.dbs.get(path);
@@ -170,10 +175,10 @@ export class ComponentStore {
       } else {
         db = new IndexedDatabase(schema ?? null, path);
         db.onRead = (table: string) => this.host.onRead(componentReadKey(path, table));
-        db.onReadRange = (table: string, contains: (doc: any) => boolean) =>
+        db.onReadRange = (table: string, contains: (doc: Doc) => boolean) =>
           this.host.onReadRange(componentReadKey(path, table), contains);
         db.onReadId = (table: string, id: string) => this.host.onReadId(componentReadKey(path, table), id);
-        db.onCommit = (writes: Record<string, unknown>, _ts: bigint, previous: Map<string, unknown>) => {
+        db.onCommit = (writes: Record<string, unknown>, _ts: bigint, previous: Map<string, Doc | null>) => {
           this.collect(path, writes);
           this.previous.set(path, previous);
         };
@@ -181,7 +186,7 @@ export class ComponentStore {
         this.load(path, db);
         if (inTransaction) db.startTransaction();
       }
-      this.host.g.components[path] = {
+      this.host.g!.components[path] = {
         db,
         modules: (modulePath: string) => this.host.loadModule(modulePath, path),
       };
@@ -189,7 +194,7 @@ export class ComponentStore {
   }
 
   /** The database of the component whose function is running (the app's outside components). */
-  currentDb(appDb: any): any {
+  currentDb<D>(appDb: D): D | IndexedDatabase {
     const componentPath = this.host.ct?.executionContextStorage.getStore()?.componentPath;
     return componentPath ? (this.dbs.get(componentPath) ?? appDb) : appDb;
   }
@@ -205,13 +210,13 @@ export class ComponentStore {
   }
 
   /** Moves the orphans of one component into its database. */
-  private load(path: string, db: any): void {
-    const mine: [string, any][] = [];
+  private load(path: string, db: IndexedDatabase): void {
+    const mine: [string, Doc][] = [];
     for (const [key, json] of this.orphans) {
       const parsed = parseComponentDocKey(key);
       if (!parsed || parsed.path !== path) continue;
       this.orphans.delete(key);
-      mine.push([parsed.id, jsonToConvex(json as any)]);
+      mine.push([parsed.id, jsonToConvex(json as JSONValue) as Doc]);
     }
     if (mine.length === 0) return;
     let maxCreation = 0;
@@ -223,7 +228,7 @@ export class ComponentStore {
   /** Every database's writes about to commit (a top-level commit: one layer each), by component path. */
   private pendingLayers(): Map<string, Record<string, unknown>> {
     const layers = new Map<string, Record<string, unknown>>();
-    for (const [path, component] of Object.entries(this.host.g.components) as [string, any][]) {
+    for (const [path, component] of Object.entries(this.host.g!.components)) {
       const writes: Record<string, unknown>[] = component.db._writes;
       if (writes.length > 0) layers.set(path, writes[writes.length - 1]);
     }
@@ -237,7 +242,7 @@ export class ComponentStore {
       if (path === "" || !this.dbs.has(path)) continue;
       for (const [id, write] of Object.entries(layer)) {
         if (tableOf(id) === null) continue; // never applied (IndexedTables.commit)
-        out.push([componentDocKey(path, id), committedJson(this.host.ct, write, commitTs)]);
+        out.push([componentDocKey(path, id), committedJson(this.host.ct!, write, commitTs)]);
       }
     }
     return out;
@@ -248,7 +253,7 @@ export class ComponentStore {
     const out: ComponentWrite[] = [];
     for (const [path, layer] of writes) {
       if (!this.dbs.has(path)) continue;
-      const db = this.dbs.get(path);
+      const db = this.dbs.get(path)!;
       const previous = this.previous.get(path);
       for (const id of Object.keys(layer)) {
         out.push({ path, id, table: tableOf(id) ?? "", before: previous?.get(id) ?? null, after: db.committed(id) });
@@ -277,7 +282,7 @@ export class ComponentStore {
   /** Every component document under its data-log key (compaction). */
   *allDocsJson(): Iterable<[string, JsonDoc]> {
     for (const [path, db] of this.dbs) {
-      for (const [id, doc] of db.allDocuments() as Iterable<[string, any]>) {
+      for (const [id, doc] of db.allDocuments()) {
         yield [componentDocKey(path, id), convexToJson(doc) as Record<string, unknown>];
       }
     }
@@ -289,7 +294,7 @@ export class ComponentStore {
     const out: Record<string, Record<string, unknown[]>> = {};
     for (const [path, db] of this.dbs) {
       const tables: Record<string, unknown[]> = {};
-      for (const [id, doc] of db.allDocuments() as Iterable<[string, any]>) {
+      for (const [id, doc] of db.allDocuments()) {
         (tables[tableOf(id) ?? "unknown"] ??= []).push(convexToJson(doc));
       }
       out[path] = tables;
@@ -301,7 +306,7 @@ export class ComponentStore {
       ((out[parsed.path] ??= {})[tableOf(parsed.id) ?? "unknown"] ??= []).push(json);
     }
     for (const tables of Object.values(out)) {
-      for (const docs of Object.values(tables)) docs.sort((a: any, b: any) => a._creationTime - b._creationTime);
+      for (const docs of Object.values(tables)) docs.sort((a, b) => creationTime(a) - creationTime(b));
     }
     return out;
   }
@@ -311,14 +316,14 @@ export class ComponentStore {
    * documents with the snapshot's (a snapshot without a component empties it).
    */
   importTables(snapshotComponents: unknown): number {
-    const given = (snapshotComponents ?? {}) as Record<string, Record<string, any[]>>;
+    const given = (snapshotComponents ?? {}) as Record<string, Record<string, { _id?: unknown }[]>>;
     if (typeof given !== "object") throw new Error("Snapshot `components` must be an object");
     for (const path of Object.keys(given)) {
       if (!this.dbs.has(path)) throw new Error(`Snapshot holds component "${path}", which is not installed`);
     }
     let count = 0;
     for (const [path, db] of this.dbs) {
-      const incoming = new Map<string, any>();
+      const incoming = new Map<string, Doc>();
       for (const [table, docs] of Object.entries(given[path] ?? {})) {
         for (const json of docs) {
           if (typeof json?._id !== "string" || tableOf(json._id) !== table) {
@@ -326,10 +331,10 @@ export class ComponentStore {
               `Snapshot table "${table}" of component "${path}" holds a document whose _id does not belong to it: ${json?._id}`,
             );
           }
-          incoming.set(json._id, jsonToConvex(json));
+          incoming.set(json._id, jsonToConvex(json as JSONValue) as Doc);
         }
       }
-      for (const [id] of [...db.allDocuments()] as [string, unknown][]) if (!incoming.has(id)) db._addWrite(id, null);
+      for (const [id] of [...db.allDocuments()]) if (!incoming.has(id)) db._addWrite(id, null);
       for (const [id, doc] of incoming) db._addWrite(id, doc);
       count += incoming.size;
     }

@@ -14,7 +14,7 @@
  * characters are already refused by the `convex` package's `convexToJson`
  * inside the function, as on Convex.
  */
-import { getDocumentSize } from "convex/values";
+import { getDocumentSize, type Value } from "convex/values";
 
 export const MAX_USER_SIZE = 1 << 20;
 export const MAX_DOCUMENT_NESTING = 16;
@@ -74,7 +74,7 @@ export function checkUserDocument(doc: Record<string, unknown>): void {
   if (depth > MAX_DOCUMENT_NESTING) {
     throw new Error(`Document is too nested (nested ${depth} levels deep > maximum nesting ${MAX_DOCUMENT_NESTING})`);
   }
-  const size = getDocumentSize(doc as any);
+  const size = getDocumentSize(doc as Record<string, Value>);
   if (size > MAX_USER_SIZE) {
     throw new Error(`Value is too large (${formatBinarySize(size)} > maximum size ${formatBinarySize(MAX_USER_SIZE)})`);
   }

@@ -12,12 +12,12 @@
  * After start the remaining tables are parsed in the background, a slice of a
  * few milliseconds at a time between requests ({@link loadInBackground}).
  */
-import { jsonToConvex } from "convex/values";
+import { type JSONValue, jsonToConvex } from "convex/values";
 import { storedIdTable } from "../common/ids.js";
 import { segmentChunks } from "../storage/segments.js";
 import type { DocBatch, LoadedState } from "../storage/store.js";
 
-type Doc = Record<string, any>;
+import type { Doc } from "./convexTestTypes.js";
 
 /**
  * A stored document's Convex value. Convex JSON encodes only what JSON cannot
@@ -26,7 +26,7 @@ type Doc = Record<string, any>;
  * value, as JSON.parse gave it, with no second walk and copy.
  */
 export function fromStoredJson(json: Record<string, unknown>): Doc {
-  return hasEncodedValue(json) ? (jsonToConvex(json as any) as Doc) : json;
+  return (hasEncodedValue(json) ? jsonToConvex(json as JSONValue) : json) as Doc;
 }
 
 function hasEncodedValue(value: unknown): boolean {
@@ -45,7 +45,7 @@ function hasEncodedValue(value: unknown): boolean {
 /** A document from its stored JSON text (a text without `"$` has no `$`-encoded value to look for). */
 export function parseStoredDoc(text: string): Doc {
   const json = JSON.parse(text) as Record<string, unknown>;
-  return text.includes('"$') ? fromStoredJson(json) : json;
+  return text.includes('"$') ? fromStoredJson(json) : (json as Doc);
 }
 
 /** Strings at most this long are shared between documents while loading (ids, dates, kinds). */
@@ -57,7 +57,7 @@ const INTERN_MAX = 32;
  * own copy of a user id or a date, a few dozen bytes each, hundreds of
  * thousands of times.
  */
-function intern(value: any, pool: Map<string, string>, top: boolean): void {
+function intern(value: Record<string, unknown> | unknown[], pool: Map<string, string>, top: boolean): void {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item = value[i];
@@ -67,7 +67,7 @@ function intern(value: any, pool: Map<string, string>, top: boolean): void {
           if (shared === undefined) pool.set(item, item);
           else value[i] = shared;
         }
-      } else if (typeof item === "object" && item !== null) intern(item, pool, false);
+      } else if (typeof item === "object" && item !== null) intern(item as Record<string, unknown>, pool, false);
     }
     return;
   }
@@ -79,7 +79,7 @@ function intern(value: any, pool: Map<string, string>, top: boolean): void {
         if (shared === undefined) pool.set(item, item);
         else value[key] = shared;
       }
-    } else if (typeof item === "object" && item !== null) intern(item, pool, false);
+    } else if (typeof item === "object" && item !== null) intern(item as Record<string, unknown>, pool, false);
   }
 }
 
@@ -308,7 +308,8 @@ function readOne(read: ReadDocuments, key: string, value: number | Record<string
       typeof value === "number" ? parseStoredDoc(read.chunks[value].slice(start, end)) : fromStoredJson(value);
     if (doc._creationTime > read.maxCreation) read.maxCreation = doc._creationTime;
     const own = doc._id === key ? (doc._id as string) : ownString(key);
-    if (table === "_storage") read.files.push([own, doc.sha256, doc.contentType ?? ""]);
+    if (table === "_storage")
+      read.files.push([own, doc.sha256 as string, (doc.contentType as string | undefined) ?? ""]);
     let docs = read.eager.get(table);
     if (!docs) read.eager.set(table, (docs = new Map()));
     docs.set(own, doc);
@@ -388,8 +389,15 @@ export async function readDocumentsInSlices(state: LoadedState, parseUntil: () =
   return read;
 }
 
+/** What loading needs of an IndexedDatabase. */
+export type LoadTarget = {
+  loadTables(parsed: Map<string, Map<string, Doc>>, lazy: Map<string, LazyTable>): void;
+  loadSome(limit: number): boolean;
+  _lastCreationTime: number;
+};
+
 /** Puts read documents into `db` (an empty IndexedDatabase): system tables parsed, user tables as LazyTables. */
-export function installDocuments(db: any, read: ReadDocuments): Restored {
+export function installDocuments(db: LoadTarget, read: ReadDocuments): Restored {
   // Tables not used yet are parsed in the background smallest first (loadInBackground).
   const lazy = new Map([...read.lazy].sort((a, b) => a[1].size - b[1].size));
   db.loadTables(read.eager, lazy);
@@ -402,7 +410,7 @@ export function installDocuments(db: any, read: ReadDocuments): Restored {
  * Puts the loaded documents into `db` (an empty IndexedDatabase): system
  * tables parsed now, user tables as {@link LazyTable}s.
  */
-export function restoreDocuments(db: any, state: LoadedState): Restored {
+export function restoreDocuments(db: LoadTarget, state: LoadedState): Restored {
   return installDocuments(db, readDocuments(state));
 }
 
@@ -425,7 +433,7 @@ export async function whileBusy(busy: () => boolean): Promise<void> {
  * after a start are not kept waiting by the tables they do not read.
  */
 export function loadInBackground(
-  db: any,
+  db: Pick<LoadTarget, "loadSome">,
   stopped: () => boolean,
   done?: () => void,
   busy: () => boolean = () => false,

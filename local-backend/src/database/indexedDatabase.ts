@@ -40,13 +40,21 @@ import { withSearch } from "./indexes/indexedSearch.js";
 
 export type { ConvexTestInternals } from "./indexes/indexKeys.js";
 
-const classes = new WeakMap<object, any>();
+function buildClass(ct: ConvexTestInternals) {
+  return class IndexedDatabase extends withSearch(withIndexQueries(tablesClass(ct), ct), ct) {};
+}
+
+/** The IndexedDatabase class of a loaded convex-test module, and one of its databases. */
+export type IndexedDatabaseClass = ReturnType<typeof buildClass>;
+export type IndexedDatabase = InstanceType<IndexedDatabaseClass>;
+
+const classes = new WeakMap<object, IndexedDatabaseClass>();
 
 /** The IndexedDatabase class for a loaded convex-test module (one per module). */
-export function indexedDatabaseClass(ct: ConvexTestInternals): any {
+export function indexedDatabaseClass(ct: ConvexTestInternals): IndexedDatabaseClass {
   let cls = classes.get(ct);
   if (!cls) {
-    cls = class IndexedDatabase extends withSearch(withIndexQueries(tablesClass(ct), ct), ct) {};
+    cls = buildClass(ct);
     classes.set(ct, cls);
   }
   return cls;

@@ -23,8 +23,10 @@ import { currentTransaction } from "./occ.js";
 const REBUILD_FRACTION = 0.25;
 const REBUILD_MIN = 2000;
 
+export type TablesClass = ReturnType<typeof tablesClass>;
+
 /** DatabaseFake with per-table storage and ordered indexes (the queries and search are added on top). */
-export function tablesClass(ct: ConvexTestInternals): any {
+export function tablesClass(ct: ConvexTestInternals) {
   const { resolveCommittedValues, tableNameFromId } = ct;
   const { makeIndex } = fieldHelpers(ct);
   const layerTables = new WeakMap<Layer, Map<string, Set<string>>>();
@@ -205,7 +207,7 @@ export function tablesClass(ct: ConvexTestInternals): any {
       const table = this._table(tableName);
       let index = table.indexes.get(indexName);
       if (!index) {
-        index = makeIndex(fields, (this.constructor as any).chunkLoad);
+        index = makeIndex(fields, (this.constructor as unknown as { chunkLoad: number }).chunkLoad);
         // Ranked field by field (indexBuild.ts): the comparator's order without a comparator call per pair.
         index.list.loadSorted(sortByKeys([...table.docs.values()], index.getters));
         table.indexes.set(indexName, index);

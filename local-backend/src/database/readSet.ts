@@ -15,7 +15,9 @@
  * recorded whole, from its bounds (Convex records the part actually read).
  * That only re-runs a query (or conflicts a mutation) more often, never less.
  */
-export type Doc = Record<string, unknown> & { _id: string };
+import type { Doc } from "./convexTestTypes.js";
+
+export type { Doc };
 
 /** A document write as the commit hook reports it. */
 export type Change = { table: string; id: string; before: Doc | null; after: Doc | null };

@@ -5,6 +5,10 @@
  * application's `_validate_user_defined_index_fields`), so a schema that would
  * fail `npx convex deploy` fails here at start or on reload too.
  */
+import type { LoadedSchema } from "./convexTestTypes.js";
+
+type TableDef = LoadedSchema["tables"][string];
+
 const MAX_INDEXES_PER_TABLE = 64;
 /** Including the `_creationTime` Convex appends to every index: 15 of the user's own. */
 const MAX_INDEX_FIELDS_SIZE = 16;
@@ -78,7 +82,7 @@ function duplicateKey(entries: [string, string][]): [string, string] | null {
   return null;
 }
 
-function checkTable(table: string, def: any): void {
+function checkTable(table: string, def: TableDef): void {
   if (table.startsWith("_")) fail("TableNameReserved", `${table} is a reserved table name.`);
   if (!isIdentifier(table)) {
     fail(
@@ -159,7 +163,7 @@ function checkTable(table: string, def: any): void {
 }
 
 /** After parsing, Convex checks each database index's fields as a user's and appends `_creationTime`. */
-function checkUserIndexFields(table: string, def: any): void {
+function checkUserIndexFields(table: string, def: TableDef): void {
   const exported = def.export();
   for (const index of [...(exported.indexes ?? []), ...(exported.stagedDbIndexes ?? [])]) {
     const fields: string[] = index.fields;
@@ -179,10 +183,10 @@ function checkUserIndexFields(table: string, def: any): void {
 }
 
 /** Why `npx convex deploy` would refuse this schema (`schema.ts`'s default export), or null. */
-export function schemaPushError(schema: any): string | null {
+export function schemaPushError(schema: Partial<LoadedSchema> | null | undefined): string | null {
   if (!schema?.tables) return null;
   try {
-    const tables = Object.entries(schema.tables as Record<string, any>).sort(([a], [b]) => (a < b ? -1 : 1));
+    const tables = Object.entries(schema.tables).sort(([a], [b]) => (a < b ? -1 : 1));
     for (const [table, def] of tables) checkTable(table, def);
     for (const [table, def] of tables) checkUserIndexFields(table, def);
     return null;

@@ -5,19 +5,21 @@
  * only what the log brought since.
  */
 import { createHash } from "node:crypto";
+import type { Value } from "convex/values";
 import { tableNameFromId as tableFromId } from "../common/ids.js";
+import type { ConvexTestInternals, DbSchema, Doc, LoadedSchema } from "./convexTestTypes.js";
 
 /** A schema module's default export as convex-test's database holds it. */
-export function schemaForDb(schema: any): any {
+export function schemaForDb(schema: LoadedSchema | null | undefined): DbSchema | null {
   if (!schema) return null;
   return {
     schemaValidation: schema.schemaValidation,
-    tables: new Map(Object.entries(schema.tables).map(([name, table]: [string, any]) => [name, table.export()])),
+    tables: new Map(Object.entries(schema.tables).map(([name, table]) => [name, table.export()])),
   };
 }
 
 /** What a schema checks documents against (its tables' validators and `schemaValidation`), hashed. */
-export function fingerprint(schema: any): string {
+export function fingerprint(schema: LoadedSchema | null | undefined): string {
   const exported = typeof schema?.export === "function" ? String(schema.export()) : "no schema";
   return createHash("sha256").update(exported).digest("base64url");
 }
@@ -26,7 +28,12 @@ export function fingerprint(schema: any): string {
  * Problems (table, document, message) `dbSchema` finds in `docs`, at most 10;
  * system tables are not checked. `oneLine` joins a message's lines.
  */
-export function schemaProblems(ct: any, dbSchema: any, docs: Iterable<[string, any]>, oneLine: boolean): string[] {
+export function schemaProblems(
+  ct: ConvexTestInternals,
+  dbSchema: DbSchema | null,
+  docs: Iterable<[string, Record<string, Value>]>,
+  oneLine: boolean,
+): string[] {
   if (!dbSchema || !dbSchema.schemaValidation) return [];
   const validate = ct.DatabaseFake.prototype._validate;
   const problems: string[] = [];
@@ -46,13 +53,18 @@ export function schemaProblems(ct: any, dbSchema: any, docs: Iterable<[string, a
 }
 
 /** Problems the schema finds in the committed documents of `db` (or only in those of `only`). */
-export function validateData(ct: any, db: any, dbSchema: any, only?: Iterable<string>): string[] {
+export function validateData(
+  ct: ConvexTestInternals,
+  db: { committed(id: string): Doc | null; allDocuments(): Iterable<[string, Doc]> },
+  dbSchema: DbSchema | null,
+  only?: Iterable<string>,
+): string[] {
   if (!dbSchema || !dbSchema.schemaValidation) return [];
-  const docs: Iterable<[string, any]> = only
+  const docs: Iterable<[string, Doc]> = only
     ? (function* () {
         for (const id of only) {
           const doc = id.startsWith("@") ? null : db.committed(id);
-          if (doc) yield [id, doc] as [string, any];
+          if (doc) yield [id, doc] as [string, Doc];
         }
       })()
     : db.allDocuments();

@@ -96,10 +96,10 @@ export async function indexRead(): Promise<void> {
     }
     const query = (area: string) => ({
       source: {
-        type: "IndexRange",
+        type: "IndexRange" as const,
         indexName: "items.by_area_and_n",
         range: [{ type: "Eq", fieldPath: "area", value: area }],
-        order: "asc",
+        order: "asc" as const,
       },
       operators: [],
     });
@@ -120,9 +120,9 @@ export async function indexRead(): Promise<void> {
     }, 101);
     const search = (text: string, take: number | null) => ({
       source: {
-        type: "Search",
+        type: "Search" as const,
         indexName: "items.search_body",
-        filters: [{ type: "Search", fieldPath: "body", value: text }],
+        filters: [{ type: "Search" as const, fieldPath: "body", value: text }],
       },
       operators: take === null ? [] : [{ limit: take }],
     });

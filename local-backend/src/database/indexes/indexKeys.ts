@@ -3,12 +3,21 @@
  * order of index keys (convex's compareValues), a page's end as convex-test
  * reports it, and field getters and indexes over a loaded convex-test module.
  */
-import { compareValues, getDocumentSize } from "convex/values";
+import { compareValues, getDocumentSize, type Value } from "convex/values";
+import type { ConvexTestInternals, Doc, Layer, SerializedQuery } from "../convexTestTypes.js";
 import type { InvertedIndex } from "./searchIndex.js";
 import { ChunkedSortedList } from "./sortedList.js";
 
-export type Doc = Record<string, any> & { _id: string; _creationTime: number };
-export type Layer = Record<string, Doc | null>;
+export type { ConvexTestInternals, Doc, Layer, SerializedQuery };
+
+/** A page as convex-test's `paginate` returns it. */
+export type PageResult = {
+  page: Doc[];
+  isDone: boolean;
+  continueCursor: string;
+  splitCursor: string | null;
+  pageStatus: string | null;
+};
 
 export type Index = {
   fields: string[];
@@ -44,7 +53,7 @@ export function finishPage(
   rowsRead: number,
   pageSize: number,
   readCursors: string[],
-) {
+): PageResult {
   let pageStatus = status;
   let splitCursor: string | null = null;
   if (pageStatus === "SplitRequired" && readCursors.length >= 2) {
@@ -58,25 +67,12 @@ export function finishPage(
 
 /** What convex-test's `DatabaseFake.paginate` receives. */
 export type PaginateArgs = {
-  query: any;
+  query: SerializedQuery;
   cursor: string | null;
   endCursor?: string | null;
   pageSize: number;
   maximumRowsRead?: number;
   maximumBytesRead?: number;
-};
-
-/** The convex-test internals this class needs (exported by convexTestLoader). */
-export type ConvexTestInternals = {
-  DatabaseFake: any;
-  evaluateFieldPath: (fieldPath: string, doc: unknown) => unknown;
-  evaluateFilter: (doc: unknown, filter: unknown) => unknown;
-  evaluateRangeFilter: (doc: unknown, expr: unknown) => boolean;
-  evaluateQueryValue: (value: unknown) => unknown;
-  validateIndexRangeExpression: (source: unknown, fields: string[]) => void;
-  resolveCommittedValues: (value: unknown, commitTs: bigint) => unknown;
-  tableNameFromId: (id: string) => string | null;
-  getTransactionManager: () => { getMetricsTracker(): { trackRead(bytes: number): void } | null };
 };
 
 /** compareValues, with shortcuts for the common number and equal-string cases. */
@@ -98,7 +94,7 @@ export function compareKeys(a: unknown, b: unknown): number {
     }
     return a.length - b.length;
   }
-  return compareValues(a as any, b as any);
+  return compareValues(a as Value, b as Value);
 }
 
 /** A loaded convex-test module's field getters, indexes and read tracking (one set per module). */
@@ -120,7 +116,7 @@ export function fieldHelpers(ct: ConvexTestInternals) {
     } catch {
       return; // outside any function execution
     }
-    tracker?.trackRead(getDocumentSize(doc as any));
+    tracker?.trackRead(getDocumentSize(doc));
   }
 
   function getter(fieldPath: string): (doc: Doc) => unknown {

@@ -11,17 +11,35 @@ import {
   type Doc,
   fieldHelpers,
   finishPage,
+  type PageResult,
   type PaginateArgs,
+  type SerializedQuery,
   type Plan,
 } from "./indexKeys.js";
+import { type QuerySource, queryOperators } from "../convexTestTypes.js";
+import type { TablesClass } from "../indexedTables.js";
 import { ChunkedSortedList } from "./sortedList.js";
 
+/** A query source over an index or a whole table (search sources go to indexedSearch.ts). */
+type IndexSource = Exclude<QuerySource, { type: "Search" }>;
+
+export type IndexQueriesClass = ReturnType<typeof withIndexQueries>;
+
 /** Adds index queries and pagination to `Base` (indexedTables.ts). */
-export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
+export function withIndexQueries(Base: TablesClass, ct: ConvexTestInternals) {
   const { evaluateFilter, evaluateRangeFilter, evaluateQueryValue, validateIndexRangeExpression } = ct;
   const { trackDropped } = fieldHelpers(ct);
 
   return class IndexQueries extends Base {
+    /** Search queries and their pages: the layer above overrides these (indexedSearch.ts). */
+    _evaluateSearch(_query: SerializedQuery): Doc[] {
+      throw new Error("Search queries need the search layer (indexedSearch.ts)");
+    }
+
+    _paginateSearch(_args: PaginateArgs): PageResult {
+      throw new Error("Search queries need the search layer (indexedSearch.ts)");
+    }
+
     // --- queries -----------------------------------------------------------------
 
     _iterateDocs(tableName: string, callback: (doc: Doc) => void): void {
@@ -40,7 +58,7 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
       for (const [id, write] of pending) if (write !== null && !committed?.has(id)) callback(write);
     }
 
-    _plan(source: any): Plan {
+    _plan(source: IndexSource): Plan {
       if (source.type === "FullTableScan") {
         const table = source.tableName;
         const fields = ["_creationTime", "_id"];
@@ -60,7 +78,7 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
       else if (indexName === "by_id") fields = ["_id"];
       else {
         const indexes = this._schema?.tables.get(table)?.indexes;
-        const index = indexes?.find(({ indexDescriptor }: any) => indexDescriptor === indexName);
+        const index = indexes?.find(({ indexDescriptor }) => indexDescriptor === indexName);
         if (index === undefined) {
           throw new Error(
             `Cannot use index "${indexName}" for table "${table}" because ` + `it is not declared in the schema.`,
@@ -156,12 +174,10 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
       while (next < added.length) yield added[next++];
     }
 
-    _evaluateQuery(query: any): Doc[] {
+    _evaluateQuery(query: SerializedQuery): Doc[] {
       if (query.source.type === "Search") return this._evaluateSearch(query);
       const plan = this._plan(query.source);
-      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
-      const limitOp = query.operators.filter((op: any) => "limit" in op)[0] ?? null;
-      const limit: number | null = limitOp?.limit ?? null;
+      const { filters, limit } = queryOperators(query);
       const bounded = limit !== null && Number.isInteger(limit) && limit >= 0;
       const results: Doc[] = [];
       if (bounded && limit === 0) return results;
@@ -182,12 +198,12 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
     }
 
     /** convex-test's paginate over {@link _stream}, seeking to the cursor. */
-    paginate(args: PaginateArgs): any {
+    paginate(args: PaginateArgs): PageResult {
       const { query, cursor, endCursor, pageSize, maximumRowsRead, maximumBytesRead } = args;
       if (query.source.type === "Search") return this._paginateSearch(args);
       const plan = this._plan(query.source);
       const order = plan.order;
-      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
+      const { filters } = queryOperators(query);
       const filterFn = (doc: Doc) => {
         const keep = filters.every((f: unknown) => evaluateFilter(doc, f));
         if (!keep) trackDropped(doc);
@@ -228,7 +244,7 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
           if (cmp >= 0) {
             if (cmp === 0) {
               rowsRead += 1;
-              bytesRead += getDocumentSize(doc as any);
+              bytesRead += getDocumentSize(doc);
               readDocCursors.push(this._encodeCursor(doc, cursorFields));
               if (filterFn(doc)) page.push(doc);
               continueCursor = this._encodeCursor(doc, cursorFields);
@@ -237,7 +253,7 @@ export function withIndexQueries(Base: any, ct: ConvexTestInternals): any {
           }
         }
         rowsRead += 1;
-        bytesRead += getDocumentSize(doc as any);
+        bytesRead += getDocumentSize(doc);
         readDocCursors.push(this._encodeCursor(doc, cursorFields));
         let hitLimit = false;
         if (maximumRowsRead && rowsRead >= maximumRowsRead) hitLimit = true;

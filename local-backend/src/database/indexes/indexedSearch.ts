@@ -17,8 +17,10 @@
  *   filter-field values (a write to a document matching them conflicts or
  *   re-runs the query) and the documents read.
  */
-import { compareValues, getDocumentSize } from "convex/values";
-import { type ConvexTestInternals, type Doc, fieldHelpers, type PaginateArgs } from "./indexKeys.js";
+import { compareValues, getDocumentSize, type Value } from "convex/values";
+import { type QuerySource, queryOperators, type SerializedQuery } from "../convexTestTypes.js";
+import { type ConvexTestInternals, type Doc, fieldHelpers, type PageResult, type PaginateArgs } from "./indexKeys.js";
+import type { IndexQueriesClass } from "./indexQueries.js";
 import {
   compareRank,
   InvertedIndex,
@@ -38,8 +40,10 @@ const SCANNED_TOO_MANY = Symbol("scannedTooMany");
 const SOFT_ROWS = (MAX_CANDIDATE_REVISIONS * 3) / 4;
 const SOFT_BYTES = ((1 << 24) * 3) / 4;
 
+type SearchSource = Extract<QuerySource, { type: "Search" }>;
+
 /** Adds search queries to `Base` (indexQueries.ts). */
-export function withSearch(Base: any, ct: ConvexTestInternals): any {
+export function withSearch(Base: IndexQueriesClass, ct: ConvexTestInternals) {
   const { evaluateFilter, evaluateQueryValue } = ct;
   const { trackDropped, getter } = fieldHelpers(ct);
 
@@ -60,11 +64,11 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
       return index;
     }
 
-    _searchPlan(source: any) {
+    _searchPlan(source: SearchSource) {
       const [table, indexName] = String(source.indexName).split(".");
       const definition = this._schema?.tables
         .get(table)
-        ?.searchIndexes?.find(({ indexDescriptor }: any) => indexDescriptor === indexName);
+        ?.searchIndexes?.find(({ indexDescriptor }) => indexDescriptor === indexName);
       if (definition === undefined) {
         throw new Error(
           `Cannot use search index "${indexName}" for table "${table}" because it is not declared in the schema.`,
@@ -107,7 +111,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
           `Search query against ${printable} has too many filter conditions. Max: ${MAX_FILTER_CONDITIONS} Actual: ${eqs.length}`,
         );
       }
-      const keep = (doc: Doc) => eqs.every(({ get, value }) => compareValues(get(doc) as any, value as any) === 0);
+      const keep = (doc: Doc) => eqs.every(({ get, value }) => compareValues(get(doc) as Value, value as Value) === 0);
       const terms = parseSearchQuery(text);
       const getText = getter(searchField);
       return {
@@ -121,7 +125,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
     }
 
     /** A search's candidates, ranked (at most MAX_CANDIDATE_REVISIONS), recording the search in the read set. */
-    _search(source: any): { table: string; ranked: Ranked[] } {
+    _search(source: SearchSource): { table: string; ranked: Ranked[] } {
       const plan = this._searchPlan(source);
       if (this.onReadRange) this.onReadRange(plan.table, plan.overlaps);
       else this.onRead?.(plan.table);
@@ -133,12 +137,10 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
       if (this.onReadId) this.onReadId(table, doc._id);
     }
 
-    _evaluateSearch(query: any): Doc[] {
-      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
-      const limitOp = query.operators.filter((op: any) => "limit" in op)[0] ?? null;
-      const limit: number | null = limitOp?.limit ?? null;
+    _evaluateSearch(query: SerializedQuery): Doc[] {
+      const { filters, limit } = queryOperators(query);
       const bounded = limit !== null && Number.isInteger(limit) && limit >= 0;
-      const { table, ranked } = this._search(query.source);
+      const { table, ranked } = this._search(query.source as SearchSource);
       const docs: Doc[] = [];
       // As Convex's query stream: the limit stops before reading on; reading past the last candidate throws.
       let i = 0;
@@ -147,7 +149,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
         if (i === MAX_CANDIDATE_REVISIONS) {
           if (bounded) throw new Error(SCANNED_TOO_MANY_MESSAGE);
           // An unbounded stream throws when the caller asks for the next document.
-          (docs as any)[SCANNED_TOO_MANY] = true;
+          (docs as Doc[] & { [SCANNED_TOO_MANY]?: boolean })[SCANNED_TOO_MANY] = true;
           break;
         }
         if (i >= ranked.length) break;
@@ -159,7 +161,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
       return docs;
     }
 
-    queryNext(queryId: number): any {
+    queryNext(queryId: number): unknown {
       const results = this._queryResults?.[queryId];
       if (results !== undefined && results.length === 0 && results[SCANNED_TOO_MANY]) {
         throw new Error(SCANNED_TOO_MANY_MESSAGE);
@@ -168,7 +170,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
     }
 
     /** paginate for a search: the cursor is a row's rank key, narrowing the candidates. */
-    _paginateSearch(args: PaginateArgs): any {
+    _paginateSearch(args: PaginateArgs): PageResult {
       const { query, cursor, endCursor, pageSize } = args;
       const encode = (key: RankKey) => JSON.stringify(["search", ...key]);
       const parse = (c: string): RankKey => {
@@ -192,7 +194,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
       };
       const start = cursor && cursor !== "_end_cursor" ? parse(cursor) : null;
       const end = endCursor && endCursor !== "_end_cursor" ? parse(endCursor) : null;
-      const { table, ranked } = this._search(query.source);
+      const { table, ranked } = this._search(query.source as SearchSource);
       // The candidates inside (cursor, endCursor]; past the end cursor nothing is.
       const inRange =
         cursor === "_end_cursor"
@@ -201,7 +203,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
               ({ key }) =>
                 (start === null || compareRank(key, start) > 0) && (end === null || compareRank(key, end) <= 0),
             );
-      const filters = query.operators.filter((op: any) => "filter" in op).map((op: any) => op.filter);
+      const { filters } = queryOperators(query);
       const page: Doc[] = [];
       let lastKey: RankKey | null = null;
       let rowsRead = 0;
@@ -214,7 +216,7 @@ export function withSearch(Base: any, ct: ConvexTestInternals): any {
           break;
         }
         const { doc, key } = inRange[rowsRead++];
-        bytesRead += getDocumentSize(doc as any);
+        bytesRead += getDocumentSize(doc);
         lastKey = key;
         this._readResult(table, doc);
         if (filters.every((f: unknown) => evaluateFilter(doc, f))) page.push(doc);

@@ -34,6 +34,8 @@
  * postings of its words and the documents they name, not the table.
  */
 
+import type { Doc } from "../convexTestTypes.js";
+
 /** Most candidates a search yields; reading one more throws (crates/search/src/constants.rs). */
 export const MAX_CANDIDATE_REVISIONS = 1024;
 /** Query tokens used; later ones are ignored. */
@@ -97,8 +99,6 @@ export function fieldNormId(length: number): number {
 export function fieldNormLength(id: number): number {
   return FIELD_NORMS[id];
 }
-
-type Doc = Record<string, any> & { _id: string; _creationTime: number };
 
 const TOKEN = /[\p{Alphabetic}\p{N}]+/gu;
 
