@@ -183,10 +183,12 @@ function checkUserIndexFields(table: string, def: TableDef): void {
 }
 
 /** Why `npx convex deploy` would refuse this schema (`schema.ts`'s default export), or null. */
-export function schemaPushError(schema: Partial<LoadedSchema> | null | undefined): string | null {
-  if (!schema?.tables) return null;
+export function schemaPushError(schema: unknown): string | null {
+  // A SchemaDefinition: its tables' `export()` is internal to convex/server's types.
+  const definitions = (schema as Partial<LoadedSchema> | null | undefined)?.tables;
+  if (!definitions) return null;
   try {
-    const tables = Object.entries(schema.tables).sort(([a], [b]) => (a < b ? -1 : 1));
+    const tables = Object.entries(definitions).sort(([a], [b]) => (a < b ? -1 : 1));
     for (const [table, def] of tables) checkTable(table, def);
     for (const [table, def] of tables) checkUserIndexFields(table, def);
     return null;
