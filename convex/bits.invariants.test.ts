@@ -3,15 +3,8 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import { localDateString } from "./lib/time";
-import { checkAllInvariants } from "./testing/test.invariants";
-import {
-  createAdmin,
-  createSceneItem,
-  createUser,
-  newTest,
-  type TestBackend,
-  type TestUser,
-} from "./testing/test.setup";
+import { checkAllInvariants } from "./test.invariants";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 vi.setConfig({ testTimeout: 120_000 });
 

@@ -38,6 +38,7 @@ import type * as lib_badges from "../lib/badges.js";
 import type * as lib_bitRules from "../lib/bitRules.js";
 import type * as lib_checkInWindow from "../lib/checkInWindow.js";
 import type * as lib_claimRules from "../lib/claimRules.js";
+import type * as lib_defaultTimeZone from "../lib/defaultTimeZone.js";
 import type * as lib_geo from "../lib/geo.js";
 import type * as lib_goalRules from "../lib/goalRules.js";
 import type * as lib_liveListViewer from "../lib/liveListViewer.js";
@@ -174,6 +175,7 @@ declare const fullApi: ApiFromModules<{
   "lib/bitRules": typeof lib_bitRules;
   "lib/checkInWindow": typeof lib_checkInWindow;
   "lib/claimRules": typeof lib_claimRules;
+  "lib/defaultTimeZone": typeof lib_defaultTimeZone;
   "lib/geo": typeof lib_geo;
   "lib/goalRules": typeof lib_goalRules;
   "lib/liveListViewer": typeof lib_liveListViewer;

@@ -4,7 +4,7 @@
  */
 import { TZDate } from "@date-fns/tz";
 
-export const DEFAULT_TIME_ZONE = "America/New_York";
+export { DEFAULT_TIME_ZONE } from "./defaultTimeZone";
 
 export const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 export const DAY_SHORT = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;

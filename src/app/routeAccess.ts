@@ -1,4 +1,5 @@
-import { useMatches } from "react-router-dom";
+import { createContext, useContext } from "react";
+import type { RouteMatch } from "react-router-dom";
 
 /**
  * What a signed-out visitor gets on a route of the signed-in group, declared in the
@@ -9,11 +10,14 @@ export type RouteAccess = { kind: "preview"; section: string } | { kind: "public
 
 export type RouteHandle = { access?: RouteAccess };
 
+/** The routes the current location matches, outermost first (provided by the router). */
+export const RouteMatchesContext = createContext<RouteMatch[]>([]);
+
 /** The access rule of the deepest matched route that declares one. */
 export function useRouteAccess(): RouteAccess | undefined {
-  const matches = useMatches();
+  const matches = useContext(RouteMatchesContext);
   for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i].handle as RouteHandle | undefined;
+    const handle = matches[i].route.handle as RouteHandle | undefined;
     if (handle?.access) return handle.access;
   }
   return undefined;

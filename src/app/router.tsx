@@ -1,14 +1,37 @@
-import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from "react-router-dom";
-import type { ComponentType } from "react";
+import { BrowserRouter, matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from "react-router-dom";
+import { Suspense, use, useMemo, type ComponentType, type ReactNode } from "react";
 import { LoadingState } from "@/components/LoadingState";
 import { paths, ROUTE_PRELOADED_GLOBAL, type OnboardingStep } from "@/lib/paths";
 import { RequireSession, StartupGate } from "./gates/StartupGate";
 import { RootLayout } from "./layout/RootLayout";
-import { RouteError } from "./RouteError";
-import type { RouteHandle } from "./routeAccess";
+import { RouteErrorBoundary } from "./RouteError";
+import { RouteMatchesContext, type RouteHandle } from "./routeAccess";
+
+/** What a lazy route's code gives: a component to render, or an element. */
+type PageModule = { Component?: ComponentType; element?: ReactNode };
+type Loader = () => Promise<PageModule>;
+
+/**
+ * A route of the table. React Router's declarative mode (BrowserRouter and
+ * useRoutes) renders it: its data router (loaders, actions, fetchers) is twice
+ * the size and the app uses none of it. `lazy` code is loaded on first visit
+ * (Suspense: a navigation keeps the old page until it is in, as it runs in a
+ * transition); `HydrateFallback` shows meanwhile on a first load; an error
+ * below a route with `errorElement` shows the route error page.
+ */
+type AppRoute = {
+  path?: string;
+  index?: boolean;
+  element?: ReactNode;
+  lazy?: Loader;
+  handle?: RouteHandle;
+  errorElement?: true;
+  HydrateFallback?: () => ReactNode;
+  children?: AppRoute[];
+};
 
 /** Route-level code splitting: each page is its own chunk, loaded on first visit. */
-function page(load: () => Promise<{ default: ComponentType }>): RouteObject["lazy"] {
+function page(load: () => Promise<{ default: ComponentType }>): Loader {
   return async () => ({ Component: (await load()).default });
 }
 
@@ -28,7 +51,7 @@ const addEventPage = (step: number) => async () => {
   return { element: <AddEvent step={step} /> };
 };
 
-const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): RouteObject => ({
+const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): AppRoute => ({
   path: under(paths.onboardingRoot, paths.onboarding(step)),
   lazy: async () => {
     const { default: Step } = await import("@/routes/onboarding/Step");
@@ -38,25 +61,25 @@ const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): RouteObject =
 
 const preview = (section: string): RouteHandle => ({ access: { kind: "preview", section } });
 
-export const routes: RouteObject[] = [
+export const routes: AppRoute[] = [
   // The room screen fills a TV in the venue: no top bar or app navigation around it.
   {
     path: paths.eventListScreenPattern,
-    errorElement: <RouteError />,
+    errorElement: true,
     HydrateFallback: () => <LoadingState label="Loading the room screen…" />,
     lazy: page(() => import("@/routes/EventListScreen")),
   },
   // The stage view fills a phone on a dark stage: large type, no top bar.
   {
     path: paths.setListStagePattern,
-    errorElement: <RouteError />,
+    errorElement: true,
     HydrateFallback: () => <LoadingState label="Loading the set…" />,
     element: <RequireSession />,
     children: [{ index: true, lazy: page(() => import("@/routes/SetListStage")) }],
   },
   {
     element: <RootLayout />,
-    errorElement: <RouteError />,
+    errorElement: true,
     HydrateFallback: () => <LoadingState label="Loading StageTime…" />,
     children: [
       { path: paths.home, lazy: page(() => import("@/routes/Landing")) },
@@ -138,7 +161,66 @@ export const routes: RouteObject[] = [
   },
 ];
 
-const router = createBrowserRouter(routes);
+const loaded = new Map<Loader, PageModule>();
+/** Each route's load under way or done, with the visit (location key) that started it and whether it failed. */
+const loading = new Map<Loader, { promise: Promise<PageModule>; visit: string; failed: boolean }>();
+
+/** The first location's key (the history's, before any navigation). */
+const INITIAL_VISIT = "default";
+
+/**
+ * Starts loading a route's code, once: a failed load stays failed for the visit
+ * that saw it (the error page shows) and is tried again on the next visit.
+ */
+function load(loader: Loader, visit: string): Promise<PageModule> {
+  const current = loading.get(loader);
+  if (current && !(current.failed && current.visit !== visit)) return current.promise;
+  const entry = { visit, failed: false, promise: Promise.resolve<PageModule>({}) };
+  entry.promise = loader().then(
+    (module) => {
+      loaded.set(loader, module);
+      return module;
+    },
+    (error: unknown) => {
+      entry.failed = true;
+      throw error;
+    },
+  );
+  loading.set(loader, entry);
+  return entry.promise;
+}
+
+/** A lazy route: rendered at once when its code is in, else suspends until it is. */
+function LazyRoute({ loader }: { loader: Loader }) {
+  const visit = useLocation().key;
+  const module = loaded.get(loader) ?? use(load(loader, visit));
+  return module.Component ? <module.Component /> : module.element;
+}
+
+/** The table as React Router's route objects (handles kept for useRouteAccess). */
+function toRouteObjects(table: AppRoute[]): RouteObject[] {
+  return table.map(({ lazy, errorElement, HydrateFallback, children, element, ...rest }) => {
+    let shown = lazy ? <LazyRoute loader={lazy} /> : element;
+    if (HydrateFallback) shown = <Suspense fallback={<HydrateFallback />}>{shown}</Suspense>;
+    if (errorElement) shown = <RouteErrorBoundary>{shown}</RouteErrorBoundary>;
+    const object = { ...rest, element: shown };
+    return (children ? { ...object, children: toRouteObjects(children) } : object) as RouteObject;
+  });
+}
+
+const routeObjects = toRouteObjects(routes);
+
+/** The lazy routes' loaders matched by a path. */
+function loadersFor(pathname: string): Loader[] {
+  const byObject = new Map<RouteObject, AppRoute>();
+  const pair = (objects: RouteObject[], table: AppRoute[]) =>
+    objects.forEach((object, i) => {
+      byObject.set(object, table[i]);
+      if (object.children) pair(object.children, table[i].children ?? []);
+    });
+  pair(routeObjects, routes);
+  return (matchRoutes(routeObjects, pathname) ?? []).flatMap((m) => byObject.get(m.route)?.lazy ?? []);
+}
 
 /**
  * Where index.html preloaded the page's code (the scene, the landing page):
@@ -149,23 +231,29 @@ const router = createBrowserRouter(routes);
  */
 export function routerReady(capMs: number): Promise<void> {
   const preloaded = (window as unknown as Record<string, unknown>)[ROUTE_PRELOADED_GLOBAL] === true;
+  const pending = loadersFor(window.location.pathname).filter((loader) => !loaded.has(loader));
+  if (!preloaded || pending.length === 0) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    if (!preloaded || router.state.initialized) {
-      resolve();
-      return;
-    }
-    const done = () => {
+    const timer = window.setTimeout(resolve, capMs);
+    // A failed load shows the route's error page once rendered.
+    void Promise.allSettled(pending.map((loader) => load(loader, INITIAL_VISIT))).then(() => {
       window.clearTimeout(timer);
-      unsubscribe();
       resolve();
-    };
-    const timer = window.setTimeout(done, capMs);
-    const unsubscribe = router.subscribe((state) => {
-      if (state.initialized) done();
     });
   });
 }
 
+function AppRoutes() {
+  const location = useLocation();
+  const element = useRoutes(routeObjects, location);
+  const matches = useMemo(() => matchRoutes(routeObjects, location) ?? [], [location]);
+  return <RouteMatchesContext value={matches}>{element}</RouteMatchesContext>;
+}
+
 export function AppRouter() {
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }

@@ -1,5 +1,5 @@
 // Relative, not @convex: vite.config.ts loads this file before its aliases apply.
-import { DEFAULT_TIME_ZONE } from "../../convex/lib/time.ts";
+import { DEFAULT_TIME_ZONE } from "../../convex/lib/defaultTimeZone.ts";
 
 /**
  * The browser's IANA time zone: the comedian's days and weeks are counted in it

@@ -10,7 +10,13 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { kb, root } from "./options";
 
-type ManifestChunk = { file: string; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean; css?: string[] };
+export type ManifestChunk = {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  isEntry?: boolean;
+  css?: string[];
+};
 
 function gzipOf(file: string): number {
   return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
@@ -44,13 +50,15 @@ export const PAGE_TARGET_BYTES = 130 * 1024;
 /**
  * Builds the app in `sourceRoot` (the checkout by default; a baseline's exported
  * tree with this checkout's node_modules) for the backend at `backendUrl` into a
- * temporary folder, and measures each page's JavaScript. Prints unless `quiet`.
+ * temporary folder, and measures each page's JavaScript. Prints unless `quiet`;
+ * with `sourceMaps`, writes hidden source maps beside the chunks (their code unchanged).
  */
 export function buildAndMeasure(
   backendUrl: string,
   sourceRoot = root,
   quiet = false,
-): { outDir: string; sizes: PageSizes } {
+  sourceMaps = false,
+): { outDir: string; sizes: PageSizes; manifest: Record<string, ManifestChunk> } {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "h17-bench-dist-"));
   const build = spawnSync(
     process.execPath,
@@ -63,6 +71,7 @@ export function buildAndMeasure(
       "--emptyOutDir",
       "--logLevel",
       "error",
+      ...(sourceMaps ? ["--sourcemap", "hidden"] : []),
     ],
     {
       cwd: sourceRoot,
@@ -95,5 +104,5 @@ export function buildAndMeasure(
     `  whole app        ${kb(allJs.reduce((n, f) => n + gzipOf(path.join(outDir, f)), 0))} gzip over ${allJs.length} chunks`,
   );
 
-  return { outDir, sizes };
+  return { outDir, sizes, manifest };
 }

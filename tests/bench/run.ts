@@ -40,6 +40,8 @@
  * --only-numbers (just the season page for 200 and 2,000 sets, tests/bench/numbers.ts),
  * --only-bursts (just 100 check-ins, then 100 logged sets, at one mic in a second, tests/bench/bursts.ts),
  * --only-restart (just the restart at each size: first query, full load, memory; tests/bench/restart.ts),
+ * --only-bundle (just part 3, without a backend, with what each chunk the pages load holds: tests/bench/bundleReport.ts;
+ *   with --baseline, that commit's sizes beside),
  * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
  * --timelines (with part 4: each "near me" scenario's first load, as the page saw it).
  */
@@ -52,6 +54,7 @@ import { startBackend } from "../local-backend/harness";
 import { backendCli } from "./backend/common";
 import { bitsBench } from "./bits";
 import { numbersBench } from "./numbers";
+import { bundleOnly } from "./bundleReport";
 import { bundlesAndBrowser } from "./firstCard";
 import { fanOut, listFanOut } from "./fanOut";
 import { bursts } from "./bursts";
@@ -60,6 +63,7 @@ import {
   convexDir,
   ONLY_BITS,
   ONLY_BROWSER,
+  ONLY_BUNDLE,
   ONLY_BURSTS,
   ONLY_NUMBERS,
   ONLY_DROP,
@@ -132,6 +136,10 @@ async function main(): Promise<void> {
   }
   if (ONLY_RESTART) {
     await restartBench();
+    process.exit(0);
+  }
+  if (ONLY_BUNDLE) {
+    bundleOnly();
     process.exit(0);
   }
   if (!SKIP_QUERIES) await querySeries();

@@ -96,6 +96,11 @@ describe("production chunks", () => {
     expect(files.size).toBeLessThanOrEqual(4);
     expect(files).toContain(chunks.find((c) => c.name === "landing-deps")!.fileName);
     expect(files).not.toContain(chunks.find((c) => c.name === "scene-deps")!.fileName);
+    // It shows no dates or times: neither the time helpers nor their time zone library.
+    const ids = [...files].flatMap((f) => byFile().get(f)!.moduleIds);
+    expect(ids.filter((id) => id.includes("/node_modules/@date-fns/") || id.endsWith("/convex/lib/time.ts"))).toEqual(
+      [],
+    );
   });
 
   test("every page is lazy: each route module is its own chunk, outside what the entry loads", () => {
@@ -111,12 +116,13 @@ describe("production chunks", () => {
   });
 
   test("the entry carries none of the libraries only later screens use", () => {
-    // Forms, dates, toasts, storage, QR codes, calendars, places, the service worker's client, paging helpers.
+    // Forms, dates and time zones, toasts, storage, QR codes, calendars, places, the service worker's client, paging helpers.
     const lazyOnly = [
       "zod",
       "react-hook-form",
       "@hookform/resolvers",
       "date-fns",
+      "@date-fns/tz",
       "sonner",
       "ics",
       "idb",
@@ -128,6 +134,12 @@ describe("production chunks", () => {
     const entryIds = staticFiles(entry()).flatMap((f) => byFile().get(f)!.moduleIds);
     const found = lazyOnly.filter((pkg) => entryIds.some((id) => id.includes(`/node_modules/${pkg}/`)));
     expect(found).toEqual([]);
+  });
+
+  test("the entry runs React Router in declarative mode, without its data router", () => {
+    // createBrowserRouter's code carries this message (the minifier keeps strings); BrowserRouter's does not.
+    expect(entry().code).toContain("react-router");
+    expect(entry().code).not.toContain("non-empty routes array to createRouter");
   });
 
   test("the entry carries no component only lazy pages use (barrels are followed by the names imported)", () => {

@@ -12,6 +12,17 @@ test.describe("routes", () => {
     });
   }
 
+  test("a page whose code fails to load shows the error page; the next page opens", async ({ page }) => {
+    // The 404 page's chunk, as after a deploy that removed it; the landing page's still loads.
+    await page.route(/\/assets\/NotFound-[^/]*\.js$/, (route) => route.abort());
+    await page.goto("/no-such-page");
+    await expect(page.getByRole("heading", { name: "Something went wrong" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "This page could not be shown" })).toBeVisible();
+    await page.getByRole("link", { name: "Go to home" }).click();
+    await expect(page).toHaveURL(/:\d+\/$/);
+    await expect(mainHeading(page)).toBeVisible();
+  });
+
   test("/discover redirects to the landing page", async ({ page }) => {
     await page.goto("/discover");
     await expect(page).toHaveURL(/:\d+\/$/);

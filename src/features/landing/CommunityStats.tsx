@@ -1,7 +1,7 @@
 import { Box, Card, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { api } from "@convex/_generated/api";
-import { formatCompact } from "@/lib/format";
+import { formatCompact } from "@/lib/formatCompact";
 
 const FIGURES = [
   { key: "venues", label: "Venues" },

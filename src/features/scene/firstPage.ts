@@ -4,7 +4,7 @@ import { jsonToConvex, type JSONValue } from "convex/values";
 import { useSyncExternalStore } from "react";
 // Relative, not @convex: vite.config.ts loads this file before its aliases apply.
 import { api } from "../../../convex/_generated/api.js";
-import { DEFAULT_TIME_ZONE } from "../../../convex/lib/time.ts";
+import { DEFAULT_TIME_ZONE } from "../../../convex/lib/defaultTimeZone.ts";
 import { normalPath, paths } from "../../lib/paths.ts";
 import { scriptLiteral } from "../../lib/scriptLiteral.ts";
 import { viewerTimeZone } from "../../lib/timeZone.ts";
