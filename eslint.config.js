@@ -106,7 +106,7 @@ export default tseslint.config(
   },
   {
     files: ["convex/**/*.ts", "convex-dev/**/*.ts"],
-    ignores: ["convex/**/*.test.ts", "convex/test.setup.ts"],
+    ignores: ["convex/**/*.test.ts", "convex/testing/test.setup.ts"],
     languageOptions: { parserOptions: { project: "./convex/tsconfig.json", tsconfigRootDir: import.meta.dirname } },
     rules: { "@typescript-eslint/no-floating-promises": "error" },
   },

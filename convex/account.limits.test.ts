@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { heavyAccount, type HeavyWorld, micFigures, SIZES } from "./test.heavyAccount";
-import { checkAllInvariants } from "./test.invariants";
-import { communityTotals, newTest, type TestBackend } from "./test.setup";
+import { heavyAccount, type HeavyWorld, micFigures, SIZES } from "./testing/test.heavyAccount";
+import { checkAllInvariants } from "./testing/test.invariants";
+import { communityTotals, newTest, type TestBackend } from "./testing/test.setup";
 
 // Thousands of fixture rows on a busy machine.
 vi.setConfig({ testTimeout: 600_000 });

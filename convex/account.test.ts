@@ -2,8 +2,15 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { DELETE_BATCH_SIZE } from "./model/account";
-import { expectAppError } from "./test.expect";
-import { communityTotals, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import {
+  communityTotals,
+  createSceneItem,
+  createUser,
+  newTest,
+  type TestBackend,
+  type TestUser,
+} from "./testing/test.setup";
 
 const HOUR = 60 * 60 * 1000;
 

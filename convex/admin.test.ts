@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { allClaims, allOpenReports } from "./test.adminQueues";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { allClaims, allOpenReports } from "./testing/test.adminQueues";
 
 async function getItem(t: TestBackend, id: Id<"sceneItems">) {
   return await t.run(async (ctx) => await ctx.db.get("sceneItems", id));

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { allClaims, allOpenReports } from "./test.adminQueues";
+import { createAdmin, createSceneItem, createUser, newTest } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { allClaims, allOpenReports } from "./testing/test.adminQueues";
 
 const page = (numItems: number, cursor: string | null = null) => ({ paginationOpts: { numItems, cursor } });
 

@@ -2,10 +2,10 @@ import { createAccount } from "@convex-dev/auth/server";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { expectAppError } from "./test.expect";
-import { createUser, newTest, type TestBackend } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createUser, newTest, type TestBackend } from "./testing/test.setup";
 import { SESSION_ENDED } from "./functions";
-import { newSigningKey, stubAuthEnv as stubAuthServerEnv } from "./test.auth";
+import { newSigningKey, stubAuthEnv as stubAuthServerEnv } from "./testing/test.auth";
 
 // Password hashing (scrypt) and seeding are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });

@@ -4,8 +4,8 @@ import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { newTest } from "./test.setup";
-import { TEST_CONVEX_SITE_URL as CONVEX_SITE_URL, TEST_SITE_URL as SITE_URL, newSigningKey } from "./test.auth";
+import { newTest } from "./testing/test.setup";
+import { TEST_CONVEX_SITE_URL as CONVEX_SITE_URL, TEST_SITE_URL as SITE_URL, newSigningKey } from "./testing/test.auth";
 
 // OAuth round trips are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });

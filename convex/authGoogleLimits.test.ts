@@ -8,10 +8,10 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { newTest, createUser, type TestBackend } from "./test.setup";
-import { useAuthEnv } from "./test.auth";
-import { useFrozenClock } from "./test.clock";
-import { expectAppError } from "./test.expect";
+import { newTest, createUser, type TestBackend } from "./testing/test.setup";
+import { useAuthEnv } from "./testing/test.auth";
+import { useFrozenClock } from "./testing/test.clock";
+import { expectAppError } from "./testing/test.expect";
 
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");
 

@@ -7,11 +7,11 @@
  */
 import { describe, expect, test, vi } from "vitest";
 import { SIGN_IN_ATTEMPTS, SIGN_IN_REFILL_PERIOD_MS } from "./rateLimits";
-import { expectAppError } from "./test.expect";
-import { newTest } from "./test.setup";
-import { guessUntilRefused, passwordSignIn as signIn, realAccounts } from "./test.passwordAccounts";
-import { useAuthEnv } from "./test.auth";
-import { useFrozenClock } from "./test.clock";
+import { expectAppError } from "./testing/test.expect";
+import { newTest } from "./testing/test.setup";
+import { guessUntilRefused, passwordSignIn as signIn, realAccounts } from "./testing/test.passwordAccounts";
+import { useAuthEnv } from "./testing/test.auth";
+import { useFrozenClock } from "./testing/test.clock";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 300_000 });

@@ -11,10 +11,10 @@ import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { AUTH_RATE_LIMIT_REFILL_MS } from "./authRateLimits";
 import crons from "./crons";
-import { newTest, type TestBackend } from "./test.setup";
-import { useAuthEnv } from "./test.auth";
-import { useFrozenClock } from "./test.clock";
-import { passwordSignIn } from "./test.passwordAccounts";
+import { newTest, type TestBackend } from "./testing/test.setup";
+import { useAuthEnv } from "./testing/test.auth";
+import { useFrozenClock } from "./testing/test.clock";
+import { passwordSignIn } from "./testing/test.passwordAccounts";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 300_000 });

@@ -5,9 +5,9 @@
 import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { VERIFIER_LIFETIME_MS } from "./authVerifiers";
-import { newTest, type TestBackend } from "./test.setup";
-import { useAuthEnv } from "./test.auth";
-import { useFrozenClock } from "./test.clock";
+import { newTest, type TestBackend } from "./testing/test.setup";
+import { useAuthEnv } from "./testing/test.auth";
+import { useFrozenClock } from "./testing/test.clock";
 
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");
 

@@ -16,9 +16,16 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { useFrozenClock } from "./test.clock";
-import { expectAppError } from "./test.expect";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { useFrozenClock } from "./testing/test.clock";
+import { expectAppError } from "./testing/test.expect";
+import {
+  createAdmin,
+  createSceneItem,
+  createUser,
+  newTest,
+  type TestBackend,
+  type TestUser,
+} from "./testing/test.setup";
 
 vi.setConfig({ testTimeout: 120_000 });
 

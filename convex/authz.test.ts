@@ -29,8 +29,8 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { matrix } from "./test.authzMatrix";
-import { snapshotWorld } from "./test.authzSnapshot";
+import { matrix } from "./testing/test.authzMatrix";
+import { snapshotWorld } from "./testing/test.authzSnapshot";
 import {
   buildWorld,
   bystanderMarkers,
@@ -41,10 +41,10 @@ import {
   type Entry,
   type Role,
   type World,
-} from "./test.authzWorld";
-import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
-import { createSceneItem, createUser, newTest } from "./test.setup";
-import { checkAllInvariants } from "./test.invariants";
+} from "./testing/test.authzWorld";
+import { callPublic, publicFunctions, useOfflineServer } from "./testing/test.registry";
+import { createSceneItem, createUser, newTest } from "./testing/test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -3,8 +3,8 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { BADGES } from "./lib/badges";
 import { awardEarnedBadges, startOfLocalMonth } from "./model/badges";
-import { expectAppError } from "./test.expect";
-import { createUser, createSceneItem, newTest, type TestBackend } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createUser, createSceneItem, newTest, type TestBackend } from "./testing/test.setup";
 
 /** 2026-11-20 12:00 in New York. */
 const NOW = Date.parse("2026-11-20T12:00:00-05:00");

@@ -3,8 +3,15 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import { localDateString } from "./lib/time";
-import { checkAllInvariants } from "./test.invariants";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
+import {
+  createAdmin,
+  createSceneItem,
+  createUser,
+  newTest,
+  type TestBackend,
+  type TestUser,
+} from "./testing/test.setup";
 
 vi.setConfig({ testTimeout: 120_000 });
 

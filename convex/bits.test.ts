@@ -9,8 +9,8 @@ import {
   BIT_TOO_MANY_TAGS,
   MAX_BIT_TITLE_LENGTH,
 } from "./lib/bitRules";
-import { expectAppError } from "./test.expect";
-import { createAdmin, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createAdmin, createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
 
 const page = { paginationOpts: { numItems: 50, cursor: null } };
 

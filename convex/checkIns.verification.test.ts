@@ -4,8 +4,8 @@ import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
-import { createSceneItem, createUser, sceneItemRow, type TestUser } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import { createSceneItem, createUser, sceneItemRow, type TestUser } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 import {
   DAY,
   WEDNESDAY_MIC,
@@ -16,7 +16,7 @@ import {
   useWednesdayCheckIns,
   checkIn,
   micAndComic,
-} from "./test.checkIns";
+} from "./testing/test.checkIns";
 
 useWednesdayCheckIns();
 

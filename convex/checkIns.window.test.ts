@@ -3,8 +3,8 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
-import { createSceneItem, createUser } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import { createSceneItem, createUser } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 import {
   DAY,
   METERS_PER_DEGREE_LAT,
@@ -17,7 +17,7 @@ import {
   useWednesdayCheckIns,
   checkIn,
   micAndComic,
-} from "./test.checkIns";
+} from "./testing/test.checkIns";
 
 useWednesdayCheckIns();
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { getItem, ownEdit, approvedClaimant } from "./test.claims";
+import { createAdmin, createSceneItem, createUser, newTest } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { getItem, ownEdit, approvedClaimant } from "./testing/test.claims";
 
 describe("claims.updateOwnMic", () => {
   test("an approved claimant edits the description of their own mic only", async () => {

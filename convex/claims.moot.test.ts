@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { FIRST_PAGE } from "./test.adminQueues";
-import { expectAppError } from "./test.expect";
-import { getItem } from "./test.claims";
-import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
+import { FIRST_PAGE } from "./testing/test.adminQueues";
+import { expectAppError } from "./testing/test.expect";
+import { getItem } from "./testing/test.claims";
+import { createAdmin, createSceneItem, createUser, newTest } from "./testing/test.setup";
 
 /** Three comedians claim one mic (another comedian claims another); the admin and the claimants. */
 async function threeClaims() {

@@ -1,9 +1,9 @@
 import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { createAdmin, createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { getItem, ownEdit } from "./test.claims";
-import { allClaims, FIRST_PAGE } from "./test.adminQueues";
+import { createAdmin, createSceneItem, createUser, newComicAndMic, newTest } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { getItem, ownEdit } from "./testing/test.claims";
+import { allClaims, FIRST_PAGE } from "./testing/test.adminQueues";
 
 describe("claims.submit and claims.mine", () => {
   test("a comedian claims a mic once while pending and sees their claim", async () => {

@@ -5,7 +5,7 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { scheduleWeek } from "./lib/weeks";
 import crons from "./crons";
-import { createSceneItem, createUser, newTest, type TestBackend, type SceneItemOverrides } from "./test.setup";
+import { createSceneItem, createUser, newTest, type TestBackend, type SceneItemOverrides } from "./testing/test.setup";
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { addToCommunityTotal, onSceneItemCreated, onSceneItemRemoved, onSceneItemUpdated } from "./model/stats";
-import { createSceneItem, createUser, newTest } from "./test.setup";
+import { createSceneItem, createUser, newTest } from "./testing/test.setup";
 import { triggers } from "./triggers";
 
 describe("community.stats", () => {

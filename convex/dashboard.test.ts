@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { goalWeek } from "./lib/weeks";
-import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
 
 const ZONE = "America/Chicago";
 /** Sunday 2026-11-15 00:00 to Saturday 2026-11-21 23:59:59.999 in Chicago. */

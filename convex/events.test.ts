@@ -5,9 +5,9 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { monthlyRuleText, nextOccurrence, runsOnDate } from "./lib/recurrence";
 import type { EventDetails, VenueInput } from "./model/events";
-import { CREEK_VENUE as VENUE, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { useFrozenClock } from "./test.clock";
+import { CREEK_VENUE as VENUE, createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { useFrozenClock } from "./testing/test.clock";
 
 /** Friday 2026-11-20, 15:00 in New York. */
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");

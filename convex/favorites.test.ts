@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { createSceneItem, createUser, newTest, setsAndFavoritesOf } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import { createSceneItem, createUser, newTest, setsAndFavoritesOf } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 
 describe("favorites", () => {
   test("signed-out callers are asked to sign in", async () => {

@@ -17,11 +17,11 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { NOW, type ValidatorJson } from "./test.fuzz";
-import { argsFor, conforms, isArgumentRejection, isAuthLibraryRefusal } from "./test.fuzzArgs";
-import { buildWorld } from "./test.fuzzWorld";
-import { callPublic, publicFunctions, useOfflineServer } from "./test.registry";
-import { checkAllInvariants } from "./test.invariants";
+import { NOW, type ValidatorJson } from "./testing/test.fuzz";
+import { argsFor, conforms, isArgumentRejection, isAuthLibraryRefusal } from "./testing/test.fuzzArgs";
+import { buildWorld } from "./testing/test.fuzzWorld";
+import { callPublic, publicFunctions, useOfflineServer } from "./testing/test.registry";
+import { checkAllInvariants } from "./testing/test.invariants";
 
 const FUZZ_RUNS = 500;
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20261121);

@@ -13,12 +13,12 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { matrix } from "./test.authzMatrix";
-import { snapshotAll } from "./test.authzSnapshot";
-import { buildWorld, callerOf } from "./test.authzWorld";
-import { describeOutcome, NOW } from "./test.fuzz";
-import { fuzzTargets, withLeaf } from "./test.fuzzHostile";
-import { callPublic, useOfflineServer } from "./test.registry";
+import { matrix } from "./testing/test.authzMatrix";
+import { snapshotAll } from "./testing/test.authzSnapshot";
+import { buildWorld, callerOf } from "./testing/test.authzWorld";
+import { describeOutcome, NOW } from "./testing/test.fuzz";
+import { fuzzTargets, withLeaf } from "./testing/test.fuzzHostile";
+import { callPublic, useOfflineServer } from "./testing/test.registry";
 
 vi.setConfig({ testTimeout: 240_000 });
 

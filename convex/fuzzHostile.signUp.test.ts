@@ -10,10 +10,10 @@ import { describe, expect, test, vi } from "vitest";
 import "./lib/time";
 import { api } from "./_generated/api";
 import { MAX_DISPLAY_NAME_LENGTH, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "./lib/profileRules";
-import { snapshotAll } from "./test.authzSnapshot";
-import { buildWorld, type World } from "./test.authzWorld";
-import { describeOutcome, NOW, ONE_MB } from "./test.fuzz";
-import { useOfflineServer } from "./test.registry";
+import { snapshotAll } from "./testing/test.authzSnapshot";
+import { buildWorld, type World } from "./testing/test.authzWorld";
+import { describeOutcome, NOW, ONE_MB } from "./testing/test.fuzz";
+import { useOfflineServer } from "./testing/test.registry";
 
 vi.setConfig({ testTimeout: 240_000 });
 

@@ -1,7 +1,7 @@
 /**
  * Hostile values must be refused, not only survived. For every public
  * function in the authorization matrix, starting from the matrix's valid
- * arguments (convex/test.authzMatrix.ts) and called as the caller the matrix
+ * arguments (convex/testing/test.authzMatrix.ts) and called as the caller the matrix
  * lets act, each string and number field its args validator declares
  * (nested objects too) is replaced in turn by:
  *
@@ -28,10 +28,10 @@ import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { matrix } from "./test.authzMatrix";
-import { snapshotAll } from "./test.authzSnapshot";
-import { buildWorld, callerOf } from "./test.authzWorld";
-import { describeOutcome, NOW, ONE_MB } from "./test.fuzz";
+import { matrix } from "./testing/test.authzMatrix";
+import { snapshotAll } from "./testing/test.authzSnapshot";
+import { buildWorld, callerOf } from "./testing/test.authzWorld";
+import { describeOutcome, NOW, ONE_MB } from "./testing/test.fuzz";
 import {
   arrayCapOf,
   capOf,
@@ -41,8 +41,8 @@ import {
   rangeOf,
   withLeaf,
   withValue,
-} from "./test.fuzzHostile";
-import { callPublic, useOfflineServer } from "./test.registry";
+} from "./testing/test.fuzzHostile";
+import { callPublic, useOfflineServer } from "./testing/test.registry";
 
 vi.setConfig({ testTimeout: 240_000 });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { encodeGeohash } from "./lib/geo";
-import { createAdmin, createSceneItem, newTest, type TestBackend } from "./test.setup";
+import { createAdmin, createSceneItem, newTest, type TestBackend } from "./testing/test.setup";
 
 const noCoordinates = { latitude: undefined, longitude: undefined };
 

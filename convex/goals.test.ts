@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { expectAppError } from "./test.expect";
-import { createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
 
 let t: TestBackend;
 let comic: TestUser;

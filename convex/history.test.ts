@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { internal as dev } from "../convex-dev/_generated/api";
 import { api } from "./_generated/api";
-import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, newTest } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createSceneItem, createUser, newTest } from "./testing/test.setup";
 
 const HOUR = 60 * 60 * 1000;
 

@@ -10,9 +10,9 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { INVALID_COORDINATES_MESSAGE } from "./lib/geo";
 import { MIC_LIMITS } from "./lib/micRules";
-import { expectAppError } from "./test.expect";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-import { useFrozenClock } from "./test.clock";
+import { expectAppError } from "./testing/test.expect";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
+import { useFrozenClock } from "./testing/test.clock";
 
 const VENUE = { venueName: "The Cellar", latitude: 40.7411, longitude: -73.9897 };
 const DETAILS = {

@@ -3,12 +3,12 @@ import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { breakages } from "./invariants.breakages";
-import { buildScene, goneId, nyWed, patchStats, sceneItemDoc } from "./invariants.scene";
+import { breakages } from "./testing/invariants.breakages";
+import { buildScene, goneId, nyWed, patchStats, sceneItemDoc } from "./testing/invariants.scene";
 import { INVARIANT_PARTS } from "./model/invariants/check";
 import { triggers } from "./triggers";
-import { createUser, newComicAndMic, newTest, type TestBackend } from "./test.setup";
-import { useFrozenClock } from "./test.clock";
+import { createUser, newComicAndMic, newTest, type TestBackend } from "./testing/test.setup";
+import { useFrozenClock } from "./testing/test.clock";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });

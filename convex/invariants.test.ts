@@ -3,12 +3,12 @@ import { internal as dev } from "../convex-dev/_generated/api";
 import { api, internal } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { breakages } from "./invariants.breakages";
-import { buildScene, goneId, nyWed, sceneItemDoc } from "./invariants.scene";
-import { checkAllInvariants } from "./test.invariants";
-import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
-import { useFrozenClock } from "./test.clock";
-import { expectAppError } from "./test.expect";
+import { breakages } from "./testing/invariants.breakages";
+import { buildScene, goneId, nyWed, sceneItemDoc } from "./testing/invariants.scene";
+import { checkAllInvariants } from "./testing/test.invariants";
+import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
+import { useFrozenClock } from "./testing/test.clock";
+import { expectAppError } from "./testing/test.expect";
 
 // Seeding hashes two passwords (scrypt): slow on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });

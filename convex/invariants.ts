@@ -47,7 +47,7 @@ export const checkPage = internalQuery({
  * The invariant check, at any size: walks every table a page at a time
  * through checkPage and compares the totals at the end. Reports whether it
  * passed, one line per broken invariant, the rows it looked at per table and
- * the pages it read. Internal: for tests (convex/test.invariants.ts), the
+ * the pages it read. Internal: for tests (convex/testing/test.invariants.ts), the
  * fuzzer and `npm run backend -- run invariants:checkAll` (optionally
  * '{"numItems": 200}').
  */

@@ -2,8 +2,8 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import "./lib/time";
-import { createUser, type TestUser } from "./test.setup";
-import { comics, host, mic, nyWed, openList, t, useWednesdayNight } from "./test.nightLists";
+import { createUser, type TestUser } from "./testing/test.setup";
+import { comics, host, mic, nyWed, openList, t, useWednesdayNight } from "./testing/test.nightLists";
 import { triggers } from "./triggers";
 
 useWednesdayNight();

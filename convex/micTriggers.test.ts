@@ -7,8 +7,8 @@ import { encodeGeohash } from "./lib/geo";
 import { foldCheckIns } from "./model/micTriggers";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { createAdmin, createSceneItem, createUser } from "./test.setup";
-import { checkAllInvariants } from "./test.invariants";
+import { createAdmin, createSceneItem, createUser } from "./testing/test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
 import {
   DAY,
   VENUE,
@@ -19,7 +19,7 @@ import {
   useWednesdayCheckIns,
   checkIn,
   foldQueuedCheckIns,
-} from "./test.checkIns";
+} from "./testing/test.checkIns";
 import { triggers } from "./triggers";
 
 /**

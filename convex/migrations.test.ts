@@ -1,7 +1,7 @@
 import type { GenericDatabaseWriter, GenericDataModel } from "convex/server";
 import { expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
-import { communityTotals, createSceneItem, createUser, newTest } from "./test.setup";
+import { communityTotals, createSceneItem, createUser, newTest } from "./testing/test.setup";
 import { triggers } from "./triggers";
 
 test("siteStatsToCounters adds the old siteStats row to the sharded counters once, then deletes it", async () => {

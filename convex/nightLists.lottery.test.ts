@@ -2,8 +2,8 @@ import { describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { createSceneItem } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import { createSceneItem } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 import {
   MINUTE,
   DAY,
@@ -18,7 +18,7 @@ import {
   comics,
   snapshot,
   useWednesdayNight,
-} from "./test.nightLists";
+} from "./testing/test.nightLists";
 
 useWednesdayNight();
 

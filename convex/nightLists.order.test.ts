@@ -2,9 +2,9 @@ import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { createUser, foldQueuedCheckIns } from "./test.setup";
-import { checkAllInvariants } from "./test.invariants";
-import { expectAppError } from "./test.expect";
+import { createUser, foldQueuedCheckIns } from "./testing/test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
+import { expectAppError } from "./testing/test.expect";
 import {
   MINUTE,
   VENUE,
@@ -19,7 +19,7 @@ import {
   comics,
   snapshot,
   useWednesdayNight,
-} from "./test.nightLists";
+} from "./testing/test.nightLists";
 
 useWednesdayNight();
 

@@ -3,9 +3,9 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { isSameNight } from "./model/nightListReopen";
-import { expectAppError } from "./test.expect";
-import { comics, host, listOf, names, nyWed, openList, t, useWednesdayNight } from "./test.nightLists";
-import { createUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { comics, host, listOf, names, nyWed, openList, t, useWednesdayNight } from "./testing/test.nightLists";
+import { createUser } from "./testing/test.setup";
 
 useWednesdayNight();
 

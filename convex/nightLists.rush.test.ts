@@ -2,8 +2,8 @@ import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { expectAppError } from "./test.expect";
-import { checkAllInvariants } from "./test.invariants";
+import { expectAppError } from "./testing/test.expect";
+import { checkAllInvariants } from "./testing/test.invariants";
 import {
   DAY,
   MINUTE,
@@ -18,7 +18,7 @@ import {
   comics,
   snapshot,
   useWednesdayNight,
-} from "./test.nightLists";
+} from "./testing/test.nightLists";
 
 useWednesdayNight();
 

@@ -2,8 +2,8 @@ import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
-import { createAdmin } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import { createAdmin } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 import {
   DAY,
   nyWed,
@@ -19,7 +19,7 @@ import {
   comics,
   snapshot,
   useWednesdayNight,
-} from "./test.nightLists";
+} from "./testing/test.nightLists";
 
 useWednesdayNight();
 

@@ -6,9 +6,20 @@ import "./lib/time";
 import { FAN_OUT_BATCH } from "./model/notificationFanOut";
 import { notify } from "./model/notifications";
 import { PUSHES_PER_HOUR } from "./lib/notificationRules";
-import { expectAppError } from "./test.expect";
-import { comics, host, listOf, mic, nyWed, NOW, openList, t, TONIGHT, useWednesdayNight } from "./test.nightLists";
-import { createSceneItem, createUser, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import {
+  comics,
+  host,
+  listOf,
+  mic,
+  nyWed,
+  NOW,
+  openList,
+  t,
+  TONIGHT,
+  useWednesdayNight,
+} from "./testing/test.nightLists";
+import { createSceneItem, createUser, type TestUser } from "./testing/test.setup";
 
 useWednesdayNight();
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { expectAppError } from "./test.expect";
-import { useFrozenClock } from "./test.clock";
-import { createSceneItem, createUser, newTest, setsAndFavoritesOf } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { useFrozenClock } from "./testing/test.clock";
+import { createSceneItem, createUser, newTest, setsAndFavoritesOf } from "./testing/test.setup";
 
 // Wednesday 2026-11-25, 15:00 in New York.
 useFrozenClock(Date.parse("2026-11-25T15:00:00-05:00"));

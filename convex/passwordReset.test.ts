@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
-import { expectAppError } from "./test.expect";
-import { newTest, type TestBackend } from "./test.setup";
-import { newSigningKey, stubAuthEnv } from "./test.auth";
+import { expectAppError } from "./testing/test.expect";
+import { newTest, type TestBackend } from "./testing/test.setup";
+import { newSigningKey, stubAuthEnv } from "./testing/test.auth";
 
 // Password hashing (scrypt) is slow on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import "./lib/time";
-import { createUser, newComicAndMic } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { NOW, nyEvening } from "./test.performances";
-import { useFrozenClock } from "./test.clock";
+import { createUser, newComicAndMic } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { NOW, nyEvening } from "./testing/test.performances";
+import { useFrozenClock } from "./testing/test.clock";
 
 useFrozenClock(NOW);
 

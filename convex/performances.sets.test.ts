@@ -3,10 +3,10 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone.
 import "./lib/time";
-import { createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { DAY, NOW, nyEvening, log, stats, rows, badgeCodes, ZERO_STATS } from "./test.performances";
-import { useFrozenClock } from "./test.clock";
+import { createSceneItem, createUser, newComicAndMic, newTest } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { DAY, NOW, nyEvening, log, stats, rows, badgeCodes, ZERO_STATS } from "./testing/test.performances";
+import { useFrozenClock } from "./testing/test.clock";
 
 useFrozenClock(NOW);
 

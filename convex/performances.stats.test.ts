@@ -7,9 +7,9 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import { computeStreaks } from "./lib/streaks";
 import { localDateString } from "./lib/time";
-import { createSceneItem, createUser, newComicAndMic, newTest, setsAndFavoritesOf } from "./test.setup";
-import { HOUR, NOW, nyEvening, log, stats, rows, badgeCodes } from "./test.performances";
-import { useFrozenClock } from "./test.clock";
+import { createSceneItem, createUser, newComicAndMic, newTest, setsAndFavoritesOf } from "./testing/test.setup";
+import { HOUR, NOW, nyEvening, log, stats, rows, badgeCodes } from "./testing/test.performances";
+import { useFrozenClock } from "./testing/test.clock";
 
 useFrozenClock(NOW);
 

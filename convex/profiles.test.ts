@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import { setAdmin } from "./admin";
-import { expectAppError } from "./test.expect";
-import { createAdmin, createUser, newTest, signedInAs } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createAdmin, createUser, newTest, signedInAs } from "./testing/test.setup";
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -11,10 +11,10 @@ import type { Id } from "./_generated/dataModel";
 // extends the fake Date loses its time zone.
 import "./lib/time";
 import { readCommunityTotals } from "./model/stats";
-import { expectAppError } from "./test.expect";
-import { checkAllInvariants } from "./test.invariants";
-import { HOUR, log, NOW, nyEvening, stats } from "./test.performances";
-import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { checkAllInvariants } from "./testing/test.invariants";
+import { HOUR, log, NOW, nyEvening, stats } from "./testing/test.performances";
+import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
 
 // Hundreds of sets through the triggers take a while on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });

@@ -11,11 +11,11 @@ import type { Id } from "./_generated/dataModel";
 import "./lib/time";
 import type { EventDetails } from "./model/events";
 import { readCommunityTotals } from "./model/stats";
-import { expectAppError } from "./test.expect";
-import { CREEK_VENUE as VENUE, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-import { useAuthEnv } from "./test.auth";
-import { useFrozenClock } from "./test.clock";
-import { checkAllInvariants } from "./test.invariants";
+import { expectAppError } from "./testing/test.expect";
+import { CREEK_VENUE as VENUE, createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
+import { useAuthEnv } from "./testing/test.auth";
+import { useFrozenClock } from "./testing/test.clock";
+import { checkAllInvariants } from "./testing/test.invariants";
 import { signUpConfig } from "./rateLimits";
 
 const NOW = Date.parse("2026-11-20T15:00:00-05:00");

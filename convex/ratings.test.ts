@@ -2,9 +2,9 @@ import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { MAX_SET_LIST_BITS, SET_LIST_TOO_MANY_BITS } from "./lib/bitRules";
-import { expectAppError } from "./test.expect";
-import { comics, host, listOf, mic, MINUTE, NOW, openList, t, useWednesdayNight } from "./test.nightLists";
-import { createAdmin, createSceneItem, createUser, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { comics, host, listOf, mic, MINUTE, NOW, openList, t, useWednesdayNight } from "./testing/test.nightLists";
+import { createAdmin, createSceneItem, createUser, type TestUser } from "./testing/test.setup";
 
 useWednesdayNight();
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
-import { createAdmin, createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { allOpenReports, FIRST_PAGE } from "./test.adminQueues";
+import { createAdmin, createSceneItem, createUser, newComicAndMic, newTest } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { allOpenReports, FIRST_PAGE } from "./testing/test.adminQueues";
 
 describe("reports.submit", () => {
   test("a signed-in comedian reports a mic; other needs a note; anonymous callers are refused", async () => {

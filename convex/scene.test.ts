@@ -4,8 +4,15 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 import { encodeGeohash } from "./lib/geo";
-import { communityTotals, createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import {
+  communityTotals,
+  createAdmin,
+  createSceneItem,
+  createUser,
+  newTest,
+  type TestBackend,
+} from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 import { IN_USE_MESSAGE } from "./model/scene";
 
 async function countRows(t: TestBackend, id: Id<"sceneItems">) {

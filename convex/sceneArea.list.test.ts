@@ -3,9 +3,9 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { encodeGeohash, haversineMeters, METERS_PER_MILE } from "./lib/geo";
 import { coveringCells, MAX_COVER_CELLS } from "./model/sceneArea";
-import { expectAppError } from "./test.expect";
-import { MANHATTAN } from "./test.sceneArea";
-import { createSceneItem, newTest, type TestBackend } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { MANHATTAN } from "./testing/test.sceneArea";
+import { createSceneItem, newTest, type TestBackend } from "./testing/test.setup";
 
 /** Reads every page of the area at `pageSize` and returns the ids in order. */
 async function readAll(t: TestBackend, radiusMiles: number, pageSize: number) {

@@ -3,7 +3,7 @@ import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { encodeGeohash, METERS_PER_MILE } from "./lib/geo";
 import { coveringCells, MAX_AREA_PAGE, MAX_AREA_ROWS_READ } from "./model/sceneArea";
-import { expectAppError } from "./test.expect";
+import { expectAppError } from "./testing/test.expect";
 import {
   allPages,
   areaPage,
@@ -12,8 +12,8 @@ import {
   MANHATTAN,
   outsideCircleIn,
   type AreaPage,
-} from "./test.sceneArea";
-import { createSceneItem, newTest, sceneItemRow } from "./test.setup";
+} from "./testing/test.sceneArea";
+import { createSceneItem, newTest, sceneItemRow } from "./testing/test.setup";
 
 describe("sceneArea.listArea paging", () => {
   test.each([1, 7, 24])(

@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Doc } from "./_generated/dataModel";
 import * as Scene from "./model/scene";
-import { expectAppError } from "./test.expect";
-import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createAdmin, createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
 
 type Filters = { type: Scene.SceneTypeFilter; day: number | null; search: string };
 type Item = Scene.SceneItem;

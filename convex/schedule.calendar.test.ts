@@ -4,9 +4,9 @@ import { api } from "./_generated/api";
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { calendarRecurrence } from "./lib/recurrence";
-import { createSceneItem, createUser } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { BI_WEEKLY_TUESDAY, MONTHLY_ON_THE_25TH, NOW, t, at, useSaturdayNoon } from "./test.schedule";
+import { createSceneItem, createUser } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { BI_WEEKLY_TUESDAY, MONTHLY_ON_THE_25TH, NOW, t, at, useSaturdayNoon } from "./testing/test.schedule";
 
 useSaturdayNoon();
 

@@ -3,9 +3,9 @@ import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
-import { createSceneItem, createUser } from "./test.setup";
-import { expectAppError } from "./test.expect";
-import { DAY, NOW, entries, t, useSaturdayNoon } from "./test.schedule";
+import { createSceneItem, createUser } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { DAY, NOW, entries, t, useSaturdayNoon } from "./testing/test.schedule";
 
 useSaturdayNoon();
 

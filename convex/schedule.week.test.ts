@@ -4,8 +4,8 @@ import { api } from "./_generated/api";
 // extends the fake Date loses its time zone (every date comes out in UTC).
 import "./lib/time";
 import { calendarRecurrence } from "./lib/recurrence";
-import { createSceneItem, createUser } from "./test.setup";
-import { expectAppError } from "./test.expect";
+import { createSceneItem, createUser } from "./testing/test.setup";
+import { expectAppError } from "./testing/test.expect";
 import {
   BI_WEEKLY_TUESDAY,
   DAY,
@@ -16,7 +16,7 @@ import {
   weekOf,
   logSetAt,
   useSaturdayNoon,
-} from "./test.schedule";
+} from "./testing/test.schedule";
 
 useSaturdayNoon();
 

@@ -5,7 +5,7 @@ import type { MutationCtx } from "./_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see schedule.test.ts).
 import "./lib/time";
 import * as Schedule from "./model/scheduleDue";
-import { createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
+import { createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;

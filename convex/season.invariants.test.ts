@@ -8,8 +8,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { goalWeekStartOf } from "./lib/weekStreaks";
-import { checkAllInvariants } from "./test.invariants";
-import { createSceneItem, createUser, newTest, type TestUser } from "./test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
+import { createSceneItem, createUser, newTest, type TestUser } from "./testing/test.setup";
 import "./lib/time";
 
 const ZONE = "America/New_York";

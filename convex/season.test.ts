@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { MAX_SEASON_MONTHS, SHARE_FIELDS } from "./lib/season";
-import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
 import "./lib/time";
 
 const ZONE = "America/New_York";

@@ -9,9 +9,9 @@ import { addDaysToDate, localDateString, zonedEpoch } from "./lib/time";
 import { freshness } from "./lib/tonight";
 import { TZDate } from "@date-fns/tz";
 import { populate } from "../convex-dev/model/seed";
-import { tonight } from "./test.tonight";
-import { communityTotals, createSceneItem, newTest } from "./test.setup";
-import { newSigningKey } from "./test.auth";
+import { tonight } from "./testing/test.tonight";
+import { communityTotals, createSceneItem, newTest } from "./testing/test.setup";
+import { newSigningKey } from "./testing/test.auth";
 
 // Password hashing (scrypt) and seeding are slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });

@@ -19,9 +19,9 @@ import {
   STAGE_NAME_REQUIRED_MESSAGE,
 } from "./lib/profileRules";
 import { displayNameFor } from "./model/profiles";
-import { expectAppError } from "./test.expect";
-import { DAY, host, mic, names, NOW, openList, t, useWednesdayNight, view } from "./test.nightLists";
-import { createAdmin } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { DAY, host, mic, names, NOW, openList, t, useWednesdayNight, view } from "./testing/test.nightLists";
+import { createAdmin } from "./testing/test.setup";
 
 useWednesdayNight();
 

@@ -2,10 +2,10 @@ import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 // Load @date-fns/tz before fake timers replace Date.
 import "./lib/time";
-import { expectAppError } from "./test.expect";
-import { communityTotals, createSceneItem, createUser, newComicAndMic, newTest } from "./test.setup";
-import { useFrozenClock } from "./test.clock";
-import { NOW, ZERO_STATS } from "./test.performances";
+import { expectAppError } from "./testing/test.expect";
+import { communityTotals, createSceneItem, createUser, newComicAndMic, newTest } from "./testing/test.setup";
+import { useFrozenClock } from "./testing/test.clock";
+import { NOW, ZERO_STATS } from "./testing/test.performances";
 
 useFrozenClock(NOW);
 

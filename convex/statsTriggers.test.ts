@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { communityTotals, createSceneItem, createUser, newTest, type TestBackend } from "./test.setup";
-import { checkAllInvariants } from "./test.invariants";
-import { newSigningKey, stubAuthEnv } from "./test.auth";
-import { log, rows } from "./test.performances";
+import { communityTotals, createSceneItem, createUser, newTest, type TestBackend } from "./testing/test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
+import { newSigningKey, stubAuthEnv } from "./testing/test.auth";
+import { log, rows } from "./testing/test.performances";
 import { triggers } from "./triggers";
 
 // Password hashing (scrypt) is slow on a busy machine.

@@ -3,8 +3,8 @@ import { internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import crons from "./crons";
 import { UNATTACHED_UPLOAD_GRACE_MS } from "./storage";
-import { createUser, newTest, type TestBackend } from "./test.setup";
-import { useFrozenClock } from "./test.clock";
+import { createUser, newTest, type TestBackend } from "./testing/test.setup";
+import { useFrozenClock } from "./testing/test.clock";
 
 let t: TestBackend;
 

@@ -4,8 +4,8 @@ import type { Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { type PlanFilters } from "./model/tonight";
-import { expectAppError } from "./test.expect";
-import { createAdmin, createSceneItem, createUser, newTest } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createAdmin, createSceneItem, createUser, newTest } from "./testing/test.setup";
 import {
   MANHATTAN,
   DAY,
@@ -15,7 +15,7 @@ import {
   WED_EVENING,
   WED_NOON,
   createFreeEarlyAndPaidPrime,
-} from "./test.tonight";
+} from "./testing/test.tonight";
 
 describe("tonight.list", () => {
   test("today's nights in the viewer's time zone that have not ended, in start order", async () => {

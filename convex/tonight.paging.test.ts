@@ -4,8 +4,8 @@ import { api } from "./_generated/api";
 import "./lib/time";
 import { encodeGeohash } from "./lib/geo";
 import { tonightPage } from "./model/tonight";
-import { expectAppError } from "./test.expect";
-import { createSceneItem, createUser, newTest } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createSceneItem, createUser, newTest } from "./testing/test.setup";
 import {
   MANHATTAN,
   NY,
@@ -16,7 +16,7 @@ import {
   titles,
   WED_EVENING,
   hostedWednesdayMics,
-} from "./test.tonight";
+} from "./testing/test.tonight";
 
 /**
  * A query context whose reads are counted: every document a query yields

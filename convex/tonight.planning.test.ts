@@ -4,8 +4,8 @@ import { api } from "./_generated/api";
 import "./lib/time";
 import { freshness, nightsOverlap } from "./lib/tonight";
 import { NO_PLAN_FILTERS, type PlanFilters } from "./model/tonight";
-import { createSceneItem, createUser, newTest } from "./test.setup";
-import { DAY, titles, WED_NOON, createFreeEarlyAndPaidPrime } from "./test.tonight";
+import { createSceneItem, createUser, newTest } from "./testing/test.setup";
+import { DAY, titles, WED_NOON, createFreeEarlyAndPaidPrime } from "./testing/test.tonight";
 
 describe("scene.listPage plan filters", () => {
   test("free only, sign-up, time of day and hide stale narrow the server's pages, with type and day", async () => {

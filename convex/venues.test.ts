@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import { matchScore, searchQueryText } from "./model/venues";
-import { expectAppError } from "./test.expect";
-import { createSceneItem, newTest } from "./test.setup";
+import { expectAppError } from "./testing/test.expect";
+import { createSceneItem, newTest } from "./testing/test.setup";
 
 describe("venues.search", () => {
   test("groups active items into distinct venues and skips inactive ones", async () => {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { goalWeek } from "./lib/weeks";
-import { createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
-import { checkAllInvariants } from "./test.invariants";
+import { createUser, newTest, type TestBackend, type TestUser } from "./testing/test.setup";
+import { checkAllInvariants } from "./testing/test.invariants";
 import "./lib/time";
 
 const ZONE = "America/New_York";

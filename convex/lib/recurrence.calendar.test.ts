@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { calendarRecurrence, occurrencesInRange, type RecurringItem } from "./recurrence";
-import { at, fri, NY, SAT_NOON } from "./test.recurrence";
+import { at, fri, NY, SAT_NOON } from "../testing/test.recurrence";
 import { localDateString } from "./time";
 
 describe("calendarRecurrence (.ics export)", () => {

@@ -7,7 +7,7 @@ import {
   runsOnDate,
   type RecurringItem,
 } from "./recurrence";
-import { at, fri, iso, LA, NY, SAT_NOON } from "./test.recurrence";
+import { at, fri, iso, LA, NY, SAT_NOON } from "../testing/test.recurrence";
 import { localDateString, zonedEpoch } from "./time";
 
 describe("nthWeekdayOfMonth", () => {

@@ -8,7 +8,7 @@ import {
   parseMonthlyRule,
   recurrenceSummary,
 } from "./recurrenceText";
-import { fri } from "./test.recurrence";
+import { fri } from "../testing/test.recurrence";
 import { addDaysToDate } from "./time";
 
 describe("parseCustomRecurrence", () => {

@@ -17,8 +17,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/test.expect";
-import { FIRST_PAGE } from "../../convex/test.adminQueues";
+import { expectAppError } from "../../convex/testing/test.expect";
+import { FIRST_PAGE } from "../../convex/testing/test.adminQueues";
 import {
   type Comedian,
   type Tokens,

@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/test.expect";
+import { expectAppError } from "../../convex/testing/test.expect";
 import { NOT_OWNER_MESSAGE } from "../../convex/model/claims";
 import { IN_USE_MESSAGE } from "../../convex/model/scene";
 import { NOT_HOST_MESSAGE } from "../../convex/lib/nightListRules";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/test.expect";
+import { expectAppError } from "../../convex/testing/test.expect";
 import { NEW_ACCOUNT_MESSAGE } from "../../convex/lib/nightListRules";
 import { backend, type Comedian, cliRun, createOpenMic, signUp, useAppBackend } from "./support/app";
 

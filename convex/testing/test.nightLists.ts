@@ -1,10 +1,10 @@
 /** The night-list tests' world (a Wednesday mic with its host, see useWednesdayNight) and their helpers: open a list, read it as someone, make comedians. */
 import { afterEach, beforeEach, vi } from "vitest";
-import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import { api } from "../_generated/api";
+import type { Id } from "../_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
-import "./lib/time";
-import { joinViewer } from "./lib/liveListViewer";
+import "../lib/time";
+import { joinViewer } from "../lib/liveListViewer";
 import { useFrozenClock } from "./test.clock";
 import { createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 

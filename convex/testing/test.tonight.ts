@@ -1,9 +1,9 @@
 /** What the tonight tests share: the query arguments, one page of tonight (with tomorrow when empty), every page, and the Wednesday evening they run at. */
-import { api } from "./_generated/api";
+import { api } from "../_generated/api";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
-import "./lib/time";
-import { NO_PLAN_FILTERS, type PlanFilters } from "./model/tonight";
-import type { Id } from "./_generated/dataModel";
+import "../lib/time";
+import { NO_PLAN_FILTERS, type PlanFilters } from "../model/tonight";
+import type { Id } from "../_generated/dataModel";
 import { createSceneItem, type SceneItemOverrides, type TestBackend, type TestUser } from "./test.setup";
 
 export const MANHATTAN = { lat: 40.7411, lng: -73.9897 };

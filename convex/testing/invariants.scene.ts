@@ -2,13 +2,13 @@
  * The scene the invariant tests check and break (convex/invariants*.test.ts):
  * built through the public functions, plus the direct writes that break it.
  */
-import { api } from "./_generated/api";
-import type { Id, TableNames } from "./_generated/dataModel";
-import type { MutationCtx } from "./_generated/server";
+import { api } from "../_generated/api";
+import type { Id, TableNames } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
-import "./lib/time";
+import "../lib/time";
 import { vi } from "vitest";
-import { addToCommunityTotal, type CommunityTotal, type CommunityTotals, readCommunityTotals } from "./model/stats";
+import { addToCommunityTotal, type CommunityTotal, type CommunityTotals, readCommunityTotals } from "../model/stats";
 import {
   createAdmin,
   createSceneItem,

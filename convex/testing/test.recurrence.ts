@@ -1,6 +1,6 @@
 /** The recurrence tests' calendar: a Friday 20:00 New York item (`fri`) seen at noon on Saturday 2026-11-21, and wall-clock helpers. */
-import type { RecurringItem } from "./recurrence";
-import { zonedEpoch } from "./time";
+import type { RecurringItem } from "../lib/recurrence";
+import { zonedEpoch } from "../lib/time";
 
 export const NY = "America/New_York";
 export const LA = "America/Los_Angeles";

@@ -1,5 +1,5 @@
 /** The world each function is fuzzed against (fuzz.test.ts): two comedians and an admin, their mics, sets, claims, reports, files and live lists, and ids of deleted rows. */
-import { api } from "./_generated/api";
+import { api } from "../_generated/api";
 import type { Pools } from "./test.fuzzArgs";
 import { DAY, NOW, VENUE } from "./test.fuzz";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
-import "./lib/time";
+import "../lib/time";
 
 /**
  * For every test of the calling file (or `describe` block): `Date` frozen at `nowMs` (timers stay

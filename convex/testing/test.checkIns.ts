@@ -1,11 +1,11 @@
 /** The check-in tests' world (a Wednesday 20:00 mic in Manhattan, seen at 19:45 New York time) and helpers. */
 import { beforeEach, vi } from "vitest";
-import type { Id } from "./_generated/dataModel";
+import type { Id } from "../_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
-import "./lib/time";
+import "../lib/time";
 import { useFrozenClock } from "./test.clock";
-import { api } from "./_generated/api";
+import { api } from "../_generated/api";
 import {
   createSceneItem,
   createUser,

@@ -1,6 +1,6 @@
 /** The admin queues read as the admin screen reads them: every page, in order (claims: pending first, then reviewed). */
 import type { FunctionReturnType } from "convex/server";
-import { api } from "./_generated/api";
+import { api } from "../_generated/api";
 import type { TestUser } from "./test.setup";
 
 /** The first page's options, for calls that are refused before any reading. */

@@ -1,10 +1,10 @@
 /** What the performances tests share: the frozen Friday evening they run at, logging a set, and reading back stats, derived rows and badges. */
-import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import { api } from "../_generated/api";
+import type { Id } from "../_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone.
-import "./lib/time";
-import { readCommunityTotals } from "./model/stats";
+import "../lib/time";
+import { readCommunityTotals } from "../model/stats";
 import type { TestBackend, TestUser } from "./test.setup";
 
 export const HOUR = 60 * 60_000;

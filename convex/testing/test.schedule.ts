@@ -1,10 +1,10 @@
 /** The schedule tests' clock and backend (useSaturdayNoon) and helpers: entries, week arguments, logging a set. */
 import { beforeEach } from "vitest";
-import type { Id } from "./_generated/dataModel";
+import type { Id } from "../_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date: a TZDate class that
 // extends the fake Date loses its time zone (every date comes out in UTC).
-import "./lib/time";
-import { scheduleWeek } from "./lib/weeks";
+import "../lib/time";
+import { scheduleWeek } from "../lib/weeks";
 import { useFrozenClock } from "./test.clock";
 import { newTest, type SceneItemOverrides, type TestBackend } from "./test.setup";
 

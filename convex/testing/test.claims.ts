@@ -1,6 +1,6 @@
 /** What the claims tests share: reading a mic, the own-mic edit form, and an approved claimant. */
-import { api } from "./_generated/api";
-import type { Id } from "./_generated/dataModel";
+import { api } from "../_generated/api";
+import type { Id } from "../_generated/dataModel";
 import { createAdmin, createUser, type TestBackend } from "./test.setup";
 
 export async function getItem(t: TestBackend, id: Id<"sceneItems">) {

@@ -17,7 +17,7 @@ type Registered = {
 // `convex-dev/` (seeding and fixtures, loaded on top of `convex/` by the local backend without
 // --prod) is listed too: a public function there would be served, so it must face the matrix.
 const loaded = import.meta.glob<Record<string, unknown>>(
-  ["./*.ts", "!./*.test.ts", "!./test.*.ts", "!./convex.config.ts", "../convex-dev/*.ts"],
+  ["../*.ts", "!../*.test.ts", "!../convex.config.ts", "../../convex-dev/*.ts"],
   {
     eager: true,
   },
@@ -32,8 +32,8 @@ export function publicFunctions(): PublicFunction[] {
   const found: PublicFunction[] = [];
   for (const [path, mod] of Object.entries(loaded)) {
     const moduleName = path
-      .replace(/^\.\.\/convex-dev\//, "")
-      .replace(/^\.\//, "")
+      .replace(/^\.\.\/\.\.\/convex-dev\//, "")
+      .replace(/^\.\.\//, "")
       .replace(/\.ts$/, "");
     for (const [exportName, value] of Object.entries(mod)) {
       const fn = value as Registered | null;

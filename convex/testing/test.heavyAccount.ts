@@ -11,14 +11,14 @@
  * invariant checker confirms (account.limits.test.ts).
  */
 import { vi } from "vitest";
-import type { Doc, Id } from "./_generated/dataModel";
-import type { MutationCtx } from "./_generated/server";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see test.checkIns.ts).
-import { localDateString } from "./lib/time";
-import { computeStreaks } from "./lib/streaks";
-import { awardEarnedBadges } from "./model/badges";
-import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "./model/micTriggers";
-import { addToCommunityTotal } from "./model/stats";
+import { localDateString } from "../lib/time";
+import { computeStreaks } from "../lib/streaks";
+import { awardEarnedBadges } from "../model/badges";
+import { VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "../model/micTriggers";
+import { addToCommunityTotal } from "../model/stats";
 import { createSceneItem, createUser, type TestBackend, type TestUser } from "./test.setup";
 
 const MINUTE = 60_000;

@@ -1,8 +1,8 @@
 /** The scene-area tests' point (Manhattan), page helpers and the crowded scene the paging tests list. */
-import { api } from "./_generated/api";
-import type { Doc, Id } from "./_generated/dataModel";
-import { decodeGeohashBounds, haversineMeters, METERS_PER_MILE } from "./lib/geo";
-import { coveringCells } from "./model/sceneArea";
+import { api } from "../_generated/api";
+import type { Doc, Id } from "../_generated/dataModel";
+import { decodeGeohashBounds, haversineMeters, METERS_PER_MILE } from "../lib/geo";
+import { coveringCells } from "../model/sceneArea";
 import { createSceneItem, type TestBackend } from "./test.setup";
 
 export const MANHATTAN = { lat: 40.7411, lng: -73.9897 };

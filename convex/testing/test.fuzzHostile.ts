@@ -13,17 +13,17 @@ import {
   MAX_BIT_TITLE_LENGTH,
   MAX_SET_LIST_TITLE_LENGTH,
   MIN_BIT_SECONDS,
-} from "./lib/bitRules";
-import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MAX_PERFORMANCE_MINUTES, MIC_LIMITS } from "./lib/micRules";
-import { MAX_SHARE_TOKEN_LENGTH } from "./lib/season";
-import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "./lib/profileRules";
-import { MAX_CLAIM_MESSAGE_LENGTH, MAX_REVIEW_REASON_LENGTH } from "./model/claims";
-import { MAX_NAME_LENGTH as MAX_WALK_IN_NAME_LENGTH, MAX_SPOTS, MAX_WAITLIST_SPOTS } from "./lib/nightListRules";
-import { MAX_NOTES_LENGTH, MAX_SET_MINUTES, MAX_TAG_LENGTH, MAX_TAGS } from "./model/performances";
-import { MAX_WEEKLY_GOAL_MINUTES, PROFILE_MAX_WEEKLY_GOAL_MINUTES } from "./model/profiles";
-import { MAX_REPORT_NOTE_LENGTH } from "./model/reports";
-import { MAX_RADIUS_MILES, MIN_RADIUS_MILES } from "./model/sceneArea";
-import { MAX_TONIGHT_PAGE } from "./model/tonight";
+} from "../lib/bitRules";
+import { MAX_COVER_AMOUNT, MAX_MINIMUM_ITEMS, MAX_PERFORMANCE_MINUTES, MIC_LIMITS } from "../lib/micRules";
+import { MAX_SHARE_TOKEN_LENGTH } from "../lib/season";
+import { MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "../lib/profileRules";
+import { MAX_CLAIM_MESSAGE_LENGTH, MAX_REVIEW_REASON_LENGTH } from "../model/claims";
+import { MAX_NAME_LENGTH as MAX_WALK_IN_NAME_LENGTH, MAX_SPOTS, MAX_WAITLIST_SPOTS } from "../lib/nightListRules";
+import { MAX_NOTES_LENGTH, MAX_SET_MINUTES, MAX_TAG_LENGTH, MAX_TAGS } from "../model/performances";
+import { MAX_WEEKLY_GOAL_MINUTES, PROFILE_MAX_WEEKLY_GOAL_MINUTES } from "../model/profiles";
+import { MAX_REPORT_NOTE_LENGTH } from "../model/reports";
+import { MAX_RADIUS_MILES, MIN_RADIUS_MILES } from "../model/sceneArea";
+import { MAX_TONIGHT_PAGE } from "../model/tonight";
 import { matrix } from "./test.authzMatrix";
 import type { Role } from "./test.authzWorld";
 import type { ValidatorJson } from "./test.fuzz";

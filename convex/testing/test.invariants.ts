@@ -1,5 +1,5 @@
-import { internal } from "./_generated/api";
-import type { InvariantReport } from "./model/invariants/check";
+import { internal } from "../_generated/api";
+import type { InvariantReport } from "../model/invariants/check";
 import type { TestBackend } from "./test.setup";
 
 /**

@@ -1,24 +1,24 @@
 import rateLimiterTest from "@convex-dev/rate-limiter/test";
 import shardedCounterTest from "@convex-dev/sharded-counter/test";
 import { convexTest, type TestConvex } from "convex-test";
-import type { Doc, Id } from "./_generated/dataModel";
-import type { VenueInput } from "./model/events";
-import { foldCheckIns } from "./model/micTriggers";
-import { normalizeEmail } from "./model/profiles";
-import { type CommunityTotals, readCommunityTotals } from "./model/stats";
-import { type MyStats, NO_STATS } from "./model/userStats";
-import schema from "./schema";
-import { triggers } from "./triggers";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { VenueInput } from "../model/events";
+import { foldCheckIns } from "../model/micTriggers";
+import { normalizeEmail } from "../model/profiles";
+import { type CommunityTotals, readCommunityTotals } from "../model/stats";
+import { type MyStats, NO_STATS } from "../model/userStats";
+import schema from "../schema";
+import { triggers } from "../triggers";
 
 /**
  * Every module of `convex/`, as `convex deploy` would load them, and on top the dev tools of
  * `convex-dev/` (seeding, fixtures) under their own paths, as the local backend adds them.
  */
 export const modules = {
-  ...import.meta.glob("./**/*.ts"),
+  ...import.meta.glob("../**/*.ts"),
   ...Object.fromEntries(
-    Object.entries(import.meta.glob("../convex-dev/**/*.ts")).map(([key, load]) => [
-      key.replace(/^\.\.\/convex-dev\//, "./"),
+    Object.entries(import.meta.glob("../../convex-dev/**/*.ts")).map(([key, load]) => [
+      key.replace(/^\.\.\/\.\.\/convex-dev\//, "../"),
       load,
     ]),
   ),

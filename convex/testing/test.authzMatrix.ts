@@ -1,6 +1,6 @@
 /**
  * The authorization matrix's table (convex/authz.test.ts): for every public
- * function valid arguments against the world of convex/test.authzWorld.ts and
+ * function valid arguments against the world of convex/testing/test.authzWorld.ts and
  * what each caller may do with it, one module per area of functions.
  */
 import { accountCells } from "./test.authzMatrix.account";

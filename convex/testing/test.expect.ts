@@ -1,6 +1,6 @@
 import { ConvexError } from "convex/values";
 import { expect } from "vitest";
-import type { AppErrorData, ErrorCode } from "./errors";
+import type { AppErrorData, ErrorCode } from "../errors";
 
 /**
  * Awaits a call that must be refused with an app error (a ConvexError carrying

@@ -3,8 +3,8 @@
  * application row, the rows the owner owns and the bystander's rows, read
  * before and after each call of the matrix.
  */
-import type { Id, TableNames } from "./_generated/dataModel";
-import schema from "./schema";
+import type { Id, TableNames } from "../_generated/dataModel";
+import schema from "../schema";
 import type { World } from "./test.authzWorld";
 import type { TestBackend } from "./test.setup";
 

@@ -1,5 +1,5 @@
 /** Password accounts for the sign-in limit tests (authLockout.test.ts, authSignInLimits.test.ts). */
-import { api } from "./_generated/api";
+import { api } from "../_generated/api";
 import type { TestBackend } from "./test.setup";
 
 /** `auth:signIn` with the password provider, as the sign-in form sends it. */

@@ -2,13 +2,13 @@
  * The authorization matrix's world (convex/authz.test.ts): the owner's real
  * data, the other callers and the bystander, what a cell of the matrix is, and
  * the arguments several areas share. The snapshots every cell compares are in
- * convex/test.authzSnapshot.ts; the cells themselves, one module per area of
- * functions, in convex/test.authzMatrix.ts. The hostile-input test
+ * convex/testing/test.authzSnapshot.ts; the cells themselves, one module per area of
+ * functions, in convex/testing/test.authzMatrix.ts. The hostile-input test
  * (convex/fuzzHostile.test.ts) reuses the same world and valid arguments.
  */
-import { api } from "./_generated/api";
-import type { Doc, Id } from "./_generated/dataModel";
-import type { MutationCtx } from "./_generated/server";
+import { api } from "../_generated/api";
+import type { Doc, Id } from "../_generated/dataModel";
+import type { MutationCtx } from "../_generated/server";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
 export type Access = "read" | "own" | "change" | "nothing";
