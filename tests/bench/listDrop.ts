@@ -8,7 +8,8 @@
  * list full without them): p50, p95, max. Checks what must hold and prints
  * each: every comedian placed or "full" in order of arrival (creation time),
  * capacity never exceeded in any view, every screen ending on the same view.
- * `npm run bench -- --only-drop` runs it alone; asserts nothing.
+ * `npm run bench -- --only-drop` runs it alone; asserts nothing. With
+ * BENCH_PROF=<dir> the backend writes its CPU profile (node --cpu-prof) there.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -32,7 +33,10 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 export async function listDrop(): Promise<void> {
-  const backend = await startBackend({ functionsDir: convexDir });
+  const backend = await startBackend({
+    functionsDir: convexDir,
+    nodeArgs: process.env.BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
+  });
   const clients: ConvexClient[] = [];
   try {
     const cli = async (args: string[]) => {
@@ -114,8 +118,13 @@ export async function listDrop(): Promise<void> {
         method: "POST",
         headers: { Authorization: `Convex ${adminKey}` },
       });
-      return ((await r.json()) as { occ?: { conflicts: number; retries: number; failures: number; enabled: boolean } })
-        .occ;
+      const stats = (await r.json()) as {
+        occ?: { conflicts: number; retries: number; failures: number; enabled: boolean };
+        queryRuns: number;
+        commits: number;
+      };
+      const occ = stats.occ ?? { conflicts: NaN, retries: NaN, failures: NaN, enabled: true };
+      return { ...occ, queryRuns: stats.queryRuns, commits: stats.commits };
     };
     const before = await statsOf();
 
@@ -196,11 +205,12 @@ export async function listDrop(): Promise<void> {
     console.log(
       `\nList drop: ${COMEDIANS} comedians sign up to one list (${SPOTS} spots, ${WAITLIST} waitlist) within ` +
         `${(burstMs / 1000).toFixed(2)} s over HTTP, ${SCREENS} room screens watching; optimistic concurrency ` +
-        `${after?.enabled === false ? "off" : "on"}`,
+        `${after.enabled === false ? "off" : "on"}`,
     );
     console.log(
-      `  failures ${failures}; conflicts ${after && before ? after.conflicts - before.conflicts : "?"}, retries ` +
-        `${after && before ? after.retries - before.retries : "?"}, failed past the budget ${after && before ? after.failures - before.failures : "?"}`,
+      `  failures ${failures}; conflicts ${after.conflicts - before.conflicts}, retries ${after.retries - before.retries}, ` +
+        `failed past the budget ${after.failures - before.failures}; ${after.commits - before.commits} commits, ` +
+        `${after.queryRuns - before.queryRuns} query runs for the screens`,
     );
     console.log(
       `  placed ${finalView.list.length} on the list, ${finalView.waitlist.length} on the waitlist, ${full.length} told "full"; ` +

@@ -19,7 +19,7 @@
  * LOCAL_BACKEND_OCC=0 in the backend's environment turns this off: every
  * transaction then runs alone, one after another, and never conflicts.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { ContextSlot } from "../runtime/contextSlot.mjs";
 import { intKnob } from "../common/knobs.js";
 import { type Change, ReadSet } from "./readSet.js";
 
@@ -119,7 +119,7 @@ export class Transaction {
   }
 }
 
-const transactions = new AsyncLocalStorage<Transaction>();
+const transactions = new ContextSlot<Transaction>();
 
 /** The transaction the running code belongs to, if it is a concurrent mutation still running. */
 export function currentTransaction(): Transaction | null {

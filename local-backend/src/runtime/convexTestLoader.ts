@@ -16,6 +16,8 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { tableNameFromId } from "../common/ids.js";
+import { ContextSlot } from "./contextSlot.mjs";
+import { matchesValidator } from "./validatorMatch.js";
 
 export const CONVEX_TEST_VERSION = "0.0.60";
 
@@ -24,6 +26,17 @@ const require = createRequire(import.meta.url);
 type Edit = { find: string; replace: string; why: string };
 
 const EDITS: Edit[] = [
+  {
+    why: "its six AsyncLocalStorages are slots of the backend's one (contextSlot.mjs): each instance costs on every promise",
+    find: 'import { AsyncLocalStorage } from "node:async_hooks";\n',
+    replace: "const AsyncLocalStorage = globalThis.__localBackendContextSlot;\n",
+  },
+  {
+    why: "a value that passes is accepted without throwing (validatorMatch.ts); a failure is reported by convex-test",
+    find: "function validateValidator(validator, value) {\n",
+    replace:
+      "function validateValidator(validator, value) {\n    if (globalThis.__localBackendMatchesValidator?.(validator, value)) return;\n",
+  },
   {
     why: "HTTP actions see the real site URL instead of a placeholder host",
     find: "const url = new URL(`https://some.convex.site${path}`);",
@@ -226,7 +239,9 @@ const EXPORTS =
   "evaluateFieldPath, evaluateFilter, evaluateRangeFilter, evaluateQueryValue, " +
   "validateIndexRangeExpression, resolveCommittedValues, tableNameFromId, " +
   // For concurrent mutations (occ.ts): each transaction has its own tracker.
-  "TransactionMetricsTracker };\n";
+  "TransactionMetricsTracker, " +
+  // For its tests (validatorMatch.test.ts): convex-test's own check.
+  "validateValidator };\n";
 
 let loaded: Promise<any> | null = null;
 
@@ -238,6 +253,8 @@ export function loadConvexTest(): Promise<any> {
 
 async function load(): Promise<any> {
   (globalThis as any).__localBackendTableNameFromId = tableNameFromId;
+  (globalThis as any).__localBackendMatchesValidator = matchesValidator;
+  (globalThis as any).__localBackendContextSlot = ContextSlot;
   const pkgJsonPath = require.resolve("convex-test/package.json");
   const pkg = JSON.parse(fs.readFileSync(pkgJsonPath, "utf8"));
   if (pkg.version !== CONVEX_TEST_VERSION) {

@@ -4,7 +4,7 @@
  * and the log lines its console.* output becomes; and the names every part of
  * the backend uses for callers and function paths.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { ContextSlot } from "./contextSlot.mjs";
 import { inspect } from "node:util";
 import { tableNameFromId } from "../common/ids.js";
 import type { ReadSet } from "../database/readSet.js";
@@ -22,9 +22,9 @@ export type MutationTag = { s?: string; r?: number; used: boolean; ts?: bigint }
 export type Journal = { endCursor?: string | null };
 type QueryContext = { reads: ReadSet; journal?: Journal };
 
-export const readTracker = new AsyncLocalStorage<QueryContext>();
-export const mutationTag = new AsyncLocalStorage<MutationTag>();
-const logSink = new AsyncLocalStorage<string[]>();
+export const readTracker = new ContextSlot<QueryContext>();
+export const mutationTag = new ContextSlot<MutationTag>();
+const logSink = new ContextSlot<string[]>();
 const MAX_LOG_LINES = 256;
 
 let logsToClients = true;

@@ -9,7 +9,7 @@
  *
  * Plain JavaScript: the action worker threads (actionWorker.mjs) load it without tsx.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { ContextSlot } from "./contextSlot.mjs";
 import { createCipheriv, randomBytes } from "node:crypto";
 
 const BLOCK = Buffer.alloc(512);
@@ -36,7 +36,7 @@ class SeededRandom {
 }
 
 /** The running function's generator, made on its first draw. */
-const current = new AsyncLocalStorage();
+const current = new ContextSlot();
 let outside = null;
 
 function random() {

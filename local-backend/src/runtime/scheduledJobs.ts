@@ -3,14 +3,14 @@
  * the real clock (convex-test calls runJob through convexTestLoader.ts), and
  * picks up the jobs left pending or running by a previous process.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { ContextSlot } from "./contextSlot.mjs";
 import { LogWriteError } from "../storage/dataLog.js";
 import type { ComponentStore } from "../database/componentStore.js";
 import { knob } from "../common/knobs.js";
 import { afterSchedulingTransaction, outsideTransaction } from "../database/occ.js";
 
 /** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
-const scheduledMutation = new AsyncLocalStorage<{ db: any; jobId: string; done: boolean }>();
+const scheduledMutation = new ContextSlot<{ db: any; jobId: string; done: boolean }>();
 /**
  * The scheduled mutation about to run another attempt (concurrentMutations.ts), or null:
  * its job status is written again by the new attempt's commit.

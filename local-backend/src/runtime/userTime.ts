@@ -21,7 +21,7 @@
  * await on the one thread, and no cheap clock tells whose code a slice of CPU
  * was: a query's or mutation's time is its fair share of the thread's CPU
  * while it runs (divided among the queries and mutations running at each
- * moment), less its own database syscalls. Alone it is exactly its own time;
+ * moment), less its own database syscalls (their wall time). Alone it is exactly its own time;
  * in a crowd of functions that each stay under the limit none fails for the
  * others' code, and a busy loop still fails unless it shares the thread with
  * many others. Actions run in worker threads (actionPool.ts): one is failed when its
@@ -33,7 +33,7 @@
  * variables `DATABASE_UDF_USER_TIMEOUT_SECONDS` and
  * `ACTION_USER_TIMEOUT_SECONDS` (read once, at start).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { ContextSlot } from "./contextSlot.mjs";
 import fs from "node:fs";
 import { knob } from "../common/knobs.js";
 
@@ -125,9 +125,9 @@ function shareUpTo(now: number, clock: "thread" | "process"): number {
 }
 
 /** Time spent in database syscalls by the query or mutation running now. */
-const execution = new AsyncLocalStorage<{ systemMs: number }>();
+const execution = new ContextSlot<{ systemMs: number }>();
 /** The action running now, marked when its time is up. */
-const actionExecution = new AsyncLocalStorage<{ expired: boolean; onExpire: (() => void)[] }>();
+const actionExecution = new ContextSlot<{ expired: boolean; onExpire: (() => void)[] }>();
 
 /** Calls `callback` if the action running now runs out of time (actionPool.ts stops its code); at once if it has. */
 export function onActionExpired(callback: () => void): void {
@@ -198,16 +198,21 @@ async function runTimed<T>(kind: Kind, isNested: boolean, run: () => Promise<T>)
   return result;
 }
 
-/** Wraps a syscall so the time spent in it is not counted as user time. */
+/**
+ * Wraps a syscall so the time spent in it is not counted as user time. Its wall time, as Convex
+ * pauses a function's timeout during syscalls: it runs synchronously on this thread, so it is at
+ * least the CPU it took, and the clock costs far less than the process's CPU clock (syscalls are
+ * the commonest call: one per document a query reads).
+ */
 function timedSyscall<A extends unknown[], R>(syscall: (...args: A) => R): (...args: A) => R {
   return (...args: A): R => {
     const state = execution.getStore();
     if (!state) return syscall(...args);
-    const start = cpuMs();
+    const start = performance.now();
     try {
       return syscall(...args);
     } finally {
-      state.systemMs += cpuMs() - start;
+      state.systemMs += performance.now() - start;
     }
   };
 }
