@@ -102,6 +102,7 @@ async function rowsOf(t: TestBackend, userId: Id<"users">) {
       "checkIns",
       "favorites",
       "scheduleEntries",
+      "micFollowers",
       "userBadges",
       "micClaims",
       "problemReports",

@@ -3,6 +3,7 @@ import { v } from "convex/values";
 import { internal } from "./_generated/api";
 import { internalQuery } from "./_generated/server";
 import { internalMutation, sharedQuery, userMutation, userQuery } from "./functions";
+import * as Followers from "./model/micFollowers";
 import * as FanOut from "./model/notificationFanOut";
 import { assertPageOpts } from "./lib/requestRules";
 import * as Notifications from "./model/notifications";
@@ -139,6 +140,40 @@ export const backfillAlarms = internalMutation({
   handler: async (ctx, { cursor }) => {
     const page = await FanOut.backfillAlarms(ctx, cursor ?? null, Date.now());
     if (!page.done) await ctx.scheduler.runAfter(0, internal.notifications.backfillAlarms, { cursor: page.cursor });
+    return null;
+  },
+});
+
+/** After a comedian changed their lead time: their follower rows past the first batch, a batch at a time. */
+export const releadFollowers = internalMutation({
+  args: { userId: v.id("users"), afterMic: v.id("sceneItems") },
+  returns: v.null(),
+  handler: async (ctx, { userId, afterMic }) => {
+    const last = await Followers.releadFollowers(ctx, userId, afterMic);
+    if (last !== null)
+      await ctx.scheduler.runAfter(0, internal.notifications.releadFollowers, { userId, afterMic: last });
+    return null;
+  },
+});
+
+/**
+ * Migration: gives existing favourites, then schedule entries, their follower rows, a page
+ * at a time (reschedules itself). Run once after deploying: `npx convex run notifications:backfillFollowers`.
+ */
+export const backfillFollowers = internalMutation({
+  args: {
+    table: v.optional(v.union(v.literal("favorites"), v.literal("scheduleEntries"))),
+    cursor: v.optional(v.union(v.string(), v.null())),
+  },
+  returns: v.null(),
+  handler: async (ctx, args) => {
+    const table = args.table ?? "favorites";
+    const page = await Followers.backfillFollowersPage(ctx, { table, cursor: args.cursor ?? null });
+    if (!page.done) {
+      await ctx.scheduler.runAfter(0, internal.notifications.backfillFollowers, { table, cursor: page.cursor });
+    } else if (table === "favorites") {
+      await ctx.scheduler.runAfter(0, internal.notifications.backfillFollowers, { table: "scheduleEntries" });
+    }
     return null;
   },
 });

@@ -607,6 +607,20 @@ export default defineSchema({
     .index("by_user", ["userId"])
     .index("by_endpoint", ["endpoint"]),
 
+  /**
+   * Who hears a mic's list opening, one row per comedian and mic they favourited or
+   * scheduled (kept by model/micFollowers from those rows and the comedian's choices),
+   * so an alarm reads only the followers due at its lead time.
+   */
+  micFollowers: defineTable({
+    micId: v.id("sceneItems"),
+    userId: v.id("users"),
+    /** The comedian's lead time in minutes, or null when they switched list openings off. */
+    leadMinutes: v.union(v.number(), v.null()),
+  })
+    .index("by_mic_and_lead", ["micId", "leadMinutes"])
+    .index("by_user_and_mic", ["userId", "micId"]),
+
   /** A mic's next list opening, one row per mic: the minute cron fires the due ones in batches. */
   listAlarms: defineTable({
     micId: v.id("sceneItems"),

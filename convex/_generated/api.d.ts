@@ -86,6 +86,7 @@ import type * as model_invariants_links from "../model/invariants/links.js";
 import type * as model_invariants_mics from "../model/invariants/mics.js";
 import type * as model_invariants_page from "../model/invariants/page.js";
 import type * as model_invariants_stats from "../model/invariants/stats.js";
+import type * as model_micFollowers from "../model/micFollowers.js";
 import type * as model_micNumberTriggers from "../model/micNumberTriggers.js";
 import type * as model_micNumbers from "../model/micNumbers.js";
 import type * as model_micTriggers from "../model/micTriggers.js";
@@ -223,6 +224,7 @@ declare const fullApi: ApiFromModules<{
   "model/invariants/mics": typeof model_invariants_mics;
   "model/invariants/page": typeof model_invariants_page;
   "model/invariants/stats": typeof model_invariants_stats;
+  "model/micFollowers": typeof model_micFollowers;
   "model/micNumberTriggers": typeof model_micNumberTriggers;
   "model/micNumbers": typeof model_micNumbers;
   "model/micTriggers": typeof model_micTriggers;

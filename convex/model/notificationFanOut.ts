@@ -4,7 +4,8 @@
  * opening, a night cancelled) go out in scheduled batches of {@link FAN_OUT_BATCH}
  * followers, each batch reading its rows flat through an index after the last one it
  * saw, so a mic with thousands of followers never makes one huge transaction and no
- * batch writes a document another batch writes.
+ * batch writes a document another batch writes. A list opening reads `micFollowers`
+ * by mic and lead time: only the followers due at that lead time are read.
  */
 import { v, type Infer } from "convex/values";
 import { internal } from "../_generated/api";
@@ -14,6 +15,7 @@ import { LEAD_MINUTES, type NotificationKind } from "../lib/notificationRules";
 import { nextOccurrence } from "../lib/recurrence";
 import { DEFAULT_TIME_ZONE, formatTime12h, localDateString, MINUTE_MS } from "../lib/time";
 import { bySection, spotsOf, upAndOnDeck } from "./nightLists";
+import { followersAt } from "./micFollowers";
 import { notify, readPrefs } from "./notifications";
 
 /** Followers one fan-out batch tells. */
@@ -23,7 +25,12 @@ export const ALARM_BATCH = 100;
 
 const eventUrl = (micId: Id<"sceneItems">) => `/event/${micId}`;
 
-export const audienceValidator = v.union(v.literal("favorites"), v.literal("schedule"));
+/**
+ * Whom a fan-out batch reads: the comedians who scheduled the mic, or (a number) its
+ * followers at that lead time. "favorites" reads every favourite (jobs queued before
+ * followers were kept by lead time).
+ */
+export const audienceValidator = v.union(v.literal("favorites"), v.literal("schedule"), v.number());
 type Audience = Infer<typeof audienceValidator>;
 
 export const fanOutJobValidator = v.object({
@@ -49,6 +56,10 @@ async function followers(
   audience: Audience,
   after: number | null,
 ): Promise<{ userId: Id<"users">; at: number; skip: boolean }[]> {
+  if (typeof audience === "number") {
+    const rows = await followersAt(ctx, { micId, leadMinutes: audience, after, limit: FAN_OUT_BATCH });
+    return rows.map((r) => ({ userId: r.userId, at: r._creationTime, skip: false }));
+  }
   if (audience === "favorites") {
     const rows = await ctx.db
       .query("favorites")
@@ -209,7 +220,7 @@ export async function fireDueAlarms(ctx: MutationCtx, nowMs: number): Promise<{ 
     if (lead !== undefined && alarm.listAt > nowMs && !(item.cancelledDates ?? []).includes(date)) {
       await startFanOut(ctx, {
         micId: item._id,
-        audiences: ["favorites", "schedule"],
+        audiences: [lead],
         leadMinutes: lead,
         notice: listOpensNotice(item, alarm.listAt, lead),
       });
@@ -252,7 +263,8 @@ export async function onlineListOpened(ctx: MutationCtx, list: Doc<"nightLists">
     ctx,
     {
       micId: item._id,
-      audiences: ["favorites", "schedule"],
+      // Everyone who follows it with list openings on, whatever their lead time.
+      audiences: [...LEAD_MINUTES],
       leadMinutes: null,
       notice: {
         kind: "list_open",
