@@ -22,7 +22,7 @@
 import { pathToFileURL } from "node:url";
 import { convexToJson, type JSONValue, jsonToConvex, type Value } from "convex/values";
 import { tableNameFromId } from "../common/ids.js";
-import type { ConvexGlobal, ConvexTestModule, Doc, LoadedSchema } from "./convexTestTypes.js";
+import type { ConvexGlobal, ConvexTestModule, Doc, FunctionModule, LoadedSchema } from "./convexTestTypes.js";
 import { type IndexedDatabase, indexedDatabaseClass } from "./indexedDatabase.js";
 import { schemaForDb } from "./schemaValidation.js";
 import type { JsonDoc } from "../storage/store.js";
@@ -71,7 +71,7 @@ export type ComponentHost = {
   /** Set by `install` once convex-test is loaded. */
   ct: ConvexTestModule | null;
   g: ConvexGlobal | null;
-  loadModule(modulePath: string, componentPath: string): Promise<unknown>;
+  loadModule(modulePath: string, componentPath: string): Promise<FunctionModule>;
   /** A component table was read (subscription tracking). */
   onRead(key: string): void;
   /** An index range or a document of a component table was read (read sets, readSet.ts). */

@@ -93,13 +93,19 @@ export type TransactionManager = {
   _localBackendBeforeApply?: (commitTs: bigint) => void;
 };
 
+/** One step of a query stream (`queryNext`). */
+export type QueryStep = { value: Doc | null; done: boolean };
+
 /** The database surface convex-test's global and the backend's services use (IndexedDatabase). */
 export type DatabaseHandle = {
   get(tableName: string | undefined, id: string): Doc | null;
   insert(table: string, value: Record<string, Value>): string;
-  patch(tableName: string | undefined, id: string, value: Record<string, Value | undefined>): void;
+  patch(tableName: string | undefined, id: string, value: Record<string, unknown>): void;
   delete(tableName: string | undefined, id: string): void;
   storeFile(storageId: string, blob: Blob): void;
+  queryNext(queryId: number): QueryStep;
+  /** convex-test's stored files by storage id. */
+  _storage: Record<string, Blob>;
   committed(id: string): Doc | null;
   tableDocuments(table: string): ReadonlyMap<string, Doc>;
   allDocuments(): Iterable<[string, Doc]>;
@@ -111,8 +117,11 @@ export type DatabaseHandle = {
   _lastCreationTime: number;
 };
 
+/** A loaded function module's exports. */
+export type FunctionModule = Record<string, unknown>;
+
 /** A component's entry in convex-test's global: its database and module loader. */
-export type ComponentEntry = { db: DatabaseHandle; modules: (modulePath: string) => Promise<unknown> };
+export type ComponentEntry = { db: DatabaseHandle; modules: (modulePath: string) => Promise<FunctionModule> };
 
 /** convex-test's global state for one test instance (`convexGlobalStorage`'s store). */
 export type ConvexGlobal = {
@@ -123,6 +132,9 @@ export type ConvexGlobal = {
   jsSyscall: (op: string, args: Record<string, unknown>) => Promise<unknown>;
 };
 
+/** A function by its path in a component ("" for the app). */
+export type FunctionPath = { udfPath: string; componentPath: string };
+
 /** What a function call on a convex-test accessor takes (a function reference or path). */
 export type FunctionRef = unknown;
 
@@ -131,7 +143,10 @@ export type TestAccessor = {
   run<T>(fn: (ctx: unknown) => Promise<T>): Promise<T>;
   fun(functionPath: unknown, args: unknown): Promise<unknown>;
   runInComponent<T>(componentPath: string, fn: () => Promise<T>): Promise<T>;
-  withIdentity(identity: Partial<UserIdentity>): TestAccessor;
+  withIdentity(identity: Record<string, unknown>): TestAccessor;
+  queryFromPath(functionPath: FunctionPath, args: unknown): Promise<unknown>;
+  mutationFromPath(functionPath: FunctionPath, args: unknown): Promise<unknown>;
+  actionFromPath(functionPath: FunctionPath, args: unknown): Promise<unknown>;
   query(fn: FunctionRef, args?: unknown): Promise<unknown>;
   mutation(fn: FunctionRef, args?: unknown): Promise<unknown>;
   action(fn: FunctionRef, args?: unknown): Promise<unknown>;
@@ -166,7 +181,7 @@ export type ConvexTestModule = ConvexTestInternals & {
   withAuth(): TestAccessor;
   newRequestId(): string;
   resolveFunction(functionPath: unknown, kind: string): Promise<{ func: unknown }>;
-  getFunctionPathFromAddress(address: { name?: string; reference?: string; functionHandle?: string }): unknown;
+  getFunctionPathFromAddress(address: { name?: string; reference?: string; functionHandle?: string }): FunctionPath;
   TransactionMetricsTracker: new (limits: unknown) => MetricsTracker;
 };
 
@@ -179,6 +194,9 @@ export type DatabaseFakeBase = {
   get _writes(): Layer[];
   set _writes(layers: Layer[]);
   _lastCreationTime: number;
+  /** Stock DatabaseFake's documents (IndexedDatabase keeps them per table and throws on this). */
+  _documents: Record<string, Doc>;
+  _storage: Record<string, Blob>;
   _queryResults: Record<number, Doc[] & { [key: symbol]: unknown }>;
   _validateId(tableName: string | undefined, id: string): void;
   _validate(tableName: string, doc: Record<string, Value>): void;
@@ -187,12 +205,12 @@ export type DatabaseFakeBase = {
   _docIsAfterCursor(doc: Doc, cursorKeys: unknown[], fieldPaths: string[], order: "asc" | "desc"): number;
   get(tableName: string | undefined, id: string): Doc | null;
   insert(table: string, value: Record<string, Value>): string;
-  patch(tableName: string | undefined, id: string, value: Record<string, Value | undefined>): void;
+  patch(tableName: string | undefined, id: string, value: Record<string, unknown>): void;
   delete(tableName: string | undefined, id: string): void;
   storeFile(storageId: string, blob: Blob): void;
   startTransaction(): void;
   commit(commitTs?: bigint | null): void;
-  queryNext(queryId: number): unknown;
+  queryNext(queryId: number): QueryStep;
   startQuery(query: SerializedQuery): number;
   _iterateDocs(tableName: string, callback: (doc: Doc) => void): void;
   _evaluateQuery(query: SerializedQuery): Doc[];

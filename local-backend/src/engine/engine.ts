@@ -9,10 +9,12 @@
  * schemaValidation.ts and snapshotIO.ts.
  */
 import { pathToFileURL } from "node:url";
+import type { AuthConfig } from "convex/server";
 import { FUNCTION_ENV_GLOBAL } from "../runtime/bundle/bundler.js";
 import { ComponentStore } from "../database/componentStore.js";
-import { loadConvexTest } from "../runtime/convexTestLoader.js";
-import { indexedDatabaseClass } from "../database/indexedDatabase.js";
+import { hooks, loadConvexTest } from "../runtime/convexTestLoader.js";
+import type { ConvexGlobal, ConvexTestModule, FunctionModule, TestAccessor } from "../database/convexTestTypes.js";
+import { type IndexedDatabase, indexedDatabaseClass } from "../database/indexedDatabase.js";
 import { CronRunner } from "../runtime/crons.js";
 import { installUserTimeLimits, setActionThreadActivity } from "../runtime/userTime.js";
 import { installFunctionRandom, withFunctionRandom } from "../runtime/functionRandom.mjs";
@@ -69,13 +71,14 @@ export class Engine {
   /** Table numbers of the data directory (inside every document id). */
   readonly tables: TableNumbers;
   readonly opts: EngineOptions;
-  ct: any;
-  t: any;
-  g: any;
-  db: any;
+  // Set by start(), before anything uses them.
+  ct!: ConvexTestModule;
+  t!: TestAccessor;
+  g!: ConvexGlobal;
+  db!: IndexedDatabase;
   /** The bundle of the functions folder and its loaded modules. */
   readonly functions: FunctionModules;
-  authConfig: any = null;
+  authConfig: AuthConfig | null = null;
   private authConfigVersion = 0;
   lastCommitTs = 0n;
   /** Incremented on every commit that wrote something. */
@@ -92,7 +95,7 @@ export class Engine {
   );
   /** Results of client mutations by `${sessionId}:${requestId}`. */
   readonly mutationResults = new MutationResults();
-  private accessors = new Map<string, any>();
+  private accessors = new Map<string, TestAccessor>();
   readonly crons: CronRunner;
   /** Set by close(): no job, action thread or compaction starts after it. */
   closed = false;
@@ -166,18 +169,20 @@ export class Engine {
     building.catch(() => undefined); // awaited below
     this.ct = await loadConvexTest();
     installConsoleCapture();
-    (globalThis as any).__localBackendSiteUrl = this.opts.siteUrl;
+    hooks.__localBackendSiteUrl = this.opts.siteUrl;
     const bundle = await building;
     const schema = await loadSchema(bundle);
     const refused = schemaPushError(schema);
     if (refused) throw new Error(`Convex would refuse the schema in ${this.opts.functionsDir}: ${refused}`);
     const placeholderModules = { "./_generated/api.js": async () => ({}) };
     this.t = this.ct.convexTest({ schema, modules: placeholderModules, transactionLimits: true });
-    let g: any = null;
+    let found: ConvexGlobal | undefined;
     activeEngine = null; // the probe below commits nothing worth recording
     await this.t.run(async () => {
-      g = this.ct.convexGlobalStorage.getStore();
+      found = this.ct.convexGlobalStorage.getStore();
     });
+    if (!found) throw new Error("convex-test ran a function without its global state");
+    const g = found;
     this.g = g;
     // Per-table storage and ordered indexes instead of convex-test's one
     // object of all documents (see indexedDatabase.ts), swapped in between
@@ -194,19 +199,18 @@ export class Engine {
     installUserTimeLimits(g);
     // Every run convex-test starts passes this hook: each gets a Math.random of its own.
     installFunctionRandom();
-    const timed = (globalThis as any).__localBackendUserTime;
-    (globalThis as any).__localBackendUserTime = (kind: string, isNested: boolean, run: () => Promise<unknown>) =>
-      timed(kind, isNested, () => withFunctionRandom(run));
-    (globalThis as any).__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.jobs.beforeCommit(isNested);
-    (globalThis as any).__localBackendBeforeMutation = () => activeEngine?.commits.beforeMutation();
-    (globalThis as any).__localBackendJobFinished = (at: number) => activeEngine?.jobs.jobFinished(at);
-    (globalThis as any).__localBackendMutationAttempts = (
+    const timed = hooks.__localBackendUserTime!;
+    hooks.__localBackendUserTime = (kind, isNested, run) => timed(kind, isNested, () => withFunctionRandom(run));
+    hooks.__localBackendBeforeCommit = (isNested: boolean) => activeEngine?.jobs.beforeCommit(isNested);
+    hooks.__localBackendBeforeMutation = () => activeEngine?.commits.beforeMutation();
+    hooks.__localBackendJobFinished = (at: number) => activeEngine?.jobs.jobFinished(at);
+    hooks.__localBackendMutationAttempts = (
       isNested: boolean,
       attempt: () => Promise<unknown>,
       functionPath: { udfPath: string },
     ) => (activeEngine ? activeEngine.occ.run(isNested, attempt, functionPath) : attempt());
-    (globalThis as any).__localBackendCommitTurn = (isNested: boolean) => activeEngine?.occ.commitTurn(isNested);
-    (globalThis as any).__localBackendInvokeAction = (
+    hooks.__localBackendCommitTurn = (isNested: boolean) => activeEngine?.occ.commitTurn(isNested);
+    hooks.__localBackendInvokeAction = (
       functionPath: { udfPath: string; componentPath: string },
       requestId: string,
       args: string,
@@ -214,15 +218,11 @@ export class Engine {
       activeEngine
         ? invokeActionInWorker(activeEngine, activeEngine.actionPool, functionPath, requestId, args)
         : undefined;
-    (globalThis as any).__localBackendInvokeHttpAction = (
-      url: string,
-      init: RequestInit | undefined,
-      requestId: string,
-    ) =>
+    hooks.__localBackendInvokeHttpAction = (url: string, init: RequestInit | undefined, requestId: string) =>
       activeEngine ? invokeHttpActionInWorker(activeEngine, activeEngine.actionPool, url, init, requestId) : undefined;
     const pool = this.actionPool;
     setActionThreadActivity(pool ? () => ({ running: pool.running, started: pool.started }) : null);
-    (globalThis as any).__localBackendRunScheduledFunction = (job: any) =>
+    hooks.__localBackendRunScheduledFunction = (job) =>
       activeEngine?.jobs.runJob(job.db, job.jobId, job.componentPath, job.functionPath.udfPath, job.args);
     await this.persistence.restore();
     this.persistence.schemaFingerprint = fingerprint(schema);
@@ -249,7 +249,7 @@ export class Engine {
     }
   }
 
-  loadModule(modulePath: string, componentPath = ""): Promise<any> {
+  loadModule(modulePath: string, componentPath = ""): Promise<FunctionModule> {
     return this.functions.loadModule(modulePath, componentPath);
   }
 
@@ -265,7 +265,7 @@ export class Engine {
 
   // --- running functions ---------------------------------------------------
 
-  private accessor(caller: Caller): any {
+  private accessor(caller: Caller): TestAccessor {
     if (caller.kind !== "user") return this.t;
     let acc = this.accessors.get(caller.key);
     if (!acc) {
@@ -352,7 +352,7 @@ export class Engine {
    * (the bundler points it here); the backend's own process.env is untouched.
    */
   applyEnv(env: Record<string, string>): void {
-    const g = globalThis as any;
+    const g = globalThis as unknown as Record<string, Record<string, string> | undefined>;
     const target: Record<string, string> = (g[FUNCTION_ENV_GLOBAL] ??= {});
     for (const key of Object.keys(target)) delete target[key];
     Object.assign(target, env);
@@ -400,7 +400,7 @@ export class Engine {
   }
 
   /** Replaces the whole database with a snapshot, as one commit. */
-  importSnapshot(snapshot: any): Promise<{ documents: number; files: number }> {
+  importSnapshot(snapshot: unknown): Promise<{ documents: number; files: number }> {
     return importSnapshot(this, snapshot);
   }
 

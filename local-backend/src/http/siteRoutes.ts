@@ -41,7 +41,8 @@ export function siteRequestHandler(
   /** Whether convex/http.ts has a route for this path and method (as the worker will look it up). */
   async function routes(pathname: string, method: string): Promise<boolean> {
     if (!engine.functions.bundle?.modules.has("http")) return false;
-    const router = (await engine.loadModule("http")).default;
+    const router = (await engine.loadModule("http")).default as
+      { lookup?(path: string, method: string): unknown } | undefined;
     return Boolean(router?.lookup?.(pathname, method));
   }
 

@@ -19,12 +19,13 @@ import {
   Transaction,
 } from "../database/occ.js";
 import type { Change } from "../database/readSet.js";
+import type { ConvexGlobal, ConvexTestModule, MetricsTracker } from "../database/convexTestTypes.js";
 import { scheduledMutationAttempt } from "./scheduledJobs.js";
 
 /** What concurrent mutations use of the engine: convex-test, its globals, the commit turn, the error log. */
 export type MutationHost = {
-  readonly ct: any;
-  readonly g: any;
+  readonly ct: ConvexTestModule;
+  readonly g: ConvexGlobal;
   readonly commits: { commitTurn(): Promise<void> };
   logError(line: string): void;
 };
@@ -64,7 +65,7 @@ export class ConcurrentMutations {
       set: (value: unknown) => {
         const tx = currentTransaction();
         if (tx) tx.metrics = value;
-        else ownMetrics = value;
+        else ownMetrics = value as MetricsTracker | null;
       },
     });
     const begin = tm.begin.bind(tm);
@@ -76,8 +77,8 @@ export class ConcurrentMutations {
         tx.metrics = new Metrics(tm._limitsConfig);
         this.log.begin(tx, tm._lastCommitTs);
       }
-      for (const component of Object.values(engine.g.components) as any[]) component.db.startTransaction();
-      (tm._metricsTracker as any)?.startTransaction(limits);
+      for (const component of Object.values(engine.g.components)) component.db.startTransaction();
+      tm._metricsTracker?.startTransaction?.(limits);
     };
     const isInTransaction = tm.isInTransaction.bind(tm);
     tm.isInTransaction = () => currentTransaction() !== null || isInTransaction();

@@ -16,6 +16,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { tableNameFromId } from "../common/ids.js";
+import type { ConvexTestModule, DatabaseHandle, FunctionPath } from "../database/convexTestTypes.js";
 import { ContextSlot } from "./contextSlot.mjs";
 import { matchesValidator } from "./validatorMatch.js";
 
@@ -243,18 +244,65 @@ const EXPORTS =
   // For its tests (validatorMatch.test.ts): convex-test's own check.
   "validateValidator };\n";
 
-let loaded: Promise<any> | null = null;
+/** A scheduled function as convex-test's `runScheduledFunction` receives it. */
+export type ScheduledRun = {
+  db: DatabaseHandle;
+  jobId: string;
+  componentPath: string;
+  functionPath: FunctionPath;
+  args: unknown;
+  name: string;
+};
+
+/** The hooks the edited convex-test calls through `globalThis` (EDITS); an unset one keeps its own behaviour. */
+export type LocalBackendHooks = {
+  __localBackendSiteUrl?: string;
+  __localBackendTableNameFromId?: (id: string) => string | null;
+  __localBackendMatchesValidator?: typeof matchesValidator;
+  __localBackendContextSlot?: typeof ContextSlot;
+  __localBackendUserTime?: (
+    kind: "query" | "mutation" | "action",
+    isNested: boolean,
+    run: () => Promise<unknown>,
+  ) => Promise<unknown>;
+  __localBackendMutationResult?: unknown;
+  __localBackendBeforeCommit?: (isNested: boolean) => void;
+  __localBackendBeforeMutation?: (isNested: boolean) => void;
+  __localBackendMutationAttempts?: (
+    isNested: boolean,
+    attempt: () => Promise<unknown>,
+    functionPath: { udfPath: string },
+  ) => Promise<unknown>;
+  __localBackendCommitTurn?: (isNested: boolean) => Promise<void> | undefined;
+  __localBackendInvokeAction?: (
+    functionPath: FunctionPath,
+    requestId: string,
+    args: string,
+  ) => Promise<unknown> | undefined;
+  __localBackendInvokeHttpAction?: (
+    url: string,
+    init: RequestInit | undefined,
+    requestId: string,
+  ) => Promise<unknown> | undefined;
+  __localBackendRunScheduledFunction?: (job: ScheduledRun) => Promise<void> | undefined;
+  __localBackendJobFinished?: (at: number) => void;
+};
+
+/** `globalThis` with the hooks the backend sets. */
+export const hooks = globalThis as typeof globalThis & LocalBackendHooks;
+
+let loaded: Promise<ConvexTestModule> | null = null;
 
 /** The `convex-test` module plus the internals listed in EXPORTS. */
-export function loadConvexTest(): Promise<any> {
+export function loadConvexTest(): Promise<ConvexTestModule> {
   loaded ??= load();
   return loaded;
 }
 
-async function load(): Promise<any> {
-  (globalThis as any).__localBackendTableNameFromId = tableNameFromId;
-  (globalThis as any).__localBackendMatchesValidator = matchesValidator;
-  (globalThis as any).__localBackendContextSlot = ContextSlot;
+async function load(): Promise<ConvexTestModule> {
+  hooks.__localBackendTableNameFromId = tableNameFromId;
+  hooks.__localBackendMatchesValidator = matchesValidator;
+  hooks.__localBackendContextSlot = ContextSlot;
   const pkgJsonPath = require.resolve("convex-test/package.json");
   const pkg = JSON.parse(fs.readFileSync(pkgJsonPath, "utf8"));
   if (pkg.version !== CONVEX_TEST_VERSION) {
@@ -282,5 +330,5 @@ async function load(): Promise<any> {
       () => `from ${JSON.stringify(writeTemp("convex-test-metrics", metrics))};`,
     );
   source += EXPORTS;
-  return await import(writeTemp("convex-test", source));
+  return (await import(writeTemp("convex-test", source))) as ConvexTestModule;
 }

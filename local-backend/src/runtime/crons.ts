@@ -9,7 +9,8 @@
  * whose name, function, arguments and schedule did not change. Runs missed
  * while the backend was down are not replayed: a start schedules from now.
  */
-import { jsonToConvex } from "convex/values";
+import { type JSONValue, jsonToConvex } from "convex/values";
+import type { FunctionModule } from "../database/convexTestTypes.js";
 import type { Caller } from "./functionContext.js";
 import { intKnob } from "../common/knobs.js";
 
@@ -118,7 +119,7 @@ type Planned = { spec: string; at: number; delayMs: number };
 /** What the cron runner uses of the engine: the modules, running a function, the error log. */
 export type CronHost = {
   moduleNames(): string[];
-  loadModule(modulePath: string): Promise<any>;
+  loadModule(modulePath: string): Promise<FunctionModule>;
   runAny(udfPath: string, args: Record<string, unknown>, caller?: Caller): Promise<unknown>;
   logError(line: string): void;
 };
@@ -149,7 +150,7 @@ export class CronRunner {
     if (this.engine.moduleNames().includes("crons")) {
       try {
         const mod = await this.engine.loadModule("crons");
-        jobs = mod.default?.crons ?? {};
+        jobs = (mod.default as { crons?: Record<string, Job> } | undefined)?.crons ?? {};
       } catch (error) {
         this.engine.logError(`crons.ts failed to load: ${String(error)}`);
         return;
@@ -201,7 +202,7 @@ export class CronRunner {
 
   private async run(id: string, job: Job): Promise<void> {
     try {
-      const args = jsonToConvex((job.args?.[0] ?? {}) as any) as Record<string, unknown>;
+      const args = jsonToConvex((job.args?.[0] ?? {}) as JSONValue) as Record<string, unknown>;
       await this.engine.runAny(job.name, args, { kind: "none" });
     } catch (error) {
       this.engine.logError(`cron "${id}" (${job.name}) failed: ${(error as Error).message ?? String(error)}`);

@@ -89,7 +89,7 @@ export function installConsoleCapture(): void {
   for (const [method, level] of levels) {
     const original = (console[method] as (...args: unknown[]) => void).bind(console);
     originalConsole.set(method, original);
-    (console as any)[method] = (...args: unknown[]) => {
+    (console as unknown as Record<string, (...args: unknown[]) => void>)[method] = (...args: unknown[]) => {
       const sink = logSink.getStore();
       if (sink && sink.length < MAX_LOG_LINES) {
         const text = args

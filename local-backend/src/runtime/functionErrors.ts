@@ -3,7 +3,7 @@
  * the sync protocol and HTTP alike, and production mode's redaction.
  */
 import { randomBytes } from "node:crypto";
-import { convexToJson } from "convex/values";
+import { convexToJson, type Value } from "convex/values";
 import { UserTimeoutError } from "./userTime.js";
 
 let redactErrors = false;
@@ -34,7 +34,7 @@ export function describeErrorFully(error: unknown): { message: string; data?: un
     const e = error as { message: string; data?: unknown };
     let data: unknown = null;
     try {
-      data = convexToJson((e.data ?? null) as any);
+      data = convexToJson((e.data ?? null) as Value);
     } catch {
       data = String(e.data);
     }

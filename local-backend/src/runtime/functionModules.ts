@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { FunctionModule, LoadedSchema } from "../database/convexTestTypes.js";
 import { Bundle, bundleFunctions, bundlerIdentity } from "./bundle/bundler.js";
 import { BundleCache } from "./bundle/bundleCache.js";
 import { canonicalPath, type FunctionInfo, type FunctionKind } from "./functionContext.js";
@@ -29,14 +30,16 @@ function removeStaleBundles(): void {
 }
 
 /** A bundle's schema module's default export (undefined without schema.ts). */
-export async function loadSchema(bundle: Bundle): Promise<any> {
-  return bundle.schemaFile ? (await import(pathToFileURL(bundle.schemaFile).href)).default : undefined;
+export async function loadSchema(bundle: Bundle): Promise<LoadedSchema | undefined> {
+  return bundle.schemaFile
+    ? ((await import(pathToFileURL(bundle.schemaFile).href)).default as LoadedSchema | undefined)
+    : undefined;
 }
 
 export class FunctionModules {
   /** The bundle being served (null before the first build). */
   bundle: Bundle | null = null;
-  private moduleCache = new Map<string, Promise<any>>();
+  private moduleCache = new Map<string, Promise<FunctionModule>>();
   private readonly bundleRoot: string;
   private generation = 0;
   private readonly cache: BundleCache | null;
@@ -112,7 +115,7 @@ export class FunctionModules {
     return modules?.get(key);
   }
 
-  async loadModule(modulePath: string, componentPath = ""): Promise<any> {
+  async loadModule(modulePath: string, componentPath = ""): Promise<FunctionModule> {
     const file = this.file(modulePath, componentPath);
     if (!file) {
       const key = modulePath.replace(/\.(js|ts|jsx|tsx|mjs|cjs)$/, "");
@@ -121,7 +124,7 @@ export class FunctionModules {
     }
     let mod = this.moduleCache.get(file);
     if (!mod) {
-      mod = import(pathToFileURL(file).href);
+      mod = import(pathToFileURL(file).href) as Promise<FunctionModule>;
       this.moduleCache.set(file, mod);
     }
     return await mod;
@@ -136,13 +139,14 @@ export class FunctionModules {
   async describe(udfPath: string): Promise<FunctionInfo | null> {
     const [mod, name] = canonicalPath(udfPath).split(":");
     if (!this.bundle?.modules.has(mod)) return null;
-    let exports: any;
+    let exports: FunctionModule;
     try {
       exports = await this.loadModule(mod);
     } catch (error) {
       throw new Error(`Module "${mod}" failed to load: ${(error as Error).message ?? String(error)}`);
     }
-    const fn = exports[name];
+    const fn = exports[name] as
+      { isQuery?: boolean; isMutation?: boolean; isAction?: boolean; isPublic?: boolean } | undefined;
     if (!fn || (typeof fn !== "function" && typeof fn !== "object")) return null;
     const kind: FunctionKind | null = fn.isQuery ? "query" : fn.isMutation ? "mutation" : fn.isAction ? "action" : null;
     if (kind === null) return null;

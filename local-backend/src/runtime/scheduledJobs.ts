@@ -6,11 +6,12 @@
 import { ContextSlot } from "./contextSlot.mjs";
 import { LogWriteError } from "../storage/dataLog.js";
 import type { ComponentStore } from "../database/componentStore.js";
+import type { ConvexGlobal, ConvexTestModule, DatabaseHandle, Doc } from "../database/convexTestTypes.js";
 import { knob } from "../common/knobs.js";
 import { afterSchedulingTransaction, outsideTransaction } from "../database/occ.js";
 
 /** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
-const scheduledMutation = new ContextSlot<{ db: any; jobId: string; done: boolean }>();
+const scheduledMutation = new ContextSlot<{ db: DatabaseHandle; jobId: string; done: boolean }>();
 /**
  * The scheduled mutation about to run another attempt (concurrentMutations.ts), or null:
  * its job status is written again by the new attempt's commit.
@@ -27,6 +28,27 @@ function errorText(error: unknown): string {
   return `Uncaught ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
 }
 
+/** A `_scheduled_functions` row, as the executor reads it. */
+type JobRow = {
+  _creationTime: number;
+  name: string;
+  args?: unknown[];
+  scheduledTime: number;
+  state?: { kind: string };
+  completedTime?: unknown;
+};
+
+function jobRow(doc: Doc): JobRow;
+function jobRow(doc: Doc | null): JobRow | null;
+function jobRow(doc: Doc | null): JobRow | null {
+  return doc as unknown as JobRow | null;
+}
+
+/** The app's database, then each component's (each has its own `_scheduled_functions`). */
+function databases(engine: SchedulerHost): [string, DatabaseHandle][] {
+  return [["", engine.db], ...engine.components.dbs];
+}
+
 /** Convex's scheduled job garbage collector: at most this many rows per transaction, then a pause. */
 const GC_BATCH = 1000;
 const GC_DELAY_MS = 10_000;
@@ -34,9 +56,9 @@ const FINISHED = new Set(["success", "failed", "canceled"]);
 
 /** What the scheduler uses of the engine: convex-test, its globals, the databases and the error log. */
 export type SchedulerHost = {
-  readonly ct: any;
-  readonly g: any;
-  readonly db: any;
+  readonly ct: ConvexTestModule;
+  readonly g: ConvexGlobal;
+  readonly db: DatabaseHandle;
   readonly components: Pick<ComponentStore, "dbs">;
   logError(line: string): void;
 };
@@ -87,10 +109,11 @@ export class ScheduledJobs {
     this.lastSweep = Date.now();
     const engine = this.engine;
     let next = Infinity;
-    for (const [componentPath, db] of [["", engine.db], ...engine.components.dbs] as [string, any][]) {
+    for (const [componentPath, db] of databases(engine)) {
       const expired: [string, number][] = [];
-      for (const [id, doc] of db.tableDocuments("_scheduled_functions") as Iterable<[string, any]>) {
-        if (!FINISHED.has(doc.state?.kind)) continue;
+      for (const [id, row] of db.tableDocuments("_scheduled_functions")) {
+        const doc = jobRow(row);
+        if (!FINISHED.has(doc.state?.kind ?? "")) continue;
         // A row finished before completion times were kept counts from its creation.
         const expires =
           (typeof doc.completedTime === "number" ? doc.completedTime : doc._creationTime) + this.retentionMs;
@@ -104,7 +127,9 @@ export class ScheduledJobs {
       await engine.ct.convexGlobalStorage.run(engine.g, () =>
         engine.ct.withAuth().runInComponent(componentPath, async () => {
           for (const [id] of batch) {
-            if (FINISHED.has(db.get("_scheduled_functions", id)?.state?.kind)) db.delete("_scheduled_functions", id);
+            if (FINISHED.has(jobRow(db.get("_scheduled_functions", id))?.state?.kind ?? "")) {
+              db.delete("_scheduled_functions", id);
+            }
           }
         }),
       );
@@ -117,8 +142,9 @@ export class ScheduledJobs {
     if (this.stopped) return;
     const engine = this.engine;
     // The app's jobs, then each component's (in its own `_scheduled_functions`).
-    for (const [componentPath, db] of [["", engine.db], ...engine.components.dbs] as [string, any][]) {
-      for (const [id, doc] of [...db.tableDocuments("_scheduled_functions")] as [string, any][]) {
+    for (const [componentPath, db] of databases(engine)) {
+      for (const [id, row] of [...db.tableDocuments("_scheduled_functions")]) {
+        const doc = jobRow(row);
         if (skip.has(componentPath ? `@${componentPath}|${id}` : id)) continue;
         const kind = doc.state?.kind;
         if (kind === "inProgress") {
@@ -130,7 +156,7 @@ export class ScheduledJobs {
           }).catch((error: unknown) => engine.logError(`scheduled function ${doc.name}: ${String(error)}`));
           continue;
         }
-        if (FINISHED.has(kind)) {
+        if (FINISHED.has(kind ?? "")) {
           this.jobFinished(typeof doc.completedTime === "number" ? doc.completedTime : doc._creationTime);
           continue;
         }
@@ -142,7 +168,7 @@ export class ScheduledJobs {
 
   /** Sets a job's final state in a transaction of its own. */
   private async completeJob(
-    db: any,
+    db: DatabaseHandle,
     jobId: string,
     componentPath: string,
     state: Record<string, unknown>,
@@ -164,7 +190,7 @@ export class ScheduledJobs {
    * `inProgress` before it starts, so a crash while it runs fails it on restart
    * instead of running it again.
    */
-  async runJob(db: any, jobId: string, componentPath: string, name: string, args: unknown): Promise<void> {
+  async runJob(db: DatabaseHandle, jobId: string, componentPath: string, name: string, args: unknown): Promise<void> {
     try {
       await afterSchedulingTransaction();
       // The timer was set inside the scheduling mutation: none of its context carries over.
@@ -179,7 +205,13 @@ export class ScheduledJobs {
     }
   }
 
-  private async runJobOnce(db: any, jobId: string, componentPath: string, name: string, args: unknown): Promise<void> {
+  private async runJobOnce(
+    db: DatabaseHandle,
+    jobId: string,
+    componentPath: string,
+    name: string,
+    args: unknown,
+  ): Promise<void> {
     const ct = this.engine.ct;
     const functionPath = { udfPath: name, componentPath };
     const { func } = await ct.resolveFunction(functionPath, "any");
@@ -193,8 +225,8 @@ export class ScheduledJobs {
     const auth = new ct.AuthFake();
     await ct.requestMetadataStorage.run(requestMetadata, () =>
       ct.authStorage.run(auth, async () => {
-        if (func.isMutation) {
-          const job = db.get("_scheduled_functions", jobId);
+        if ((func as { isMutation?: boolean }).isMutation) {
+          const job = jobRow(db.get("_scheduled_functions", jobId));
           if (job?.state?.kind !== "pending") return;
           try {
             await scheduledMutation.run({ db, jobId, done: false }, () => ct.withAuth().fun(functionPath, args));
@@ -208,7 +240,7 @@ export class ScheduledJobs {
           return;
         }
         const started = await ct.withAuth().runInComponent(componentPath, async () => {
-          const job = db.get("_scheduled_functions", jobId);
+          const job = jobRow(db.get("_scheduled_functions", jobId));
           if (job?.state?.kind !== "pending") return false;
           db.patch("_scheduled_functions", jobId, { state: { kind: "inProgress" } });
           return true;
@@ -231,7 +263,7 @@ export class ScheduledJobs {
     const job = scheduledMutation.getStore();
     if (isNested || !job || job.done) return;
     job.done = true;
-    const doc = job.db.get("_scheduled_functions", job.jobId);
+    const doc = jobRow(job.db.get("_scheduled_functions", job.jobId));
     if (doc?.state?.kind !== "pending") throw JOB_CANCELED;
     job.db.patch("_scheduled_functions", job.jobId, { state: { kind: "success" }, completedTime: Date.now() });
     this.jobFinished(Date.now());
@@ -242,7 +274,7 @@ export class ScheduledJobs {
     name: string,
     args: unknown,
     scheduledTime: number,
-    db: any,
+    db: DatabaseHandle,
     componentPath: string,
   ) {
     const fire = () => {

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import { convexToJson, getDocumentSize } from "convex/values";
 import { CursorSeal, queryFingerprint } from "./cursors.js";
 import type { ComponentStore } from "../database/componentStore.js";
+import type { ConvexGlobal, DatabaseHandle } from "../database/convexTestTypes.js";
 import type { DataStore } from "../storage/store.js";
 import { readTracker, tableFromId } from "./functionContext.js";
 import { currentTransaction } from "../database/occ.js";
@@ -21,8 +22,8 @@ const docCache = new WeakMap<object, { json: string; size: number }>();
 
 /** What the syscall wrappers use of the engine: convex-test's globals, the database, files and the API's URL. */
 export type SyscallHost = {
-  readonly g: any;
-  readonly db: any;
+  readonly g: ConvexGlobal;
+  readonly db: DatabaseHandle;
   readonly store: Pick<DataStore, "adminKey" | "writeFile" | "fileName">;
   readonly components: Pick<ComponentStore, "currentDb">;
   readonly files: { uploadToken(): string };
@@ -44,7 +45,7 @@ export function wrapSyscalls(engine: SyscallHost): void {
     if (op === "1.0/storageGetMetadata") {
       // The deprecated ctx.storage.getMetadata, which convex-test lacks.
       const { storageId } = JSON.parse(jsonArgs);
-      const doc: any = tableFromId(storageId) === "_storage" ? engine.db.get("_storage", storageId) : null;
+      const doc = tableFromId(storageId) === "_storage" ? engine.db.get("_storage", storageId) : null;
       return JSON.stringify(
         doc ? { storageId, sha256: doc.sha256, size: doc.size, contentType: doc.contentType ?? null } : null,
       );
@@ -70,14 +71,15 @@ export function wrapSyscalls(engine: SyscallHost): void {
     return currentTransaction() ? result.then(afterOtherWork) : result;
   };
   const jsSyscall = g.jsSyscall;
-  g.jsSyscall = async (op: string, args: any) => {
+  g.jsSyscall = async (op: string, args: Record<string, unknown>) => {
     if (op === "storage/storeBlob") {
+      const { blob } = args as { blob: Blob };
       // Bytes on disk before the _storage document can commit.
-      const sha = engine.store.writeFile(new Uint8Array(await args.blob.arrayBuffer()));
-      const id = await jsSyscall(op, args);
+      const sha = engine.store.writeFile(new Uint8Array(await blob.arrayBuffer()));
+      const id = (await jsSyscall(op, args)) as string;
       // Then served from disk like an upload, not kept in memory.
       if (engine.db._storage[id]) {
-        engine.db._storage[id] = await fs.openAsBlob(engine.store.fileName(sha), { type: args.blob.type ?? "" });
+        engine.db._storage[id] = await fs.openAsBlob(engine.store.fileName(sha), { type: blob.type ?? "" });
       }
       return id;
     }

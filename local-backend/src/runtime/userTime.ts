@@ -36,6 +36,8 @@
 import { ContextSlot } from "./contextSlot.mjs";
 import fs from "node:fs";
 import { knob } from "../common/knobs.js";
+import type { ConvexGlobal } from "../database/convexTestTypes.js";
+import { hooks } from "./convexTestLoader.js";
 
 /** CPU time of this process in ms (not wall time: the machine may be busy with other work). */
 function cpuMs(): number {
@@ -222,11 +224,8 @@ function timedSyscall<A extends unknown[], R>(syscall: (...args: A) => R): (...a
  * and wraps the database syscalls of its global `g` (after any other
  * wrapping), so their time is system time.
  */
-export function installUserTimeLimits(g: {
-  syscall: (...args: any[]) => any;
-  asyncSyscall: (...args: any[]) => any;
-}): void {
-  (globalThis as any).__localBackendUserTime = runTimed;
+export function installUserTimeLimits(g: Pick<ConvexGlobal, "syscall" | "asyncSyscall">): void {
+  hooks.__localBackendUserTime = runTimed;
   g.syscall = timedSyscall(g.syscall);
   g.asyncSyscall = timedSyscall(g.asyncSyscall);
 }

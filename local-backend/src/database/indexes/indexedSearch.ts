@@ -18,7 +18,7 @@
  *   re-runs the query) and the documents read.
  */
 import { compareValues, getDocumentSize, type Value } from "convex/values";
-import { type QuerySource, queryOperators, type SerializedQuery } from "../convexTestTypes.js";
+import { type QuerySource, queryOperators, type QueryStep, type SerializedQuery } from "../convexTestTypes.js";
 import { type ConvexTestInternals, type Doc, fieldHelpers, type PageResult, type PaginateArgs } from "./indexKeys.js";
 import type { IndexQueriesClass } from "./indexQueries.js";
 import {
@@ -161,7 +161,7 @@ export function withSearch(Base: IndexQueriesClass, ct: ConvexTestInternals) {
       return docs;
     }
 
-    queryNext(queryId: number): unknown {
+    queryNext(queryId: number): QueryStep {
       const results = this._queryResults?.[queryId];
       if (results !== undefined && results.length === 0 && results[SCANNED_TOO_MANY]) {
         throw new Error(SCANNED_TOO_MANY_MESSAGE);

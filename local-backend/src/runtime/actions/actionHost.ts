@@ -4,12 +4,13 @@
  * action's own context (identity, request, component, time limit, log lines).
  */
 import { AsyncResource } from "node:async_hooks";
-import { convexToJson, jsonToConvex } from "convex/values";
+import { convexToJson, jsonToConvex, type Value } from "convex/values";
 import type { ActionHost, ActionPool } from "./actionPool.js";
 import { FUNCTION_ENV_GLOBAL } from "../bundle/bundler.js";
 import type { FunctionModules } from "../functionModules.js";
 import { canonicalPath, emitFunctionLog } from "../functionContext.js";
 import { onActionExpired } from "../userTime.js";
+import type { ConvexGlobal, ConvexTestModule } from "../../database/convexTestTypes.js";
 
 /**
  * Runs an action's code in a worker thread (called by convex-test where it
@@ -20,7 +21,7 @@ import { onActionExpired } from "../userTime.js";
 /** What actions in threads use of the engine: whether it closed, convex-test, the bundle's files. */
 export type ActionEngine = {
   readonly closed: boolean;
-  readonly ct: any;
+  readonly ct: ConvexTestModule;
   readonly functions: Pick<FunctionModules, "file">;
 };
 
@@ -94,7 +95,7 @@ async function bodyBytes(body: BodyInit | null | undefined): Promise<ArrayBuffer
 
 /** What a worker asks for, answered in the context of the function that started it (created in that context). */
 function hostInContext(engine: ActionEngine): ActionHost {
-  const inContext = AsyncResource.bind((fn: () => any) => fn());
+  const inContext = AsyncResource.bind(<T>(fn: () => T): T => fn());
   return {
     syscall: (kind, op, syscallArgs) => inContext(() => actionSyscall(engine, kind, op, syscallArgs)),
     log: (method, line, printed) => inContext(() => emitFunctionLog(method, line, printed)),
@@ -103,7 +104,7 @@ function hostInContext(engine: ActionEngine): ActionHost {
 
 /** A copy of the deployment's environment variables for a worker (function code's `process.env`). */
 function functionEnv(): Record<string, string> {
-  return { ...((globalThis as any)[FUNCTION_ENV_GLOBAL] as Record<string, string>) };
+  return { ...(globalThis as unknown as Record<string, Record<string, string>>)[FUNCTION_ENV_GLOBAL] };
 }
 
 /**
@@ -111,25 +112,27 @@ function functionEnv(): Record<string, string> {
  * answers it for an action on this thread; the calls to other functions go
  * by their address (a name, a component reference or a function handle).
  */
-async function actionSyscall(engine: ActionEngine, kind: "async" | "js", op: string, args: any): Promise<unknown> {
-  const convex = (globalThis as any).Convex;
+async function actionSyscall(engine: ActionEngine, kind: "async" | "js", op: string, args: unknown): Promise<unknown> {
+  // convex-test's global state of the running function (a getter over convexGlobalStorage).
+  const convex = (globalThis as unknown as { Convex: ConvexGlobal }).Convex;
   if (kind === "js") {
+    const jsArgs = args as Record<string, unknown>;
     if (op === "storage/storeBlob") {
-      const { bytes, type, ...rest } = args;
+      const { bytes, type, ...rest } = jsArgs as { bytes: ArrayBuffer; type?: string };
       return await convex.jsSyscall(op, { ...rest, blob: new Blob([bytes], { type }) });
     }
     if (op === "storage/getBlob") {
-      const blob: Blob | null = await convex.jsSyscall(op, args);
+      const blob = (await convex.jsSyscall(op, jsArgs)) as Blob | null;
       return blob ? { bytes: await blob.arrayBuffer(), type: blob.type } : null;
     }
-    return await convex.jsSyscall(op, args);
+    return await convex.jsSyscall(op, jsArgs);
   }
   if (op === "1.0/getUserIdentity") {
     const identity = await engine.ct.authStorage.getStore()?.getUserIdentity();
     return JSON.stringify(identity ?? null);
   }
   if (op === "1.0/actions/query" || op === "1.0/actions/mutation" || op === "1.0/actions/action") {
-    const { name, reference, functionHandle, args: fnArgs } = JSON.parse(args);
+    const { name, reference, functionHandle, args: fnArgs } = JSON.parse(args as string);
     const functionPath = engine.ct.getFunctionPathFromAddress({ name, reference, functionHandle });
     const acc = engine.ct.withAuth();
     const value = jsonToConvex(fnArgs ?? {});
@@ -139,7 +142,7 @@ async function actionSyscall(engine: ActionEngine, kind: "async" | "js", op: str
         : op === "1.0/actions/mutation"
           ? await acc.mutationFromPath(functionPath, value)
           : await acc.actionFromPath(functionPath, value);
-    return JSON.stringify(convexToJson(result === undefined ? null : result));
+    return JSON.stringify(convexToJson((result === undefined ? null : result) as Value));
   }
-  return await convex.asyncSyscall(op, args);
+  return await convex.asyncSyscall(op, args as string);
 }

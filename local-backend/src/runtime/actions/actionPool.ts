@@ -26,7 +26,7 @@
 import os from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ConvexError, convexToJson, jsonToConvex } from "convex/values";
+import { ConvexError, convexToJson, type JSONValue, jsonToConvex, type Value } from "convex/values";
 import { intKnob } from "../../common/knobs.js";
 import { findUp } from "../../common/ownPaths.js";
 
@@ -40,7 +40,7 @@ export type SerializedError = {
 
 /** What runs one action's syscalls and logs on the main thread (in its context). */
 export type ActionHost = {
-  syscall(kind: "async" | "js", op: string, args: any): Promise<unknown>;
+  syscall(kind: "async" | "js", op: string, args: unknown): Promise<unknown>;
   log(method: string, line: string, printed: string): void;
 };
 
@@ -64,10 +64,17 @@ export type HttpResponseData = { status: number; statusText: string; headers: [s
 type Run = {
   id: number;
   host: ActionHost;
-  resolve: (result: any) => void;
+  resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
   thread: Thread;
 };
+
+/** What a worker thread posts (actionWorker.ts). */
+type WorkerMessage =
+  | { type: "done"; id: number; result: unknown }
+  | { type: "fail"; id: number; error: SerializedError }
+  | { type: "log"; run?: number; method: string; line: string; printed: string }
+  | { type: "syscall"; run: number; call: number; kind: "async" | "js"; op: string; args: unknown };
 
 type Thread = { worker: Worker; runs: Set<number>; retiring: boolean; exited: boolean };
 
@@ -104,11 +111,11 @@ export class ActionPool {
     task: ActionTask & { http: HttpRequestData },
     host: ActionHost,
   ): { id: number; result: Promise<HttpResponseData> };
-  run(task: ActionTask, host: ActionHost): { id: number; result: Promise<any> } {
+  run(task: ActionTask, host: ActionHost): { id: number; result: Promise<unknown> } {
     if (this.closed) throw new Error("The backend is shutting down");
     const thread = this.pick();
     const id = ++this.nextId;
-    const result = new Promise<any>((resolve, reject) => {
+    const result = new Promise<unknown>((resolve, reject) => {
       this.runs.set(id, { id, host, resolve, reject, thread });
     });
     thread.runs.add(id);
@@ -171,7 +178,7 @@ export class ActionPool {
     // An idle thread does not keep the process alive (see run() and finish()).
     worker.unref();
     const thread: Thread = { worker, runs: new Set(), retiring: false, exited: false };
-    worker.on("message", (message: any) => this.onMessage(thread, message));
+    worker.on("message", (message: WorkerMessage) => this.onMessage(thread, message));
     worker.on("error", (error) => {
       this.logError(`An action worker thread failed: ${error?.stack ?? String(error)}`);
     });
@@ -207,7 +214,7 @@ export class ActionPool {
     if (run.thread.retiring && run.thread.runs.size === 0 && !run.thread.exited) this.stop(run.thread);
   }
 
-  private onMessage(thread: Thread, message: any): void {
+  private onMessage(thread: Thread, message: WorkerMessage): void {
     switch (message.type) {
       case "done":
       case "fail": {
@@ -221,7 +228,10 @@ export class ActionPool {
       case "log": {
         const run = message.run === undefined ? undefined : this.runs.get(message.run);
         if (run) run.host.log(message.method, message.line, message.printed);
-        else (console as any)[message.method]?.(message.printed);
+        else
+          (console as unknown as Record<string, ((line: string) => void) | undefined>)[message.method]?.(
+            message.printed,
+          );
         return;
       }
       case "syscall": {
@@ -234,7 +244,10 @@ export class ActionPool {
           return;
         }
         run.host.syscall(message.kind, message.op, message.args).then(
-          (result: any) => reply({ result }, result?.bytes instanceof ArrayBuffer ? [result.bytes] : []),
+          (result: unknown) => {
+            const bytes = (result as { bytes?: unknown } | null)?.bytes;
+            reply({ result }, bytes instanceof ArrayBuffer ? [bytes] : []);
+          },
           (error: unknown) => reply({ error: syscallError(error) }),
         );
         return;
@@ -251,9 +264,9 @@ function syscallError(error: unknown): { message: string; data?: unknown } {
   if (typeof error === "object" && error !== null && Symbol.for("ConvexError") in error) {
     let data: unknown;
     try {
-      data = convexToJson(((error as any).data ?? null) as any);
+      data = convexToJson(((error as { data?: Value }).data ?? null) as Value);
     } catch {
-      data = String((error as any).data);
+      data = String((error as { data?: unknown }).data);
     }
     return { message, data };
   }
@@ -264,13 +277,13 @@ function syscallError(error: unknown): { message: string; data?: unknown } {
 export function deserializeError(serialized: SerializedError): Error {
   let error: Error;
   if (serialized.convexError) {
-    let data: any = serialized.data ?? null;
+    let data: unknown = serialized.data ?? null;
     try {
-      data = jsonToConvex(data);
+      data = jsonToConvex(data as JSONValue);
     } catch {
       // Not Convex JSON (it could not be converted in the worker): kept as its text.
     }
-    error = new ConvexError(data);
+    error = new ConvexError(data as Value);
   } else {
     error = new Error(serialized.message);
     error.name = serialized.name;

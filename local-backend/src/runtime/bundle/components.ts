@@ -113,7 +113,7 @@ async function evaluate(
     const text = errors.map((e) => `${e.location?.file ?? configFile}: ${e.text}`).join("\n  ") || String(error);
     throw new ComponentConfigError(`Bundling ${configFile} failed:\n  ${text}`);
   }
-  let def: any;
+  let def: { _childComponents?: unknown; _isRoot?: boolean; _name?: string } | undefined;
   try {
     def = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)).default;
   } catch (error) {
@@ -124,13 +124,15 @@ async function evaluate(
       `${configFile} must \`export default\` the result of defineApp() or defineComponent(...)`,
     );
   }
-  const children = (def._childComponents as [string, any][]).map(([name, stub]) => {
-    const dir = String(stub?.componentDefinitionPath ?? "");
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) {
-      throw new ComponentConfigError(`${configFile}: invalid component name "${name}"`);
-    }
-    return { name, dir, importSpecifier: imports.get(dir) ?? dir };
-  });
+  const children = (def._childComponents as [string, { componentDefinitionPath?: unknown } | undefined][]).map(
+    ([name, stub]) => {
+      const dir = String(stub?.componentDefinitionPath ?? "");
+      if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) {
+        throw new ComponentConfigError(`${configFile}: invalid component name "${name}"`);
+      }
+      return { name, dir, importSpecifier: imports.get(dir) ?? dir };
+    },
+  );
   const seen = new Set<string>();
   for (const child of children) {
     if (seen.has(child.name)) throw new ComponentConfigError(`${configFile}: component "${child.name}" is used twice`);
