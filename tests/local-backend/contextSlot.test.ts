@@ -1,10 +1,10 @@
 /**
- * ContextSlot (local-backend/src/runtime/contextSlot.mjs) stands in for AsyncLocalStorage in the
+ * ContextSlot (local-backend/src/common/contextSlot.mjs) stands in for AsyncLocalStorage in the
  * backend and in convex-test: each slot must behave as its own AsyncLocalStorage would.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
-import { ContextSlot } from "../../local-backend/src/runtime/contextSlot.mjs";
+import { ContextSlot } from "../../local-backend/src/common/contextSlot.mjs";
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -183,6 +183,8 @@ export type ConvexTestModule = ConvexTestInternals & {
   resolveFunction(functionPath: unknown, kind: string): Promise<{ func: unknown }>;
   getFunctionPathFromAddress(address: { name?: string; reference?: string; functionHandle?: string }): FunctionPath;
   TransactionMetricsTracker: new (limits: unknown) => MetricsTracker;
+  /** convex-test's check of a value against a validator's JSON (throws when it does not match). */
+  validateValidator(validator: unknown, value: unknown): void;
 };
 
 /** convex-test's DatabaseFake, as the IndexedDatabase layers extend it. */

@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { tableNameFromId } from "../common/ids.js";
 import type { ConvexTestModule, DatabaseHandle, FunctionPath } from "../database/convexTestTypes.js";
-import { ContextSlot } from "./contextSlot.mjs";
+import { ContextSlot } from "../common/contextSlot.mjs";
 import { matchesValidator } from "./validatorMatch.js";
 
 export const CONVEX_TEST_VERSION = "0.0.60";

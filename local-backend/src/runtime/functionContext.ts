@@ -4,7 +4,7 @@
  * and the log lines its console.* output becomes; and the names every part of
  * the backend uses for callers and function paths.
  */
-import { ContextSlot } from "./contextSlot.mjs";
+import { ContextSlot } from "../common/contextSlot.mjs";
 import { inspect } from "node:util";
 import { tableNameFromId } from "../common/ids.js";
 import type { ReadSet } from "../database/readSet.js";

@@ -9,7 +9,7 @@
  *
  * Plain JavaScript: the action worker threads (actionWorker.mjs) load it without tsx.
  */
-import { ContextSlot } from "./contextSlot.mjs";
+import { ContextSlot } from "../common/contextSlot.mjs";
 import { createCipheriv, randomBytes } from "node:crypto";
 
 const BLOCK = Buffer.alloc(512);

@@ -3,7 +3,7 @@
  * the real clock (convex-test calls runJob through convexTestLoader.ts), and
  * picks up the jobs left pending or running by a previous process.
  */
-import { ContextSlot } from "./contextSlot.mjs";
+import { ContextSlot } from "../common/contextSlot.mjs";
 import { LogWriteError } from "../storage/dataLog.js";
 import type { ComponentStore } from "../database/componentStore.js";
 import type { ConvexGlobal, ConvexTestModule, DatabaseHandle, Doc } from "../database/convexTestTypes.js";

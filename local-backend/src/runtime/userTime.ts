@@ -33,7 +33,7 @@
  * variables `DATABASE_UDF_USER_TIMEOUT_SECONDS` and
  * `ACTION_USER_TIMEOUT_SECONDS` (read once, at start).
  */
-import { ContextSlot } from "./contextSlot.mjs";
+import { ContextSlot } from "../common/contextSlot.mjs";
 import fs from "node:fs";
 import { knob } from "../common/knobs.js";
 import type { ConvexGlobal } from "../database/convexTestTypes.js";
