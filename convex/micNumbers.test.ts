@@ -1,7 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
+import { numbersLineText } from "./lib/micNumbersLine";
 import "./lib/time";
+import { MAX_CONFIRMED_DATES } from "./lib/tonight";
+import * as MicNumbers from "./model/micNumbers";
+import * as Tonight from "./model/tonight";
+import { baseArgs } from "./testing/test.tonight";
 import { createUser, type TestUser } from "./testing/test.setup";
 import { comics, host, mic, nyWed, openList, t, useWednesdayNight } from "./testing/test.nightLists";
 import { triggers } from "./triggers";
@@ -171,5 +176,160 @@ describe("a mic's numbers from its own lists", () => {
     );
     expect(row).toMatchObject({ closed: true, cancelled: false, spots: 2, signUps: 3, comedians: 3 });
     expect(row?.fillMinutes).toBe(Math.round((nyWed("19:45") - nyWed("19:30")) / MIN));
+  });
+});
+
+/** The `count` Wednesdays before tonight, oldest first. */
+function wednesdays(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const d = new Date(Date.UTC(2026, 10, 25) - 7 * (count - i) * 24 * 3600_000);
+    return d.toISOString().slice(0, 10);
+  });
+}
+
+/** Runs `read` in one query transaction and returns its result with the documents it read. */
+async function withReads<T>(read: (ctx: Parameters<Parameters<typeof t.run>[0]>[0]) => Promise<T>) {
+  return await t.run(async (ctx) => {
+    const before = await ctx.meta.getTransactionMetrics();
+    const result = await read(ctx);
+    const after = await ctx.meta.getTransactionMetrics();
+    return { result, documentsRead: after.documentsRead.used - before.documentsRead.used };
+  });
+}
+
+const micRow = async () => await t.run(async (ctx) => await ctx.db.get("sceneItems", mic));
+
+describe("the mic's numbers kept as one summary and a short line", () => {
+  test("the event page reads the same documents for 3 nights as for 25", async () => {
+    const me = (await comics(1, "Me"))[0];
+    for (const date of wednesdays(3)) await night({ date, signUps: 4, setsUp: 4, firstSetLate: 15 });
+    const few = await withReads((ctx) => MicNumbers.micNumbers(ctx, { micId: mic, viewer: me.userId }));
+    expect(few.result).toMatchObject({ nights: 3, enough: true });
+    for (const date of wednesdays(25).slice(0, 22)) await night({ date, signUps: 4, setsUp: 4, firstSetLate: 15 });
+    const many = await withReads((ctx) => MicNumbers.micNumbers(ctx, { micId: mic, viewer: me.userId }));
+    expect(many.result).toMatchObject({ nights: MicNumbers.NUMBERS_NIGHTS, enough: true });
+    // One summary row, whatever the history.
+    expect(many.documentsRead).toBe(1);
+    expect(few.documentsRead).toBe(many.documentsRead);
+  });
+
+  test("no short line before enough nights; then one on the mic row, which Tonight returns without reading more", async () => {
+    const tonight = async () =>
+      await withReads((ctx) =>
+        Tonight.tonightPage(ctx, {
+          ...baseArgs({ nowMs: nyWed("12:00") }),
+          paginationOpts: { numItems: 10, cursor: null },
+        }),
+      );
+    const bare = await tonight();
+    expect(bare.result.page.map((n) => n.item._id)).toEqual([mic]);
+    expect(bare.result.page[0].item.numbersLine).toBeUndefined();
+
+    // One night, then two: still not enough, and the line stays empty.
+    const [d1, d2, d3, d4] = wednesdays(4);
+    await night({ date: d1, spots: 5, signUps: 8, setsUp: 5, firstSetLate: 15 });
+    await night({ date: d2, spots: 5, signUps: 8, setsUp: 5, firstSetLate: 15 });
+    expect((await micRow())?.numbersLine).toBeUndefined();
+    expect(numbersLineText((await micRow())?.numbersLine)).toBe("");
+
+    await night({ date: d3, spots: 5, signUps: 8, setsUp: 5, firstSetLate: 15 });
+    await night({ date: d4, spots: 5, cancelled: true, signUps: 2 });
+    const line = (await micRow())?.numbersLine;
+    expect(line).toMatchObject({ nights: 4, held: 3, fillRate: 100, lateMinutes: 15 });
+    // The two most useful figures: how fast it fills (these sign-ups are made on the frozen clock) and the real start.
+    expect(numbersLineText(line)).toMatch(/^Fills in ~.+ · first set ~15 min late$/);
+
+    const shown = await tonight();
+    expect(shown.result.page[0].item.numbersLine).toEqual(line);
+    expect(shown.documentsRead).toBe(bare.documentsRead);
+  });
+
+  test("the summary follows a closed night that changes and a night's list that goes", async () => {
+    const dates = wednesdays(3);
+    const lists: Id<"nightLists">[] = [];
+    for (const date of dates) lists.push(await night({ date, signUps: 4, setsUp: 4, firstSetLate: 20 }));
+    expect(await numbers()).toMatchObject({ nights: 3, enough: true, typicalLateMinutes: 20 });
+    // The oldest list is cancelled after the fact: held 2, below the threshold.
+    await t.run(async (raw) => {
+      const { db } = triggers.wrapDB(raw);
+      await db.patch("nightLists", lists[0], { closedReason: "cancelled", version: 9 });
+    });
+    expect(await numbers()).toMatchObject({ nights: 3, held: 2, cancelled: 1, enough: false });
+    expect((await micRow())?.numbersLine).toBeUndefined();
+    // A list deleted takes its night with it; the last one gone leaves no summary at all.
+    await t.run(async (raw) => {
+      const { db } = triggers.wrapDB(raw);
+      for (const listId of lists) await db.delete("nightLists", listId);
+    });
+    expect(await numbers()).toMatchObject({ nights: 0, enough: false, hostConfirmed: 0 });
+    expect(await t.run(async (ctx) => await ctx.db.query("micNumberSummaries").collect())).toEqual([]);
+  });
+});
+
+describe("host confirmations in how reliably it runs", () => {
+  const confirm = async (date: string, confirmed = true) =>
+    await host.asUser.mutation(api.claims.setConfirmedDate, { micId: mic, date, confirmed });
+
+  test("no nights: nothing confirmed; a confirmed date without a list counts for nothing", async () => {
+    await confirm("2026-11-18");
+    expect(await numbers()).toMatchObject({ nights: 0, hostConfirmed: 0 });
+  });
+
+  test("confirmed before, during and after the night all count; taking it back and cancelling uncount it", async () => {
+    const [d1, d2, d3, d4] = wednesdays(4);
+    // Confirmed days ahead, before its list exists.
+    await confirm(d1);
+    await night({ date: d1, signUps: 4, setsUp: 4 });
+    // Confirmed while its list is open (the night's row is not counted until it closes).
+    const open = await night({ date: d2, signUps: 4, setsUp: 4, closed: false });
+    await confirm(d2);
+    await t.run(async (raw) => {
+      const { db } = triggers.wrapDB(raw);
+      await db.patch("nightLists", open, { status: "closed", closedReason: "ended", version: 5 });
+    });
+    // Confirmed after it closed: the mic's trigger updates the closed night.
+    await night({ date: d3, signUps: 4, setsUp: 4 });
+    await confirm(d3);
+    await night({ date: d4, signUps: 4, setsUp: 4 });
+    expect(await numbers()).toMatchObject({ nights: 4, held: 4, hostConfirmed: 3 });
+
+    await confirm(d3, false);
+    expect(await numbers()).toMatchObject({ hostConfirmed: 2 });
+    // Cancelling a confirmed night takes its confirmation away (it was not held).
+    await host.asUser.mutation(api.claims.setCancelledDate, { micId: mic, date: d2, cancelled: true });
+    const rows = await t.run(async (ctx) =>
+      ctx.db
+        .query("micNights")
+        .withIndex("by_mic_and_closed_and_date", (q) => q.eq("micId", mic).eq("closed", true))
+        .collect(),
+    );
+    expect(rows.find((r) => r.date === d2)).toMatchObject({ hostConfirmed: false });
+    expect(await numbers()).toMatchObject({ nights: 4, hostConfirmed: 1 });
+  });
+
+  test("a confirmation dropped from the mic's capped dates stays on its night", async () => {
+    const [d1, d2, d3] = wednesdays(3);
+    for (const date of [d1, d2, d3]) {
+      await confirm(date);
+      await night({ date, signUps: 4, setsUp: 4 });
+    }
+    expect(await numbers()).toMatchObject({ hostConfirmed: 3 });
+    // Enough later confirmations to push the three nights out of the mic's kept dates.
+    const later = Array.from({ length: MAX_CONFIRMED_DATES }, (_, i) =>
+      new Date(Date.UTC(2026, 11, 1) + i * 24 * 3600_000).toISOString().slice(0, 10),
+    );
+    for (const date of later) await confirm(date);
+    expect((await micRow())?.confirmedDates).not.toContain(d1);
+    expect(await numbers()).toMatchObject({ nights: 3, hostConfirmed: 3 });
+    // A later change to one of those nights keeps its confirmation too.
+    await t.run(async (raw) => {
+      const { db } = triggers.wrapDB(raw);
+      const row = await db
+        .query("nightLists")
+        .withIndex("by_mic_and_date", (q) => q.eq("micId", mic).eq("date", d1))
+        .unique();
+      await db.patch("nightLists", row!._id, { version: 99 });
+    });
+    expect(await numbers()).toMatchObject({ hostConfirmed: 3 });
   });
 });

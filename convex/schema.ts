@@ -58,6 +58,41 @@ export const reportStatus = v.union(v.literal("open"), v.literal("resolved"), v.
 
 /** The editable description of a mic or show (everything but counters and
  * verification), shared by the wizards, onboarding, admin and claimant edits. */
+/** A mic's short numbers (see `convex/lib/micNumbersLine.ts`): each figure only when it clears its thresholds. */
+export const numbersLineValidator = v.object({
+  nights: v.number(),
+  held: v.number(),
+  fillRate: v.optional(v.number()),
+  fillMinutes: v.optional(v.number()),
+  lotteryChance: v.optional(v.number()),
+  lateMinutes: v.optional(v.number()),
+  waitMinutes: v.optional(v.number()),
+});
+
+/** A mic's numbers over its latest closed nights, as stored (model/micNumbers). */
+const nullableNumber = v.union(v.number(), v.null());
+export const micNumberSummaryFields = {
+  /** Closed nights looked at (held and cancelled). */
+  nights: v.number(),
+  held: v.number(),
+  cancelled: v.number(),
+  /** Of those nights, the ones the host confirmed. */
+  hostConfirmed: v.number(),
+  /** False below the thresholds: the page says "not enough nights yet". */
+  enough: v.boolean(),
+  typicalSignUps: nullableNumber,
+  busiestSignUps: nullableNumber,
+  typicalSpots: nullableNumber,
+  /** Held first-come nights whose spots all went, and how fast they typically went. */
+  fillRate: nullableNumber,
+  typicalFillMinutes: nullableNumber,
+  /** Percent chance of being drawn, over drawn lotteries. */
+  lotteryChance: nullableNumber,
+  lotteries: v.number(),
+  typicalWaitMinutes: nullableNumber,
+  typicalLateMinutes: nullableNumber,
+};
+
 export const sceneItemFields = {
   title: v.string(),
   venueName: v.string(),
@@ -230,6 +265,8 @@ export default defineSchema({
     areaCell: v.optional(v.string()),
     /** title + venue + city, lower-cased, for the search index. */
     searchText: v.string(),
+    /** The mic's short numbers for Tonight and the scene cards (model/micNumbers), once enough nights show them. */
+    numbersLine: v.optional(numbersLineValidator),
   })
     .index("by_status_and_day", ["status", "dayOfWeek", "startTimeLocal"])
     // The scene's Open Mic chip: open mics only, still in day and time order.
@@ -381,9 +418,23 @@ export default defineSchema({
     /** Minutes from the list time to each set that went up, summed, and how many sets. */
     waitMinutes: v.number(),
     sets: v.number(),
+    /** The mic's host confirmed this night (its date among the mic's confirmed dates). */
+    hostConfirmed: v.optional(v.boolean()),
   })
     .index("by_list", ["listId"])
     .index("by_mic_and_closed_and_date", ["micId", "closed", "date"]),
+
+  /**
+   * One row per mic with list history: its numbers over the latest closed
+   * nights, rewritten by the same trigger whenever one of those nights
+   * changes, so the event page reads one document (model/micNumbers).
+   */
+  micNumberSummaries: defineTable({
+    micId: v.id("sceneItems"),
+    ...micNumberSummaryFields,
+    /** The drawn lotteries counted, for the viewer's own record. */
+    drawnListIds: v.array(v.id("nightLists")),
+  }).index("by_mic", ["micId"]),
 
   /**
    * A comedian (or a walk-in by name) on a night's list, in one section in rank

@@ -42,6 +42,7 @@ import type * as lib_defaultTimeZone from "../lib/defaultTimeZone.js";
 import type * as lib_geo from "../lib/geo.js";
 import type * as lib_goalRules from "../lib/goalRules.js";
 import type * as lib_liveListViewer from "../lib/liveListViewer.js";
+import type * as lib_micNumbersLine from "../lib/micNumbersLine.js";
 import type * as lib_micRules from "../lib/micRules.js";
 import type * as lib_nightListRules from "../lib/nightListRules.js";
 import type * as lib_notificationRules from "../lib/notificationRules.js";
@@ -180,6 +181,7 @@ declare const fullApi: ApiFromModules<{
   "lib/geo": typeof lib_geo;
   "lib/goalRules": typeof lib_goalRules;
   "lib/liveListViewer": typeof lib_liveListViewer;
+  "lib/micNumbersLine": typeof lib_micNumbersLine;
   "lib/micRules": typeof lib_micRules;
   "lib/nightListRules": typeof lib_nightListRules;
   "lib/notificationRules": typeof lib_notificationRules;

@@ -2,13 +2,18 @@
  * Each mic's numbers from its own lists: one `micNights` row per night list
  * (counts only) rewritten by a trigger whenever the list document changes
  * (every host action bumps it; sign-ups never write it, so they never
- * conflict here), and a read of the latest closed nights only, never a mic's
- * whole history. A figure shows only over enough nights and comedians.
+ * conflict here). When a closed night changes, the same trigger sums the
+ * latest closed nights into the mic's one `micNumberSummaries` row and its
+ * short line on the mic row, so no read ever sums nights. A figure shows
+ * only over enough nights and comedians.
  */
 import { v, type Infer } from "convex/values";
 import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
+import type { NumbersLine } from "../lib/micNumbersLine";
 import { zonedEpoch } from "../lib/time";
+import { MAX_CONFIRMED_DATES } from "../lib/tonight";
+import { micNumberSummaryFields } from "../schema";
 
 /** The nights the numbers look back over. */
 export const NUMBERS_NIGHTS = 20;
@@ -77,7 +82,24 @@ function summarise(
       startMs !== undefined && started.length > 0 ? Math.round((started[0] - startMs) / MINUTE) : undefined,
     waitMinutes: listMs !== undefined ? started.reduce((sum, t) => sum + Math.max(0, (t - listMs) / MINUTE), 0) : 0,
     sets: listMs !== undefined ? started.length : 0,
+    hostConfirmed: hostConfirmedOn(mic, list.date, previous),
   };
+}
+
+/**
+ * Whether the host confirmed the night: its date among the mic's confirmed
+ * dates. The mic keeps only its latest {@link MAX_CONFIRMED_DATES}, so a date
+ * older than all of them keeps what the night's row said.
+ */
+export function hostConfirmedOn(
+  mic: Pick<Doc<"sceneItems">, "confirmedDates"> | null,
+  date: string,
+  previous: Pick<Doc<"micNights">, "hostConfirmed"> | null,
+): boolean {
+  const dates = mic?.confirmedDates ?? [];
+  if (dates.includes(date)) return true;
+  if (dates.length >= MAX_CONFIRMED_DATES && date < dates[0]) return previous?.hostConfirmed ?? false;
+  return false;
 }
 
 /** Rewrites the night's row from its list (called by the list trigger, model/micNumberTriggers). */
@@ -91,7 +113,9 @@ export async function followNightList(
     .withIndex("by_list", (q) => q.eq("listId", listId))
     .unique();
   if (list === null) {
-    if (row !== null) await ctx.db.delete("micNights", row._id);
+    if (row === null) return;
+    await ctx.db.delete("micNights", row._id);
+    if (row.closed) await refreshSummary(ctx, row.micId);
     return;
   }
   const [spots, mic] = await Promise.all([
@@ -104,58 +128,46 @@ export async function followNightList(
   const next = summarise(list, spots, mic, row);
   if (row === null) await ctx.db.insert("micNights", next);
   else await ctx.db.replace("micNights", row._id, next);
+  if (row?.closed || next.closed) await refreshSummary(ctx, list.micId);
 }
 
-export const micNumbersValidator = v.object({
-  /** Closed nights looked at (held and cancelled). */
-  nights: v.number(),
-  held: v.number(),
-  cancelled: v.number(),
-  /** False below the thresholds: the page says "not enough nights yet". */
-  enough: v.boolean(),
-  typicalSignUps: v.union(v.number(), v.null()),
-  busiestSignUps: v.union(v.number(), v.null()),
-  typicalSpots: v.union(v.number(), v.null()),
-  /** Held first-come nights whose spots all went, and how fast they typically went. */
-  fillRate: v.union(v.number(), v.null()),
-  typicalFillMinutes: v.union(v.number(), v.null()),
-  /** Percent chance of being drawn, over drawn lotteries. */
-  lotteryChance: v.union(v.number(), v.null()),
-  lotteries: v.number(),
+const summaryValidator = v.object(micNumberSummaryFields);
+/** A mic's numbers as stored on its summary row (the viewer's own draws aside). */
+export type MicNumberSummary = Infer<typeof summaryValidator>;
+
+export const micNumbersValidator = summaryValidator.extend({
   /** The viewer's own draws at this mic over these nights. */
   myLottery: v.union(v.object({ drawn: v.number(), entered: v.number() }), v.null()),
-  typicalWaitMinutes: v.union(v.number(), v.null()),
-  typicalLateMinutes: v.union(v.number(), v.null()),
 });
 export type MicNumbers = Infer<typeof micNumbersValidator>;
 
-/** The mic's numbers over its latest closed nights (at most {@link NUMBERS_NIGHTS} rows read). */
-export async function micNumbers(
-  ctx: QueryCtx,
-  { micId, viewer }: { micId: Id<"sceneItems">; viewer: Id<"users"> | null },
-): Promise<MicNumbers> {
-  const nights = await ctx.db
-    .query("micNights")
-    .withIndex("by_mic_and_closed_and_date", (q) => q.eq("micId", micId).eq("closed", true))
-    .order("desc")
-    .take(NUMBERS_NIGHTS);
+/** The mic's numbers over these closed nights (newest first), and the drawn lotteries among them. */
+export function summariseNights(nights: Doc<"micNights">[]): MicNumberSummary & { drawnListIds: Id<"nightLists">[] } {
   const held = nights.filter((n) => !n.cancelled);
   const comedians = held.reduce((sum, n) => sum + n.comedians, 0);
   const enough = held.length >= MIN_NIGHTS && comedians >= MIN_COMEDIANS;
-  const base = { nights: nights.length, held: held.length, cancelled: nights.length - held.length, enough };
-  const none = {
-    typicalSignUps: null,
-    busiestSignUps: null,
-    typicalSpots: null,
-    fillRate: null,
-    typicalFillMinutes: null,
-    lotteryChance: null,
-    lotteries: 0,
-    myLottery: null,
-    typicalWaitMinutes: null,
-    typicalLateMinutes: null,
+  const base = {
+    nights: nights.length,
+    held: held.length,
+    cancelled: nights.length - held.length,
+    hostConfirmed: nights.filter((n) => n.hostConfirmed === true).length,
+    enough,
   };
-  if (!enough) return { ...base, ...none };
+  if (!enough) {
+    return {
+      ...base,
+      typicalSignUps: null,
+      busiestSignUps: null,
+      typicalSpots: null,
+      fillRate: null,
+      typicalFillMinutes: null,
+      lotteryChance: null,
+      lotteries: 0,
+      typicalWaitMinutes: null,
+      typicalLateMinutes: null,
+      drawnListIds: [],
+    };
+  }
   const firstCome = held.filter((n) => !n.lottery);
   const filled = firstCome.filter((n) => n.fillMinutes !== undefined);
   const drawn = held.filter((n) => n.lotteryEntrants !== undefined && n.lotteryEntrants > 0);
@@ -175,23 +187,127 @@ export async function micNumbers(
       ? Math.round((drawn.reduce((sum, n) => sum + (n.lotteryDrawn ?? 0), 0) / entrants) * 100)
       : null,
     lotteries: drawn.length,
-    myLottery: lotteryOk && viewer !== null ? await myDraws(ctx, viewer, drawn) : null,
     typicalWaitMinutes: sets >= MIN_SETS ? Math.round(waits / sets) : null,
     typicalLateMinutes: late.length >= MIN_NIGHTS ? median(late) : null,
+    drawnListIds: lotteryOk ? drawn.map((n) => n.listId) : [],
   };
+}
+
+/** The short line's figures (for Tonight and the scene cards), or undefined while there are not enough nights. */
+export function lineOf(summary: MicNumberSummary): NumbersLine | undefined {
+  if (!summary.enough) return undefined;
+  const line: NumbersLine = { nights: summary.nights, held: summary.held };
+  if (summary.fillRate !== null) line.fillRate = summary.fillRate;
+  if (summary.typicalFillMinutes !== null) line.fillMinutes = summary.typicalFillMinutes;
+  if (summary.lotteryChance !== null) line.lotteryChance = summary.lotteryChance;
+  if (summary.typicalLateMinutes !== null) line.lateMinutes = summary.typicalLateMinutes;
+  if (summary.typicalWaitMinutes !== null) line.waitMinutes = summary.typicalWaitMinutes;
+  return line;
+}
+
+/** The latest closed nights the numbers are taken over (at most {@link NUMBERS_NIGHTS}, newest first). */
+export async function latestClosedNights(ctx: QueryCtx, micId: Id<"sceneItems">): Promise<Doc<"micNights">[]> {
+  return await ctx.db
+    .query("micNights")
+    .withIndex("by_mic_and_closed_and_date", (q) => q.eq("micId", micId).eq("closed", true))
+    .order("desc")
+    .take(NUMBERS_NIGHTS);
+}
+
+/** The mic's summary row, if it has one. */
+export async function summaryRow(ctx: QueryCtx, micId: Id<"sceneItems">): Promise<Doc<"micNumberSummaries"> | null> {
+  return await ctx.db
+    .query("micNumberSummaries")
+    .withIndex("by_mic", (q) => q.eq("micId", micId))
+    .unique();
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Sums the mic's latest closed nights into its summary row and its short line
+ * (at most {@link NUMBERS_NIGHTS} nights read), writing only what changed.
+ * Called when one of its closed nights changes, and when the mic goes.
+ */
+export async function refreshSummary(ctx: MutationCtx, micId: Id<"sceneItems">): Promise<void> {
+  const [mic, row, nights] = await Promise.all([
+    ctx.db.get("sceneItems", micId),
+    summaryRow(ctx, micId),
+    latestClosedNights(ctx, micId),
+  ]);
+  if (mic === null || nights.length === 0) {
+    if (row !== null) await ctx.db.delete("micNumberSummaries", row._id);
+    if (mic?.numbersLine !== undefined) await ctx.db.patch("sceneItems", micId, { numbersLine: undefined });
+    return;
+  }
+  const next = { micId, ...summariseNights(nights) };
+  if (row === null) await ctx.db.insert("micNumberSummaries", next);
+  else {
+    const { _id, _creationTime, ...stored } = row;
+    if (!sameValue(stored, next)) await ctx.db.replace("micNumberSummaries", _id, next);
+  }
+  const line = lineOf(next);
+  if (!sameValue(mic.numbersLine, line)) await ctx.db.patch("sceneItems", micId, { numbersLine: line });
+}
+
+/**
+ * The host confirmed (or took back) these nights of the mic: their rows say
+ * so, and the summary follows when one of them is closed.
+ */
+export async function followConfirmedDates(ctx: MutationCtx, mic: Doc<"sceneItems">, dates: string[]): Promise<void> {
+  let closedChanged = false;
+  for (const date of dates) {
+    const rows = await Promise.all(
+      [true, false].map((closed) =>
+        ctx.db
+          .query("micNights")
+          .withIndex("by_mic_and_closed_and_date", (q) => q.eq("micId", mic._id).eq("closed", closed).eq("date", date))
+          .first(),
+      ),
+    );
+    for (const row of rows) {
+      if (row === null) continue;
+      const hostConfirmed = hostConfirmedOn(mic, date, row);
+      if ((row.hostConfirmed ?? false) === hostConfirmed) continue;
+      await ctx.db.patch("micNights", row._id, { hostConfirmed });
+      closedChanged ||= row.closed;
+    }
+  }
+  if (closedChanged) await refreshSummary(ctx, mic._id);
+}
+
+/**
+ * The mic's numbers from its summary row (one document), with the viewer's
+ * own draws over the counted lotteries (one indexed read each, at most
+ * {@link NUMBERS_NIGHTS}) when signed in.
+ */
+export async function micNumbers(
+  ctx: QueryCtx,
+  { micId, viewer }: { micId: Id<"sceneItems">; viewer: Id<"users"> | null },
+): Promise<MicNumbers> {
+  const row = await summaryRow(ctx, micId);
+  if (row === null) {
+    const { drawnListIds: _none, ...empty } = summariseNights([]);
+    return { ...empty, myLottery: null };
+  }
+  const { _id, _creationTime, micId: _mic, drawnListIds, ...summary } = row;
+  const myLottery = viewer !== null && drawnListIds.length > 0 ? await myDraws(ctx, viewer, drawnListIds) : null;
+  return { ...summary, myLottery };
 }
 
 /** The viewer's own record in these drawn lotteries (one indexed read per night), or null if never in one. */
 async function myDraws(
   ctx: QueryCtx,
   viewer: Id<"users">,
-  drawn: Doc<"micNights">[],
+  drawn: Id<"nightLists">[],
 ): Promise<{ drawn: number; entered: number } | null> {
   const mine = await Promise.all(
-    drawn.map((n) =>
+    drawn.map((listId) =>
       ctx.db
         .query("listSpots")
-        .withIndex("by_list_and_user", (q) => q.eq("listId", n.listId).eq("userId", viewer))
+        .withIndex("by_list_and_user", (q) => q.eq("listId", listId).eq("userId", viewer))
         .first(),
     ),
   );

@@ -33,6 +33,7 @@ export function numberRows(n: Numbers): Array<[string, string]> {
     rows.push(["Real start", late <= 0 ? "On time" : `${minutesText(late)} after the listed time`]);
   }
   rows.push(["Reliability", `${n.held} of the last ${n.nights} nights held`]);
+  rows.push(["Host confirmed", `${n.hostConfirmed} of the last ${n.nights} nights`]);
   return rows;
 }
 

@@ -5,6 +5,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { checkInWindow } from "@convex/lib/checkInWindow";
+import { numbersLineText } from "@convex/lib/micNumbersLine";
 import { freshness, NIGHT_STATUS_LABELS, type PlanFilters } from "@convex/lib/tonight";
 import type { TonightNight } from "@convex/model/tonight";
 import { paths } from "@/lib/paths";
@@ -120,6 +121,8 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
   const soon = cancelled ? null : startsInText(night.startMs, night.endMs, now);
   const window = checkInWindow(item, now);
   const { grade, lastMs } = freshness(item, now);
+  // The mic's numbers in short; nothing until it has enough nights.
+  const numbers = cancelled ? "" : numbersLineText(item.numbersLine);
   return (
     <li
       style={{ listStyle: "none" }}
@@ -152,6 +155,11 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
               </Badge>
             ) : null}
           </Flex>
+          {numbers ? (
+            <Text size="1" color="gray" data-testid="numbers-line">
+              {numbers}
+            </Text>
+          ) : null}
           {compact ? null : (
             <Flex gap="2" align="center" wrap="wrap">
               <TypeBadge type={item.type} />
