@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { numbersLineText } from "./lib/micNumbersLine";
 import "./lib/time";
@@ -332,4 +332,25 @@ describe("host confirmations in how reliably it runs", () => {
     });
     expect(await numbers()).toMatchObject({ hostConfirmed: 3 });
   });
+});
+
+test("the migration gives mics with nights from before the summaries their summary, line and confirmations", async () => {
+  const dates = wednesdays(3);
+  await host.asUser.mutation(api.claims.setConfirmedDate, { micId: mic, date: dates[1], confirmed: true });
+  for (const date of dates) await night({ date, signUps: 4, setsUp: 4, firstSetLate: 10 });
+  const kept = await numbers();
+  expect(kept).toMatchObject({ enough: true, hostConfirmed: 1 });
+  // As a database from before them: no summary, no line, no confirmation on the nights.
+  await t.run(async (ctx) => {
+    for (const row of await ctx.db.query("micNumberSummaries").collect())
+      await ctx.db.delete("micNumberSummaries", row._id);
+    await ctx.db.patch("sceneItems", mic, { numbersLine: undefined });
+    for (const row of await ctx.db.query("micNights").collect())
+      await ctx.db.patch("micNights", row._id, { hostConfirmed: undefined });
+  });
+  expect(await numbers()).toMatchObject({ nights: 0, enough: false });
+  const first = await t.mutation(internal.migrations.micNumberSummaries, {});
+  expect(first).toMatchObject({ updated: 1, isDone: true });
+  expect(await numbers()).toEqual(kept);
+  expect((await micRow())?.numbersLine).toMatchObject({ nights: 3, held: 3, lateMinutes: 10 });
 });

@@ -8,6 +8,7 @@ import { isEmailLocalPart } from "./model/profiles";
 import { addToCommunityTotal, COMMUNITY_TOTALS } from "./model/stats";
 import { backfillSeason } from "./model/season";
 import { backfillWeeks } from "./model/weekStreaks";
+import * as MicNumbers from "./model/micNumbers";
 
 /**
  * One-off data migrations, run by hand after the deploy that needs them:
@@ -180,5 +181,35 @@ export const stageNamesFromEmail = internalMutation({
       }
     }
     return { profiles, listRows, isDone: page.isDone, continueCursor: page.continueCursor };
+  },
+});
+
+/** Mics one {@link micNumberSummaries} call looks at (each reads at most its summary and 20 nights). */
+const MIC_NUMBERS_BATCH = 100;
+
+/**
+ * Each mic's numbers summary and short line, and each night's host
+ * confirmation, are kept by the list and mic triggers from the deploy that
+ * added them on. Mics with nights from before it get both here,
+ * {@link MIC_NUMBERS_BATCH} mics a call; run it again with `cursor` set to
+ * the answer's `continueCursor` until `isDone`. Writes only what differs.
+ */
+export const micNumberSummaries = internalMutation({
+  args: { cursor: v.optional(v.union(v.string(), v.null())) },
+  returns: v.object({ updated: v.number(), isDone: v.boolean(), continueCursor: v.string() }),
+  handler: async (ctx, { cursor }) => {
+    const page = await ctx.db.query("sceneItems").paginate({ numItems: MIC_NUMBERS_BATCH, cursor: cursor ?? null });
+    let updated = 0;
+    for (const mic of page.page) {
+      const night = await ctx.db
+        .query("micNights")
+        .withIndex("by_mic_and_closed_and_date", (q) => q.eq("micId", mic._id))
+        .first();
+      if (night === null) continue;
+      await MicNumbers.followConfirmedDates(ctx, mic, mic.confirmedDates ?? []);
+      await MicNumbers.refreshSummary(ctx, mic._id);
+      updated++;
+    }
+    return { updated, isDone: page.isDone, continueCursor: page.continueCursor };
   },
 });
