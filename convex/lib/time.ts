@@ -15,15 +15,25 @@ export const DAY_MS = 24 * HOUR_MS;
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
+const checkedZones = new Map<string, boolean>();
+const MAX_CHECKED_ZONES = 1_000;
+
 /** Whether `timeZone` is an IANA zone this runtime knows ("America/Chicago"); validate items' zones with it. */
 export function isValidTimeZone(timeZone: string): boolean {
   if (!timeZone) return false;
+  const known = checkedZones.get(timeZone);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone }).format(0);
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // Building a formatter costs far more than the lookup; every list view and sign-up asks.
+  if (checkedZones.size >= MAX_CHECKED_ZONES) checkedZones.clear();
+  checkedZones.set(timeZone, valid);
+  return valid;
 }
 
 /** "00:00", "00:15", ... "23:45": the 15-minute time slots of the log-a-set wizard. */
