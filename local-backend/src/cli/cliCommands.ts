@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { convexToJson, jsonToConvex } from "convex/values";
+import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { devFunctionsDir, type Flags, num, str, UsageError } from "./cliArgs.js";
 import type { Engine } from "../engine/engine.js";
 import { runRecordingSeed } from "../engine/demoAccounts.js";
@@ -111,13 +111,13 @@ export async function cmdRun(positional: string[], flags: Flags, store: DataStor
   const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
   try {
     if (running) {
-      const result = await admin(store, running, "run", { path: fn, args: convexToJson(args as any) });
+      const result = await admin(store, running, "run", { path: fn, args: convexToJson(args as Value) });
       printJson(result.value);
     } else {
       const engine = await offlineEngine(store, flags);
       try {
-        const value = await runRecordingSeed(engine, fn, jsonToConvex(args as any) as Record<string, unknown>);
-        printJson(convexToJson((value ?? null) as any));
+        const value = await runRecordingSeed(engine, fn, jsonToConvex(args as JSONValue) as Record<string, unknown>);
+        printJson(convexToJson((value ?? null) as Value));
       } finally {
         engine.close();
       }

@@ -1,7 +1,7 @@
 /** `start`: the backend itself (engine, servers, seeding, watching the functions folder). */
 import fs from "node:fs";
 import path from "node:path";
-import { convexToJson } from "convex/values";
+import { convexToJson, type Value } from "convex/values";
 import { devFunctionsDir, type Flags, num, str } from "./cliArgs.js";
 import { findRunning, loadEngine } from "./cliCommands.js";
 import {
@@ -164,7 +164,7 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
       try {
         const result = await runRecordingSeed(engine, SEED_FUNCTION, {});
         console.log(
-          `Seeded: ${typeof result === "string" ? result : JSON.stringify(convexToJson((result ?? null) as any), null, 2)}`,
+          `Seeded: ${typeof result === "string" ? result : JSON.stringify(convexToJson((result ?? null) as Value), null, 2)}`,
         );
       } catch (error) {
         console.error(`Seeding failed: ${(error as Error).message}`);

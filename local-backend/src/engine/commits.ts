@@ -21,6 +21,9 @@ import { canonicalPath, mutationTag, readTracker, tableFromId } from "../runtime
 import type { Change, Doc as ReadDoc, ReadSet } from "../database/readSet.js";
 import type { JsonDoc } from "../storage/store.js";
 import { currentTransaction } from "../database/occ.js";
+import type { ConvexGlobal, ConvexTestModule } from "../database/convexTestTypes.js";
+import { hooks } from "../runtime/convexTestLoader.js";
+import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 /** The read set being recorded: a subscription's query's, or a concurrent mutation's. */
 export function readSet(): ReadSet | undefined {
@@ -35,9 +38,9 @@ export type CommitListener = (tables: Set<string>, ts: bigint, changes: Change[]
 
 /** What a commit touches of the engine: its log, databases, files, counters and the parts told of it. */
 export type CommitHost = {
-  readonly ct: any;
-  readonly g: any;
-  readonly db: any;
+  readonly ct: ConvexTestModule;
+  readonly g: ConvexGlobal;
+  readonly db: IndexedDatabase;
   lastCommitTs: bigint;
   commitSeq: number;
   readonly store: Pick<DataStore, "append" | "refuseIfLogFailed">;
@@ -56,7 +59,7 @@ export class Commits {
   /** The function whose transaction wrote first since the current top-level transaction began. */
   private writer: string | null = null;
   /** The app database's written documents before the commit being reported (set by its onCommit). */
-  private previousValues: Map<string, any> | null = null;
+  private previousValues: Map<string, ReadDoc | null> | null = null;
   /** The client mutation result logged with the commit being applied (see logCommit). */
   private logged: { ts: bigint; m: MutationRecord | undefined } | null = null;
   readonly listeners: CommitListener[] = [];
@@ -76,7 +79,7 @@ export class Commits {
     db.onRead = (table: string) => readSet()?.addTable(table);
     db.onReadRange = (table: string, contains: (doc: ReadDoc) => boolean) => readSet()?.addRange(table, contains);
     db.onReadId = (table: string, id: string) => readSet()?.addId(table, id);
-    db.onCommit = (writes: Record<string, unknown>, commitTs: bigint, previous: Map<string, any>) => {
+    db.onCommit = (writes: Record<string, unknown>, commitTs: bigint, previous: Map<string, ReadDoc | null>) => {
       // The written documents' values before this commit, for read-set invalidation (afterCommit).
       this.previousValues = previous;
       // Gathered with the components' writes of the same commit (componentStore.ts).
@@ -86,7 +89,7 @@ export class Commits {
     };
     // Which function writes, for the contention warnings.
     const addWrite = db._addWrite.bind(db);
-    db._addWrite = (id: string, value: unknown) => {
+    db._addWrite = (id: string, value: ReadDoc | null) => {
       const tx = currentTransaction();
       if (tx) tx.writer ??= engine.ct.executionContextStorage.getStore()?.udfPath ?? null;
       else if (this.writer === null) this.writer = engine.ct.executionContextStorage.getStore()?.udfPath ?? null;
@@ -128,7 +131,7 @@ export class Commits {
   /** The result of the client mutation whose transaction is committing, if it is one (not yet marked as used). */
   private mutationRecord(): MutationRecord | undefined {
     const tag = mutationTag.getStore();
-    const raw = (globalThis as any).__localBackendMutationResult;
+    const raw = hooks.__localBackendMutationResult;
     if (!tag || tag.used || tag.s === undefined || tag.r === undefined || typeof raw !== "string") return undefined;
     return { s: tag.s, r: tag.r, res: JSON.parse(raw) };
   }
@@ -191,7 +194,7 @@ export class Commits {
    * commit: an error is logged.
    */
   afterCommit(
-    db: any,
+    db: Pick<IndexedDatabase, "committed">,
     commitTs: bigint,
     writes: Record<string, unknown> | null,
     componentWrites: Map<string, Record<string, unknown>> = new Map(),
@@ -206,7 +209,7 @@ export class Commits {
   }
 
   private announce(
-    db: any,
+    db: Pick<IndexedDatabase, "committed">,
     commitTs: bigint,
     writes: Record<string, unknown> | null,
     componentWrites: Map<string, Record<string, unknown>>,
@@ -214,7 +217,7 @@ export class Commits {
   ): void {
     const engine = this.engine;
     if (commitTs > engine.lastCommitTs) engine.lastCommitTs = commitTs;
-    const previous = this.previousValues ?? new Map<string, any>();
+    const previous = this.previousValues ?? new Map<string, ReadDoc | null>();
     this.previousValues = null;
     const tag = mutationTag.getStore();
     if (tag && !tag.used) {

@@ -15,6 +15,7 @@ import path from "node:path";
 import { Password } from "@convex-dev/auth/providers/Password";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../../convex-dev/model/seedData.js";
 import { type Caller, canonicalPath, type FunctionInfo } from "../runtime/functionContext.js";
+import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 export const SEED_FUNCTION = "seed:run";
 /** In the data dir, beside the segments and the keys (owner-only, as they are). */
@@ -35,7 +36,7 @@ const passwordCrypto = (
 
 /** What the demo accounts' checks use of the engine: the database, the data directory, running a function. */
 export type DemoAccountsHost = {
-  readonly db: any;
+  readonly db: IndexedDatabase;
   readonly store: { readonly dir: string };
   describe(udfPath: string): Promise<FunctionInfo | null>;
   runAny(udfPath: string, args: Record<string, unknown>, caller?: Caller): Promise<unknown>;
@@ -50,9 +51,15 @@ export function guardDemoAccounts(engine: DemoAccountsHost): void {
 }
 
 /** Convex Auth's account rows (with the password hash in `secret`), by id. */
-function authAccounts(engine: DemoAccountsHost): ReadonlyMap<string, any> {
-  return engine.db.tableDocuments("authAccounts") as ReadonlyMap<string, any>;
+function authAccounts(engine: DemoAccountsHost): ReadonlyMap<string, StoredAccount> {
+  return engine.db.tableDocuments("authAccounts") as unknown as ReadonlyMap<string, StoredAccount>;
 }
+
+/** An `authAccounts` row as Convex Auth writes it. */
+type StoredAccount = { provider: string; providerAccountId: string; secret?: string };
+
+/** An `authAccounts` row from a snapshot, as far as the checks read it (anything may be there). */
+type AccountRow = { provider?: unknown; providerAccountId?: unknown; secret?: unknown } | null;
 
 function markerPath(engine: DemoAccountsHost): string {
   return path.join(engine.store.dir, DEMO_ACCOUNTS_FILE);
@@ -100,10 +107,11 @@ export async function runRecordingSeed(
 }
 
 /** The password accounts among `docs` whose password is one the README publishes (their emails). */
-async function withPublishedPasswords(docs: Iterable<any>): Promise<string[]> {
+async function withPublishedPasswords(docs: Iterable<unknown>): Promise<string[]> {
   const found: string[] = [];
-  for (const doc of docs) {
-    if (doc?.provider !== "password" || typeof doc.secret !== "string") continue;
+  for (const row of docs) {
+    const doc = row as AccountRow;
+    if (!doc || doc.provider !== "password" || typeof doc.secret !== "string") continue;
     const email = String(doc.providerAccountId ?? "").toLowerCase();
     const published = PUBLISHED_PASSWORDS.get(email);
     if (published !== undefined && (await passwordCrypto.verifySecret(published, doc.secret))) found.push(email);
@@ -131,7 +139,7 @@ export async function demoAccountsWithSeedPasswords(engine: DemoAccountsHost): P
  * On a guarded engine, refuses a snapshot (before any of it is applied) that holds
  * demo accounts with published passwords.
  */
-export async function refuseImportedDemoAccounts(engine: DemoAccountsHost, accounts: Iterable<any>): Promise<void> {
+export async function refuseImportedDemoAccounts(engine: DemoAccountsHost, accounts: Iterable<unknown>): Promise<void> {
   if (!guarded.has(engine)) return;
   const found = await withPublishedPasswords(accounts);
   if (found.length > 0) {

@@ -7,14 +7,20 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import type { DataStore } from "../storage/store.js";
 import { mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
+import type { TestAccessor } from "../database/convexTestTypes.js";
+import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 /** How long an upload URL can be used (once). */
+
+/** A `_storage` row: the file's hash and its content type. */
+type StorageRow = { _id: string; sha256: string; contentType?: string };
+
 export const UPLOAD_URL_TTL_MS = 10 * 60 * 1000;
 
 /** What file storage uses of the engine: the database, convex-test's runner, the data directory, the error log. */
 export type FileHost = {
-  readonly db: any;
-  readonly t: any;
+  readonly db: IndexedDatabase;
+  readonly t: TestAccessor;
   readonly store: DataStore;
   logError(line: string): void;
 };
@@ -135,7 +141,7 @@ export class FileStorage {
     const dropped: string[] = [];
     for (const id of ids) {
       if (tableFromId(id) !== "_storage") continue;
-      const doc = db.committed(id);
+      const doc = db.committed(id) as StorageRow | null;
       const old = this.fileShas.get(id);
       if (doc && doc.sha256 !== old) {
         this.fileShas.set(id, doc.sha256);
@@ -154,7 +160,7 @@ export class FileStorage {
   getFile(storageId: string): { blob: Blob; contentType: string | null } | null {
     if (tableFromId(storageId) !== "_storage") return null;
     const db = this.engine.db;
-    const doc = db.committed(storageId);
+    const doc = db.committed(storageId) as StorageRow | null;
     const blob = db._storage[storageId];
     if (!doc || !blob) return null;
     return { blob, contentType: doc.contentType ?? (blob.type || null) };

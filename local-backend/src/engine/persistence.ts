@@ -15,12 +15,14 @@ import {
 } from "../database/documentLoader.js";
 import { intKnob } from "../common/knobs.js";
 import type { CompactionStats, DataStore, JsonDoc } from "../storage/store.js";
+import type { ConvexGlobal } from "../database/convexTestTypes.js";
+import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 /** What loading and compaction use of the engine. */
 export type PersistenceHost = {
   readonly closed: boolean;
-  readonly db: any;
-  readonly g: any;
+  readonly db: IndexedDatabase;
+  readonly g: ConvexGlobal;
   lastCommitTs: bigint;
   readonly store: DataStore;
   readonly components: Pick<ComponentStore, "docJson" | "documentCount" | "allDocsJson" | "restore">;
@@ -160,7 +162,7 @@ export class Persistence {
   }
 
   *allDocsJson(): Iterable<[string, JsonDoc]> {
-    for (const [id, doc] of this.engine.db.allDocuments() as Iterable<[string, any]>) {
+    for (const [id, doc] of this.engine.db.allDocuments()) {
       yield [id, convexToJson(doc) as Record<string, unknown>];
     }
     yield* this.engine.components.allDocsJson();

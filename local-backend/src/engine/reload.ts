@@ -14,6 +14,8 @@ import type { Persistence } from "./persistence.js";
 import { loadSchema } from "../runtime/functionModules.js";
 import { schemaPushError } from "../database/schemaLimits.js";
 import { fingerprint, schemaForDb, validateData } from "../database/schemaValidation.js";
+import type { ConvexGlobal, ConvexTestModule, LoadedSchema } from "../database/convexTestTypes.js";
+import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 /**
  * For tests: `beforeSwap` runs after the data passed the new schema and right
@@ -24,9 +26,9 @@ export const reloadHooks: { beforeSwap?: () => Promise<void> } = {};
 
 /** What hot reload uses of the engine: the bundle, the databases, the parts a new bundle restarts. */
 export type ReloadHost = {
-  readonly ct: any;
-  readonly g: any;
-  readonly db: any;
+  readonly ct: ConvexTestModule;
+  readonly g: ConvexGlobal;
+  readonly db: IndexedDatabase;
   readonly opts: { functionsDir: string };
   readonly functions: Pick<FunctionModules, "build" | "swap">;
   readonly components: Pick<ComponentStore, "loadSchemas" | "attach">;
@@ -48,7 +50,7 @@ export async function reloadFunctions(engine: ReloadHost): Promise<boolean> {
     engine.logError(`Reload failed, still serving the previous functions.\n${(error as Error).message}`);
     return false;
   }
-  let schema: any;
+  let schema: LoadedSchema | undefined;
   try {
     schema = await loadSchema(bundle);
   } catch (error) {
@@ -61,7 +63,7 @@ export async function reloadFunctions(engine: ReloadHost): Promise<boolean> {
     return false;
   }
   const dbSchema = schemaForDb(schema);
-  let componentSchemas: Map<string, any>;
+  let componentSchemas: Map<string, LoadedSchema | undefined>;
   try {
     componentSchemas = await engine.components.loadSchemas(bundle);
   } catch (error) {

@@ -4,9 +4,9 @@
  * stored files and the components' tables.
  */
 import fs from "node:fs";
-import { jsonToConvex } from "convex/values";
+import { type JSONValue, jsonToConvex } from "convex/values";
 import type { TableNumbers } from "../common/ids.js";
-import type { ComponentStore } from "../database/componentStore.js";
+import { type ComponentStore, creationTime } from "../database/componentStore.js";
 import type { ScheduledJobs } from "../runtime/scheduledJobs.js";
 import type { DataStore } from "../storage/store.js";
 import type { Persistence } from "./persistence.js";
@@ -14,11 +14,20 @@ import { mutationTag, readTracker, tableFromId } from "../runtime/functionContex
 import { type DemoAccountsHost, refuseImportedDemoAccounts } from "./demoAccounts.js";
 import { isRefusedLegacyId } from "../common/ids.js";
 import { schemaProblems } from "../database/schemaValidation.js";
+import type { ConvexGlobal, ConvexTestModule, Doc } from "../database/convexTestTypes.js";
+
+/** A snapshot as `exportSnapshot` writes it (an import checks what it reads). */
+type Snapshot = {
+  tables: Record<string, ({ _id?: unknown } | null)[]>;
+  tableNumbers?: Record<string, number>;
+  files?: Record<string, { base64: string; contentType?: string | null }>;
+  components?: unknown;
+};
 
 /** What export and import use of the engine: every table, the files, the table numbers, the scheduler. */
 export type SnapshotHost = DemoAccountsHost & {
-  readonly ct: any;
-  readonly g: any;
+  readonly ct: ConvexTestModule;
+  readonly g: ConvexGlobal;
   lastCommitTs: bigint;
   readonly store: Pick<DataStore, "readFile" | "writeFile" | "fileName" | "dir">;
   readonly tables: Pick<TableNumbers, "entries" | "adopt">;
@@ -39,7 +48,7 @@ export function exportSnapshot(engine: SnapshotHost): unknown {
       if (bytes) files[id] = { contentType: (doc.contentType as string) ?? null, base64: bytes.toString("base64") };
     }
   }
-  for (const docs of Object.values(tables)) docs.sort((a: any, b: any) => a._creationTime - b._creationTime);
+  for (const docs of Object.values(tables)) docs.sort((a, b) => creationTime(a) - creationTime(b));
   const components = engine.components.exportTables();
   return {
     format: "stagetime-local-backend-snapshot",
@@ -55,27 +64,28 @@ export function exportSnapshot(engine: SnapshotHost): unknown {
 /** Replaces the whole database with a snapshot, as one commit. */
 export async function importSnapshot(
   engine: SnapshotHost,
-  snapshot: any,
+  given: unknown,
 ): Promise<{ documents: number; files: number }> {
+  const snapshot = given as Snapshot | null;
   if (!snapshot || typeof snapshot.tables !== "object") throw new Error("Not a snapshot: missing `tables`");
   const accounts = snapshot.tables.authAccounts;
   await refuseImportedDemoAccounts(engine, Array.isArray(accounts) ? accounts : []);
   // The ids inside name their tables by number: take the snapshot's numbers first.
   if (snapshot.tableNumbers && typeof snapshot.tableNumbers === "object") engine.tables.adopt(snapshot.tableNumbers);
-  const incoming = new Map<string, any>();
-  for (const [table, docs] of Object.entries(snapshot.tables as Record<string, any[]>)) {
+  const incoming = new Map<string, Doc>();
+  for (const [table, docs] of Object.entries(snapshot.tables)) {
     for (const json of docs) {
       // Sessions and refresh tokens with old (guessable) ids are not imported: they sign in again.
       if (typeof json?._id === "string" && isRefusedLegacyId(json._id)) continue;
       if (typeof json?._id !== "string" || tableFromId(json._id) !== table) {
         throw new Error(`Snapshot table "${table}" holds a document whose _id does not belong to it: ${json?._id}`);
       }
-      incoming.set(json._id, jsonToConvex(json));
+      incoming.set(json._id, jsonToConvex(json as JSONValue) as Doc);
     }
   }
   const db = engine.db;
   let fileCount = 0;
-  for (const [id, file] of Object.entries((snapshot.files ?? {}) as Record<string, any>)) {
+  for (const [id, file] of Object.entries(snapshot.files ?? {})) {
     const sha = engine.store.writeFile(Buffer.from(file.base64, "base64"));
     const doc = incoming.get(id);
     if (doc) {

@@ -4,7 +4,7 @@
  * storage (storageRoutes.ts) and the admin endpoints the CLI uses.
  */
 import type http from "node:http";
-import { convexToJson, jsonToConvex } from "convex/values";
+import { convexToJson, jsonToConvex, type Value } from "convex/values";
 import { isAdminKey, type TokenVerifier } from "../auth/auth.js";
 import { runRecordingSeed } from "../engine/demoAccounts.js";
 import type { Engine } from "../engine/engine.js";
@@ -204,7 +204,7 @@ export function apiRequestHandler(
         const args = jsonToConvex(body.args ?? {}) as Record<string, unknown>;
         try {
           const value = await runRecordingSeed(engine, String(body.path), args);
-          sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as any) });
+          sendJson(req, res, 200, { status: "success", value: convexToJson((value ?? null) as Value) });
         } catch (error) {
           const { message, data } = describeErrorFully(error);
           sendJson(req, res, STATUS_UDF_FAILED, { status: "error", errorMessage: message, errorData: data });

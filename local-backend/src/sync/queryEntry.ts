@@ -4,7 +4,7 @@
  * result), its journal (a paginated query's fixed page end), its result and
  * the modification subscribers are sent. querySubscriptions.ts keeps them.
  */
-import { convexToJson } from "convex/values";
+import { convexToJson, type Value } from "convex/values";
 import { type Caller, captureLogs, type Journal } from "../runtime/functionContext.js";
 import { describeError } from "../runtime/functionErrors.js";
 import type { ReadSet } from "../database/readSet.js";
@@ -45,7 +45,7 @@ export type QueryResult = { ok: true; value: unknown } | { ok: false; message: s
 export async function functionResult(logLines: string[], run: () => Promise<unknown>): Promise<QueryResult> {
   try {
     const value = await captureLogs(logLines, run);
-    return { ok: true, value: convexToJson((value ?? null) as any) };
+    return { ok: true, value: convexToJson((value ?? null) as Value) };
   } catch (error) {
     const { message, data } = describeError(error);
     return data === undefined ? { ok: false, message } : { ok: false, message, data };
@@ -99,7 +99,7 @@ export type Subscription = {
 /** The function, arguments and identity part of an entry's key. */
 export function keyBase(udfPath: string, args: Record<string, unknown>, caller: Caller): string {
   const callerKey = caller.kind === "user" ? `user:${caller.key}` : caller.kind;
-  return `${udfPath}\u0000${JSON.stringify(convexToJson(args as any))}\u0000${callerKey}`;
+  return `${udfPath}\u0000${JSON.stringify(convexToJson(args as Value))}\u0000${callerKey}`;
 }
 
 export const keyOf = (base: string, journal: string | null) => `${base}\u0000${journal ?? ""}`;

@@ -3,7 +3,7 @@
  * Authenticate, Mutation, Action, Event), each handled in its session's queue.
  */
 import { createHash } from "node:crypto";
-import { convexToJson, jsonToConvex } from "convex/values";
+import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { type Caller, canonicalPath, captureLogs } from "../runtime/functionContext.js";
 import { describeError } from "../runtime/functionErrors.js";
 import { OCC_ERROR, OccError } from "../database/occ.js";
@@ -186,7 +186,7 @@ async function subscribe(
   try {
     path = await checkFunction(sync, udfPath, "query", session.caller);
     const first = Array.isArray(rawArgs) ? rawArgs[0] : rawArgs;
-    args = (first === undefined ? {} : jsonToConvex(first as any)) as Record<string, unknown>;
+    args = (first === undefined ? {} : jsonToConvex(first as JSONValue)) as Record<string, unknown>;
   } catch (error) {
     const key = `invalid:${Math.random()}`;
     const entry: Entry = {
@@ -282,7 +282,7 @@ async function mutation(sync: SyncHost, session: Session, message: any): Promise
       type: "MutationResponse",
       requestId,
       success: true,
-      result: convexToJson((value ?? null) as any),
+      result: convexToJson((value ?? null) as Value),
       ts: encodeTs(ts),
       logLines,
     });
@@ -330,7 +330,7 @@ async function action(sync: SyncHost, session: Session, message: any): Promise<v
       type: "ActionResponse",
       requestId,
       success: true,
-      result: convexToJson((value ?? null) as any),
+      result: convexToJson((value ?? null) as Value),
       logLines,
     });
   } catch (error) {
