@@ -25,6 +25,7 @@ export const ONLY_BITS = process.argv.includes("--only-bits");
 export const ONLY_BURSTS = process.argv.includes("--only-bursts");
 export const ONLY_NUMBERS = process.argv.includes("--only-numbers");
 export const ONLY_RESTART = process.argv.includes("--only-restart");
+export const ONLY_NOTIFY = process.argv.includes("--only-notify");
 export const ONLY_BUNDLE = process.argv.includes("--only-bundle");
 export const LIST_WATCHERS = Number(flag("list-watchers", "200"));
 export const RUNS = 5;

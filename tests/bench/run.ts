@@ -40,6 +40,7 @@
  * --only-numbers (just the season page for 200 and 2,000 sets, tests/bench/numbers.ts),
  * --only-bursts (just 100 check-ins, then 100 logged sets, at one mic in a second, tests/bench/bursts.ts),
  * --only-restart (just the restart at each size: first query, full load, memory; tests/bench/restart.ts),
+ * --only-notify (just "list opens" at 10,000 mics and 100,000 follows: documents read a run, time; tests/bench/notify.ts),
  * --only-bundle (just part 3, without a backend, with what each chunk the pages load holds: tests/bench/bundleReport.ts;
  *   with --baseline, that commit's sizes beside),
  * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
@@ -53,6 +54,7 @@ import type { ConvexClient } from "convex/browser";
 import { startBackend } from "../local-backend/harness";
 import { backendCli } from "./backend/common";
 import { bitsBench } from "./bits";
+import { notifyBench } from "./notify";
 import { numbersBench } from "./numbers";
 import { bundleOnly } from "./bundleReport";
 import { bundlesAndBrowser } from "./firstCard";
@@ -65,6 +67,7 @@ import {
   ONLY_BROWSER,
   ONLY_BUNDLE,
   ONLY_BURSTS,
+  ONLY_NOTIFY,
   ONLY_NUMBERS,
   ONLY_DROP,
   ONLY_LIST,
@@ -138,6 +141,10 @@ async function main(): Promise<void> {
     await restartBench();
     process.exit(0);
   }
+  if (ONLY_NOTIFY) {
+    await notifyBench();
+    process.exit(0);
+  }
   if (ONLY_BUNDLE) {
     bundleOnly();
     process.exit(0);
@@ -150,6 +157,7 @@ async function main(): Promise<void> {
     await bitsBench();
     await bursts();
     await numbersBench();
+    await notifyBench();
   }
   console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
