@@ -6,9 +6,10 @@ import "./lib/time";
 import { MAX_CONFIRMED_DATES } from "./lib/tonight";
 import * as MicNumbers from "./model/micNumbers";
 import * as Tonight from "./model/tonight";
+import { checkAllInvariants } from "./testing/test.invariants";
 import { baseArgs } from "./testing/test.tonight";
 import { createUser, type TestUser } from "./testing/test.setup";
-import { comics, host, mic, nyWed, openList, t, useWednesdayNight } from "./testing/test.nightLists";
+import { comics, host, mic, nyWed, openList, t, TONIGHT, useWednesdayNight } from "./testing/test.nightLists";
 import { triggers } from "./triggers";
 
 useWednesdayNight();
@@ -353,4 +354,35 @@ test("the migration gives mics with nights from before the summaries their summa
   expect(first).toMatchObject({ updated: 1, isDone: true });
   expect(await numbers()).toEqual(kept);
   expect((await micRow())?.numbersLine).toMatchObject({ nights: 3, held: 3, lateMinutes: 10 });
+});
+
+test("the invariant check recounts each night, each summary and the short line, and finds a broken one", async () => {
+  const dates = wednesdays(4);
+  await host.asUser.mutation(api.claims.setConfirmedDate, { micId: mic, date: dates[2], confirmed: true });
+  for (const date of dates.slice(0, 3)) await night({ date, signUps: 5, setsUp: 4, firstSetLate: 10 });
+  await night({ date: dates[3], signUps: 3, cancelled: true });
+  const lottery = await night({ date: TONIGHT, signUps: 6, lottery: { drawn: 3 }, closed: false });
+  expect(await checkAllInvariants(t)).toEqual({ ok: true, problems: [] });
+
+  // Written around the triggers: a night's count, the summary's confirmations and the mic's line.
+  await t.run(async (ctx) => {
+    const open = await ctx.db
+      .query("micNights")
+      .withIndex("by_list", (q) => q.eq("listId", lottery))
+      .unique();
+    await ctx.db.patch("micNights", open!._id, { signUps: 99 });
+    const summary = await ctx.db.query("micNumberSummaries").unique();
+    await ctx.db.patch("micNumberSummaries", summary!._id, { hostConfirmed: 4 });
+    await ctx.db.patch("sceneItems", mic, { numbersLine: { nights: 4, held: 4 } });
+  });
+  const report = await checkAllInvariants(t);
+  expect(report.ok).toBe(false);
+  expect(report.problems).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^micNights .*: signUps is 99, a recount says 6$/),
+      expect.stringMatching(/^micNumberSummaries .*: hostConfirmed is 4, a recount says 1$/),
+      expect.stringMatching(/^sceneItems .*: numbersLine is /),
+    ]),
+  );
+  expect(report.problems).toHaveLength(3);
 });

@@ -102,6 +102,22 @@ export function hostConfirmedOn(
   return false;
 }
 
+/**
+ * The night's row as its list, spots and mic say now (what the trigger would
+ * write; `row` is the stored one, whose draw result and old confirmation
+ * stand). For the invariant checker.
+ */
+export async function expectedNight(ctx: QueryCtx, list: Doc<"nightLists">, row: Doc<"micNights"> | null) {
+  const [spots, mic] = await Promise.all([
+    ctx.db
+      .query("listSpots")
+      .withIndex("by_list_and_section", (q) => q.eq("listId", list._id))
+      .take(NIGHT_SPOTS_LIMIT),
+    ctx.db.get("sceneItems", list.micId),
+  ]);
+  return summarise(list, spots, mic, row);
+}
+
 /** Rewrites the night's row from its list (called by the list trigger, model/micNumberTriggers). */
 export async function followNightList(
   ctx: MutationCtx,
@@ -222,8 +238,22 @@ export async function summaryRow(ctx: QueryCtx, micId: Id<"sceneItems">): Promis
     .unique();
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** A value as JSON with object keys sorted (stored documents come back in their own key order). */
+function canonical(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(canonical).join(",")}]`;
+  if (x !== null && typeof x === "object") {
+    const entries = Object.entries(x).filter(([, value]) => value !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, value]) => `${JSON.stringify(k)}:${canonical(value)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(x ?? null);
+}
+
+/** Whether two stored values are equal, whatever their keys' order. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
 }
 
 /**

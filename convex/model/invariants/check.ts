@@ -12,6 +12,8 @@
  *   against recounts;
  * - ./bits: each bit's numbers, its per-mic and per-month rows and each set's
  *   review counts against a recount of the ratings;
+ * - ./micNumbers: each night's numbers row against its list, each mic's
+ *   numbers summary and short line against its latest nights summed again;
  * - links (in every group, and ./links for the tables with no other rule):
  *   every row points at an existing mic and user.
  *
@@ -30,6 +32,7 @@ import { badgePages, finishBadges } from "./badges";
 import { bitPages, finishBits } from "./bits";
 import { communityPages, finishCommunity } from "./community";
 import { linkPages } from "./links";
+import { micNumberPages } from "./micNumbers";
 import { finishMics, micPages } from "./mics";
 import {
   DEFAULT_PAGE_SIZE,
@@ -70,6 +73,8 @@ export const INVARIANT_PARTS = [
   "bitRooms",
   "bitMonths",
   "setReviews",
+  "micNights",
+  "micNumberSummaries",
 ] as const;
 export type InvariantPart = (typeof INVARIANT_PARTS)[number];
 
@@ -81,6 +86,7 @@ const PAGES: Record<InvariantPart, PageCheck> = {
   ...badgePages,
   ...communityPages,
   ...bitPages,
+  ...micNumberPages,
 };
 
 /** The comparisons that need every page, in the order their problem lines are listed. */
