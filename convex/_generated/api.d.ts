@@ -84,6 +84,7 @@ import type * as model_invariants_bits from "../model/invariants/bits.js";
 import type * as model_invariants_check from "../model/invariants/check.js";
 import type * as model_invariants_community from "../model/invariants/community.js";
 import type * as model_invariants_links from "../model/invariants/links.js";
+import type * as model_invariants_micNumbers from "../model/invariants/micNumbers.js";
 import type * as model_invariants_mics from "../model/invariants/mics.js";
 import type * as model_invariants_page from "../model/invariants/page.js";
 import type * as model_invariants_stats from "../model/invariants/stats.js";
@@ -223,6 +224,7 @@ declare const fullApi: ApiFromModules<{
   "model/invariants/check": typeof model_invariants_check;
   "model/invariants/community": typeof model_invariants_community;
   "model/invariants/links": typeof model_invariants_links;
+  "model/invariants/micNumbers": typeof model_invariants_micNumbers;
   "model/invariants/mics": typeof model_invariants_mics;
   "model/invariants/page": typeof model_invariants_page;
   "model/invariants/stats": typeof model_invariants_stats;
