@@ -9,6 +9,17 @@ import type { Engine } from "../engine/engine.js";
 /** Whether `given` is the deployment's admin key: a constant-time comparison, so the time a
  * wrong key takes to refuse says nothing about how much of it was right. The one rule for
  * every place an admin key arrives (the WebSocket's Authenticate and the HTTP API). */
+
+/** An auth.config.ts provider: OIDC (`domain`) or a custom JWT issuer (`type: "customJwt"`). */
+type Provider = {
+  type?: string;
+  domain?: string;
+  issuer?: string;
+  jwks?: string;
+  algorithm?: string;
+  applicationID?: string;
+};
+
 export function isAdminKey(expected: string, given: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -68,7 +79,7 @@ export class TokenVerifier {
     this.keySets.clear();
   }
 
-  private async fetchJson(url: string): Promise<any> {
+  private async fetchJson(url: string): Promise<unknown> {
     const site = trimSlash(this.engine.opts.siteUrl);
     let response: Response;
     if (url.startsWith(`${site}/`)) {
@@ -97,7 +108,7 @@ export class TokenVerifier {
     } catch {
       throw new AuthError("Could not parse the JWT");
     }
-    const providers: any[] = this.engine.authConfig?.providers ?? [];
+    const providers = (this.engine.authConfig?.providers ?? []) as Provider[];
     if (providers.length === 0) throw new AuthError("No auth providers are configured (auth.config.ts)");
     const iss = typeof claims.iss === "string" ? claims.iss : "";
     for (const provider of providers) {
@@ -108,7 +119,7 @@ export class TokenVerifier {
           const data = jwks.startsWith("data:")
             ? JSON.parse(Buffer.from(jwks.split(",", 2)[1], jwks.includes(";base64,") ? "base64" : "utf8").toString())
             : await this.fetchJson(jwks);
-          return jose.createLocalJWKSet(data);
+          return jose.createLocalJWKSet(data as jose.JSONWebKeySet);
         };
         return await this.check(token, `custom:${provider.jwks}`, load, {
           issuer: iss,
@@ -119,9 +130,9 @@ export class TokenVerifier {
       const domain = trimSlash(String(provider.domain ?? ""));
       if (!domain || domain !== trimSlash(iss)) continue;
       const load = async () => {
-        const config = await this.fetchJson(`${domain}/.well-known/openid-configuration`);
+        const config = (await this.fetchJson(`${domain}/.well-known/openid-configuration`)) as { jwks_uri?: unknown };
         if (typeof config.jwks_uri !== "string") throw new AuthError(`${domain} has no jwks_uri`);
-        return jose.createLocalJWKSet(await this.fetchJson(config.jwks_uri));
+        return jose.createLocalJWKSet((await this.fetchJson(config.jwks_uri)) as jose.JSONWebKeySet);
       };
       return await this.check(token, `oidc:${domain}`, load, {
         issuer: iss,

@@ -57,7 +57,8 @@ export async function findRunning(store: DataStore, portFlag?: number): Promise<
   return null;
 }
 
-async function admin(store: DataStore, running: RunningInfo, route: string, body: unknown): Promise<any> {
+/** Calls a running backend's admin route; `T`: what that route answers (apiRoutes.ts). */
+async function admin<T = unknown>(store: DataStore, running: RunningInfo, route: string, body: unknown): Promise<T> {
   const response = await fetch(`${running.apiUrl}/_local/${route}`, {
     method: "POST",
     headers: { Authorization: `Convex ${store.adminKey()}`, "Content-Type": "application/json" },
@@ -66,7 +67,7 @@ async function admin(store: DataStore, running: RunningInfo, route: string, body
   const json = await response.json();
   if (response.status === 560) throw new FunctionFailed(json.errorMessage, json.errorData);
   if (!response.ok) throw new Error(json.message ?? `HTTP ${response.status}`);
-  return json;
+  return json as T;
 }
 
 class FunctionFailed extends Error {
@@ -111,7 +112,10 @@ export async function cmdRun(positional: string[], flags: Flags, store: DataStor
   const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
   try {
     if (running) {
-      const result = await admin(store, running, "run", { path: fn, args: convexToJson(args as Value) });
+      const result = await admin<{ value: unknown }>(store, running, "run", {
+        path: fn,
+        args: convexToJson(args as Value),
+      });
       printJson(result.value);
     } else {
       const engine = await offlineEngine(store, flags);
@@ -124,7 +128,7 @@ export async function cmdRun(positional: string[], flags: Flags, store: DataStor
     }
     return 0;
   } catch (error) {
-    const data = (error as FunctionFailed).data ?? (error as any)?.data;
+    const data = (error as FunctionFailed).data ?? (error as { data?: unknown } | null)?.data;
     console.error(`Failed to run ${fn}: ${(error as Error).message}`);
     if (data !== undefined) console.error(`Error data: ${JSON.stringify(data)}`);
     return 1;
@@ -190,7 +194,7 @@ export async function cmdExport(positional: string[], flags: Flags, store: DataS
   if (positional[0]) {
     // Holds password hashes and sessions, like the data directory: owner-only.
     fs.writeFileSync(positional[0], text + "\n", { mode: 0o600 });
-    const tables = (snapshot as any).tables as Record<string, unknown[]>;
+    const tables = (snapshot as { tables: Record<string, unknown[]> }).tables;
     const count = Object.values(tables).reduce((n, docs) => n + docs.length, 0);
     console.log(`Exported ${count} documents from ${Object.keys(tables).length} tables to ${positional[0]}`);
   } else {
@@ -205,7 +209,7 @@ export async function cmdImport(positional: string[], flags: Flags, store: DataS
   const text = fs.readFileSync(file, "utf8");
   const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
   let result: { documents: number; files: number };
-  if (running) result = await admin(store, running, "import", text);
+  if (running) result = await admin<{ documents: number; files: number }>(store, running, "import", text);
   else {
     const engine = await offlineEngine(store, flags);
     try {

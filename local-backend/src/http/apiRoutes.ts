@@ -68,6 +68,7 @@ export function apiRequestHandler(
    * application/json or application/*+json, checked before the body is read,
    * and an empty body is not JSON.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a request body: runFunction checks `path` and `args`
   const parseJsonBody = async (req: http.IncomingMessage): Promise<any> => {
     if (!isJsonContentType(req.headers["content-type"]))
       throw new HttpError(400, "BadJsonBody", "Expected request with `Content-Type: application/json`");
@@ -75,6 +76,7 @@ export function apiRequestHandler(
   };
 
   /** The CLI's own endpoints: an empty body means no fields. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the admin CLI's own body, read field by field
   const parseAdminJsonBody = async (req: http.IncomingMessage): Promise<any> => parseJson(await readMessage(req), "{}");
 
   /** /api/query, /api/mutation, /api/action, /api/function, /api/run/... */
@@ -82,6 +84,7 @@ export function apiRequestHandler(
     req: http.IncomingMessage,
     res: http.ServerResponse,
     kind: "query" | "mutation" | "action" | "any",
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parseJsonBody's: `path` and `args` are checked here
     body: any,
     pathOverride?: string,
   ) => {

@@ -2,6 +2,7 @@
 import type http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Engine } from "../engine/engine.js";
 import { corsHeaders, HttpError, lingerOnUnreadBody, sendJson } from "./httpCommon.js";
 import { UploadTooLarge } from "../storage/store.js";
@@ -95,6 +96,6 @@ export async function serveFile(
     return;
   }
   // Streamed from disk: a large file is never held in memory whole.
-  await pipeline(Readable.fromWeb(file.blob.stream() as any), res);
+  await pipeline(Readable.fromWeb(file.blob.stream() as WebReadableStream<Uint8Array>), res);
   return;
 }

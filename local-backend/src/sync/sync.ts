@@ -22,6 +22,7 @@ import { type Entry, modificationTail, QueryEntries } from "./querySubscriptions
 import { dispatch, recheckFailedSubscriptions } from "./syncMessages.js";
 import {
   ADDRESS_BUDGET_FACTOR,
+  type ClientMessage,
   encodeTs,
   MAX_MESSAGE_BYTES,
   RERUN_BUDGET_MS,
@@ -361,7 +362,7 @@ export class SyncManager {
         session.fatal(`Message of ${size} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
         return;
       }
-      let message: any;
+      let message: ClientMessage;
       try {
         if (isBinary) throw new Error("binary frame");
         message = JSON.parse(data.toString("utf8"));

@@ -6,9 +6,9 @@
 import { AuthError, EXPIRES, isAdminKey } from "../auth/auth.js";
 import type { Caller } from "../runtime/functionContext.js";
 import { journalString, type Subscription } from "./querySubscriptions.js";
-import type { Session, SyncHost } from "./syncSession.js";
+import type { ClientMessage, Session, SyncHost } from "./syncSession.js";
 
-export async function authenticate(sync: SyncHost, session: Session, message: any): Promise<void> {
+export async function authenticate(sync: SyncHost, session: Session, message: ClientMessage): Promise<void> {
   if (message.baseVersion !== (session.pendingIdentity ?? session.identityVersion)) {
     session.fatal(`Invalid Authenticate: base version ${message.baseVersion}, expected ${session.identityVersion}`);
     return;
@@ -47,7 +47,7 @@ export async function authenticate(sync: SyncHost, session: Session, message: an
   const identityVersion = message.baseVersion + 1;
   if (session.expiryTimer) clearTimeout(session.expiryTimer);
   session.expiryTimer = null;
-  const expires = caller.kind === "user" ? (caller.identity as any)[EXPIRES] : undefined;
+  const expires = caller.kind === "user" ? (caller.identity as Record<PropertyKey, unknown>)[EXPIRES] : undefined;
   if (typeof expires === "number") {
     const version = identityVersion;
     // Like Convex: when the token runs out, the client is told and fetches a new one.

@@ -9,6 +9,7 @@ import { describeError } from "../runtime/functionErrors.js";
 import { OCC_ERROR, OccError } from "../database/occ.js";
 import { type Entry, newEntry, type Subscription } from "./querySubscriptions.js";
 import { authenticate } from "./syncAuth.js";
+import type { ClientMessage } from "./syncSession.js";
 import {
   encodeTs,
   MAX_INFLIGHT_MESSAGES,
@@ -38,7 +39,7 @@ function requestFingerprint(caller: Caller, udfPath: unknown): string {
   return createHash("sha256").update(`${who}\u0000${path}`).digest("base64url").slice(0, 22);
 }
 
-export function dispatch(sync: SyncHost, session: Session, message: any, size: number): void {
+export function dispatch(sync: SyncHost, session: Session, message: ClientMessage, size: number): void {
   switch (message.type) {
     case "Connect":
       // The official client always sends a random UUID (convex-js
@@ -105,7 +106,7 @@ async function checkFunction(
   return path;
 }
 
-async function modifyQuerySet(sync: SyncHost, session: Session, message: any): Promise<void> {
+async function modifyQuerySet(sync: SyncHost, session: Session, message: ClientMessage): Promise<void> {
   if (
     message.baseVersion !== (session.pendingQuerySet ?? session.querySetVersion) ||
     typeof message.newVersion !== "number"
@@ -239,7 +240,7 @@ function failure(sub: Subscription): string | null {
   return result && !result.ok ? result.message : null;
 }
 
-async function mutation(sync: SyncHost, session: Session, message: any): Promise<void> {
+async function mutation(sync: SyncHost, session: Session, message: ClientMessage): Promise<void> {
   const requestId = message.requestId;
   if (typeof requestId !== "number") {
     session.fatal("Mutation without a numeric requestId");
@@ -316,7 +317,7 @@ async function mutation(sync: SyncHost, session: Session, message: any): Promise
   }
 }
 
-async function action(sync: SyncHost, session: Session, message: any): Promise<void> {
+async function action(sync: SyncHost, session: Session, message: ClientMessage): Promise<void> {
   const requestId = message.requestId;
   const logLines: string[] = [];
   try {

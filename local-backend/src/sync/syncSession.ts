@@ -11,6 +11,12 @@ import type { DataStore } from "../storage/store.js";
 import { intKnob, knob } from "../common/knobs.js";
 import type { QueryEntries, Subscription } from "./querySubscriptions.js";
 
+/**
+ * A client's message as JSON.parse gave it (its `type` checked): each handler checks the fields it reads.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- protocol fields are checked where read; a typed schema per message is not written yet
+export type ClientMessage = Record<string, any> & { type: string };
+
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 /**
  * Messages (query set changes, authentications, mutations) a connection may
