@@ -58,6 +58,20 @@ export const approveClaim = internalMutation({
   },
 });
 
+/** The push endpoints the server keeps for the account with this email (its devices). */
+export const devicesOf = internalQuery({
+  args: { email: v.string() },
+  returns: v.array(v.string()),
+  handler: async (ctx, { email }) => {
+    const user = await accountWithEmail(ctx, email);
+    const rows = await ctx.db
+      .query("pushSubscriptions")
+      .withIndex("by_user", (q) => q.eq("userId", user._id))
+      .take(20);
+    return rows.map((r) => r.endpoint);
+  },
+});
+
 /** The sets of the account with this email, newest first: what a browser test counts on the server. */
 export const setsOf = internalQuery({
   args: { email: v.string() },

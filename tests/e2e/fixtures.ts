@@ -151,6 +151,7 @@ export const test = base.extend<Fixtures>({
         dataDir: state.dataDir,
         siteUrl: state.appUrl,
         logFile: state.backendLog,
+        extraCaCerts: state.pushTls.cert,
       });
       updateState({ backendPid: pid });
     };

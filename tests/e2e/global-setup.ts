@@ -80,6 +80,36 @@ async function buildApp(backendUrl: string, distDir: string): Promise<void> {
 }
 
 /**
+ * A key and self-signed certificate for 127.0.0.1 that a test's push service serves https
+ * with (push services speak https); only the backend process trusts it.
+ */
+async function pushServiceTls(tmpDir: string): Promise<{ key: string; cert: string }> {
+  const dir = path.join(tmpDir, "push-tls");
+  fs.mkdirSync(dir, { recursive: true });
+  const tls = { key: path.join(dir, "key.pem"), cert: path.join(dir, "cert.pem") };
+  await execFileAsync("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1",
+    "-keyout",
+    tls.key,
+    "-out",
+    tls.cert,
+  ]);
+  return tls;
+}
+
+/**
  * Playwright global setup: a mock Google issuer, the local backend on a fresh temp data dir
  * (seeded with the demo scene), the app built against it and served with SPA fallback.
  * Ports and paths go to the JSON file named by E2E_STATE_FILE (see support/state.ts).
@@ -153,9 +183,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await envSet(dataDir, name, value);
     }
 
+    const pushTls = await pushServiceTls(tmpDir);
     // Building and booting the backend are independent: overlap them.
     const [backend, build] = await Promise.allSettled([
-      startBackend({ port: backendPort, sitePort, dataDir, siteUrl: appUrl, logFile: backendLog }),
+      startBackend({
+        port: backendPort,
+        sitePort,
+        dataDir,
+        siteUrl: appUrl,
+        logFile: backendLog,
+        extraCaCerts: pushTls.cert,
+      }),
       mustBuild ? buildApp(backendUrl, distDir) : Promise.resolve(),
     ]);
     if (backend.status === "fulfilled") backendPid = backend.value;
@@ -175,6 +213,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       adminEmail: E2E_ADMIN_EMAIL,
       tmpDir,
       distDir,
+      pushTls,
     };
     writeState(state);
 

@@ -30,6 +30,8 @@ export type BackendOptions = {
   seed?: boolean;
   /** How long to wait for `Local backend ready`. */
   timeoutMs?: number;
+  /** A certificate the backend trusts besides the usual ones (the test push service's). */
+  extraCaCerts?: string;
 };
 
 /**
@@ -63,7 +65,11 @@ export async function startBackend(opts: BackendOptions): Promise<number> {
     cwd: repoRoot,
     detached: true,
     stdio: ["ignore", out, out],
-    env: { ...process.env, NODE_ENV: "test" },
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      ...(opts.extraCaCerts ? { NODE_EXTRA_CA_CERTS: opts.extraCaCerts } : {}),
+    },
   });
   fs.closeSync(out);
   child.unref();
@@ -139,6 +145,14 @@ export async function stopBackend(pid: number, graceMs = 5_000): Promise<void> {
 export async function waitForExit(pid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** `cli env remove NAME --data-dir D` (works with or without a running backend). */
+export async function envRemove(dataDir: string, name: string): Promise<void> {
+  await execFileAsync(process.execPath, cliArgs(["env", "remove", name, "--data-dir", dataDir]), {
+    cwd: repoRoot,
+    timeout: 60_000,
+  });
 }
 
 /** `cli env set NAME value --data-dir D` (works with or without a running backend). */

@@ -25,6 +25,8 @@ export type E2EState = {
   tmpDir: string;
   /** The built app the static server serves. */
   distDir: string;
+  /** Key and certificate (for 127.0.0.1) of a test push service; the backend trusts the certificate. */
+  pushTls: { key: string; cert: string };
 };
 
 export function stateFile(): string {

@@ -1,0 +1,74 @@
+/**
+ * A push service on this machine for the browser tests: https on 127.0.0.1 with the
+ * certificate the global setup made (only the backend trusts it), recording what the
+ * `web-push` library posts; and a device's keys, made here so the test can decrypt.
+ */
+import { createDecipheriv, createECDH, createHmac, randomBytes, type ECDH } from "node:crypto";
+import fs from "node:fs";
+import { createServer, type Server } from "node:https";
+import type { IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+
+export async function startPushService(tls: { key: string; cert: string }): Promise<{
+  url: string;
+  received: Received[];
+  close: () => Promise<void>;
+}> {
+  const received: Received[] = [];
+  const server: Server = createServer(
+    { key: fs.readFileSync(tls.key), cert: fs.readFileSync(tls.cert) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
+        res.writeHead(201).end();
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A device's push keys (P-256 pair and auth secret), as a browser makes them. */
+export function newDeviceKeys() {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return { ecdh, auth, p256dh: ecdh.getPublicKey().toString("base64url"), authKey: auth.toString("base64url") };
+}
+
+const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
+
+/** Decrypts an aes128gcm Web Push message (RFC 8291 over RFC 8188) with the device's keys. */
+export function decryptPush(body: Buffer, device: { ecdh: ECDH; auth: Buffer }): string {
+  const salt = body.subarray(0, 16);
+  const idLength = body[20];
+  const senderKey = body.subarray(21, 21 + idLength);
+  const ciphertext = body.subarray(21 + idLength);
+  const shared = device.ecdh.computeSecret(senderKey);
+  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), device.ecdh.getPublicKey(), senderKey]);
+  const ikm = hmac(hmac(device.auth, shared), Buffer.concat([keyInfo, Buffer.from([1])]));
+  const prk = hmac(salt, ikm);
+  const cek = hmac(prk, Buffer.from("Content-Encoding: aes128gcm\0\x01")).subarray(0, 16);
+  const nonce = hmac(prk, Buffer.from("Content-Encoding: nonce\0\x01")).subarray(0, 12);
+  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
+  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
+  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  // The last record ends with a 0x02 delimiter, then zero padding.
+  let end = padded.length - 1;
+  while (end > 0 && padded[end] === 0) end--;
+  if (padded[end] !== 2) throw new Error("not a final Web Push record");
+  return padded.subarray(0, end).toString("utf8");
+}
