@@ -1,7 +1,6 @@
 import { useAuthActions } from "@convex-dev/auth/react";
 import { Button } from "@radix-ui/themes";
 import { useState } from "react";
-import { googleFailureToast } from "@/lib/authErrors";
 import { paths } from "@/lib/paths";
 import { forgetWizardDrafts } from "@/lib/session";
 import { showToast } from "@/lib/toast";
@@ -48,8 +47,13 @@ export function GoogleButton({ label = "Continue with Google", size = "3" }: Goo
       await signIn("google", { redirectTo: paths.authCallback });
     } catch (err) {
       console.error("Google sign-in failed", err);
-      showToast(googleFailureToast(err), "error");
       setPending(false);
+      // The failure's wording (with the sign-in forms') loads on a failure only: the landing page shows this button.
+      const toast = await import("@/lib/authErrors").then(
+        (m) => m.googleFailureToast(err),
+        () => ({ title: "Google sign in failed", description: "An unexpected error occurred." }),
+      );
+      showToast(toast, "error");
     }
   };
   return (
