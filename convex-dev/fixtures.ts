@@ -298,13 +298,16 @@ export const insertMicNights = internalMutation({
     spots: v.number(),
     signUps: v.number(),
     firstSetLate: v.number(),
+    /** Weeks back to start from, so batches of 30 can write a long history (at most 1,000). */
+    skipWeeks: v.optional(v.number()),
   },
   returns: v.null(),
-  handler: async (ctx, { micId, nights, spots, signUps, firstSetLate }) => {
+  handler: async (ctx, { micId, nights, spots, signUps, firstSetLate, skipWeeks = 0 }) => {
     const mic = await ctx.db.get("sceneItems", micId);
     if (mic === null) throw new Error("No such mic.");
+    if (!Number.isInteger(skipWeeks) || skipWeeks < 0 || skipWeeks > 1000) throw new Error("skipWeeks: 0 to 1,000.");
     const start = mic.startTimeLocal ?? "20:00";
-    for (let i = 1; i <= Math.min(nights, 30); i++) {
+    for (let i = skipWeeks + 1; i <= skipWeeks + Math.min(nights, 30); i++) {
       const date = addDaysToDate("2026-11-25", -7 * i);
       const startMs = zonedEpoch(date, start, mic.timeZone);
       const userId = await ctx.db.insert("users", { name: `Night ${i} host` });

@@ -1,10 +1,12 @@
 /**
- * `npm run bench -- --only-numbers`: the season page on one local backend
- * holding two comedians, one with 200 sets and one with 2,000, spread over
- * the last two years at 20 mics. Prints the documents `season:mine` reads
- * (the engine's transaction metrics, as in querySeries.ts) for this year and
- * last year: it reads month rows, goal weeks and mics, never the sets, so the
- * two columns stay within the same bound.
+ * `npm run bench -- --only-numbers`: on one local backend, the documents
+ * `micNumbers:forMic` reads for a mic with 20 and with 200 closed nights
+ * (one summary row, whatever the history), then the season page for two
+ * comedians, one with 200 sets and one with 2,000, spread over the last two
+ * years at 20 mics. Prints the documents `season:mine` reads (the engine's
+ * transaction metrics, as in querySeries.ts) for this year and last year: it
+ * reads month rows, goal weeks and mics, never the sets, so the two columns
+ * stay within the same bound.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -49,12 +51,76 @@ function adminRunner(backend: Backend) {
   };
 }
 
+/** Nights of list history the event page's numbers are measured at. */
+const NIGHT_SHAPES = [20, 200];
+/** What `micNumbers:forMic` may read: its summary row and, for the viewer's own draws, one spot per counted lottery. */
+const MIC_NUMBERS_BUDGET = 1 + 20;
+
+/** The event page's numbers for a mic with 20 and with 200 closed nights: the documents read stay the same. */
+async function micNumbersPart(run: ReturnType<typeof adminRunner>, backend: Backend): Promise<void> {
+  const figures: Array<{ nights: number; docs: number; median: number }> = [];
+  for (const nights of NIGHT_SHAPES) {
+    const micId = await run<string>("fixtures:insertSceneItem", {
+      title: `Numbers Nights ${nights}`,
+      venueName: `Numbers Nights Room ${nights}`,
+      city: "New York",
+      type: "open_mic",
+      recurrence: "weekly",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      listTimeLocal: "19:30",
+      timeZone: "America/New_York",
+    });
+    const started = performance.now();
+    // 25 nights a call (the fixture takes at most 30), 8 comedians for 5 spots each.
+    for (let skipWeeks = 0; skipWeeks < nights; skipWeeks += 25) {
+      await run("fixtures:insertMicNights", {
+        micId,
+        nights: Math.min(25, nights - skipWeeks),
+        spots: 5,
+        signUps: 8,
+        firstSetLate: 15,
+        skipWeeks,
+      });
+    }
+    console.log(`${fmt(nights)} nights written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const client = new ConvexHttpClient(backend.url, { logger: false });
+    const args = { micId };
+    const m = (await client.query(api.benchProbe.measure, { name: "micNumbers:forMic", args })) as {
+      documentsRead: number;
+    };
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await client.query(api.micNumbers.forMic, args);
+      times.push(performance.now() - t0);
+    }
+    figures.push({ nights, docs: m.documentsRead, median: median(times) });
+  }
+  const widths = [18, 12, 12, 16];
+  console.log("\n" + row(["micNumbers:forMic", "docs read", "ms", "target"], widths));
+  for (const f of figures) {
+    const ok = f.docs <= MIC_NUMBERS_BUDGET;
+    console.log(
+      row(
+        [`${fmt(f.nights)} nights`, f.docs, ms(f.median), `<= ${MIC_NUMBERS_BUDGET} ${ok ? "ok" : "MISSED"}`],
+        widths,
+      ),
+    );
+  }
+  const flat = figures.every((f) => f.docs === figures[0].docs);
+  console.log(
+    `\n${flat ? "Flat" : "NOT flat"}: documents read by the event page's numbers for 20 and 200 nights ` +
+      `(median of ${RUNS} HTTP round trips).\n`,
+  );
+}
+
 function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
 export async function numbersBench(): Promise<void> {
-  console.log("\n== Numbers: the season page for a comedian with 200 and with 2,000 sets ==");
+  console.log("\n== Numbers: a mic's numbers at 20 and 200 nights; the season page at 200 and 2,000 sets ==");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-bench-numbers-"));
   const backend = await startBackend({ functionsDir: functionsCopy(work), startTimeoutMs: 5 * 60_000 });
   try {
@@ -83,6 +149,7 @@ export async function numbersBench(): Promise<void> {
         }),
       );
     }
+    await micNumbersPart(run, backend);
     const now = Date.now();
     const today = isoDate(now);
     const year = Number(today.slice(0, 4));

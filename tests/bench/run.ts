@@ -37,7 +37,7 @@
  * --only-queries (just the query series: no fan-out, bundle sizes or browser),
  * --only-drop (just the list drop: 300 sign-ups to one list in a second, tests/bench/listDrop.ts),
  * --only-bits (just the material pages for 50 and 500 bits, tests/bench/bits.ts),
- * --only-numbers (just the season page for 200 and 2,000 sets, tests/bench/numbers.ts),
+ * --only-numbers (a mic's numbers at 20 and 200 nights, the season page for 200 and 2,000 sets, tests/bench/numbers.ts),
  * --only-bursts (just 100 check-ins, then 100 logged sets, at one mic in a second, tests/bench/bursts.ts),
  * --only-restart (just the restart at each size: first query, full load, memory; tests/bench/restart.ts),
  * --only-notify (just "list opens" at 10,000 mics and 100,000 follows: documents read a run, time; tests/bench/notify.ts),
