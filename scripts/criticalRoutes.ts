@@ -30,7 +30,7 @@ export const CRITICAL_ROUTES: readonly CriticalRoute[] = [
     module: "src/routes/Scene.tsx",
     chunk: "scene-deps",
     // Tonight, and the distance filter's list when the scene opens with it on.
-    soon: ["src/features/scene/tonight/TonightSection.tsx", "src/features/scene/AreaSceneResults.tsx"],
+    soon: ["src/features/scene/tonight/TonightSection.tsx", "src/features/scene/list/AreaSceneResults.tsx"],
   },
   { path: paths.home, module: "src/routes/Landing.tsx", chunk: "landing-deps" },
 ];

@@ -1,5 +1,5 @@
 import type { Plugin } from "vite";
-import { httpFirstPageScript } from "../src/features/scene/firstPage.ts";
+import { httpFirstPageScript } from "../src/features/scene/list/firstPage.ts";
 import { insertEarlyScript } from "./earlyScripts.ts";
 
 /**

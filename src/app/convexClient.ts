@@ -1,5 +1,5 @@
 import { ConvexReactClient } from "convex/react";
-import { adoptHttpFirstPage, prewarmSceneFirstPage } from "@/features/scene/firstPage";
+import { adoptHttpFirstPage, prewarmSceneFirstPage } from "@/features/scene/list/firstPage";
 
 const convexUrl = import.meta.env.VITE_CONVEX_URL as string | undefined;
 

@@ -1,7 +1,7 @@
 import { Button, Flex } from "@radix-ui/themes";
 import type { ComponentProps, ReactNode } from "react";
 import type { VenueInput } from "@convex/model/events";
-import type { EventFormProps, EventPickerProps, WizardSlots } from "@/lib/wizardSlots";
+import type { EventFormProps, EventPickerProps, WizardSlots } from "@/lib/wizardPartProps";
 import { WizardBackButton, WizardFrame } from "./WizardFrame";
 
 type Position = { step: number; total: number };

@@ -1,7 +1,7 @@
 /**
  * A value as a JavaScript literal to write inside an inline `<script>` element
  * of an HTML page (index.html's early scripts: scripts/routePreloadPlugin.ts,
- * src/features/scene/firstPage.ts).
+ * src/features/scene/list/firstPage.ts).
  *
  * JSON.stringify gives a valid JavaScript expression for any JSON value, and
  * since ES2019 (JSON a subset of ECMAScript) that includes strings holding

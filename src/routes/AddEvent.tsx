@@ -2,7 +2,7 @@ import { AddEventDetailsStep } from "@/features/add-event/steps/AddEventDetailsS
 import { AddEventEventStep } from "@/features/add-event/steps/AddEventEventStep";
 import { AddEventSuccessStep } from "@/features/add-event/steps/AddEventSuccessStep";
 import { AddEventVenueStep } from "@/features/add-event/steps/AddEventVenueStep";
-import { wizardSlots } from "./wizardSlots";
+import { wizardSlots } from "./wizardParts";
 
 /** The add-event wizard: 1 venue, 2 event, 3 details, 4 success. */
 export default function AddEvent({ step = 1 }: { step?: number }) {

@@ -4,7 +4,7 @@ import { PageContainer } from "../components/PageContainer";
 import { EventOwnerTools } from "../features/claims/EventOwnerTools";
 import { EventLiveList } from "../features/live-list/LiveListSection";
 import { MicNumbers } from "../features/mic-numbers/MicNumbers";
-import { EventPage } from "../features/scene/EventPage";
+import { EventPage } from "../features/scene/event/EventPage";
 
 export default function Event() {
   const { id } = useParams<{ id: string }>();

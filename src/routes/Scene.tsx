@@ -1,5 +1,5 @@
 import { PageContainer } from "../components/PageContainer";
-import { ScenePage } from "../features/scene/ScenePage";
+import { ScenePage } from "../features/scene/list/ScenePage";
 
 export default function Scene() {
   return (

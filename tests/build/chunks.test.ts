@@ -21,7 +21,7 @@ import {
   HTTP_FIRST_PAGE_GLOBAL,
   openingSceneArgs,
   tonightFirstPageArgs,
-} from "../../src/features/scene/firstPage";
+} from "../../src/features/scene/list/firstPage";
 import { NO_PLAN_FILTERS, tonightArgs } from "../../src/features/scene/tonight/tonightArgs";
 import { ROUTE_PRELOADED_GLOBAL } from "../../src/lib/paths";
 
@@ -85,7 +85,7 @@ describe("production chunks", () => {
     );
     expect(files.size).toBeLessThanOrEqual(4);
     // What the page draws first is in them (not behind another request).
-    expect(deps.moduleIds).toContain(path.join(root, "src/features/scene/ScenePage.tsx"));
+    expect(deps.moduleIds).toContain(path.join(root, "src/features/scene/list/ScenePage.tsx"));
     const drawn = [...deps.moduleIds, ...(shared()?.moduleIds ?? [])];
     expect(drawn.some((id) => id.endsWith("@radix-ui/themes/dist/esm/components/card.js"))).toBe(true);
   });
@@ -223,7 +223,7 @@ describe("index.html's inline scripts, as built", () => {
       ]);
       const later = links.slice(own.length).map((l) => l.href);
       expect(later).toContain(`/${page("src/features/scene/tonight/TonightSection.tsx").fileName}`);
-      expect(later).toContain(`/${page("src/features/scene/AreaSceneResults.tsx").fileName}`);
+      expect(later).toContain(`/${page("src/features/scene/list/AreaSceneResults.tsx").fileName}`);
       expect(window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
       // The list's first page (no saved location here: the plain list); Tonight's once it has answered.
       expect(requests).toHaveLength(1);

@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 
 /**
  * useScenePages and the scene's first page fetched over HTTP with the HTML
- * (src/features/scene/useScenePages.ts, firstPage.ts; issue 18 item 4): that
+ * (src/features/scene/list/useScenePages.ts, firstPage.ts; issue 18 item 4): that
  * page stands in only until a live first page is in, and once one is, it is
  * retired, so a list mounted later never shows it. Here the HTTP answer's
  * titles are rewritten, so what the cards show says where it came from.

@@ -1,4 +1,4 @@
-import { HTTP_FIRST_PAGE_GLOBAL } from "@/features/scene/firstPage";
+import { HTTP_FIRST_PAGE_GLOBAL } from "@/features/scene/list/firstPage";
 import { ROUTE_PRELOADED_GLOBAL } from "@/lib/paths";
 import { expect, test } from "./fixtures";
 

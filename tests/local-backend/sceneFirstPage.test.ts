@@ -24,7 +24,7 @@ import {
   retireHttpFirstPage,
   type ScenePage,
   tonightFirstPageArgs,
-} from "../../src/features/scene/firstPage";
+} from "../../src/features/scene/list/firstPage";
 import { NO_PLAN_FILTERS, tonightArgs } from "../../src/features/scene/tonight/tonightArgs";
 import { type Backend, repoRoot, startBackend } from "./harness";
 

@@ -2,7 +2,7 @@ import { Flex, Heading } from "@radix-ui/themes";
 import { useId, useMemo } from "react";
 import { useFormContext, useWatch } from "react-hook-form";
 import { Form, FormSubmit } from "@/components/form";
-import type { EventFormDraft, EventFormProps } from "@/lib/wizardSlots";
+import type { EventFormDraft, EventFormProps } from "@/lib/wizardPartProps";
 import { CONFIRM_SCHEDULE_MESSAGE, ConfirmSchedule } from "./ConfirmSchedule";
 import { restoreDraft } from "./draft";
 import { EventFields } from "./EventFields";

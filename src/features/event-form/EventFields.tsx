@@ -1,7 +1,7 @@
 import { Box, Flex, RadioCards, Select, Text } from "@radix-ui/themes";
 import { useEffect, useId } from "react";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
-import type { EventFormDraft } from "@/lib/wizardSlots";
+import type { EventFormDraft } from "@/lib/wizardPartProps";
 import { MIC_LIMITS } from "@convex/lib/micRules";
 import { DAY_NAMES } from "@convex/lib/time";
 import { Field, InputField } from "./Field";

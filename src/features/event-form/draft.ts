@@ -1,4 +1,4 @@
-import type { EventFormDraft } from "@/lib/wizardSlots";
+import type { EventFormDraft } from "@/lib/wizardPartProps";
 import { eventFormSchema, type EventFormInput, type EventFormValues } from "./schema";
 
 const { shape } = eventFormSchema;

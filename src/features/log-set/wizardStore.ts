@@ -2,7 +2,7 @@ import type { VenueInput } from "@convex/model/events";
 import { paths, type LogSetStep } from "@/lib/paths";
 import { createSessionStore } from "@/lib/sessionStore";
 import { useWizard, type WizardDefinition } from "@/lib/useWizard";
-import type { EventChoice } from "@/lib/wizardSlots";
+import type { EventChoice } from "@/lib/wizardPartProps";
 import type { SetDraft } from "./setDetails";
 
 export type { EventChoice };

@@ -1,6 +1,6 @@
 import { toast } from "sonner";
 import { errorCode } from "@/lib/convexErrors";
-import { CHOOSE_FIRST } from "@/lib/wizardSlots";
+import { CHOOSE_FIRST } from "@/lib/wizardPartProps";
 
 export const TOASTS = {
   selectVenue: CHOOSE_FIRST.venue,

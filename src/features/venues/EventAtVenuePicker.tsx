@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { RadioCardText } from "@/components/RadioCardText";
-import type { EventAtVenue, EventPickerProps } from "@/lib/wizardSlots";
+import type { EventAtVenue, EventPickerProps } from "@/lib/wizardPartProps";
 import { api } from "@convex/_generated/api";
 import { initialEventChoice, otherMatches } from "./eventChoice";
 

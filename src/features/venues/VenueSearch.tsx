@@ -18,7 +18,7 @@ import {
   type PlacePrediction,
 } from "./googleMaps";
 import { viewerTimeZone } from "@/lib/timeZone";
-import type { VenueSearchProps } from "@/lib/wizardSlots";
+import type { VenueSearchProps } from "@/lib/wizardPartProps";
 import { ManualVenueForm } from "./ManualVenueForm";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { LOCATION_DENIED_MESSAGE, readSavedLocation, requestLocation, saveLocation, type LatLng } from "./userLocation";

@@ -1,5 +1,5 @@
 import type { Id } from "@convex/_generated/dataModel";
-import type { EventChoice } from "@/lib/wizardSlots";
+import type { EventChoice } from "@/lib/wizardPartProps";
 
 type Match = { _id: Id<"sceneItems">; title: string };
 

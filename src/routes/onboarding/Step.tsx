@@ -8,7 +8,7 @@ import { SuccessStep } from "@/features/onboarding/steps/SuccessStep";
 import { VenueDetailsStep } from "@/features/onboarding/steps/VenueDetailsStep";
 import { VenueStep } from "@/features/onboarding/steps/VenueStep";
 import type { OnboardingStep as StepName } from "@/lib/paths";
-import { wizardSlots } from "../wizardSlots";
+import { wizardSlots } from "../wizardParts";
 
 /** Onboarding steps 2 to 10 (the router passes which one). */
 export default function OnboardingStep({ step }: { step: Exclude<StepName, "welcome"> }) {

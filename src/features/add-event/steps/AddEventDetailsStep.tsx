@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { EventDetailsStep } from "@/components/WizardSteps";
 import { errorMessage } from "@/lib/convexErrors";
 import { viewerTimeZone } from "@/lib/timeZone";
-import type { WizardStepProps } from "@/lib/wizardSlots";
+import type { WizardStepProps } from "@/lib/wizardPartProps";
 import { api } from "@convex/_generated/api";
 import type { EventDetails } from "@convex/model/events";
 import { localDateString } from "@convex/lib/time";

@@ -7,7 +7,7 @@ import { EventAtVenueStep } from "@/components/WizardSteps";
 import { errorCode } from "@/lib/convexErrors";
 import { weeklySlotText } from "@/lib/format";
 import { paths } from "@/lib/paths";
-import { CHOOSE_FIRST, type EventChoice, type WizardStepProps } from "@/lib/wizardSlots";
+import { CHOOSE_FIRST, type EventChoice, type WizardStepProps } from "@/lib/wizardPartProps";
 import { api } from "@convex/_generated/api";
 import { ADD_EVENT_STEPS, useAddEventWizard } from "../wizardStore";
 

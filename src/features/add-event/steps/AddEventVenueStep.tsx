@@ -2,7 +2,7 @@ import { Button } from "@radix-ui/themes";
 import { useState } from "react";
 import { toast } from "sonner";
 import { WizardFrame } from "@/components/WizardFrame";
-import { CHOOSE_FIRST, type WizardStepProps } from "@/lib/wizardSlots";
+import { CHOOSE_FIRST, type WizardStepProps } from "@/lib/wizardPartProps";
 import { ADD_EVENT_STEPS, useAddEventWizard } from "../wizardStore";
 
 /** Step 1: 'Add New Event' with the venue search (US only, at least 3 characters). */

@@ -2,7 +2,7 @@ import { Button, Text } from "@radix-ui/themes";
 import { EventAtVenueStep } from "@/components/WizardSteps";
 import { weeklySlotText } from "@/lib/format";
 import { useReachable } from "@/lib/useReachable";
-import type { EventAtVenue, WizardSlots, WizardStepProps } from "@/lib/wizardSlots";
+import type { EventAtVenue, WizardSlots, WizardStepProps } from "@/lib/wizardPartProps";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { MissingVenue } from "./MissingVenue";
 import { OfflineEventPicker, OfflineNotice } from "./OfflineMics";

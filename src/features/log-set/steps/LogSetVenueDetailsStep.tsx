@@ -2,7 +2,7 @@ import { Card, Checkbox, Flex, Text } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useId, useState } from "react";
 import { EventDetailsStep } from "@/components/WizardSteps";
-import type { WizardStepProps } from "@/lib/wizardSlots";
+import type { WizardStepProps } from "@/lib/wizardPartProps";
 import { api } from "@convex/_generated/api";
 import type { EventDetails } from "@convex/model/events";
 import { localDateString } from "@convex/lib/time";

@@ -2,7 +2,7 @@ import { Button } from "@radix-ui/themes";
 import type { Id } from "@convex/_generated/dataModel";
 import { WizardFrame } from "@/components/WizardFrame";
 import { useReachable } from "@/lib/useReachable";
-import type { WizardStepProps } from "@/lib/wizardSlots";
+import type { WizardStepProps } from "@/lib/wizardPartProps";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 import { OfflineMicChoices, OfflineNotice } from "./OfflineMics";
 

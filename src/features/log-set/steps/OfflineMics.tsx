@@ -3,7 +3,7 @@ import type { Id } from "@convex/_generated/dataModel";
 import { RadioCardText } from "@/components/RadioCardText";
 import type { OfflineMic } from "@/lib/offline/store";
 import { useOfflineMics } from "@/lib/offline/useOfflineMics";
-import type { EventPickerProps } from "@/lib/wizardSlots";
+import type { EventPickerProps } from "@/lib/wizardPartProps";
 
 const NONE = "none";
 

@@ -1,7 +1,7 @@
 import { Flex } from "@radix-ui/themes";
 import { toast } from "sonner";
 import { weeklySlotText } from "@/lib/format";
-import type { EventAtVenue, EventChoice, WizardStepProps } from "@/lib/wizardSlots";
+import type { EventAtVenue, EventChoice, WizardStepProps } from "@/lib/wizardPartProps";
 import { OnboardingShell } from "../OnboardingShell";
 import { chosenSceneItem } from "../progress";
 import { NextButton, StepHeading } from "../StepParts";

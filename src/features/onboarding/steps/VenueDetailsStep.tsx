@@ -4,7 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { errorMessage } from "@/lib/convexErrors";
 import { viewerTimeZone } from "@/lib/timeZone";
-import type { WizardStepProps } from "@/lib/wizardSlots";
+import type { WizardStepProps } from "@/lib/wizardPartProps";
 import { api } from "@convex/_generated/api";
 import { localDateString } from "@convex/lib/time";
 import type { EventDetails } from "@convex/model/events";

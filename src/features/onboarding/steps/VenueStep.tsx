@@ -1,7 +1,7 @@
 import { Flex } from "@radix-ui/themes";
 import { useState } from "react";
 import { toast } from "sonner";
-import type { WizardStepProps } from "@/lib/wizardSlots";
+import type { WizardStepProps } from "@/lib/wizardPartProps";
 import { OnboardingShell } from "../OnboardingShell";
 import { NextButton, StepHeading } from "../StepParts";
 import { TOASTS } from "../toasts";

@@ -1,7 +1,7 @@
 import { Badge, Flex, Text } from "@radix-ui/themes";
 import { freshness } from "@convex/lib/tonight";
-import { freshnessText } from "../sceneText";
-import type { SceneItem } from "../types";
+import { freshnessText } from "../item/sceneText";
+import type { SceneItem } from "../item/types";
 import { confirmationDateText, FRESHNESS_COLORS, FRESHNESS_LABELS } from "./tonightText";
 
 /**

@@ -11,8 +11,8 @@ import type { TonightNight } from "@convex/model/tonight";
 import { paths } from "@/lib/paths";
 import { viewerTimeZone } from "@/lib/timeZone";
 import { useNow } from "@/lib/useNow";
-import { OPENING_CONSTANTS, retireHttpPage, useHttpPage } from "../firstPage";
-import { TypeBadge } from "../SceneParts";
+import { OPENING_CONSTANTS, retireHttpPage, useHttpPage } from "../list/firstPage";
+import { TypeBadge } from "../item/BadgesAndButtons";
 import {
   checkInBadgeText,
   confirmationDateText,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { Id } from "@convex/_generated/dataModel";
 import { checkInState } from "./checkInState";
-import { formatOccurrence, nextOccurrenceNote } from "./scheduleToast";
+import { formatOccurrence, nextOccurrenceNote } from "../actions/scheduleToast";
 
 const itemId = "item1" as Id<"sceneItems">;
 const otherId = "item2" as Id<"sceneItems">;

@@ -2,11 +2,11 @@ import { useConvexAuth, useMutation } from "convex/react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
-import { errorCode } from "../../lib/convexErrors";
-import { paths } from "../../lib/paths";
-import { viewerTimeZone } from "../../lib/timeZone";
+import { errorCode } from "../../../lib/convexErrors";
+import { paths } from "../../../lib/paths";
+import { viewerTimeZone } from "../../../lib/timeZone";
 import { announceAddedToSchedule } from "./scheduleAdded";
-import type { SceneItem } from "./types";
+import type { SceneItem } from "../item/types";
 
 /**
  * Adds an item to the comedian's schedule and says when it next happens: the

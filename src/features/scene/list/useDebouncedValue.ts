@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { debouncer } from "./incremental";
+import { debouncer } from "./listPaging";
 
 /**
  * `value` once it has stayed the same for `delayMs`: the scene searches the

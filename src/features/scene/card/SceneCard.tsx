@@ -11,14 +11,14 @@ import {
   TypeBadge,
   VenueLink,
   VerifiedBadge,
-} from "./SceneParts";
-import { checkInState } from "./checkInState";
-import { checkInCountText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "./sceneText";
-import { FreshnessBadge } from "./tonight/FreshnessBadge";
-import { distanceText } from "./tonight/tonightText";
-import { HostConfirmedTonightBadge } from "./SceneParts";
+} from "../item/BadgesAndButtons";
+import { checkInState } from "../item/checkInState";
+import { checkInCountText, isCancelledTonight, isVerified, listTimeText, scheduleText } from "../item/sceneText";
+import { FreshnessBadge } from "../tonight/FreshnessBadge";
+import { distanceText } from "../tonight/tonightText";
+import { HostConfirmedTonightBadge } from "../item/BadgesAndButtons";
 import { isConfirmedTonight } from "@/lib/nights";
-import type { SceneItem, ViewerState } from "./types";
+import type { SceneItem, ViewerState } from "../item/types";
 
 type SceneCardProps = {
   item: SceneItem;

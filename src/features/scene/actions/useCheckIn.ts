@@ -2,9 +2,14 @@ import { useConvexAuth, useMutation } from "convex/react";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
-import { errorMessage } from "../../lib/convexErrors";
-import { CHECK_IN_POSITION_OPTIONS, getCurrentLocation, LOCATION_TOAST_TITLE, LocationError } from "./location";
-import type { SceneItemId } from "./types";
+import { errorMessage } from "../../../lib/convexErrors";
+import {
+  CHECK_IN_POSITION_OPTIONS,
+  getCurrentLocation,
+  LOCATION_TOAST_TITLE,
+  LocationError,
+} from "../filters/location";
+import type { SceneItemId } from "../item/types";
 import { badgeToastIcon } from "@/components/badges/BadgeIcon";
 import { badgeToast } from "@/lib/newBadges";
 

@@ -1,6 +1,6 @@
 import { Button } from "@radix-ui/themes";
 import { lazy, Suspense, useRef, useState } from "react";
-import type { SceneItem, ViewerState } from "./types";
+import type { SceneItem, ViewerState } from "../item/types";
 
 // The dialog (Radix Dialog and AlertDialog, focus trap, scroll lock) is code the
 // scene's first paint does not need: it loads when a card's details are first opened.

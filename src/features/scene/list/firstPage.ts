@@ -3,14 +3,20 @@ import { type FunctionReturnType, getFunctionName } from "convex/server";
 import { jsonToConvex, type JSONValue } from "convex/values";
 import { useSyncExternalStore } from "react";
 // Relative, not @convex: vite.config.ts loads this file before its aliases apply.
-import { api } from "../../../convex/_generated/api.js";
-import { DEFAULT_TIME_ZONE } from "../../../convex/lib/defaultTimeZone.ts";
-import { normalPath, paths } from "../../lib/paths.ts";
-import { scriptLiteral } from "../../lib/scriptLiteral.ts";
-import { viewerTimeZone } from "../../lib/timeZone.ts";
-import { SCENE_PAGE_SIZE } from "./incremental.ts";
-import { LOCATION_KEY, LOCATION_MAX_AGE_MS } from "./location.ts";
-import { NO_PLAN_FILTERS, QUERY_CLOCK_MS, tonightArgs, TONIGHT_PAGE, type TonightArea } from "./tonight/tonightArgs.ts";
+import { api } from "../../../../convex/_generated/api.js";
+import { DEFAULT_TIME_ZONE } from "../../../../convex/lib/defaultTimeZone.ts";
+import { normalPath, paths } from "../../../lib/paths.ts";
+import { scriptLiteral } from "../../../lib/scriptLiteral.ts";
+import { viewerTimeZone } from "../../../lib/timeZone.ts";
+import { SCENE_PAGE_SIZE } from "./listPaging.ts";
+import { LOCATION_KEY, LOCATION_MAX_AGE_MS } from "../filters/location.ts";
+import {
+  NO_PLAN_FILTERS,
+  QUERY_CLOCK_MS,
+  tonightArgs,
+  TONIGHT_PAGE,
+  type TonightArea,
+} from "../tonight/tonightArgs.ts";
 
 /** The scene list's clock: the hour, so the subscription stays put within it. */
 export const sceneListHour = (nowMs: number) => Math.floor(nowMs / 3_600_000) * 3_600_000;

@@ -1,5 +1,5 @@
 // Relative, not @convex: vite.config.ts loads this file before its aliases apply.
-import type { LatLng } from "../../../convex/lib/geo";
+import type { LatLng } from "../../../../convex/lib/geo";
 
 /** Cards the scene renders at first, and how many more each 'Show more' (or scroll) adds. */
 export const SCENE_PAGE_SIZE = 24;

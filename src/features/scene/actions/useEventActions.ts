@@ -1,7 +1,7 @@
 import { useMutation } from "convex/react";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
-import type { SceneItemId } from "./types";
+import type { SceneItemId } from "../item/types";
 
 const TRY_LATER = "Please try again later.";
 

@@ -2,7 +2,7 @@ import { usePaginatedQuery, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "@convex/_generated/api";
 import { prewarmedFirstPage, retireHttpFirstPage, type SceneListArgs, useHttpFirstPage } from "./firstPage";
-import { SCENE_PAGE_SIZE } from "./incremental";
+import { SCENE_PAGE_SIZE } from "./listPaging";
 
 export type ScenePagesArgs = SceneListArgs;
 

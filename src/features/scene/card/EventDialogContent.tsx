@@ -1,12 +1,12 @@
 import { AlertDialog, Button, Dialog, Flex, Link, Text } from "@radix-ui/themes";
 import { useState, type RefObject } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import { paths } from "../../lib/paths";
-import { EventFacts } from "./EventFacts";
-import { TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
-import { isVerified } from "./sceneText";
-import type { SceneItem, ViewerState } from "./types";
-import { useEventActions } from "./useEventActions";
+import { paths } from "../../../lib/paths";
+import { EventFacts } from "../event/EventFacts";
+import { TypeBadge, VenueLink, VerifiedBadge } from "../item/BadgesAndButtons";
+import { isVerified } from "../item/sceneText";
+import type { SceneItem, ViewerState } from "../item/types";
+import { useEventActions } from "../actions/useEventActions";
 
 /**
  * The dialog behind 'View Details' (loaded on first use, see EventDialog): every fact of the item and the event dialog's action:

@@ -1,5 +1,5 @@
 import { toast } from "@/lib/toast";
-import { paths } from "../../lib/paths";
+import { paths } from "../../../lib/paths";
 import type { SceneItem } from "./types";
 
 /**

@@ -1,5 +1,5 @@
 // Relative, not @convex: vite.config.ts loads this file before its aliases apply.
-import type { LatLng } from "../../../convex/lib/geo";
+import type { LatLng } from "../../../../convex/lib/geo";
 
 /** The spec's wording for each way the browser can fail to give a location. */
 export const LOCATION_MESSAGES = {

@@ -1,9 +1,9 @@
 import { DataList, Link, Text } from "@radix-ui/themes";
 import { formatTime12h } from "@convex/lib/time";
-import { SignupInfo } from "./SceneParts";
-import { checkInCountText, costText, scheduleText } from "./sceneText";
-import { FreshnessBadge } from "./tonight/FreshnessBadge";
-import type { SceneItem } from "./types";
+import { SignupInfo } from "../item/BadgesAndButtons";
+import { checkInCountText, costText, scheduleText } from "../item/sceneText";
+import { FreshnessBadge } from "../tonight/FreshnessBadge";
+import type { SceneItem } from "../item/types";
 
 /** The full facts of a mic or show, for the details dialog and the event page. */
 export function EventFacts({ item, now }: { item: SceneItem; now: number }) {

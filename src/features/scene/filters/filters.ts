@@ -1,7 +1,7 @@
 import { haversineMeters, METERS_PER_MILE, type LatLng } from "@convex/lib/geo";
 import { matchesEveryTerm, searchTerms } from "@convex/lib/sceneSearch";
 import { compareWeeklySlots } from "@convex/lib/time";
-import type { SceneItem } from "./types";
+import type { SceneItem } from "../item/types";
 
 export type TypeFilter = "all" | "open_mic" | "show";
 

@@ -1,10 +1,10 @@
 import { Button } from "@radix-ui/themes";
 import { useMemo } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import { EmptyState } from "../../components/EmptyState";
-import { paths } from "../../lib/paths";
-import { hasActiveFilters, planFiltersOf, type SceneFilters } from "./filters";
-import { pagedSceneView, SEARCH_DEBOUNCE_MS } from "./incremental";
+import { EmptyState } from "../../../components/EmptyState";
+import { paths } from "../../../lib/paths";
+import { hasActiveFilters, planFiltersOf, type SceneFilters } from "../filters/filters";
+import { pagedSceneView, SEARCH_DEBOUNCE_MS } from "./listPaging";
 import { IncrementalSceneList, usePagedSource } from "./IncrementalSceneList";
 import { SceneSkeleton } from "./SceneSkeleton";
 import { useDebouncedValue } from "./useDebouncedValue";

@@ -13,9 +13,9 @@ import {
   retireHttpFirstPage,
   tonightFirstPageArgs,
 } from "./firstPage";
-import { areaCenter } from "./incremental";
-import { readRememberedArea } from "./location";
-import { NO_PLAN_FILTERS, tonightArgs } from "./tonight/tonightArgs";
+import { areaCenter } from "./listPaging";
+import { readRememberedArea } from "../filters/location";
+import { NO_PLAN_FILTERS, tonightArgs } from "../tonight/tonightArgs";
 
 const NOW = Date.UTC(2026, 10, 24, 20, 30);
 const args = openingSceneArgs(NOW);

@@ -1,6 +1,6 @@
 import { toast } from "@/lib/toast";
 import { DEFAULT_TIME_ZONE } from "@convex/lib/time";
-import type { SceneItem } from "./types";
+import type { SceneItem } from "../item/types";
 
 type Wording = typeof import("./scheduleToast");
 

@@ -1,19 +1,19 @@
 import { Button, Flex, Grid, Spinner, Text } from "@radix-ui/themes";
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
-import { EmptyState } from "../../components/EmptyState";
-import type { SceneFilters } from "./filters";
-import { hasMoreToShow, nextLimit, resultCountText, revealedSlice, SCENE_PAGE_SIZE } from "./incremental";
-import { SceneCard } from "./SceneCard";
+import { EmptyState } from "../../../components/EmptyState";
+import type { SceneFilters } from "../filters/filters";
+import { hasMoreToShow, nextLimit, resultCountText, revealedSlice, SCENE_PAGE_SIZE } from "./listPaging";
+import { SceneCard } from "../card/SceneCard";
 import { GRID_COLUMNS } from "./SceneSkeleton";
-import type { SceneItem } from "./types";
-import { useAddToSchedule } from "./useAddToSchedule";
-import { useEventActions } from "./useEventActions";
-import { useCheckIn } from "./useCheckIn";
-import { useFavoriteToggle } from "./useFavoriteToggle";
+import type { SceneItem } from "../item/types";
+import { useAddToSchedule } from "../actions/useAddToSchedule";
+import { useEventActions } from "../actions/useEventActions";
+import { useCheckIn } from "../actions/useCheckIn";
+import { useFavoriteToggle } from "../actions/useFavoriteToggle";
 import { afterNextPaint } from "@/lib/afterNextPaint";
 import { useNow } from "@/lib/useNow";
 import { useRevealSentinel } from "./useRevealSentinel";
-import { useViewerState } from "./useViewerState";
+import { useViewerState } from "../item/useViewerState";
 
 /** Cards in the first paint of the list: two rows of the widest grid (see IncrementalSceneList). */
 const FIRST_PAINT_CARDS = 6;

@@ -3,18 +3,25 @@ import { Box, Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/theme
 import { useConvexAuth, useQuery } from "convex/react";
 import { Link as RouterLink } from "react-router-dom";
 import { api } from "@convex/_generated/api";
-import { ErrorBoundary } from "../../components/ErrorBoundary";
-import { LoadingState } from "../../components/LoadingState";
-import { paths } from "../../lib/paths";
+import { ErrorBoundary } from "../../../components/ErrorBoundary";
+import { LoadingState } from "../../../components/LoadingState";
+import { paths } from "../../../lib/paths";
 import { EventFacts } from "./EventFacts";
-import { CheckInLabel, ScheduleButton, ShareButton, TypeBadge, VenueLink, VerifiedBadge } from "./SceneParts";
-import { checkInState } from "./checkInState";
-import { isVerified } from "./sceneText";
-import { useAddToSchedule } from "./useAddToSchedule";
-import { useEventActions } from "./useEventActions";
-import { useCheckIn } from "./useCheckIn";
+import {
+  CheckInLabel,
+  ScheduleButton,
+  ShareButton,
+  TypeBadge,
+  VenueLink,
+  VerifiedBadge,
+} from "../item/BadgesAndButtons";
+import { checkInState } from "../item/checkInState";
+import { isVerified } from "../item/sceneText";
+import { useAddToSchedule } from "../actions/useAddToSchedule";
+import { useEventActions } from "../actions/useEventActions";
+import { useCheckIn } from "../actions/useCheckIn";
 import { useNow } from "@/lib/useNow";
-import { useViewerState } from "./useViewerState";
+import { useViewerState } from "../item/useViewerState";
 import { MicMuteSwitch } from "@/components/notifications/MicMuteSwitch";
 
 function BackToScene({ variant = "ghost" }: { variant?: "ghost" | "solid" }) {

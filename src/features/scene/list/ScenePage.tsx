@@ -4,16 +4,16 @@ import { useConvexAuth } from "convex/react";
 import { type ComponentProps, lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { LatLng } from "@convex/lib/geo";
-import { ErrorBoundary } from "../../components/ErrorBoundary";
-import { paths } from "../../lib/paths";
-import { activeFilterCount, DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "./filters";
-import { areaCenter, SEARCH_DEBOUNCE_MS } from "./incremental";
+import { ErrorBoundary } from "../../../components/ErrorBoundary";
+import { paths } from "../../../lib/paths";
+import { activeFilterCount, DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "../filters/filters";
+import { areaCenter, SEARCH_DEBOUNCE_MS } from "./listPaging";
 import { AllSceneResults, isClearedSearch } from "./SceneResults";
 import { SceneSkeleton } from "./SceneSkeleton";
-import { TonightLoading } from "./tonight/TonightLoading";
+import { TonightLoading } from "../tonight/TonightLoading";
 import { useDebouncedValue } from "./useDebouncedValue";
-import { readRememberedArea, rememberDistanceFilter, type RememberedArea } from "./location";
-import { useDistanceLocation } from "./useDistanceLocation";
+import { readRememberedArea, rememberDistanceFilter, type RememberedArea } from "../filters/location";
+import { useDistanceLocation } from "../filters/useDistanceLocation";
 import { usePainted } from "@/lib/afterNextPaint";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
@@ -22,14 +22,16 @@ import { usePainted } from "@/lib/afterNextPaint";
 // opens with the distance filter on, are asked for as this module loads, while
 // the page renders; once loaded they render directly, without suspending (a
 // lazy component suspends on its first render even when its code is there).
-type TonightModule = typeof import("./tonight/TonightSection");
+type TonightModule = typeof import("../tonight/TonightSection");
 type AreaModule = typeof import("./AreaSceneResults");
 const loaded: { tonight: TonightModule | null; area: AreaModule | null } = { tonight: null, area: null };
-const loadTonight = once(() => import("./tonight/TonightSection").then((m) => (loaded.tonight = m)));
+const loadTonight = once(() => import("../tonight/TonightSection").then((m) => (loaded.tonight = m)));
 const loadAreaResults = once(() => import("./AreaSceneResults").then((m) => (loaded.area = m)));
 const LazyTonightSection = lazy(() => loadTonight().then((m) => ({ default: m.TonightSection })));
 const LazyAreaSceneResults = lazy(loadAreaResults);
-const SceneFiltersPanel = lazy(() => import("./SceneFiltersPanel").then((m) => ({ default: m.SceneFiltersPanel })));
+const SceneFiltersPanel = lazy(() =>
+  import("../filters/SceneFiltersPanel").then((m) => ({ default: m.SceneFiltersPanel })),
+);
 if (typeof window !== "undefined") {
   void loadTonight().catch(() => undefined);
   if (readRememberedArea(Date.now())) void loadAreaResults().catch(() => undefined);

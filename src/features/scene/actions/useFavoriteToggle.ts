@@ -2,7 +2,7 @@ import { useConvexAuth, useMutation } from "convex/react";
 import type { OptimisticLocalStore } from "convex/browser";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
-import type { SceneItemId } from "./types";
+import type { SceneItemId } from "../item/types";
 
 /** Rewrites the favourite ids in every loaded viewerState, so all cards agree at once. */
 function updateFavoriteIds(store: OptimisticLocalStore, change: (ids: SceneItemId[]) => SceneItemId[]) {

@@ -9,7 +9,7 @@ import {
   revealedSlice,
   roundCoord,
   SCENE_PAGE_SIZE,
-} from "./incremental";
+} from "./listPaging";
 
 describe("nextLimit", () => {
   test.each([
