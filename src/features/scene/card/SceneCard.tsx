@@ -1,5 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useId } from "react";
+import { numbersLineText } from "@convex/lib/micNumbersLine";
 import { EventDialog } from "./EventDialog";
 import {
   CancelledTonightBadge,
@@ -51,6 +52,8 @@ export function SceneCard({
   const scheduled = !!viewer && viewer.schedule.some((e) => e.sceneItemId === item._id);
   const { window, alreadyCheckedIn, label } = checkInState(item, viewer, now);
   const listTime = listTimeText(item.listTimeLocal);
+  // The mic's numbers in short; nothing until it has enough nights.
+  const numbers = numbersLineText(item.numbersLine);
 
   // tabIndex -1: focusable from script only, as 'Show more' moves focus to the first new card.
   return (
@@ -90,6 +93,11 @@ export function SceneCard({
             {scheduleText(item)}
             {listTime ? ` · ${listTime}` : ""}
           </Text>
+          {numbers ? (
+            <Text size="2" color="gray" data-testid="numbers-line">
+              {numbers}
+            </Text>
+          ) : null}
           <SignupInfo item={item} />
           {item.notes ? (
             <Text
