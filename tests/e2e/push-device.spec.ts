@@ -12,7 +12,7 @@ import { expect, test } from "./fixtures";
 import { envRemove, envSet } from "./support/backend";
 import { readState } from "./support/state";
 import { openAvatarMenu, toast } from "./support/ui";
-import { decryptPush, newDeviceKeys, startPushService } from "./support/webPush";
+import { decryptPush, newDeviceKeys, startPushService, stubPushManager } from "./support/webPush";
 
 test.use({ serviceWorkers: "allow" });
 
@@ -36,32 +36,7 @@ test("notifications turned on at the profile reach the device's push endpoint; s
     const endpoint = `${pushService.url}/device/${device.p256dh.slice(0, 12)}`;
     await context.grantPermissions(["notifications"], { origin: appUrl });
     // The browser edge only: the subscription the push service would have given this device.
-    await page.addInitScript(
-      ({ endpoint, p256dh, auth }) => {
-        const stored = "e2e-push-subscription";
-        const bytes = (b64: string) =>
-          Uint8Array.from(atob(b64.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)).buffer;
-        const subscription = () => ({
-          endpoint,
-          expirationTime: null,
-          options: { userVisibleOnly: true, applicationServerKey: null },
-          getKey: (name: string) => bytes(name === "p256dh" ? p256dh : auth),
-          toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
-          unsubscribe: async () => {
-            localStorage.removeItem(stored);
-            return true;
-          },
-        });
-        PushManager.prototype.subscribe = async function () {
-          localStorage.setItem(stored, "1");
-          return subscription() as unknown as PushSubscription;
-        };
-        PushManager.prototype.getSubscription = async function () {
-          return localStorage.getItem(stored) ? (subscription() as unknown as PushSubscription) : null;
-        };
-      },
-      { endpoint, p256dh: device.p256dh, auth: device.authKey },
-    );
+    await stubPushManager(page, { endpoint, p256dh: device.p256dh, auth: device.authKey });
 
     const creds = await signUp(page);
     await page.getByRole("button", { name: "Skip onboarding" }).click();

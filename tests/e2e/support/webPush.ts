@@ -8,6 +8,7 @@ import fs from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Page } from "@playwright/test";
 
 export type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
 
@@ -71,4 +72,34 @@ export function decryptPush(body: Buffer, device: { ecdh: ECDH; auth: Buffer }):
   while (end > 0 && padded[end] === 0) end--;
   if (padded[end] !== 2) throw new Error("not a final Web Push record");
   return padded.subarray(0, end).toString("utf8");
+}
+
+/**
+ * Chromium cannot reach a push service, so the page's PushManager hands out this
+ * subscription instead (kept in localStorage across navigations; `unsubscribe` drops it).
+ */
+export async function stubPushManager(page: Page, sub: { endpoint: string; p256dh: string; auth: string }) {
+  await page.addInitScript(({ endpoint, p256dh, auth }) => {
+    const stored = "e2e-push-subscription";
+    const bytes = (b64: string) =>
+      Uint8Array.from(atob(b64.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)).buffer;
+    const subscription = () => ({
+      endpoint,
+      expirationTime: null,
+      options: { userVisibleOnly: true, applicationServerKey: null },
+      getKey: (name: string) => bytes(name === "p256dh" ? p256dh : auth),
+      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
+      unsubscribe: async () => {
+        localStorage.removeItem(stored);
+        return true;
+      },
+    });
+    PushManager.prototype.subscribe = async function () {
+      localStorage.setItem(stored, "1");
+      return subscription() as unknown as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async function () {
+      return localStorage.getItem(stored) ? (subscription() as unknown as PushSubscription) : null;
+    };
+  }, sub);
 }
