@@ -2,7 +2,7 @@ import type { Browser } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import type { Run } from "./support/scene";
 import { type MicFields, card, createMic, searchScene, token } from "./support/sceneList";
-import { encodeGeohash } from "../../convex/lib/geo";
+import { encodeGeohash } from "@convex/lib/geo";
 
 /** A browser context without IntersectionObserver: only 'Show more' reveals more cards, so its effect is seen alone. */
 async function contextWithoutScrollReveal(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) {

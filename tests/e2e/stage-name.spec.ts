@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DEFAULT_STAGE_NAME_MESSAGE, STAGE_NAME_REQUIRED_MESSAGE } from "../../convex/lib/profileRules";
+import { DEFAULT_STAGE_NAME_MESSAGE, STAGE_NAME_REQUIRED_MESSAGE } from "@convex/lib/profileRules";
 import { DEMO_ADMIN, expect, test } from "./fixtures";
 import { createOpenMic } from "./support/scene";
 

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { cliOk, signedInComedians } from "./crowd";
 import { type Backend, repoRoot, startBackend, waitFor } from "./harness";
 import { backendStats } from "./rawClient";

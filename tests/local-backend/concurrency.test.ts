@@ -8,9 +8,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexClient } from "convex/browser";
 import { ConvexError } from "convex/values";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { computeStreaks } from "../../convex/lib/streaks";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { computeStreaks } from "@convex/lib/streaks";
 import { repoRoot, startBackend, type Backend } from "./harness";
 import { backendStats } from "./rawClient";
 

@@ -8,8 +8,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexClient } from "convex/browser";
 import { ConvexError } from "convex/values";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { repoRoot, startBackend, Subscription, type Backend } from "./harness";
 
 let backend: Backend;

@@ -16,8 +16,8 @@ import { importJWK, jwtVerify } from "jose";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexClient } from "convex/browser";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { freePort, repoRoot, startBackend, tempDir, waitFor, type Backend } from "./harness";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };

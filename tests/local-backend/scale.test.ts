@@ -9,8 +9,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConvexClient } from "convex/browser";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { goalWeek } from "../../convex/lib/weeks";
+import { api } from "@convex/_generated/api";
+import { goalWeek } from "@convex/lib/weeks";
 import {
   generateMic,
   generateSets,

@@ -10,8 +10,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConvexClient } from "convex/browser";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { matchesEveryTerm, searchTerms } from "../../convex/lib/sceneSearch";
+import { api } from "@convex/_generated/api";
+import { matchesEveryTerm, searchTerms } from "@convex/lib/sceneSearch";
 import { generateMic, importScaleSnapshot, SCALE_PASSWORD, scaleEmail, writeScaleSnapshot } from "../bench/scaleData";
 import { type Backend, repoRoot, startBackend, tempDir } from "./harness";
 

@@ -16,9 +16,9 @@
  * have their own files (see tests/security/README.md).
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/testing/test.expect";
-import { FIRST_PAGE } from "../../convex/testing/test.adminQueues";
+import { api } from "@convex/_generated/api";
+import { expectAppError } from "@convex/testing/test.expect";
+import { FIRST_PAGE } from "@convex/testing/test.adminQueues";
 import {
   type Comedian,
   type Tokens,

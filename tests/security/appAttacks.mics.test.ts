@@ -15,10 +15,10 @@
  * have their own files (see tests/security/README.md).
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { expectAppError } from "../../convex/testing/test.expect";
-import { INVALID_COORDINATES_MESSAGE } from "../../convex/lib/geo";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { expectAppError } from "@convex/testing/test.expect";
+import { INVALID_COORDINATES_MESSAGE } from "@convex/lib/geo";
 import { type Comedian, backend, VENUE, signUp, cliRun, exportRows, createOpenMic, useAppBackend } from "./support/app";
 
 useAppBackend();

@@ -9,9 +9,9 @@
  */
 import ICAL from "ical.js";
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import type { Id } from "../../convex/_generated/dataModel";
-import { expectAppError } from "../../convex/testing/test.expect";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
+import { expectAppError } from "@convex/testing/test.expect";
 import { buildScheduleCalendar } from "../../src/features/schedule/calendarExport";
 import { cliRun, exportRows, signUp, useAppBackend, VENUE } from "./support/app";
 

@@ -7,8 +7,8 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/testing/test.expect";
+import { api } from "@convex/_generated/api";
+import { expectAppError } from "@convex/testing/test.expect";
 import { type Backend, repoRoot, startBackend } from "../local-backend/harness";
 
 let backend: Backend;

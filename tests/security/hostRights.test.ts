@@ -8,11 +8,11 @@
  * through fails the test.
  */
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/testing/test.expect";
-import { NOT_OWNER_MESSAGE } from "../../convex/model/claims";
-import { IN_USE_MESSAGE } from "../../convex/model/scene";
-import { NOT_HOST_MESSAGE } from "../../convex/lib/nightListRules";
+import { api } from "@convex/_generated/api";
+import { expectAppError } from "@convex/testing/test.expect";
+import { NOT_OWNER_MESSAGE } from "@convex/model/claims";
+import { IN_USE_MESSAGE } from "@convex/model/scene";
+import { NOT_HOST_MESSAGE } from "@convex/lib/nightListRules";
 import { backend, cliRun, createOpenMic, exportRows, signUp, useAppBackend, type Comedian } from "./support/app";
 
 useAppBackend();

@@ -7,9 +7,9 @@
  * entry off before the draw.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { expectAppError } from "../../convex/testing/test.expect";
-import { NEW_ACCOUNT_MESSAGE } from "../../convex/lib/nightListRules";
+import { api } from "@convex/_generated/api";
+import { expectAppError } from "@convex/testing/test.expect";
+import { NEW_ACCOUNT_MESSAGE } from "@convex/lib/nightListRules";
 import { backend, type Comedian, cliRun, createOpenMic, signUp, useAppBackend } from "./support/app";
 
 useAppBackend();

@@ -9,9 +9,9 @@ import path from "node:path";
 import { ConvexHttpClient } from "convex/browser";
 import { ConvexError } from "convex/values";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { signUpConfig } from "../../convex/rateLimits";
-import { expectAppError } from "../../convex/testing/test.expect";
+import { api } from "@convex/_generated/api";
+import { signUpConfig } from "@convex/rateLimits";
+import { expectAppError } from "@convex/testing/test.expect";
 import { type Backend, repoRoot, startBackend } from "../local-backend/harness";
 
 const appFunctions = path.join(repoRoot, "convex");

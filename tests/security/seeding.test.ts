@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
+import { api } from "@convex/_generated/api";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../convex-dev/model/seedData";
 import { type Backend, repoRoot, startBackend } from "../local-backend/harness";
 

@@ -8,9 +8,9 @@
  */
 import { ConvexError } from "convex/values";
 import { describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { SESSION_ENDED } from "../../convex/functions";
-import { expectAppError } from "../../convex/testing/test.expect";
+import { api } from "@convex/_generated/api";
+import { SESSION_ENDED } from "@convex/functions";
+import { expectAppError } from "@convex/testing/test.expect";
 import { backend, createOpenMic, exportRows, PASSWORD, signUp, useAppBackend } from "./support/app";
 
 useAppBackend();

@@ -9,9 +9,9 @@
  */
 import { ConvexHttpClient } from "convex/browser";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api } from "../../convex/_generated/api";
-import { STAGE_NAME_REQUIRED_MESSAGE } from "../../convex/lib/profileRules";
-import { expectAppError } from "../../convex/testing/test.expect";
+import { api } from "@convex/_generated/api";
+import { STAGE_NAME_REQUIRED_MESSAGE } from "@convex/lib/profileRules";
+import { expectAppError } from "@convex/testing/test.expect";
 import { backend, cliRun, createOpenMic, PASSWORD, signUp, useAppBackend } from "./support/app";
 
 useAppBackend();

@@ -8,8 +8,8 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { ConvexHttpClient } from "convex/browser";
 import { afterAll, beforeAll, expect } from "vitest";
-import { api } from "../../../convex/_generated/api";
-import type { Id } from "../../../convex/_generated/dataModel";
+import { api } from "@convex/_generated/api";
+import type { Id } from "@convex/_generated/dataModel";
 import { queueGoogleIdentity, startGoogleMock } from "../../e2e/support/google-mock";
 import { type Backend, freePort, repoRoot, runCli, startBackend, tempDir } from "../../local-backend/harness";
 
