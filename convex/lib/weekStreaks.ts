@@ -1,14 +1,6 @@
-/**
- * Week streaks: goal weeks (Sunday to Saturday, the dashboard's week) in a row
- * with the weekly goal met. Each calendar month holds one freeze; a missed
- * week inside a running streak uses the freeze of the month its Saturday falls
- * in, and the streak carries on (the saved week adds nothing to the count).
- * A second missed week in that month ends the streak. The week in progress
- * never breaks a streak: it counts once its goal is met.
- *
- * Weeks are named by the date of their Sunday ("YYYY-MM-DD"); dates carry no
- * clock time, so a week holding a DST change is one week like any other.
- */
+// Goal weeks (Sunday to Saturday) in a row with the goal met; one freeze a month saves a missed week
+// (the month of its Saturday), a second miss that month ends the streak; the week in progress never breaks it.
+// Weeks are named by their Sunday's date ("YYYY-MM-DD"): no clock time, so a DST week is like any other.
 import { v } from "convex/values";
 import { addDaysToDate, dayOfWeekOfDate, parseDateString } from "./time";
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { measure } from "../../scripts/codeMeasures.mjs";
 
-type Measures = { convexCycles: string[][]; srcCycles: string[][]; docRefs: string[]; deepConvexImports: string[] };
+type Measures = {
+  convexCycles: string[][];
+  srcCycles: string[][];
+  docRefs: string[];
+  deepConvexImports: string[];
+  longComments: string[];
+};
 
 describe("code shape", () => {
   const m = measure() as Measures;
@@ -19,5 +25,9 @@ describe("code shape", () => {
   // Only the modules vite.config.ts loads before its aliases apply (src/) and the bench (run by tsx) keep them.
   it("imports convex/ through the @convex alias from outside it", () => {
     expect(m.deepConvexImports.length).toBeLessThanOrEqual(27);
+  });
+
+  it("keeps comments beside what they explain: few blocks of ten lines or more", () => {
+    expect(m.longComments.length).toBeLessThanOrEqual(37);
   });
 });
