@@ -33,5 +33,7 @@ test.describe("a mic's numbers on its event page", () => {
     // From the 19:30 list time: sets at 20:15 .. 20:55, 65 minutes on average.
     await expect(figures).toContainText("1 h 5 min from list time to set");
     await expect(figures).toContainText("4 of the last 4 nights held");
+    // No host confirmed any of these nights.
+    await expect(figures).toContainText("Host confirmed0 of the last 4 nights");
   });
 });
