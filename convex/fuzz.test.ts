@@ -1,17 +1,6 @@
-/**
- * Bad input: every public mutation and action gets FUZZ_RUNS argument sets
- * generated from its own args validator (`exportArgs()`), mixing valid
- * values with hostile strings (very long, unicode, HTML/script, SQL-ish,
- * NUL), huge, negative and non-finite numbers, ids of missing documents and
- * of other tables, missing and extra fields and wrongly typed values. Each
- * call, as a signed-in comedian (an admin for admin functions), must end in
- * success, a ConvexError, or, only when the arguments do not match the
- * validator, Convex's argument validation error: never another exception.
- * Afterwards `invariants:checkAll` must pass.
- *
- * Seeded: set FUZZ_SEED to replay; a failure prints fast-check's seed, path
- * and counterexample.
- */
+// Every public mutation and action gets FUZZ_RUNS argument sets from its own validator, valid values mixed with
+// hostile ones; each call ends in success, a ConvexError or Convex's argument error, then invariants:checkAll passes.
+// Set FUZZ_SEED to replay a failure (it prints fast-check's seed, path and counterexample).
 import fc from "fast-check";
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";

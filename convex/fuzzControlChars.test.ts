@@ -1,14 +1,6 @@
-/**
- * Control characters in user text are refused at every entry point. For
- * every public function in the authorization matrix, called as the caller the
- * matrix lets act, each string field its args validator declares gets, in
- * the middle of its valid value, a bare CR that would start a new line in a
- * calendar file, NUL, ESC, DEL, a C1 control, U+2028/U+2029 and the bidi
- * overrides and isolates; a single-line field also gets a newline and a tab.
- * Each call must be refused with INVALID_INPUT (or Convex's argument
- * validation) and leave every application row as it was. Multi-line fields
- * (notes, a claim's message, a report's note) keep their newlines and tabs.
- */
+// Every string field of every public function gets control characters (bare CR, NUL, ESC, DEL, C1, U+2028/9,
+// bidi overrides; newline and tab in single-line fields): refused with INVALID_INPUT, no row changed.
+// Multi-line fields (notes, a claim's message, a report's note) keep their newlines and tabs.
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
