@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { seriousViolations } from "./support/a11y";
 import { nowInZone, VENUE, type Run } from "./support/scene";
-import { showSceneFilters } from "./support/sceneList";
+import { card, showSceneFilters } from "./support/sceneList";
 
 // Several browsers per test on a small shared machine.
 test.describe.configure({ timeout: 120_000 });
@@ -92,6 +92,30 @@ test("a signed-out visitor sees tonight's mics in start order with list and star
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(await seriousViolations(page)).toEqual([]);
+  await page.context().close();
+});
+
+test("a mic with several nights of lists shows its numbers in short on its Tonight row and its scene card", async ({
+  browser,
+  runFunction,
+}) => {
+  skipNearMidnight();
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  const title = `Numbers ${tok}`;
+  const id = await createNight(runFunction, title, 40, { listTimeLocal: nowInZone(NY, 10 * MINUTE).hhmm });
+  const fresh = `Fresh ${tok}`;
+  await createNight(runFunction, fresh, 50);
+  // Four past nights, each with its first set 15 minutes after the listed start.
+  await runFunction("fixtures:insertMicNights", { micId: id, nights: 4, spots: 5, signUps: 8, firstSetLate: 15 });
+
+  const page = await newYorkPage(browser);
+  await openTonight(page, tok);
+  await expect(nights(page)).toHaveCount(2);
+  await expect(nights(page).filter({ hasText: title })).toContainText(/first set ~15 min late/i);
+  // A mic without enough nights says nothing rather than a guess.
+  await expect(nights(page).filter({ hasText: fresh })).not.toContainText(/late|on time|runs \d/i);
+  await expect(card(page, title)).toContainText(/first set ~15 min late/i);
+  await expect(card(page, fresh)).not.toContainText(/late|on time|runs \d/i);
   await page.context().close();
 });
 
