@@ -322,7 +322,8 @@ export const insertMicNights = internalMutation({
         lightMinutes: 1,
         mode: "first_come",
         bucket: false,
-        signupOpensAt: startMs - 60 * 60_000,
+        // Its sign-ups are inserted now, so the list "opened" 25 minutes ago: fill times read like a real night's.
+        signupOpensAt: Date.now() - 25 * 60_000,
         version: 1,
       });
       for (let k = 0; k < Math.min(signUps, 50); k++) {

@@ -28,7 +28,7 @@ test.describe("a mic's numbers on its event page", () => {
     await runFunction("fixtures:insertMicNights", { micId, nights: 4, spots: 5, signUps: 8, firstSetLate: 15 });
     const figures = numbers.getByLabel("This mic's numbers");
     await expect(figures).toContainText("8 for 5 spots (busiest night 8)");
-    await expect(figures).toContainText("100% of nights");
+    await expect(figures).toContainText("100% of nights, usually 25 min after sign-up opens");
     await expect(figures).toContainText("15 min after the listed time");
     // From the 19:30 list time: sets at 20:15 .. 20:55, 65 minutes on average.
     await expect(figures).toContainText("1 h 5 min from list time to set");

@@ -76,7 +76,8 @@ export function SeasonNumbers({ season, linkMics = true }: { season: Season; lin
                       ) : (
                         m.name
                       )}
-                      {m.city ? ` · ${m.city}` : ""}
+                      {/* A no-break space: the label is a flex box, which drops a leading plain space. */}
+                      {m.city ? `\u00a0· ${m.city}` : ""}
                     </DataList.Label>
                     <DataList.Value>{count(m.sets, "set")}</DataList.Value>
                   </DataList.Item>
