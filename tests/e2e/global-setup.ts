@@ -9,6 +9,7 @@ import { startGoogleMock } from "./support/google-mock";
 import { freePort, isPortFree } from "./support/ports";
 import { readState, writeState, type E2EState } from "./support/state";
 import { startStaticServer } from "./support/static-server";
+import { pushServiceTls } from "./support/webPush";
 
 const execFileAsync = promisify(execFile);
 
@@ -77,36 +78,6 @@ async function buildApp(backendUrl: string, distDir: string): Promise<void> {
     throw new Error(`vite build failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
   }
   console.log(`[e2e] app built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
-
-/**
- * A key and self-signed certificate for 127.0.0.1 that a test's push service serves https
- * with (push services speak https); only the backend process trusts it.
- */
-async function pushServiceTls(tmpDir: string): Promise<{ key: string; cert: string }> {
-  const dir = path.join(tmpDir, "push-tls");
-  fs.mkdirSync(dir, { recursive: true });
-  const tls = { key: path.join(dir, "key.pem"), cert: path.join(dir, "cert.pem") };
-  await execFileAsync("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=127.0.0.1",
-    "-addext",
-    "subjectAltName=IP:127.0.0.1",
-    "-keyout",
-    tls.key,
-    "-out",
-    tls.cert,
-  ]);
-  return tls;
 }
 
 /**
@@ -183,7 +154,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await envSet(dataDir, name, value);
     }
 
-    const pushTls = await pushServiceTls(tmpDir);
+    const pushTls = pushServiceTls(path.join(tmpDir, "push-tls"));
     // Building and booting the backend are independent: overlap them.
     const [backend, build] = await Promise.allSettled([
       startBackend({

@@ -5,8 +5,7 @@
  * keys, so it checks the VAPID signature and decrypts the message itself (RFC 8291),
  * and a device the push service calls gone (410) is removed.
  */
-import { createECDH, createHmac, createDecipheriv, randomBytes, type ECDH } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { createECDH, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createServer, type Server } from "node:https";
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexClient } from "convex/browser";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { decryptPush, pushServiceTls } from "../e2e/support/webPush";
 import { freePort, repoRoot, startBackend, tempDir, waitFor, type Backend } from "./harness";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
@@ -33,31 +33,8 @@ const SUBJECT = "mailto:ops@stagetime.example";
 beforeAll(async () => {
   const port = await freePort();
   // Push services speak https: a certificate for 127.0.0.1 that only the backend process trusts.
-  const dir = (certDir = await tempDir());
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      path.join(dir, "key.pem"),
-      "-out",
-      path.join(dir, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  const tls = { key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) };
+  const files = pushServiceTls((certDir = await tempDir()));
+  const tls = { key: readFileSync(files.key), cert: readFileSync(files.cert) };
   pushService = createServer(tls, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -71,7 +48,7 @@ beforeAll(async () => {
   pushUrl = `https://127.0.0.1:${port}`;
   backend = await startBackend({
     functionsDir: path.join(repoRoot, "convex"),
-    env: { NODE_EXTRA_CA_CERTS: path.join(dir, "cert.pem") },
+    env: { NODE_EXTRA_CA_CERTS: files.cert },
   });
   for (const [name, value] of [
     ["VAPID_PUBLIC_KEY", vapid.publicKey],
@@ -126,30 +103,6 @@ function newDevice(endpoint: string) {
   };
 }
 
-const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
-
-/** Decrypts an aes128gcm Web Push message (RFC 8291 over RFC 8188) with the device's keys. */
-function decrypt(body: Buffer, device: { ecdh: ECDH; auth: Buffer }): string {
-  const salt = body.subarray(0, 16);
-  const idLength = body[20];
-  const senderKey = body.subarray(21, 21 + idLength);
-  const ciphertext = body.subarray(21 + idLength);
-  const shared = device.ecdh.computeSecret(senderKey);
-  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), device.ecdh.getPublicKey(), senderKey]);
-  const ikm = hmac(hmac(device.auth, shared), Buffer.concat([keyInfo, Buffer.from([1])]));
-  const prk = hmac(salt, ikm);
-  const cek = hmac(prk, Buffer.from("Content-Encoding: aes128gcm\0\x01")).subarray(0, 16);
-  const nonce = hmac(prk, Buffer.from("Content-Encoding: nonce\0\x01")).subarray(0, 12);
-  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
-  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
-  // The last record ends with a 0x02 delimiter, then zero padding.
-  let end = padded.length - 1;
-  while (end > 0 && padded[end] === 0) end--;
-  expect(padded[end]).toBe(2);
-  return padded.subarray(0, end).toString("utf8");
-}
-
 describe("Web Push through a push service on this machine", () => {
   test("a claim decision reaches the claimant's device signed and encrypted, once; a gone device is removed", async () => {
     const admin = await signUp("push-admin@example.com");
@@ -202,7 +155,7 @@ describe("Web Push through a push service on this machine", () => {
     expect(claims.aud).toBe(pushUrl);
     expect(claims.sub).toBe(SUBJECT);
 
-    const message = JSON.parse(decrypt(request.body, phone)) as Record<string, string>;
+    const message = JSON.parse(decryptPush(request.body, phone)) as Record<string, string>;
     expect(message).toMatchObject({
       title: "Your claim was approved",
       url: `/event/${micId}`,

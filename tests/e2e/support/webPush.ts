@@ -4,10 +4,12 @@
  * `web-push` library posts; and a device's keys, made here so the test can decrypt.
  */
 import { createDecipheriv, createECDH, createHmac, randomBytes, type ECDH } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import type { Page } from "@playwright/test";
 
 export type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
@@ -48,6 +50,24 @@ export function newDeviceKeys() {
   ecdh.generateKeys();
   const auth = randomBytes(16);
   return { ecdh, auth, p256dh: ecdh.getPublicKey().toString("base64url"), authKey: auth.toString("base64url") };
+}
+
+/**
+ * A key and self-signed certificate for 127.0.0.1, written into `dir`, that a test's push service
+ * serves https with (push services speak https); only the backend process is told to trust it.
+ */
+export function pushServiceTls(dir: string): { key: string; cert: string } {
+  fs.mkdirSync(dir, { recursive: true });
+  const tls = { key: path.join(dir, "key.pem"), cert: path.join(dir, "cert.pem") };
+  execFileSync(
+    "openssl",
+    [
+      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
+      ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", tls.key, "-out", tls.cert],
+    ],
+    { stdio: "ignore" },
+  );
+  return tls;
 }
 
 const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
