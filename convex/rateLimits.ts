@@ -3,175 +3,55 @@ import { components } from "./_generated/api";
 import type { ActionCtx, MutationCtx } from "./_generated/server";
 import { appError, ErrorCode } from "./errors";
 
-/**
- * Every rate limit of the app, in one place, kept by the `@convex-dev/rate-limiter`
- * component (its own tables, transactional with the mutation that consumes it:
- * a mutation that fails afterwards gives its token back, and a refused call
- * writes nothing). Token buckets: `capacity` is the burst, `rate` per `period`
- * the sustained pace.
- *
- * Why these numbers:
- * - checkIn (per comedian): 10 a minute, as before. A comedian checks in at one
- *   mic a night; 10 leaves room for retries with a poor GPS fix, and stops a
- *   script from sweeping every mic.
- * - createMic (per comedian): 10 at once, then 20 a day. Enough for a producer
- *   entering a season of shows in one sitting; 100 mics in 1.6 s is not. The
- *   log wizard's new-mic path spends it too when it adds a mic to the scene.
- * - problemReport (per comedian): 10 at once, 10 an hour. Reports go to a human
- *   admin queue, which floods otherwise.
- * - micClaim (per comedian): 5 at once, 5 a day. A claim is rare (you run a
- *   mic) and each one is reviewed by an admin.
- * - signUp (whole site, anonymous): 30 at once, 30 a minute. Each sign-up hashes
- *   a password (~300 ms of the backend's time); this bounds that to about 15%
- *   of one core while a real launch-day burst still gets through. Only a
- *   sign-up that is about to hash takes a token: one refused by the cheap
- *   checks first (lengths, email, password rules, an existing account) costs
- *   nothing and spends nothing, so malformed junk cannot use up real ones'
- *   allowance. Well-formed junk (made-up addresses, 6+ character passwords)
- *   can: it creates real accounts and, at 30 a minute, keeps real sign-ups
- *   refused. The ceiling stays: the sign-in action sees no client address,
- *   so it is the only bound on the accounts and hashing a script creates;
- *   telling people from scripts needs a CAPTCHA or email verification
- *   (README). (A sign-up on an existing account checks the password against
- *   it, so it is a sign-in attempt: the sign-in limits below apply instead.)
- *   A deployment may set SIGN_UP_LIMIT_PER_MINUTE (test deployments that sign
- *   up a hundred comedians at once do), so this one is given inline
- *   ({@link signUpConfig}).
- * - signUpEmail (per email address): 5 an hour, taken with signUp, so one
- *   address cannot be hashed in a loop (sign up, delete the account, again).
- * - photoUpload (per user): 10 at once, 10 an hour. Each upload URL takes one
- *   file of up to 10 MiB and an unattached upload is only deleted by a cron
- *   after an hour, so without a limit one account could fill the disk; a
- *   person changing their photo needs a handful.
- * - pushSubscribe (per comedian): 10 an hour. A device subscribes once when the
- *   comedian turns notifications on; more is a script churning subscriptions.
- * - listSignUp (per comedian): 20 at once, 20 an hour. A comedian signs up for
- *   one or two live lists a night; 20 leaves room for signing up, dropping out
- *   and signing up again, and stops a script churning a list (each sign-up
- *   reorders it for everyone watching).
- * - signInAccount (per email address, password sign-in): 10 at once, then one
- *   more every 2 minutes (10 per 20 minutes). Every attempt takes a token
- *   before the password is checked, and a right password gives the account a
- *   full bucket again. This is the lockout policy: it stops online guessing
- *   (at most ~730 guesses a day on one account) but cannot keep the owner out
- *   for long. After 10 wrong passwords the owner waits 2 minutes, not an hour,
- *   and whoever wants to keep them out must keep spending an attempt every 2
- *   minutes, which the site-wide ceiling below bounds. Unknown emails are
- *   counted the same, so the answer never tells which accounts exist; their
- *   rows are keyed by one of {@link UNKNOWN_EMAIL_BUCKETS} buckets of the
- *   address, not by the address, so made-up emails cannot add rows without
- *   end (the component never deletes a row on its own).
- * - signInFailed (whole site): 60 password checks at once, 60 a minute. Each
- *   check hashes (~300 ms); this caps the backend time spent checking
- *   passwords at about a third of one core and throttles spraying many
- *   accounts (with it, one attacker holds at most ~130 accounts locked). Every
- *   password checked against a real account takes its token atomically before
- *   it hashes (right or wrong; nothing is given back), so parallel attempts
- *   cannot all pass a check and hash. An unknown email hashes nothing and
- *   takes none, so a stranger cannot empty it with made-up addresses. While it
- *   is empty, an address may still make signInOverCeiling attempts; after
- *   those, its password sign-ins wait a few seconds.
- * - signInOverCeiling (per email address): 3 at once, 3 an hour: the attempts
- *   an address makes past an empty site-wide ceiling (a right password gives
- *   them back). The ceiling bounds hashing, but must not become a way to keep
- *   everyone out: someone who keeps it empty (wrong passwords on accounts of
- *   their own) still cannot refuse an account that has not failed 3 times in
- *   the last hour, and the hashing it lets through is bounded by 3 an hour
- *   for each real address the attacker names (plus signInSucceeded below for
- *   their own accounts). Unknown emails are answered the same (refused after
- *   3), so this too tells nothing about which exist.
- * - signInSucceeded (per email address): 10 right passwords at once, then 30
- *   an hour. A right password refills the two buckets above, so without this
- *   one account could sign in in a loop, each time a hashing and a new
- *   session row. A comedian signs in on a few devices, and now and then again
- *   after signing out; 10 at once and one every 2 minutes never refuses that.
- *   It is taken after the password is found right and before the session is
- *   made; refused, the attempt refills nothing, so the account's own bucket
- *   then runs down like wrong passwords do. A deployment may set
- *   SIGN_IN_SUCCESS_LIMIT_PER_HOUR (the end-to-end journeys sign the demo
- *   accounts in dozens of times in minutes), so it too is given inline
- *   ({@link signInSucceededConfig}).
- * - logSet (per comedian; the log wizard, its new-mic path and onboarding's
- *   first set): 150 at once, then 60 an hour (one a minute). Each set moves
- *   the comedian's userStats, performanceDays and venueVisits rows and the
- *   community minutes every visitor's landing page subscribes to. A real night
- *   is a few sets; the largest real burst is back-filling a past month from a
- *   notebook in one sitting (sets may be dated any day up to today): five sets
- *   a night for 30 nights is 150. Each set is one pass through the wizard
- *   (venue, event, details: half a minute at the very least) and the bucket
- *   refills one a minute meanwhile, so even a sitting at that pace lasts
- *   150 minutes and 300 sets before a wait. A script is held to ~1,600 sets
- *   a day instead of 100,000.
- * - editSet (per comedian; the history page's edit dialog): 60 at once, then
- *   60 an hour. An edit moves the same derived rows and community total, and
- *   unlike a new set it can be repeated forever on one set. Fixing every set
- *   of a month's back-fill is well under 60 dialogs at a human pace with the
- *   refill. Deleting a set is not limited: each delete needs a set logged
- *   first, so logSet bounds it. Favourites, schedule entries, the weekly goal
- *   and the profile form write only the comedian's own rows (no totals, and
- *   no other user's query reads them: a live list copies the name at sign-up),
- *   so a loop there costs only its author, within the argument caps.
- * - googleSignInStart (whole site): 1,000 Google sign-in starts at once, 1,000
- *   a minute: a high backstop, not a pace. Each start (`auth:signIn` with
- *   provider "google" and no code) is anonymous, costs a stranger one call,
- *   and writes an `authVerifiers` row (~100 bytes) that only the cron
- *   (authVerifiers.ts) deletes, 20 minutes on, every 10 minutes: this bounds
- *   those rows to about 31,000 (~3 MB; the last half hour's starts) however
- *   fast a script calls. The action sees no client address to key it by, so
- *   the bucket is shared: a script that keeps it empty (over 1,000 starts a
- *   minute, about 17 a second, for as long as it runs) refuses every Google
- *   sign-in start for everyone meanwhile. It is set high so that takes a
- *   sustained flood rather than a call a second (at the former 60 a minute,
- *   one burst and then a call a second did it); a real launch day's starts
- *   (each person starts once, or twice after a cancel) stay far under it.
- *   Password sign-in is not affected.
- * - googleSignInSession (per signed-in session): 10 starts at once, 10 an
- *   hour. A start from a signed-in session (linking Google to the account)
- *   has a key: one session cannot use up the site-wide starts on its own.
- * - passwordResetEmail (per email address, known or not): 3 codes at once, 3
- *   an hour, so a stranger cannot flood someone's inbox; passwordResetCode: 10
- *   codes tried an hour per address, far below what guessing an 8-digit code
- *   that lives 15 minutes would need.
- * - createBit (per comedian): 300 at once, 300 a day. Bits are private rows
- *   only their author reads, but each is stored for good: copying a whole
- *   notebook in one sitting is a few hundred; a script is held to 300 a day.
- * - createSetList (per comedian; new and duplicated set lists): 100 at once,
- *   100 a day. A comedian builds a set list or two a night.
- */
+// Every rate limit of the app, kept by @convex-dev/rate-limiter (transactional with the mutation
+// that takes a token: a failing mutation gives it back). Token buckets: capacity = burst, rate = pace.
+
 /** Wrong passwords one account takes before it waits. */
 export const SIGN_IN_ATTEMPTS = 10;
 /** Time for the per-account sign-in bucket to refill completely (one attempt every 2 minutes). */
 export const SIGN_IN_REFILL_PERIOD_MS = 20 * MINUTE;
 
-/**
- * Shards of each site-wide bucket (signUp, signInFailed, googleSignInStart):
- * one row that every stranger writes would be a write-conflict hot spot (50
- * sign-ups at once had 6 fail past Convex's retries). Each call takes from the
- * fuller of two random shards, so a sharded bucket refuses near its capacity
- * rather than at exactly it (each shard refills at its share of the rate).
- * googleSignInStart keeps the 10 it had. Per-user and per-address buckets stay one row.
- */
+/** Shards of each site-wide bucket: one row every stranger writes would be a write-conflict hot spot.
+ * A call takes from the fuller of two random shards, so a sharded bucket refuses near its capacity. */
 export const SITE_WIDE_SHARDS = 20;
 
 export const rateLimiter = new RateLimiter(components.rateLimiter, {
+  // One mic a night; 10 leaves room for retries with a poor GPS fix and stops a script sweeping every mic.
   checkIn: { kind: "token bucket", rate: 10, period: MINUTE, capacity: 10 },
+  // A producer entering a season of shows in one sitting (the wizard's new-mic path spends it too).
   createMic: { kind: "token bucket", rate: 20, period: 24 * HOUR, capacity: 10 },
+  // Reports and claims go to a human admin queue, which floods otherwise; a claim is rare.
   problemReport: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   micClaim: { kind: "token bucket", rate: 5, period: 24 * HOUR, capacity: 5 },
+  // Taken with signUp, so one address cannot be hashed in a loop (sign up, delete the account, again).
   signUpEmail: { kind: "token bucket", rate: 5, period: HOUR, capacity: 5 },
+  // An upload URL takes up to 10 MiB and an unattached file lives an hour: unlimited, one account fills the disk.
   photoUpload: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  // One or two lists a night, with room to drop out and sign up again; each sign-up reorders it for every watcher.
   listSignUp: { kind: "token bucket", rate: 20, period: HOUR, capacity: 20 },
+  // The lockout: taken before the password is checked, refilled by a right one. At most ~730 guesses a day,
+  // and the owner waits 2 minutes, not an hour. Unknown emails share UNKNOWN_EMAIL_BUCKETS rows (tells nothing).
   signInAccount: { kind: "token bucket", rate: 10, period: SIGN_IN_REFILL_PERIOD_MS, capacity: 10 },
-  // Sharded like googleSignInStart: every password checked against a real account takes from it.
+  // Site-wide: each check hashes (~300 ms), so this caps hashing at a third of a core and bounds spraying.
+  // Taken atomically before hashing (never given back); an unknown email hashes nothing and takes none.
   signInFailed: { kind: "token bucket", rate: 60, period: MINUTE, capacity: 60, shards: SITE_WIDE_SHARDS },
+  // Back-filling a month from a notebook is 150 sets; then one a minute. A script gets ~1,600 a day, not 100,000.
   logSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 150 },
+  // An edit moves the same derived rows and totals and, unlike a new set, repeats forever on one set.
+  // (Deletes need a logged set first; favourites, schedule, goal and profile write only the author's rows.)
   editSet: { kind: "token bucket", rate: 60, period: HOUR, capacity: 60 },
+  // Attempts an address makes past an empty signInFailed: whoever keeps it empty still cannot lock out an
+  // account that has not failed 3 times this hour. Unknown emails are answered the same.
   signInOverCeiling: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
+  // A backstop, not a pace: each anonymous start writes an authVerifiers row the cron deletes 20 minutes on
+  // (~31,000 rows at most); high, so keeping it empty for everyone takes a sustained flood.
   googleSignInStart: { kind: "token bucket", rate: 1000, period: MINUTE, capacity: 1000, shards: 10 },
+  // Linking Google from a signed-in session: one session cannot use up the site-wide starts.
   googleSignInSession: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
-  // Password reset (auth.ts): codes sent to one address, and codes tried for it.
+  // Codes sent to one address (no inbox flooding), and codes tried for it (far below guessing 8 digits in 15 min).
   passwordResetEmail: { kind: "token bucket", rate: 3, period: HOUR, capacity: 3 },
   passwordResetCode: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
+  // Private rows kept for good: copying a notebook is a few hundred bits; a set list or two a night.
   createBit: { kind: "token bucket", rate: 300, period: 24 * HOUR, capacity: 300 },
   createSetList: { kind: "token bucket", rate: 100, period: 24 * HOUR, capacity: 100 },
   // A device subscribes once; a script re-subscribing churns rows and deliveries.
@@ -249,8 +129,9 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
 
 const DEFAULT_SIGN_UPS_PER_MINUTE = 30;
 
-/** The site-wide sign-up bucket: 30 a minute unless the deployment's
- * SIGN_UP_LIMIT_PER_MINUTE says otherwise (read per call, so `env set` applies at once). */
+/** The site-wide sign-up bucket: 30 a minute unless the deployment's SIGN_UP_LIMIT_PER_MINUTE says
+ * otherwise (read per call). Each sign-up hashes (~300 ms), so 30 is ~15% of a core; only one about to
+ * hash takes a token. The action sees no client address: telling people from scripts needs a CAPTCHA. */
 export function signUpConfig(): RateLimitConfig {
   const raw = Number(process.env.SIGN_UP_LIMIT_PER_MINUTE);
   const perMinute = Number.isFinite(raw) && raw >= 1 ? Math.min(Math.floor(raw), 100_000) : DEFAULT_SIGN_UPS_PER_MINUTE;
@@ -263,8 +144,8 @@ export function signUpConfig(): RateLimitConfig {
 
 const DEFAULT_SIGN_INS_PER_HOUR = 30;
 
-/** The per-account successful sign-in bucket: 10 at once, then 30 an hour, unless the
- * deployment's SIGN_IN_SUCCESS_LIMIT_PER_HOUR says otherwise (N at once, N an hour). */
+/** The per-account successful sign-in bucket: 10 at once, then 30 an hour (a right password refills the
+ * lockout buckets, so this stops a sign-in loop), unless SIGN_IN_SUCCESS_LIMIT_PER_HOUR says otherwise. */
 export function signInSucceededConfig(): RateLimitConfig {
   const raw = Number(process.env.SIGN_IN_SUCCESS_LIMIT_PER_HOUR);
   if (!Number.isFinite(raw) || raw < 1) {

@@ -11,10 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
-import { convexToJson, type Value } from "convex/values";
 import { importPKCS8, SignJWT } from "jose";
 import { startBackend, type Backend } from "../local-backend/harness";
-import { convexDir, fmt, median, ms, root, row, RUNS } from "./options";
+import { fmt, median, ms, row, RUNS } from "./options";
+import { adminRunner, benchModule, functionsCopy, PROBE_MODULE } from "./benchFunctions";
 
 const api = anyApi as any;
 
@@ -31,36 +31,6 @@ const MICS = 20;
 const SETS_A_BATCH = 10;
 /** The rooms query reads a bit's rooms (at most one a mic: {@link MICS} here), their mics, and the bit. */
 const ROOMS_BUDGET = 2 * MICS + 3;
-
-/** A copy of convex/ and convex-dev/ with the probe and the seeding module added (never part of the app). */
-function functionsCopy(work: string): string {
-  const functionsDir = path.join(work, "convex");
-  const skip = (src: string) => !/\.test\.ts$|test\.setup\.ts$|test\.registry\.ts$/.test(src);
-  fs.cpSync(convexDir, functionsDir, { recursive: true, filter: skip });
-  fs.cpSync(path.join(root, "convex-dev"), path.join(work, "convex-dev"), { recursive: true, filter: skip });
-  fs.writeFileSync(
-    path.join(functionsDir, "benchProbe.ts"),
-    `export { measure } from ${JSON.stringify(path.join(root, "tests/bench/probe.ts"))};\n`,
-  );
-  const seed = fs.readFileSync(path.join(root, "tests/bench/bitsSeed.ts"), "utf8").replaceAll('"../../convex/', '"./');
-  fs.writeFileSync(path.join(functionsDir, "benchBits.ts"), seed);
-  return functionsDir;
-}
-
-/** Runs a function (internal ones too) with the data dir's admin key, as the CLI's `run` does. */
-function adminRunner(backend: Backend) {
-  const adminKey = fs.readFileSync(path.join(backend.dataDir, "admin-key"), "utf8").trim();
-  return async <T>(fn: string, args: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${backend.url}/_local/run`, {
-      method: "POST",
-      headers: { Authorization: `Convex ${adminKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ path: fn, args: convexToJson(args as Value) }),
-    });
-    const json = (await response.json()) as { value?: T; errorMessage?: string; message?: string };
-    if (!response.ok) throw new Error(`${fn}: ${json.errorMessage ?? json.message ?? response.status}`);
-    return json.value as T;
-  };
-}
 
 async function seedComedian(
   backend: Backend,
@@ -174,7 +144,10 @@ function queries(c: Comedian): Query[] {
 export async function bitsBench(): Promise<void> {
   console.log("\n== Material: bit page, history page and rating prompt for a small and a big comedian ==");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-bench-bits-"));
-  const backend = await startBackend({ functionsDir: functionsCopy(work), startTimeoutMs: 5 * 60_000 });
+  const backend = await startBackend({
+    functionsDir: functionsCopy(work, { "benchProbe.ts": PROBE_MODULE, "benchBits.ts": benchModule("bitsSeed.ts") }),
+    startTimeoutMs: 5 * 60_000,
+  });
   try {
     const run = adminRunner(backend);
     const nowMs = Date.now();

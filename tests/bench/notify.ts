@@ -16,13 +16,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { convexToJson, type Value } from "convex/values";
 import webpush from "web-push";
 import type { Doc } from "../../convex/_generated/dataModel";
 import { LEAD_MINUTES } from "../../convex/lib/notificationRules";
 import { ALARM_BATCH, alarmFor, FAN_OUT_BATCH, type FanOutJob } from "../../convex/model/notificationFanOut";
 import { type Backend, startBackend } from "../local-backend/harness";
-import { convexDir, fmt, ms, root, row, secs } from "./options";
+import { fmt, ms, row, secs } from "./options";
+import { adminRunner, benchModule, functionsCopy } from "./benchFunctions";
 import { importScaleSnapshot } from "./scaleData";
 import { generateMic, rng } from "./scaleGenerators";
 
@@ -48,32 +48,6 @@ const LEADS: Array<[number | null, number]> = [
 const PER_TRANSACTION = 3 * FAN_OUT_BATCH + 10;
 const perRun = (due: number, alarms: number) => 3 * due + 6 * alarms;
 const RUN_TARGET_MS = 60_000;
-
-function functionsCopy(work: string): string {
-  const functionsDir = path.join(work, "convex");
-  const skip = (src: string) => !/\.test\.ts$|test\.setup\.ts$|test\.registry\.ts$/.test(src);
-  fs.cpSync(convexDir, functionsDir, { recursive: true, filter: skip });
-  fs.cpSync(path.join(root, "convex-dev"), path.join(work, "convex-dev"), { recursive: true, filter: skip });
-  const probe = fs
-    .readFileSync(path.join(root, "tests/bench/notifyProbe.ts"), "utf8")
-    .replaceAll('"../../convex/', '"./');
-  fs.writeFileSync(path.join(functionsDir, "benchNotify.ts"), probe);
-  return functionsDir;
-}
-
-function adminRunner(backend: Backend) {
-  const adminKey = fs.readFileSync(path.join(backend.dataDir, "admin-key"), "utf8").trim();
-  return async <T>(fn: string, args: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${backend.url}/_local/run`, {
-      method: "POST",
-      headers: { Authorization: `Convex ${adminKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ path: fn, args: convexToJson(args as Value) }),
-    });
-    const json = (await response.json()) as { value?: T; errorMessage?: string; message?: string };
-    if (!response.ok) throw new Error(`${fn}: ${json.errorMessage ?? json.message ?? response.status}`);
-    return json.value as T;
-  };
-}
 
 type Mic = Doc<"sceneItems">;
 
@@ -199,7 +173,7 @@ export async function notifyBench(): Promise<void> {
           .join(", ") +
         `; the most followed mic has ${fmt(w.maxFollowing)}`,
     );
-    const functionsDir = functionsCopy(work);
+    const functionsDir = functionsCopy(work, { "benchNotify.ts": benchModule("notifyProbe.ts") });
     const importMs = importScaleSnapshot(snapshot, dataDir, functionsDir);
     fs.rmSync(snapshot, { force: true });
     console.log(`imported in ${secs(importMs)}`);

@@ -13,10 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
-import { convexToJson, type Value } from "convex/values";
 import { importPKCS8, SignJWT } from "jose";
 import { startBackend, type Backend } from "../local-backend/harness";
-import { convexDir, fmt, median, ms, root, row, RUNS } from "./options";
+import { fmt, median, ms, row, RUNS } from "./options";
+import { adminRunner, functionsCopy, PROBE_MODULE } from "./benchFunctions";
 
 const api = anyApi as any;
 
@@ -24,32 +24,6 @@ const SHAPES = [200, 2000];
 const MICS = 20;
 /** What a year's page may read: 12 month rows, 54 goal weeks, the mics, the profile and a little more. */
 const YEAR_BUDGET = 12 + 54 + MICS + 4;
-
-function functionsCopy(work: string): string {
-  const functionsDir = path.join(work, "convex");
-  const skip = (src: string) => !/\.test\.ts$|test\.setup\.ts$|test\.registry\.ts$/.test(src);
-  fs.cpSync(convexDir, functionsDir, { recursive: true, filter: skip });
-  fs.cpSync(path.join(root, "convex-dev"), path.join(work, "convex-dev"), { recursive: true, filter: skip });
-  fs.writeFileSync(
-    path.join(functionsDir, "benchProbe.ts"),
-    `export { measure } from ${JSON.stringify(path.join(root, "tests/bench/probe.ts"))};\n`,
-  );
-  return functionsDir;
-}
-
-function adminRunner(backend: Backend) {
-  const adminKey = fs.readFileSync(path.join(backend.dataDir, "admin-key"), "utf8").trim();
-  return async <T>(fn: string, args: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${backend.url}/_local/run`, {
-      method: "POST",
-      headers: { Authorization: `Convex ${adminKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ path: fn, args: convexToJson(args as Value) }),
-    });
-    const json = (await response.json()) as { value?: T; errorMessage?: string; message?: string };
-    if (!response.ok) throw new Error(`${fn}: ${json.errorMessage ?? json.message ?? response.status}`);
-    return json.value as T;
-  };
-}
 
 /** Nights of list history the event page's numbers are measured at. */
 const NIGHT_SHAPES = [20, 200];
@@ -122,7 +96,10 @@ function isoDate(ms: number): string {
 export async function numbersBench(): Promise<void> {
   console.log("\n== Numbers: a mic's numbers at 20 and 200 nights; the season page at 200 and 2,000 sets ==");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "stagetime-bench-numbers-"));
-  const backend = await startBackend({ functionsDir: functionsCopy(work), startTimeoutMs: 5 * 60_000 });
+  const backend = await startBackend({
+    functionsDir: functionsCopy(work, { "benchProbe.ts": PROBE_MODULE }),
+    startTimeoutMs: 5 * 60_000,
+  });
   try {
     const run = adminRunner(backend);
     const cli = async (args: string[]) => {
