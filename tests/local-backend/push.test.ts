@@ -178,4 +178,70 @@ describe("Web Push through a push service on this machine", () => {
     expect(adminInbox.entries.map((e) => e.title)).toEqual(["New claim to review"]);
     expect(received).toHaveLength(2);
   });
+  test("a muted mic, a topic turned off and quiet hours push nothing; the same notice reaches a device without them", async () => {
+    const micId = await run<Id<"sceneItems">>("fixtures:insertSceneItem", {
+      title: "Choices Mic",
+      venueName: "Choices Room",
+      city: "New York",
+      type: "open_mic",
+      dayOfWeek: 4,
+      startTimeLocal: "20:00",
+      recurrence: "weekly",
+      timeZone: "America/New_York",
+    });
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    const prefs = {
+      listOpens: true,
+      nights: true,
+      lottery: true,
+      onDeck: true,
+      claims: true,
+      sets: true,
+      leadMinutes: 30,
+      quietStart: null,
+      quietEnd: null,
+      timeZone: "UTC",
+    };
+    const people = ["control", "quiet", "muted", "off"] as const;
+    const clients = new Map<string, ConvexClient>();
+    for (const who of people) {
+      const client = await signUp(`push-${who}@example.com`);
+      await client.mutation(api.notifications.subscribe, {
+        subscription: newDevice(`${pushUrl}/ok/${who}`).subscription,
+      });
+      clients.set(who, client);
+    }
+    // Quiet hours from an hour ago to an hour from now, in UTC.
+    const now = Date.now();
+    await clients.get("quiet")!.mutation(api.notifications.savePreferences, {
+      ...prefs,
+      quietStart: hhmm(now - 3_600_000),
+      quietEnd: hhmm(now + 3_600_000),
+    });
+    await clients.get("muted")!.mutation(api.notifications.setMicMuted, { micId, muted: true });
+    await clients.get("off")!.mutation(api.notifications.savePreferences, { ...prefs, listOpens: false });
+
+    // The same list-opening notice about the mic, through the app's own notify (the control last).
+    const told: Record<string, number> = {};
+    for (const who of ["quiet", "muted", "off", "control"] as const) {
+      told[who] = await run<number>("fixtures:notifyAccount", {
+        email: `push-${who}@example.com`,
+        prefix: "Choices Mic: list in 30 min",
+        count: 1,
+        url: `/event/${micId}`,
+        kind: "list_open",
+        micId,
+      });
+    }
+    // Quiet hours keep the inbox entry and hold the push; a mute or a topic turned off skips both.
+    expect(told).toEqual({ quiet: 1, muted: 0, off: 0, control: 1 });
+    const ours = () => received.filter((r) => people.some((who) => r.path === `/ok/${who}`));
+    await waitFor(() => ours().length >= 1, { timeoutMs: 30_000 });
+    // Give any wrongly queued push time to arrive, then check only the control's device was posted to.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(ours().map((r) => r.path)).toEqual(["/ok/control"]);
+    const quietInbox = await clients.get("quiet")!.query(api.notifications.inbox, {});
+    expect(quietInbox.entries.map((e) => e.title)).toEqual(["Choices Mic: list in 30 min 1"]);
+    for (const client of clients.values()) await client.close();
+  });
 });
