@@ -1,6 +1,8 @@
 // First: the Convex client, whose WebSocket (and on /scene the request for the
 // first page) starts before the rest of the entry is evaluated (see convexClient.ts).
 import "./app/convexClient";
+// Early, so the browser's install offer is kept for the dashboard's card however late that renders.
+import "./lib/installPrompt";
 import "@radix-ui/themes/styles.css";
 import "./index.css";
 import { StrictMode } from "react";

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { repoRoot } from "./support/backend";
+import { offerInstall } from "./support/installOffer";
 
 /**
  * The README's "On your phone" image: the app opened with no network at a phone's width.
@@ -35,5 +36,15 @@ test.describe("README screenshots, on your phone @screenshots", () => {
     await expect(page.getByRole("region", { name: "Sets saved on this phone" })).toContainText("Waiting to sync");
     await expect(page.getByText("Set saved on this phone")).toHaveCount(0, { timeout: 20_000 });
     await page.screenshot({ path: path.join(repoRoot, "docs/screenshots/offline.png") });
+  });
+
+  test("the dashboard's offer to install", async ({ page, signUp }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signUp(page, { name: "Casey Comic" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await offerInstall(page);
+    await expect(page.getByRole("region", { name: "Put StageTime on your home screen" })).toBeVisible();
+    await page.screenshot({ path: path.join(repoRoot, "docs/screenshots/install.png") });
   });
 });

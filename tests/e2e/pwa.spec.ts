@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { offerInstall } from "./support/installOffer";
 import { readState } from "./support/state";
 import { expect, test } from "./fixtures";
 
@@ -101,4 +102,33 @@ test("a new build waits for Reload, then serves itself", async ({ page }) => {
   } finally {
     fs.writeFileSync(swFile, original);
   }
+});
+
+test("the dashboard offers to install where the browser can; Install asks once, Not now is remembered", async ({
+  page,
+  signUp,
+}) => {
+  await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const card = page.getByRole("region", { name: "Put StageTime on your home screen" });
+  // No offer from the browser (iOS, Firefox, an installed app): no card.
+  await expect(page.getByRole("heading", { name: "Weekly goal" })).toBeVisible();
+  await expect(card).toHaveCount(0);
+
+  await offerInstall(page);
+  await expect(card).toBeVisible();
+  await card.getByRole("button", { name: "Install" }).click();
+  await expect(card).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { installPrompted?: number }).installPrompted)).toBe(1);
+
+  await offerInstall(page);
+  await card.getByRole("button", { name: "Not now" }).click();
+  await expect(card).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Weekly goal" })).toBeVisible();
+  await offerInstall(page);
+  // Two frames: the offer has been rendered by then. Remembered on this device, the card stays away.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await expect(card).toHaveCount(0);
 });

@@ -1,3 +1,4 @@
+import { InstallCard } from "@/components/pwa/InstallCard";
 import { ArrowRightIcon, MagnifyingGlassIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Link, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth, useQuery } from "convex/react";
@@ -218,6 +219,8 @@ function DashboardView({
           </Flex>
         ) : null}
       </Box>
+
+      {signedIn ? <InstallCard /> : null}
 
       <Grid columns={{ initial: "1", md: "2" }} gap="4">
         <WeeklyGoalCard summary={summary} editable={signedIn} />
