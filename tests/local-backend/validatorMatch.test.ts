@@ -48,6 +48,8 @@ const values: unknown[] = [
   [{ name: "A", section: "pool", drawIndex: 0, tags: [] }],
   [{ name: "A", section: "pool", drawIndex: 0, tags: [] }, null],
   { a: 1, b: 2 },
+  { name: "A", section: "list", drawIndex: null, tags: [], constructor: "x" },
+  { name: "A", section: "list", drawIndex: null, tags: [], toString: "x" },
 ];
 
 /** A validator as a function's exported args/returns carry it (what convex-test checks against). */
@@ -84,6 +86,15 @@ describe("the quick validator check", () => {
       }
     }
     expect(accepted).toBeGreaterThan(5);
+  });
+
+  it("refuses an extra field named like an Object.prototype member, as Convex does", async () => {
+    const ct = await loadConvexTest();
+    for (const extra of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      const value = { name: "A", section: "list", drawIndex: null, tags: [], [extra]: "injected" };
+      expect(matchesValidator(jsonOf(spot), value)).toBe(false);
+      expect(() => ct.validateValidator(jsonOf(spot), value)).toThrow(`Unexpected field \`${extra}\``);
+    }
   });
 
   it("is what convex-test's validateValidator asks first: a refusal still gets convex-test's message", async () => {

@@ -39,6 +39,12 @@ const EDITS: Edit[] = [
       "function validateValidator(validator, value) {\n    if (globalThis.__localBackendMatchesValidator?.(validator, value)) return;\n",
   },
   {
+    why: "an extra field named like an Object.prototype member (constructor, toString) is refused, as Convex does",
+    find: "                if (validator.value[k] === undefined) {\n                    throw new Error(`Validator error: Unexpected field",
+    replace:
+      "                if (!Object.hasOwn(validator.value, k)) {\n                    throw new Error(`Validator error: Unexpected field",
+  },
+  {
     why: "HTTP actions see the real site URL instead of a placeholder host",
     find: "const url = new URL(`https://some.convex.site${path}`);",
     replace: 'const url = new URL(`${globalThis.__localBackendSiteUrl ?? "https://some.convex.site"}${path}`);',

@@ -58,7 +58,8 @@ export function matchesValidator(validator: JsonValidator, value: unknown): bool
       for (const [key, { fieldType, optional }] of Object.entries(fields)) {
         if (record[key] === undefined ? !optional : !matchesValidator(fieldType, record[key])) return false;
       }
-      for (const key of Object.keys(record)) if (fields[key] === undefined) return false;
+      // Own fields only: "constructor" or "toString" is an extra field, not one of Object.prototype's.
+      for (const key of Object.keys(record)) if (!Object.hasOwn(fields, key)) return false;
       return true;
     }
     default:
