@@ -7,6 +7,7 @@ import "./lib/time";
 import { RELEAD_BATCH } from "./model/micFollowers";
 import { FAN_OUT_BATCH, fanOutBatch, fireDueAlarms, type FanOutJob } from "./model/notificationFanOut";
 import { nyWed, t, useWednesdayNight } from "./testing/test.nightLists";
+import { expectAppError } from "./testing/test.expect";
 import { createSceneItem, createUser, sceneItemRow } from "./testing/test.setup";
 import { triggers } from "./triggers";
 
@@ -77,6 +78,32 @@ describe("follower rows", () => {
     expect((await leads()).filter((m) => m === 120)).toHaveLength(RELEAD_BATCH);
     await t.finishAllScheduledFunctions(() => undefined);
     expect(await leads()).toEqual(new Array(MICS).fill(120));
+  });
+
+  test("a new list lead time is limited to 10 an hour (each rewrites the follower rows); other choices are not", async () => {
+    const comic = await createUser(t);
+    const leads = [60, 30] as const;
+    for (let i = 0; i < 10; i++) {
+      await comic.asUser.mutation(api.notifications.savePreferences, { ...choices, leadMinutes: leads[i % 2] });
+    }
+    // Quiet hours and topics are the comedian's own row only: never limited.
+    await comic.asUser.mutation(api.notifications.savePreferences, {
+      ...choices,
+      quietStart: "23:00",
+      quietEnd: "07:00",
+    });
+    const refused = await expectAppError(
+      comic.asUser.mutation(api.notifications.savePreferences, { ...choices, leadMinutes: 120 }),
+      "RATE_LIMITED",
+      /^You have changed your list reminders a lot\. Please try again in /,
+    );
+    expect(refused.limit).toBe("listLeadChange");
+    await expectAppError(
+      comic.asUser.mutation(api.notifications.savePreferences, { ...choices, listOpens: false }),
+      "RATE_LIMITED",
+    );
+    const prefs = await comic.asUser.query(api.notifications.preferences, {});
+    expect(prefs).toMatchObject({ leadMinutes: 30, listOpens: true, quietStart: "23:00" });
   });
 });
 

@@ -54,6 +54,8 @@ export const rateLimiter = new RateLimiter(components.rateLimiter, {
   // Private rows kept for good: copying a notebook is a few hundred bits; a set list or two a night.
   createBit: { kind: "token bucket", rate: 300, period: 24 * HOUR, capacity: 300 },
   createSetList: { kind: "token bucket", rate: 100, period: 24 * HOUR, capacity: 100 },
+  // A new list lead time rewrites a follower row per followed mic in the background: a few changes an hour.
+  listLeadChange: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   // A device subscribes once; a script re-subscribing churns rows and deliveries.
   pushSubscribe: { kind: "token bucket", rate: 10, period: HOUR, capacity: 10 },
   // Public season links: made by their owner; opened by strangers (site-wide, sharded, and per link).
@@ -84,6 +86,7 @@ export type RateLimitName =
   | "createBit"
   | "createSetList"
   | "pushSubscribe"
+  | "listLeadChange"
   | "seasonShare"
   | "seasonShareOpen"
   | "seasonShareOpenLink";
@@ -122,6 +125,7 @@ export const RATE_LIMIT_MESSAGES: Record<RateLimitName, (retryAfterMs: number) =
   createBit: (ms) => `You have added a lot of bits today. Please try again in ${waitText(ms)}.`,
   createSetList: (ms) => `You have made a lot of set lists today. Please try again in ${waitText(ms)}.`,
   pushSubscribe: (ms) => `Too many notification sign-ups. Please try again in ${waitText(ms)}.`,
+  listLeadChange: (ms) => `You have changed your list reminders a lot. Please try again in ${waitText(ms)}.`,
   seasonShare: (ms) => `You have made a lot of season links today. Please try again in ${waitText(ms)}.`,
   seasonShareOpen: () => "This page is busy right now. Please try again in a minute.",
   seasonShareOpenLink: () => "This link has been opened a lot. Please try again in a minute.",

@@ -30,6 +30,7 @@ import {
 } from "../lib/notificationRules";
 import { hasControlCharacters, invalid } from "../lib/textRules";
 import { DEFAULT_TIME_ZONE, HOUR_MS, isValidTimeZone, parseHHMM } from "../lib/time";
+import { enforceRateLimit } from "../rateLimits";
 import { notificationKind } from "../schema";
 
 // ---------------------------------------------------------------------------
@@ -124,6 +125,11 @@ export async function savePrefs(ctx: MutationCtx, userId: Id<"users">, prefs: Pr
     quietEnd: prefs.quietEnd ?? undefined,
   };
   const row = await prefsRow(ctx, userId);
+  const before = row === null ? defaultPrefs(prefs.timeZone) : toPrefs(row);
+  // These two move the comedian's follower rows (one per followed mic), so they are limited.
+  if (before.leadMinutes !== prefs.leadMinutes || before.listOpens !== prefs.listOpens) {
+    await enforceRateLimit(ctx, "listLeadChange", userId);
+  }
   if (row === null) await ctx.db.insert("notificationPrefs", { userId, ...fields });
   else await ctx.db.replace("notificationPrefs", row._id, { userId, ...fields });
   return null;
