@@ -181,7 +181,7 @@ describe("choices", () => {
 
 describe("push", () => {
   const device = (n: number) => ({
-    endpoint: `https://push.example.com/device-${n}`,
+    endpoint: `https://fcm.googleapis.com/fcm/send/device-${n}`,
     keys: { p256dh: "BPublicKey", auth: "authSecret" },
   });
 

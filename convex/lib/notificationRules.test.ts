@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { inQuietHours, isPushEndpoint } from "./notificationRules";
+import { inQuietHours, extraPushHosts, isPushEndpoint } from "./notificationRules";
 
 const NY = "America/New_York";
 const night = { start: "22:00", end: "08:00" };
@@ -44,8 +44,29 @@ describe("push endpoints", () => {
     ["http://127.0.0.1:9999/push/1", false],
     ["javascript:alert(1)", false],
     ["not a url", false],
-    [`https://push.example.com/${"a".repeat(1000)}`, false],
+    [`https://fcm.googleapis.com/${"a".repeat(1000)}`, false],
+    ["https://updates.push.services.mozilla.com/wpush/v2/abc", true],
+    ["https://web.push.apple.com/QGx", true],
+    ["https://db5p.notify.windows.com/w/?token=abc", true],
+    // Anywhere else is the backend's own network or a stranger's server: refused.
+    ["https://push.example.com/x", false],
+    ["https://127.0.0.1:8443/x", false],
+    ["https://169.254.169.254/latest/meta-data/", false],
+    ["https://[::1]/x", false],
+    ["https://localhost:3210/api/mutation", false],
+    ["https://fcm.googleapis.com.attacker.example/x", false],
+    ["https://fcm.googleapis.com:8443/x", false],
   ] as const)("%s: %s", (endpoint, ok) => {
     expect(isPushEndpoint(endpoint)).toBe(ok);
+  });
+
+  test("a host the deployment allows (PUSH_ENDPOINT_HOSTS) is accepted, on any port", () => {
+    const extra = extraPushHosts(" 127.0.0.1 , Push.Test.Invalid ");
+    expect(extra).toEqual(["127.0.0.1", "push.test.invalid"]);
+    expect(isPushEndpoint("https://127.0.0.1:8443/x", extra)).toBe(true);
+    expect(isPushEndpoint("https://push.test.invalid/x", extra)).toBe(true);
+    expect(isPushEndpoint("http://127.0.0.1:8443/x", extra)).toBe(false);
+    expect(isPushEndpoint("https://10.0.0.5/x", extra)).toBe(false);
+    expect(extraPushHosts(undefined)).toEqual([]);
   });
 });

@@ -72,12 +72,36 @@ export function inQuietHours(nowMs: number, quiet: QuietHours, timeZone: string)
   return from < to ? now >= from && now < to : now >= from || now < to;
 }
 
-/** A push endpoint the server may post to: an https URL of reasonable length (push services are https). */
-export function isPushEndpoint(endpoint: string): boolean {
+/** The browsers' push services (Chrome and Samsung: FCM; Firefox: Mozilla; Edge: WNS; Safari: Apple), with their subdomains. */
+export const PUSH_SERVICE_HOSTS = [
+  "fcm.googleapis.com",
+  "android.googleapis.com",
+  "push.services.mozilla.com",
+  "notify.windows.com",
+  "push.apple.com",
+] as const;
+
+/** Extra push hosts a deployment allows (`PUSH_ENDPOINT_HOSTS`, comma separated; tests run one on 127.0.0.1). */
+export function extraPushHosts(setting: string | undefined): string[] {
+  return (setting ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h.length > 0);
+}
+
+/**
+ * A push endpoint the server may post to: https on a known push service (or a host the deployment
+ * allows), so a subscription cannot make the backend post to its own network.
+ */
+export function isPushEndpoint(endpoint: string, extraHosts: readonly string[] = []): boolean {
   // URL parsing drops tabs and newlines silently, so they are refused before it.
   if (endpoint.length > MAX_ENDPOINT_LENGTH || hasControlCharacters(endpoint)) return false;
   try {
-    return new URL(endpoint).protocol === "https:";
+    const url = new URL(endpoint);
+    if (url.protocol !== "https:") return false;
+    const host = url.hostname.toLowerCase();
+    if (extraHosts.includes(host)) return true;
+    return url.port === "" && PUSH_SERVICE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
   } catch {
     return false;
   }

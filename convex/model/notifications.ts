@@ -15,6 +15,7 @@ import {
   DEFAULT_LEAD_MINUTES,
   inQuietHours,
   INBOX_PAGE,
+  extraPushHosts,
   isPushEndpoint,
   LEAD_MINUTES,
   MAX_BODY_LENGTH,
@@ -163,6 +164,9 @@ export async function setMuted(
 // ---------------------------------------------------------------------------
 // Devices
 
+/** The push hosts this deployment allows beyond the browsers' push services. */
+const allowedPushHosts = () => extraPushHosts(process.env.PUSH_ENDPOINT_HOSTS);
+
 export const subscriptionValidator = v.object({
   endpoint: v.string(),
   keys: v.object({ p256dh: v.string(), auth: v.string() }),
@@ -174,7 +178,7 @@ export async function subscribe(
   userId: Id<"users">,
   sub: Infer<typeof subscriptionValidator>,
 ): Promise<null> {
-  if (!isPushEndpoint(sub.endpoint)) invalid("That push address is not allowed.");
+  if (!isPushEndpoint(sub.endpoint, allowedPushHosts())) invalid("That push address is not allowed.");
   const key = /^[A-Za-z0-9_-]+={0,2}$/;
   for (const k of [sub.keys.p256dh, sub.keys.auth]) {
     if (k.length === 0 || k.length > MAX_KEY_LENGTH || !key.test(k)) invalid("That push subscription is malformed.");
@@ -318,7 +322,10 @@ export async function deliveryJob(
     .take(MAX_DEVICES);
   return {
     payload: { title: n.title, body: n.body, url: n.url, tag: n.eventKey },
-    devices: devices.map((d) => ({ endpoint: d.endpoint, p256dh: d.p256dh, auth: d.auth })),
+    // Checked again: a device kept before the push services were listed is never posted to.
+    devices: devices
+      .filter((d) => isPushEndpoint(d.endpoint, allowedPushHosts()))
+      .map((d) => ({ endpoint: d.endpoint, p256dh: d.p256dh, auth: d.auth })),
   };
 }
 

@@ -36,7 +36,10 @@ export const notificationCells: Record<string, Entry> = {
   "notifications:pushConfig": { args: () => ({}), ownerAnswerShows: false, ...PUBLIC_READ },
   "notifications:subscribe": {
     args: () => ({
-      subscription: { endpoint: "https://push.example.com/new-phone", keys: { p256dh: "BNewPhone", auth: "newphone" } },
+      subscription: {
+        endpoint: "https://fcm.googleapis.com/fcm/send/new-phone",
+        keys: { p256dh: "BNewPhone", auth: "newphone" },
+      },
     }),
     ...SIGNED_IN_CHANGES,
   },

@@ -103,7 +103,7 @@ export const VENUE = { latitude: 40.7411, longitude: -73.9897 };
 export const OWNER_NAME = "Owner Olive";
 export const OWNER_EMAIL = "olive.owner@example.com";
 /** The push endpoint of the owner's phone. */
-export const OWNER_ENDPOINT = "https://push.example.com/olive-phone";
+export const OWNER_ENDPOINT = "https://fcm.googleapis.com/fcm/send/olive-phone";
 export const THIRD_NAME = "Third Thea";
 export const THIRD_EMAIL = "thea.third@example.com";
 export const OWNER_BIT = "Olive's private bit";

@@ -150,6 +150,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ["SIGN_UP_LIMIT_PER_MINUTE", "1000"],
       // ...and sign the demo accounts in dozens of times in minutes.
       ["SIGN_IN_SUCCESS_LIMIT_PER_HOUR", "1000"],
+      // The push tests' stand-in push service runs on this machine.
+      ["PUSH_ENDPOINT_HOSTS", "127.0.0.1"],
     ] as const) {
       await envSet(dataDir, name, value);
     }

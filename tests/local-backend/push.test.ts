@@ -54,6 +54,8 @@ beforeAll(async () => {
     ["VAPID_PUBLIC_KEY", vapid.publicKey],
     ["VAPID_PRIVATE_KEY", vapid.privateKey],
     ["VAPID_SUBJECT", SUBJECT],
+    // The push service stand-in runs on this machine, which only a deployment's own list allows.
+    ["PUSH_ENDPOINT_HOSTS", "127.0.0.1"],
   ]) {
     await backend.cli(["env", "set", name, value]);
   }
