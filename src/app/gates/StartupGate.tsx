@@ -20,7 +20,8 @@ export function StartupGate() {
   const access = useRouteAccess();
   const location = useLocation();
   if (access?.kind === "public") {
-    if (!isLoading && !isAuthenticated && isSigningOut()) return null;
+    // Home is where a sign-out lands: it renders at once.
+    if (!isLoading && !isAuthenticated && isSigningOut() && location.pathname !== paths.home) return null;
     return <PublicPage signedIn={isAuthenticated} />;
   }
   if (isLoading) return <LoadingState label="Loading your session…" />;

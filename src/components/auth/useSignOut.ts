@@ -30,6 +30,7 @@ export function useSignOut(): () => Promise<void> {
       outcome = "local";
     }
     showToast(signOutToast(outcome), outcome === "ok" ? "success" : "info");
-    void Promise.resolve(navigate(paths.home, { replace: true })).finally(() => setSigningOut(false));
+    // The flag is cleared once home has rendered (RootLayout): navigation here is a transition.
+    navigate(paths.home, { replace: true });
   }, [isAuthenticated, navigate, signOut, unsubscribe]);
 }
