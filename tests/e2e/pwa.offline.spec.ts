@@ -251,6 +251,8 @@ test.describe("the night in your pocket", () => {
     await page.goto("/dashboard");
     await swControls(page);
     await expect.poll(async () => (await savedSnapshot(page))?.mics?.map((m) => m.title)).toEqual([favourite]);
+    // The dashboard has loaded before the signal goes (the saved copy can be ready first).
+    await expect(page.getByRole("link", { name: "Log a Set" })).toBeVisible();
 
     await context.setOffline(true);
     await page.getByRole("link", { name: "Log a Set" }).click();
