@@ -6,6 +6,7 @@ import type { MutationCtx } from "./_generated/server";
 import "./lib/time";
 import { RELEAD_BATCH } from "./model/micFollowers";
 import { FAN_OUT_BATCH, fanOutBatch, fireDueAlarms, type FanOutJob } from "./model/notificationFanOut";
+import { defaultPrefs } from "./model/notifications";
 import { nyWed, t, useWednesdayNight } from "./testing/test.nightLists";
 import { expectAppError } from "./testing/test.expect";
 import { createSceneItem, createUser, sceneItemRow } from "./testing/test.setup";
@@ -13,18 +14,7 @@ import { triggers } from "./triggers";
 
 useWednesdayNight();
 
-const choices = {
-  listOpens: true,
-  nights: true,
-  lottery: true,
-  onDeck: true,
-  claims: true,
-  sets: true,
-  leadMinutes: 30,
-  quietStart: null,
-  quietEnd: null,
-  timeZone: "America/New_York",
-};
+const choices = defaultPrefs("America/New_York");
 
 async function followerRows(userId: Id<"users">): Promise<Pick<Doc<"micFollowers">, "micId" | "leadMinutes">[]> {
   return await t.run(async (ctx) =>

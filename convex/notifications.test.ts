@@ -4,7 +4,7 @@ import type { Doc, Id } from "./_generated/dataModel";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
 import "./lib/time";
 import { FAN_OUT_BATCH } from "./model/notificationFanOut";
-import { notify } from "./model/notifications";
+import { defaultPrefs, notify } from "./model/notifications";
 import { PUSHES_PER_HOUR } from "./lib/notificationRules";
 import { expectAppError } from "./testing/test.expect";
 import {
@@ -45,29 +45,7 @@ async function noticesOf(userId: Id<"users">): Promise<Doc<"notifications">[]> {
   );
 }
 
-const prefs: {
-  listOpens: boolean;
-  nights: boolean;
-  lottery: boolean;
-  onDeck: boolean;
-  claims: boolean;
-  sets: boolean;
-  leadMinutes: number;
-  quietStart: string | null;
-  quietEnd: string | null;
-  timeZone: string;
-} = {
-  listOpens: true,
-  nights: true,
-  lottery: true,
-  onDeck: true,
-  claims: true,
-  sets: true,
-  leadMinutes: 30,
-  quietStart: null,
-  quietEnd: null,
-  timeZone: "America/New_York",
-};
+const prefs = defaultPrefs("America/New_York");
 
 const notice = (eventKey: string) => ({
   kind: "set_feedback" as const,

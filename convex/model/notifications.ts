@@ -93,7 +93,8 @@ function toPrefs(row: Doc<"notificationPrefs">): Prefs {
   };
 }
 
-const defaultPrefs = (timeZone: string): Prefs => ({
+/** Everything on, the default lead time, no quiet hours: a comedian's choices before they save any. */
+export const defaultPrefs = (timeZone: string): Prefs => ({
   listOpens: true,
   nights: true,
   lottery: true,

@@ -5,11 +5,7 @@
  * keys, so it checks the VAPID signature and decrypts the message itself (RFC 8291),
  * and a device the push service calls gone (410) is removed.
  */
-import { createECDH, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createServer, type Server } from "node:https";
-import type { IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import { importJWK, jwtVerify } from "jose";
 import webpush from "web-push";
@@ -17,35 +13,24 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConvexClient } from "convex/browser";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
-import { decryptPush, pushServiceTls } from "../e2e/support/webPush";
-import { freePort, repoRoot, startBackend, tempDir, waitFor, type Backend } from "./harness";
-
-type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+import { defaultPrefs } from "@convex/model/notifications";
+import { decryptPush, newDeviceKeys, pushServiceTls, type Received, startPushService } from "../e2e/support/webPush";
+import { repoRoot, startBackend, tempDir, waitFor, type Backend } from "./harness";
 
 let backend: Backend;
-let pushService: Server;
+let pushService: Awaited<ReturnType<typeof startPushService>>;
 let pushUrl: string;
+let received: Received[];
 let certDir: string;
-const received: Received[] = [];
 const vapid = webpush.generateVAPIDKeys();
 const SUBJECT = "mailto:ops@stagetime.example";
 
 beforeAll(async () => {
-  const port = await freePort();
   // Push services speak https: a certificate for 127.0.0.1 that only the backend process trusts.
   const files = pushServiceTls((certDir = await tempDir()));
-  const tls = { key: readFileSync(files.key), cert: readFileSync(files.cert) };
-  pushService = createServer(tls, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
-      // A device the push service no longer knows answers 410 Gone.
-      res.writeHead(req.url?.startsWith("/gone/") ? 410 : 201).end();
-    });
-  });
-  await new Promise<void>((resolve) => pushService.listen(port, "127.0.0.1", resolve));
-  pushUrl = `https://127.0.0.1:${port}`;
+  // A device the push service no longer knows answers 410 Gone.
+  pushService = await startPushService(files, (path) => (path.startsWith("/gone/") ? 410 : 201));
+  ({ url: pushUrl, received } = pushService);
   backend = await startBackend({
     functionsDir: path.join(repoRoot, "convex"),
     env: { NODE_EXTRA_CA_CERTS: files.cert },
@@ -63,7 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await backend?.dispose();
-  await new Promise((resolve) => pushService?.close(resolve));
+  await pushService?.close();
   if (certDir) await rm(certDir, { recursive: true, force: true });
 });
 
@@ -92,17 +77,8 @@ async function run<T>(name: string, args: Record<string, unknown>): Promise<T> {
 
 /** A browser's push subscription: its own P-256 key pair and auth secret, as a device makes them. */
 function newDevice(endpoint: string) {
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  return {
-    ecdh,
-    auth,
-    subscription: {
-      endpoint,
-      keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
-    },
-  };
+  const keys = newDeviceKeys();
+  return { ...keys, subscription: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.authKey } } };
 }
 
 describe("Web Push through a push service on this machine", () => {
@@ -192,18 +168,7 @@ describe("Web Push through a push service on this machine", () => {
       timeZone: "America/New_York",
     });
     const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
-    const prefs = {
-      listOpens: true,
-      nights: true,
-      lottery: true,
-      onDeck: true,
-      claims: true,
-      sets: true,
-      leadMinutes: 30,
-      quietStart: null,
-      quietEnd: null,
-      timeZone: "UTC",
-    };
+    const prefs = defaultPrefs("UTC");
     const people = ["control", "quiet", "muted", "off"] as const;
     const clients = new Map<string, ConvexClient>();
     for (const who of people) {

@@ -14,7 +14,11 @@ import type { Page } from "@playwright/test";
 
 export type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
 
-export async function startPushService(tls: { key: string; cert: string }): Promise<{
+/** `status` answers each post by its path (201 unless told: a gone device's 410, say). */
+export async function startPushService(
+  tls: { key: string; cert: string },
+  status: (path: string) => number = () => 201,
+): Promise<{
   url: string;
   received: Received[];
   close: () => Promise<void>;
@@ -27,7 +31,7 @@ export async function startPushService(tls: { key: string; cert: string }): Prom
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
-        res.writeHead(201).end();
+        res.writeHead(status(req.url ?? "")).end();
       });
     },
   );
