@@ -2,13 +2,13 @@ import { describe, expect, test } from "vitest";
 import { api, internal } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
 import { numbersLineText } from "./lib/micNumbersLine";
-import "./lib/time";
+import { addDaysToDate } from "./lib/time";
 import { MAX_CONFIRMED_DATES } from "./lib/tonight";
 import * as MicNumbers from "./model/micNumbers";
 import * as Tonight from "./model/tonight";
 import { checkAllInvariants } from "./testing/test.invariants";
 import { baseArgs } from "./testing/test.tonight";
-import { createUser, type TestUser } from "./testing/test.setup";
+import { createUser, sceneItemRow, type TestUser } from "./testing/test.setup";
 import { comics, host, mic, nyWed, openList, t, TONIGHT, useWednesdayNight } from "./testing/test.nightLists";
 import { triggers } from "./triggers";
 
@@ -183,8 +183,7 @@ describe("a mic's numbers from its own lists", () => {
 /** The `count` Wednesdays before tonight, oldest first. */
 function wednesdays(count: number): string[] {
   return Array.from({ length: count }, (_, i) => {
-    const d = new Date(Date.UTC(2026, 10, 25) - 7 * (count - i) * 24 * 3600_000);
-    return d.toISOString().slice(0, 10);
+    return addDaysToDate(TONIGHT, -7 * (count - i));
   });
 }
 
@@ -332,6 +331,18 @@ describe("host confirmations in how reliably it runs", () => {
       await db.patch("nightLists", row!._id, { version: 99 });
     });
     expect(await numbers()).toMatchObject({ hostConfirmed: 3 });
+    // So does one after the host takes back a later date (the kept list is no longer full).
+    await host.asUser.mutation(api.claims.setConfirmedDate, { micId: mic, date: later[0], confirmed: false });
+    expect((await micRow())?.confirmedDates).toHaveLength(MAX_CONFIRMED_DATES - 1);
+    await t.run(async (raw) => {
+      const { db } = triggers.wrapDB(raw);
+      const row = await db
+        .query("nightLists")
+        .withIndex("by_mic_and_date", (q) => q.eq("micId", mic).eq("date", d2))
+        .unique();
+      await db.patch("nightLists", row!._id, { version: 100 });
+    });
+    expect(await numbers()).toMatchObject({ hostConfirmed: 3 });
   });
 });
 
@@ -354,6 +365,37 @@ test("the migration gives mics with nights from before the summaries their summa
   expect(first).toMatchObject({ updated: 1, isDone: true });
   expect(await numbers()).toEqual(kept);
   expect((await micRow())?.numbersLine).toMatchObject({ nights: 3, held: 3, lateMinutes: 10 });
+});
+
+test("a migration call stays inside Convex's reads a transaction with every mic holding 60 confirmed dates", async () => {
+  const listId = await night({ date: TONIGHT, signUps: 1, closed: false });
+  const dates = Array.from({ length: MAX_CONFIRMED_DATES }, (_, i) => addDaysToDate(TONIGHT, -i - 1)).reverse();
+  const MICS = 40;
+  await t.run(async (ctx) => {
+    for (let i = 0; i < MICS; i++) {
+      const micId = await ctx.db.insert("sceneItems", {
+        ...sceneItemRow({ title: `Busy ${i}` }),
+        confirmedDates: dates,
+      });
+      await ctx.db.insert("micNights", {
+        ...{ micId, listId, date: dates[i], closed: true, cancelled: false, lottery: false },
+        ...{ spots: 5, signUps: 5, comedians: 5, waitMinutes: 0, sets: 0 },
+      });
+    }
+  });
+  let updated = 0;
+  let cursor: string | null = null;
+  for (;;) {
+    const answer: { updated: number; isDone: boolean; continueCursor: string } = await t.mutation(
+      internal.migrations.micNumberSummaries,
+      { cursor },
+    );
+    updated += answer.updated;
+    if (answer.isDone) break;
+    cursor = answer.continueCursor;
+  }
+  // And the test mic, with tonight's open list.
+  expect(updated).toBe(MICS + 1);
 });
 
 test("the invariant check recounts each night, each summary and the short line, and finds a broken one", async () => {

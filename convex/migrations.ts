@@ -184,8 +184,9 @@ export const stageNamesFromEmail = internalMutation({
   },
 });
 
-/** Mics one {@link micNumberSummaries} call looks at (each reads at most its summary and 20 nights). */
-const MIC_NUMBERS_BATCH = 100;
+/** Mics one {@link micNumberSummaries} call looks at: each makes up to 2 index reads for each of
+ * its 60 confirmed dates plus its summary's 3, so 25 stay well inside Convex's 4,096 a transaction. */
+const MIC_NUMBERS_BATCH = 25;
 
 /**
  * Each mic's numbers summary and short line, and each night's host
@@ -206,8 +207,8 @@ export const micNumberSummaries = internalMutation({
         .withIndex("by_mic_and_closed_and_date", (q) => q.eq("micId", mic._id))
         .first();
       if (night === null) continue;
-      await MicNumbers.followConfirmedDates(ctx, mic, mic.confirmedDates ?? []);
-      await MicNumbers.refreshSummary(ctx, mic._id);
+      const refreshed = await MicNumbers.followConfirmedDates(ctx, mic, mic.confirmedDates ?? []);
+      if (!refreshed) await MicNumbers.refreshSummary(ctx, mic._id, mic);
       updated++;
     }
     return { updated, isDone: page.isDone, continueCursor: page.continueCursor };

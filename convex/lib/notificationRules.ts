@@ -39,6 +39,12 @@ export const TOPIC_OF: Record<NotificationKind, NotificationTopic> = {
 export const LEAD_MINUTES = [120, 60, 30, 15] as const;
 export const DEFAULT_LEAD_MINUTES = 30;
 
+/** The lead time a comedian's choices stand for (no row: the default); null when list openings are off. */
+export function listLead(choices: { listOpens: boolean; leadMinutes: number } | null): number | null {
+  if (choices === null) return DEFAULT_LEAD_MINUTES;
+  return choices.listOpens ? choices.leadMinutes : null;
+}
+
 /** Pushes one account receives in an hour at most; the inbox still gets everything. */
 export const PUSHES_PER_HOUR = 12;
 /** Devices (push subscriptions) one account keeps; the oldest goes when a new one subscribes. */

@@ -9,7 +9,7 @@ import type { Change, Triggers } from "convex-helpers/server/triggers";
 import { internal } from "../_generated/api";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
-import { DEFAULT_LEAD_MINUTES } from "../lib/notificationRules";
+import { listLead } from "../lib/notificationRules";
 
 /** Follower rows one transaction rewrites after a comedian changes their lead time; the rest go in scheduled batches. */
 export const RELEAD_BATCH = 100;
@@ -18,16 +18,12 @@ const ENTRIES_READ = 20;
 
 type Lead = number | null;
 
-/** The lead time a choices row stands for: null when list openings are off. */
-const leadOfRow = (row: Pick<Doc<"notificationPrefs">, "listOpens" | "leadMinutes"> | null): Lead =>
-  row === null ? DEFAULT_LEAD_MINUTES : row.listOpens ? row.leadMinutes : null;
-
 async function leadOf(ctx: QueryCtx, userId: Id<"users">): Promise<Lead> {
   const row = await ctx.db
     .query("notificationPrefs")
     .withIndex("by_userId", (q) => q.eq("userId", userId))
     .unique();
-  return leadOfRow(row);
+  return listLead(row);
 }
 
 async function follows(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<boolean> {
@@ -122,7 +118,7 @@ async function entryChanged(ctx: TriggerCtx, change: Change<DataModel, "schedule
 async function prefsChanged(ctx: TriggerCtx, change: Change<DataModel, "notificationPrefs">): Promise<void> {
   // A deleted row is an account going: its favourites and schedule take the follower rows with them.
   if (change.newDoc === null) return;
-  if (leadOfRow(change.oldDoc) === leadOfRow(change.newDoc)) return;
+  if (listLead(change.oldDoc) === listLead(change.newDoc)) return;
   const userId = change.newDoc.userId;
   const last = await releadFollowers(ctx, userId, null);
   if (last !== null)

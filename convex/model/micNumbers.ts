@@ -12,7 +12,6 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx, QueryCtx } from "../_generated/server";
 import type { NumbersLine } from "../lib/micNumbersLine";
 import { zonedEpoch } from "../lib/time";
-import { MAX_CONFIRMED_DATES } from "../lib/tonight";
 import { micNumberSummaryFields } from "../schema";
 
 /** The nights the numbers look back over. */
@@ -88,18 +87,29 @@ function summarise(
 
 /**
  * Whether the host confirmed the night: its date among the mic's confirmed
- * dates. The mic keeps only its latest {@link MAX_CONFIRMED_DATES}, so a date
- * older than all of them keeps what the night's row said.
+ * dates. The mic keeps only its latest confirmed dates (lib/tonight), so a date
+ * older than all it keeps says what the night's row said (a take-back writes the row itself).
  */
-export function hostConfirmedOn(
+function hostConfirmedOn(
   mic: Pick<Doc<"sceneItems">, "confirmedDates"> | null,
   date: string,
   previous: Pick<Doc<"micNights">, "hostConfirmed"> | null,
 ): boolean {
   const dates = mic?.confirmedDates ?? [];
   if (dates.includes(date)) return true;
-  if (dates.length >= MAX_CONFIRMED_DATES && date < dates[0]) return previous?.hostConfirmed ?? false;
+  if (dates.every((kept) => date < kept)) return previous?.hostConfirmed ?? false;
   return false;
+}
+
+/** A night's spots and its mic, as its row is summed from them. */
+async function nightSources(ctx: QueryCtx, list: Doc<"nightLists">) {
+  return await Promise.all([
+    ctx.db
+      .query("listSpots")
+      .withIndex("by_list_and_section", (q) => q.eq("listId", list._id))
+      .take(NIGHT_SPOTS_LIMIT),
+    ctx.db.get("sceneItems", list.micId),
+  ]);
 }
 
 /**
@@ -108,13 +118,7 @@ export function hostConfirmedOn(
  * stand). For the invariant checker.
  */
 export async function expectedNight(ctx: QueryCtx, list: Doc<"nightLists">, row: Doc<"micNights"> | null) {
-  const [spots, mic] = await Promise.all([
-    ctx.db
-      .query("listSpots")
-      .withIndex("by_list_and_section", (q) => q.eq("listId", list._id))
-      .take(NIGHT_SPOTS_LIMIT),
-    ctx.db.get("sceneItems", list.micId),
-  ]);
+  const [spots, mic] = await nightSources(ctx, list);
   return summarise(list, spots, mic, row);
 }
 
@@ -134,17 +138,11 @@ export async function followNightList(
     if (row.closed) await refreshSummary(ctx, row.micId);
     return;
   }
-  const [spots, mic] = await Promise.all([
-    ctx.db
-      .query("listSpots")
-      .withIndex("by_list_and_section", (q) => q.eq("listId", listId))
-      .take(NIGHT_SPOTS_LIMIT),
-    ctx.db.get("sceneItems", list.micId),
-  ]);
+  const [spots, mic] = await nightSources(ctx, list);
   const next = summarise(list, spots, mic, row);
   if (row === null) await ctx.db.insert("micNights", next);
   else await ctx.db.replace("micNights", row._id, next);
-  if (row?.closed || next.closed) await refreshSummary(ctx, list.micId);
+  if (row?.closed || next.closed) await refreshSummary(ctx, list.micId, mic);
 }
 
 const summaryValidator = v.object(micNumberSummaryFields);
@@ -261,9 +259,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * (at most {@link NUMBERS_NIGHTS} nights read), writing only what changed.
  * Called when one of its closed nights changes, and when the mic goes.
  */
-export async function refreshSummary(ctx: MutationCtx, micId: Id<"sceneItems">): Promise<void> {
+export async function refreshSummary(
+  ctx: MutationCtx,
+  micId: Id<"sceneItems">,
+  // The mic as the caller already read it (null: it is gone), so it is not read again.
+  known?: Doc<"sceneItems"> | null,
+): Promise<void> {
   const [mic, row, nights] = await Promise.all([
-    ctx.db.get("sceneItems", micId),
+    known !== undefined ? known : ctx.db.get("sceneItems", micId),
     summaryRow(ctx, micId),
     latestClosedNights(ctx, micId),
   ]);
@@ -284,9 +287,14 @@ export async function refreshSummary(ctx: MutationCtx, micId: Id<"sceneItems">):
 
 /**
  * The host confirmed (or took back) these nights of the mic: their rows say
- * so, and the summary follows when one of them is closed.
+ * so, and the summary follows when one of them is closed. Returns whether it did.
  */
-export async function followConfirmedDates(ctx: MutationCtx, mic: Doc<"sceneItems">, dates: string[]): Promise<void> {
+export async function followConfirmedDates(
+  ctx: MutationCtx,
+  mic: Doc<"sceneItems">,
+  dates: string[],
+): Promise<boolean> {
+  const kept = new Set(mic.confirmedDates ?? []);
   let closedChanged = false;
   for (const date of dates) {
     const rows = await Promise.all(
@@ -299,13 +307,14 @@ export async function followConfirmedDates(ctx: MutationCtx, mic: Doc<"sceneItem
     );
     for (const row of rows) {
       if (row === null) continue;
-      const hostConfirmed = hostConfirmedOn(mic, date, row);
+      const hostConfirmed = kept.has(date);
       if ((row.hostConfirmed ?? false) === hostConfirmed) continue;
       await ctx.db.patch("micNights", row._id, { hostConfirmed });
       closedChanged ||= row.closed;
     }
   }
-  if (closedChanged) await refreshSummary(ctx, mic._id);
+  if (closedChanged) await refreshSummary(ctx, mic._id, mic);
+  return closedChanged;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   INBOX_PAGE,
   extraPushHosts,
   isPushEndpoint,
+  listLead,
   LEAD_MINUTES,
   MAX_BODY_LENGTH,
   MAX_DEVICES,
@@ -127,11 +128,8 @@ export async function savePrefs(ctx: MutationCtx, userId: Id<"users">, prefs: Pr
     quietEnd: prefs.quietEnd ?? undefined,
   };
   const row = await prefsRow(ctx, userId);
-  const before = row === null ? defaultPrefs(prefs.timeZone) : toPrefs(row);
-  // These two move the comedian's follower rows (one per followed mic), so they are limited.
-  if (before.leadMinutes !== prefs.leadMinutes || before.listOpens !== prefs.listOpens) {
-    await enforceRateLimit(ctx, "listLeadChange", userId);
-  }
+  // A new list lead time moves the comedian's follower rows (one per followed mic), so it is limited.
+  if (listLead(row) !== listLead(prefs)) await enforceRateLimit(ctx, "listLeadChange", userId);
   if (row === null) await ctx.db.insert("notificationPrefs", { userId, ...fields });
   else await ctx.db.replace("notificationPrefs", row._id, { userId, ...fields });
   return null;
