@@ -56,8 +56,6 @@ export const reportKind = v.union(v.literal("no_longer_runs"), v.literal("wrong_
 
 export const reportStatus = v.union(v.literal("open"), v.literal("resolved"), v.literal("dismissed"));
 
-/** The editable description of a mic or show (everything but counters and
- * verification), shared by the wizards, onboarding, admin and claimant edits. */
 /** A mic's short numbers (see `convex/lib/micNumbersLine.ts`): each figure only when it clears its thresholds. */
 export const numbersLineValidator = v.object({
   nights: v.number(),
@@ -93,6 +91,8 @@ export const micNumberSummaryFields = {
   typicalLateMinutes: nullableNumber,
 };
 
+/** The editable description of a mic or show (everything but counters and
+ * verification), shared by the wizards, onboarding, admin and claimant edits. */
 export const sceneItemFields = {
   title: v.string(),
   venueName: v.string(),

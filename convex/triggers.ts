@@ -1,6 +1,7 @@
 import { Triggers } from "convex-helpers/server/triggers";
 import type { DataModel } from "./_generated/dataModel";
 import { registerBitTriggers } from "./model/bitTriggers";
+import { registerMicFollowerTriggers } from "./model/micFollowers";
 import { registerMicNumberTriggers } from "./model/micNumberTriggers";
 import { registerMicTriggers } from "./model/micTriggers";
 import { registerNotificationTriggers } from "./model/notificationTriggers";
@@ -27,5 +28,6 @@ registerBitTriggers(triggers);
 // After the stats triggers: the week streak is stored on the stats row they create.
 registerWeekStreakTriggers(triggers);
 registerNotificationTriggers(triggers);
+registerMicFollowerTriggers(triggers);
 registerMicNumberTriggers(triggers);
 registerSeasonTriggers(triggers);

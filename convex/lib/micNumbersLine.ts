@@ -3,26 +3,21 @@
  * two figures a comedian plans by ("Fills in ~20 min · first set ~15 min late").
  * The mic row carries the figures (kept by the list trigger); this picks the words.
  */
+import type { Infer } from "convex/values";
+import type { numbersLineValidator } from "../schema";
 
 /** The figures stored on a mic row once enough nights show them (each absent below its threshold). */
-export type NumbersLine = {
-  nights: number;
-  held: number;
-  fillRate?: number;
-  fillMinutes?: number;
-  lotteryChance?: number;
-  lateMinutes?: number;
-  waitMinutes?: number;
-};
+export type NumbersLine = Infer<typeof numbersLineValidator>;
 
 /** Most figures the short line shows. */
-export const NUMBERS_LINE_PARTS = 2;
+const NUMBERS_LINE_PARTS = 2;
 /** A first set this many minutes after the listed start is worth saying; earlier reads as on time. */
 const LATE_WORTH_SAYING = 5;
 /** Below this share of first-come nights filled, "fills in" would mislead. */
 const FILLS_MOSTLY = 50;
 
-function minutesText(m: number): string {
+/** "45 min", "2 h", "1 h 5 min": a mic's waits and lateness, on its event page and in short. */
+export function minutesText(m: number): string {
   if (m < 60) return `${m} min`;
   const h = Math.floor(m / 60);
   const rest = m % 60;

@@ -79,7 +79,7 @@ export function inQuietHours(nowMs: number, quiet: QuietHours, timeZone: string)
 }
 
 /** The browsers' push services (Chrome and Samsung: FCM; Firefox: Mozilla; Edge: WNS; Safari: Apple), with their subdomains. */
-export const PUSH_SERVICE_HOSTS = [
+const PUSH_SERVICE_HOSTS = [
   "fcm.googleapis.com",
   "android.googleapis.com",
   "push.services.mozilla.com",

@@ -42,7 +42,7 @@ async function follows(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems
 }
 
 /** Puts the comedian's follower row of the mic where their favourite, schedule and choices say. */
-export async function syncFollower(ctx: MutationCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<void> {
+async function syncFollower(ctx: MutationCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<void> {
   const [row, following] = await Promise.all([
     ctx.db
       .query("micFollowers")

@@ -147,7 +147,7 @@ export async function followNightList(
 
 const summaryValidator = v.object(micNumberSummaryFields);
 /** A mic's numbers as stored on its summary row (the viewer's own draws aside). */
-export type MicNumberSummary = Infer<typeof summaryValidator>;
+type MicNumberSummary = Infer<typeof summaryValidator>;
 
 export const micNumbersValidator = summaryValidator.extend({
   /** The viewer's own draws at this mic over these nights. */

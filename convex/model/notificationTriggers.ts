@@ -8,7 +8,6 @@ import type { Change, Triggers } from "convex-helpers/server/triggers";
 import { internal } from "../_generated/api";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
-import { registerMicFollowerTriggers } from "./micFollowers";
 import { nightChanged, onlineListOpened, syncAlarm } from "./notificationFanOut";
 import { notify } from "./notifications";
 
@@ -22,7 +21,6 @@ export function registerNotificationTriggers(triggers: Triggers<DataModel>): voi
   triggers.register("problemReports", reportFiled);
   triggers.register("sceneItems", micChanged);
   triggers.register("nightLists", nightListChanged);
-  registerMicFollowerTriggers(triggers);
 }
 
 async function tellAdmins(

@@ -3,15 +3,10 @@ import { useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
+import { minutesText } from "@convex/lib/micNumbersLine";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 
 type Numbers = FunctionReturnType<typeof api.micNumbers.forMic>;
-
-function minutesText(m: number): string {
-  if (m < 60) return `${m} min`;
-  const h = Math.floor(m / 60);
-  return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
-}
 
 /** The figures that clear their thresholds, each as a label and its value. */
 export function numberRows(n: Numbers): Array<[string, string]> {
