@@ -48,17 +48,17 @@ export function forgetWizardDrafts(session: Storage | undefined = globalThis.ses
   for (const key of wizardKeys) session.removeItem(key);
 }
 
-let signingOut = false;
+/** The page (its history entry's key) a sign-out started on, until the next one. */
+let signingOutFrom: string | null = null;
 
-/** True between the start of a sign-out and the navigation home that ends it. The
- * session gates render nothing meanwhile, so they do not send the page to /auth
- * while the sign-out is taking the comedian to /. */
-export function isSigningOut(): boolean {
-  return signingOut;
+/** True on the page a sign-out started from: the session gates render nothing there, so they
+ * do not send it to /auth while the sign-out takes the comedian home. Any navigation ends it. */
+export function isSigningOut(locationKey: string): boolean {
+  return signingOutFrom === locationKey;
 }
 
-export function setSigningOut(value: boolean): void {
-  signingOut = value;
+export function setSigningOut(locationKey: string): void {
+  signingOutFrom = locationKey;
 }
 
 /** Deletes the offline copy and outbox (IndexedDB); open connections close themselves for it. */

@@ -16,6 +16,23 @@ for (const path of ["/badges", "/performance-history"]) {
   });
 }
 
+// Going elsewhere before home has loaded ends the sign-out there: that page's gate answers as usual.
+test("leaving for another page while the sign-out is on its way home shows that page, not a blank one", async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page, DEMO_COMEDIAN);
+  await page.goto("/badges");
+  // Home's code never arrives, so the sign-out's own navigation never finishes.
+  await page.route("**/assets/Landing-*.js", () => {});
+  await openAvatarMenu(page);
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await expect(toast(page, "Signed out")).toBeVisible();
+  await topBar(page).getByRole("link", { name: "Dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign up to access Dashboard" })).toBeVisible();
+});
+
 test("a signed-out visitor of /performance-history sees the sign-in prompt", async ({ page }) => {
   await page.goto("/performance-history");
   await expect(page.getByText("Sign in to see your performance history.")).toBeVisible();

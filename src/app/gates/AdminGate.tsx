@@ -1,7 +1,7 @@
 import { LockClosedIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { useConvexAuth, useQuery } from "convex/react";
-import { Navigate, Outlet, useNavigate } from "react-router-dom";
+import { Navigate, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { PageContainer } from "@/components/PageContainer";
@@ -42,8 +42,9 @@ function AccessDenied() {
 export function AdminGate() {
   const { isLoading, isAuthenticated } = useConvexAuth();
   const isAdmin = useQuery(api.profiles.isAdmin, isAuthenticated ? {} : "skip");
+  const { key } = useLocation();
   if (isLoading) return <LoadingState label="Loading your session…" />;
-  if (!isAuthenticated) return isSigningOut() ? null : <Navigate to={paths.auth} replace />;
+  if (!isAuthenticated) return isSigningOut(key) ? null : <Navigate to={paths.auth} replace />;
   if (isAdmin === undefined) return <LoadingState label="Checking your access…" />;
   if (!isAdmin) return <AccessDenied />;
   return <Outlet />;

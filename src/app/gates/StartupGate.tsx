@@ -20,13 +20,12 @@ export function StartupGate() {
   const access = useRouteAccess();
   const location = useLocation();
   if (access?.kind === "public") {
-    // Home is where a sign-out lands: it renders at once.
-    if (!isLoading && !isAuthenticated && isSigningOut() && location.pathname !== paths.home) return null;
+    if (!isLoading && !isAuthenticated && isSigningOut(location.key)) return null;
     return <PublicPage signedIn={isAuthenticated} />;
   }
   if (isLoading) return <LoadingState label="Loading your session…" />;
   if (!isAuthenticated) {
-    if (isSigningOut()) return null;
+    if (isSigningOut(location.key)) return null;
     if (access?.kind === "preview") {
       return (
         <Suspense fallback={<LoadingState />}>
@@ -72,7 +71,7 @@ export function RequireSession() {
   const location = useLocation();
   if (isLoading) return <LoadingState label="Loading your session…" />;
   if (!isAuthenticated) {
-    if (isSigningOut()) return null;
+    if (isSigningOut(location.key)) return null;
     return <Navigate to={paths.auth} replace state={{ from: location.pathname }} />;
   }
   return <Outlet />;

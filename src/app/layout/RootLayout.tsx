@@ -1,11 +1,9 @@
 import { Box } from "@radix-ui/themes";
 import { useConvexConnectionState } from "convex/react";
-import { lazy, Suspense, useEffect } from "react";
-import { Outlet, useLocation } from "react-router-dom";
+import { lazy, Suspense } from "react";
+import { Outlet } from "react-router-dom";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
-import { paths } from "@/lib/paths";
-import { setSigningOut } from "@/lib/session";
 import { useOnline } from "@/lib/useOnline";
 import { ListNotifier } from "@/features/live-list/ListNotifier";
 import { useEnsureProfile } from "../gates/useEnsureProfile";
@@ -23,11 +21,6 @@ const OfflineShelf = lazy(() => import("@/features/offline/OfflineShelf"));
 /** The frame of every page: top bar, the page, and the connection banner. */
 export function RootLayout() {
   useEnsureProfile();
-  // A sign-out ends when its navigation home has rendered; until then the session gates wait.
-  const location = useLocation();
-  useEffect(() => {
-    if (location.pathname === paths.home) setSigningOut(false);
-  }, [location.key, location.pathname]);
   // Started without a network: the device's copy. A page that loaded online keeps working
   // offline on the client's own state (its changes are sent on reconnect).
   const online = useOnline();

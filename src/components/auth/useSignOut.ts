@@ -1,7 +1,7 @@
 import { useAuthActions } from "@convex-dev/auth/react";
 import { useConvexAuth, useMutation } from "convex/react";
 import { useCallback } from "react";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import { api } from "@convex/_generated/api";
 import { forgetThisDevice } from "@/components/notifications/pushDevice";
 import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";
@@ -9,28 +9,46 @@ import { paths } from "@/lib/paths";
 import { clearLocalSessionState, setSigningOut } from "@/lib/session";
 import { showToast } from "@/lib/toast";
 
+/**
+ * Ends the session from this page, then goes home: the session gates wait on this page
+ * meanwhile (they would send it to /auth), and any navigation ends that.
+ */
+export function useLeaveHome(): (end: () => Promise<void>) => Promise<void> {
+  const navigate = useNavigate();
+  const { key } = useLocation();
+  return useCallback(
+    async (end) => {
+      setSigningOut(key);
+      await end();
+      navigate(paths.home, { replace: true });
+    },
+    [key, navigate],
+  );
+}
+
 /** Signs out: local state first, then the backend, then home with the spec's toast. */
 export function useSignOut(): () => Promise<void> {
   const { signOut } = useAuthActions();
   const { isAuthenticated } = useConvexAuth();
-  const navigate = useNavigate();
+  const leaveHome = useLeaveHome();
   const unsubscribe = useMutation(api.notifications.unsubscribe);
-  return useCallback(async () => {
-    // @convex-dev/auth ignores a backend refusal; a session that had already lapsed
-    // here is the case where the backend would refuse.
-    let outcome: SignOutOutcome = isAuthenticated ? "ok" : "expired";
-    setSigningOut(true);
-    try {
-      // This device stops getting the account's notifications (needs the session, so first).
-      if (isAuthenticated) await forgetThisDevice((endpoint) => unsubscribe({ endpoint }));
-      clearLocalSessionState();
-      await signOut();
-    } catch (err) {
-      console.error("Sign-out failed", err);
-      outcome = "local";
-    }
-    showToast(signOutToast(outcome), outcome === "ok" ? "success" : "info");
-    // The flag is cleared once home has rendered (RootLayout): navigation here is a transition.
-    navigate(paths.home, { replace: true });
-  }, [isAuthenticated, navigate, signOut, unsubscribe]);
+  return useCallback(
+    () =>
+      leaveHome(async () => {
+        // @convex-dev/auth ignores a backend refusal; a session that had already lapsed
+        // here is the case where the backend would refuse.
+        let outcome: SignOutOutcome = isAuthenticated ? "ok" : "expired";
+        try {
+          // This device stops getting the account's notifications (needs the session, so first).
+          if (isAuthenticated) await forgetThisDevice((endpoint) => unsubscribe({ endpoint }));
+          clearLocalSessionState();
+          await signOut();
+        } catch (err) {
+          console.error("Sign-out failed", err);
+          outcome = "local";
+        }
+        showToast(signOutToast(outcome), outcome === "ok" ? "success" : "info");
+      }),
+    [isAuthenticated, leaveHome, signOut, unsubscribe],
+  );
 }

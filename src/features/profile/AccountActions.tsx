@@ -8,7 +8,7 @@ import { api } from "@convex/_generated/api";
 import { FormActions } from "@/components/FormActions";
 import { downloadBlob } from "@/lib/download";
 import { clearLocalSessionState } from "@/lib/session";
-import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
+import { useLeaveHome } from "@/components/auth/useSignOut";
 
 export const EXPORT_FILE_NAME = "stagetime-export.json";
 const CONFIRM_WORD = "DELETE";
@@ -44,7 +44,7 @@ function ExportDataButton() {
 function DeleteAccountButton() {
   const deleteAccount = useMutation(api.account.deleteAccount);
   const { signOut } = useAuthActions();
-  const goHomeAfter = useGoHomeAfterSignOut();
+  const leaveHome = useLeaveHome();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
@@ -61,7 +61,7 @@ function DeleteAccountButton() {
       return;
     }
     toast.success("Account deleted");
-    await goHomeAfter(async () => {
+    await leaveHome(async () => {
       clearLocalSessionState();
       try {
         await signOut();

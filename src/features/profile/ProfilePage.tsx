@@ -18,7 +18,6 @@ import { paths } from "@/lib/paths";
 import { AccountActions } from "./AccountActions";
 import { AvatarUpload } from "./AvatarUpload";
 import { PROFILE_GOAL_HINT, profileSchema, type ProfileValues } from "./profileSchema";
-import { useGoHomeAfterSignOut } from "./useGoHomeAfterSignOut";
 
 function ProfileForm({ initial }: { initial: ProfileValues }) {
   const update = useMutation(api.profiles.update);
@@ -70,7 +69,6 @@ function ProfileForm({ initial }: { initial: ProfileValues }) {
 function LiveProfile() {
   const me = useQuery(api.profiles.me);
   const signOut = useSignOut();
-  const goHomeAfter = useGoHomeAfterSignOut();
   if (me === undefined) return <LoadingState label="Loading your profile…" />;
   if (me === null) {
     return (
@@ -117,7 +115,7 @@ function LiveProfile() {
       <NotificationSettings />
       <AccountActions />
       <Flex>
-        <Button type="button" variant="outline" color="gray" onClick={() => void goHomeAfter(signOut)}>
+        <Button type="button" variant="outline" color="gray" onClick={() => void signOut()}>
           <ExitIcon aria-hidden="true" /> Sign Out
         </Button>
       </Flex>
