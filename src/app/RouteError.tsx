@@ -1,40 +1,22 @@
 import { Button, Callout, Flex, Heading } from "@radix-ui/themes";
-import { Component, type ErrorInfo, type ReactNode } from "react";
-import { useLocation, type Location } from "react-router-dom";
+import type { ReactNode } from "react";
+import { useLocation } from "react-router-dom";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { PageContainer } from "@/components/PageContainer";
 import { paths } from "@/lib/paths";
 
-type BoundaryProps = { location: Location; children: ReactNode };
-type BoundaryState = { error: unknown; location: Location };
-
-/** Shows RouteError in place of a route whose page threw; a navigation elsewhere tries again. */
-class Boundary extends Component<BoundaryProps, BoundaryState> {
-  state: BoundaryState = { error: null, location: this.props.location };
-
-  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
-    return { error: error ?? new Error("A page threw nothing") };
-  }
-
-  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
-    return props.location !== state.location ? { error: null, location: props.location } : null;
-  }
-
-  componentDidCatch(error: unknown, info: ErrorInfo) {
-    console.error(error, info.componentStack);
-  }
-
-  render() {
-    return this.state.error ? <RouteError /> : this.props.children;
-  }
-}
-
 /** The route error page around a route and everything below it. */
 export function RouteErrorBoundary({ children }: { children: ReactNode }) {
-  return <Boundary location={useLocation()}>{children}</Boundary>;
+  // A navigation elsewhere tries the page again.
+  return (
+    <ErrorBoundary fallback={<RouteError />} resetKey={useLocation()}>
+      {children}
+    </ErrorBoundary>
+  );
 }
 
 /** Shown when a page throws or its code fails to load (e.g. after a deploy). */
-export function RouteError() {
+function RouteError() {
   return (
     <PageContainer size="2">
       <Flex direction="column" gap="4" py="9">

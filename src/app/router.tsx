@@ -61,7 +61,7 @@ const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): AppRoute => (
 
 const preview = (section: string): RouteHandle => ({ access: { kind: "preview", section } });
 
-export const routes: AppRoute[] = [
+const routes: AppRoute[] = [
   // The room screen fills a TV in the venue: no top bar or app navigation around it.
   {
     path: paths.eventListScreenPattern,
@@ -165,9 +165,6 @@ const loaded = new Map<Loader, PageModule>();
 /** Each route's load under way or done, with the visit (location key) that started it and whether it failed. */
 const loading = new Map<Loader, { promise: Promise<PageModule>; visit: string; failed: boolean }>();
 
-/** The first location's key (the history's, before any navigation). */
-const INITIAL_VISIT = "default";
-
 /**
  * Starts loading a route's code, once: a failed load stays failed for the visit
  * that saw it (the error page shows) and is tried again on the next visit.
@@ -197,14 +194,19 @@ function LazyRoute({ loader }: { loader: Loader }) {
   return module.Component ? <module.Component /> : module.element;
 }
 
+/** Each lazy route object's loader, for routerReady. */
+const loaderOf = new WeakMap<RouteObject, Loader>();
+
 /** The table as React Router's route objects (handles kept for useRouteAccess). */
 function toRouteObjects(table: AppRoute[]): RouteObject[] {
   return table.map(({ lazy, errorElement, HydrateFallback, children, element, ...rest }) => {
     let shown = lazy ? <LazyRoute loader={lazy} /> : element;
     if (HydrateFallback) shown = <Suspense fallback={<HydrateFallback />}>{shown}</Suspense>;
     if (errorElement) shown = <RouteErrorBoundary>{shown}</RouteErrorBoundary>;
-    const object = { ...rest, element: shown };
-    return (children ? { ...object, children: toRouteObjects(children) } : object) as RouteObject;
+    const base = { ...rest, element: shown };
+    const object = (children ? { ...base, children: toRouteObjects(children) } : base) as RouteObject;
+    if (lazy) loaderOf.set(object, lazy);
+    return object;
   });
 }
 
@@ -212,14 +214,7 @@ const routeObjects = toRouteObjects(routes);
 
 /** The lazy routes' loaders matched by a path. */
 function loadersFor(pathname: string): Loader[] {
-  const byObject = new Map<RouteObject, AppRoute>();
-  const pair = (objects: RouteObject[], table: AppRoute[]) =>
-    objects.forEach((object, i) => {
-      byObject.set(object, table[i]);
-      if (object.children) pair(object.children, table[i].children ?? []);
-    });
-  pair(routeObjects, routes);
-  return (matchRoutes(routeObjects, pathname) ?? []).flatMap((m) => byObject.get(m.route)?.lazy ?? []);
+  return (matchRoutes(routeObjects, pathname) ?? []).flatMap((m) => loaderOf.get(m.route) ?? []);
 }
 
 /**
@@ -236,7 +231,9 @@ export function routerReady(capMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = window.setTimeout(resolve, capMs);
     // A failed load shows the route's error page once rendered.
-    void Promise.allSettled(pending.map((loader) => load(loader, INITIAL_VISIT))).then(() => {
+    // The first location's key, as the router will read it (a reload keeps the entry's own).
+    const visit = (window.history.state as { key?: string } | null)?.key || "default";
+    void Promise.allSettled(pending.map((loader) => load(loader, visit))).then(() => {
       window.clearTimeout(timer);
       resolve();
     });

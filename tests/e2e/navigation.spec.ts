@@ -23,6 +23,21 @@ test.describe("routes", () => {
     await expect(mainHeading(page)).toBeVisible();
   });
 
+  test("a page whose code failed to load in the app is tried again on the next visit", async ({ page }) => {
+    await page.goto("/");
+    await expect(mainHeading(page)).toBeVisible();
+    const scene = /\/assets\/Scene-[^/]*\.js$/;
+    await page.route(scene, (route) => route.abort());
+    await topBar(page).getByRole("link", { name: "Scene" }).click();
+    await expect(page.getByRole("heading", { name: "Something went wrong" })).toBeVisible();
+    // The network is back: Back to the landing page, then the scene again from its link.
+    await page.unroute(scene);
+    await page.goBack();
+    await expect(mainHeading(page)).toBeVisible();
+    await topBar(page).getByRole("link", { name: "Scene" }).click();
+    await expect(page.getByRole("heading", { name: "Comedy Scene" })).toBeVisible();
+  });
+
   test("/discover redirects to the landing page", async ({ page }) => {
     await page.goto("/discover");
     await expect(page).toHaveURL(/:\d+\/$/);
