@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { formatCompact, initials, weeklySlotText } from "./format";
+import { initials, weeklySlotText } from "./format";
+import { formatCompact } from "./formatCompact";
 
 describe("formatCompact", () => {
   test.each([

@@ -1,8 +1,5 @@
 import { DAY_NAMES, formatTime12h } from "@convex/lib/time";
 
-// Apart, so the landing page's stats load without the time helpers.
-export { formatCompact } from "./formatCompact";
-
 /**
  * An item's weekly slot for a pick list: "Mondays at 7:00 PM", "Mondays",
  * "7:00 PM", or "" when it has neither a day nor a start time.

@@ -120,6 +120,8 @@ test("the dashboard offers to install where the browser can; Install asks once, 
   await expect(card).toBeVisible();
   await card.getByRole("button", { name: "Install" }).click();
   await expect(card).toHaveCount(0);
+  // Keyboard focus goes on to the page's main action, not back to the top.
+  await expect(page.getByRole("main").getByRole("link", { name: "Log a Set" })).toBeFocused();
   expect(await page.evaluate(() => (window as unknown as { installPrompted?: number }).installPrompted)).toBe(1);
 
   await offerInstall(page);

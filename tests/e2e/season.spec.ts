@@ -58,6 +58,7 @@ test.describe("a season in review", () => {
     await expect(tile("Busiest month")).toContainText(`March ${lastYear}`);
     const most = page.getByRole("region", { name: "Where you got up most" });
     await expect(most.getByRole("link", { name: title })).toBeVisible();
+    await expect(most).toContainText(`${title} · Chicago`);
     await expect(most).toContainText("3 sets");
     await expect(most).toContainText("The Basement");
     await expect(page.getByRole("img", { name: "Map of where you performed: 1 venue" })).toBeVisible();

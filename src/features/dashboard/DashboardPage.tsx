@@ -1,10 +1,9 @@
-import { InstallCard } from "@/components/pwa/InstallCard";
 import { ArrowRightIcon, MagnifyingGlassIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Callout, Card, Flex, Grid, Heading, Link, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { toast } from "sonner";
 import { api } from "@convex/_generated/api";
@@ -16,6 +15,7 @@ import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";
 import { viewerTimeZone } from "../../lib/timeZone";
 import { EditGoalDialog } from "./EditGoalDialog";
+import { InstallCard } from "./InstallCard";
 import { GoalRing } from "./GoalRing";
 import { welcomeHeading } from "./welcome";
 import { useNow } from "@/lib/useNow";
@@ -197,6 +197,7 @@ function DashboardView({
   tonight: ReactNode;
 }) {
   const now = useNow(60_000);
+  const logSet = useRef<HTMLAnchorElement>(null);
   return (
     <Flex direction="column" gap="5">
       <Box>
@@ -220,13 +221,14 @@ function DashboardView({
         ) : null}
       </Box>
 
-      {signedIn ? <InstallCard /> : null}
+      {/* Focus goes on to Log a Set when the card goes. */}
+      {signedIn ? <InstallCard onGone={() => logSet.current?.focus()} /> : null}
 
       <Grid columns={{ initial: "1", md: "2" }} gap="4">
         <WeeklyGoalCard summary={summary} editable={signedIn} />
         <Flex direction="column" gap="3" justify="center">
           <Button asChild size="4">
-            <RouterLink to={paths.logSet}>
+            <RouterLink to={paths.logSet} ref={logSet}>
               <PlusIcon aria-hidden="true" /> Log a Set
             </RouterLink>
           </Button>

@@ -69,15 +69,17 @@ export function SeasonNumbers({ season, linkMics = true }: { season: Season; lin
                 {season.topMics.map((m, i) => (
                   <DataList.Item key={`${m.name}-${i}`}>
                     <DataList.Label minWidth="0" style={{ overflowWrap: "anywhere" }}>
-                      {m.micId && linkMics ? (
-                        <Link asChild>
-                          <RouterLink to={paths.event(m.micId)}>{m.name}</RouterLink>
-                        </Link>
-                      ) : (
-                        m.name
-                      )}
-                      {/* A no-break space: the label is a flex box, which drops a leading plain space. */}
-                      {m.city ? `\u00a0· ${m.city}` : ""}
+                      {/* One span: the label is a flex box, so the name and its city flow as one line of text. */}
+                      <span>
+                        {m.micId && linkMics ? (
+                          <Link asChild>
+                            <RouterLink to={paths.event(m.micId)}>{m.name}</RouterLink>
+                          </Link>
+                        ) : (
+                          m.name
+                        )}
+                        {m.city ? ` · ${m.city}` : ""}
+                      </span>
                     </DataList.Label>
                     <DataList.Value>{count(m.sets, "set")}</DataList.Value>
                   </DataList.Item>

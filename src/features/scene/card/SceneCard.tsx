@@ -94,7 +94,7 @@ export function SceneCard({
             {listTime ? ` · ${listTime}` : ""}
           </Text>
           {numbers ? (
-            <Text size="2" color="gray" data-testid="numbers-line">
+            <Text size="2" color="gray">
               {numbers}
             </Text>
           ) : null}

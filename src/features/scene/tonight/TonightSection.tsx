@@ -156,7 +156,7 @@ function NightRow({ night, now, compact }: { night: TonightNight; now: number; c
             ) : null}
           </Flex>
           {numbers ? (
-            <Text size="1" color="gray" data-testid="numbers-line">
+            <Text size="1" color="gray">
               {numbers}
             </Text>
           ) : null}
