@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { copyFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 import { repoRoot } from "./support/backend";
-import { nowInZone, VENUE } from "./support/scene";
+import { createNight, nowInZone, skipNearMidnight } from "./support/scene";
 
 /**
  * The README's "A mic's numbers" and "Season in review" images: a mic's numbers on its event page,
@@ -17,23 +17,11 @@ test.describe("README screenshots, numbers @screenshots", () => {
   test("a mic's numbers, its short line on Tonight, and a season in review", async ({ page, signUp, runFunction }) => {
     test.setTimeout(150_000);
     const tok = randomUUID().slice(0, 6);
-    const { dayOfWeek, hhmm } = nowInZone("America/New_York", 45 * 60_000);
+    skipNearMidnight();
     const title = `Cellar Tryouts ${tok}`;
-    const micId = await runFunction<string>("fixtures:insertSceneItem", {
-      title,
+    const micId = await createNight(runFunction, title, 45, {
       venueName: `The Cellar ${tok}`,
-      city: "New York",
-      type: "open_mic",
-      recurrence: "weekly",
-      dayOfWeek,
-      startTimeLocal: hhmm,
       listTimeLocal: nowInZone("America/New_York", 15 * 60_000).hhmm,
-      timeZone: "America/New_York",
-      latitude: VENUE.latitude,
-      longitude: VENUE.longitude,
-      signupMethod: "in_person",
-      costInfo: { type: "free" },
-      performanceMinutes: 5,
     });
     await runFunction("fixtures:insertMicNights", { micId, nights: 8, spots: 12, signUps: 17, firstSetLate: 15 });
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { seriousViolations } from "./support/a11y";
-import { nowInZone, VENUE, type Run } from "./support/scene";
+import { createNight, nowInZone, skipNearMidnight } from "./support/scene";
 import { card, showSceneFilters } from "./support/sceneList";
 
 // Several browsers per test on a small shared machine.
@@ -15,32 +15,6 @@ const MINUTE = 60_000;
 async function newYorkPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ timezoneId: NY, ...(viewport ? { viewport } : {}) });
   return await context.newPage();
-}
-
-/** A weekly New York mic whose night starts `offsetMin` minutes from now (on tonight's date). */
-async function createNight(
-  runFunction: Run,
-  title: string,
-  offsetMin: number,
-  extra: Record<string, unknown> = {},
-): Promise<string> {
-  const { dayOfWeek, hhmm } = nowInZone(NY, offsetMin * MINUTE);
-  return await runFunction<string>("fixtures:insertSceneItem", {
-    title,
-    venueName: `Tonight Room ${title.split(" ").pop()}`,
-    city: "New York",
-    type: "open_mic",
-    recurrence: "weekly",
-    dayOfWeek,
-    startTimeLocal: hhmm,
-    timeZone: NY,
-    latitude: VENUE.latitude,
-    longitude: VENUE.longitude,
-    signupMethod: "in_person",
-    costInfo: { type: "free" },
-    performanceMinutes: 5,
-    ...extra,
-  });
 }
 
 /** /scene searching for the test's token: Tonight shows only this test's mics. */
@@ -56,12 +30,6 @@ function tonightList(page: Page) {
 
 function nights(page: Page) {
   return tonightList(page).getByTestId("tonight-night");
-}
-
-/** The tests need tonight's nights to stay on tonight's date: skip in the last hour before midnight in New York. */
-function skipNearMidnight() {
-  const { hhmm } = nowInZone(NY);
-  test.skip(hhmm >= "22:50", "too close to midnight in New York for tonight's nights to stay on today's date");
 }
 
 test("a signed-out visitor sees tonight's mics in start order with list and start times", async ({

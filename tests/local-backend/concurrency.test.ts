@@ -11,7 +11,7 @@ import { ConvexError } from "convex/values";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { computeStreaks } from "@convex/lib/streaks";
-import { repoRoot, startBackend, type Backend } from "./harness";
+import { repoRoot, startBackend, waitFor, type Backend } from "./harness";
 import { backendStats } from "./rawClient";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -133,11 +133,13 @@ describe("concurrency through real clients", () => {
     expect(results.every((r) => r.success)).toBe(true);
     // Each check-in only queues itself (no two conflict); a fold about once a second counts them
     // into the mic row, which ends on exactly 50 and verified.
-    let mic = await comedians[0].client.query(api.scene.get, { id: micId });
-    for (let attempt = 0; attempt < 240 && (mic?.checkInCount ?? 0) < 50; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      mic = await comedians[0].client.query(api.scene.get, { id: micId });
-    }
+    const mic = await waitFor(
+      async () => {
+        const row = await comedians[0].client.query(api.scene.get, { id: micId });
+        return row !== null && row.checkInCount >= 50 ? row : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 250, message: "the mic's row counting 50 check-ins" },
+    );
     expect(mic).not.toBeNull();
     expect(mic!.checkInCount).toBe(50);
     expect(mic!.verifiedCheckIns30d).toBe(50);

@@ -19,6 +19,7 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { expectAppError } from "@convex/testing/test.expect";
 import { INVALID_COORDINATES_MESSAGE } from "@convex/lib/geo";
+import { waitFor } from "../local-backend/harness";
 import { type Comedian, backend, VENUE, signUp, cliRun, exportRows, createOpenMic, useAppBackend } from "./support/app";
 
 useAppBackend();
@@ -79,12 +80,13 @@ describe("item 3: coordinates must be finite and in range", () => {
 
 /** The mic once its row has taken in `count` check-ins (a fold, about once a second, does that). */
 async function foldedMic(micId: Id<"sceneItems">, count: number) {
-  for (let attempt = 0; attempt < 120; attempt++) {
-    const mic = await backend.httpClient().query(api.scene.get, { id: micId });
-    if (mic !== null && mic.checkInCount >= count) return mic;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return await backend.httpClient().query(api.scene.get, { id: micId });
+  return await waitFor(
+    async () => {
+      const mic = await backend.httpClient().query(api.scene.get, { id: micId });
+      return mic !== null && mic.checkInCount >= count ? mic : null;
+    },
+    { timeoutMs: 30_000, intervalMs: 250, message: `the mic's row counting ${count} check-ins` },
+  );
 }
 
 describe("item 12: a mic is verified only by others' check-ins from accounts a day old", () => {

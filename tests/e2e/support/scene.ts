@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect } from "../fixtures";
+import { expect, test } from "../fixtures";
 import { showSceneFilters } from "./sceneList";
 
 /** The fixtures' `runFunction`: runs any backend function through the CLI. */
@@ -67,4 +67,38 @@ export async function markNoReload(page: Page) {
 /** Fails if the page was reloaded since markNoReload. */
 export async function expectNoReload(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+const NY = "America/New_York";
+
+/** A weekly New York mic whose night starts `offsetMin` minutes from now (on tonight's date). */
+export async function createNight(
+  runFunction: Run,
+  title: string,
+  offsetMin: number,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const { dayOfWeek, hhmm } = nowInZone(NY, offsetMin * 60_000);
+  return await runFunction<string>("fixtures:insertSceneItem", {
+    title,
+    venueName: `Tonight Room ${title.split(" ").pop()}`,
+    city: "New York",
+    type: "open_mic",
+    recurrence: "weekly",
+    dayOfWeek,
+    startTimeLocal: hhmm,
+    timeZone: NY,
+    latitude: VENUE.latitude,
+    longitude: VENUE.longitude,
+    signupMethod: "in_person",
+    costInfo: { type: "free" },
+    performanceMinutes: 5,
+    ...extra,
+  });
+}
+
+/** The tests need tonight's nights to stay on tonight's date: skip in the last hour before midnight in New York. */
+export function skipNearMidnight() {
+  const { hhmm } = nowInZone(NY);
+  test.skip(hhmm >= "22:50", "too close to midnight in New York for tonight's nights to stay on today's date");
 }
