@@ -27,8 +27,9 @@ const YEAR_BUDGET = 12 + 54 + MICS + 4;
 
 /** Nights of list history the event page's numbers are measured at. */
 const NIGHT_SHAPES = [20, 200];
-/** What `micNumbers:forMic` may read: its summary row and, for the viewer's own draws, one spot per counted lottery. */
-const MIC_NUMBERS_BUDGET = 1 + 20;
+/** What `micNumbers:forMic` reads for the signed-out visitor measured here: the summary row alone
+ * (a signed-in comedian's own draws would add a spot per counted lottery; these nights are first come). */
+const MIC_NUMBERS_BUDGET = 1;
 
 /** The event page's numbers for a mic with 20 and with 200 closed nights: the documents read stay the same. */
 async function micNumbersPart(run: ReturnType<typeof adminRunner>, backend: Backend): Promise<void> {
