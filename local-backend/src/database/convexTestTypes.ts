@@ -4,7 +4,7 @@
  * transaction manager, and the serialized queries its database receives.
  * convex-test ships no types for them; these list only what the backend uses.
  */
-import type { AsyncLocalStorage } from "node:async_hooks";
+import type { ContextSlot } from "../common/contextSlot.mjs";
 import type { UserIdentity } from "convex/server";
 import type { Value } from "convex/values";
 
@@ -15,9 +15,9 @@ export type Doc = Record<string, Value> & { _id: string; _creationTime: number }
 export type Layer = Record<string, Doc | null>;
 
 /** A schema index as a table definition's `export()` lists it. */
-export type ExportedIndex = { indexDescriptor: string; fields: string[] };
-export type ExportedSearchIndex = { indexDescriptor: string; searchField: string; filterFields: string[] };
-export type ExportedVectorIndex = {
+type ExportedIndex = { indexDescriptor: string; fields: string[] };
+type ExportedSearchIndex = { indexDescriptor: string; searchField: string; filterFields: string[] };
+type ExportedVectorIndex = {
   indexDescriptor: string;
   vectorField: string;
   dimensions: number;
@@ -25,7 +25,7 @@ export type ExportedVectorIndex = {
 };
 
 /** A table definition's `export()`. */
-export type ExportedTable = {
+type ExportedTable = {
   indexes?: ExportedIndex[];
   stagedDbIndexes?: ExportedIndex[];
   searchIndexes?: ExportedSearchIndex[];
@@ -59,7 +59,7 @@ export type QuerySource =
       indexName: string;
       filters: { type: "Search" | "Eq"; fieldPath: string; value: unknown }[];
     };
-export type QueryOperator = { filter: unknown } | { limit: number };
+type QueryOperator = { filter: unknown } | { limit: number };
 export type SerializedQuery = { source: QuerySource; operators: QueryOperator[] };
 
 /** The filters and the limit of a query's operators. */
@@ -121,7 +121,7 @@ export type DatabaseHandle = {
 export type FunctionModule = Record<string, unknown>;
 
 /** A component's entry in convex-test's global: its database and module loader. */
-export type ComponentEntry = { db: DatabaseHandle; modules: (modulePath: string) => Promise<FunctionModule> };
+type ComponentEntry = { db: DatabaseHandle; modules: (modulePath: string) => Promise<FunctionModule> };
 
 /** convex-test's global state for one test instance (`convexGlobalStorage`'s store). */
 export type ConvexGlobal = {
@@ -135,8 +135,6 @@ export type ConvexGlobal = {
 /** A function by its path in a component ("" for the app). */
 export type FunctionPath = { udfPath: string; componentPath: string };
 
-/** What a function call on a convex-test accessor takes (a function reference or path). */
-export type FunctionRef = unknown;
 
 /** convex-test's `withAuth()` accessor: runs functions, with or without an identity. */
 export type TestAccessor = {
@@ -147,9 +145,9 @@ export type TestAccessor = {
   queryFromPath(functionPath: FunctionPath, args: unknown): Promise<unknown>;
   mutationFromPath(functionPath: FunctionPath, args: unknown): Promise<unknown>;
   actionFromPath(functionPath: FunctionPath, args: unknown): Promise<unknown>;
-  query(fn: FunctionRef, args?: unknown): Promise<unknown>;
-  mutation(fn: FunctionRef, args?: unknown): Promise<unknown>;
-  action(fn: FunctionRef, args?: unknown): Promise<unknown>;
+  query(fn: unknown, args?: unknown): Promise<unknown>;
+  mutation(fn: unknown, args?: unknown): Promise<unknown>;
+  action(fn: unknown, args?: unknown): Promise<unknown>;
   fetch(path: string, init?: RequestInit): Promise<Response>;
 };
 
@@ -173,10 +171,10 @@ export type ConvexTestModule = ConvexTestInternals & {
     modules: Record<string, () => Promise<unknown>>;
     transactionLimits: boolean;
   }): TestAccessor;
-  convexGlobalStorage: AsyncLocalStorage<ConvexGlobal>;
-  executionContextStorage: AsyncLocalStorage<{ componentPath?: string; udfPath?: string }>;
-  requestMetadataStorage: AsyncLocalStorage<unknown>;
-  authStorage: AsyncLocalStorage<{ getUserIdentity(): Promise<UserIdentity | null> }>;
+  convexGlobalStorage: ContextSlot<ConvexGlobal>;
+  executionContextStorage: ContextSlot<{ componentPath?: string; udfPath?: string }>;
+  requestMetadataStorage: ContextSlot<unknown>;
+  authStorage: ContextSlot<{ getUserIdentity(): Promise<UserIdentity | null> }>;
   AuthFake: new () => { getUserIdentity(): Promise<UserIdentity | null> };
   withAuth(): TestAccessor;
   newRequestId(): string;
@@ -188,10 +186,10 @@ export type ConvexTestModule = ConvexTestInternals & {
 };
 
 /** convex-test's DatabaseFake, as the IndexedDatabase layers extend it. */
-export type DatabaseFakeClass = new (schema: unknown, componentPath: string) => DatabaseFakeBase;
+type DatabaseFakeClass = new (schema: unknown, componentPath: string) => DatabaseFakeBase;
 
 /** The members of DatabaseFake the IndexedDatabase layers use or override. */
-export type DatabaseFakeBase = {
+type DatabaseFakeBase = {
   _schema: DbSchema | null;
   get _writes(): Layer[];
   set _writes(layers: Layer[]);

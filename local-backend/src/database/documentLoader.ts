@@ -390,7 +390,7 @@ export async function readDocumentsInSlices(state: LoadedState, parseUntil: () =
 }
 
 /** What loading needs of an IndexedDatabase. */
-export type LoadTarget = {
+type LoadTarget = {
   loadTables(parsed: Map<string, Map<string, Doc>>, lazy: Map<string, LazyTable>): void;
   loadSome(limit: number): boolean;
   _lastCreationTime: number;

@@ -38,14 +38,12 @@ import type { ConvexTestInternals } from "./indexes/indexKeys.js";
 import { tablesClass } from "./indexedTables.js";
 import { withSearch } from "./indexes/indexedSearch.js";
 
-export type { ConvexTestInternals } from "./indexes/indexKeys.js";
-
 function buildClass(ct: ConvexTestInternals) {
   return class IndexedDatabase extends withSearch(withIndexQueries(tablesClass(ct), ct), ct) {};
 }
 
 /** The IndexedDatabase class of a loaded convex-test module, and one of its databases. */
-export type IndexedDatabaseClass = ReturnType<typeof buildClass>;
+type IndexedDatabaseClass = ReturnType<typeof buildClass>;
 export type IndexedDatabase = InstanceType<IndexedDatabaseClass>;
 
 const classes = new WeakMap<object, IndexedDatabaseClass>();

@@ -10,11 +10,10 @@ import { mutationTag, readTracker, tableFromId } from "../runtime/functionContex
 import type { TestAccessor } from "../database/convexTestTypes.js";
 import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
-/** How long an upload URL can be used (once). */
-
 /** A `_storage` row: the file's hash and its content type. */
 type StorageRow = { _id: string; sha256: string; contentType?: string };
 
+/** How long an upload URL can be used (once). */
 export const UPLOAD_URL_TTL_MS = 10 * 60 * 1000;
 
 /** What file storage uses of the engine: the database, convex-test's runner, the data directory, the error log. */

@@ -251,7 +251,7 @@ const EXPORTS =
   "validateValidator };\n";
 
 /** A scheduled function as convex-test's `runScheduledFunction` receives it. */
-export type ScheduledRun = {
+type ScheduledRun = {
   db: DatabaseHandle;
   jobId: string;
   componentPath: string;
@@ -261,7 +261,7 @@ export type ScheduledRun = {
 };
 
 /** The hooks the edited convex-test calls through `globalThis` (EDITS); an unset one keeps its own behaviour. */
-export type LocalBackendHooks = {
+type LocalBackendHooks = {
   __localBackendSiteUrl?: string;
   __localBackendTableNameFromId?: (id: string) => string | null;
   __localBackendMatchesValidator?: typeof matchesValidator;

@@ -69,7 +69,7 @@ type Run = {
   thread: Thread;
 };
 
-/** What a worker thread posts (actionWorker.ts). */
+/** What a worker thread posts (actionWorker.mjs). */
 type WorkerMessage =
   | { type: "done"; id: number; result: unknown }
   | { type: "fail"; id: number; error: SerializedError }

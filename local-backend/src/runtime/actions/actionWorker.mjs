@@ -17,11 +17,11 @@
  * Messages out: ready | syscall {run, call, kind, op, args} | log {run, level, line, printed}
  *               | done {id, result} | fail {id, error}
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { format, inspect } from "node:util";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { convexToJson } from "convex/values";
+import { ContextSlot } from "../../common/contextSlot.mjs";
 import { installFunctionRandom, withFunctionRandom } from "../functionRandom.mjs";
 
 if (!parentPort) throw new Error("actionWorker.mjs runs as a worker thread");
@@ -29,7 +29,7 @@ const port = parentPort;
 installFunctionRandom();
 
 /** The action whose code is running (its id in the pool). */
-const currentRun = new AsyncLocalStorage();
+const currentRun = new ContextSlot();
 /** Syscalls waiting for the main thread's reply, by call number. */
 const pending = new Map();
 let nextCall = 0;
