@@ -43,7 +43,8 @@ import { ScheduledJobs } from "../runtime/scheduledJobs.js";
 import { schemaPushError } from "../database/schemaLimits.js";
 import { Persistence } from "./persistence.js";
 import { validateData, fingerprint } from "../database/schemaValidation.js";
-import { exportSnapshot, importSnapshot } from "./snapshotIO.js";
+import { exportSnapshot, importSnapshot, importSnapshotStream } from "./snapshotIO.js";
+import type { SnapshotReadStats } from "./snapshotStream.js";
 import { wrapSyscalls } from "../runtime/syscalls.js";
 import { invokeActionInWorker, invokeHttpActionInWorker } from "../runtime/actions/actionHost.js";
 import { reloadFunctions } from "./reload.js";
@@ -402,6 +403,14 @@ export class Engine {
   /** Replaces the whole database with a snapshot, as one commit. */
   importSnapshot(snapshot: unknown): Promise<{ documents: number; files: number }> {
     return importSnapshot(this, snapshot);
+  }
+
+  /** The same from the snapshot's bytes, read a chunk at a time (never one string). */
+  importSnapshotStream(
+    chunks: AsyncIterable<Uint8Array>,
+    stats?: SnapshotReadStats,
+  ): Promise<{ documents: number; files: number }> {
+    return importSnapshotStream(this, chunks, stats);
   }
 
   /** Writes what changed since the last compaction into the data directory's segments and empties the log. */
