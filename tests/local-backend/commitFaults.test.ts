@@ -1,12 +1,15 @@
 /**
  * A commit the data log could not take (a full disk, a failed fsync) is never
- * visible: the log is written before the commit is applied in memory, so the
- * failed mutation's writes are seen by no query and no subscription, its
- * caller hears the cause, every later mutation (a client's, a scheduled
- * function's, a component's) is refused before it begins and leaves nothing
- * behind, reads go on, and a restart shows exactly what was acknowledged.
+ * acknowledged: its caller hears the cause, every later mutation (a client's,
+ * a scheduled function's, a component's) is refused before it begins and
+ * leaves nothing behind, and a restart shows exactly what was acknowledged.
+ * A failed write comes before the commit is applied in memory, so its writes
+ * are seen by no query and no subscription, and reads go on. A failed fsync
+ * (group commit: fsyncs run after the commits they cover are applied) refuses
+ * every answer that waits for the log (Engine.durable: mutation results, HTTP
+ * queries, Transitions) until a restart.
  * The engine runs in this process, where the faults are injected into
- * `fs.writeSync` / `fs.fsyncSync` for the one commit that carries a marker.
+ * `fs.writeSync` / `fs.fsync` for the one commit that carries a marker.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -59,7 +62,7 @@ async function dataDir(): Promise<string> {
  */
 function failMarkedCommit(how: "write" | "fsync", marker = MARKER, skip = 0): void {
   const realWrite = fs.writeSync.bind(fs);
-  const realFsync = fs.fsyncSync.bind(fs);
+  const realFsync = fs.fsync.bind(fs);
   let marked = false;
   let failed = false;
   let seen = 0;
@@ -74,13 +77,14 @@ function failMarkedCommit(how: "write" | "fsync", marker = MARKER, skip = 0): vo
     }
     return (realWrite as (...args: unknown[]) => number)(fd, buffer, ...rest);
   }) as unknown as typeof fs.writeSync);
-  vi.spyOn(fs, "fsyncSync").mockImplementation((fd: number) => {
+  vi.spyOn(fs, "fsync").mockImplementation(((fd: number, done: (error: Error | null) => void) => {
     if (marked && !failed) {
       failed = true;
-      throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+      done(Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" }));
+      return;
     }
-    realFsync(fd);
-  });
+    realFsync(fd, done);
+  }) as typeof fs.fsync);
 }
 
 const bodies = async (engine: Engine, channel = "c") =>
@@ -93,7 +97,7 @@ describe("a commit the data log refuses", () => {
     ["write", /ENOSPC/],
     ["fsync", /EIO/],
   ] as const)(
-    "(a failed %s) is seen by no one, refuses later writes, and a restart shows what was acknowledged",
+    "(a failed %s) is answered to no one, refuses later writes, and a restart shows what was acknowledged",
     async (how, cause) => {
       const dir = await dataDir();
       let engine = await start(dir);
@@ -110,9 +114,14 @@ describe("a commit the data log refuses", () => {
       expect(failed).toMatch(/data log/);
       expect(failed).not.toMatch(MASKED);
       vi.restoreAllMocks();
-      // Not visible to a query, and no subscription heard of it.
-      expect(await bodies(engine)).toEqual(["acknowledged"]);
-      expect(heard).toEqual([]);
+      if (how === "write") {
+        // Not visible to a query, and no subscription heard of it.
+        expect(await bodies(engine)).toEqual(["acknowledged"]);
+        expect(heard).toEqual([]);
+      } else {
+        // Applied in memory before its fsync failed: no answer that waits for the log goes out.
+        await expect(engine.durable()).rejects.toThrow(cause);
+      }
 
       // Later writes are refused before they begin, with the cause; they are not visible either.
       const refused = await send(engine, "C").then(
@@ -125,9 +134,9 @@ describe("a commit the data log refuses", () => {
       await expect(engine.runAny("counters:bumpInternal", { name: "x", by: 1 })).rejects.toThrow(/refused/);
       await expect(engine.importSnapshot({ tables: {} })).rejects.toThrow(/refused/);
       // Reads go on (no transaction was left holding the lock).
-      expect(await bodies(engine)).toEqual(["acknowledged"]);
+      expect(await bodies(engine)).toEqual(how === "write" ? ["acknowledged"] : ["acknowledged", MARKER]);
       expect(await engine.query("counters:get", { name: "x" }, admin)).toBe(null);
-      expect(heard).toEqual([]);
+      expect(heard.length).toBe(how === "write" ? 0 : 1);
       engine.close();
 
       engine = await start(dir);
@@ -136,6 +145,25 @@ describe("a commit the data log refuses", () => {
       expect(await bodies(engine)).toEqual(["acknowledged", "after restart"]);
     },
   );
+
+  test("a mutation is answered only once an fsync that began after its commit finished (group commit)", async () => {
+    const engine = await start(await dataDir());
+    const held: Array<() => void> = [];
+    const realFsync = fs.fsync.bind(fs);
+    vi.spyOn(fs, "fsync").mockImplementation(((fd: number, done: (error: Error | null) => void) => {
+      held.push(() => realFsync(fd, done));
+    }) as typeof fs.fsync);
+    let answered = false;
+    const sent = send(engine, "held").then(() => (answered = true));
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    // Applied in memory (this process's query sees it), not answered while its fsync runs.
+    expect(await bodies(engine)).toEqual(["held"]);
+    expect(answered).toBe(false);
+    held.shift()!();
+    await sent;
+    vi.restoreAllMocks();
+    expect(engine.durable()).toBeNull();
+  });
 
   test("a component's writes (rate limiter, sharded counter) commit with the app's or not at all", async () => {
     const functionsDir = path.join(repoRoot, "tests/local-backend/componentFixture/convex");

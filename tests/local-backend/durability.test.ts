@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api } from "./fixture/convex/_generated/api";
 import type { Doc } from "./fixture/convex/_generated/dataModel";
 import { type Backend, startBackend, Subscription, waitFor } from "./harness";
+import { backendStats } from "./rawClient";
 
 let backend: Backend;
 
@@ -120,6 +121,30 @@ describe("durability across kill -9", () => {
     // Acknowledged before the crash means written exactly once.
     for (const body of acknowledgedAtKill) expect(after.filter((b) => b === body)).toHaveLength(1);
   }, 180_000);
+
+  test("concurrent commits share the data log's fsyncs, and every acknowledged one survives kill -9", async () => {
+    const channel = "grouped";
+    const before = await backendStats(backend);
+    // 80 clients send at once: their commits land while earlier fsyncs run (group commit).
+    const acknowledged: string[] = [];
+    await Promise.all(
+      Array.from({ length: 80 }, async (_, i) => {
+        const body = `g${i}`;
+        await backend.httpClient().mutation(api.messages.send, { channel, author: "g", body });
+        acknowledged.push(body);
+      }),
+    );
+    const after = await backendStats(backend);
+    const commits = after.commits - before.commits;
+    const fsyncs = after.storage.logFsyncs - before.storage.logFsyncs;
+    expect(commits).toBeGreaterThanOrEqual(80);
+    expect(fsyncs).toBeGreaterThan(0);
+    expect(fsyncs, `${fsyncs} fsyncs for ${commits} commits`).toBeLessThan(commits);
+    await backend.kill();
+    await backend.restart();
+    const stored = bodies(await backend.httpClient().query(api.messages.list, { channel }));
+    expect(stored.sort()).toEqual(acknowledged.sort());
+  }, 120_000);
 
   test("a graceful stop and start keeps everything too", async () => {
     const http = backend.httpClient();

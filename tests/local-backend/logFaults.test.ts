@@ -103,18 +103,64 @@ describe("a failed append to the log", () => {
     expect([...reload(dir).keys()]).toEqual([id(1)]);
   });
 
-  test("a failed fsync is not acknowledged either", () => {
+  test("a failed fsync is not acknowledged either, and what it covered is cut off", async () => {
     const dir = tempDir();
-    const store = new DataStore(dir);
+    const fsyncs: Array<(error: NodeJS.ErrnoException | null) => void> = [];
+    const store = new DataStore(dir, (_fd, done) => fsyncs.push(done));
     store.load();
     store.append(entry(1, [1]));
-    vi.spyOn(fs, "fsyncSync").mockImplementationOnce(() => {
-      throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
-    });
-    expect(() => store.append(entry(2, [2]))).toThrow(/EIO/);
+    const first = store.durable();
+    fsyncs.shift()!(null);
+    await first;
+    store.append(entry(2, [2]));
+    const second = store.durable();
+    fsyncs.shift()!(Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" }));
+    await expect(second).rejects.toThrow(/EIO/);
+    // Nothing may build on it, and nothing that read it may be answered.
     expect(() => store.append(entry(3, [3]))).toThrow(/refused/);
+    await expect(store.durable()).rejects.toThrow(/EIO/);
     store.closeLog();
     expect([...reload(dir).keys()]).toEqual([id(1)]);
+  });
+});
+
+describe("group commit", () => {
+  test("commits written while an fsync runs share the next one; each waits for the fsync that covers it", async () => {
+    const dir = tempDir();
+    const fsyncs: Array<(error: NodeJS.ErrnoException | null) => void> = [];
+    const store = new DataStore(dir, (fd, done) => fsyncs.push((error) => (error ? done(error) : fs.fsync(fd, done))));
+    store.load();
+    const heard: number[] = [];
+    const wait = (n: number) => store.durable()!.then(() => heard.push(n));
+    store.append(entry(1, [1]));
+    const one = wait(1);
+    // Three commits land while the first fsync runs.
+    for (const n of [2, 3, 4]) store.append(entry(n, [n]));
+    const rest = [wait(2), wait(3), wait(4)];
+    expect(fsyncs).toHaveLength(1);
+    fsyncs.shift()!(null);
+    await one;
+    // The first fsync began before they were written: they wait for the next, which covers all three.
+    expect(heard).toEqual([1]);
+    expect(fsyncs).toHaveLength(1);
+    fsyncs.shift()!(null);
+    await Promise.all(rest);
+    expect(heard).toEqual([1, 2, 3, 4]);
+    expect(store.durable()).toBeNull();
+    expect(store.storageStats()).toMatchObject({ logFsyncs: 2, logFsyncedCommits: 4 });
+    store.closeLog();
+    expect([...reload(dir).keys()]).toEqual([1, 2, 3, 4].map(id));
+  });
+
+  test("closing the log puts what waits on disk first", async () => {
+    const dir = tempDir();
+    const store = new DataStore(dir, () => {}); // an fsync that never ends
+    store.load();
+    store.append(entry(1, [1]));
+    const waiting = store.durable();
+    store.closeLog();
+    await waiting;
+    expect(store.durable()).toBeNull();
   });
 });
 

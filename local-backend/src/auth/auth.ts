@@ -69,14 +69,56 @@ const trimSlash = (s: string) => s.replace(/\/+$/, "");
 
 type KeySet = ReturnType<typeof jose.createLocalJWKSet>;
 
+/** Verified tokens kept at most (oldest dropped first). */
+const VERIFIED_TOKENS_MAX = 10_000;
+/** How long a provider's fetched keys are used before they are fetched again. */
+const KEYS_MAX_AGE_MS = 5 * 60_000;
+
+type Verified = {
+  identity: Record<string, unknown>;
+  exp: number | undefined;
+  keys: KeySet;
+  cacheKey: string;
+  /** The auth config it was checked under (a reload that drops a provider drops its tokens). */
+  config: unknown;
+};
+
 export class TokenVerifier {
   private keySets = new Map<string, { keys: KeySet; fetchedAt: number }>();
+  /**
+   * Tokens already verified, by their exact text: a client sends the same token with every
+   * request until it refreshes it, and the signature check is most of a request's CPU. A
+   * kept token is accepted only while it has not expired and the keys it was checked with are
+   * still the provider's current ones (refetched every KEYS_MAX_AGE_MS, dropped by reset()).
+   */
+  private verified = new Map<string, Verified>();
+  /** Figures for `/_local/stats`: tokens answered from `verified`, and signature checks run. */
+  cacheHits = 0;
+  signatureChecks = 0;
 
   constructor(private readonly engine: Engine) {}
 
-  /** Forget cached keys (after env or auth config changes). */
+  /** Forget cached keys and verified tokens (after env or auth config changes). */
   reset(): void {
     this.keySets.clear();
+    this.verified.clear();
+  }
+
+  /** A kept verification of `token` that still holds, as a new identity object. */
+  private cached(token: string): Record<string, unknown> | null {
+    const hit = this.verified.get(token);
+    if (!hit) return null;
+    const keySet = this.keySets.get(hit.cacheKey);
+    const expired = hit.exp !== undefined && hit.exp <= Math.floor(Date.now() / 1000);
+    const stale = keySet?.keys !== hit.keys || Date.now() - keySet.fetchedAt >= KEYS_MAX_AGE_MS;
+    if (expired || stale || hit.config !== this.engine.authConfig) {
+      this.verified.delete(token);
+      return null;
+    }
+    this.cacheHits++;
+    const identity = { ...hit.identity };
+    if (hit.exp !== undefined) Object.defineProperty(identity, EXPIRES, { value: hit.exp });
+    return identity;
   }
 
   private async fetchJson(url: string): Promise<unknown> {
@@ -94,7 +136,7 @@ export class TokenVerifier {
 
   private async keysFor(cacheKey: string, load: () => Promise<KeySet>, fresh = false): Promise<KeySet> {
     const cached = this.keySets.get(cacheKey);
-    if (cached && !fresh && Date.now() - cached.fetchedAt < 5 * 60_000) return cached.keys;
+    if (cached && !fresh && Date.now() - cached.fetchedAt < KEYS_MAX_AGE_MS) return cached.keys;
     const keys = await load();
     this.keySets.set(cacheKey, { keys, fetchedAt: Date.now() });
     return keys;
@@ -102,13 +144,16 @@ export class TokenVerifier {
 
   /** Verifies a token against the configured providers; returns the identity. */
   async verify(token: string): Promise<Record<string, unknown>> {
+    const cached = this.cached(token);
+    if (cached) return cached;
     let claims: jose.JWTPayload;
     try {
       claims = jose.decodeJwt(token);
     } catch {
       throw new AuthError("Could not parse the JWT");
     }
-    const providers = (this.engine.authConfig?.providers ?? []) as Provider[];
+    const config = this.engine.authConfig;
+    const providers = (config?.providers ?? []) as Provider[];
     if (providers.length === 0) throw new AuthError("No auth providers are configured (auth.config.ts)");
     const iss = typeof claims.iss === "string" ? claims.iss : "";
     for (const provider of providers) {
@@ -121,7 +166,7 @@ export class TokenVerifier {
             : await this.fetchJson(jwks);
           return jose.createLocalJWKSet(data as jose.JSONWebKeySet);
         };
-        return await this.check(token, `custom:${provider.jwks}`, load, {
+        return await this.check(token, `custom:${provider.jwks}`, load, config, {
           issuer: iss,
           audience: provider.applicationID ?? undefined,
           algorithms: [provider.algorithm ?? "RS256"],
@@ -134,7 +179,7 @@ export class TokenVerifier {
         if (typeof config.jwks_uri !== "string") throw new AuthError(`${domain} has no jwks_uri`);
         return jose.createLocalJWKSet((await this.fetchJson(config.jwks_uri)) as jose.JSONWebKeySet);
       };
-      return await this.check(token, `oidc:${domain}`, load, {
+      return await this.check(token, `oidc:${domain}`, load, config, {
         issuer: iss,
         audience: provider.applicationID,
         algorithms: ["RS256", "ES256"],
@@ -145,10 +190,20 @@ export class TokenVerifier {
     );
   }
 
+  private remember(token: string, verified: Verified): void {
+    // Only while these keys are still the provider's (a refetch during the check replaced them).
+    const current = this.keySets.get(verified.cacheKey)?.keys === verified.keys;
+    if (!current || verified.config !== this.engine.authConfig) return;
+    this.verified.delete(token);
+    this.verified.set(token, verified);
+    if (this.verified.size > VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
+  }
+
   private async check(
     token: string,
     cacheKey: string,
     load: () => Promise<KeySet>,
+    config: unknown,
     options: jose.JWTVerifyOptions,
   ): Promise<Record<string, unknown>> {
     for (const fresh of [false, true]) {
@@ -159,10 +214,13 @@ export class TokenVerifier {
         throw new AuthError(`Could not fetch the provider's keys: ${(error as Error).message}`);
       }
       try {
+        this.signatureChecks++;
         const { payload } = await jose.jwtVerify(token, keys, options);
         if (typeof payload.sub !== "string") throw new AuthError("Token has no subject");
         const identity = identityFromClaims(payload);
-        if (typeof payload.exp === "number") Object.defineProperty(identity, EXPIRES, { value: payload.exp });
+        const exp = typeof payload.exp === "number" ? payload.exp : undefined;
+        this.remember(token, { identity: { ...identity }, exp, keys, cacheKey, config });
+        if (exp !== undefined) Object.defineProperty(identity, EXPIRES, { value: exp });
         return identity;
       } catch (error) {
         // The provider may have rotated its keys: refetch once.

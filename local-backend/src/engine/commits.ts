@@ -1,6 +1,7 @@
 /**
- * Commits: every top-level commit is written to the data log (and fsync'd)
- * before convex-test applies it, under the transaction lock (logCommit); a
+ * Commits: every top-level commit is written to the data log before
+ * convex-test applies it, under the transaction lock (logCommit), and fsync'd
+ * in a group soon after (answers wait for that: Engine.durable); a
  * failed write throws from there, so nothing of the commit is applied or
  * announced, the caller rolls it back and hears why, and from then on every
  * mutation is refused before it begins until a restart (reads go on). What a
@@ -106,7 +107,7 @@ export class Commits {
   /**
    * Called by tm.commit for a top-level commit, with the timestamp it will get
    * and every database's pending writes, before anything is applied: writes
-   * the commit to the data log and fsyncs it. If that fails it throws (a
+   * the commit to the data log (fsync'd in a group). If that fails it throws (a
    * LogWriteError naming the cause) and nothing is applied; the caller rolls
    * the transaction back.
    */
@@ -190,7 +191,7 @@ export class Commits {
 
   /**
    * Called synchronously from tm.commit once a top-level commit is applied
-   * (it is durable: logCommit wrote it first). Nothing here may fail the
+   * (logCommit wrote it first; answers wait for its fsync). Nothing here may fail the
    * commit: an error is logged.
    */
   afterCommit(

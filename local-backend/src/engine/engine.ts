@@ -316,7 +316,19 @@ export class Engine {
   async action(udfPath: string, args: Record<string, unknown>, caller: Caller): Promise<unknown> {
     const fp = { udfPath: canonicalPath(udfPath), componentPath: "" };
     const acc = this.accessor(caller);
-    return await readTracker.exit(() => mutationTag.exit(() => acc.actionFromPath(fp, args)));
+    const value = await readTracker.exit(() => mutationTag.exit(() => acc.actionFromPath(fp, args)));
+    await this.durable();
+    return value;
+  }
+
+  /**
+   * Null when every commit so far is on disk, else a promise of that: the
+   * data log fsyncs commits in groups (dataLog.ts), so whatever answers a
+   * caller with what a commit wrote (a mutation's result, a query's, a
+   * Transition) waits for this first. Rejects once an fsync failed.
+   */
+  durable(): Promise<void> | null {
+    return this.store.durable();
   }
 
   /** Runs any function by its kind (CLI `run`, crons). */
@@ -334,7 +346,9 @@ export class Engine {
       return new Response(`No HttpAction routed for ${pathAndQuery.split("?")[0]}`, { status: 404 });
     }
     const acc = this.accessor(caller);
-    return await readTracker.exit(() => mutationTag.exit(() => acc.fetch(pathAndQuery, init)));
+    const response = await readTracker.exit(() => mutationTag.exit(() => acc.fetch(pathAndQuery, init)));
+    await this.durable();
+    return response;
   }
 
   /** See Commits.runSnapshot. */

@@ -129,6 +129,8 @@ export function apiRequestHandler(
       if (occ) throw new HttpError(503, OCC_ERROR, occ.message);
       served = { result, logLines };
     }
+    // What a query read is answered once on disk (the data log fsyncs commits in groups).
+    if (info.kind === "query") await engine.durable();
     const { result, logLines } = served;
     if (result.ok) {
       sendJson(req, res, 200, { status: "success", value: result.value, logLines });
@@ -230,7 +232,8 @@ export function apiRequestHandler(
       case "/_local/stats": {
         // Figures for tests and benchmarks (subscriptions, query re-runs, contention, bodies held).
         await readMessage(req);
-        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats(), bodyBytesInFlight: bodyBudget.inFlight });
+        const tokens = { verifiedFromCache: verifier.cacheHits, signatureChecks: verifier.signatureChecks };
+        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats(), tokens, bodyBytesInFlight: bodyBudget.inFlight });
         return;
       }
       case "/_local/compact": {

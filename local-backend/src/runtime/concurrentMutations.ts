@@ -22,11 +22,12 @@ import type { Change } from "../database/readSet.js";
 import type { ConvexGlobal, ConvexTestModule, MetricsTracker } from "../database/convexTestTypes.js";
 import { scheduledMutationAttempt } from "./scheduledJobs.js";
 
-/** What concurrent mutations use of the engine: convex-test, its globals, the commit turn, the error log. */
+/** What concurrent mutations use of the engine: convex-test, its globals, the commit turn, the data log's durability, the error log. */
 export type MutationHost = {
   readonly ct: ConvexTestModule;
   readonly g: ConvexGlobal;
   readonly commits: { commitTurn(): Promise<void> };
+  durable(): Promise<void> | null;
   logError(line: string): void;
 };
 
@@ -115,7 +116,15 @@ export class ConcurrentMutations {
    * UDF_EXECUTOR_OCC_MAX_RETRIES retries (a scheduled mutation without end).
    */
   async run<T>(isNested: boolean, attempt: () => Promise<T>, functionPath: { udfPath: string }): Promise<T> {
-    if (isNested || !this.enabled || currentTransaction()) return await attempt();
+    if (isNested || currentTransaction()) return await attempt();
+    const result = await this.attempts(attempt, functionPath);
+    // Group commit: the result goes back (to a client, an action, the scheduler) once the commit is on disk.
+    await this.engine.durable();
+    return result;
+  }
+
+  private async attempts<T>(attempt: () => Promise<T>, functionPath: { udfPath: string }): Promise<T> {
+    if (!this.enabled) return await attempt();
     const udfPath = canonicalPath(functionPath.udfPath);
     const scheduled = scheduledMutationAttempt();
     const { maxRetries, initialBackoffMs, maxBackoffMs, schedulerInitialBackoffMs, schedulerMaxBackoffMs } =

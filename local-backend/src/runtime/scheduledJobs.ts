@@ -60,6 +60,8 @@ export type SchedulerHost = {
   readonly g: ConvexGlobal;
   readonly db: DatabaseHandle;
   readonly components: Pick<ComponentStore, "dbs">;
+  /** Null once every commit is on disk, else a promise of that (Engine.durable). */
+  durable(): Promise<void> | null;
   logError(line: string): void;
 };
 
@@ -246,6 +248,8 @@ export class ScheduledJobs {
           return true;
         });
         if (!started) return;
+        // `inProgress` on disk before the action does anything: a crash then fails it, never runs it twice.
+        await this.engine.durable();
         let state: Record<string, unknown> = { kind: "success" };
         try {
           await ct.withAuth().fun(functionPath, args);

@@ -1,6 +1,7 @@
 /**
- * The data log (`log.jsonl`): one JSON line per commit, written and fsync'd
- * inside the commit, before anyone hears of it. A commit of more than
+ * The data log (`log.jsonl`): one JSON line per commit, written inside the
+ * commit and fsync'd before anyone hears of it (group commit: the commits
+ * written while an fsync runs share the next one, see durable()). A commit of more than
  * LOG_LINE_WRITES documents (an import) is several lines, the last one without
  * `more`, applied only when that last line is there. A failed append is cut
  * back and stops later commits until a restart; a restart drops what was never
@@ -37,14 +38,32 @@ export class LogWriteError extends Error {
 /** A commit with more writes than this is logged as several lines (an import: no one huge string). */
 const LOG_LINE_WRITES = 2048;
 
+/** How the log's fsyncs are run (a test holds them to see what waits for which). */
+export type FsyncFn = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
+
 export class DataLog {
   private fd: number | null = null;
+  /** Bumped whenever the fd is closed: an fsync begun on an older one no longer counts. */
+  private fdGeneration = 0;
   /** Bytes in the log (a compaction is due past COMPACT_LOG_BYTES). */
   bytes = 0;
   /** Why commits are refused (a failed write to the log), or null. */
   failedWrite: string | null = null;
+  /** Commits written since start, and how many of them an fsync (or a compaction) put on disk. */
+  private written = 0;
+  private synced = 0;
+  /** The log's length when its last fsync began (what a failed fsync cuts it back to). */
+  private durableBytes = 0;
+  private syncing = false;
+  private waiters: { upTo: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Figures for `/_local/stats`: fsyncs run for commits, and the commits they covered. */
+  fsyncs = 0;
+  syncedCommits = 0;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly fsync: FsyncFn | null = null,
+  ) {}
 
   /**
    * Reads the log: `apply` gets every write of every whole commit in order;
@@ -88,16 +107,17 @@ export class DataLog {
     }
     if (validBytes < fs.statSync(this.path).size) fs.truncateSync(this.path, validBytes);
     this.bytes = validBytes;
+    this.durableBytes = validBytes;
     return lastTs;
   }
 
   /**
-   * Appends one commit and fsyncs it before returning. If a write or the
-   * fsync fails (a full disk), the log is cut back to where it was, a
-   * LogWriteError naming the cause is thrown (the commit is not acknowledged,
-   * and the caller applies nothing of it) and every later commit is refused
-   * until a restart (whether the cut-back reached the disk is not known), and
-   * a restart loads exactly what was acknowledged.
+   * Appends one commit (written, not yet fsync'd: see durable()). If a write
+   * fails (a full disk), the log is cut back to where it was, a LogWriteError
+   * naming the cause is thrown (the commit is not acknowledged, and the
+   * caller applies nothing of it) and every later commit is refused until a
+   * restart (whether the cut-back reached the disk is not known), and a
+   * restart loads exactly what was acknowledged.
    */
   append(entry: LogEntry): void {
     this.refuseIfFailed();
@@ -121,7 +141,6 @@ export class DataLog {
           write(JSON.stringify(last ? { ...entry, w } : { ts: entry.ts, w, more: true }) + "\n");
         }
       }
-      fs.fsyncSync(fd);
     } catch (error) {
       this.failedWrite = String((error as Error).message ?? error);
       this.cut(start);
@@ -130,6 +149,70 @@ export class DataLog {
           `and writes are refused until the backend restarts.`,
       );
     }
+    this.written++;
+    this.startSync();
+  }
+
+  /**
+   * Null when every commit appended so far is on disk; else a promise that
+   * resolves once they are: an fsync begun after the last of them finished
+   * (group commit: the commits written while one fsync runs share the next).
+   * Rejects with a LogWriteError if that fsync failed: those commits may not
+   * be on disk, so nothing that read them may be answered (until a restart).
+   */
+  durable(): Promise<void> | null {
+    if (this.synced >= this.written) return null;
+    if (this.failedWrite !== null) return Promise.reject(this.refusal());
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ upTo: this.written, resolve, reject });
+      this.startSync();
+    });
+  }
+
+  /** Starts an fsync for the commits written so far, unless one runs (its end starts the next). */
+  private startSync(): void {
+    if (this.syncing || this.fd === null || this.synced >= this.written || this.failedWrite !== null) return;
+    const upTo = this.written;
+    const bytes = this.bytes;
+    const generation = this.fdGeneration;
+    this.syncing = true;
+    this.fsyncs++;
+    (this.fsync ?? fs.fsync)(this.fd, (error) => {
+      this.syncing = false;
+      // The fd was closed meanwhile: that close (a compaction, the shutdown) put everything on disk.
+      if (generation !== this.fdGeneration) return;
+      if (error) {
+        this.failedWrite = String(error.message ?? error);
+        // What followed the last fsync'd commit is not known to be on disk: cut it off the file too.
+        this.cut(this.durableBytes, false);
+        const waiting = this.waiters.splice(0);
+        for (const waiter of waiting) waiter.reject(this.refusal());
+        return;
+      }
+      this.durableBytes = bytes;
+      this.markSynced(upTo);
+      this.startSync();
+    });
+  }
+
+  /** The commits up to `upTo` are on disk: their waiters hear so. */
+  private markSynced(upTo: number): void {
+    if (upTo <= this.synced) return;
+    this.syncedCommits += upTo - this.synced;
+    this.synced = upTo;
+    const still: typeof this.waiters = [];
+    for (const waiter of this.waiters) {
+      if (waiter.upTo <= upTo) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
+  }
+
+  private refusal(): LogWriteError {
+    return new LogWriteError(
+      `Could not write the data log ${this.path} (${this.failedWrite}): the last commits may not be on disk, ` +
+        `and writes are refused until the backend restarts.`,
+    );
   }
 
   /** Throws once a write to the log failed: no commit may build on what the disk may not hold. */
@@ -141,12 +224,19 @@ export class DataLog {
     }
   }
 
-  /** Cuts the log back to `bytes` after a failed append (a restart would drop a torn tail anyway). */
-  private cut(bytes: number): void {
+  /**
+   * Cuts the log back to `bytes` after a failed append or fsync (a restart would drop a torn tail
+   * anyway). After a failed append, the commits written before it are on disk once this fsync is.
+   */
+  private cut(bytes: number, appendFailed = true): void {
     try {
       if (this.fd !== null) {
         fs.ftruncateSync(this.fd, bytes);
         fs.fsyncSync(this.fd);
+        if (appendFailed) {
+          this.durableBytes = bytes;
+          this.markSynced(this.written);
+        }
       }
       this.bytes = bytes;
     } catch {
@@ -154,19 +244,33 @@ export class DataLog {
     }
   }
 
-  /** Empties the log (its commits are in the segments now), durably. */
+  /** Empties the log (its commits are in the segments now, which were fsync'd), durably. */
   empty(): void {
-    this.close();
+    this.close(false);
     const fd = fs.openSync(this.path, "w", FILE_MODE);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     this.bytes = 0;
+    this.durableBytes = 0;
+    this.markSynced(this.written);
   }
 
-  close(): void {
+  /** Closes the log; unless `sync` is false (the caller made its commits durable), fsyncs what waits first. */
+  close(sync = true): void {
     if (this.fd !== null) {
+      if (sync && this.synced < this.written && this.failedWrite === null) {
+        try {
+          fs.fsyncSync(this.fd);
+          this.durableBytes = this.bytes;
+          this.markSynced(this.written);
+        } catch (error) {
+          this.failedWrite = String((error as Error).message ?? error);
+          for (const waiter of this.waiters.splice(0)) waiter.reject(this.refusal());
+        }
+      }
       fs.closeSync(this.fd);
       this.fd = null;
+      this.fdGeneration++;
     }
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The data directory: an append-only JSON-lines log of committed writes
- * (dataLog.ts: fsync'd before a write is acknowledged), the segmented snapshot
+ * (dataLog.ts: fsync'd, in groups, before a write is acknowledged), the segmented snapshot
  * it is compacted into (segments.ts, compaction.ts: `manifest.json` and
  * `segments/`), stored file bytes (fileBytes.ts), environment variables, the
  * admin key and the lock (dataDir.ts).
@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type CompactionStats, type DocSource, docsIn, writeSegments } from "./compaction.js";
 import { DataDirLock, DIR_MODE, FILE_MODE, fsyncDir, restrictPermissions } from "./dataDir.js";
-import { DataLog, type JsonDoc, type LogEntry } from "./dataLog.js";
+import { DataLog, type FsyncFn, type JsonDoc, type LogEntry } from "./dataLog.js";
 import { FileBytes } from "./fileBytes.js";
 import { intKnob } from "../common/knobs.js";
 import { type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
@@ -85,11 +85,12 @@ export class DataStore {
   /** The last compaction's figures (`/_local/stats`, the bench). */
   lastCompaction: CompactionStats | null = null;
 
-  constructor(dir: string) {
+  /** `fsync`: how the log's group fsyncs run (a test holds them). */
+  constructor(dir: string, fsync?: FsyncFn) {
     this.dir = path.resolve(dir);
     fs.mkdirSync(path.join(this.dir, "files"), { recursive: true, mode: DIR_MODE });
     restrictPermissions(this.dir);
-    this.log = new DataLog(this.logPath);
+    this.log = new DataLog(this.logPath, fsync);
     this.files = new FileBytes(this.dir);
     this.dirLock = new DataDirLock(this.dir);
   }
@@ -123,6 +124,9 @@ export class DataStore {
       deltaDocuments: docsIn(m?.deltas ?? []),
       segmentBytes: [...base, ...(m?.deltas ?? [])].reduce((a, s) => a + s.bytes, 0),
       logBytes: this.logBytes,
+      // Group commit: commits put on disk by the log's fsyncs, and those fsyncs.
+      logFsyncs: this.log.fsyncs,
+      logFsyncedCommits: this.log.syncedCommits,
       lastCompaction: this.lastCompaction,
     };
   }
@@ -285,10 +289,15 @@ export class DataStore {
     return this.lastCompaction;
   }
 
-  /** Appends one commit and fsyncs it before returning (see DataLog.append: a failure refuses later commits). */
+  /** Appends one commit, fsync'd soon (see DataLog.append and durable(): a failure refuses later commits). */
   append(entry: LogEntry): void {
     this.log.append(entry);
     for (const [key] of entry.w) this.dirty.add(key);
+  }
+
+  /** Null once every commit appended so far is on disk, else a promise of that (DataLog.durable). */
+  durable(): Promise<void> | null {
+    return this.log.durable();
   }
 
   /** Throws (a LogWriteError) once a write to the log failed: writes wait for a restart. */

@@ -71,6 +71,8 @@ export class SyncManager {
   /** The connections from each address and the query time they share (see RERUN_BUDGET_MS). */
   private addresses = new Map<string, { sessions: Set<Session>; budget: WorkBudget }>();
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Transitions composed by the flush under way, sent once the data log holds what they show. */
+  private outgoing: Map<Session, string[]> | null = null;
 
   constructor(
     readonly engine: Engine,
@@ -177,6 +179,10 @@ export class SyncManager {
     this.flushWaiters = [];
     const ready = [...this.pendingSessions];
     this.pendingSessions.clear();
+    // The Transitions go out once the commits they show are on disk (the data log fsyncs in
+    // groups); commits landing meanwhile are re-run together by the next flush.
+    const outgoing = new Map<Session, string[]>();
+    this.outgoing = outgoing;
     let reran = 0;
     try {
       await this.runQueries(() => reran++);
@@ -195,6 +201,7 @@ export class SyncManager {
         }, DEFERRED_RETRY_MS);
         this.retryTimer.unref();
       }
+      await this.sendWhenDurable(outgoing);
       for (const resolve of waiters) resolve();
       if (TRACE) {
         const done = performance.now();
@@ -202,6 +209,22 @@ export class SyncManager {
           `[trace] flush: re-ran ${reran} queries in ${(computed - started).toFixed(1)} ms, pushed to ${this.sessions.size} sessions in ${(done - computed).toFixed(1)} ms`,
         );
       }
+    }
+  }
+
+  /** Sends the Transitions composed by a flush (and any push meanwhile) once the log holds what they show. */
+  private async sendWhenDurable(outgoing: Map<Session, string[]>): Promise<void> {
+    let failed: string | null = null;
+    try {
+      await this.engine.durable();
+    } catch (error) {
+      failed = (error as Error).message;
+    }
+    this.outgoing = null;
+    for (const [session, texts] of outgoing) {
+      if (session.closed) continue;
+      if (failed !== null) session.fatal(failed);
+      else for (const text of texts) session.sendRaw(text);
     }
   }
 
@@ -331,7 +354,13 @@ export class SyncManager {
       clientClockSkew: 0,
       serverTs: now * 1e6,
     });
-    session.sendRaw(`${head.slice(0, -1)},"modifications":[${modifications.join(",")}]}`);
+    const text = `${head.slice(0, -1)},"modifications":[${modifications.join(",")}]}`;
+    const queued = this.outgoing;
+    if (queued) {
+      const texts = queued.get(session);
+      if (texts) texts.push(text);
+      else queued.set(session, [text]);
+    } else session.sendRaw(text);
     session.sentQuerySet = session.querySetVersion;
     session.sentIdentity = session.identityVersion;
     session.sentTs = endTs;

@@ -255,7 +255,13 @@ async function mutation(sync: SyncHost, session: Session, message: ClientMessage
   const dedupeKey = `${dedupeSession}:${requestId}`;
   const previous = dedupeSession ? sync.engine.mutationResults.get(dedupeKey) : undefined;
   if (previous) {
-    // A retry after a reconnect: it already committed, answer with its first result.
+    // A retry after a reconnect: it already committed, answer with its first result (once on disk).
+    try {
+      await sync.engine.durable();
+    } catch (error) {
+      session.fatal((error as Error).message);
+      return;
+    }
     session.send({
       type: "MutationResponse",
       requestId,

@@ -104,6 +104,7 @@ export type SyncHost = {
       request?: { sessionId: string; requestId: number },
     ): Promise<{ value: unknown; ts: bigint }>;
     action(udfPath: string, args: Record<string, unknown>, caller: Caller): Promise<unknown>;
+    durable(): Promise<void> | null;
     logError(line: string): void;
   };
   readonly verifier: Pick<TokenVerifier, "verify">;
