@@ -1,9 +1,17 @@
 import { describe, expect, test, vi } from "vitest";
 import { api } from "./_generated/api";
 import type { Id } from "./_generated/dataModel";
-import { MAX_SET_LIST_BITS, SET_LIST_TOO_MANY_BITS } from "./lib/bitRules";
+import {
+  MAX_RATING_NOTE_LENGTH,
+  MAX_SET_LIST_BITS,
+  MAX_SET_LIST_TITLE_LENGTH,
+  RATING_NOTE_TOO_LONG,
+  SET_LIST_TITLE_TOO_LONG,
+  SET_LIST_TOO_MANY_BITS,
+} from "./lib/bitRules";
+import { RECENT_RATINGS } from "./model/bits";
 import { expectAppError } from "./testing/test.expect";
-import { comics, host, listOf, mic, MINUTE, NOW, openList, t, useWednesdayNight } from "./testing/test.nightLists";
+import { comics, DAY, host, listOf, mic, MINUTE, NOW, openList, t, useWednesdayNight } from "./testing/test.nightLists";
 import { createAdmin, createSceneItem, createUser, type TestUser } from "./testing/test.setup";
 
 useWednesdayNight();
@@ -94,6 +102,16 @@ describe("set lists", () => {
       comic.asUser.mutation(api.setLists.create, { title: "Full", bitIds: many.slice(0, MAX_SET_LIST_BITS) }),
     ).resolves.toBeTruthy();
     await expectAppError(comic.asUser.mutation(api.setLists.create, { title: " ", bitIds: [] }), "INVALID_INPUT");
+    const longName = "n".repeat(MAX_SET_LIST_TITLE_LENGTH + 1);
+    await expectAppError(
+      comic.asUser.mutation(api.setLists.create, { title: longName, bitIds: [] }),
+      "INVALID_INPUT",
+      SET_LIST_TITLE_TOO_LONG,
+    );
+    // A copy of a list with the longest name still fits.
+    const longest = await comic.asUser.mutation(api.setLists.create, { title: longName.slice(1), bitIds: [mine] });
+    const copy = await comic.asUser.mutation(api.setLists.duplicate, { id: longest });
+    expect((await comic.asUser.query(api.setLists.get, { id: copy }))?.title).toMatch(/^n+ \(copy\)$/);
     await expectAppError(
       comic.asUser.mutation(api.setLists.create, { title: "Stolen", bitIds: [mine, theirs] }),
       "NOT_FOUND",
@@ -276,6 +294,112 @@ describe("how did it go?", () => {
       lastPerformedAt: NOW - 2 * 24 * 60 * MINUTE,
     });
     expect(await comic.asUser.query(api.ratings.rooms, { bitId: a })).toMatchObject({ rooms: 1, worst: null });
+  });
+
+  test("a set sent from the offline outbox is asked about once, however often it is sent", async () => {
+    const comic = await createUser(t, { withStats: true });
+    const a = await bit(comic, "Airport");
+    await comic.asUser.mutation(api.setLists.create, {
+      title: "Offline",
+      bitIds: [a],
+      night: { micId: mic, date: "2026-11-25" },
+    });
+    // Sent the morning after, from the phone's outbox: the set keeps the night's time.
+    vi.setSystemTime(NOW + DAY / 2);
+    const set = {
+      minutes: 5,
+      performedAt: NOW,
+      sceneItemId: mic,
+      tags: [],
+      clientKey: "6b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+    };
+    const first = await comic.asUser.mutation(api.performances.log, set);
+    const again = await comic.asUser.mutation(api.performances.log, set);
+    expect(again.performanceId).toBe(first.performanceId);
+    expect(await comic.asUser.query(api.ratings.pending, {})).toMatchObject({
+      performanceId: first.performanceId,
+      setListTitle: "Offline",
+      bits: [{ _id: a, title: "Airport" }],
+    });
+    const reviews = await t.run(
+      async (ctx) =>
+        await ctx.db
+          .query("setReviews")
+          .withIndex("by_user_and_status_and_time", (q) => q.eq("userId", comic.userId))
+          .collect(),
+    );
+    expect(reviews).toHaveLength(1);
+  });
+
+  test("caps: a note of at most 500 characters on one line, at most 40 ratings a call", async () => {
+    const [comic] = await comics(1);
+    const a = await bit(comic, "Airport");
+    const { performanceId } = await comic.asUser.mutation(api.performances.log, {
+      minutes: 5,
+      performedAt: NOW,
+      sceneItemId: mic,
+      tags: [],
+    });
+    const rate = (ratings: Array<{ bitId: Id<"bits">; rating: "landed"; note?: string }>) =>
+      comic.asUser.mutation(api.ratings.rate, { performanceId, ratings });
+    await expectAppError(
+      rate([{ bitId: a, rating: "landed", note: "x".repeat(MAX_RATING_NOTE_LENGTH + 1) }]),
+      "INVALID_INPUT",
+      RATING_NOTE_TOO_LONG,
+    );
+    await expectAppError(rate([{ bitId: a, rating: "landed", note: "two\nlines" }]), "INVALID_INPUT");
+    await expectAppError(
+      rate(Array.from({ length: MAX_SET_LIST_BITS + 1 }, () => ({ bitId: a, rating: "landed" as const }))),
+      "INVALID_INPUT",
+      SET_LIST_TOO_MANY_BITS,
+    );
+    expect(await comic.asUser.query(api.bits.get, { id: a })).toMatchObject({ performed: 0 });
+    await rate([{ bitId: a, rating: "landed", note: "x".repeat(MAX_RATING_NOTE_LENGTH) }]);
+    expect(await comic.asUser.query(api.bits.get, { id: a })).toMatchObject({ performed: 1 });
+  });
+
+  test("the trend is the bit's newest ratings, at most 10; the history says how much of each set landed", async () => {
+    const comic = await createUser(t, { withStats: true });
+    const a = await bit(comic, "Airport");
+    const b = await bit(comic, "Bank");
+    const sets: Array<Id<"performances">> = [];
+    for (let i = 0; i < RECENT_RATINGS + 2; i++) {
+      const { performanceId } = await comic.asUser.mutation(api.performances.log, {
+        minutes: 5,
+        performedAt: NOW - (RECENT_RATINGS + 2 - i) * DAY,
+        sceneItemId: mic,
+        tags: [],
+      });
+      sets.push(performanceId);
+      // Oldest first: landed twice, then flat, okay, flat, okay...
+      const rating = i < 2 ? "landed" : i % 2 === 0 ? "flat" : "okay";
+      await comic.asUser.mutation(api.ratings.rate, { performanceId, ratings: [{ bitId: a, rating }] });
+    }
+    const airport = await comic.asUser.query(api.bits.get, { id: a });
+    expect(airport?.performed).toBe(RECENT_RATINGS + 2);
+    expect(airport?.recent).toHaveLength(RECENT_RATINGS);
+    expect(airport?.recent[0]).toBe("okay");
+    expect(airport?.recent).not.toContain("landed");
+    expect(airport?.landedRate).toBeCloseTo(2 / (RECENT_RATINGS + 2));
+
+    await comic.asUser.mutation(api.ratings.rate, {
+      performanceId: sets[sets.length - 1],
+      ratings: [{ bitId: b, rating: "landed" }],
+    });
+    const { page } = await comic.asUser.query(api.history.list, { paginationOpts: { numItems: 3, cursor: null } });
+    expect(page.map((s) => s.bits)).toEqual([
+      { rated: 2, landed: 1 },
+      { rated: 1, landed: 0 },
+      { rated: 1, landed: 0 },
+    ]);
+    const unrated = await comic.asUser.mutation(api.performances.log, {
+      minutes: 5,
+      performedAt: NOW,
+      sceneItemId: mic,
+      tags: [],
+    });
+    const latest = await comic.asUser.query(api.history.list, { paginationOpts: { numItems: 1, cursor: null } });
+    expect(latest.page[0]).toMatchObject({ _id: unrated.performanceId, bits: null });
   });
 
   test("nobody rates or reads another comedian's set, not even an admin", async () => {
