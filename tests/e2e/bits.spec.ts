@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
+import { logSet } from "./support/logSet";
+import { createOpenMic } from "./support/scene";
 import { toast } from "./support/ui";
 
 test.describe("material", () => {
@@ -138,5 +141,84 @@ test.describe("set list order on a phone", () => {
     await page.reload();
     await expect.poll(names).toEqual(["1. Closer", "2. Middle", "3. Opener"]);
     await context.close();
+  });
+});
+
+test.describe("material from empty, and afterwards", () => {
+  test.describe.configure({ timeout: 150_000 });
+
+  test("an empty library and set say what to do; bits done without a set list are found by search and rated on the set", async ({
+    page,
+    signUp,
+    runFunction,
+  }) => {
+    const tok = `zr${randomUUID().slice(0, 6)}`;
+    await createOpenMic(runFunction, `After Mic ${tok}`, "After Room");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signUp(page, { name: "Ali After" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // A set list made before any bit: the builder and the stage say so, each with a way on.
+    await page.goto("/set-lists");
+    await page.getByRole("button", { name: "New set list" }).first().click();
+    await page.getByRole("form", { name: "New set list" }).getByLabel("Name").fill("Someday");
+    await page.getByRole("button", { name: "Create" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Someday" })).toBeVisible();
+    await expect(page.getByText("Your library has no bits yet.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Add bits on the Bits page" })).toHaveAttribute("href", "/bits");
+    await page.getByRole("link", { name: "Stage view" }).click();
+    await expect(page.getByRole("heading", { name: "No bits in this set yet" })).toBeVisible();
+    await page.getByRole("link", { name: "Add bits" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Someday" })).toBeVisible();
+    await page.goto("/set-lists/not-a-set-list/stage");
+    await expect(page.getByRole("heading", { name: "Set list not found" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "All set lists" })).toHaveAttribute("href", "/set-lists");
+
+    // A set logged in the wizard, with no set list: its bits are added afterwards, found by search.
+    await logSet(page, `After Room ${tok}`, 5);
+    await page.goto("/performance-history");
+    await page
+      .getByRole("link", { name: /^Bits of the set on / })
+      .first()
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "Bits of this set" })).toBeVisible();
+    await expect(page.getByText("Your library has no bits yet.")).toBeVisible();
+    await page.goto("/bits");
+    for (const title of ["Airport security", "Dentist", "Zebra crossing"]) {
+      await page.getByRole("button", { name: "New bit" }).first().click();
+      const form = page.getByRole("form", { name: "New bit" });
+      await form.getByLabel("Title").fill(title);
+      await form.getByRole("button", { name: "Add bit" }).click();
+      await expect(toast(page, "Bit added").first()).toBeVisible();
+    }
+    await page.goto("/performance-history");
+    await page
+      .getByRole("link", { name: /^Bits of the set on / })
+      .first()
+      .click();
+    const toAdd = page.getByRole("list", { name: "Bits to add" });
+    await expect(toAdd.getByRole("listitem")).toHaveCount(3);
+    await page.getByRole("searchbox", { name: "Search your bits to add" }).fill("zebra");
+    await expect(toAdd.getByRole("listitem")).toHaveCount(1);
+    await toAdd.getByRole("button", { name: "Add Zebra crossing" }).click();
+    await page.getByRole("searchbox", { name: "Search your bits to add" }).fill("");
+    // What is already on the set is not offered again.
+    await expect(toAdd.getByRole("listitem")).toHaveCount(2);
+    await toAdd.getByRole("button", { name: "Add Dentist" }).click();
+    const rows = page.getByRole("list", { name: "Bits of the set" });
+    await rows.getByRole("listitem", { name: "Zebra crossing" }).getByRole("radio", { name: "Landed" }).click();
+    await rows.getByRole("listitem", { name: "Dentist" }).getByRole("radio", { name: "Flat" }).click();
+    await page.getByRole("button", { name: "Save ratings" }).click();
+    await expect(toast(page, "Ratings saved")).toBeVisible();
+    await expect(page.getByText("1 of 2 landed")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Rated bits" }).getByRole("listitem")).toHaveCount(2);
+
+    await page.goto("/sets/not-a-set/bits");
+    await expect(page.getByRole("heading", { name: "Set not found" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Performance History" })).toHaveAttribute(
+      "href",
+      "/performance-history",
+    );
   });
 });

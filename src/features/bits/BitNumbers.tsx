@@ -40,7 +40,12 @@ export function TrendMarks({ recent }: { recent: Rating[] }) {
   if (recent.length === 0) return null;
   const oldestFirst = [...recent].reverse();
   return (
-    <Flex gap="1" wrap="wrap" role="list" aria-label={`Last ${recent.length} sets, oldest first`}>
+    <Flex
+      gap="1"
+      wrap="wrap"
+      role="list"
+      aria-label={`Last ${recent.length === 1 ? "set" : `${recent.length} sets, oldest first`}`}
+    >
       {oldestFirst.map((r, i) => (
         <Badge key={i} role="listitem" color={RATING_COLORS[r]} variant="solid" radius="full">
           {RATING_LABELS[r]}

@@ -334,7 +334,16 @@ function AddBits({ list }: { list: SetListView }) {
         <LoadingState variant="skeleton" label="Loading your bits" rows={2} />
       ) : candidates.length === 0 ? (
         <Text size="2" color="gray">
-          {term !== "" ? "No bits match." : "Every bit in your library is in this set. Add bits on the Bits page."}
+          {term !== ""
+            ? "No bits match."
+            : page.page.length === 0
+              ? "Your library has no bits yet. "
+              : "Every bit you can add is in this set. "}
+          {term === "" ? (
+            <Link asChild>
+              <RouterLink to={paths.bits}>Add bits on the Bits page</RouterLink>
+            </Link>
+          ) : null}
         </Text>
       ) : (
         <Flex direction="column" gap="1" asChild>

@@ -9,10 +9,23 @@ import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";
 
+function NotFound() {
+  return (
+    <EmptyState
+      title="Set list not found"
+      action={
+        <Button asChild variant="soft" size="3">
+          <RouterLink to={paths.setLists}>All set lists</RouterLink>
+        </Button>
+      }
+    />
+  );
+}
+
 function Stage({ id }: { id: Id<"setLists"> }) {
   const list = useQuery(api.setLists.get, { id });
   if (list === undefined) return <LoadingState label="Loading the set…" />;
-  if (list === null) return <EmptyState title="Set list not found" />;
+  if (list === null) return <NotFound />;
   return (
     <Flex direction="column" gap="5">
       <Flex justify="between" align="center" gap="3">
@@ -23,6 +36,17 @@ function Stage({ id }: { id: Id<"setLists"> }) {
           <RouterLink to={paths.setList(list._id)}>Close</RouterLink>
         </Button>
       </Flex>
+      {list.bits.length === 0 ? (
+        <EmptyState
+          title="No bits in this set yet"
+          description="Add bits to the set list, then come back to this view."
+          action={
+            <Button asChild size="3">
+              <RouterLink to={paths.setList(list._id)}>Add bits</RouterLink>
+            </Button>
+          }
+        />
+      ) : null}
       <Flex direction="column" gap="4" asChild>
         <ol aria-label="The set" style={{ listStyle: "none", margin: 0, padding: 0 }}>
           {list.bits.map((bit, i) => (
@@ -46,9 +70,9 @@ export function StageView({ id }: { id: string | undefined }) {
       <Box p={{ initial: "4", sm: "6" }} style={{ minHeight: "100dvh" }} asChild>
         <main id="main">
           {id === undefined ? (
-            <EmptyState title="Set list not found" />
+            <NotFound />
           ) : (
-            <ErrorBoundary fallback={<EmptyState title="Set list not found" />}>
+            <ErrorBoundary fallback={<NotFound />}>
               <Stage id={id as Id<"setLists">} />
             </ErrorBoundary>
           )}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BIT_SECONDS_MESSAGE, BIT_TITLE_REQUIRED } from "@convex/lib/bitRules";
+import { BIT_SECONDS_MESSAGE, BIT_TAG_TOO_LONG, BIT_TITLE_REQUIRED, MAX_BIT_TAG_LENGTH } from "@convex/lib/bitRules";
 import { bitDefaults, bitSchema, parseBitLength, parseBitTags } from "./bitSchema";
 
 describe("bit form", () => {
@@ -36,5 +36,19 @@ describe("bit form", () => {
   test("a length past half an hour is refused with the server's message", () => {
     const bad = bitSchema.safeParse({ ...bitDefaults(), title: "Long", length: "31:00" });
     expect(bad.error?.issues.map((i) => i.message)).toEqual([BIT_SECONDS_MESSAGE]);
+  });
+
+  test("every field's problem shows at once, not one after another", () => {
+    const bad = bitSchema.safeParse({
+      ...bitDefaults(),
+      title: " ",
+      length: "99:99",
+      tags: `ok, ${"t".repeat(MAX_BIT_TAG_LENGTH + 1)}`,
+    });
+    expect(bad.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["title", BIT_TITLE_REQUIRED],
+      ["tags", BIT_TAG_TOO_LONG],
+      ["length", BIT_SECONDS_MESSAGE],
+    ]);
   });
 });

@@ -38,7 +38,7 @@ export function parseBitLength(text: string): number | undefined {
   return /^\d+$/.test(value) ? Number(value) : Number.NaN;
 }
 
-/** The bit dialog's form, with the server's limits (convex/lib/bitRules). */
+/** The bit dialog's form, with the server's limits (convex/lib/bitRules). Each field checks itself, so every problem shows at once. */
 export const bitSchema = z
   .object({
     title: withoutControlCharacters(
@@ -48,26 +48,22 @@ export const bitSchema = z
     notes: withoutControlCharacters(z.string().max(MAX_BIT_NOTES_LENGTH, BIT_NOTES_TOO_LONG), "Notes", {
       multiline: true,
     }),
-    tags: withoutControlCharacters(z.string(), "Tags"),
-    length: z.string(),
+    tags: withoutControlCharacters(z.string(), "Tags")
+      .refine((text) => parseBitTags(text).every((t) => t.length <= MAX_BIT_TAG_LENGTH), BIT_TAG_TOO_LONG)
+      .refine((text) => parseBitTags(text).length <= MAX_BIT_TAGS, BIT_TOO_MANY_TAGS),
+    length: z.string().refine((text) => {
+      const seconds = parseBitLength(text);
+      return seconds === undefined || isBitSeconds(seconds);
+    }, BIT_SECONDS_MESSAGE),
     status: z.enum(BIT_STATUSES),
   })
-  .transform((values, ctx) => {
-    const tags = parseBitTags(values.tags);
-    if (tags.some((t) => t.length > MAX_BIT_TAG_LENGTH)) {
-      ctx.addIssue({ code: "custom", path: ["tags"], message: BIT_TAG_TOO_LONG });
-    }
-    if (tags.length > MAX_BIT_TAGS) ctx.addIssue({ code: "custom", path: ["tags"], message: BIT_TOO_MANY_TAGS });
-    const seconds = parseBitLength(values.length);
-    if (seconds !== undefined && !isBitSeconds(seconds)) {
-      ctx.addIssue({ code: "custom", path: ["length"], message: BIT_SECONDS_MESSAGE });
-    }
+  .transform((values) => {
     const notes = values.notes.trim();
     return {
       title: values.title,
       notes: notes === "" ? undefined : notes,
-      tags,
-      seconds,
+      tags: parseBitTags(values.tags),
+      seconds: parseBitLength(values.length),
       status: values.status as BitStatus,
     };
   });
