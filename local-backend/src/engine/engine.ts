@@ -415,16 +415,20 @@ export class Engine {
   }
 
   /** Replaces the whole database with a snapshot, as one commit. */
-  importSnapshot(snapshot: unknown): Promise<{ documents: number; files: number }> {
-    return importSnapshot(this, snapshot);
+  async importSnapshot(snapshot: unknown): Promise<{ documents: number; files: number }> {
+    const imported = await importSnapshot(this, snapshot);
+    await this.durable();
+    return imported;
   }
 
   /** The same from the snapshot's bytes, read a chunk at a time (never one string). */
-  importSnapshotStream(
+  async importSnapshotStream(
     chunks: AsyncIterable<Uint8Array>,
     stats?: SnapshotReadStats,
   ): Promise<{ documents: number; files: number }> {
-    return importSnapshotStream(this, chunks, stats);
+    const imported = await importSnapshotStream(this, chunks, stats);
+    await this.durable();
+    return imported;
   }
 
   /** Writes what changed since the last compaction into the data directory's segments and empties the log. */

@@ -110,6 +110,8 @@ export class FileStorage {
         mutationTag.exit(() => this.engine.t.run(async () => db.insert("_storage", doc))),
       );
       db.storeFile(id, blob);
+      // The id is answered once its `_storage` document is on disk (the log fsyncs in groups).
+      await this.engine.store.durable();
       return id;
     } finally {
       this.releaseSha(sha);
