@@ -1,6 +1,6 @@
 import { Button, Callout, Flex, Heading } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import { useLocation } from "react-router-dom";
+import { useLocation } from "@/lib/router";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { PageContainer } from "@/components/PageContainer";
 import { paths } from "@/lib/paths";

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { RouteMatch } from "react-router-dom";
+import type { RouteMatch } from "@/lib/router";
 
 /**
  * What a signed-out visitor gets on a route of the signed-in group, declared in the

@@ -1,4 +1,4 @@
-import { BrowserRouter, matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from "react-router-dom";
+import { BrowserRouter, matchRoutes, Navigate, renderMatches, useLocation, type RouteObject } from "@/lib/router";
 import { Suspense, use, useMemo, type ComponentType, type ReactNode } from "react";
 import { LoadingState } from "@/components/LoadingState";
 import { paths, ROUTE_PRELOADED_GLOBAL, type OnboardingStep } from "@/lib/paths";
@@ -12,9 +12,8 @@ type PageModule = { Component?: ComponentType; element?: ReactNode };
 type Loader = () => Promise<PageModule>;
 
 /**
- * A route of the table. React Router's declarative mode (BrowserRouter and
- * useRoutes) renders it: its data router (loaders, actions, fetchers) is twice
- * the size and the app uses none of it. `lazy` code is loaded on first visit
+ * A route of the table, rendered by the app's router (src/lib/router.tsx;
+ * React Router's declarative API in a small part of its size). `lazy` code is loaded on first visit
  * (Suspense: a navigation keeps the old page until it is in, as it runs in a
  * transition); `HydrateFallback` shows meanwhile on a first load; an error
  * below a route with `errorElement` shows the route error page.
@@ -195,16 +194,16 @@ function LazyRoute({ loader }: { loader: Loader }) {
 }
 
 /** Each lazy route object's loader, for routerReady. */
-const loaderOf = new WeakMap<RouteObject, Loader>();
+const loaderOf = new WeakMap<RouteObject<ReactNode>, Loader>();
 
-/** The table as React Router's route objects (handles kept for useRouteAccess). */
-function toRouteObjects(table: AppRoute[]): RouteObject[] {
+/** The table as the router's route objects (handles kept for useRouteAccess). */
+function toRouteObjects(table: AppRoute[]): RouteObject<ReactNode>[] {
   return table.map(({ lazy, errorElement, HydrateFallback, children, element, ...rest }) => {
     let shown = lazy ? <LazyRoute loader={lazy} /> : element;
     if (HydrateFallback) shown = <Suspense fallback={<HydrateFallback />}>{shown}</Suspense>;
     if (errorElement) shown = <RouteErrorBoundary>{shown}</RouteErrorBoundary>;
     const base = { ...rest, element: shown };
-    const object = (children ? { ...base, children: toRouteObjects(children) } : base) as RouteObject;
+    const object: RouteObject<ReactNode> = children ? { ...base, children: toRouteObjects(children) } : base;
     if (lazy) loaderOf.set(object, lazy);
     return object;
   });
@@ -241,10 +240,9 @@ export function routerReady(capMs: number): Promise<void> {
 }
 
 function AppRoutes() {
-  const location = useLocation();
-  const element = useRoutes(routeObjects, location);
-  const matches = useMemo(() => matchRoutes(routeObjects, location) ?? [], [location]);
-  return <RouteMatchesContext value={matches}>{element}</RouteMatchesContext>;
+  const { pathname } = useLocation();
+  const matches = useMemo(() => matchRoutes(routeObjects, pathname), [pathname]);
+  return <RouteMatchesContext value={matches ?? []}>{renderMatches(matches)}</RouteMatchesContext>;
 }
 
 export function AppRouter() {

@@ -1,6 +1,6 @@
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Link } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { paths } from "@/lib/paths";
 
 /** The small 'Back to Dashboard' link above a page's heading. */

@@ -1,5 +1,5 @@
 import { Button } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { paths } from "@/lib/paths";
 
 /** 'Log your first set': the action of the empty states that only a logged set fills (history, badges). */

@@ -1,6 +1,6 @@
 import { Button, Dialog, Flex, Link, Separator, Text } from "@radix-ui/themes";
 import { useState, type ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { EmailPasswordForm } from "./auth/EmailPasswordForm";
 import { GoogleButton } from "./auth/GoogleButton";
 import { paths } from "@/lib/paths";

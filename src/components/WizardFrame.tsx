@@ -1,7 +1,7 @@
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Button, Card, Flex, Heading, Progress, Text } from "@radix-ui/themes";
 import type { ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "@/lib/router";
 import { PageContainer } from "@/components/PageContainer";
 import { paths } from "@/lib/paths";
 

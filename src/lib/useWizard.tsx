@@ -1,5 +1,5 @@
 import { useState, useSyncExternalStore, type ReactElement } from "react";
-import { Navigate, useNavigate } from "react-router-dom";
+import { Navigate, useNavigate } from "@/lib/router";
 
 /** Where a wizard keeps its answers between steps (and across a reload). */
 export type WizardStore<S> = {

@@ -1,5 +1,5 @@
 import { Flex } from "@radix-ui/themes";
-import { useParams } from "react-router-dom";
+import { useParams } from "@/lib/router";
 import { PageContainer } from "../components/PageContainer";
 import { EventOwnerTools } from "../features/claims/EventOwnerTools";
 import { EventLiveList } from "../features/live-list/LiveListSection";

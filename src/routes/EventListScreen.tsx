@@ -1,4 +1,4 @@
-import { useParams } from "react-router-dom";
+import { useParams } from "@/lib/router";
 import { PageContainer } from "../components/PageContainer";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { RoomScreen } from "../features/live-list/RoomScreen";

@@ -1,5 +1,5 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { PageContainer } from "@/components/PageContainer";
 import { paths } from "@/lib/paths";
 

@@ -1,4 +1,4 @@
-import { useParams } from "react-router-dom";
+import { useParams } from "@/lib/router";
 import { PageContainer } from "@/components/PageContainer";
 import { RateSetPage } from "@/features/bits/RateSetPage";
 

@@ -1,4 +1,4 @@
-import { useParams } from "react-router-dom";
+import { useParams } from "@/lib/router";
 import { StageView } from "@/features/bits/StageView";
 
 /** /set-lists/:id/stage: the set in large type for the stage. */

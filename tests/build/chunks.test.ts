@@ -136,10 +136,10 @@ describe("production chunks", () => {
     expect(found).toEqual([]);
   });
 
-  test("the entry runs React Router in declarative mode, without its data router", () => {
-    // createBrowserRouter's code carries this message (the minifier keeps strings); BrowserRouter's does not.
-    expect(entry().code).toContain("react-router");
-    expect(entry().code).not.toContain("non-empty routes array to createRouter");
+  test("the entry routes with the app's own router (src/lib/router.tsx), not React Router's 12 KB", () => {
+    const ids = entry().moduleIds;
+    expect(ids).toContain(path.join(root, "src/lib/router.tsx"));
+    expect(chunks.flatMap((c) => c.moduleIds).filter((id) => /\/node_modules\/react-router/.test(id))).toEqual([]);
   });
 
   test("the entry carries no component only lazy pages use (barrels are followed by the names imported)", () => {

@@ -1,6 +1,6 @@
 import { useConvexAuth, useQuery } from "convex/react";
 import { lazy, Suspense } from "react";
-import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { Navigate, Outlet, useLocation } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { LoadingState } from "@/components/LoadingState";
 import { paths } from "@/lib/paths";

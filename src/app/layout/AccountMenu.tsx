@@ -1,7 +1,7 @@
 import { ExitIcon, GearIcon, PersonIcon } from "@radix-ui/react-icons";
 import { Avatar, DropdownMenu, IconButton } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { useSignOut } from "@/components/auth/useSignOut";
 import { initials } from "@/lib/format";

@@ -1,7 +1,7 @@
 import { Box } from "@radix-ui/themes";
 import { useConvexConnectionState } from "convex/react";
 import { lazy, Suspense } from "react";
-import { Outlet } from "react-router-dom";
+import { Outlet } from "@/lib/router";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { useOnline } from "@/lib/useOnline";

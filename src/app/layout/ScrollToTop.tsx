@@ -1,5 +1,5 @@
 import { useLayoutEffect } from "react";
-import { useLocation } from "react-router-dom";
+import { useLocation } from "@/lib/router";
 
 /** Scrolls to the top whenever the path changes (spec: on every route change). */
 export function ScrollToTop() {

@@ -2,7 +2,7 @@ import { CalendarIcon, DashboardIcon, MagnifyingGlassIcon, ReaderIcon } from "@r
 import { Box, Button, Flex, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
 import { lazy, Suspense, useState, type ReactNode } from "react";
-import { Link as RouterLink, useMatch } from "react-router-dom";
+import { Link as RouterLink, useMatch } from "@/lib/router";
 import { paths } from "@/lib/paths";
 import { useHideOnScroll } from "./useHideOnScroll";
 

@@ -1,5 +1,5 @@
 import { Link, Text } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { paths } from "@/lib/paths";
 
 /** "Already have an account? Sign in", opening the auth page on the sign-in form. */

@@ -1,7 +1,7 @@
 import { useAuthActions } from "@convex-dev/auth/react";
 import { useConvexAuth, useMutation } from "convex/react";
 import { useCallback } from "react";
-import { useLocation, useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { forgetThisDevice } from "@/components/notifications/pushDevice";
 import { type SignOutOutcome, signOutToast } from "@/lib/authErrors";

@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import type { UsePaginatedQueryResult } from "convex/react";
 import { useState, type ComponentProps, type ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { toast } from "sonner";
 import type { Id } from "@convex/_generated/dataModel";
 import { EmptyState } from "@/components/EmptyState";

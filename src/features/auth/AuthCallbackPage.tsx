@@ -1,6 +1,6 @@
 import { useConvexAuth } from "convex/react";
 import { useEffect, useState } from "react";
-import { Navigate } from "react-router-dom";
+import { Navigate } from "@/lib/router";
 import { LoadingState } from "@/components/LoadingState";
 import { VisuallyHidden } from "@radix-ui/themes";
 import { googleFailureToast } from "@/lib/authErrors";

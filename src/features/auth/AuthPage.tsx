@@ -1,6 +1,6 @@
 import { useConvexAuth } from "convex/react";
 import { useState } from "react";
-import { Navigate, useLocation } from "react-router-dom";
+import { Navigate, useLocation } from "@/lib/router";
 import { paths } from "@/lib/paths";
 import { AuthPanel, type AuthMode } from "./AuthPanel";
 

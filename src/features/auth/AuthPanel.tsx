@@ -1,6 +1,6 @@
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Card, Flex, Heading, Link, Separator, Tabs, Text } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { EmailPasswordForm } from "@/components/auth/EmailPasswordForm";
 import { GoogleButton } from "@/components/auth/GoogleButton";
 import { paths } from "@/lib/paths";

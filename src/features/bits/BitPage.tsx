@@ -2,7 +2,7 @@ import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Badge, Button, DataList, Flex, Grid, Heading, Link, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { format } from "date-fns";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { BIT_STATUS_LABELS, formatBitLength } from "@convex/lib/bitRules";

@@ -3,7 +3,7 @@ import { Badge, Box, Button, Card, Flex, Heading, SegmentedControl, Select, Text
 import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { useEffect, useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import {
   BIT_STATUS_LABELS,

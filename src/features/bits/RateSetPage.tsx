@@ -2,7 +2,7 @@ import { PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Flex, Heading, Link, Text, TextField } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { landedSummary, MAX_BIT_SEARCH_LENGTH } from "@convex/lib/bitRules";

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink, useNavigate } from "@/lib/router";
 import { z } from "zod";
 import { api } from "@convex/_generated/api";
 import { MAX_SET_LIST_TITLE_LENGTH, SET_LIST_TITLE_REQUIRED, SET_LIST_TITLE_TOO_LONG } from "@convex/lib/bitRules";

@@ -1,6 +1,6 @@
 import { Box, Button, Flex, Heading, Text, Theme } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { formatBitLength } from "@convex/lib/bitRules";

@@ -4,7 +4,7 @@ import { useConvexAuth, useQuery } from "convex/react";
 import type { FunctionReturnType } from "convex/server";
 import { format } from "date-fns";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { toast } from "sonner";
 import { api } from "@convex/_generated/api";
 import { badgeByCode } from "@convex/lib/badges";

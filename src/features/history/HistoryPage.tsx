@@ -1,7 +1,7 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Box, Button, Card, Flex, Grid, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth, usePaginatedQuery, useQuery } from "convex/react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { landedSummary } from "@convex/lib/bitRules";
 import { formatDuration } from "@convex/lib/time";

@@ -1,5 +1,5 @@
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { GoogleButton } from "@/components/auth/GoogleButton";
 import { SignInPrompt } from "@/components/auth/SignInPrompt";
 import { paths } from "@/lib/paths";

@@ -1,6 +1,6 @@
 import { Flex } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
-import { Navigate } from "react-router-dom";
+import { Navigate } from "@/lib/router";
 import { paths } from "@/lib/paths";
 import { CommunityStats } from "./CommunityStats";
 import { FeatureCards } from "./FeatureCards";

@@ -1,6 +1,6 @@
 import { Badge, Box, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { paths } from "@/lib/paths";

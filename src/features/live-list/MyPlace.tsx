@@ -1,7 +1,7 @@
 import { Box, Button, Flex, Link, Text } from "@radix-ui/themes";
 import { useConvexAuth, useMutation, useQuery } from "convex/react";
 import { useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { OnDeckPrompt } from "@/components/notifications/OnDeckPrompt";

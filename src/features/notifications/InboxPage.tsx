@@ -3,7 +3,7 @@ import { Badge, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { useMutation, usePaginatedQuery, useQuery } from "convex/react";
 import { formatDistanceToNowStrict } from "date-fns";
 import { useState, type CSSProperties } from "react";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink, useNavigate } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { EmptyState } from "@/components/EmptyState";

@@ -1,7 +1,7 @@
 import { BellIcon } from "@radix-ui/react-icons";
 import { IconButton } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { Link as RouterLink, useMatch } from "react-router-dom";
+import { Link as RouterLink, useMatch } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { INBOX_PAGE } from "@convex/lib/notificationRules";
 import { paths } from "@/lib/paths";

@@ -1,7 +1,7 @@
 import { ArrowLeftIcon } from "@radix-ui/react-icons";
 import { Button, Card, Flex } from "@radix-ui/themes";
 import { useEffect, type ReactNode } from "react";
-import { Navigate, useNavigate } from "react-router-dom";
+import { Navigate, useNavigate } from "@/lib/router";
 import { LoadingState } from "@/components/LoadingState";
 import { PageContainer } from "@/components/PageContainer";
 import { onboardingSteps, paths, type OnboardingStep } from "@/lib/paths";

@@ -1,6 +1,6 @@
 import { CalendarIcon, MagnifyingGlassIcon, StarIcon } from "@radix-ui/react-icons";
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { onboardingSteps, paths } from "@/lib/paths";
 import { OnboardingShell } from "./OnboardingShell";
 import { SHOWN_STEPS, shownStep } from "./progress";

@@ -1,6 +1,6 @@
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate } from "@/lib/router";
 import { toast } from "sonner";
 import { api } from "@convex/_generated/api";
 import { errorMessage } from "@/lib/convexErrors";

@@ -3,7 +3,7 @@ import { Box, Button, Callout, Card, Flex, Heading, Link, Text } from "@radix-ui
 import { useMutation, useQuery } from "convex/react";
 import { format } from "date-fns";
 import { useEffect } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { toast } from "sonner";
 import { api } from "@convex/_generated/api";
 import { isDefaultStageName, MAX_DEFAULT_CITY_LENGTH, MAX_DISPLAY_NAME_LENGTH } from "@convex/lib/profileRules";

@@ -1,7 +1,7 @@
 import { HeartFilledIcon } from "@radix-ui/react-icons";
 import { Card, Flex, Heading, Link, Skeleton, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { paths } from "../../lib/paths";

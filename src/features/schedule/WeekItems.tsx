@@ -2,7 +2,7 @@ import { CalendarIcon, ExternalLinkIcon, TrashIcon } from "@radix-ui/react-icons
 import { Badge, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import type { FunctionReturnType } from "convex/server";
 import { useId } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { ConfirmDialog } from "@/components/ConfirmDialog";
 import type { api } from "@convex/_generated/api";
 import { formatDuration } from "@convex/lib/time";

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import { useSearchParams } from "react-router-dom";
+import { useSearchParams } from "@/lib/router";
 import { localDateString } from "@convex/lib/time";
 import { scheduleWeek } from "@convex/lib/weeks";
 import { viewerTimeZone } from "@/lib/timeZone";

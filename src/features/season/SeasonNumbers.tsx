@@ -1,5 +1,5 @@
 import { Card, DataList, Flex, Grid, Heading, Link, Text } from "@radix-ui/themes";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import type { Season } from "@convex/model/season";
 import { StatTile } from "@/components/StatTile";
 import { paths } from "@/lib/paths";

@@ -1,7 +1,7 @@
 import { Flex, Heading, SegmentedControl, Text } from "@radix-ui/themes";
 import { useQuery } from "convex/react";
 import { useMemo, useState } from "react";
-import { useSearchParams } from "react-router-dom";
+import { useSearchParams } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { periodProblem, yearPeriod, type SeasonPeriod } from "@convex/lib/season";
 import { localDateString } from "@convex/lib/time";

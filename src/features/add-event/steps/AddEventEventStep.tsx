@@ -1,7 +1,7 @@
 import { Button, Flex } from "@radix-ui/themes";
 import { useMutation } from "convex/react";
 import { useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate } from "@/lib/router";
 import { toast } from "sonner";
 import { EventAtVenueStep } from "@/components/WizardSteps";
 import { errorCode } from "@/lib/convexErrors";

@@ -1,5 +1,5 @@
 import { useConvexAuth, useMutation } from "convex/react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate } from "@/lib/router";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
 import { errorCode } from "../../../lib/convexErrors";

@@ -1,6 +1,6 @@
 import { AlertDialog, Button, Dialog, Flex, Link, Text } from "@radix-ui/themes";
 import { useState, type RefObject } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { paths } from "../../../lib/paths";
 import { EventFacts } from "../event/EventFacts";
 import { TypeBadge, VenueLink, VerifiedBadge } from "../item/BadgesAndButtons";

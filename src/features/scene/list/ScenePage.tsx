@@ -2,7 +2,7 @@ import { MixerHorizontalIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
 import { useConvexAuth } from "convex/react";
 import { type ComponentProps, lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import type { LatLng } from "@convex/lib/geo";
 import { ErrorBoundary } from "../../../components/ErrorBoundary";
 import { paths } from "../../../lib/paths";

@@ -1,6 +1,6 @@
 import { Button } from "@radix-ui/themes";
 import { useMemo } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { EmptyState } from "../../../components/EmptyState";
 import { paths } from "../../../lib/paths";
 import { hasActiveFilters, planFiltersOf, type SceneFilters } from "../filters/filters";

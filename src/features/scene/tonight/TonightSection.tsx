@@ -2,7 +2,7 @@ import { Badge, Box, Button, Card, Flex, Heading, Link, Skeleton, Spinner, Text 
 import { useQuery } from "convex/react";
 import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
 import { checkInWindow } from "@convex/lib/checkInWindow";
 import { numbersLineText } from "@convex/lib/micNumbersLine";
