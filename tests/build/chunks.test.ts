@@ -142,6 +142,36 @@ describe("production chunks", () => {
     expect(chunks.flatMap((c) => c.moduleIds).filter((id) => /\/node_modules\/react-router/.test(id))).toEqual([]);
   });
 
+  test("before its first card the scene loads only the packages it draws with, and none of its later parts", () => {
+    // The bench's budget (gzip before the first card) in structure: a package or a part
+    // of the page added to these files is JavaScript every visitor waits for.
+    const firstLoad = [...new Set([...staticFiles(entry()), ...staticFiles(page("src/routes/Scene.tsx"))])];
+    const ids = firstLoad.flatMap((f) => byFile().get(f)!.moduleIds);
+    const packageOf = (id: string) => {
+      const at = id.lastIndexOf("/node_modules/");
+      if (at < 0) return [];
+      const [scope, name] = id.slice(at + "/node_modules/".length).split("/");
+      return [scope.startsWith("@") ? `${scope}/${name}` : scope];
+    };
+    const drawnWith = [
+      ...["react", "react-dom", "scheduler", "classnames", "@date-fns/tz"],
+      // Convex's client and its auth session (is-network-error is its retry test).
+      ...["convex", "@convex-dev/auth", "is-network-error"],
+      ...["@radix-ui/themes", "@radix-ui/react-slot", "@radix-ui/react-primitive", "@radix-ui/react-compose-refs"],
+      ...["@radix-ui/react-direction", "@radix-ui/react-visually-hidden"],
+    ];
+    expect([...new Set(ids.flatMap(packageOf))].filter((p) => !drawnWith.includes(p))).toEqual([]);
+    const later = [
+      "src/features/scene/tonight/TonightSection.tsx",
+      "src/features/scene/list/AreaSceneResults.tsx",
+      "src/features/scene/filters/SceneFiltersPanel.tsx",
+      "src/features/scene/card/EventDialogContent.tsx",
+      "src/app/layout/AccountMenu.tsx",
+      "src/features/notifications/NotificationBell.tsx",
+    ];
+    expect(later.filter((m) => ids.includes(path.join(root, m)))).toEqual([]);
+  });
+
   test("the entry carries no component only lazy pages use (barrels are followed by the names imported)", () => {
     const ids = entry().moduleIds;
     // Radix Themes' index re-exports every component; the entry draws neither a dialog nor a select.
