@@ -12,6 +12,7 @@
  * BENCH_PROF=<dir> the backend writes its CPU profile (node --cpu-prof) there.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ConvexClient, ConvexHttpClient } from "convex/browser";
 import { anyApi } from "convex/server";
@@ -122,9 +123,10 @@ export async function listDrop(): Promise<void> {
         occ?: { conflicts: number; retries: number; failures: number; enabled: boolean };
         queryRuns: number;
         commits: number;
+        storage?: { logFsyncs?: number };
       };
       const occ = stats.occ ?? { conflicts: NaN, retries: NaN, failures: NaN, enabled: true };
-      return { ...occ, queryRuns: stats.queryRuns, commits: stats.commits };
+      return { ...occ, queryRuns: stats.queryRuns, commits: stats.commits, fsyncs: stats.storage?.logFsyncs ?? NaN };
     };
     const before = await statsOf();
 
@@ -134,6 +136,7 @@ export async function listDrop(): Promise<void> {
     const spotIds: Array<string | null> = [];
     let failures = 0;
     const cpuStart = cpuMsOf(backend.pid);
+    const loadBefore = os.loadavg()[0];
     const t0 = performance.now();
     await Promise.all(
       comedians.map(async (client, i) => {
@@ -158,6 +161,7 @@ export async function listDrop(): Promise<void> {
     while (views.some((v) => v.length === 0 || shownCount(v.at(-1)!.view) < expectedShown) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }
+    const settledMs = performance.now() - t0;
     const after = await statsOf();
     const cpuMs = cpuMsOf(backend.pid) - cpuStart;
 
@@ -209,7 +213,8 @@ export async function listDrop(): Promise<void> {
     );
     console.log(
       `  failures ${failures}; conflicts ${after.conflicts - before.conflicts}, retries ${after.retries - before.retries}, ` +
-        `failed past the budget ${after.failures - before.failures}; ${after.commits - before.commits} commits, ` +
+        `failed past the budget ${after.failures - before.failures}; ${after.commits - before.commits} commits in ` +
+        `${after.fsyncs - before.fsyncs} fsyncs of the data log, ` +
         `${after.queryRuns - before.queryRuns} query runs for the screens`,
     );
     console.log(
@@ -222,7 +227,9 @@ export async function listDrop(): Promise<void> {
     );
     // CPU, unlike the times, hardly changes with the machine's load: the work itself.
     console.log(
-      `  backend CPU from the first send until every screen settled: ${ms(cpuMs)} (${ms(cpuMs / COMEDIANS)} a sign-up)`,
+      `  backend CPU from the first send until every screen settled: ${ms(cpuMs)} (${ms(cpuMs / COMEDIANS)} a sign-up), ` +
+        `${((100 * cpuMs) / settledMs).toFixed(0)}% of those ${(settledMs / 1000).toFixed(2)} s; load average ` +
+        `${loadBefore.toFixed(1)} at the first send, ${os.loadavg()[0].toFixed(1)} at the end (${os.cpus().length} cores)`,
     );
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));

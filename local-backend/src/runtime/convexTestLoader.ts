@@ -154,6 +154,22 @@ const EDITS: Edit[] = [
     replace:
       'db.patch("_scheduled_functions", id, { state: { kind: "canceled" }, completedTime: Date.now() });\n                globalThis.__localBackendJobFinished?.(Date.now());\n',
   },
+  {
+    why: "a function's validators are serialized and parsed once per definition, not on every call (a reload brings new ones)",
+    find: "async function resolveFunction(functionPath, type) {\n",
+    replace:
+      "const exportedValidators = new WeakMap();\nfunction exportedValidator(func, method) {\n    let kept = exportedValidators.get(func);\n    if (!kept) exportedValidators.set(func, (kept = {}));\n    if (!(method in kept)) kept[method] = JSON.parse(func[method]());\n    return kept[method];\n}\nasync function resolveFunction(functionPath, type) {\n",
+  },
+  {
+    why: "(the same) arguments",
+    find: "    const args = JSON.parse(func.exportArgs());\n",
+    replace: '    const args = exportedValidator(func, "exportArgs");\n',
+  },
+  {
+    why: "(the same) return values",
+    find: "    const returns = JSON.parse(func.exportReturns());\n",
+    replace: '    const returns = exportedValidator(func, "exportReturns");\n',
+  },
 ];
 
 /** Convex's advice appended to read-limit errors (crates/database/src/reads.rs OVER_LIMIT_HELP). */
