@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
+import { card as sceneCard, searchScene } from "./support/sceneList";
 import { toast } from "./support/ui";
 
 const uniqueWord = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, "").slice(0, 8)}`;
@@ -135,6 +136,19 @@ test.describe("add an event", () => {
       ),
     ).toBeVisible();
     await expect(page).toHaveURL(/\/add-event\/details$/);
+
+    // The mic the wizard put in her schedule says so on its card and its page, with Remove.
+    await page.goto("/scene");
+    await searchScene(page, title);
+    const own = sceneCard(page, title);
+    await expect(own.getByText("In your schedule")).toBeVisible();
+    await expect(own.getByRole("button", { name: "Add to Schedule" })).toHaveCount(0);
+    const [mine] = await runFunction<Array<{ _id: string }>>("venues:eventsAt", { venueName });
+    await page.goto(`/event/${mine._id}`);
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await expect(page.getByText("In your schedule")).toBeVisible();
+    await expect(page.getByRole("button", { name: `Remove ${title} from your schedule` })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Add to My Schedule" })).toHaveCount(0);
   });
 
   test("with Google Places the search is US only and waits for 3 characters", async ({ page, signUp }) => {

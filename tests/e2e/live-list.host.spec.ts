@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { encode } from "uqr";
 import { DEMO_ADMIN, expect, test } from "./fixtures";
 import { createOpenMic } from "./support/scene";
 import { toast } from "./support/ui";
@@ -111,4 +112,57 @@ test("the host corrects a walk-in's name, within its cap; the room screen shows 
   await expect(toast(page, "Name updated")).toBeVisible(LIVE);
   await expect(page.getByRole("list", { name: "Running order" }).getByText("Walk-in Willy")).toBeVisible(LIVE);
   await expect(screen.getByRole("group", { name: "On deck" })).toContainText("Walk-in Willy", LIVE);
+});
+
+/** The modules of a QR code drawn by QrCode (one SVG path of unit squares), as "x,y" keys. */
+function drawnModules(d: string): Set<string> {
+  return new Set([...d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map((m) => `${m[1]},${m[2]}`));
+}
+
+/** Whether `modules` is a QR code of `text` at some error-correction level and quiet zone. */
+function isQrOf(modules: Set<string>, extent: number, text: string): boolean {
+  for (const ecc of ["L", "M", "Q", "H"] as const) {
+    for (let border = 0; border <= 4; border++) {
+      const { data, size } = encode(text, { ecc, border });
+      if (size !== extent) continue;
+      const dark = new Set<string>();
+      data.forEach((row, y) => row.forEach((on, x) => on && dark.add(`${x},${y}`)));
+      if (dark.size === modules.size && [...dark].every((k) => modules.has(k))) return true;
+    }
+  }
+  return false;
+}
+
+test("the room screen shows the waitlist, and its QR code opens the night's page", async ({
+  page,
+  signIn,
+  runFunction,
+  appUrl,
+}) => {
+  test.setTimeout(120_000);
+  const tok = `zq${randomUUID().slice(0, 8)}`;
+  const id = await createOpenMic(runFunction, `Room Mic ${tok}`, "Room Room");
+  await signIn(page, DEMO_ADMIN);
+  await page.goto(`/event/${id}`);
+  const form = page.getByRole("form", { name: "Open tonight's list" });
+  await form.getByLabel("Spots").fill("1");
+  await form.getByRole("button", { name: "Open tonight's list" }).click();
+  for (const name of ["Walk-in Wally", "Walk-in Wanda"]) {
+    await page.getByLabel("Walk-in name").fill(name);
+    await page.getByRole("button", { name: "Add walk-in" }).click();
+    await expect(page.getByText(name).first()).toBeVisible(LIVE);
+  }
+
+  const screen = await page.context().newPage();
+  await screen.goto(`/event/${id}/list/screen`);
+  await expect(screen.getByRole("group", { name: "On deck" })).toContainText("Walk-in Wally", LIVE);
+  await expect(screen.getByRole("list", { name: "Waitlist" }).getByRole("listitem")).toHaveText(["Walk-in Wanda"]);
+
+  const qr = screen.getByRole("img", { name: "QR code: open tonight's list to sign up" });
+  const extent = Number(((await qr.getAttribute("viewBox")) ?? "").split(" ")[2]);
+  const modules = drawnModules((await qr.locator("path").getAttribute("d")) ?? "");
+  expect(isQrOf(modules, extent, `${appUrl}/event/${id}`)).toBe(true);
+  // The page it opens is the night's page, where the list takes sign-ups.
+  await screen.goto(`${appUrl}/event/${id}`);
+  await expect(screen.getByRole("heading", { level: 1, name: `Room Mic ${tok}` })).toBeVisible();
 });
