@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { api } from "./_generated/api";
+import { api, internal } from "./_generated/api";
 import type { Doc, Id } from "./_generated/dataModel";
 import type { MutationCtx } from "./_generated/server";
 // Load @date-fns/tz before fake timers replace Date (see checkIns.test.ts).
@@ -9,6 +9,7 @@ import { FAN_OUT_BATCH, fanOutBatch, fireDueAlarms, type FanOutJob } from "./mod
 import { defaultPrefs } from "./model/notifications";
 import { nyWed, t, useWednesdayNight } from "./testing/test.nightLists";
 import { expectAppError } from "./testing/test.expect";
+import { checkAllInvariants } from "./testing/test.invariants";
 import { createSceneItem, createUser, sceneItemRow } from "./testing/test.setup";
 import { triggers } from "./triggers";
 
@@ -163,6 +164,50 @@ async function followedMic(title: string, due: number, others: number): Promise<
 
 /** Documents the cron's transaction reads for one alarm: the alarm, its mic, the alarm again as it moves on. */
 const CRON_READS = 6;
+
+describe("follower rows against what they follow", () => {
+  async function followerProblems(): Promise<string[]> {
+    return (await checkAllInvariants(t)).problems.filter((line) => line.startsWith("micFollowers"));
+  }
+
+  test("the invariant check finds a row missing, at the wrong lead time or left behind; the backfill mends the first two", async () => {
+    const comic = await createUser(t);
+    const [fav, planned, stray] = [
+      await createSceneItem(t, { title: "Favourite Mic", dayOfWeek: 4, startTimeLocal: "20:00" }),
+      await createSceneItem(t, { title: "Planned Mic", dayOfWeek: 5, startTimeLocal: "20:00" }),
+      await createSceneItem(t, { title: "Stray Mic", dayOfWeek: 6, startTimeLocal: "20:00" }),
+    ];
+    await comic.asUser.mutation(api.favorites.add, { sceneItemId: fav });
+    await comic.asUser.mutation(api.schedule.add, { sceneItemId: planned });
+    expect(await checkAllInvariants(t)).toEqual({ ok: true, problems: [] });
+
+    // Written past the triggers, as data from before the table existed would be.
+    await t.run(async (ctx) => {
+      const rowOf = async (micId: Id<"sceneItems">) =>
+        (await ctx.db
+          .query("micFollowers")
+          .withIndex("by_user_and_mic", (q) => q.eq("userId", comic.userId).eq("micId", micId))
+          .unique())!;
+      await ctx.db.delete("micFollowers", (await rowOf(fav))._id);
+      await ctx.db.patch("micFollowers", (await rowOf(planned))._id, { leadMinutes: 120 });
+      await ctx.db.insert("micFollowers", { micId: stray, userId: comic.userId, leadMinutes: 30 });
+    });
+    const who = `micFollowers of user ${comic.userId}`;
+    expect((await followerProblems()).sort()).toEqual(
+      [
+        `${who} for mic ${fav}: missing`,
+        `${who} for mic ${planned}: lead 120, the comedian's choices say 30`,
+        `${who} for mic ${stray}: a row, but the comedian no longer follows the mic`,
+      ].sort(),
+    );
+
+    await t.mutation(internal.notifications.backfillFollowers, {});
+    await t.finishAllScheduledFunctions(() => undefined);
+    expect(await followerProblems()).toEqual([
+      `${who} for mic ${stray}: a row, but the comedian no longer follows the mic`,
+    ]);
+  });
+});
 
 describe("list openings read the followers due, not the whole following", () => {
   test("the same documents per run for 5 followers due among 20 and among 20 + 600", async () => {

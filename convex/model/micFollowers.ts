@@ -41,6 +41,41 @@ async function follows(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems
   return entries.some((e) => e.completedAt === undefined);
 }
 
+/** What the comedian's follower row of the mic should hold now: its lead time, or absent (`undefined`). */
+async function expectedLead(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<Lead | undefined> {
+  return (await follows(ctx, userId, micId)) ? await leadOf(ctx, userId) : undefined;
+}
+
+/** A favourite or unplayed schedule entry without its follower row: one problem line, or none. */
+export async function missingFollower(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<string[]> {
+  const row = await ctx.db
+    .query("micFollowers")
+    .withIndex("by_user_and_mic", (q) => q.eq("userId", userId).eq("micId", micId))
+    .first();
+  return row === null ? [`micFollowers of user ${userId} for mic ${micId}: missing`] : [];
+}
+
+/** A follower row against what the comedian's favourite, schedule and choices say now (duplicates by the first row). */
+export async function followerRowProblems(ctx: QueryCtx, row: Doc<"micFollowers">): Promise<string[]> {
+  const { userId, micId } = row;
+  const [rows, lead] = await Promise.all([
+    ctx.db
+      .query("micFollowers")
+      .withIndex("by_user_and_mic", (q) => q.eq("userId", userId).eq("micId", micId))
+      .take(2),
+    expectedLead(ctx, userId, micId),
+  ]);
+  const what = `micFollowers of user ${userId} for mic ${micId}`;
+  const problems: string[] = [];
+  if (rows.length > 1 && rows[0]._id === row._id) problems.push(`${what}: more than one row`);
+  if (lead === undefined) problems.push(`${what}: a row, but the comedian no longer follows the mic`);
+  else if (row.leadMinutes !== lead)
+    problems.push(
+      `${what}: lead ${JSON.stringify(row.leadMinutes)}, the comedian's choices say ${JSON.stringify(lead)}`,
+    );
+  return problems;
+}
+
 /** Puts the comedian's follower row of the mic where their favourite, schedule and choices say. */
 async function syncFollower(ctx: MutationCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<void> {
   const [row, following] = await Promise.all([

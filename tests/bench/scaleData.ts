@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scrypt } from "lucia";
 import type { Doc } from "../../convex/_generated/dataModel";
+import { DEFAULT_LEAD_MINUTES } from "../../convex/lib/notificationRules";
 import { entryDueAt } from "../../convex/model/scheduleDue";
 import { cityKey } from "../../convex/model/stats";
 import { backendCli } from "./backend/common";
@@ -236,6 +237,8 @@ export async function writeScaleSnapshot(options: ScaleOptions): Promise<ScaleSu
         const dueAt = entryDueAt(pool[micIndex] as unknown as Doc<"sceneItems">, { addedAt }, nowMs);
         add("scheduleEntries", { userId, sceneItemId: micIds[micIndex], addedAt, dueAt });
         add("favorites", { userId, sceneItemId: micIds[micIndex] });
+        // The follower row the triggers keep for a favourite (no notification choices: the default lead).
+        add("micFollowers", { micId: micIds[micIndex], userId, leadMinutes: DEFAULT_LEAD_MINUTES });
       }
       totalSets += sets.length;
       totalMinutes += summary.stats.totalMinutes;

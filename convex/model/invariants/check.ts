@@ -14,6 +14,8 @@
  *   review counts against a recount of the ratings;
  * - ./micNumbers: each night's numbers row against its list, each mic's
  *   numbers summary and short line against its latest nights summed again;
+ * - ./followers: each `micFollowers` row against the favourite, schedule entry
+ *   and lead time it follows, and every favourite and unplayed entry has its row;
  * - links (in every group, and ./links for the tables with no other rule):
  *   every row points at an existing mic and user.
  *
@@ -31,6 +33,7 @@ import type { QueryCtx } from "../../_generated/server";
 import { badgePages, finishBadges } from "./badges";
 import { bitPages, finishBits } from "./bits";
 import { communityPages, finishCommunity } from "./community";
+import { followerPages } from "./followers";
 import { linkPages } from "./links";
 import { micNumberPages } from "./micNumbers";
 import { finishMics, micPages } from "./mics";
@@ -75,6 +78,7 @@ export const INVARIANT_PARTS = [
   "setReviews",
   "micNights",
   "micNumberSummaries",
+  "micFollowers",
 ] as const;
 export type InvariantPart = (typeof INVARIANT_PARTS)[number];
 
@@ -87,6 +91,7 @@ const PAGES: Record<InvariantPart, PageCheck> = {
   ...communityPages,
   ...bitPages,
   ...micNumberPages,
+  ...followerPages,
 };
 
 /** The comparisons that need every page, in the order their problem lines are listed. */

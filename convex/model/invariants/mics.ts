@@ -18,6 +18,7 @@ import type { QueryCtx } from "../../_generated/server";
 import { DEFAULT_TIME_ZONE, localDateString } from "../../lib/time";
 import { unfoldedCheckIns, VERIFICATION_PERIOD_MS, VERIFY_MIN_COMEDIANS } from "../micTriggers";
 import { cityKey } from "../stats";
+import { checkFollower } from "./followers";
 import { checkLinks, checkRows, type Finisher, type PageCheck } from "./page";
 
 /** A verified item needs its expiry and two comedians among its check-ins of the 30 days up to lastVerifiedAt. */
@@ -103,6 +104,7 @@ const checkIns: PageCheck = (p) => {
 const favorites: PageCheck = (p) =>
   checkRows(p, "favorites", async (f) => {
     await checkLinks(p, "favorites", { _id: f._id, userId: f.userId, itemId: f.sceneItemId });
+    await checkFollower(p, f.userId, f.sceneItemId);
     const same = await p.ctx.db
       .query("favorites")
       .withIndex("by_user_and_item", (q) => q.eq("userId", f.userId).eq("sceneItemId", f.sceneItemId))
