@@ -1,9 +1,20 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../convex-dev/model/seedData";
-import { isAlive, killGroup, runFunction as runCli, startBackend, stopBackend, waitForExit } from "./support/backend";
+import webpush from "web-push";
+import {
+  envRemove,
+  envSet,
+  isAlive,
+  killGroup,
+  runFunction as runCli,
+  startBackend,
+  stopBackend,
+  waitForExit,
+} from "./support/backend";
 import { queueGoogleIdentity, type GoogleIdentity } from "./support/google-mock";
 import { readState, updateState } from "./support/state";
+import { startPushService, type Received } from "./support/webPush";
 
 export { expect };
 
@@ -60,7 +71,14 @@ type Fixtures = {
   backend: BackendControls;
   /** The mock Google issuer: choose which Google account the next Google sign-in uses. */
   google: { issuer: string; nextIdentity: (identity: GoogleIdentity) => Promise<void> };
+  /**
+   * A push service on this machine, with fresh VAPID keys set in the backend for this test
+   * only (removed in teardown, even after a timeout: the other journeys run without push).
+   */
+  pushService: { url: string; received: Received[]; vapidPublicKey: string };
 };
+
+const VAPID_NAMES = ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT"] as const;
 
 /** Opens /auth and selects the Create Account or Sign In mode of its toggle. */
 async function openAuthForm(page: Page, mode: "Create Account" | "Sign In"): Promise<void> {
@@ -176,5 +194,20 @@ export const test = base.extend<Fixtures>({
   google: async ({}, use) => {
     const { googleIssuer } = readState();
     await use({ issuer: googleIssuer, nextIdentity: (identity) => queueGoogleIdentity(googleIssuer, identity) });
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  pushService: async ({}, use) => {
+    const state = readState();
+    const service = await startPushService(state.pushTls);
+    const vapid = webpush.generateVAPIDKeys();
+    const values = [vapid.publicKey, vapid.privateKey, "mailto:ops@stagetime.example"];
+    try {
+      for (const [i, name] of VAPID_NAMES.entries()) await envSet(state.dataDir, name, values[i]);
+      await use({ url: service.url, received: service.received, vapidPublicKey: vapid.publicKey });
+    } finally {
+      for (const name of VAPID_NAMES) await envRemove(state.dataDir, name);
+      await service.close();
+    }
   },
 });

@@ -1,9 +1,7 @@
 import path from "node:path";
-import webpush from "web-push";
 import { expect, test } from "./fixtures";
-import { envRemove, envSet, repoRoot } from "./support/backend";
-import { readState } from "./support/state";
-import { newDeviceKeys, startPushService, stubPushManager } from "./support/webPush";
+import { repoRoot } from "./support/backend";
+import { newDeviceKeys, stubPushManager } from "./support/webPush";
 
 /**
  * The README's "On your phone" images of notifications: this phone turned on at the
@@ -18,45 +16,41 @@ test.describe("README screenshots, notifications @screenshots", () => {
     timezoneId: "America/New_York",
   });
 
-  test("this phone gets notifications; the inbox", async ({ page, context, appUrl, signUp, runFunction }) => {
+  test("this phone gets notifications; the inbox", async ({
+    page,
+    context,
+    appUrl,
+    signUp,
+    runFunction,
+    pushService,
+  }) => {
     test.setTimeout(120_000);
-    const state = readState();
-    const pushService = await startPushService(state.pushTls);
-    const vapid = webpush.generateVAPIDKeys();
-    const names = ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT"] as const;
-    const values = [vapid.publicKey, vapid.privateKey, "mailto:ops@stagetime.example"];
-    try {
-      for (const [i, name] of names.entries()) await envSet(state.dataDir, name, values[i]);
-      const device = newDeviceKeys();
-      await context.grantPermissions(["notifications"], { origin: appUrl });
-      await stubPushManager(page, {
-        endpoint: `${pushService.url}/device/1`,
-        p256dh: device.p256dh,
-        auth: device.authKey,
-      });
-      const creds = await signUp(page, { name: "Casey Comic" });
-      await page.getByRole("button", { name: "Skip onboarding" }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await page.goto("/profile");
-      await page.getByRole("button", { name: "Enable notifications on this device" }).click();
-      const status = page.getByText("This device gets your notifications.");
-      await expect(status).toBeVisible();
-      await status.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(repoRoot, "docs/screenshots/notifications-settings.png") });
+    const device = newDeviceKeys();
+    await context.grantPermissions(["notifications"], { origin: appUrl });
+    await stubPushManager(page, {
+      endpoint: `${pushService.url}/device/1`,
+      p256dh: device.p256dh,
+      auth: device.authKey,
+    });
+    const creds = await signUp(page, { name: "Casey Comic" });
+    await page.getByRole("button", { name: "Skip onboarding" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/profile");
+    await page.getByRole("button", { name: "Enable notifications on this device" }).click();
+    const status = page.getByText("This device gets your notifications.");
+    await expect(status).toBeVisible();
+    await status.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(repoRoot, "docs/screenshots/notifications-settings.png") });
 
-      for (const [kind, prefix] of [
-        ["list_open", "Tuesday Basement Mic: list in 30 min"],
-        ["lottery", "Eastside Open Mic: the lottery is drawn"],
-        ["on_deck", "You're on deck"],
-      ] as const) {
-        await runFunction("fixtures:notifyAccount", { email: creds.email, prefix, count: 1, url: "/scene", kind });
-      }
-      await page.goto("/notifications");
-      await expect(page.getByText("You're on deck 1")).toBeVisible();
-      await page.screenshot({ path: path.join(repoRoot, "docs/screenshots/inbox.png") });
-    } finally {
-      for (const name of names) await envRemove(state.dataDir, name);
-      await pushService.close();
+    for (const [kind, prefix] of [
+      ["list_open", "Tuesday Basement Mic: list in 30 min"],
+      ["lottery", "Eastside Open Mic: the lottery is drawn"],
+      ["on_deck", "You're on deck"],
+    ] as const) {
+      await runFunction("fixtures:notifyAccount", { email: creds.email, prefix, count: 1, url: "/scene", kind });
     }
+    await page.goto("/notifications");
+    await expect(page.getByText("You're on deck 1")).toBeVisible();
+    await page.screenshot({ path: path.join(repoRoot, "docs/screenshots/inbox.png") });
   });
 });

@@ -7,16 +7,11 @@
  * `web-push` action, arrives signed and encrypted for those keys, and signing out makes
  * the server forget the device.
  */
-import webpush from "web-push";
 import { expect, test } from "./fixtures";
-import { envRemove, envSet } from "./support/backend";
-import { readState } from "./support/state";
 import { openAvatarMenu, toast } from "./support/ui";
-import { decryptPush, newDeviceKeys, startPushService, stubPushManager } from "./support/webPush";
+import { decryptPush, newDeviceKeys, stubPushManager } from "./support/webPush";
 
 test.use({ serviceWorkers: "allow" });
-
-const VAPID_NAMES = ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT"] as const;
 
 test("notifications turned on at the profile reach the device's push endpoint; sign-out forgets it", async ({
   page,
@@ -24,59 +19,49 @@ test("notifications turned on at the profile reach the device's push endpoint; s
   appUrl,
   signUp,
   runFunction,
+  pushService,
 }) => {
   test.setTimeout(120_000);
-  const state = readState();
-  const pushService = await startPushService(state.pushTls);
-  const vapid = webpush.generateVAPIDKeys();
-  const values = [vapid.publicKey, vapid.privateKey, "mailto:ops@stagetime.example"];
-  try {
-    for (const [i, name] of VAPID_NAMES.entries()) await envSet(state.dataDir, name, values[i]);
-    const device = newDeviceKeys();
-    const endpoint = `${pushService.url}/device/${device.p256dh.slice(0, 12)}`;
-    await context.grantPermissions(["notifications"], { origin: appUrl });
-    // The browser edge only: the subscription the push service would have given this device.
-    await stubPushManager(page, { endpoint, p256dh: device.p256dh, auth: device.authKey });
+  const device = newDeviceKeys();
+  const endpoint = `${pushService.url}/device/${device.p256dh.slice(0, 12)}`;
+  await context.grantPermissions(["notifications"], { origin: appUrl });
+  // The browser edge only: the subscription the push service would have given this device.
+  await stubPushManager(page, { endpoint, p256dh: device.p256dh, auth: device.authKey });
 
-    const creds = await signUp(page);
-    await page.getByRole("button", { name: "Skip onboarding" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto("/profile");
-    await expect(page.getByText("This device does not get notifications yet.")).toBeVisible();
-    await page.getByRole("button", { name: "Enable notifications on this device" }).click();
-    await expect(page.getByText("This device gets your notifications.")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Turn off on this device" })).toBeVisible();
-    expect(await runFunction<string[]>("fixtures:devicesOf", { email: creds.email })).toEqual([endpoint]);
+  const creds = await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/profile");
+  await expect(page.getByText("This device does not get notifications yet.")).toBeVisible();
+  await page.getByRole("button", { name: "Enable notifications on this device" }).click();
+  await expect(page.getByText("This device gets your notifications.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Turn off on this device" })).toBeVisible();
+  expect(await runFunction<string[]>("fixtures:devicesOf", { email: creds.email })).toEqual([endpoint]);
 
-    // A notice for this comedian: the inbox row, and the push to the stored device.
-    const told = await runFunction<number>("fixtures:notifyAccount", {
-      email: creds.email,
-      prefix: "Pocket",
-      count: 1,
-      url: "/notifications",
-      kind: "on_deck",
-    });
-    expect(told).toBe(1);
-    await expect.poll(() => pushService.received.length, { timeout: 30_000 }).toBe(1);
-    const [message] = pushService.received;
-    expect(message.path).toBe(new URL(endpoint).pathname);
-    expect(message.headers["content-encoding"]).toBe("aes128gcm");
-    expect(String(message.headers.authorization)).toContain(`k=${vapid.publicKey}`);
-    expect(JSON.parse(decryptPush(message.body, device))).toEqual({
-      title: "Pocket 1",
-      body: "",
-      url: "/notifications",
-      tag: "fixture:Pocket:1",
-    });
+  // A notice for this comedian: the inbox row, and the push to the stored device.
+  const told = await runFunction<number>("fixtures:notifyAccount", {
+    email: creds.email,
+    prefix: "Pocket",
+    count: 1,
+    url: "/notifications",
+    kind: "on_deck",
+  });
+  expect(told).toBe(1);
+  await expect.poll(() => pushService.received.length, { timeout: 30_000 }).toBe(1);
+  const [message] = pushService.received;
+  expect(message.path).toBe(new URL(endpoint).pathname);
+  expect(message.headers["content-encoding"]).toBe("aes128gcm");
+  expect(String(message.headers.authorization)).toContain(`k=${pushService.vapidPublicKey}`);
+  expect(JSON.parse(decryptPush(message.body, device))).toEqual({
+    title: "Pocket 1",
+    body: "",
+    url: "/notifications",
+    tag: "fixture:Pocket:1",
+  });
 
-    await openAvatarMenu(page);
-    await page.getByRole("menuitem", { name: "Sign Out" }).click();
-    await expect(toast(page, "Signed out")).toBeVisible();
-    await expect.poll(() => runFunction<string[]>("fixtures:devicesOf", { email: creds.email })).toEqual([]);
-    expect(await page.evaluate(() => localStorage.getItem("e2e-push-subscription"))).toBeNull();
-  } finally {
-    // The other journeys run without push keys.
-    for (const name of VAPID_NAMES) await envRemove(state.dataDir, name);
-    await pushService.close();
-  }
+  await openAvatarMenu(page);
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await expect(toast(page, "Signed out")).toBeVisible();
+  await expect.poll(() => runFunction<string[]>("fixtures:devicesOf", { email: creds.email })).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem("e2e-push-subscription"))).toBeNull();
 });
