@@ -124,9 +124,19 @@ export async function listDrop(): Promise<void> {
         queryRuns: number;
         commits: number;
         storage?: { logFsyncs?: number };
+        httpMutations?: { answered: number; totalMs: number };
+        logWaits?: { mutations: number; totalMs: number };
       };
       const occ = stats.occ ?? { conflicts: NaN, retries: NaN, failures: NaN, enabled: true };
-      return { ...occ, queryRuns: stats.queryRuns, commits: stats.commits, fsyncs: stats.storage?.logFsyncs ?? NaN };
+      return {
+        ...occ,
+        queryRuns: stats.queryRuns,
+        commits: stats.commits,
+        fsyncs: stats.storage?.logFsyncs ?? NaN,
+        answered: stats.httpMutations?.answered ?? NaN,
+        answeredMs: stats.httpMutations?.totalMs ?? NaN,
+        logWaitMs: stats.logWaits?.totalMs ?? NaN,
+      };
     };
     const before = await statsOf();
 
@@ -136,6 +146,7 @@ export async function listDrop(): Promise<void> {
     const spotIds: Array<string | null> = [];
     let failures = 0;
     const cpuStart = cpuMsOf(backend.pid);
+    const benchCpuStart = process.cpuUsage();
     const loadBefore = os.loadavg()[0];
     const t0 = performance.now();
     await Promise.all(
@@ -162,6 +173,7 @@ export async function listDrop(): Promise<void> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const settledMs = performance.now() - t0;
+    const benchCpu = process.cpuUsage(benchCpuStart);
     const after = await statsOf();
     const cpuMs = cpuMsOf(backend.pid) - cpuStart;
 
@@ -224,6 +236,18 @@ export async function listDrop(): Promise<void> {
     console.log(
       `  in order of arrival: ${inOrder && fullAfterShown ? "yes" : "NO"}; capacity exceeded in ${overCapacity} of ` +
         `${views.flat().length} views; screens end on the same view: ${sameEnd ? "yes" : "NO"}; first answers later changed: ${changed}`,
+    );
+    // Where a sign-up's time went: inside the backend's HTTP handler (of it, waiting for the log's
+    // fsync), the rest before the handler ran (queued connections, the client) or after it answered.
+    const handled = after.answered - before.answered;
+    const inHandler = (after.answeredMs - before.answeredMs) / handled;
+    const logWait = (after.logWaitMs - before.logWaitMs) / handled;
+    const meanAnswer = answers.reduce((a, b) => a + b, 0) / answers.length;
+    console.log(
+      `  a sign-up's time on average: ${ms(meanAnswer)} from the send to the screen; ${ms(inHandler)} of it in the ` +
+        `backend's handler, of which ${ms(logWait)} waiting for the data log's fsync; the rest before the ` +
+        `handler ran or after it answered (this bench's clients, 300 senders and the screens in one process, ` +
+        `used ${ms((benchCpu.user + benchCpu.system) / 1000)} of CPU meanwhile)`,
     );
     // CPU, unlike the times, hardly changes with the machine's load: the work itself.
     console.log(

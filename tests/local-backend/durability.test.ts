@@ -140,6 +140,12 @@ describe("durability across kill -9", () => {
     expect(commits).toBeGreaterThanOrEqual(80);
     expect(fsyncs).toBeGreaterThan(0);
     expect(fsyncs, `${fsyncs} fsyncs for ${commits} commits`).toBeLessThan(commits);
+    // The figures the list-drop bench splits a sign-up's time with.
+    expect(after.httpMutations.answered - before.httpMutations.answered).toBe(80);
+    expect(after.httpMutations.totalMs).toBeGreaterThan(before.httpMutations.totalMs);
+    const waited = after.logWaits.mutations - before.logWaits.mutations;
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThanOrEqual(commits);
     await backend.kill();
     await backend.restart();
     const stored = bodies(await backend.httpClient().query(api.messages.list, { channel }));

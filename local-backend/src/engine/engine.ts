@@ -151,6 +151,7 @@ export class Engine {
       commits: this.commitSeq,
       contention: this.contention.stats(),
       occ: this.occ.stats(),
+      logWaits: this.occ.logWaits,
       mutationResults: this.mutationResults.size,
       documents: this.db.documentCount() + this.components.documentCount(),
       unparsedDocuments: this.db.unparsedDocuments(),

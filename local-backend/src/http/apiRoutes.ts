@@ -38,6 +38,9 @@ export function apiRequestHandler(
   verifier: TokenVerifier,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const adminKey = engine.store.adminKey();
+  /** When each request reached this handler, and the mutations answered over HTTP (`/_local/stats` `httpMutations`). */
+  const arrivedAt = new WeakMap<http.IncomingMessage, number>();
+  const httpMutations = { answered: 0, totalMs: 0, maxMs: 0 };
 
   const isAdmin = (req: http.IncomingMessage) => {
     const header = req.headers.authorization ?? "";
@@ -131,6 +134,12 @@ export function apiRequestHandler(
     }
     // What a query read is answered once on disk (the data log fsyncs commits in groups).
     if (info.kind === "query") await engine.durable();
+    if (info.kind === "mutation") {
+      const took = performance.now() - (arrivedAt.get(req) ?? performance.now());
+      httpMutations.answered++;
+      httpMutations.totalMs += took;
+      if (took > httpMutations.maxMs) httpMutations.maxMs = took;
+    }
     const { result, logLines } = served;
     if (result.ok) {
       sendJson(req, res, 200, { status: "success", value: result.value, logLines });
@@ -233,7 +242,13 @@ export function apiRequestHandler(
         // Figures for tests and benchmarks (subscriptions, query re-runs, contention, bodies held).
         await readMessage(req);
         const tokens = { verifiedFromCache: verifier.cacheHits, signatureChecks: verifier.signatureChecks };
-        sendJson(req, res, 200, { ...sync.stats(), ...engine.stats(), tokens, bodyBytesInFlight: bodyBudget.inFlight });
+        sendJson(req, res, 200, {
+          ...sync.stats(),
+          ...engine.stats(),
+          tokens,
+          httpMutations,
+          bodyBytesInFlight: bodyBudget.inFlight,
+        });
         return;
       }
       case "/_local/compact": {
@@ -253,6 +268,7 @@ export function apiRequestHandler(
   }
 
   return (req, res) => {
+    arrivedAt.set(req, performance.now());
     void handleApi(req, res).catch((error) => {
       if (res.headersSent) {
         res.destroy();

@@ -33,6 +33,8 @@ export type MutationHost = {
 
 export class ConcurrentMutations {
   readonly log = new ConflictLog();
+  /** Top-level mutations that waited for the data log's fsync after committing, and how long in all. */
+  readonly logWaits = { mutations: 0, totalMs: 0 };
   readonly enabled = occEnabled();
   readonly settings = occSettings();
 
@@ -119,7 +121,13 @@ export class ConcurrentMutations {
     if (isNested || currentTransaction()) return await attempt();
     const result = await this.attempts(attempt, functionPath);
     // Group commit: the result goes back (to a client, an action, the scheduler) once the commit is on disk.
-    await this.engine.durable();
+    const durable = this.engine.durable();
+    if (durable) {
+      const started = performance.now();
+      await durable;
+      this.logWaits.mutations++;
+      this.logWaits.totalMs += performance.now() - started;
+    }
     return result;
   }
 
