@@ -18,6 +18,9 @@ import {
   snapshotParts,
 } from "../../local-backend/src/engine/snapshotStream";
 import { childEnv, cliPath, fixtureDir, repoRoot, runCli, tempDir } from "./harnessProcesses";
+import { startBackend } from "./harness";
+import { api } from "./fixture/convex/_generated/api";
+import type { Id } from "./fixture/convex/_generated/dataModel";
 
 const cleanup: string[] = [];
 afterAll(async () => {
@@ -150,50 +153,54 @@ async function cliWithHeap(heapMiB: number, args: string[]) {
   });
 }
 
+/**
+ * Writes a snapshot of twelve stored files of 4 MiB: 64 MB of base64, more than a heap of
+ * 48 MiB (the CLI) or 64 MiB (the backend) holds as one string, let alone parses. Returns their ids.
+ */
+function writeFilesSnapshot(file: string): string[] {
+  const out = fs.openSync(file, "w");
+  const ids: string[] = [];
+  fs.writeSync(
+    out,
+    '{"format":"stagetime-local-backend-snapshot","version":1,"tableNumbers":{"_storage":9077},"tables":{"_storage":[',
+  );
+  const files: [string, Buffer][] = [];
+  for (let i = 0; i < 12; i++) {
+    const bytes = randomBytes(4 << 20);
+    const id = encodeId(9077, randomBytes(16));
+    const sha256 = createHash("sha256").update(bytes).digest("base64");
+    fs.writeSync(
+      out,
+      (i > 0 ? "," : "") +
+        JSON.stringify({
+          _id: id,
+          _creationTime: 1000 + i,
+          sha256,
+          size: bytes.length,
+          contentType: "application/octet-stream",
+        }),
+    );
+    ids.push(id);
+    files.push([id, bytes]);
+  }
+  fs.writeSync(out, ']},"files":{');
+  files.forEach(([id, bytes], i) => {
+    fs.writeSync(out, `${i > 0 ? "," : ""}${JSON.stringify(id)}:{"contentType":"application/octet-stream","base64":"`);
+    fs.writeSync(out, bytes.toString("base64"));
+    fs.writeSync(out, '"}');
+  });
+  files.length = 0;
+  fs.writeSync(out, "}}\n");
+  fs.closeSync(out);
+  return ids;
+}
+
 describe("CLI import", () => {
   test("imports a snapshot larger than its heap, and the first start has no import to replay", async () => {
     const dir = await tempDir("stagetime-stream-import-");
     cleanup.push(dir);
-    // Twelve stored files of 4 MiB: 64 MB of base64, beside a heap of 48 MiB that a
-    // reader holding the file as one string (and then parsing it) cannot fit.
     const file = path.join(dir, "snapshot.json");
-    const out = fs.openSync(file, "w");
-    const ids: string[] = [];
-    fs.writeSync(
-      out,
-      '{"format":"stagetime-local-backend-snapshot","version":1,"tableNumbers":{"_storage":9001},"tables":{"_storage":[',
-    );
-    const files: [string, Buffer][] = [];
-    for (let i = 0; i < 12; i++) {
-      const bytes = randomBytes(4 << 20);
-      const id = encodeId(9001, randomBytes(16));
-      const sha256 = createHash("sha256").update(bytes).digest("base64");
-      fs.writeSync(
-        out,
-        (i > 0 ? "," : "") +
-          JSON.stringify({
-            _id: id,
-            _creationTime: 1000 + i,
-            sha256,
-            size: bytes.length,
-            contentType: "application/octet-stream",
-          }),
-      );
-      ids.push(id);
-      files.push([id, bytes]);
-    }
-    fs.writeSync(out, ']},"files":{');
-    files.forEach(([id, bytes], i) => {
-      fs.writeSync(
-        out,
-        `${i > 0 ? "," : ""}${JSON.stringify(id)}:{"contentType":"application/octet-stream","base64":"`,
-      );
-      fs.writeSync(out, bytes.toString("base64"));
-      fs.writeSync(out, '"}');
-    });
-    files.length = 0;
-    fs.writeSync(out, "}}\n");
-    fs.closeSync(out);
+    const ids = writeFilesSnapshot(file);
     expect(fs.statSync(file).size).toBeGreaterThan(64_000_000);
 
     const dataDir = path.join(dir, "data");
@@ -208,5 +215,24 @@ describe("CLI import", () => {
     );
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout)).toMatchObject({ size: 4 << 20, contentType: "application/octet-stream" });
+  }, 240_000);
+
+  test("against a running backend, neither the CLI nor the backend holds the snapshot whole", async () => {
+    const dir = await tempDir("stagetime-stream-import-running-");
+    cleanup.push(dir);
+    const file = path.join(dir, "snapshot.json");
+    const ids = writeFilesSnapshot(file);
+    const backend = await startBackend({ nodeArgs: ["--max-old-space-size=64"] });
+    try {
+      const imported = await cliWithHeap(48, ["import", file, "--data-dir", backend.dataDir]);
+      expect(imported.code, `${imported.stdout}\n${imported.stderr}`).toBe(0);
+      expect(imported.stdout).toContain("Imported 12 documents and 12 files");
+      const got = await backend.httpClient().query(api.files.get, { storageId: ids[5] as Id<"_storage"> });
+      expect(got).toMatchObject({ size: 4 << 20, contentType: "application/octet-stream" });
+      // The body went through a temporary file, removed once imported.
+      expect(fs.readdirSync(backend.dataDir).filter((name) => name.startsWith("import-"))).toEqual([]);
+    } finally {
+      await backend.dispose();
+    }
   }, 240_000);
 });

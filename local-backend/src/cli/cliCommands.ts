@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { devFunctionsDir, type Flags, num, str, UsageError } from "./cliArgs.js";
 import type { Engine } from "../engine/engine.js";
@@ -62,8 +63,15 @@ async function admin<T = unknown>(store: DataStore, running: RunningInfo, route:
   const response = await fetch(`${running.apiUrl}/_local/${route}`, {
     method: "POST",
     headers: { Authorization: `Convex ${store.adminKey()}`, "Content-Type": "application/json" },
-    body: typeof body === "string" ? body : JSON.stringify(body ?? {}),
-  });
+    body:
+      body instanceof fs.ReadStream
+        ? Readable.toWeb(body)
+        : typeof body === "string"
+          ? body
+          : JSON.stringify(body ?? {}),
+    // A streamed body (a file) goes out as it is read.
+    ...(body instanceof fs.ReadStream ? { duplex: "half" } : {}),
+  } as RequestInit);
   const json = await response.json();
   if (response.status === 560) throw new FunctionFailed(json.errorMessage, json.errorData);
   if (!response.ok) throw new Error(json.message ?? `HTTP ${response.status}`);
@@ -212,7 +220,8 @@ export async function cmdImport(positional: string[], flags: Flags, store: DataS
   const running = await findRunning(store, flags.port !== undefined ? num(flags, "port", 3210) : undefined);
   let result: { documents: number; files: number };
   if (running) {
-    result = await admin<{ documents: number; files: number }>(store, running, "import", fs.readFileSync(file, "utf8"));
+    // Streamed: the backend writes it to a file and reads that a chunk at a time.
+    result = await admin<{ documents: number; files: number }>(store, running, "import", fs.createReadStream(file));
   } else {
     const engine = await offlineEngine(store, flags);
     try {

@@ -3,7 +3,10 @@
  * /api/query, /api/mutation, /api/action, /api/function, /api/run/..., file
  * storage (storageRoutes.ts) and the admin endpoints the CLI uses.
  */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import type http from "node:http";
+import { join } from "node:path";
 import { convexToJson, jsonToConvex, type Value } from "convex/values";
 import { isAdminKey, type TokenVerifier } from "../auth/auth.js";
 import { runRecordingSeed } from "../engine/demoAccounts.js";
@@ -29,6 +32,26 @@ import { MAX_MESSAGE_BYTES } from "../sync/syncSession.js";
 
 /** An admin import (CLI `import` against a running backend). */
 const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+
+/** Writes a request's body to `file`, refusing more than `limit` bytes. */
+async function receiveToFile(req: http.IncomingMessage, file: string, limit: number): Promise<void> {
+  const tooLarge = () => new HttpError(413, "PayloadTooLarge", `Request body exceeds ${limit} bytes`);
+  if (Number(req.headers["content-length"] ?? 0) > limit) throw tooLarge();
+  const handle = await fs.promises.open(file, "w", 0o600);
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge();
+      await handle.write(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpError || req.complete) throw error;
+    throw new HttpError(400, "RequestAborted", "The request body was not completed");
+  } finally {
+    await handle.close();
+  }
+}
 const VERSION = "stagetime-local-backend 0.1.0";
 
 /** The API listener's request handler. */
@@ -258,9 +281,15 @@ export function apiRequestHandler(
         return;
       }
       case "/_local/import": {
-        const body = await readBody(req, MAX_IMPORT_BYTES, { budget: false });
-        const result = await engine.importSnapshot(JSON.parse(body.toString("utf8")));
-        sendJson(req, res, 200, result);
+        // To a file first (a snapshot can be longer than V8's longest string), then read a chunk at a time.
+        const file = join(engine.store.dir, `import-${randomBytes(8).toString("hex")}.tmp`);
+        try {
+          await receiveToFile(req, file, MAX_IMPORT_BYTES);
+          const result = await engine.importSnapshotStream(fs.createReadStream(file, { highWaterMark: 1 << 20 }));
+          sendJson(req, res, 200, result);
+        } finally {
+          fs.rmSync(file, { force: true });
+        }
         return;
       }
     }
