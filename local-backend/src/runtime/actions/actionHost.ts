@@ -18,11 +18,12 @@ import type { ConvexGlobal, ConvexTestModule } from "../../database/convexTestTy
  * identity, request, component, time limit, log lines). Returns undefined to
  * run it here instead (no pool, or an inline test handler).
  */
-/** What actions in threads use of the engine: whether it closed, convex-test, the bundle's files. */
+/** What actions in threads use of the engine: whether it closed, convex-test, the bundle's files, the log's durability. */
 export type ActionEngine = {
   readonly closed: boolean;
   readonly ct: ConvexTestModule;
   readonly functions: Pick<FunctionModules, "file">;
+  durable(): Promise<void> | null;
 };
 
 export function invokeActionInWorker(
@@ -142,6 +143,8 @@ async function actionSyscall(engine: ActionEngine, kind: "async" | "js", op: str
         : op === "1.0/actions/mutation"
           ? await acc.mutationFromPath(functionPath, value)
           : await acc.actionFromPath(functionPath, value);
+    // What a query read reaches the action's code once on disk (a mutation's result already waited).
+    if (op === "1.0/actions/query") await engine.durable();
     return JSON.stringify(convexToJson((result === undefined ? null : result) as Value));
   }
   return await convex.asyncSyscall(op, args as string);
