@@ -33,8 +33,8 @@
  * issue 18 item 3): the scale generator's national scene
  * (tests/bench/scaleData.ts; 150,000 mics make ~810,000 documents) imported
  * with the CLI into DIR (kept and reused when it already holds data), then the
- * backend over the app's convex/ is started twice (the first start migrates or
- * compacts the import; the second is a plain start): start time (spawn to
+ * backend over the app's convex/ is started twice (the first start migrates, or
+ * compacts what an older CLI's import logged; the second is a plain start): start time (spawn to
  * "Local backend ready"); from the spawn, the first answers of the scene area
  * query (NYC, 10 mi) and the national scene list, and the moment every
  * document is parsed (a table is parsed when first used, the rest in the

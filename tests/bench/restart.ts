@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --only-restart`: a restart of the local backend on national data (1k / 10k / 100k
  * mics). For each size the scale generator's snapshot is imported into a fresh data dir, the backend
- * started once (it compacts what the import logged) and stopped, then started again: the restart.
+ * started once (the CLI import compacted what it wrote already) and stopped, then started again: the restart.
  * From the restart's spawn it times the first answer to the scene's opening query (what the page's
  * inline script asks for first), the moment every table is loaded (`/_local/stats`: no document left
  * unparsed) and the resident memory then, per document. Prints each beside its target, with the CPU
