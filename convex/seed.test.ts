@@ -3,7 +3,7 @@ import { internal as dev } from "../convex-dev/_generated/api";
 import { api } from "./_generated/api";
 import { earnedBadgeCodes } from "./lib/badges";
 import { computeStreaks } from "./lib/streaks";
-import { DEMO_EMAIL, DEMO_PASSWORD, ADMIN_EMAIL, ADMIN_PASSWORD } from "../convex-dev/model/seedData";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, COMMUNITY_NAMES, DEMO_EMAIL, DEMO_PASSWORD } from "../convex-dev/model/seedData";
 import { encodeGeohash } from "./lib/geo";
 import { addDaysToDate, localDateString, zonedEpoch } from "./lib/time";
 import { freshness } from "./lib/tonight";
@@ -65,10 +65,10 @@ describe("seed:run", () => {
     expect(stats).toEqual({
       venues: items.length,
       cities: cities.size,
-      comedians: 2,
+      comedians: 2 + COMMUNITY_NAMES.length,
       hoursLogged: expect.any(Number),
     });
-    expect(result).toMatchObject({ mics: items.length, cities: cities.size, comedians: 2 });
+    expect(result).toMatchObject({ mics: items.length, cities: cities.size, comedians: 2 + COMMUNITY_NAMES.length });
     const cityRows = await t.run(async (ctx) => ctx.db.query("cities").take(100));
     expect(cityRows.map((c) => c.name).sort()).toEqual([...cities].sort());
     for (const row of cityRows) {
@@ -168,7 +168,7 @@ describe("seed:run", () => {
       minutes: stats!.totalMinutes,
       uniqueVenues: stats!.uniqueVenues,
       venuesAdded: stats!.venuesAdded,
-      monthCheckIns: data.checkIns.length,
+      monthCheckIns: data.checkIns.filter((c) => c.userId === data.userId).length,
       currentStreak: stats!.currentStreak,
       longestStreak: stats!.longestStreak,
       weekStreak: stats!.longestWeekStreak ?? 0,
@@ -176,8 +176,8 @@ describe("seed:run", () => {
     expect([...codes].sort()).toEqual([...earned].sort());
     expect(new Set(codes).size).toBe(codes.length);
 
-    // Check-in counters match the rows.
-    expect(data.checkIns.length).toBeGreaterThan(0);
+    // Check-in counters match the rows (hers and the community's).
+    expect(data.checkIns.filter((c) => c.userId === data.userId).length).toBeGreaterThan(0);
     for (const item of data.items) {
       expect(item.checkInCount).toBe(data.checkIns.filter((c) => c.sceneItemId === item._id).length);
       expect(item.verifiedCheckIns30d).toBe(0);
@@ -215,6 +215,18 @@ describe("seed:run", () => {
     expect(grades.filter((g) => g === "fresh").length / items.length).toBeGreaterThanOrEqual(0.75);
     expect(grades).toContain("ageing");
     expect(items.some((i) => i.confirmedDates?.includes(localDateString(before, i.timeZone)))).toBe(true);
+    // Most cards show recent check-ins, never dated after the listing's last confirmation.
+    const checkIns = await t.run(async (ctx) => ctx.db.query("checkIns").take(1000));
+    const twoWeeksAgo = before - 14 * 24 * 3600_000;
+    const checkedInLately = items.filter((i) =>
+      checkIns.some((c) => c.sceneItemId === i._id && c.checkedInAt > twoWeeksAgo),
+    );
+    expect(checkedInLately.length / items.length).toBeGreaterThanOrEqual(0.5);
+    for (const item of items) {
+      expect(item.checkInCount).toBe(checkIns.filter((c) => c.sceneItemId === item._id).length);
+      expect(item.lastCheckInAt ?? 0).toBeLessThan(before);
+      expect(freshness(item, before).grade).toBe(freshness({ ...item, lastCheckInAt: undefined }, before).grade);
+    }
   });
 
   test("is the same for the same day", async () => {
@@ -248,7 +260,7 @@ describe("seed:run", () => {
     const me = await t.withIdentity({ subject: subjectOf(demo.tokens!.token) }).query(api.profiles.me, {});
     const { sets, badges } = await t.run(async (ctx) => ({
       sets: await ctx.db.query("performances").take(500),
-      badges: await ctx.db.query("userBadges").take(100),
+      badges: (await ctx.db.query("userBadges").take(100)).filter((b) => b.userId === me!.userId),
     }));
     expect(me!.memberSince).toBeLessThan(Math.min(...sets.map((s) => s.performedAt)));
     expect(badges.length).toBeGreaterThan(0);
@@ -300,7 +312,7 @@ describe("seed:run", () => {
     const t = newTest();
     const first = await t.action(dev.seed.run, {});
     const second = await t.action(dev.seed.run, {});
-    expect(second).toMatchObject({ seeded: false, mics: first.mics, comedians: 2 });
+    expect(second).toMatchObject({ seeded: false, mics: first.mics, comedians: 2 + COMMUNITY_NAMES.length });
     const items = await t.run(async (ctx) => ctx.db.query("sceneItems").take(500));
     expect(items).toHaveLength(first.mics);
   });
@@ -317,7 +329,8 @@ describe("seed:removeDemoAccounts", () => {
       users: (await ctx.db.query("users").take(10)).length,
       items: (await ctx.db.query("sceneItems").take(500)).length,
     }));
-    expect(left).toEqual({ accounts: 0, users: 0, items: itemsBefore });
+    // The community's comedians stay with the scene: they never had a password.
+    expect(left).toEqual({ accounts: 0, users: COMMUNITY_NAMES.length, items: itemsBefore });
     // A second run has nothing left to remove.
     expect(await t.mutation(dev.seed.removeDemoAccounts, {})).toEqual({ removed: [] });
   });

@@ -20,7 +20,15 @@ import {
 } from "../../convex/lib/time";
 import { foldCheckIns } from "../../convex/model/micTriggers";
 import { createProfileIfMissing } from "../../convex/model/profiles";
-import { ADMIN_NAME, DEMO_NAME, DEMO_NOTES, DEMO_SET_DAYS_AGO, DEMO_TAGS, SEED_ITEMS } from "./seedData";
+import {
+  ADMIN_NAME,
+  COMMUNITY_NAMES,
+  DEMO_NAME,
+  DEMO_NOTES,
+  DEMO_SET_DAYS_AGO,
+  DEMO_TAGS,
+  SEED_ITEMS,
+} from "./seedData";
 import { insertSceneItem } from "../../convex/model/scene";
 import { readCommunityStats, type CommunityStats } from "../../convex/model/stats";
 
@@ -79,6 +87,34 @@ export function lastConfirmedDaysAgo(itemIndex: number): number {
   if (k < 13) return (itemIndex * 5) % 11;
   if (k < 15) return 20 + (itemIndex % 20);
   return 60;
+}
+
+/** One planned check-in by a community comedian (by index in COMMUNITY_NAMES). */
+type PlannedCheckIn = { itemIndex: number; comedian: number; checkedInAt: number; localDate: string };
+
+/**
+ * The community's check-ins: at each weekly listing confirmed in the last ten days, one comedian at
+ * its last night on or before that confirmation, and one or two more five and six weeks earlier, so
+ * cards show recent check-ins without two comedians within 30 days (which would verify the mic).
+ */
+export function planCommunityCheckIns(today: string, nowMs: number): PlannedCheckIn[] {
+  const planned: PlannedCheckIn[] = [];
+  for (const [itemIndex, item] of SEED_ITEMS.entries()) {
+    const confirmedDaysAgo = lastConfirmedDaysAgo(itemIndex);
+    if (item.recurrence !== "weekly" || item.dayOfWeek === undefined || !item.startTimeLocal) continue;
+    if (confirmedDaysAgo > 10) continue;
+    let night = addDaysToDate(today, -confirmedDaysAgo);
+    while (dayOfWeekOfDate(night) !== item.dayOfWeek) night = addDaysToDate(night, -1);
+    const at = (date: string) => zonedEpoch(date, item.startTimeLocal!, item.timeZone) - 10 * MINUTE_MS;
+    if (at(night) > nowMs) night = addDaysToDate(night, -7);
+    const weeksBack = itemIndex % 3 === 0 ? [0, 5, 6] : itemIndex % 3 === 1 ? [0, 5] : [0, 6];
+    weeksBack.forEach((weeks, k) => {
+      const date = addDaysToDate(night, -7 * weeks);
+      const comedian = (itemIndex + k) % COMMUNITY_NAMES.length;
+      planned.push({ itemIndex, comedian, checkedInAt: at(date), localDate: date });
+    });
+  }
+  return planned;
 }
 
 /**
@@ -179,10 +215,57 @@ export async function populate(
       localDate: localDateString(checkedInAt, item.timeZone),
     });
   }
+  // The community's check-ins (none at a mic where she checked in, so no mic has two verifiers).
+  const hers = new Set(sets.slice(-3).map((set) => set.itemIndex));
+  const community: Id<"users">[] = [];
+  for (const name of COMMUNITY_NAMES) {
+    const userId = await ctx.db.insert("users", { name });
+    await ctx.db.patch("profiles", (await createProfileIfMissing(ctx, userId))._id, {
+      displayName: name,
+      memberSince: now - 90 * DAY_MS,
+      needsOnboarding: false,
+      onboardingCompleted: true,
+    });
+    community.push(userId);
+  }
+  const theirs = planCommunityCheckIns(today, now).filter((c) => !hers.has(c.itemIndex));
+  for (const c of theirs) {
+    await ctx.db.insert("checkIns", {
+      userId: community[c.comedian],
+      sceneItemId: itemIds[c.itemIndex],
+      checkedInAt: c.checkedInAt,
+      localDate: c.localDate,
+    });
+  }
+  // Their badges, each at the check-in that first met its rule (a month's check-ins, by the mic's local date).
+  for (const [comedian, userId] of community.entries()) {
+    const months = new Map<string, number>();
+    const held = new Set<string>();
+    const mine = theirs.filter((c) => c.comedian === comedian).sort((a, b) => a.checkedInAt - b.checkedInAt);
+    for (const c of mine) {
+      const month = c.localDate.slice(0, 7);
+      months.set(month, (months.get(month) ?? 0) + 1);
+      const earned = earnedBadgeCodes({
+        sets: 0,
+        minutes: 0,
+        uniqueVenues: 0,
+        venuesAdded: 0,
+        monthCheckIns: Math.max(...months.values()),
+        currentStreak: 0,
+        longestStreak: 0,
+        weekStreak: 0,
+      });
+      for (const code of earned.filter((code) => !held.has(code))) {
+        held.add(code);
+        await ctx.db.insert("userBadges", { userId, badgeCode: code, awardedAt: c.checkedInAt });
+      }
+    }
+  }
   // Check-ins reach the mic rows through a scheduled fold; the seed folds them now (its queue rows
   // may be stamped a moment past the clock) so the seeded scene is whole at once.
-  for (const set of sets.slice(-3)) {
-    await foldCheckIns(ctx, { micId: itemIds[set.itemIndex], nowMs: Date.now() + MINUTE_MS });
+  for (const itemIndex of new Set([...hers, ...theirs.map((c) => c.itemIndex)])) {
+    const micId = itemIds[itemIndex];
+    while ((await foldCheckIns(ctx, { micId, nowMs: Date.now() + MINUTE_MS })).more);
   }
 
   // Favourites and a schedule for the coming week.

@@ -14,6 +14,15 @@ export const DEMO_NAME = "Dana Demo";
 export const ADMIN_EMAIL = "admin@stagetime.app";
 export const ADMIN_PASSWORD = "stagetime-admin";
 export const ADMIN_NAME = "Avery Admin";
+/** Comedians of the demo scene who check in at its mics: accounts without a password (nobody signs in as them). */
+export const COMMUNITY_NAMES = [
+  "Marisol Vega",
+  "Theo Park",
+  "Jules Okafor",
+  "Priya Nair",
+  "Sam Kowalski",
+  "Devon Reyes",
+];
 
 type Cost = Infer<typeof costInfo>;
 
