@@ -135,7 +135,6 @@ export type ConvexGlobal = {
 /** A function by its path in a component ("" for the app). */
 export type FunctionPath = { udfPath: string; componentPath: string };
 
-
 /** convex-test's `withAuth()` accessor: runs functions, with or without an identity. */
 export type TestAccessor = {
   run<T>(fn: (ctx: unknown) => Promise<T>): Promise<T>;
