@@ -162,6 +162,15 @@ describe("how did it go?", () => {
         url: `/sets/${performanceId}/bits`,
       }),
     ]);
+    // The notice's page asks the same: the set list's bits, which can be cut from it.
+    expect(await comic.asUser.query(api.ratings.forSet, { performanceId })).toMatchObject({
+      status: "pending",
+      setListTitle: "Wednesday",
+      unrated: [
+        { _id: a, title: "Airport" },
+        { _id: b, title: "Bank" },
+      ],
+    });
     const pending = await comic.asUser.query(api.ratings.pending, {});
     expect(pending).toMatchObject({
       performanceId,
@@ -264,6 +273,7 @@ describe("how did it go?", () => {
     expect(await comic.asUser.query(api.ratings.forSet, { performanceId: first.performanceId })).toMatchObject({
       rated: 0,
       status: null,
+      setListTitle: null,
     });
     await comic.asUser.mutation(api.ratings.rate, {
       performanceId: first.performanceId,

@@ -52,6 +52,8 @@ export const setRatingsValidator = v.object({
   rated: v.number(),
   landed: v.number(),
   status: v.union(v.literal("pending"), v.literal("done"), v.literal("skipped"), v.null()),
+  /** The set list the set was done from (its bits can be cut from it); null for a set without one. */
+  setListTitle: v.union(v.string(), v.null()),
 });
 
 /** The venue line of a set: its mic's venue, else the name kept on the set. */
@@ -187,6 +189,7 @@ export async function setRatings(ctx: QueryCtx, userId: Id<"users">, performance
       .take(MAX_SET_LIST_BITS * 2),
     reviewOf(ctx, performanceId),
   ]);
+  const list = review?.setListId ? await ctx.db.get("setLists", review.setListId) : null;
   const ratedIds = new Set(ratings.map((r) => r.bitId));
   const unratedIds = (review?.bitIds ?? []).filter((id) => !ratedIds.has(id));
   const bits = new Map(
@@ -201,6 +204,7 @@ export async function setRatings(ctx: QueryCtx, userId: Id<"users">, performance
     rated: ratings.length,
     landed: ratings.filter((r) => r.rating === "landed").length,
     status: review?.status ?? null,
+    setListTitle: list !== null && list.userId === userId ? list.title : null,
   };
 }
 

@@ -107,6 +107,21 @@ test.describe("material on a live-list night", () => {
     const prompt = comedian.getByRole("region", { name: "How did it go?" });
     await expect(prompt).toBeVisible(LIVE);
     await expect(prompt).toContainText("Tonight's five");
+    // The same question waits in the inbox; the notice's page offers "Cut it" and Skip as the prompt does.
+    const inboxTab = await comedianContext.newPage();
+    await inboxTab.goto("/notifications");
+    await inboxTab
+      .getByRole("list", { name: "Your notifications" })
+      .getByRole("link", { name: /^How did it go\?/ })
+      .click();
+    await expect(inboxTab).toHaveURL(/\/sets\/[^/]+\/bits$/);
+    await expect(inboxTab.getByRole("heading", { level: 1, name: "How did it go?" })).toBeVisible();
+    await expect(inboxTab.getByText("From the set list Tonight's five")).toBeVisible();
+    const asked = inboxTab.getByRole("list", { name: "Bits of the set" });
+    await expect(asked.getByRole("listitem")).toHaveCount(2);
+    await expect(asked.getByRole("checkbox", { name: "Cut it" })).toHaveCount(2);
+    await expect(inboxTab.getByRole("button", { name: "Skip" })).toBeVisible();
+    await inboxTab.close();
     const rows = prompt.getByRole("list", { name: "Bits of the set" });
     await expect(rows.getByRole("listitem")).toHaveCount(2);
     const airport = rows.getByRole("listitem", { name: "Airport security" });

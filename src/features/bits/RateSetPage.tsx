@@ -1,6 +1,6 @@
 import { PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Button, Flex, Heading, Link, Text, TextField } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
+import { useMutation, useQuery } from "convex/react";
 import { useState } from "react";
 import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
@@ -9,7 +9,9 @@ import { landedSummary, MAX_BIT_SEARCH_LENGTH } from "@convex/lib/bitRules";
 import { EmptyState } from "@/components/EmptyState";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { LoadingState } from "@/components/LoadingState";
+import { errorMessage } from "@/lib/convexErrors";
 import { paths } from "@/lib/paths";
+import { toast } from "@/lib/toast";
 import { RATING_COLORS, RATING_LABELS } from "./BitNumbers";
 import { RateBitsForm } from "./RateBits";
 
@@ -92,6 +94,7 @@ function AddBitYouDid({
 
 function RateSet({ performanceId }: { performanceId: Id<"performances"> }) {
   const set = useQuery(api.ratings.forSet, { performanceId });
+  const skip = useMutation(api.ratings.skip);
   const [added, setAdded] = useState<Array<{ _id: Id<"bits">; title: string }>>([]);
   if (set === undefined) return <LoadingState label="Loading the set…" />;
   const shown = new Set([...set.ratings.map((r) => r.bitId as string), ...set.unrated.map((b) => b._id as string)]);
@@ -100,9 +103,16 @@ function RateSet({ performanceId }: { performanceId: Id<"performances"> }) {
   return (
     <Flex direction="column" gap="4">
       <BackToHistory />
-      <Heading as="h1" size="7">
-        Bits of this set
-      </Heading>
+      <Flex direction="column" gap="1">
+        <Heading as="h1" size="7">
+          {set.status === "pending" ? "How did it go?" : "Bits of this set"}
+        </Heading>
+        {set.setListTitle !== null ? (
+          <Text size="2" color="gray">
+            From the set list {set.setListTitle}
+          </Text>
+        ) : null}
+      </Flex>
       {set.rated > 0 ? (
         <Flex direction="column" gap="2">
           <Text weight="bold">{landedSummary(set)}</Text>
@@ -132,8 +142,17 @@ function RateSet({ performanceId }: { performanceId: Id<"performances"> }) {
           key={toRate.map((b) => b._id).join()}
           performanceId={performanceId}
           bits={toRate}
-          allowCut={false}
+          allowCut={set.setListTitle !== null}
           onDone={() => setAdded([])}
+          onSkip={
+            set.status === "pending"
+              ? () => {
+                  skip({ performanceId }).catch((err: unknown) =>
+                    toast.error(errorMessage(err, "Could not skip. Please try again.")),
+                  );
+                }
+              : undefined
+          }
         />
       ) : set.rated === 0 ? (
         <Text size="2" color="gray">
