@@ -47,7 +47,7 @@ export function TrendMarks({ recent }: { recent: Rating[] }) {
       aria-label={`Last ${recent.length === 1 ? "set" : `${recent.length} sets, oldest first`}`}
     >
       {oldestFirst.map((r, i) => (
-        <Badge key={i} role="listitem" color={RATING_COLORS[r]} variant="solid" radius="full">
+        <Badge key={i} role="listitem" color={RATING_COLORS[r]} variant="soft" highContrast radius="full">
           {RATING_LABELS[r]}
         </Badge>
       ))}

@@ -61,8 +61,14 @@ function BitDetail({ id }: { id: Id<"bits"> }) {
             {bit.title}
           </Heading>
           <Flex gap="2" align="center" wrap="wrap">
-            <Badge color={STATUS_COLORS[bit.status]}>{BIT_STATUS_LABELS[bit.status]}</Badge>
-            {bit.archived ? <Badge color="gray">Archived</Badge> : null}
+            <Badge color={STATUS_COLORS[bit.status]} highContrast>
+              {BIT_STATUS_LABELS[bit.status]}
+            </Badge>
+            {bit.archived ? (
+              <Badge color="gray" highContrast>
+                Archived
+              </Badge>
+            ) : null}
             {bit.seconds !== null ? (
               <Text size="2" color="gray">
                 About {formatBitLength(bit.seconds)}

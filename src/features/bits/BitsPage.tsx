@@ -95,7 +95,9 @@ function BitCard({ bit }: { bit: BitRow }) {
                   {formatBitLength(bit.seconds)}
                 </Text>
               ) : null}
-              <Badge color={STATUS_COLORS[bit.status]}>{BIT_STATUS_LABELS[bit.status]}</Badge>
+              <Badge color={STATUS_COLORS[bit.status]} highContrast>
+                {BIT_STATUS_LABELS[bit.status]}
+              </Badge>
             </Flex>
           </Flex>
           <TagBadges tags={bit.tags} color="gray" />

@@ -121,7 +121,9 @@ function RateSet({ performanceId }: { performanceId: Id<"performances"> }) {
               {set.ratings.map((r) => (
                 <li key={r.bitId}>
                   <Flex gap="2" align="center" wrap="wrap">
-                    <Badge color={RATING_COLORS[r.rating]}>{RATING_LABELS[r.rating]}</Badge>
+                    <Badge color={RATING_COLORS[r.rating]} highContrast>
+                      {RATING_LABELS[r.rating]}
+                    </Badge>
                     <Link asChild>
                       <RouterLink to={paths.bit(r.bitId)}>{r.title}</RouterLink>
                     </Link>

@@ -81,11 +81,11 @@ function TotalLine({ list }: { list: SetListView }) {
             Attach the set list to a night to compare with its spot
           </Text>
         ) : over ? (
-          <Badge color="red" size="2">
+          <Badge color="red" size="2" highContrast>
             Over the spot by {formatBitLength(list.totalSeconds - spot * 60)}
           </Badge>
         ) : (
-          <Badge color="green" size="2">
+          <Badge color="green" size="2" highContrast>
             Fits the {spot}-minute spot
           </Badge>
         )}
@@ -364,7 +364,7 @@ function AddBits({ list }: { list: SetListView }) {
                   </Flex>
                   <Flex gap="1" align="center">
                     {notDoneHere.has(b._id) ? (
-                      <Badge color="blue" variant="soft">
+                      <Badge color="blue" variant="soft" highContrast>
                         New here
                       </Badge>
                     ) : null}

@@ -84,7 +84,7 @@ function Lists() {
                       {l.night ? ` · ${l.night.micTitle}, ${l.night.date}` : ""}
                     </Text>
                   </Flex>
-                  {l.night ? <Badge>For a night</Badge> : null}
+                  {l.night ? <Badge highContrast>For a night</Badge> : null}
                 </Flex>
               </RouterLink>
             </Card>

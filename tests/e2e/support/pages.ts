@@ -46,6 +46,27 @@ async function openTonightsList(page: Page, helpers: VisitHelpers): Promise<stri
   return id;
 }
 
+/** A new comedian with one bit in one set list; the set list's address. */
+async function withMaterial(page: Page, helpers: VisitHelpers): Promise<string> {
+  await helpers.signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await page.goto("/bits");
+  await page.getByRole("button", { name: "New bit" }).first().click();
+  const form = page.getByRole("form", { name: "New bit" });
+  await form.getByLabel("Title").fill("Airport security");
+  await form.getByLabel("Tags").fill("travel");
+  await form.getByLabel("Estimated length").fill("1:30");
+  await form.getByRole("button", { name: "Add bit" }).click();
+  await expect(form).toHaveCount(0);
+  await page.goto("/set-lists");
+  await page.getByRole("button", { name: "New set list" }).first().click();
+  await page.getByRole("form", { name: "New set list" }).getByLabel("Name").fill("Tonight's five");
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("button", { name: "Add Airport security" }).click();
+  await expect(page.getByRole("list", { name: "Running order" }).getByRole("listitem")).toHaveCount(1);
+  return new URL(page.url()).pathname;
+}
+
 const signedIn = (path: string) => async (page: Page, helpers: VisitHelpers) => {
   await helpers.signIn(page, DEMO_COMEDIAN);
   await page.goto(path);
@@ -108,6 +129,33 @@ export const pageVisits: PageVisit[] = [
   { name: "history", heading: /.+/, open: signedIn("/performance-history") },
   { name: "badges", heading: "Badge Showcase", open: signedIn("/badges") },
   { name: "profile", heading: /.+/, open: signedIn("/profile") },
+  {
+    name: "bits",
+    heading: "Bits",
+    open: async (page, helpers) => {
+      await withMaterial(page, helpers);
+      await page.goto("/bits");
+    },
+  },
+  {
+    name: "bit page",
+    heading: "Airport security",
+    open: async (page, helpers) => {
+      await withMaterial(page, helpers);
+      await page.goto("/bits");
+      await page.getByRole("link", { name: "Airport security" }).click();
+    },
+  },
+  {
+    name: "set list",
+    heading: "Tonight's five",
+    open: async (page, helpers) => void (await withMaterial(page, helpers)),
+  },
+  {
+    name: "stage view",
+    heading: /^Tonight's five/,
+    open: async (page, helpers) => void (await page.goto(`${await withMaterial(page, helpers)}/stage`)),
+  },
   {
     name: "admin",
     heading: "Admin Dashboard",
