@@ -15,6 +15,9 @@ export const SRC = path.join(root, "local-backend", "src");
 export const LAYERS = ["common", "storage", "database", "runtime", "engine", "auth", "sync", "http", "cli"];
 
 const SOURCE = /\.(ts|mts|mjs)$/;
+const LOCAL_BACKEND = path.dirname(SRC);
+
+const isInside = (dir, file) => !path.relative(dir, file).startsWith("..");
 
 function walk(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -78,6 +81,10 @@ function importsOf(file) {
   return {
     anys,
     imports: found.map((imp) => ({ ...imp, target: resolveImport(file, imp.spec) })).filter((imp) => imp.target),
+    // Relative imports that leave local-backend/ (the app's convex/, convex-dev/, its seed data).
+    outside: found
+      .filter((imp) => imp.spec.startsWith(".") && !isInside(LOCAL_BACKEND, path.resolve(path.dirname(file), imp.spec)))
+      .map((imp) => imp.spec),
   };
 }
 
@@ -124,12 +131,14 @@ export function measure() {
   const upward = [];
   const engineImporters = [];
   const deepImports = [];
+  const appImports = [];
   let anys = 0;
   for (const file of files) {
     const folder = folderOf(file);
     perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
     const parsed = importsOf(file);
     anys += parsed.anys;
+    for (const spec of parsed.outside) appImports.push(`${rel(file)} -> ${spec}`);
     edges.set(file, new Set());
     valueEdges.set(file, new Set());
     for (const imp of parsed.imports) {
@@ -153,6 +162,7 @@ export function measure() {
     valueCycles: cycles(files, valueEdges).map((c) => c.map(rel)),
     engineImporters: [...new Set(engineImporters)],
     deepImports: [...new Set(deepImports)],
+    appImports,
     anys,
   };
 }
@@ -169,6 +179,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const cycle of m.cycles) console.log(`  ${cycle.length} files: ${cycle.join(", ")}`);
   console.log(`import cycles (value imports only): ${m.valueCycles.length}`);
   for (const cycle of m.valueCycles) console.log(`  ${cycle.length} files: ${cycle.join(", ")}`);
+  console.log(`imports leaving local-backend/ (the app's code or data): ${m.appImports.length}`);
+  for (const line of m.appImports) console.log(`  ${line}`);
   console.log(`imports into another folder past its index.ts: ${m.deepImports.length}`);
   console.log(`files importing Engine: ${m.engineImporters.length}`);
   for (const file of m.engineImporters) console.log(`  ${file}`);

@@ -1,6 +1,7 @@
 import type { Infer } from "convex/values";
 import type { costInfo } from "../../convex/schema";
 import type { Doc } from "../../convex/_generated/dataModel";
+import demoAccounts from "./demoAccounts.json" with { type: "json" };
 
 /**
  * The demo scene the local backend seeds on an empty database: made-up venues
@@ -8,11 +9,16 @@ import type { Doc } from "../../convex/_generated/dataModel";
  * three time zones. Sign-up links point at the reserved example.com domain.
  */
 
-export const DEMO_EMAIL = "demo@stagetime.app";
-export const DEMO_PASSWORD = "stagetime-demo";
+/** A demo account of demoAccounts.json; `npm run backend` passes that file as --demo-accounts, to refuse them. */
+function demoAccount(role: "comedian" | "admin"): { email: string; password: string } {
+  const account = demoAccounts.find((a) => a.role === role);
+  if (!account) throw new Error(`demoAccounts.json has no ${role}`);
+  return account;
+}
+
+export const { email: DEMO_EMAIL, password: DEMO_PASSWORD } = demoAccount("comedian");
 export const DEMO_NAME = "Dana Demo";
-export const ADMIN_EMAIL = "admin@stagetime.app";
-export const ADMIN_PASSWORD = "stagetime-admin";
+export const { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } = demoAccount("admin");
 export const ADMIN_NAME = "Avery Admin";
 /** Comedians of the demo scene who check in at its mics: accounts without a password (nobody signs in as them). */
 export const COMMUNITY_NAMES = [

@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { backendCli, freePort } from "./backend/common";
+import { backendCli, demoAccountsArgs, freePort } from "./backend/common";
 import { COMEDIANS, convexDir, fmt, MAX_SETS, mib, root, row, secs, SIZES } from "./options";
 import { importScaleSnapshot, writeScaleSnapshot } from "./scaleData";
 
@@ -66,6 +66,7 @@ export async function startAndTime(
     process.execPath,
     [
       backendCli,
+      ...demoAccountsArgs,
       "start",
       "--port",
       String(port),

@@ -17,6 +17,7 @@ import {
   childEnv,
   type CliResult,
   cliPath,
+  demoAccountsArgs,
   fixtureDir,
   freePort,
   liveGroups,
@@ -120,6 +121,7 @@ export class Backend {
     const args = [
       ...this.nodeArgs,
       cliPath,
+      ...demoAccountsArgs,
       "start",
       "--host",
       "127.0.0.1",

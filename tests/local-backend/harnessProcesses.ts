@@ -16,6 +16,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const fixtureDir = path.join(repoRoot, "tests/local-backend/fixture/convex");
 /** The backend's CLI as `npm run backend` runs it: precompiled (local-backend/src/backend.mjs), no tsx. */
 export const cliPath = path.join(repoRoot, "local-backend/src/backend.mjs");
+/** The app's demo accounts, passed on every run as `npm run backend` passes them (package.json). */
+export const demoAccountsArgs = ["--demo-accounts", path.join(repoRoot, "convex-dev/model/demoAccounts.json")];
 
 /** Process groups of backends still running, killed if the test process exits
  * without disposing them (they run detached, so nothing else would). */
@@ -89,7 +91,7 @@ export type CliResult = { code: number | null; stdout: string; stderr: string };
  */
 export async function runCli(args: string[], { timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<CliResult> {
   return await new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [cliPath, ...demoAccountsArgs, ...args], {
       cwd: repoRoot,
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],

@@ -10,6 +10,7 @@ type Measures = {
   perFolder: Record<string, number>;
   upward: string[];
   cycles: string[][];
+  appImports: string[];
   anys: number;
 };
 
@@ -30,6 +31,10 @@ describe("local-backend layers", () => {
 
   it("has no import cycle, counting `import type`", () => {
     expect(m.cycles).toEqual([]);
+  });
+
+  it("imports nothing of the app (convex/, convex-dev/, its seed data): it is told, as by --demo-accounts", () => {
+    expect(m.appImports).toEqual([]);
   });
 
   it("keeps `any` under its ceiling", () => {

@@ -126,4 +126,27 @@ describe("a seeded data dir on an address other machines reach, or with --prod",
       await prod.dispose();
     }
   }, 240_000);
+
+  test("the passwords refused are the ones --demo-accounts lists; a list that is not one stops the start", async () => {
+    const dir = await tempDir("listed-dir-");
+    otherDirs.push(dir);
+    dataDir = path.join(dir, "data");
+    const listed = { email: "listed@fixture.test", password: "a-listed-password" };
+    const list = path.join(dir, "accounts.json");
+    fs.writeFileSync(list, JSON.stringify([{ role: "any", ...listed }]));
+    const made = await runCli(["run", "seed:makeAccount", JSON.stringify(listed), "--data-dir", dataDir, ...devFlags]);
+    expect(made.code, made.stderr).toBe(0);
+
+    const refused = await start(["--prod", "--demo-accounts", list]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Refusing to start with --prod");
+    expect(refused.stderr).toContain(listed.email);
+
+    const bad = path.join(dir, "bad.json");
+    fs.writeFileSync(bad, JSON.stringify({ email: listed.email }));
+    const stopped = await start(["--prod", "--demo-accounts", bad]);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain(`--demo-accounts ${bad} must be a JSON list`);
+    expect(stopped.stdout).not.toContain("Local backend ready");
+  }, 240_000);
 });

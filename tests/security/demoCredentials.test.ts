@@ -1,9 +1,9 @@
 /**
- * The demo accounts' credentials have one source, `convex-dev/model/seedData.ts`:
- * the seed creates the accounts from it, the tests sign in with it (the e2e
- * fixtures' DEMO_COMEDIAN and DEMO_ADMIN), and the README's table documents it.
- * Here: the README's table says what the module says, and no other source or
- * test file spells the emails or passwords out again.
+ * The demo accounts' credentials have one source, `convex-dev/model/demoAccounts.json`:
+ * the seed creates the accounts from it (through seedData.ts), `npm run backend` passes it
+ * as `--demo-accounts` so a backend others reach refuses them, the tests sign in with it,
+ * and the README's table documents it. Here: the README's table says what the file says,
+ * and no other source or test file spells the emails or passwords out again.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { describe, expect, test } from "vitest";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../convex-dev/model/seedData";
 import { repoRoot } from "../local-backend/harness";
 
-const SOURCE = path.join("convex-dev", "model", "seedData.ts");
+const SOURCE = path.join("convex-dev", "model", "demoAccounts.json");
 const SCANNED_DIRS = ["src", "convex", "convex-dev", "tests", "scripts", "local-backend", "docs"];
 const TEXT_FILE = /\.(ts|tsx|js|mjs|cjs|json|md|html)$/;
 

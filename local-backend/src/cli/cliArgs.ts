@@ -41,10 +41,13 @@ export const USAGE = `Usage: npm run backend -- [command] [flags]
   start (default)  [--host 127.0.0.1] [--port 3210] [--site-port 3211] [--data-dir .convex-local]
                    [--functions convex] [--dev-functions convex-dev] [--no-dev-functions]
                    [--site-url http://localhost:5173] [--seed] [--no-env-file] [--no-watch] [--prod]
+                   [--demo-accounts <file>]
                    --seed: run seed:run on an empty database (demo accounts; npm run dev passes it);
                    refused on a --host other machines reach unless --seed-on-network is given; so is a
                    start on such a host or with --prod while a seeded data dir's demo accounts keep
                    their README passwords (run seed:removeDemoAccounts first)
+                   --demo-accounts: JSON list of { "email", "password" } the app publishes, refused as
+                     above, found by their password hashes (npm run backend passes the app's)
                    --dev-functions: dev tools (seeding, test fixtures) loaded on top of --functions;
                      default: the folder beside it named <functions>-dev, if it exists
                    --prod: like a production deployment: errors redacted to clients, no seeding, no dev

@@ -7,6 +7,8 @@ import { findRunning, loadEngine } from "./cliCommands.js";
 import {
   demoAccountsWithSeedPasswords,
   guardDemoAccounts,
+  type PublishedPasswords,
+  readPublishedPasswords,
   runRecordingSeed,
   SEED_FUNCTION,
 } from "../engine/demoAccounts.js";
@@ -56,6 +58,17 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
     return 1;
   }
 
+  // The app's demo accounts (npm run backend passes them), refused below where others can reach.
+  let published: PublishedPasswords = new Map();
+  if (typeof flags["demo-accounts"] === "string") {
+    try {
+      published = readPublishedPasswords(path.resolve(flags["demo-accounts"]));
+    } catch (error) {
+      console.error((error as Error).message);
+      return 1;
+    }
+  }
+
   const running = await findRunning(store);
   if (running) {
     console.error(`A backend (pid ${running.pid}) already serves ${store.dir} at ${running.apiUrl}.`);
@@ -98,7 +111,7 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   // as long as one of them still has the password the README gives it.
   const exposedTo = flags.prod === true ? "with --prod" : isLoopback(host) ? null : `on ${host}`;
   const guard = exposedTo !== null && flags["seed-on-network"] !== true;
-  const demo = guard ? await demoAccountsWithSeedPasswords(engine) : [];
+  const demo = guard ? await demoAccountsWithSeedPasswords(engine, published) : [];
   if (demo.length > 0) {
     console.error(
       `Refusing to start ${exposedTo}: ${store.dir} holds demo accounts (${demo.join(", ")}) that still ` +
@@ -111,7 +124,7 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
     return 1;
   }
   // And nothing brings them back while it runs (an import, seeding through the admin API).
-  if (guard) guardDemoAccounts(engine);
+  if (guard) guardDemoAccounts(engine, published);
   let servers;
   try {
     servers = await startServers(engine, { host, port, sitePort, apiUrl, siteUrl });

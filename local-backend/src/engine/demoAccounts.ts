@@ -1,19 +1,12 @@
 /**
- * The demo accounts seeding made, whose passwords the README publishes. A backend
- * other machines reach, or a production one, refuses to start, to import or to
- * seed while any account still has such a password. Two ways to know one:
- * - the README's own demo credentials (convex-dev/model/seedData.ts), checked
- *   against every password account's hash with the Password provider's crypto,
- *   so a data dir seeded before the marker existed, or filled by an import of a
- *   seeded one's export, is caught too;
- * - seeding (`seed:run`, at `start --seed` or through `run`) records in the data
- *   dir which accounts it made and their password hashes (any seed, e.g. a test
- *   fixture's), refused while a hash is unchanged.
+ * Demo accounts, whose passwords an app publishes: a backend other machines reach, or a
+ * production one, refuses to start, import or seed while an account still has such a
+ * password. Known two ways: the app's list (`--demo-accounts <file>`), checked against each
+ * password hash; and the accounts seeding made, recorded in the data dir with their hashes.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Password } from "@convex-dev/auth/providers/Password";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, DEMO_EMAIL, DEMO_PASSWORD } from "../../../convex-dev/model/seedData.js";
 import { type Caller, canonicalPath, type FunctionInfo } from "../runtime/functionContext.js";
 import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
@@ -23,11 +16,30 @@ export const DEMO_ACCOUNTS_FILE = "demo-accounts.json";
 
 type DemoAccount = { id: string; provider: string; providerAccountId: string; secret: string };
 
-/** The credentials the README publishes, by (lower-case) email. */
-const PUBLISHED_PASSWORDS: ReadonlyMap<string, string> = new Map([
-  [DEMO_EMAIL.toLowerCase(), DEMO_PASSWORD],
-  [ADMIN_EMAIL.toLowerCase(), ADMIN_PASSWORD],
-]);
+/** The passwords an app publishes for its demo accounts, by (lower-case) email. */
+export type PublishedPasswords = ReadonlyMap<string, string>;
+
+/**
+ * Reads `--demo-accounts`: a JSON list of `{ "email", "password" }` (other fields ignored).
+ * Throws with what is wrong, so a start with a bad file fails instead of guarding nothing.
+ */
+export function readPublishedPasswords(file: string): PublishedPasswords {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`Cannot read --demo-accounts ${file}: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : [null];
+  const passwords = new Map<string, string>();
+  for (const entry of list as Array<{ email?: unknown; password?: unknown } | null>) {
+    if (typeof entry?.email !== "string" || typeof entry.password !== "string") {
+      throw new Error(`--demo-accounts ${file} must be a JSON list of { "email": string, "password": string }`);
+    }
+    passwords.set(entry.email.toLowerCase(), entry.password);
+  }
+  return passwords;
+}
 
 /** The Password provider's own check of a password against a stored hash (Scrypt). */
 const passwordCrypto = (
@@ -42,12 +54,12 @@ export type DemoAccountsHost = {
   runAny(udfPath: string, args: Record<string, unknown>, caller?: Caller): Promise<unknown>;
 };
 
-/** Engines that refuse demo accounts (another machine can reach them, or --prod). */
-const guarded = new WeakSet<DemoAccountsHost>();
+/** Engines that refuse demo accounts (another machine can reach them, or --prod), with the passwords they refuse. */
+const guarded = new WeakMap<DemoAccountsHost, PublishedPasswords>();
 
 /** From now on, this engine refuses imports and seeding that would bring demo accounts with published passwords. */
-export function guardDemoAccounts(engine: DemoAccountsHost): void {
-  guarded.add(engine);
+export function guardDemoAccounts(engine: DemoAccountsHost, published: PublishedPasswords): void {
+  guarded.set(engine, published);
 }
 
 /** Convex Auth's account rows (with the password hash in `secret`), by id. */
@@ -106,15 +118,15 @@ export async function runRecordingSeed(
   return result;
 }
 
-/** The password accounts among `docs` whose password is one the README publishes (their emails). */
-async function withPublishedPasswords(docs: Iterable<unknown>): Promise<string[]> {
+/** The password accounts among `docs` whose password is a published one (their emails). */
+async function withPublishedPasswords(docs: Iterable<unknown>, published: PublishedPasswords): Promise<string[]> {
   const found: string[] = [];
   for (const row of docs) {
     const doc = row as AccountRow;
     if (!doc || doc.provider !== "password" || typeof doc.secret !== "string") continue;
     const email = String(doc.providerAccountId ?? "").toLowerCase();
-    const published = PUBLISHED_PASSWORDS.get(email);
-    if (published !== undefined && (await passwordCrypto.verifySecret(published, doc.secret))) found.push(email);
+    const password = published.get(email);
+    if (password !== undefined && (await passwordCrypto.verifySecret(password, doc.secret))) found.push(email);
   }
   return found;
 }
@@ -123,7 +135,10 @@ async function withPublishedPasswords(docs: Iterable<unknown>): Promise<string[]
  * The demo accounts (their account ids, e.g. emails) that still have a published
  * password or the one seeding gave them.
  */
-export async function demoAccountsWithSeedPasswords(engine: DemoAccountsHost): Promise<string[]> {
+export async function demoAccountsWithSeedPasswords(
+  engine: DemoAccountsHost,
+  published: PublishedPasswords,
+): Promise<string[]> {
   const current = authAccounts(engine);
   const seeded = readMarker(engine)
     .filter((account) => {
@@ -131,8 +146,8 @@ export async function demoAccountsWithSeedPasswords(engine: DemoAccountsHost): P
       return doc !== undefined && doc.secret === account.secret;
     })
     .map((account) => account.providerAccountId);
-  const published = await withPublishedPasswords(current.values());
-  return [...new Set([...seeded, ...published])];
+  const withPublished = await withPublishedPasswords(current.values(), published);
+  return [...new Set([...seeded, ...withPublished])];
 }
 
 /**
@@ -140,8 +155,9 @@ export async function demoAccountsWithSeedPasswords(engine: DemoAccountsHost): P
  * demo accounts with published passwords.
  */
 export async function refuseImportedDemoAccounts(engine: DemoAccountsHost, accounts: Iterable<unknown>): Promise<void> {
-  if (!guarded.has(engine)) return;
-  const found = await withPublishedPasswords(accounts);
+  const published = guarded.get(engine);
+  if (published === undefined) return;
+  const found = await withPublishedPasswords(accounts, published);
   if (found.length > 0) {
     throw new Error(
       `Refusing to import: this backend is reachable by other machines or runs with --prod, and the ` +

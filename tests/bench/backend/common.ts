@@ -17,8 +17,14 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 /** The backend CLI's own entry (the precompiled CLI, built when stale). */
 export const backendCli = path.join(root, "local-backend/src/backend.mjs");
 
+/** The app's demo accounts, passed as `npm run backend` passes them (package.json). */
+export const demoAccountsArgs = ["--demo-accounts", path.join(root, "convex-dev/model/demoAccounts.json")];
+
 /** Node arguments that run `cli`: another checkout's `local-backend/src/cli/cli.ts` runs through tsx. */
-export const cliNodeArgs = (cli: string): string[] => (cli.endsWith(".ts") ? ["--import", "tsx", cli] : [cli]);
+export const cliNodeArgs = (cli: string): string[] => [
+  ...(cli.endsWith(".ts") ? ["--import", "tsx", cli] : [cli]),
+  ...demoAccountsArgs,
+];
 
 export function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

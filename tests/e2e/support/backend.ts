@@ -10,6 +10,8 @@ const execFileAsync = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 const cliPath = path.join(repoRoot, "local-backend/src/backend.mjs");
+/** The app's demo accounts, passed as `npm run backend` passes them (package.json). */
+const demoAccountsArgs = ["--demo-accounts", path.join(repoRoot, "convex-dev/model/demoAccounts.json")];
 
 /**
  * Node arguments that run the backend CLI in ONE process (backend.mjs runs the precompiled CLI in
@@ -17,7 +19,7 @@ const cliPath = path.join(repoRoot, "local-backend/src/backend.mjs");
  * process that owns the data.
  */
 function cliArgs(args: string[]): string[] {
-  return [cliPath, ...args];
+  return [cliPath, ...demoAccountsArgs, ...args];
 }
 
 export type BackendOptions = {
