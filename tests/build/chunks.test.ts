@@ -166,6 +166,11 @@ describe("production chunks", () => {
       "src/features/scene/list/AreaSceneResults.tsx",
       "src/features/scene/filters/SceneFiltersPanel.tsx",
       "src/features/scene/card/EventDialogContent.tsx",
+      // The card buttons' flows (useCardActions loads them once the list has painted).
+      "src/features/scene/actions/useCheckIn.ts",
+      "src/features/scene/actions/useAddToSchedule.ts",
+      "src/features/scene/actions/useFavoriteToggle.ts",
+      "src/features/scene/actions/useEventActions.ts",
       "src/app/layout/AccountMenu.tsx",
       "src/features/notifications/NotificationBell.tsx",
     ];

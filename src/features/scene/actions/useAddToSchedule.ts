@@ -1,5 +1,5 @@
-import { useConvexAuth, useMutation } from "convex/react";
-import { useNavigate } from "@/lib/router";
+import { useConvex, useConvexAuth } from "convex/react";
+import { useNavigate, type NavigateFunction } from "@/lib/router";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
 import { errorCode } from "../../../lib/convexErrors";
@@ -7,6 +7,7 @@ import { paths } from "../../../lib/paths";
 import { viewerTimeZone } from "../../../lib/timeZone";
 import { announceAddedToSchedule } from "./scheduleAdded";
 import type { SceneItem } from "../item/types";
+import type { ActionContext } from "./useCheckIn";
 
 /**
  * Adds an item to the comedian's schedule and says when it next happens: the
@@ -15,38 +16,47 @@ import type { SceneItem } from "../item/types";
  * card or of the event page.
  */
 export function useAddToSchedule(where: "card" | "page" = "card") {
+  const client = useConvex();
   const { isAuthenticated } = useConvexAuth();
-  const add = useMutation(api.schedule.add);
   const navigate = useNavigate();
+  return (item: Pick<SceneItem, "_id" | "title" | "timeZone">) =>
+    addToScheduleFlow({ client, isAuthenticated }, navigate, where, item);
+}
 
-  return async (item: Pick<SceneItem, "_id" | "title" | "timeZone">) => {
-    if (!isAuthenticated) {
-      toast.error("Please sign in to add events to your schedule");
-      return;
+/** {@link useAddToSchedule}'s flow. */
+export async function addToScheduleFlow(
+  { client, isAuthenticated }: ActionContext,
+  navigate: NavigateFunction,
+  where: "card" | "page",
+  item: Pick<SceneItem, "_id" | "title" | "timeZone">,
+): Promise<void> {
+  const add = (args: { sceneItemId: SceneItem["_id"] }) => client.mutation(api.schedule.add, args);
+  if (!isAuthenticated) {
+    toast.error("Please sign in to add events to your schedule");
+    return;
+  }
+  let added;
+  try {
+    added = await add({ sceneItemId: item._id });
+  } catch (err) {
+    switch (errorCode(err)) {
+      case "ALREADY_EXISTS":
+        toast.error(where === "page" ? "This event is already in your schedule" : "Already in your schedule");
+        break;
+      case "INCOMPLETE_SCHEDULE":
+        toast.error("This event doesn't have a complete schedule");
+        break;
+      case "NOT_SIGNED_IN":
+        toast.error("Please sign in to add events to your schedule");
+        break;
+      default:
+        console.error(err);
+        toast.error("Failed to add to schedule");
     }
-    let added;
-    try {
-      added = await add({ sceneItemId: item._id });
-    } catch (err) {
-      switch (errorCode(err)) {
-        case "ALREADY_EXISTS":
-          toast.error(where === "page" ? "This event is already in your schedule" : "Already in your schedule");
-          break;
-        case "INCOMPLETE_SCHEDULE":
-          toast.error("This event doesn't have a complete schedule");
-          break;
-        case "NOT_SIGNED_IN":
-          toast.error("Please sign in to add events to your schedule");
-          break;
-        default:
-          console.error(err);
-          toast.error("Failed to add to schedule");
-      }
-      return;
-    }
-    await announceAddedToSchedule(item, added, {
-      viewerTimeZone: viewerTimeZone(),
-      jumpToWeek: (week) => void navigate(paths.scheduleWeek(week)),
-    });
-  };
+    return;
+  }
+  await announceAddedToSchedule(item, added, {
+    viewerTimeZone: viewerTimeZone(),
+    jumpToWeek: (week) => void navigate(paths.scheduleWeek(week)),
+  });
 }

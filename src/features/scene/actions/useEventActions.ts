@@ -1,4 +1,4 @@
-import { useMutation } from "convex/react";
+import { useConvex, type ConvexReactClient } from "convex/react";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
 import type { SceneItemId } from "../item/types";
@@ -7,18 +7,26 @@ const TRY_LATER = "Please try again later.";
 
 /** The event dialog's actions: delete (creator or admin) and remove from schedule. */
 export function useEventActions() {
-  const removeItem = useMutation(api.scene.remove);
+  return eventActions(useConvex());
+}
+
+/** {@link useEventActions}' actions, for a page that holds the client. */
+export function eventActions(client: ConvexReactClient) {
+  const removeItem = (args: { id: SceneItemId }) => client.mutation(api.scene.remove, args);
   // The scheduled state flips at once and comes back if the server refuses.
-  const removeByItem = useMutation(api.schedule.removeByItem).withOptimisticUpdate((store, { sceneItemId }) => {
-    for (const { args, value } of store.getAllQueries(api.scene.viewerState)) {
-      if (value) {
-        store.setQuery(api.scene.viewerState, args, {
-          ...value,
-          schedule: value.schedule.filter((e) => e.sceneItemId !== sceneItemId),
-        });
-      }
-    }
-  });
+  const removeByItem = (args: { sceneItemId: SceneItemId }) =>
+    client.mutation(api.schedule.removeByItem, args, {
+      optimisticUpdate: (store, { sceneItemId }) => {
+        for (const { args, value } of store.getAllQueries(api.scene.viewerState)) {
+          if (value) {
+            store.setQuery(api.scene.viewerState, args, {
+              ...value,
+              schedule: value.schedule.filter((e) => e.sceneItemId !== sceneItemId),
+            });
+          }
+        }
+      },
+    });
 
   const deleteEvent = async (id: SceneItemId): Promise<boolean> => {
     try {

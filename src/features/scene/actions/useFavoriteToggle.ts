@@ -1,8 +1,9 @@
-import { useConvexAuth, useMutation } from "convex/react";
+import { useConvex, useConvexAuth } from "convex/react";
 import type { OptimisticLocalStore } from "convex/browser";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
 import type { SceneItemId } from "../item/types";
+import type { ActionContext } from "./useCheckIn";
 
 /** Rewrites the favourite ids in every loaded viewerState, so all cards agree at once. */
 function updateFavoriteIds(store: OptimisticLocalStore, change: (ids: SceneItemId[]) => SceneItemId[]) {
@@ -17,30 +18,43 @@ function updateFavoriteIds(store: OptimisticLocalStore, change: (ids: SceneItemI
  * fails, which puts the heart back, and the comedian is told.
  */
 export function useFavoriteToggle() {
+  const client = useConvex();
   const { isAuthenticated } = useConvexAuth();
-  const add = useMutation(api.favorites.add).withOptimisticUpdate((store, { sceneItemId }) =>
-    updateFavoriteIds(store, (ids) => (ids.includes(sceneItemId) ? ids : [...ids, sceneItemId])),
-  );
-  const remove = useMutation(api.favorites.remove).withOptimisticUpdate((store, { sceneItemId }) =>
-    updateFavoriteIds(store, (ids) => ids.filter((id) => id !== sceneItemId)),
-  );
+  return (sceneItemId: SceneItemId, isFavorite: boolean) =>
+    toggleFavoriteFlow({ client, isAuthenticated }, sceneItemId, isFavorite);
+}
 
-  return async (sceneItemId: SceneItemId, isFavorite: boolean) => {
-    if (!isAuthenticated) {
-      toast.error("Please sign in to add favorites");
-      return;
+/** {@link useFavoriteToggle}'s flow. */
+export async function toggleFavoriteFlow(
+  { client, isAuthenticated }: ActionContext,
+  sceneItemId: SceneItemId,
+  isFavorite: boolean,
+): Promise<void> {
+  const add = (args: { sceneItemId: SceneItemId }) =>
+    client.mutation(api.favorites.add, args, {
+      optimisticUpdate: (store, { sceneItemId }) =>
+        updateFavoriteIds(store, (ids) => (ids.includes(sceneItemId) ? ids : [...ids, sceneItemId])),
+    });
+  const remove = (args: { sceneItemId: SceneItemId }) =>
+    client.mutation(api.favorites.remove, args, {
+      optimisticUpdate: (store, { sceneItemId }) =>
+        updateFavoriteIds(store, (ids) => ids.filter((id) => id !== sceneItemId)),
+    });
+
+  if (!isAuthenticated) {
+    toast.error("Please sign in to add favorites");
+    return;
+  }
+  try {
+    if (isFavorite) {
+      await remove({ sceneItemId });
+      toast.success("Removed from favorites");
+    } else {
+      await add({ sceneItemId });
+      toast.success("Added to favorites");
     }
-    try {
-      if (isFavorite) {
-        await remove({ sceneItemId });
-        toast.success("Removed from favorites");
-      } else {
-        await add({ sceneItemId });
-        toast.success("Added to favorites");
-      }
-    } catch (err) {
-      console.error(err);
-      toast.error("Failed to update favorite");
-    }
-  };
+  } catch (err) {
+    console.error(err);
+    toast.error("Failed to update favorite");
+  }
 }

@@ -6,10 +6,7 @@ import { hasMoreToShow, nextLimit, resultCountText, revealedSlice, SCENE_PAGE_SI
 import { SceneCard } from "../card/SceneCard";
 import { GRID_COLUMNS } from "./SceneSkeleton";
 import type { SceneItem } from "../item/types";
-import { useAddToSchedule } from "../actions/useAddToSchedule";
-import { useEventActions } from "../actions/useEventActions";
-import { useCheckIn } from "../actions/useCheckIn";
-import { useFavoriteToggle } from "../actions/useFavoriteToggle";
+import { useCardActions } from "../actions/useCardActions";
 import { afterNextPaint } from "@/lib/afterNextPaint";
 import { useNow } from "@/lib/useNow";
 import { useRevealSentinel } from "./useRevealSentinel";
@@ -81,10 +78,7 @@ export function IncrementalSceneList({
 }) {
   const viewer = useViewerState();
   const now = useNow(30_000);
-  const { checkIn, pendingId } = useCheckIn();
-  const addToSchedule = useAddToSchedule("card");
-  const { removeFromSchedule } = useEventActions();
-  const toggleFavorite = useFavoriteToggle();
+  const { checkIn, pendingId, addToSchedule, removeFromSchedule, toggleFavorite } = useCardActions();
 
   // The limit belongs to one set of filters: a new filters object means a fresh start at 24.
   const [limitFor, setLimitFor] = useState({ filters, limit: SCENE_PAGE_SIZE });
