@@ -55,6 +55,7 @@ test.describe("material on a live-list night", () => {
     await comedian.getByRole("link", { name: "Bits", exact: true }).click();
     await addBit(comedian, "Airport security", "1:30");
     await addBit(comedian, "Dentist", "45");
+    await addBit(comedian, "Pigeons", "30");
 
     await comedian.goto(`/event/${id}`);
     await comedian.getByRole("button", { name: "Sign up for tonight" }).click();
@@ -81,6 +82,10 @@ test.describe("material on a live-list night", () => {
     await expect(comedian.getByText(`For ${title} on `)).toContainText("(live list)");
     // The spot's length now stands beside the estimated total.
     await expect(comedian.getByRole("group", { name: "Estimated length" })).toContainText(/2:15 of \d+:00/);
+    // A bit never done at this mic is marked as such among the bits to add.
+    await expect(
+      comedian.getByRole("list", { name: "Bits to add" }).getByRole("button", { name: "Add Pigeons" }),
+    ).toContainText("New here", LIVE);
 
     // The bit's page is open in another tab, before any set: nothing yet.
     const bitList = await comedianContext.newPage();
