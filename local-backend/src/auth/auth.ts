@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import * as jose from "jose";
-import type { Engine } from "../engine/engine.js";
+import type { Engine } from "../engine/index.js";
 
 /** Whether `given` is the deployment's admin key: a constant-time comparison, so the time a
  * wrong key takes to refuse says nothing about how much of it was right. The one rule for

@@ -5,7 +5,7 @@
 import { parseArgs, str, USAGE, UsageError } from "./cliArgs.js";
 import { cmdEnv, cmdExport, cmdImport, cmdRun } from "./cliCommands.js";
 import { cmdStart } from "./cliStart.js";
-import { DataStore } from "../storage/store.js";
+import { DataStore } from "../storage/index.js";
 
 async function main(): Promise<number> {
   const { positional, flags } = parseArgs(process.argv.slice(2));

@@ -1,6 +1,6 @@
 /** The CLI's arguments: flags, usage text, and flag values checked. */
 import path from "node:path";
-import { devFunctionsDirFor } from "../runtime/bundle/devFunctions.js";
+import { devFunctionsDirFor } from "../runtime/index.js";
 
 export type Flags = Record<string, string | boolean>;
 

@@ -8,13 +8,12 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
 import { devFunctionsDir, type Flags, num, str, UsageError } from "./cliArgs.js";
-import type { Engine } from "../engine/engine.js";
-import { runRecordingSeed } from "../engine/demoAccounts.js";
-import type { DataStore } from "../storage/store.js";
+import { type Engine, runRecordingSeed } from "../engine/index.js";
+import type { DataStore } from "../storage/index.js";
 
 // The engine, servers and key generation load only for commands that need them,
 // so `env` and commands against a running backend start quickly.
-export const loadEngine = async () => (await import("../engine/engine.js")).Engine;
+export const loadEngine = async () => (await import("../engine/index.js")).Engine;
 
 type RunningInfo = { pid: number; apiUrl: string; siteUrl: string };
 

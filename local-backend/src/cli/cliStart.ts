@@ -11,10 +11,10 @@ import {
   readPublishedPasswords,
   runRecordingSeed,
   SEED_FUNCTION,
-} from "../engine/demoAccounts.js";
-import type { Engine } from "../engine/engine.js";
-import type { DataStore } from "../storage/store.js";
-import { warmFunctions } from "../engine/warmup.js";
+  type Engine,
+  warmFunctions,
+} from "../engine/index.js";
+import type { DataStore } from "../storage/index.js";
 
 function writeEnvLocal(apiUrl: string): void {
   const file = path.resolve(".env.local");
@@ -81,7 +81,7 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   // Environment Convex Auth needs, generated on first start.
   const env = store.readEnv();
   if (!env.JWT_PRIVATE_KEY || !env.JWKS) {
-    const { generateAuthKeys } = await import("../auth/auth.js");
+    const { generateAuthKeys } = await import("../auth/index.js");
     Object.assign(env, await generateAuthKeys());
   }
   if (typeof flags["site-url"] === "string") env.SITE_URL = flags["site-url"];
@@ -91,10 +91,10 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   store.writeEnv(env);
 
   const Engine = await loadEngine();
-  const { startServers } = await import("../http/server.js");
+  const { startServers } = await import("../http/index.js");
   // Before any client connects: production redacts errors (issue 14 item 11).
   if (flags.prod === true) {
-    const { setRedactErrors, setLogsToClients } = await import("../sync/sync.js");
+    const { setRedactErrors, setLogsToClients } = await import("../sync/index.js");
     setRedactErrors(true);
     setLogsToClients(false);
   }

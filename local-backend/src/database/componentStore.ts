@@ -21,11 +21,11 @@
  */
 import { pathToFileURL } from "node:url";
 import { convexToJson, type JSONValue, jsonToConvex, type Value } from "convex/values";
-import { tableNameFromId } from "../common/ids.js";
+import { tableNameFromId } from "../common/index.js";
 import type { ConvexGlobal, ConvexTestModule, Doc, FunctionModule, LoadedSchema } from "./convexTestTypes.js";
 import { type IndexedDatabase, indexedDatabaseClass } from "./indexedDatabase.js";
 import { schemaForDb } from "./schemaValidation.js";
-import type { JsonDoc } from "../storage/store.js";
+import type { JsonDoc } from "../storage/index.js";
 
 /** Where a component's document lives in the data log and snapshot. */
 export function componentDocKey(componentPath: string, id: string): string {

@@ -9,7 +9,7 @@
  * it in the last second, and warns (once per document per WARN_INTERVAL_MS)
  * when that passes a threshold, naming the table and the functions.
  */
-import { intKnob } from "../common/knobs.js";
+import { intKnob } from "../common/index.js";
 
 /** Transactions per second writing one document above which it is a hot spot. */
 export const DEFAULT_CONTENTION_THRESHOLD = 10;

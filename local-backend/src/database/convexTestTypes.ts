@@ -4,7 +4,7 @@
  * transaction manager, and the serialized queries its database receives.
  * convex-test ships no types for them; these list only what the backend uses.
  */
-import type { ContextSlot } from "../common/contextSlot.mjs";
+import type { ContextSlot } from "../common/index.js";
 import type { UserIdentity } from "convex/server";
 import type { Value } from "convex/values";
 

@@ -13,9 +13,8 @@
  * few milliseconds at a time between requests ({@link loadInBackground}).
  */
 import { type JSONValue, jsonToConvex } from "convex/values";
-import { storedIdTable } from "../common/ids.js";
-import { segmentChunks } from "../storage/segments.js";
-import type { DocBatch, LoadedState } from "../storage/store.js";
+import { storedIdTable } from "../common/index.js";
+import { segmentChunks, type DocBatch, type LoadedState } from "../storage/index.js";
 
 import type { Doc } from "./convexTestTypes.js";
 

@@ -4,7 +4,7 @@
  * documentLoader.ts), ordered indexes built on first use and kept by every
  * commit, and the transaction's pending writes by table.
  */
-import { currentTableNumbers } from "../common/ids.js";
+import { currentTableNumbers } from "../common/index.js";
 import { checkUserDocument } from "./documentLimits.js";
 import type { LazyTable } from "./documentLoader.js";
 import { sortByKeys } from "./indexes/indexBuild.js";

@@ -19,8 +19,7 @@
  * LOCAL_BACKEND_OCC=0 in the backend's environment turns this off: every
  * transaction then runs alone, one after another, and never conflicts.
  */
-import { ContextSlot } from "../common/contextSlot.mjs";
-import { intKnob } from "../common/knobs.js";
+import { ContextSlot, intKnob } from "../common/index.js";
 import { type Change, ReadSet } from "./readSet.js";
 
 /** Convex's error code (crates/errors/src/lib.rs OCC_ERROR). */

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Value } from "convex/values";
-import { tableNameFromId as tableFromId } from "../common/ids.js";
+import { tableNameFromId as tableFromId } from "../common/index.js";
 import type { ConvexTestInternals, DbSchema, Doc, LoadedSchema } from "./convexTestTypes.js";
 
 /** A schema module's default export as convex-test's database holds it. */

@@ -10,21 +10,31 @@
  * afterCommit. And the hold that lets sync.ts run a Transition's queries at
  * one committed state.
  */
-import { committedJson, componentReadKey } from "../database/componentStore.js";
-import type { ComponentStore } from "../database/componentStore.js";
-import type { ContentionMonitor } from "../database/contention.js";
-import type { MutationResults } from "../database/mutationResults.js";
-import type { ConcurrentMutations } from "../runtime/concurrentMutations.js";
-import type { DataStore } from "../storage/store.js";
+import {
+  committedJson,
+  componentReadKey,
+  type ComponentStore,
+  type ContentionMonitor,
+  type MutationResults,
+  type Change,
+  type Doc as ReadDoc,
+  type ReadSet,
+  currentTransaction,
+  type ConvexGlobal,
+  type ConvexTestModule,
+  type IndexedDatabase,
+} from "../database/index.js";
+import {
+  type ConcurrentMutations,
+  canonicalPath,
+  mutationTag,
+  readTracker,
+  tableFromId,
+  hooks,
+} from "../runtime/index.js";
+import type { DataStore, JsonDoc } from "../storage/index.js";
 import type { FileStorage } from "./fileStorage.js";
 import type { Persistence } from "./persistence.js";
-import { canonicalPath, mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
-import type { Change, Doc as ReadDoc, ReadSet } from "../database/readSet.js";
-import type { JsonDoc } from "../storage/store.js";
-import { currentTransaction } from "../database/occ.js";
-import type { ConvexGlobal, ConvexTestModule } from "../database/convexTestTypes.js";
-import { hooks } from "../runtime/convexTestLoader.js";
-import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 /** The read set being recorded: a subscription's query's, or a concurrent mutation's. */
 export function readSet(): ReadSet | undefined {

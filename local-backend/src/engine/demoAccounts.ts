@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Password } from "@convex-dev/auth/providers/Password";
-import { type Caller, canonicalPath, type FunctionInfo } from "../runtime/functionContext.js";
-import type { IndexedDatabase } from "../database/indexedDatabase.js";
+import { type Caller, canonicalPath, type FunctionInfo } from "../runtime/index.js";
+import type { IndexedDatabase } from "../database/index.js";
 
 export const SEED_FUNCTION = "seed:run";
 /** In the data dir, beside the segments and the keys (owner-only, as they are). */

@@ -10,23 +10,18 @@
  */
 import { pathToFileURL } from "node:url";
 import type { AuthConfig } from "convex/server";
-import { FUNCTION_ENV_GLOBAL } from "../runtime/bundle/bundler.js";
-import { ComponentStore } from "../database/componentStore.js";
-import { hooks, loadConvexTest } from "../runtime/convexTestLoader.js";
-import type { ConvexGlobal, ConvexTestModule, FunctionModule, TestAccessor } from "../database/convexTestTypes.js";
-import { type IndexedDatabase, indexedDatabaseClass } from "../database/indexedDatabase.js";
-import { CronRunner } from "../runtime/crons.js";
-import { installUserTimeLimits, setActionThreadActivity } from "../runtime/userTime.js";
-import { installFunctionRandom, withFunctionRandom } from "../runtime/functionRandom.mjs";
-import { ActionPool, actionWorkerCount } from "../runtime/actions/actionPool.js";
-import { type CompactionStats, DataStore } from "../storage/store.js";
-import { setCurrentTableNumbers, TableNumbers } from "../common/ids.js";
-import { MutationResults } from "../database/mutationResults.js";
-import type { ReadSet } from "../database/readSet.js";
-import { type CommitListener, Commits, readSet } from "./commits.js";
-import { ConcurrentMutations } from "../runtime/concurrentMutations.js";
-import { ContentionMonitor, contentionThreshold } from "../database/contention.js";
 import {
+  FUNCTION_ENV_GLOBAL,
+  hooks,
+  loadConvexTest,
+  CronRunner,
+  installUserTimeLimits,
+  setActionThreadActivity,
+  installFunctionRandom,
+  withFunctionRandom,
+  ActionPool,
+  actionWorkerCount,
+  ConcurrentMutations,
   canonicalPath,
   type Caller,
   type FunctionInfo,
@@ -36,20 +31,39 @@ import {
   mutationTag,
   outsideLogs,
   readTracker,
-} from "../runtime/functionContext.js";
-import { FunctionModules, loadSchema } from "../runtime/functionModules.js";
+  FunctionModules,
+  loadSchema,
+  ScheduledJobs,
+  wrapSyscalls,
+  invokeActionInWorker,
+  invokeHttpActionInWorker,
+} from "../runtime/index.js";
+import {
+  ComponentStore,
+  type ConvexGlobal,
+  type ConvexTestModule,
+  type FunctionModule,
+  type TestAccessor,
+  type IndexedDatabase,
+  indexedDatabaseClass,
+  MutationResults,
+  type ReadSet,
+  ContentionMonitor,
+  contentionThreshold,
+  schemaPushError,
+  validateData,
+  fingerprint,
+} from "../database/index.js";
+import { type CompactionStats, DataStore } from "../storage/index.js";
+import { setCurrentTableNumbers, TableNumbers } from "../common/index.js";
+import { type CommitListener, Commits, readSet } from "./commits.js";
 import { FileStorage } from "./fileStorage.js";
-import { ScheduledJobs } from "../runtime/scheduledJobs.js";
-import { schemaPushError } from "../database/schemaLimits.js";
 import { Persistence } from "./persistence.js";
-import { validateData, fingerprint } from "../database/schemaValidation.js";
 import { exportSnapshot, importSnapshot, importSnapshotStream } from "./snapshotIO.js";
 import type { SnapshotReadStats } from "./snapshotStream.js";
-import { wrapSyscalls } from "../runtime/syscalls.js";
-import { invokeActionInWorker, invokeHttpActionInWorker } from "../runtime/actions/actionHost.js";
 import { reloadFunctions } from "./reload.js";
 
-export type { Caller, FunctionInfo, FunctionKind, Journal } from "../runtime/functionContext.js";
+export type { Caller, FunctionInfo, FunctionKind, Journal } from "../runtime/index.js";
 export { UPLOAD_URL_TTL_MS } from "./fileStorage.js";
 
 export type { CommitListener } from "./commits.js";

@@ -5,10 +5,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
-import type { DataStore } from "../storage/store.js";
-import { mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
-import type { TestAccessor } from "../database/convexTestTypes.js";
-import type { IndexedDatabase } from "../database/indexedDatabase.js";
+import type { DataStore } from "../storage/index.js";
+import { mutationTag, readTracker, tableFromId } from "../runtime/index.js";
+import type { TestAccessor, IndexedDatabase } from "../database/index.js";
 
 /** A `_storage` row: the file's hash and its content type. */
 type StorageRow = { _id: string; sha256: string; contentType?: string };

@@ -3,20 +3,20 @@
  * in-memory database on start, and compacting what changed into segments.
  */
 import { convexToJson } from "convex/values";
-import type { ComponentStore } from "../database/componentStore.js";
-import type { MutationResults } from "../database/mutationResults.js";
-import type { FileStorage } from "./fileStorage.js";
 import {
+  type ComponentStore,
+  type MutationResults,
   installDocuments,
   loadInBackground,
   type ReadDocuments,
   readDocuments,
   readDocumentsInSlices,
-} from "../database/documentLoader.js";
-import { intKnob } from "../common/knobs.js";
-import type { CompactionStats, DataStore, JsonDoc } from "../storage/store.js";
-import type { ConvexGlobal } from "../database/convexTestTypes.js";
-import type { IndexedDatabase } from "../database/indexedDatabase.js";
+  type ConvexGlobal,
+  type IndexedDatabase,
+} from "../database/index.js";
+import type { FileStorage } from "./fileStorage.js";
+import { intKnob } from "../common/index.js";
+import type { CompactionStats, DataStore, JsonDoc } from "../storage/index.js";
 
 /** What loading and compaction use of the engine. */
 export type PersistenceHost = {

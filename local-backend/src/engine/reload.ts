@@ -4,18 +4,26 @@
  * build fails or the new schema rejects existing data, the old functions stay.
  */
 import fs from "node:fs";
-import type { Bundle } from "../runtime/bundle/bundler.js";
-import type { ComponentStore } from "../database/componentStore.js";
-import type { ActionPool } from "../runtime/actions/actionPool.js";
-import type { ConcurrentMutations } from "../runtime/concurrentMutations.js";
-import type { CronRunner } from "../runtime/crons.js";
-import type { FunctionModules } from "../runtime/functionModules.js";
+import {
+  type Bundle,
+  type ActionPool,
+  type ConcurrentMutations,
+  type CronRunner,
+  type FunctionModules,
+  loadSchema,
+} from "../runtime/index.js";
+import {
+  type ComponentStore,
+  schemaPushError,
+  fingerprint,
+  schemaForDb,
+  validateData,
+  type ConvexGlobal,
+  type ConvexTestModule,
+  type LoadedSchema,
+  type IndexedDatabase,
+} from "../database/index.js";
 import type { Persistence } from "./persistence.js";
-import { loadSchema } from "../runtime/functionModules.js";
-import { schemaPushError } from "../database/schemaLimits.js";
-import { fingerprint, schemaForDb, validateData } from "../database/schemaValidation.js";
-import type { ConvexGlobal, ConvexTestModule, LoadedSchema } from "../database/convexTestTypes.js";
-import type { IndexedDatabase } from "../database/indexedDatabase.js";
 
 /**
  * For tests: `beforeSwap` runs after the data passed the new schema and right

@@ -5,18 +5,21 @@
  */
 import fs from "node:fs";
 import { type JSONValue, jsonToConvex } from "convex/values";
-import type { TableNumbers } from "../common/ids.js";
-import { type ComponentStore, creationTime } from "../database/componentStore.js";
-import type { ScheduledJobs } from "../runtime/scheduledJobs.js";
-import type { DataStore } from "../storage/store.js";
+import { type TableNumbers, isRefusedLegacyId } from "../common/index.js";
+import {
+  type ComponentStore,
+  creationTime,
+  schemaProblems,
+  checkUserDocument,
+  type ConvexGlobal,
+  type ConvexTestModule,
+  type Doc,
+} from "../database/index.js";
+import { type ScheduledJobs, mutationTag, readTracker, tableFromId } from "../runtime/index.js";
+import type { DataStore } from "../storage/index.js";
 import type { Persistence } from "./persistence.js";
-import { mutationTag, readTracker, tableFromId } from "../runtime/functionContext.js";
 import { type DemoAccountsHost, refuseImportedDemoAccounts } from "./demoAccounts.js";
-import { isRefusedLegacyId } from "../common/ids.js";
-import { schemaProblems } from "../database/schemaValidation.js";
-import { checkUserDocument } from "../database/documentLimits.js";
 import { type SnapshotPart, type SnapshotReadStats, snapshotParts, snapshotValueParts } from "./snapshotStream.js";
-import type { ConvexGlobal, ConvexTestModule, Doc } from "../database/convexTestTypes.js";
 
 /** What export and import use of the engine: every table, the files, the table numbers, the scheduler. */
 export type SnapshotHost = DemoAccountsHost & {

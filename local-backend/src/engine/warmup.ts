@@ -11,7 +11,7 @@
  * waits, up to YIELD_TO_REQUESTS_MS before each module: the first queries
  * after a start load their own modules without others loading beside them.
  */
-import { whileBusy } from "../database/documentLoader.js";
+import { whileBusy } from "../database/index.js";
 
 export async function warmFunctions(
   engine: { moduleNames(): string[]; loadModule(name: string): Promise<unknown> },

@@ -8,12 +8,10 @@ import fs from "node:fs";
 import type http from "node:http";
 import { join } from "node:path";
 import { convexToJson, jsonToConvex, type Value } from "convex/values";
-import { isAdminKey, type TokenVerifier } from "../auth/auth.js";
-import { runRecordingSeed } from "../engine/demoAccounts.js";
-import type { Engine } from "../engine/engine.js";
-import { type Caller, canonicalPath } from "../runtime/functionContext.js";
-import { describeErrorFully } from "../runtime/functionErrors.js";
-import { OCC_ERROR, OccError } from "../database/occ.js";
+import { isAdminKey, type TokenVerifier } from "../auth/index.js";
+import { runRecordingSeed, type Engine } from "../engine/index.js";
+import { type Caller, canonicalPath, describeErrorFully } from "../runtime/index.js";
+import { OCC_ERROR, OccError } from "../database/index.js";
 import {
   bodyBudget,
   corsHeaders,
@@ -26,9 +24,7 @@ import {
   STATUS_UDF_FAILED,
 } from "./httpCommon.js";
 import { handleUpload, serveFile } from "./storageRoutes.js";
-import { type QueryResult, functionResult } from "../sync/querySubscriptions.js";
-import type { SyncManager } from "../sync/sync.js";
-import { MAX_MESSAGE_BYTES } from "../sync/syncSession.js";
+import { type QueryResult, functionResult, type SyncManager, MAX_MESSAGE_BYTES } from "../sync/index.js";
 
 /** An admin import (CLI `import` against a running backend). */
 const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;

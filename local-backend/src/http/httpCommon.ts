@@ -1,7 +1,7 @@
 /** What the API and the HTTP-actions site share: errors as HTTP answers, CORS, bodies, JSON replies. */
 import type http from "node:http";
 import type net from "node:net";
-import { intKnob, knob } from "../common/knobs.js";
+import { intKnob, knob } from "../common/index.js";
 import { originAllowed } from "./origins.js";
 
 /** Convex's status code for a function that ran and failed. */

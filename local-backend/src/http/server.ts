@@ -16,13 +16,12 @@ import {
   serverLimits,
   trackResponses,
 } from "./httpCommon.js";
-import { TokenVerifier } from "../auth/auth.js";
-import { FUNCTION_ENV_GLOBAL } from "../runtime/bundle/bundler.js";
-import type { Engine } from "../engine/engine.js";
+import { TokenVerifier } from "../auth/index.js";
+import { FUNCTION_ENV_GLOBAL } from "../runtime/index.js";
+import type { Engine } from "../engine/index.js";
 import { refusal, setOriginRules } from "./origins.js";
 import { siteRequestHandler } from "./siteRoutes.js";
-import { SyncManager } from "../sync/sync.js";
-import { MAX_MESSAGE_BYTES } from "../sync/syncSession.js";
+import { SyncManager, MAX_MESSAGE_BYTES } from "../sync/index.js";
 
 export { MAX_UPLOAD_BYTES, sniffImage } from "./storageRoutes.js";
 

@@ -3,10 +3,9 @@
  * (engine.httpAction), as a Convex deployment's `.convex.site` origin serves them.
  */
 import type http from "node:http";
-import { AuthError, type TokenVerifier } from "../auth/auth.js";
-import type { Engine } from "../engine/engine.js";
-import type { Caller } from "../runtime/functionContext.js";
-import { httpActionErrorBody } from "../runtime/functionErrors.js";
+import { AuthError, type TokenVerifier } from "../auth/index.js";
+import type { Engine } from "../engine/index.js";
+import { type Caller, httpActionErrorBody } from "../runtime/index.js";
 import { HttpError, lingerOnUnreadBody, readBody } from "./httpCommon.js";
 
 /** Convex's limit on an HTTP action's request body. */

@@ -3,9 +3,9 @@ import type http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import type { Engine } from "../engine/engine.js";
+import type { Engine } from "../engine/index.js";
 import { corsHeaders, HttpError, lingerOnUnreadBody, sendJson } from "./httpCommon.js";
-import { UploadTooLarge } from "../storage/store.js";
+import { UploadTooLarge } from "../storage/index.js";
 
 /**
  * The largest file upload: 10 MiB. The app's only uploads are profile photos

@@ -6,7 +6,7 @@
  * with Convex's error) when it conflicts.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { LogWriteError } from "../storage/dataLog.js";
+import { LogWriteError } from "../storage/index.js";
 import { canonicalPath, dropLogLinesAfter, logLinesMark } from "./functionContext.js";
 import {
   backoffMs,
@@ -17,9 +17,11 @@ import {
   occSettings,
   runInTransaction,
   Transaction,
-} from "../database/occ.js";
-import type { Change } from "../database/readSet.js";
-import type { ConvexGlobal, ConvexTestModule, MetricsTracker } from "../database/convexTestTypes.js";
+  type Change,
+  type ConvexGlobal,
+  type ConvexTestModule,
+  type MetricsTracker,
+} from "../database/index.js";
 import { scheduledMutationAttempt } from "./scheduledJobs.js";
 
 /** What concurrent mutations use of the engine: convex-test, its globals, the commit turn, the data log's durability, the error log. */

@@ -15,9 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { tableNameFromId } from "../common/ids.js";
-import type { ConvexTestModule, DatabaseHandle, FunctionPath } from "../database/convexTestTypes.js";
-import { ContextSlot } from "../common/contextSlot.mjs";
+import { tableNameFromId, ContextSlot } from "../common/index.js";
+import type { ConvexTestModule, DatabaseHandle, FunctionPath } from "../database/index.js";
 import { matchesValidator } from "./validatorMatch.js";
 
 export const CONVEX_TEST_VERSION = "0.0.60";

@@ -10,9 +10,9 @@
  * while the backend was down are not replayed: a start schedules from now.
  */
 import { type JSONValue, jsonToConvex } from "convex/values";
-import type { FunctionModule } from "../database/convexTestTypes.js";
+import type { FunctionModule } from "../database/index.js";
 import type { Caller } from "./functionContext.js";
-import { intKnob } from "../common/knobs.js";
+import { intKnob } from "../common/index.js";
 
 type Schedule =
   | { type: "interval"; seconds?: number; minutes?: number; hours?: number }

@@ -4,10 +4,9 @@
  * and the log lines its console.* output becomes; and the names every part of
  * the backend uses for callers and function paths.
  */
-import { ContextSlot } from "../common/contextSlot.mjs";
+import { ContextSlot, tableNameFromId } from "../common/index.js";
 import { inspect } from "node:util";
-import { tableNameFromId } from "../common/ids.js";
-import type { ReadSet } from "../database/readSet.js";
+import type { ReadSet } from "../database/index.js";
 
 /** Who calls a function. `user` identities come from a verified JWT. */
 export type Caller =

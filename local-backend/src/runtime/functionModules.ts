@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { FunctionModule, LoadedSchema } from "../database/convexTestTypes.js";
+import type { FunctionModule, LoadedSchema } from "../database/index.js";
 import { Bundle, bundleFunctions, bundlerIdentity } from "./bundle/bundler.js";
 import { BundleCache } from "./bundle/bundleCache.js";
 import { canonicalPath, type FunctionInfo, type FunctionKind } from "./functionContext.js";

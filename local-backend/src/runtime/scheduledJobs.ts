@@ -3,12 +3,17 @@
  * the real clock (convex-test calls runJob through convexTestLoader.ts), and
  * picks up the jobs left pending or running by a previous process.
  */
-import { ContextSlot } from "../common/contextSlot.mjs";
-import { LogWriteError } from "../storage/dataLog.js";
-import type { ComponentStore } from "../database/componentStore.js";
-import type { ConvexGlobal, ConvexTestModule, DatabaseHandle, Doc } from "../database/convexTestTypes.js";
-import { knob } from "../common/knobs.js";
-import { afterSchedulingTransaction, outsideTransaction } from "../database/occ.js";
+import { ContextSlot, knob } from "../common/index.js";
+import { LogWriteError } from "../storage/index.js";
+import {
+  type ComponentStore,
+  type ConvexGlobal,
+  type ConvexTestModule,
+  type DatabaseHandle,
+  type Doc,
+  afterSchedulingTransaction,
+  outsideTransaction,
+} from "../database/index.js";
 
 /** The scheduled job whose mutation is running: its status commits with the mutation (runJob). */
 const scheduledMutation = new ContextSlot<{ db: DatabaseHandle; jobId: string; done: boolean }>();

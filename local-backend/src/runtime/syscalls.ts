@@ -7,11 +7,9 @@
 import fs from "node:fs";
 import { convexToJson, getDocumentSize } from "convex/values";
 import { CursorSeal, queryFingerprint } from "./cursors.js";
-import type { ComponentStore } from "../database/componentStore.js";
-import type { ConvexGlobal, DatabaseHandle } from "../database/convexTestTypes.js";
-import type { DataStore } from "../storage/store.js";
+import { type ComponentStore, type ConvexGlobal, type DatabaseHandle, currentTransaction } from "../database/index.js";
+import type { DataStore } from "../storage/index.js";
 import { readTracker, tableFromId } from "./functionContext.js";
-import { currentTransaction } from "../database/occ.js";
 
 /** Resolves with `value` once the event loop has run what else was waiting (setImmediate). */
 function afterOtherWork<T>(value: T): Promise<T> {

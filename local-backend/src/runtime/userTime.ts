@@ -33,10 +33,9 @@
  * variables `DATABASE_UDF_USER_TIMEOUT_SECONDS` and
  * `ACTION_USER_TIMEOUT_SECONDS` (read once, at start).
  */
-import { ContextSlot } from "../common/contextSlot.mjs";
+import { ContextSlot, knob } from "../common/index.js";
 import fs from "node:fs";
-import { knob } from "../common/knobs.js";
-import type { ConvexGlobal } from "../database/convexTestTypes.js";
+import type { ConvexGlobal } from "../database/index.js";
 import { hooks } from "./convexTestLoader.js";
 
 /** CPU time of this process in ms (not wall time: the machine may be busy with other work). */

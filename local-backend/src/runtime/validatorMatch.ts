@@ -8,7 +8,7 @@
  * convex-test would accept, and on a no convex-test's own check runs and
  * reports the error exactly as before.
  */
-import { tableNameFromId } from "../common/ids.js";
+import { tableNameFromId } from "../common/index.js";
 
 type JsonValidator = {
   type: string;

@@ -29,7 +29,7 @@ import { isAscii } from "node:buffer";
 import fs from "node:fs";
 import path from "node:path";
 import { FILE_MODE, fsyncDir } from "./dataDir.js";
-import { intKnob } from "../common/knobs.js";
+import { intKnob } from "../common/index.js";
 
 /**
  * Documents per base bucket the level aims at (a bucket is a few MiB);

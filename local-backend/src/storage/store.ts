@@ -12,9 +12,8 @@ import { type CompactionStats, type DocSource, docsIn, writeSegments } from "./c
 import { DataDirLock, DIR_MODE, FILE_MODE, fsyncDir, restrictPermissions } from "./dataDir.js";
 import { DataLog, type FsyncFn, type JsonDoc, type LogEntry } from "./dataLog.js";
 import { FileBytes } from "./fileBytes.js";
-import { intKnob } from "../common/knobs.js";
+import { intKnob, storedIdTable } from "../common/index.js";
 import { type DocBatch, parsedBatches, segmentBatches } from "./storedBatches.js";
-import { storedIdTable } from "../common/ids.js";
 import {
   baseGroups,
   baseSegments,

@@ -5,9 +5,8 @@
  * the modification subscribers are sent. querySubscriptions.ts keeps them.
  */
 import { convexToJson, type Value } from "convex/values";
-import { type Caller, captureLogs, type Journal } from "../runtime/functionContext.js";
-import { describeError } from "../runtime/functionErrors.js";
-import type { ReadSet } from "../database/readSet.js";
+import { type Caller, captureLogs, type Journal, describeError } from "../runtime/index.js";
+import type { ReadSet } from "../database/index.js";
 
 export function parseJournal(journal: string | null): Journal {
   if (!journal) return {};

@@ -30,8 +30,8 @@
  * Convex's function cache serves the HTTP API and the sync worker alike: the
  * page's first-page fetch and the subscription that follows it run once.
  */
-import type { Engine } from "../engine/engine.js";
-import type { Caller, Journal } from "../runtime/functionContext.js";
+import type { Engine } from "../engine/index.js";
+import { type Caller, type Journal, servingThreadCpuMs } from "../runtime/index.js";
 import {
   type Entry,
   functionResult,
@@ -44,8 +44,7 @@ import {
   idleCost,
   startsFromBase,
 } from "./queryEntry.js";
-import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "../database/readSet.js";
-import { servingThreadCpuMs } from "../runtime/userTime.js";
+import { BULK_WRITE_THRESHOLD, ReadSet, type Change } from "../database/index.js";
 
 export {
   type Entry,

@@ -15,9 +15,9 @@
  * flushes: re-runs at one snapshot, then one Transition per session.
  */
 import type { WebSocket } from "ws";
-import type { TokenVerifier } from "../auth/auth.js";
-import type { Engine } from "../engine/engine.js";
-import { knob } from "../common/knobs.js";
+import type { TokenVerifier } from "../auth/index.js";
+import type { Engine } from "../engine/index.js";
+import { knob } from "../common/index.js";
 import { type Entry, modificationTail, QueryEntries } from "./querySubscriptions.js";
 import { dispatch, recheckFailedSubscriptions } from "./syncMessages.js";
 import {
@@ -31,8 +31,8 @@ import {
   WorkBudget,
 } from "./syncSession.js";
 
-export { describeError, describeErrorFully, setRedactErrors } from "../runtime/functionErrors.js";
-export { setLogsToClients } from "../runtime/functionContext.js";
+export { describeError, describeErrorFully, setRedactErrors } from "../runtime/index.js";
+export { setLogsToClients } from "../runtime/index.js";
 export {
   encodeTs,
   MAX_INFLIGHT_MESSAGES,

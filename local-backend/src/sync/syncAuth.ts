@@ -3,8 +3,8 @@
  * whom it impersonates) or none; the token's expiry ends the identity; every
  * subscription of the session then runs as the new identity.
  */
-import { AuthError, EXPIRES, isAdminKey } from "../auth/auth.js";
-import type { Caller } from "../runtime/functionContext.js";
+import { AuthError, EXPIRES, isAdminKey } from "../auth/index.js";
+import type { Caller } from "../runtime/index.js";
 import { journalString, type Subscription } from "./querySubscriptions.js";
 import type { ClientMessage, Session, SyncHost } from "./syncSession.js";
 

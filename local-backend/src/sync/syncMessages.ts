@@ -4,9 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { convexToJson, jsonToConvex, type JSONValue, type Value } from "convex/values";
-import { type Caller, canonicalPath, captureLogs } from "../runtime/functionContext.js";
-import { describeError } from "../runtime/functionErrors.js";
-import { OCC_ERROR, OccError } from "../database/occ.js";
+import { type Caller, canonicalPath, captureLogs, describeError } from "../runtime/index.js";
+import { OCC_ERROR, OccError } from "../database/index.js";
 import { type Entry, newEntry, type Subscription } from "./querySubscriptions.js";
 import { authenticate } from "./syncAuth.js";
 import type { ClientMessage } from "./syncSession.js";

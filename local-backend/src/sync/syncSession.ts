@@ -4,11 +4,11 @@
  * protocol's timestamp encoding.
  */
 import type { WebSocket } from "ws";
-import type { TokenVerifier } from "../auth/auth.js";
-import type { MutationResults } from "../database/mutationResults.js";
-import type { Caller, FunctionInfo } from "../runtime/functionContext.js";
-import type { DataStore } from "../storage/store.js";
-import { intKnob, knob } from "../common/knobs.js";
+import type { TokenVerifier } from "../auth/index.js";
+import type { MutationResults } from "../database/index.js";
+import type { Caller, FunctionInfo } from "../runtime/index.js";
+import type { DataStore } from "../storage/index.js";
+import { intKnob, knob } from "../common/index.js";
 import type { QueryEntries, Subscription } from "./querySubscriptions.js";
 
 /**

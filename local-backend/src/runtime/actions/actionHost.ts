@@ -10,7 +10,7 @@ import { FUNCTION_ENV_GLOBAL } from "../bundle/bundler.js";
 import type { FunctionModules } from "../functionModules.js";
 import { canonicalPath, emitFunctionLog } from "../functionContext.js";
 import { onActionExpired } from "../userTime.js";
-import type { ConvexGlobal, ConvexTestModule } from "../../database/convexTestTypes.js";
+import type { ConvexGlobal, ConvexTestModule } from "../../database/index.js";
 
 /**
  * Runs an action's code in a worker thread (called by convex-test where it

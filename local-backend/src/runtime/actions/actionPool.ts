@@ -27,8 +27,7 @@ import os from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ConvexError, convexToJson, type JSONValue, jsonToConvex, type Value } from "convex/values";
-import { intKnob } from "../../common/knobs.js";
-import { findUp } from "../../common/ownPaths.js";
+import { intKnob, findUp } from "../../common/index.js";
 
 export type SerializedError = {
   name: string;

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { version as esbuildVersion } from "esbuild";
 import type { Bundle, ComponentBundle } from "./bundler.js";
-import { DIR_MODE, FILE_MODE, restrictPermissions } from "../../storage/dataDir.js";
+import { DIR_MODE, FILE_MODE, restrictPermissions } from "../../storage/index.js";
 
 const FORMAT = 1;
 

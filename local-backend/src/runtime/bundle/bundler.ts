@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { builtinModules } from "node:module";
 import * as esbuild from "esbuild";
-import { findUp } from "../../common/ownPaths.js";
+import { findUp } from "../../common/index.js";
 import { ComponentConfigError, type ComponentNode, componentTree, flattenComponents } from "./components.js";
 
 /**

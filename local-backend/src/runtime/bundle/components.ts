@@ -16,7 +16,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
-import { findUp } from "../../common/ownPaths.js";
+import { findUp } from "../../common/index.js";
 
 export type ComponentNode = {
   /** The name the parent installed it under ("" for the app). */
