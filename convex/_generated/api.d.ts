@@ -83,6 +83,7 @@ import type * as model_invariants_badges from "../model/invariants/badges.js";
 import type * as model_invariants_bits from "../model/invariants/bits.js";
 import type * as model_invariants_check from "../model/invariants/check.js";
 import type * as model_invariants_community from "../model/invariants/community.js";
+import type * as model_invariants_followers from "../model/invariants/followers.js";
 import type * as model_invariants_links from "../model/invariants/links.js";
 import type * as model_invariants_micNumbers from "../model/invariants/micNumbers.js";
 import type * as model_invariants_mics from "../model/invariants/mics.js";
@@ -223,6 +224,7 @@ declare const fullApi: ApiFromModules<{
   "model/invariants/bits": typeof model_invariants_bits;
   "model/invariants/check": typeof model_invariants_check;
   "model/invariants/community": typeof model_invariants_community;
+  "model/invariants/followers": typeof model_invariants_followers;
   "model/invariants/links": typeof model_invariants_links;
   "model/invariants/micNumbers": typeof model_invariants_micNumbers;
   "model/invariants/mics": typeof model_invariants_mics;
