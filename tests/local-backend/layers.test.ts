@@ -12,6 +12,7 @@ type Measures = {
   cycles: string[][];
   appImports: string[];
   deepImports: string[];
+  engineImporters: string[];
   anys: number;
 };
 
@@ -20,6 +21,9 @@ type Measures = {
  * (the action worker's thread and functionRandom.mjs) load common/contextSlot.mjs by its file.
  */
 const MAX_DEEP_IMPORTS = 2;
+
+/** Files that take the whole `Engine` (the CLI, the servers, the sync manager); services take small interfaces. */
+const MAX_ENGINE_IMPORTERS = 5;
 
 /** `any` left in local-backend/src, each with its reason beside it; lower it as they go. */
 const MAX_ANYS = 5;
@@ -46,6 +50,10 @@ describe("local-backend layers", () => {
 
   it("reaches another folder through its index.ts, its public surface", () => {
     expect(m.deepImports.length, m.deepImports.join("\n")).toBeLessThanOrEqual(MAX_DEEP_IMPORTS);
+  });
+
+  it("hands services the small interfaces they use, not the whole Engine", () => {
+    expect(m.engineImporters.length, m.engineImporters.join("\n")).toBeLessThanOrEqual(MAX_ENGINE_IMPORTERS);
   });
 
   it("keeps `any` under its ceiling", () => {

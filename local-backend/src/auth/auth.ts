@@ -4,7 +4,15 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import * as jose from "jose";
-import type { Engine } from "../engine/index.js";
+import type { AuthConfig } from "convex/server";
+import type { Caller } from "../runtime/index.js";
+
+/** What token checks use of the engine: its auth config, and its site for a provider's keys. */
+export type AuthHost = {
+  readonly authConfig: AuthConfig | null;
+  readonly opts: { readonly siteUrl: string };
+  httpAction(pathAndQuery: string, init: RequestInit, caller: Caller): Promise<Response>;
+};
 
 /** Whether `given` is the deployment's admin key: a constant-time comparison, so the time a
  * wrong key takes to refuse says nothing about how much of it was right. The one rule for
@@ -96,7 +104,7 @@ export class TokenVerifier {
   cacheHits = 0;
   signatureChecks = 0;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: AuthHost) {}
 
   /** Forget cached keys and verified tokens (after env or auth config changes). */
   reset(): void {

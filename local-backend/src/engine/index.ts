@@ -8,4 +8,5 @@ export {
   SEED_FUNCTION,
 } from "./demoAccounts.js";
 export { Engine } from "./engine.js";
+export { type FileStorage } from "./fileStorage.js";
 export { warmFunctions } from "./warmup.js";

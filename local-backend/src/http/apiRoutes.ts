@@ -191,10 +191,10 @@ export function apiRequestHandler(
       res.end("local");
       return;
     }
-    if (method === "POST" && path === "/api/storage/upload") return await handleUpload(engine, req, res, url);
+    if (method === "POST" && path === "/api/storage/upload") return await handleUpload(engine.files, req, res, url);
     const storageMatch = /^\/api\/storage\/([^/]+)$/.exec(path);
     if ((method === "GET" || method === "HEAD") && storageMatch) {
-      return await serveFile(engine, req, res, method, storageMatch[1]);
+      return await serveFile(engine.files, req, res, method, storageMatch[1]);
     }
     if (method !== "POST") throw new HttpError(404, "NotFound", `No route for ${method} ${path}`);
 

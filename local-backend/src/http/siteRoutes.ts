@@ -4,16 +4,24 @@
  */
 import type http from "node:http";
 import { AuthError, type TokenVerifier } from "../auth/index.js";
-import type { Engine } from "../engine/index.js";
-import { type Caller, httpActionErrorBody } from "../runtime/index.js";
+import type { FunctionModule } from "../database/index.js";
+import { type Caller, type FunctionModules, httpActionErrorBody } from "../runtime/index.js";
 import { HttpError, lingerOnUnreadBody, readBody } from "./httpCommon.js";
 
 /** Convex's limit on an HTTP action's request body. */
 const MAX_HTTP_BODY_BYTES = 20 * 1024 * 1024;
 
+/** What the site uses of the engine: the bundle's `http` module and running its actions. */
+export type SiteHost = {
+  readonly functions: Pick<FunctionModules, "bundle">;
+  loadModule(modulePath: string): Promise<FunctionModule>;
+  httpAction(pathAndQuery: string, init: RequestInit, caller: Caller): Promise<Response>;
+  logError(line: string): void;
+};
+
 /** The site listener's request handler. */
 export function siteRequestHandler(
-  engine: Engine,
+  engine: SiteHost,
   verifier: TokenVerifier,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {

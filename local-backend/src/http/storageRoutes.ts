@@ -3,7 +3,7 @@ import type http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import type { Engine } from "../engine/index.js";
+import type { FileStorage } from "../engine/index.js";
 import { corsHeaders, HttpError, lingerOnUnreadBody, sendJson } from "./httpCommon.js";
 import { UploadTooLarge } from "../storage/index.js";
 
@@ -27,9 +27,12 @@ export function sniffImage(head: Buffer): string | null {
   return null;
 }
 
+/** What the storage routes use of the engine: its stored files. */
+type UploadFiles = Pick<FileStorage, "claimUploadToken" | "storeUpload" | "getFile">;
+
 /** POST /api/storage/upload?token=…: the body is the file. */
 export async function handleUpload(
-  engine: Engine,
+  files: UploadFiles,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   url: URL,
@@ -47,13 +50,13 @@ export async function handleUpload(
     );
   };
   if (Number(req.headers["content-length"] ?? 0) > MAX_UPLOAD_BYTES) return tooLarge();
-  if (!engine.files.claimUploadToken(url.searchParams.get("token"))) {
+  if (!files.claimUploadToken(url.searchParams.get("token"))) {
     throw new HttpError(401, "InvalidUploadToken", "The upload URL is invalid, expired or already used");
   }
   const contentType = (req.headers["content-type"] as string | undefined) ?? null;
   let storageId: string;
   try {
-    storageId = await engine.files.storeUpload(req, contentType, MAX_UPLOAD_BYTES);
+    storageId = await files.storeUpload(req, contentType, MAX_UPLOAD_BYTES);
   } catch (error) {
     if (error instanceof UploadTooLarge) return tooLarge();
     throw error;
@@ -63,7 +66,7 @@ export async function handleUpload(
 
 /** GET or HEAD /api/storage/<id>. */
 export async function serveFile(
-  engine: Engine,
+  files: UploadFiles,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   method: string,
@@ -75,7 +78,7 @@ export async function serveFile(
   } catch {
     throw new HttpError(400, "BadStorageId", "The storage id in the URL is not valid percent-encoding");
   }
-  const file = engine.files.getFile(storageId);
+  const file = files.getFile(storageId);
   if (!file) throw new HttpError(404, "FileNotFound", "File not found");
   const image = sniffImage(Buffer.from(await file.blob.slice(0, 12).arrayBuffer()));
   // Only a checked raster image whose declared type matches its bytes is shown

@@ -30,8 +30,7 @@
  * Convex's function cache serves the HTTP API and the sync worker alike: the
  * page's first-page fetch and the subscription that follows it run once.
  */
-import type { Engine } from "../engine/index.js";
-import { type Caller, type Journal, servingThreadCpuMs } from "../runtime/index.js";
+import { type Caller, type FunctionModules, type Journal, servingThreadCpuMs } from "../runtime/index.js";
 import {
   type Entry,
   functionResult,
@@ -65,6 +64,21 @@ export const IDLE_MAX_BYTES = 32 * 2 ** 20;
 /** An idle entry is dropped after this long without a subscriber (a query may read the clock). */
 export const IDLE_MAX_AGE_MS = 5 * 60_000;
 
+/** What the shared query executions use of the engine: running a query at one snapshot, the bundle, the commit count. */
+export type QueryHost = {
+  readonly functions: Pick<FunctionModules, "bundle">;
+  readonly commitSeq: number;
+  query(
+    udfPath: string,
+    args: Record<string, unknown>,
+    caller: Caller,
+    reads?: ReadSet,
+    journal?: Journal,
+  ): Promise<unknown>;
+  runSnapshot<T>(fn: () => Promise<T>): Promise<T>;
+  log(line: string): void;
+};
+
 export class QueryEntries {
   /** Every entry with subscribers or a kept result, by key. */
   private entries = new Map<string, Entry>();
@@ -84,7 +98,7 @@ export class QueryEntries {
   /** Query executions since start (first runs and re-runs), for tests and benchmarks. */
   queryRuns = 0;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: QueryHost) {}
 
   /** Entries with subscribers. */
   get size(): number {
