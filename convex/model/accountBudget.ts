@@ -1,18 +1,4 @@
-/**
- * How much of one transaction a batch of account deletion may still use,
- * measured in what Convex limits per transaction (docs "Limits"; the
- * backend's `TRANSACTION_MAX_*` knobs): index ranges read (4,096), documents
- * read (32,000) and their bytes (16 MiB), documents written (16,000) and
- * their bytes (16 MiB). The transaction's own figures come from
- * `ctx.meta.getTransactionMetrics()` (convex 1.x `MutationMeta`, answered by
- * Convex's `1.0/getTransactionMetrics` syscall), so whatever the batch's
- * triggers read is counted, and before each piece of work the batch checks
- * that the most that piece can cost still fits. A deployment that cannot
- * answer (an older backend) gets a budget counted here instead: the sum of
- * the most each piece can cost, against half of each limit. The fifth limit,
- * 1 s of JavaScript per mutation, has no metric: a cap on the rows removed
- * per batch bounds it.
- */
+/** What one account-deletion batch may still use of Convex's transaction limits (README.md). */
 import type { TransactionMetrics } from "convex/server";
 import type { MutationCtx } from "../_generated/server";
 

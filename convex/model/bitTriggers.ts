@@ -1,21 +1,4 @@
-/**
- * The one owner of what is derived from a comedian's material. Each follows
- * its source through a trigger, so every write keeps it right whichever
- * function made it:
- *
- * - a bit's `bitTags` rows (one per tag, carrying the bit's archived flag,
- *   status and title for the library's tag filter) follow every write of
- *   the bit, and go with it;
- * - a rating (`bitRatings`) moves its bit's counts and trend, its bit's row
- *   for the mic (`bitRooms`) and for the month (`bitMonths`), and its set's
- *   review counts (`setReviews`, made for a set rated afterwards);
- * - a set (`performances`) logged on a night with a set list attached opens
- *   a pending "How did it go?"; a set moved to another time or mic carries
- *   its ratings along; a deleted set takes its ratings and review with it.
- *
- * Everything is skipped once the bit is gone: account deletion removes the
- * bits first, then the rest in batches.
- */
+/** What is derived from a comedian's material, kept by triggers (README.md, "Derived data"). */
 import type { Change, Triggers } from "convex-helpers/server/triggers";
 import type { DataModel, Doc } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";

@@ -1,25 +1,4 @@
-/**
- * The one owner of every value derived on a mic (a `sceneItems` row) and of
- * the `cities` table. Each follows its source through a trigger registered on
- * `convex/triggers.ts`, so every write made through the mutation builders of
- * `convex/functions.ts` keeps them right, whichever function made it:
- *
- * - `searchText`, `geohash` and `areaCell` follow the mic's title, venue, city
- *   and coordinates (a writer may pass anything, even "": the trigger corrects it);
- * - `checkInCount`, `lastCheckInAt` and verification (`verifiedCheckIns30d`,
- *   `lastVerifiedAt`, `verificationExpiresAt`) follow the `checkIns` rows: a
- *   new check-in is queued (`micCheckInQueue`) and a fold on the next whole
- *   second takes the mic's queue into its row ({@link foldCheckIns}), so a
- *   crowd checking in at once never writes (or reads a range of) one row;
- *   verification also decays with time, which no write announces: the daily
- *   cron's {@link expireVerification} clears it, here beside the rule;
- * - `cities` (and the community's venue and city totals, through
- *   `model/stats`) follow each mic's city and status.
- *
- * Writes made outside those builders (`t.run` in tests, snapshot imports)
- * skip the triggers, and the invariant checker (`model/invariants/`) reports
- * what they broke.
- */
+/** Values derived on a mic and the `cities` table, kept by triggers (README.md, "Derived data"). */
 import type { Change, Triggers } from "convex-helpers/server/triggers";
 import { internal } from "../_generated/api";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";

@@ -1,30 +1,4 @@
-/**
- * The one owner of the totals derived from sets and comedians. Each follows
- * its source through a trigger registered in `convex/triggers.ts`, so every
- * write made through the mutation builders of `convex/functions.ts` keeps them
- * right, whichever function made it (the log wizard, an edit, the live list's
- * Done, a mic's deletion unlinking its sets, account deletion, the seed):
- *
- * - a set (`performances`) moves its comedian's `userStats` (minutes, sets,
- *   unique venues, streaks) and their `performanceDays` and `venueVisits`
- *   rows (model/userStats);
- * - the community's `minutesLogged` total is the sum of the comedians'
- *   `userStats.totalMinutes` (model/stats): it follows every change of a stats
- *   row, so a deleted account's minutes leave with its stats row in one write
- *   while its sets are purged in batches afterwards;
- * - a profile counts as one comedian in the community totals;
- * - a comedian's `userStats.venuesAdded` (the venue_pioneer badge's count) is
- *   the number of mics whose `createdBy` is them (index `by_createdBy`): the
- *   mic row is what records that they added a venue, so the count follows
- *   its inserts, deletes and `createdBy` changes. A deleted mic no longer
- *   counts (it is no longer on the scene), while a badge it earned is kept
- *   (badges are never taken back).
- *
- * The community's venue and city totals follow the mics (model/micTriggers).
- * Writes made outside the builders (`t.run` in tests,
- * snapshot imports) skip the triggers; the invariant checker
- * (model/invariants/) reports what they broke.
- */
+/** Totals derived from sets and comedians, kept by triggers (README.md, "Derived data"). */
 import type { Change, Triggers } from "convex-helpers/server/triggers";
 import type { DataModel, Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";

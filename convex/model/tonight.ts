@@ -1,29 +1,4 @@
-/**
- * Tonight: the mics and shows whose night falls on the viewer's today in each
- * mic's own time zone and has not ended, in start order, cancelled nights last,
- * a page at a time.
- *
- * Its cost follows the page, not the national total nor the area's: the nights
- * come from "sources", each one weekday in one time zone (and, around a point,
- * one covering area cell) read through an index in local start order, which
- * for one night's date and zone is the order of the real instants. The sources
- * are merged by (start instant, creation time, id), so a page reads its own
- * rows plus one row ahead per source:
- * - around a point: `by_status_and_day_and_areaCell`, the circle's covering
- *   precision-4 cells on the candidate weekdays, each cell's time zones found
- *   by skipping from one to the next (one row each);
- * - without a point: `by_status_and_day_and_timeZone`, every zone keeping the
- *   viewer's clock (its region: America/Detroit reads New York's mics too; a
- *   clock no mic keeps, such as UTC, reads the default region's) on today's
- *   weekday from two hours before now (no night lasts longer than start + 60
- *   min + a 60-minute set) and, past midnight, yesterday's late starts.
- * The cursor is our own JSON (`{v, phase, key}`): phase 0 walks the nights that
- * are not cancelled, phase 1 walks the sources again for the cancelled ones
- * (cancelled nights are few, but finding them reads that phase's sources),
- * phase 2 is the end. A page reads at most {@link MAX_TONIGHT_ROWS_READ} rows;
- * when that bound stops it, it comes back short with `isDone: false`. With
- * `endCursor` (pages pinned by the client) it ends exactly there.
- */
+/** Tonight's nights in start order, cancelled last, a page at a time from per-zone sources (README.md). */
 import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
 import { v } from "convex/values";
 import type { QueryCtx } from "../_generated/server";

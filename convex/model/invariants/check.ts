@@ -1,34 +1,4 @@
-/**
- * The data invariants every mutation must keep, checked a page at a time (for
- * tests, the fuzzer and the backend CLI, never for users). One module per
- * group, each saying what it checks:
- *
- * - ./mics: check-in counters, one check-in per comedian, mic and day, one
- *   favourite per comedian and mic, verification;
- * - ./stats: per-comedian totals, day rows, venue visits and streaks against
- *   the sets;
- * - ./badges: known codes, one row per code, every met rule awarded;
- * - ./community: the `cities` rows and the community totals (sharded counter)
- *   against recounts;
- * - ./bits: each bit's numbers, its per-mic and per-month rows and each set's
- *   review counts against a recount of the ratings;
- * - ./micNumbers: each night's numbers row against its list, each mic's
- *   numbers summary and short line against its latest nights summed again;
- * - ./followers: each `micFollowers` row against the favourite, schedule entry
- *   and lead time it follows, and every favourite and unplayed entry has its row;
- * - links (in every group, and ./links for the tables with no other rule):
- *   every row points at an existing mic and user.
- *
- * The check walks one table ("part") a page at a time; each page checks what
- * its rows can show through index lookups (links, duplicate rows, a verified
- * mic's recent check-ins) and returns small partial sums ("tallies": sets and
- * minutes per comedian, sets per comedian and mic and per comedian and day,
- * active mics per city ...). {@link PagedCheck} adds the tallies of every page of
- * every part and its finishers compare the totals with the stored counters, so
- * each page stays far inside Convex's per-query limits and the action that
- * drives it (invariants:checkAll) holds only per-comedian and per-mic numbers,
- * never the rows. Run it on a quiet backend: pages read at different moments.
- */
+/** The data invariants every mutation keeps, checked a page at a time (../README.md, "Invariants"). */
 import type { QueryCtx } from "../../_generated/server";
 import { badgePages, finishBadges } from "./badges";
 import { bitPages, finishBits } from "./bits";

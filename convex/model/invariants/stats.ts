@@ -1,14 +1,8 @@
 /**
- * Per-comedian totals (see model/statsTriggers, which keeps them): `userStats`
- * equals the sums of their sets (minutes, sets, unique mics),
- * `performanceDays` and `venueVisits` equal the sets per day and per mic (one
- * row each), the longest streak and last set date follow the day rows
- * (lib/streaks), and the stored current streak is either the run ending at
- * the last set day or 0 (it was computed against the day of the last change,
- * which the data does not record). Sets, day rows, venue visits and stats
- * rows point at an existing mic and user.
- *
- * The performances part also adds up the minutes of all sets (see ./community).
+ * Per-comedian totals (kept by ../statsTriggers) against their sets: `userStats` sums, one day row
+ * and venue visit each, streaks (lib/streaks; the stored current streak is the run ending at the
+ * last set day, or 0). Every row points at an existing mic and user; performances also add up all
+ * minutes (./community).
  */
 import { daysBetweenDates } from "../../lib/time";
 import { checkLinks, checkRows, type DaySegment, type Finisher, type PageCheck } from "./page";
