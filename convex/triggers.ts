@@ -10,15 +10,9 @@ import { registerStatsTriggers } from "./model/statsTriggers";
 import { registerWeekStreakTriggers } from "./model/weekStreakTriggers";
 
 /**
- * The one owner of derived data. Every mutation builder in `convex/functions.ts`
- * (public, user, admin and internal) wraps `ctx.db` with these triggers, so a
- * write to a source table updates what is derived from it in the same
- * transaction, whichever function made the write. ESLint refuses `mutation` and
- * `internalMutation` from `_generated/server` outside `functions.ts`, so a new
- * write path cannot skip them.
- *
- * Register a table's triggers in its model module (`model/<table>Triggers.ts`,
- * exporting `register<Name>Triggers(triggers)`) and call it below.
+ * The one owner of derived data: every mutation builder in `functions.ts` wraps `ctx.db` with these
+ * triggers (ESLint refuses the raw builders elsewhere), so each write updates what derives from it in
+ * its own transaction. A table's triggers live in `model/<table>Triggers.ts`, registered below.
  */
 export const triggers = new Triggers<DataModel>();
 

@@ -38,14 +38,9 @@ export function latestFinishedOccurrence(
 }
 
 /**
- * When the cleanup next has to look at an entry for `item` (its `dueAt`):
- * the instant its next occurrence that is not over at `nowMs` becomes over
- * (start + 60 minutes + set length); `nowMs` when the mic will not run
- * again, so that the entry is removed by the next run. Always later than
- * `nowMs` unless the entry is removable. A mic's cadence never changes after
- * it is created; an edit of its day or time can only make the next mark come
- * late (by at most one occurrence), and the week view hides finished
- * occurrences by itself meanwhile.
+ * When the cleanup next looks at `item`'s entry: when its next occurrence not over at `nowMs` ends
+ * (start + 60 minutes + set length), or `nowMs` when the mic will not run again (removable). An edit
+ * of the day or time can make this late by one occurrence at most; the week hides finished ones.
  */
 export function entryDueAt(
   item: Doc<"sceneItems"> | null,
@@ -85,14 +80,9 @@ async function entryBatch(
 }
 
 /**
- * One batch of the five-minute cleanup. It reads only the
- * entries that are due (`dueAt` at or before `nowMs`, or not set yet): each
- * whose mic has an occurrence that is over gets `completedAt` = that
- * occurrence's start, which hides it from the week; an entry whose mic will
- * not run again (a one-time show that is over, a deleted mic) is deleted, as
- * the spec's auto_remove_completed_events did. Every entry it keeps gets its
- * next `dueAt`, later than `nowMs`, so it leaves the range read: `more` says
- * whether due entries remain for another batch.
+ * One batch of the five-minute cleanup, reading only due entries: an occurrence that is over sets
+ * `completedAt` (hidden from the week), a mic that will not run again deletes the entry, and every kept
+ * entry gets its next `dueAt`, so it leaves the range read; `more`: due entries remain.
  */
 export async function cleanupCompleted(
   ctx: MutationCtx,
