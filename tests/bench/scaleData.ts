@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scrypt } from "lucia";
 import type { Doc } from "../../convex/_generated/dataModel";
-import { DEFAULT_LEAD_MINUTES } from "../../convex/lib/notificationRules";
+import { DEFAULT_LEAD_MINUTES } from "@convex/lib/notificationRules";
 import { entryDueAt } from "../../convex/model/scheduleDue";
 import { cityKey } from "../../convex/model/stats";
 import { backendCli } from "./backend/common";
