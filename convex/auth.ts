@@ -76,27 +76,13 @@ function sameText(a: string, b: string): boolean {
 }
 
 /**
- * Hashing in the action, not in the mutation. Convex Auth's Password provider
- * hashes (sign-up) and checks (sign-in) the password with Scrypt inside its
- * `auth:store` mutation, so ~100 ms of CPU per sign-up sits in a transaction
- * (Convex's 1 s mutation limit; on the local backend, on the thread and under
- * the lock every query and mutation needs). Here the sign-in action does that
- * work with the provider's own Scrypt (same stored format, so every existing
- * account keeps working): on sign-up it hashes the new password, or checks it
- * against an existing account's hash as the mutation would; on sign-in it
- * checks it against the stored hash (`passwordHashes:storedPasswordHash`).
- * The mutation then gets `CHECKED` + that hash, and the provider's crypto only
- * stores it or compares it with the stored one (a wrong password sends a
- * value that never matches). Any other secret (the seed's accounts) is hashed
- * and checked in the mutation as before. The checks the provider makes before
- * hashing (lengths, email, password rules) run first, on the typed password,
- * and the rate limits (rateLimits.ts) only after them, on what will hash: a
- * new account takes the sign-up tokens, a password checked against an
- * account goes through the sign-in lockout policy.
+ * Scrypt runs here in the sign-in action, not in the `auth:store` mutation (~100 ms of CPU against
+ * Convex's 1 s mutation limit); the provider's own Scrypt keeps every stored hash valid.
  */
 function withHashingInTheAction<P>(provider: P): P {
   const options = (provider as unknown as { options: PasswordOptions }).options;
   const scrypt = options.crypto;
+  // The mutation gets CHECKED + the hash and only stores or compares it; other secrets (the seed's) as before.
   options.crypto = {
     async hashSecret(secret) {
       return secret.startsWith(CHECKED) ? secret.slice(CHECKED.length) : await scrypt.hashSecret(secret);
@@ -114,6 +100,7 @@ function withHashingInTheAction<P>(provider: P): P {
     if (typeof typed !== "string" || (flow !== "signUp" && flow !== "signIn")) return await authorize(params, ctx);
     const actionCtx = ctx as ActionCtx;
     const email = options.profile?.(params, ctx).email ?? "";
+    // The provider's checks (lengths, email, password rules) first; the rate limits only on what will hash.
     if (flow === "signUp") options.validatePasswordRequirements?.(typed);
     const stored = await actionCtx.runQuery(internal.passwordHashes.storedPasswordHash, { email });
     if (flow === "signUp" && stored === null) {
@@ -128,6 +115,7 @@ function withHashingInTheAction<P>(provider: P): P {
     await limitSignInAttempt(actionCtx, email, stored !== null);
     const right = stored !== null && (await scrypt.verifySecret(typed, stored));
     if (right) await limitSuccessfulSignIn(actionCtx, email);
+    // A wrong password sends a value that never matches the stored hash.
     const result = await authorize({ ...params, password: CHECKED + (right ? stored : "") }, ctx);
     if (right) await clearSignInAttempts(actionCtx, email);
     return result;
@@ -291,29 +279,17 @@ const convexAuthFunctions = convexAuth({
 
 export const { auth, signIn, signOut, isAuthenticated } = convexAuthFunctions;
 
-/**
- * Convex Auth's internal `auth:store` mutation, with Google sign-in starts
- * rate limited (rateLimits.ts, googleSignInStart). Its "verifier" call is made
- * only by `auth:signIn` starting an OAuth flow, and writes the row a stranger
- * could otherwise add as fast as they call: the limit is taken in the same
- * transaction, so a refused start writes nothing. A "verifyCodeAndSignIn"
- * call that can only be junk ({@link junkRedemption}) gets the answer of a
- * wrong code (null: no tokens) before the library writes anything; the rows
- * real wrong passwords leave are deleted by a cron (authRateLimits.ts). Every
- * other call then runs the
- * library's own handler, on the same raw ctx convexAuth gives it (no triggers:
- * the profile callback adds them itself), and the arguments are checked
- * against the library's own validator (its `exportArgs`, which the backend
- * checks every call against).
- */
+/** Convex Auth's internal `auth:store` mutation, with a limit and a junk filter before the library's handler. */
 type StoreArgs = { args: { type: string; params?: unknown; provider?: unknown } };
 type StoreHandler = (ctx: GenericMutationCtx<DataModel>, args: StoreArgs) => Promise<unknown>;
 const libraryStore = convexAuthFunctions.store as unknown as { _handler: StoreHandler; exportArgs: () => string };
 export const store = Object.assign(
   internalMutationGeneric(async (ctx: GenericMutationCtx<DataModel>, args: StoreArgs) => {
+    // "verifier" = an OAuth start writing a row; limited in this transaction, so a refused start writes nothing.
     if (args.args.type === "verifier") await limitGoogleSignInStart(ctx, await getAuthSessionId(ctx));
+    // Junk gets a wrong code's answer before any write; real wrong passwords' rows go by cron (authRateLimits.ts).
     if (args.args.type === "verifyCodeAndSignIn" && junkRedemption(args.args)) return null;
-    return await libraryStore._handler(ctx, args);
+    return await libraryStore._handler(ctx, args); // the raw ctx convexAuth gives (the profile callback adds triggers)
   }),
-  { exportArgs: libraryStore.exportArgs },
+  { exportArgs: libraryStore.exportArgs }, // the library's validator, which the backend checks every call against
 ) as unknown as typeof convexAuthFunctions.store;

@@ -3,26 +3,13 @@ import { internal } from "./_generated/api";
 import { internalMutation } from "./functions";
 
 /**
- * Time for a row of Convex Auth's `authRateLimits` (one per identifier that
- * failed a sign-in: an account's wrong passwords) to refill completely. Its
- * bucket holds `maxFailedAttempsPerHour` (auth.ts) and refills that many an
- * hour, so an hour after the last failed attempt the row reads as a full
- * bucket, exactly as no row does; the library deletes it only when that
- * identifier next signs in.
+ * A Convex Auth `authRateLimits` row (an account's failed sign-ins) refills fully an hour after its last
+ * failure (`maxFailedAttempsPerHour`, auth.ts), reading as no row; the library deletes it only on that sign-in.
  */
 export const AUTH_RATE_LIMIT_REFILL_MS = 60 * 60 * 1000;
 const BATCH = 200;
 
-/**
- * Cron (every 30 minutes): deletes `authRateLimits` rows whose last failed
- * attempt is older than {@link AUTH_RATE_LIMIT_REFILL_MS}. Walks the rows
- * created before then (a newer row's attempt is newer still) oldest first,
- * {@link BATCH} per transaction, rescheduling itself with the cursor while
- * there are more, so the table cannot grow without bound. The continuation
- * carries the first run's cutoff: a cursor belongs to its query, range values
- * included (Convex refuses it for any other with InvalidCursor), so a cutoff
- * worked out again from a later clock would end the walk after one batch.
- */
+/** Cron (every 30 minutes): deletes rows stale for {@link AUTH_RATE_LIMIT_REFILL_MS}, oldest first, in batches. */
 export const deleteStaleAuthRateLimits = internalMutation({
   args: {
     cursor: v.optional(v.union(v.string(), v.null())),
@@ -33,10 +20,12 @@ export const deleteStaleAuthRateLimits = internalMutation({
     const { cursor } = args;
     const now = Date.now();
     // A continuation's cutoff can only be in the past (it came from an earlier run).
+    // Kept across continuations: Convex refuses a cursor with other range values (InvalidCursor).
     const cutoff =
       args.cutoff !== undefined && Number.isFinite(args.cutoff) && args.cutoff <= now - AUTH_RATE_LIMIT_REFILL_MS
         ? args.cutoff
         : now - AUTH_RATE_LIMIT_REFILL_MS;
+    // Rows created after the cutoff have a later attempt too.
     const page = await ctx.db
       .query("authRateLimits")
       .withIndex("by_creation_time", (q) => q.lt("_creationTime", cutoff))

@@ -1,13 +1,6 @@
 /**
- * Who may act as a mic's host, the roles the main authorization matrix
- * (authz.test.ts) cannot tell apart: the mic's creator after an admin approved
- * someone else's claim, the approved claimant, a claimant whose approval was
- * revoked (after opening tonight's list), an admin and a stranger; then the
- * creator of a mic nobody claimed. Host rights (nights, lists) come only from
- * an approved claim or admin rights; edit rights also from creating the mic,
- * until a claim is approved; deleting needs admin rights once other comedians'
- * rows point at the mic. A seeded property test then mixes claims, reviews and
- * revocations at random and checks every caller's rights against that rule.
+ * Who may act as a mic's host, for the roles the main matrix (authz.test.ts) cannot tell apart: creator,
+ * approved claimant, revoked claimant, admin, stranger; then a mic nobody claimed, then random claim histories.
  */
 import fc from "fast-check";
 import { ConvexError } from "convex/values";
@@ -334,6 +327,8 @@ describe("host rights under random claims, reviews and revocations", () => {
             if (ok) c.status = "revoked";
           } else {
             const caller = step.who === "admin" ? admin : users[step.who];
+            // Host rights come only from an approved claim or admin rights; edit rights also from creating the mic,
+            // until a claim is approved.
             const host = step.who === "admin" || claim[step.who]?.status === "approved";
             const anyApproved = (Object.keys(claim) as Actor[]).some((o) => claim[o]?.status === "approved");
             const editor = host || (step.who === "creator" && !anyApproved);

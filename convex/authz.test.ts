@@ -1,27 +1,6 @@
 /**
- * The authorization matrix: every public query, mutation and action of
- * `convex/` has an entry saying what an anonymous visitor, another comedian,
- * an admin and the owner can do with it against the owner's real data, and
- * each cell is checked by calling the function as that caller:
- *
- * - "read": the call succeeds with a non-empty answer;
- * - "own": the call succeeds but acts only on the caller: a query's answer
- *   holds none of the owner's private data, a mutation leaves every row the
- *   owner owns as it was;
- * - "change": a mutation or action succeeds and the owner's rows changed;
- * - "nothing": the call is refused with a ConvexError (a query may answer
- *   null, false or an empty list instead) and no application row changed.
- *
- * A third comedian, a bystander with sets, favourites, a schedule, a check-in,
- * claims, reports, a mic with its own list and spots on the owner's lists,
- * watches every call: whatever the caller and the expected access, her rows
- * must be exactly as they were afterwards. The few "change" cells that
- * legitimately touch her rows (deleting a mic she favourited, re-ranking a list
- * she is on) are listed in `changesBystander`, and even then only her rows
- * about that mic may change.
- *
- * A function without an entry fails the test, so a new endpoint cannot ship
- * without someone deciding who may call it.
+ * The authorization matrix: every public function called as each caller against the owner's real data, while a
+ * bystander's rows must hold (except the `changesBystander` cells). Cells: convex/testing/test.authzMatrix.ts.
  */
 import { ConvexError } from "convex/values";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -143,6 +122,7 @@ describe("authorization matrix", () => {
     vi.unstubAllEnvs();
   });
 
+  // A function without an entry fails here, so a new endpoint cannot ship without someone deciding who may call it.
   test("covers every public function, and only those", () => {
     const names = functions.map((f) => f.name);
     expect(names.length).toBeGreaterThan(40);

@@ -1,28 +1,6 @@
 /**
- * Hostile values must be refused, not only survived. For every public
- * function in the authorization matrix, starting from the matrix's valid
- * arguments (convex/testing/test.authzMatrix.ts) and called as the caller the matrix
- * lets act, each string and number field its args validator declares
- * (nested objects too) is replaced in turn by:
- *
- * - numbers: NaN, Infinity, -Infinity, ±1e308, Number.MAX_VALUE, and for
- *   latitude/longitude fields ±90.0001 / ±180.0001; for fields with a known
- *   range (the rules modules' limits) one step below the minimum and above
- *   the maximum, and a fraction where a whole number is required;
- * - strings: a 1 MB string, and for fields with a known cap (the rules
- *   modules' limits) the cap plus one character; string arrays (tags) get a
- *   1 MB element, an element one past its cap and one element too many.
- *
- * Each such call must be refused with INVALID_INPUT (or Convex's argument
- * validation error) and leave every application row as it was; a refusal for
- * another reason (not allowed, not found, a stale list) does not count, and
- * the valid arguments must still be accepted after all the hostile calls, so
- * no refusal is explained by something other than the hostile value. A
- * string exactly at its cap, and a number exactly at either end of its range,
- * must be accepted (with the rest of the arguments valid), so the caps are
- * the forms' caps and not stricter. Removing a cap from any entry point makes
- * this test fail. Sign-up (auth:signIn, whose params Convex Auth leaves
- * untyped) has its own case in fuzzHostile.signUp.test.ts.
+ * Hostile values in every string and number field of every public function (from the matrix's valid arguments, as
+ * a caller it lets act) must be refused with no row changed. Sign-up has its own: fuzzHostile.signUp.test.ts.
  */
 import { ConvexError } from "convex/values";
 import { describe, expect, test, vi } from "vitest";
@@ -78,6 +56,7 @@ describe("hostile values are refused", () => {
     const valid = matrix[name].args(w);
     const accepted: string[] = [];
     const attempts: Array<{ label: string; args: Record<string, unknown> }> = [];
+    // Numbers: NaN, ±Infinity, ±1e308, past a known range, a fraction; strings: 1 MB, cap + 1; arrays: one too many.
     for (const { path, kind: leafKind } of fields) {
       const field = path.join(".");
       if (leafKind === "number") {
@@ -117,6 +96,7 @@ describe("hostile values are refused", () => {
       }
       const nullAnswer =
         outcome.ok && outcome.value === null && NULL_ANSWER_IS_REFUSAL.has(`${name}.${label.split(" = ")[0]}`);
+      // A refusal for another reason (not allowed, not found, a stale list) does not count.
       if (!nullAnswer && (outcome.ok || !isRefusal(outcome.error)))
         accepted.push(`${label}: ${describeOutcome(outcome)}`);
       const after = await snapshotAll(w.t);
@@ -130,6 +110,7 @@ describe("hostile values are refused", () => {
     ).resolves.not.toThrow();
   });
 
+  // A value exactly at its cap or range end is accepted, so the caps are the forms' caps and not stricter.
   const atCap = targets.flatMap(({ name, kind, role, fields }) =>
     fields.flatMap(({ path, kind: leafKind }) => {
       const cap = leafKind === "string" ? capOf(name, path) : undefined;

@@ -18,19 +18,14 @@ import * as MicNumbers from "./model/micNumbers";
  */
 
 /**
- * The community totals moved from the one `siteStats` row (key "global") that
- * every logged set patched to the `shardedCounter` component. A database made
- * before the move still has that row, and the counters only hold what changed
- * since the deploy: this adds the row's figures to the counters and deletes
- * the row in one transaction, so the totals are whole again and a second run
- * finds no row and does nothing. `siteStats` is no longer in the schema (Convex
- * keeps a table that leaves the schema, documents and all), hence the untyped
- * read. A database made after the move never had the row.
+ * Adds the old `siteStats` row's figures (the community totals before the `shardedCounter` component) to the
+ * counters, which only hold what changed since that deploy, and deletes the row.
  */
 export const siteStatsToCounters = internalMutation({
   args: {},
   returns: v.object({ migrated: v.boolean(), totals: v.record(v.string(), v.number()) }),
   handler: async (ctx) => {
+    // Untyped: Convex keeps a table that leaves the schema, documents and all.
     const legacy = ctx.db as unknown as GenericDatabaseWriter<GenericDataModel>;
     const row = await legacy.query("siteStats").first();
     if (row === null) return { migrated: false, totals: {} };
@@ -39,7 +34,7 @@ export const siteStatsToCounters = internalMutation({
       totals[total] = typeof row[total] === "number" ? (row[total] as number) : 0;
       await addToCommunityTotal(ctx, total, totals[total]);
     }
-    await legacy.delete("siteStats", row._id as GenericId<"siteStats">);
+    await legacy.delete("siteStats", row._id as GenericId<"siteStats">); // in the same transaction: a rerun finds no row
     return { migrated: true, totals };
   },
 });

@@ -51,16 +51,8 @@ function formatOpensIn(minutes: number): string {
 }
 
 /**
- * Where `nowMs` falls relative to the item's weekly occurrence, in the item's
- * time zone (America/New_York when missing).
- *
- * - open: from 30 minutes before the start (inclusive) until 120 minutes after
- *   it (exclusive), so a check-in at exactly start-30 is accepted and one at
- *   exactly start+120 is not. Yesterday's and tomorrow's occurrences count too,
- *   so a 23:30 mic is still open at 00:30 and a 00:15 mic already opens at 23:45.
- * - upcoming: the item runs later today and its window has not opened yet.
- * - closed: anything else (not today, or today's window is over).
- * - unscheduled: no day of week or no valid start time.
+ * Where `nowMs` falls relative to the item's weekly occurrence, in its time zone (America/New_York when missing):
+ * open from start-30 (inclusive) to start+120 (exclusive), yesterday's and tomorrow's occurrences included.
  */
 export function checkInWindow(item: CheckInWindowItem, nowMs: number): CheckInWindow {
   const start = item.startTimeLocal ? parseHHMM(item.startTimeLocal) : null;
@@ -98,6 +90,7 @@ export function checkInWindow(item: CheckInWindowItem, nowMs: number): CheckInWi
     };
   };
 
+  // A 23:30 mic is still open at 00:30 (yesterday's), a 00:15 mic already opens at 23:45 (tomorrow's).
   for (const offset of [-1, 0, 1]) {
     const date = addDaysToDate(today, offset);
     if (dayOfWeekOfDate(date) !== day) continue;
@@ -107,6 +100,7 @@ export function checkInWindow(item: CheckInWindowItem, nowMs: number): CheckInWi
     if (nowMs >= opens && nowMs < closes) return describe("open", date, startMs);
   }
 
+  // Upcoming: later today and not open yet; closed: anything else.
   if (dayOfWeekOfDate(today) === day) {
     const startMs = zonedEpoch(today, hhmm, timeZone);
     const opens = startMs - CHECK_IN_OPENS_BEFORE_MIN * MINUTE_MS;

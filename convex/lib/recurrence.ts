@@ -84,22 +84,8 @@ export function nthWeekdayOfMonth({
 const mod = (a: number, n: number) => ((a % n) + n) % n;
 
 /**
- * Turns an item into a rule over local dates. Decisions (documented for the
- * schedule, the cards and the .ics export):
- * - weekly: every `dayOfWeek`.
- * - bi-weekly: every 14 days from the anchor (the first `dayOfWeek` on or after
- *   the anchor date). Without an anchor, as the spec did: this week's
- *   (Monday-Sunday) occurrence, or 14 days later once it has passed `fromMs`.
- * - monthly: the stored `monthlyRule`; "Monthly on the 31st" skips months
- *   without a 31st (as an RRULE BYMONTHDAY does). Without a rule, the same
- *   nth weekday as the anchored occurrence; without an anchor, the next
- *   `dayOfWeek` from `fromMs` stands in for it.
- * - one-time: the first `dayOfWeek` on or after the anchor date (the anchor
- *   itself without a day); without any anchor, the next `dayOfWeek`.
- * - custom: the parsed pattern. "every N weeks" counts from the anchor;
- *   "every N months"/quarterly repeats the anchored occurrence's nth weekday
- *   every N months (without an anchor the next `dayOfWeek` stands in); "nth
- *   weekday of month" is every month. Unparseable text falls back to weekly.
+ * Turns an item into a rule over local dates (the schedule, the cards and the .ics export share it). Without an
+ * anchor date the next `dayOfWeek` from `fromMs` stands in for the anchored occurrence.
  */
 function resolveRule(item: RecurringItem, fromMs: number): DateRule | null {
   const timeZone = item.timeZone || DEFAULT_TIME_ZONE;
@@ -137,13 +123,13 @@ function resolveRule(item: RecurringItem, fromMs: number): DateRule | null {
   switch (item.recurrence) {
     case "weekly":
       return weeks(1, weekday);
-    case "bi-weekly":
+    case "bi-weekly": // every 14 days from the first `dayOfWeek` on or after the anchor date
       return weeks(2, weekday);
     case "monthly": {
       const rule = item.monthlyRule ? parseMonthlyRule(item.monthlyRule) : null;
-      if (rule?.kind === "month_day") return rule;
+      if (rule?.kind === "month_day") return rule; // "Monthly on the 31st" skips shorter months, as RRULE BYMONTHDAY
       if (rule?.kind === "nth_weekday") return { ...rule, interval: 1, anchorMonth: 0 };
-      return months(1);
+      return months(1); // no rule: the anchored occurrence's nth weekday
     }
     case "one-time": {
       if (rawAnchor !== null) {
@@ -153,9 +139,9 @@ function resolveRule(item: RecurringItem, fromMs: number): DateRule | null {
     }
     case "custom": {
       const custom = parseCustomRecurrence(item.customRecurrenceDescription ?? "");
-      if (custom === null) return weeks(1, weekday);
+      if (custom === null) return weeks(1, weekday); // unparseable text falls back to weekly
       if (custom.kind === "every_n_weeks") return weeks(custom.n, custom.weekday ?? weekday);
-      if (custom.kind === "every_n_months") return months(custom.n);
+      if (custom.kind === "every_n_months") return months(custom.n); // and quarterly: the anchor's nth weekday
       return { kind: "nth_weekday", nth: custom.nth, weekday: custom.weekday, interval: 1, anchorMonth: 0 };
     }
   }

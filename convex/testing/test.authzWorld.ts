@@ -11,6 +11,8 @@ import type { Doc, Id } from "../_generated/dataModel";
 import type { MutationCtx } from "../_generated/server";
 import { createAdmin, createSceneItem, createUser, newTest, type TestBackend, type TestUser } from "./test.setup";
 
+// read: succeeds, non-empty; own: succeeds on the caller only (none of the owner's private data or rows touched);
+// change: the owner's rows changed; nothing: a ConvexError (a query may answer null, false or []), no row changed.
 export type Access = "read" | "own" | "change" | "nothing";
 export type Role = "anon" | "other" | "admin" | "owner";
 
@@ -461,14 +463,8 @@ export type Entry = {
   /** False for answers made only of figures (totals, progress), which name nobody. */
   ownerAnswerShows?: false;
   /**
-   * The few functions whose legitimate change also changes the bystander's rows
-   * (deleting a mic she favourited, re-ranking a list she is on). Only in its
-   * "change" cells, and only her rows that were about `mic` (whose `micId` or
-   * `sceneItemId` named it before the call) and her rows in the `derived`
-   * tables (totals recomputed from those) may change; every other row of hers,
-   * and every other cell, must hold. With `ranksOnLeftLists`, in any cell only
-   * the `rank` of her spots on the lists the call removed other spots from may
-   * change (the spots after a removed one move up), and nothing else of hers.
+   * The few functions whose "change" cells may change the bystander's rows about `mic` (its `micId` or
+   * `sceneItemId`) and her `derived` totals; or, in any cell, the `rank` of her spots on lists it removed spots from.
    */
   changesBystander?:
     { why: string; mic: (w: World) => Id<"sceneItems">; derived?: string[] } | { why: string; ranksOnLeftLists: true };
