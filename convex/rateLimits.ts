@@ -217,28 +217,21 @@ function refuseSignIn(limit: RateLimitName, retryAfterMs: number): never {
   throw appError(ErrorCode.RATE_LIMITED, SIGN_IN_LIMITED_MESSAGE, { limit, retryAfterMs: Math.ceil(retryAfterMs) });
 }
 
-/**
- * Before a password is checked (sign-in, or sign-up on an existing email):
- * refused while the address is locked (nothing taken). Against a real account
- * (`realAccount`: it will hash) takes a site-wide signInFailed token at once,
- * atomically, so parallel attempts cannot all pass; an unknown email only looks
- * at the ceiling. While the ceiling is empty, takes one of the address's
- * signInOverCeiling attempts or is refused. Then takes one of the address's
- * attempts (atomically, so parallel guesses cannot overrun it). Unknown
- * addresses are keyed by {@link unknownEmailKey}. See signInAccount,
- * signInFailed and signInOverCeiling above.
- */
+/** Before a password is checked (sign-in, or sign-up on an existing email): the lockout policy's limits above. */
 export async function limitSignInAttempt(ctx: ActionCtx, email: string, realAccount: boolean): Promise<void> {
   const key = realAccount ? signInKey(email) : unknownEmailKey(email);
+  // Refused while the address is locked, nothing taken.
   const account = await rateLimiter.check(ctx, "signInAccount", { key });
   if (!account.ok) refuseSignIn("signInAccount", account.retryAfter);
+  // A real account (it will hash) takes a site-wide token at once, atomically, so parallel attempts cannot all pass;
+  // an unknown email only looks at the ceiling. Past the ceiling, only the address's signInOverCeiling attempts.
   const site = realAccount
     ? await rateLimiter.limit(ctx, "signInFailed")
     : await rateLimiter.check(ctx, "signInFailed");
   if (!site.ok && !(await rateLimiter.limit(ctx, "signInOverCeiling", { key })).ok) {
     refuseSignIn("signInFailed", site.retryAfter);
   }
-  await enforceRateLimit(ctx, "signInAccount", key);
+  await enforceRateLimit(ctx, "signInAccount", key); // atomic: parallel guesses cannot overrun it
 }
 
 /**

@@ -166,15 +166,8 @@ export async function unfoldedCheckIns(ctx: QueryCtx, micId: Id<"sceneItems">): 
 }
 
 /**
- * Takes the mic's check-ins queued up to `nowMs` into its row: the count, the
- * latest check-in and Verified, as {@link onCheckInAdded} sets them for the
- * newest queued check-in (which, counting every comedian of its period,
- * verifies whenever an earlier one of the batch would). The ranges it reads
- * end at `nowMs` and at that check-in, so check-ins made while it runs seldom
- * conflict with it; they wait for their own fold. The fold of a check-in (`queueId`) whose row is gone, or
- * not the oldest while the oldest is recent, leaves the work to that one's
- * fold. Without the mic (deleted) the queue just goes. Returns how many it
- * took in and whether a full batch left more.
+ * Takes the mic's check-ins queued up to `nowMs` into its row (count, latest check-in, Verified), as
+ * {@link onCheckInAdded} would; without the mic (deleted) the queue just goes. Returns whether more remain.
  */
 export async function foldCheckIns(
   ctx: MutationCtx,
@@ -182,12 +175,14 @@ export async function foldCheckIns(
 ): Promise<{ folded: number; more: boolean }> {
   const none = { folded: 0, more: false };
   if (queueId !== undefined && (await ctx.db.get("micCheckInQueue", queueId)) === null) return none;
+  // The range ends at nowMs: check-ins made meanwhile wait for their own fold, seldom conflicting.
   const queued = await ctx.db
     .query("micCheckInQueue")
     .withIndex("by_mic", (q) => q.eq("micId", micId).lte("_creationTime", nowMs))
     .take(FOLD_BATCH);
   if (queued.length === 0) return none;
   const oldest = queued[0];
+  // A fold for a gone row, or for a later one while the oldest is recent, leaves the work to the oldest's fold.
   if (queueId !== undefined && oldest._id !== queueId && oldest._creationTime > nowMs - 2 * FOLD_INTERVAL_MS) {
     return none;
   }
@@ -198,7 +193,7 @@ export async function foldCheckIns(
     const times = rows.flatMap((row) => (row === null ? [] : [row.checkedInAt]));
     const patch: Partial<Doc<"sceneItems">> = { checkInCount: mic.checkInCount + queued.length };
     if (times.length > 0) {
-      const at = Math.max(...times);
+      const at = Math.max(...times); // the newest verifies whenever an earlier one of the batch would
       patch.lastCheckInAt = Math.max(mic.lastCheckInAt ?? at, at);
       const comedians = await verifiersAt(ctx, { mic, at, onlyUpToAt: true });
       if (comedians >= VERIFY_MIN_COMEDIANS) {
@@ -256,15 +251,8 @@ async function recountedVerification(ctx: QueryCtx, mic: Doc<"sceneItems">): Pro
 }
 
 /**
- * One check-in fewer (an account or a mic deleted): the count drops, the
- * latest check-in is the newest one left, and a verification that rested on
- * the row is counted again over the same period.
- *
- * Except for a deleted account's check-ins (its user row goes first): the
- * recount reads up to {@link VERIFICATION_READ_LIMIT} check-ins and their
- * comedians, too much to repeat for each of a busy comedian's rows, so the
- * account's purge (model/account) removes all of them at a mic and then
- * calls {@link recountAfterPurge} once.
+ * One check-in fewer (an account or a mic deleted): the count drops, the latest check-in is the newest one left,
+ * and a verification that rested on the row is counted again over the same period.
  */
 async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<void> {
   const mic = await ctx.db.get("sceneItems", row.sceneItemId);
@@ -278,6 +266,8 @@ async function onCheckInRemoved(ctx: TriggerCtx, row: Doc<"checkIns">): Promise<
       .first();
     patch.lastCheckInAt = newest?.checkedInAt;
   }
+  // A deleted account's check-ins (user row gone first) are recounted once per mic by recountAfterPurge (model/account):
+  // the recount reads up to VERIFICATION_READ_LIMIT rows, too much to repeat for each.
   if (restsOnVerification(mic, row.checkedInAt) && (await ctx.db.get("users", row.userId)) !== null) {
     Object.assign(patch, await recountedVerification(ctx, mic));
   }

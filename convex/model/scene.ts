@@ -83,16 +83,8 @@ function matchesTypeFilter(type: Doc<"sceneItems">["type"], filter: SceneTypeFil
 }
 
 /**
- * One page of active items for the scene page, reading only that page:
- * - without search text, in day-of-week then start-time order, through
- *   by_status_and_day (all, or shows: open mics skipped as they are read, at
- *   most SCENE_MAX_ROWS_READ rows a page, so a page may come back short) or
- *   by_status_and_type_and_day (open mics);
- * - with search text, through the search_text index (relevance order), the
- *   type and day filters applied by the index where it can, then only items
- *   whose title, venue or city has a word starting with every search term.
- * Throws INVALID_INPUT for a day outside 0..6, a bad page size or a search
- * longer than SCENE_SEARCH_MAX_LENGTH.
+ * One page of active items for the scene page, reading only that page: by search relevance with search text,
+ * else in day-of-week then start-time order. A page may come back short (at most SCENE_MAX_ROWS_READ rows read).
  */
 export async function listPage(
   ctx: QueryCtx,
@@ -150,6 +142,7 @@ async function listPageUnfiltered(
         return query;
       })
       .paginate(opts);
+    // Relevance order; then only items whose title, venue or city has a word starting with every term.
     const page = result.page.filter(
       (doc) => matchesTypeFilter(doc.type, type) && matchesEveryTerm(doc.searchText, terms),
     );

@@ -195,20 +195,8 @@ const streamCursor = (key: AreaIndexKey | null): string | null => (key === null 
 const keyOfStreamCursor = (cursor: string): AreaIndexKey => JSON.parse(cursor) as AreaIndexKey;
 
 /**
- * Active items within `radiusMiles` of the point, a page at a time, in the
- * order of the index `by_status_and_geohash` (geohash, then creation time,
- * then id): the covering cells are distinct, sorted and of one precision, so
- * their index ranges are disjoint and the order is simply one cell after
- * another. Each cell is read as its own stream from the cursor's position;
- * items in a cell but outside the circle are skipped.
- *
- * The cursor is our own JSON (`{v, area, cell, after}`), opaque to clients.
- * A page holds at most `numItems` (capped at {@link MAX_AREA_PAGE}) and reads
- * at most {@link MAX_AREA_ROWS_READ} rows; when that bound stops it, it
- * returns what it has with `isDone: false` and a cursor where it stopped.
- * With `endCursor` (a page re-run, or one half of a split) the page ends
- * exactly there whatever `numItems`; if the rows bound stops it first, it
- * answers `pageStatus: "SplitRequired"` with a `splitCursor`, as Convex does.
+ * Active items within `radiusMiles` of the point, a page at a time in `by_status_and_geohash` order, at most
+ * {@link MAX_AREA_PAGE} items and {@link MAX_AREA_ROWS_READ} rows read (then `isDone: false` where it stopped).
  */
 export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<PaginationResult<SceneItem>> {
   assertArea(args);
@@ -220,6 +208,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
   const cells = coveringCells({ lat: args.lat, lng: args.lng, radiusMeters });
   const area: AreaKey = [args.lat, args.lng, args.radiusMiles];
   const { cursor, endCursor } = args.paginationOpts;
+  // Our own JSON cursor (`{v, area, cell, after}`), opaque to clients.
   const start: AreaPosition = cursor === null ? { cell: 0, after: null } : parsePosition(cursor, area, cells);
   const end = typeof endCursor === "string" ? parsePosition(endCursor, area, cells) : null;
   if (end && comparePositions(end, start) < 0) {
@@ -230,6 +219,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
   let rowsRead = 0;
   let position = start;
   let stoppedByBound = false;
+  // The cells are distinct, sorted and of one precision: their index ranges are disjoint, read one after another.
   while (position.cell < cells.length) {
     if (end && comparePositions(position, end) >= 0) break;
     if (!end && page.length >= limit) break;
@@ -263,6 +253,7 @@ export async function listArea(ctx: QueryCtx, args: AreaArgs): Promise<Paginatio
       });
     rowsRead += cellRows;
     page.push(...result.page);
+    // With `endCursor` the page ends exactly there; stopped first by the rows bound, "SplitRequired", as Convex does.
     if (endsHere) {
       const reachedEnd = result.pageStatus !== "SplitRequired" || result.continueCursor === streamCursor(end.after);
       if (reachedEnd) {

@@ -1,15 +1,7 @@
 /**
- * Material invariants (see model/bitTriggers, which keeps them): every number
- * derived from the ratings equals a recount of the rating rows (of bits that
- * still exist):
- *
- * - a bit's performed / landed / okay / flat, its trend (`recent`, newest
- *   first) and `lastPerformedAt` (from its newest ratings);
- * - its per-mic rows (`bitRooms`) and per-month rows (`bitMonths`), none left
- *   at zero;
- * - each set's review counts (`setReviews` rated / landed / okay / flat);
- * - a rating carries its set's owner, mic, time and month, and its set exists;
- *   a bit's tag rows are its tags.
+ * Material invariants (kept by model/bitTriggers): each bit's counts, trend (`recent`, newest first),
+ * `lastPerformedAt`, `bitRooms` and `bitMonths` (none at zero) and each set's `setReviews` equal a recount of the
+ * ratings of existing bits; a rating carries its set's owner, mic, time and month; a bit's tag rows are its tags.
  */
 import type { Doc } from "../../_generated/dataModel";
 import { tagKey } from "../../lib/bitRules";

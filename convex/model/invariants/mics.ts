@@ -1,17 +1,8 @@
 /**
- * Mic invariants (see model/micTriggers, which keeps them):
- *
- * - check-ins: each mic's `checkInCount` (with its queued check-ins, not
- *   folded in yet) equals its check-in rows, and a
- *   comedian has at most one check-in per mic per local day (and one
- *   favourite per mic); check-ins and favourites point at an existing mic
- *   and user;
- * - verification: a mic shown as verified (`verifiedCheckIns30d > 0`) has
- *   `lastVerifiedAt`, an expiry 30 days after it, and at least 2 different
- *   comedians among its check-ins of the 30 days up to `lastVerifiedAt`.
- *
- * The sceneItems part also counts active mics per city (see ./community) and
- * the checkIns part check-ins per comedian and month (see ./badges).
+ * Mic invariants (kept by model/micTriggers): `checkInCount` (queued check-ins included) equals the check-in rows;
+ * one check-in per comedian, mic and local day, one favourite per mic, each naming an existing mic and user;
+ * a verified mic has `lastVerifiedAt`, an expiry 30 days on and 2+ comedians in the 30 days up to it.
+ * Also counts active mics per city (./community) and check-ins per comedian and month (./badges).
  */
 import type { Doc, Id } from "../../_generated/dataModel";
 import type { QueryCtx } from "../../_generated/server";
