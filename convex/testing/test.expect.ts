@@ -3,15 +3,9 @@ import { expect } from "vitest";
 import type { AppErrorData, ErrorCode } from "../errors";
 
 /**
- * Awaits a call that must be refused with an app error (a ConvexError carrying
- * `{ code, message }`, see `appError` in errors.ts): asserts its code and, when
- * given, its message (the spec's exact wording, or a pattern where the wording
- * holds a number). Fails when the call succeeds or throws anything else.
- * Returns the error's data, for extra fields such as `retryAfterMs` or `limit`;
- * with `{ exact: true }` the data must hold nothing but the code and message.
- *
- * Works with convex-test (`t.mutation(...)`, `asUser.query(...)`) and with the
- * real clients (`ConvexHttpClient`, `ConvexClient`) against a running backend.
+ * Awaits a call that must be refused with an app error (`appError`, errors.ts): asserts its code and, when given, its
+ * message (exact, or a pattern where it holds a number); `{ exact: true }`: the data holds only code and message.
+ * Returns the error's data (`retryAfterMs`, `limit`). Works with convex-test and the real clients alike.
  */
 export async function expectAppError(
   promise: Promise<unknown>,

@@ -1,14 +1,7 @@
 /**
- * A comedian with years of history, for the account deletion limits tests
- * (account.limits.test.ts): 2,000 sets over 200 days, 1,500 check-ins over
- * 400 mics (4 of them busy, 300 other comedians each), 300 favourites, 200
- * schedule entries, 20 claims, 20 reports, 30 mics they added, 41 live-list
- * spots (one on tonight's open list), a photo, 4 sessions with refresh
- * tokens, and the badges all that earns. Mics and profiles go through the
- * app's triggers; sets and check-ins are written raw with the figures the
- * triggers would keep (stats, days, venue visits, community minutes; each
- * mic's check-in count, latest check-in and verification), which the
- * invariant checker confirms (account.limits.test.ts).
+ * A comedian with years of history for account.limits.test.ts: 2,000 sets, 1,500 check-ins over 400 mics (4 busy),
+ * favourites, schedule, claims, reports, added mics, live-list spots, a photo, sessions and the badges all that earns.
+ * Sets and check-ins are written raw with the figures the triggers would keep; the invariant checker confirms them.
  */
 import { vi } from "vitest";
 import type { Doc, Id } from "../_generated/dataModel";

@@ -1,24 +1,4 @@
-/**
- * The schedule's "Add to calendar" file: one VEVENT per scheduled mic, with its
- * recurrence as an RRULE, built with the `ics` package.
- *
- * Time zones: `ics` writes DTSTART either in UTC ("...Z") or as floating local
- * time, and neither repeats correctly for a venue: a weekly 8 PM mic expanded
- * from a UTC start drifts to 7 or 9 PM across a DST change, and a floating time
- * is read in whatever zone the importing calendar uses. So each event is given
- * to `ics` as the venue's wall-clock time (a preformatted local string, which
- * `ics` writes as is), then its DTSTART line gets the venue's IANA zone as
- * TZID, and a VTIMEZONE for every zone used is added, generated from the
- * runtime's time zone data (`@date-fns/tz` tzScan). Google Calendar and Apple
- * Calendar both read `DTSTART;TZID=America/New_York:20261125T200000` with a
- * matching VTIMEZONE and keep the mic at 8 PM local all year.
- *
- * Text: `ics` escapes backslash, ";", "," and LF, but passes a bare CR (which
- * a lenient reader takes as a line break, so a title could add properties) and
- * folds at 75 characters rather than 75 octets. So each text value loses its
- * control characters first (line breaks become an escaped newline), and the
- * finished file is folded again at 75 octets as RFC 5545 says.
- */
+/** The schedule's "Add to calendar" file: one VEVENT per scheduled mic, its recurrence an RRULE (`ics` package). */
 import { TZDate, tzOffset, tzScan } from "@date-fns/tz";
 import { format } from "date-fns";
 import { createEvents, type EventAttributes } from "ics";
@@ -227,8 +207,9 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
     const when = recurrenceSummary(recurring);
     events.push({
       uid,
-      title: calendarText(item.title),
-      // A preformatted local string is written as is; the TZID is added below.
+      title: calendarText(item.title), // `ics` passes a bare CR, which a lenient reader takes as a line break
+      // The venue's wall clock, written as is; the TZID is added below. A UTC start drifts an hour across a DST
+      // change, a floating time follows the importer's zone; TZID + VTIMEZONE keep 8 PM local all year.
       start: localStamp(occurrence.startMs, occurrence.timeZone),
       duration: { minutes: COMPLETED_AFTER_MIN + (item.performanceMinutes ?? 0) },
       location: calendarText(locationOf(item)),
@@ -244,7 +225,7 @@ export function buildScheduleCalendar(items: readonly CalendarItem[], fromMs: nu
   const out: string[] = [];
   let uid: string | null = null;
   let zonesAdded = false;
-  // `ics` folds with CRLF + tab; unfolded here and folded again by octets below.
+  // `ics` folds with CRLF + tab at 75 characters; unfolded here and folded again at 75 octets below.
   const unfolded = value.replace(/\r\n[ \t]/g, "");
   for (const line of unfolded.split("\r\n")) {
     if (line === "BEGIN:VEVENT" && !zonesAdded) {

@@ -189,14 +189,8 @@ function savedLocationEntry(): string | null {
 }
 
 /**
- * On /scene, subscribes to the opening list's first page and to Tonight's as
- * soon as the client exists: the requests go out with the WebSocket's first
- * messages, while the router and the scene's code are still loading, instead
- * of after the page has rendered (Tonight: after its first paint). The page's
- * own subscriptions have the same arguments (field order too: the client keys
- * queries by their JSON), so they find the answers there; useScenePages shows
- * the plain list's page until its paginated query has its own.
- * True when it did (the path is the scene's).
+ * On /scene, subscribes to the opening list's and Tonight's first pages as soon as the client exists: the requests
+ * go out with the WebSocket's first messages, not after the first render. True when it did (the path is the scene's).
  */
 export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: string, nowMs = Date.now()): boolean {
   if (normalPath(pathname) !== paths.scene) return false;
@@ -209,6 +203,8 @@ export function prewarmSceneFirstPage(client: ConvexReactClient, pathname: strin
       extendSubscriptionFor: 30_000,
     });
   } else {
+    // The page's own arguments, field order too (the client keys queries by their JSON); useScenePages shows
+    // this page until its paginated query has its own.
     const args = firstPageArgs(openingSceneArgs(nowMs));
     prewarmed = { key: canonical(args), args };
     client.prewarmQuery({ query: api.scene.listPage, args, extendSubscriptionFor: 30_000 });
@@ -232,29 +228,9 @@ export const HTTP_FIRST_PAGE_GLOBAL = "__stagetimeSceneFirstPage";
 export type HttpFirstPageRequest = { path: string; args: unknown; result: Promise<JSONValue | null> };
 
 /**
- * The inline script built into index.html (scripts/earlyScripts.ts): on /scene,
- * while the HTML is still being parsed and before any of the app's JavaScript
- * has loaded, it asks the backend over HTTP for the first pages the scene opens
- * with ({@link openingQueries}: the list, plain or the remembered area's, and
- * Tonight) with Convex's `POST /api/query`, the request ConvexHttpClient makes
- * for `preloadQuery` (arguments in an array, Convex's JSON encoding), so the
- * first cards wait neither for the bundle nor for the WebSocket. Tonight's is
- * sent once the list's has answered, so the two do not share the backend's
- * time (the list's cards come first; Tonight still arrives before the bundle). The functions
- * are inlined from this module, so the rules stay here.
- *
- * The request says `Content-Type: application/json`, which makes it a CORS
- * preflighted one (an OPTIONS round trip first when the backend is on another
- * origin). A "simple" `text/plain` body would skip that, but Convex refuses it:
- * its /api/query handler takes the body through its `Json` extractor
- * (convex-backend crates/local_backend/src/public_api.rs, public_query_post),
- * which answers 400 BadJsonBody unless the content type is application/json or
- * +json (crates/common/src/http/extract.rs, json_content_type); ConvexHttpClient
- * sends application/json too.
- *
- * While the bundle downloads it also makes the browser load its time-zone data
- * (about 20 ms, once per page, on the first date format with a time zone),
- * which the cards' check-in windows would otherwise pay for in the first render.
+ * The inline script built into index.html (scripts/earlyScripts.ts): on /scene, before any of the app's JavaScript,
+ * it asks for the opening pages ({@link openingQueries}) with Convex's `POST /api/query`, as `preloadQuery` does.
+ * The functions are inlined from this module, so the rules stay here.
  */
 export function httpFirstPageScript(convexUrl: string): string {
   const url = `${convexUrl.replace(/\/+$/, "")}/api/query`;
@@ -263,12 +239,15 @@ export function httpFirstPageScript(convexUrl: string): string {
     `var s=null,z=${scriptLiteral(DEFAULT_TIME_ZONE)};try{s=localStorage.getItem(${scriptLiteral(LOCATION_KEY)})}catch(e){}` +
     `try{z=Intl.DateTimeFormat().resolvedOptions().timeZone||z}catch(e){}` +
     `var q=(${openingQueries.toString()})(Date.now(),s,z,${scriptLiteral(OPENING_CONSTANTS)});` +
+    // application/json costs a CORS preflight across origins, but Convex answers a text/plain body 400 BadJsonBody.
     `var f=function(o){try{return fetch(${scriptLiteral(url)},{method:"POST",headers:{"Content-Type":"application/json"},` +
     `body:JSON.stringify({path:o.path,format:"convex_encoded_json",args:[o.args]})})` +
     `.then(function(s){return s.ok?s.json():null}).then(function(b){return b&&b.status==="success"?b.value:null},` +
     `function(){return null})}catch(e){return Promise.resolve(null)}};var l=f(q.list);` +
+    // Tonight's is asked once the list's has answered, so the list's cards come first.
     `window[${scriptLiteral(HTTP_FIRST_PAGE_GLOBAL)}]=[{path:q.list.path,args:q.list.args,result:l},` +
     `{path:q.tonight.path,args:q.tonight.args,result:l.then(function(){return f(q.tonight)})}];` +
+    // Loads the time-zone data (~20 ms, once) while the bundle downloads, not in the cards' first render.
     `setTimeout(function(){try{` +
     `new Intl.DateTimeFormat("en-US",{timeZone:${scriptLiteral(DEFAULT_TIME_ZONE)},timeZoneName:"longOffset"}).format(0)` +
     `}catch(e){}},0)})()`

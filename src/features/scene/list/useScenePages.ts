@@ -7,21 +7,15 @@ import { SCENE_PAGE_SIZE } from "./listPaging";
 export type ScenePagesArgs = SceneListArgs;
 
 /**
- * The scene from the server, a page of 24 at a time (scene.listPage), live.
- * When the filters change, the previous results stay (with `refreshing` set)
- * until the new first page arrives, so a search in progress does not blank
- * the list; only the very first load has nothing to show.
- *
- * On the very first load, the first page asked for before the page rendered
- * stands in until the paginated query has its own first page: over the
- * WebSocket (prewarmSceneFirstPage, same arguments, live), or, when it comes
- * first, over HTTP by index.html's script (useHttpFirstPage), which is
- * retired as soon as a live first page is in.
+ * The scene from the server, a page of 24 at a time (scene.listPage), live. When the filters change the previous
+ * results stay (`refreshing`) until the new first page arrives, so a search in progress does not blank the list.
  */
 export function useScenePages(args: ScenePagesArgs) {
   const current = usePaginatedQuery(api.scene.listPage, args, { initialNumItems: SCENE_PAGE_SIZE });
   const [kept, setKept] = useState(current);
   const waiting = current.status === "LoadingFirstPage" && kept.status === "LoadingFirstPage";
+  // On the very first load, the page asked for before render stands in: over the WebSocket (same arguments, live)
+  // or, when it comes first, over HTTP from index.html's script, retired once a live first page is in.
   const live = useQuery(api.scene.listPage, (waiting && prewarmedFirstPage(args)) || "skip");
   const fetched = useHttpFirstPage(waiting ? args : null);
   const early = live ?? fetched;
