@@ -10,7 +10,7 @@ export const PROBE_MODULE = `export { measure } from ${JSON.stringify(path.join(
 
 /** A bench-only module's source, its imports of convex/ pointed at the copy it is written into. */
 export function benchModule(file: string): string {
-  return fs.readFileSync(path.join(root, "tests/bench", file), "utf8").replaceAll('"../../convex/', '"./');
+  return fs.readFileSync(path.join(root, "tests/bench", file), "utf8").replaceAll('"@convex/', '"./');
 }
 
 /**

@@ -5,13 +5,13 @@
  * derived number is made by the triggers.
  */
 import { v } from "convex/values";
-import type { Id } from "../../convex/_generated/dataModel";
-import { internalMutation } from "../../convex/functions";
-import { localDateString } from "../../convex/lib/time";
-import { rateSet } from "../../convex/model/bitRatings";
-import { createBit } from "../../convex/model/bits";
-import * as Scene from "../../convex/model/scene";
-import { createSetList } from "../../convex/model/setLists";
+import type { Id } from "@convex/_generated/dataModel";
+import { internalMutation } from "@convex/functions";
+import { localDateString } from "@convex/lib/time";
+import { rateSet } from "@convex/model/bitRatings";
+import { createBit } from "@convex/model/bits";
+import * as Scene from "@convex/model/scene";
+import { createSetList } from "@convex/model/setLists";
 
 const STATUSES = ["new", "working", "tight"] as const;
 const RATINGS = ["landed", "okay", "flat"] as const;

@@ -7,9 +7,9 @@
  * every transaction of a run itself and measures each.
  */
 import { v } from "convex/values";
-import type { MutationCtx } from "../../convex/_generated/server";
-import { internalMutation } from "../../convex/functions";
-import { fanOutBatch, fanOutJobValidator, fireDueAlarms, type FanOutJob } from "../../convex/model/notificationFanOut";
+import type { MutationCtx } from "@convex/_generated/server";
+import { internalMutation } from "@convex/functions";
+import { fanOutBatch, fanOutJobValidator, fireDueAlarms, type FanOutJob } from "@convex/model/notificationFanOut";
 
 /** `ctx` whose scheduler keeps fan-out jobs (and counts pushes it would queue) instead of queueing them. */
 function keeping(ctx: MutationCtx) {

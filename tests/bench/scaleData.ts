@@ -10,10 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Scrypt } from "lucia";
-import type { Doc } from "../../convex/_generated/dataModel";
+import type { Doc } from "@convex/_generated/dataModel";
 import { DEFAULT_LEAD_MINUTES } from "@convex/lib/notificationRules";
-import { entryDueAt } from "../../convex/model/scheduleDue";
-import { cityKey } from "../../convex/model/stats";
+import { entryDueAt } from "@convex/model/scheduleDue";
+import { cityKey } from "@convex/model/stats";
 import { backendCli } from "./backend/common";
 import { DAY_MS, generateMic, generateSets, type GeneratedMic, setCountFor, summarizeSets } from "./scaleGenerators";
 

@@ -4,9 +4,9 @@
  * size, and comedians whose set counts follow a long tail (most log a few sets,
  * a handful log thousands). Deterministic for a given seed.
  */
-import { earnedBadgeCodes } from "../../convex/lib/badges";
-import { computeStreaks } from "../../convex/lib/streaks";
-import { micGeoFields, micSearchText } from "../../convex/model/micTriggers";
+import { earnedBadgeCodes } from "@convex/lib/badges";
+import { computeStreaks } from "@convex/lib/streaks";
+import { micGeoFields, micSearchText } from "@convex/model/micTriggers";
 
 /** [city, lat, lng, relative weight (~metro population in millions), IANA zone] */
 export const METROS: Array<[string, number, number, number, string]> = [
