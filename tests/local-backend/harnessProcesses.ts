@@ -89,9 +89,12 @@ export type CliResult = { code: number | null; stdout: string; stderr: string };
  * repository root and resolves when it exits (it never rejects on a non-zero
  * exit code: tests assert on `code`).
  */
-export async function runCli(args: string[], { timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  { timeoutMs = 60_000, demoAccounts = true }: { timeoutMs?: number; demoAccounts?: boolean } = {},
+): Promise<CliResult> {
   return await new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...demoAccountsArgs, ...args], {
+    const child = spawn(process.execPath, [cliPath, ...(demoAccounts ? demoAccountsArgs : []), ...args], {
       cwd: repoRoot,
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],

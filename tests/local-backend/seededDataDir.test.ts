@@ -19,20 +19,23 @@ afterAll(async () => {
   for (const dir of [dataDir, ...otherDirs]) if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
 });
 
-function start(extra: string[]) {
-  return runCli([
-    "start",
-    "--port",
-    "0",
-    "--site-port",
-    "0",
-    "--no-env-file",
-    "--no-watch",
-    "--data-dir",
-    dataDir,
-    ...devFlags,
-    ...extra,
-  ]);
+function start(extra: string[], opts: { demoAccounts?: boolean } = {}) {
+  return runCli(
+    [
+      "start",
+      "--port",
+      "0",
+      "--site-port",
+      "0",
+      "--no-env-file",
+      "--no-watch",
+      "--data-dir",
+      dataDir,
+      ...devFlags,
+      ...extra,
+    ],
+    opts,
+  );
 }
 
 describe("a seeded data dir on an address other machines reach, or with --prod", () => {
@@ -103,6 +106,14 @@ describe("a seeded data dir on an address other machines reach, or with --prod",
     expect(refused.stderr).toContain("Refusing to start with --prod");
     expect(refused.stderr).toContain(ADMIN_EMAIL);
     expect(refused.stdout).not.toContain("Local backend ready");
+
+    // Started by hand without the list (no npm script), it still refuses, asking for the list.
+    for (const exposed of [["--prod"], ["--host", "0.0.0.0"]]) {
+      const unlisted = await start(exposed, { demoAccounts: false });
+      expect(unlisted.code).toBe(1);
+      expect(unlisted.stderr).toContain("without --demo-accounts");
+      expect(unlisted.stdout).not.toContain("Local backend ready");
+    }
 
     // Its export, imported into a running production backend, is refused whole.
     const snapshot = path.join(dataDir, "..", `${path.basename(dataDir)}.json`);

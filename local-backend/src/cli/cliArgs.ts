@@ -47,7 +47,8 @@ export const USAGE = `Usage: npm run backend -- [command] [flags]
                    start on such a host or with --prod while a seeded data dir's demo accounts keep
                    their README passwords (run seed:removeDemoAccounts first)
                    --demo-accounts: JSON list of { "email", "password" } the app publishes, refused as
-                     above, found by their password hashes (npm run backend passes the app's)
+                     above, found by their password hashes (npm run backend passes the app's);
+                     required with --prod or such a --host ("none" if the app has none)
                    --dev-functions: dev tools (seeding, test fixtures) loaded on top of --functions;
                      default: the folder beside it named <functions>-dev, if it exists
                    --prod: like a production deployment: errors redacted to clients, no seeding, no dev

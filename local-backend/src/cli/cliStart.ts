@@ -59,8 +59,18 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   }
 
   // The app's demo accounts (npm run backend passes them), refused below where others can reach.
+  const exposedTo = flags.prod === true ? "with --prod" : isLoopback(host) ? null : `on ${host}`;
+  const guard = exposedTo !== null && flags["seed-on-network"] !== true;
+  if (guard && typeof flags["demo-accounts"] !== "string") {
+    // Without the list, an imported data dir's published passwords would go unnoticed.
+    console.error(
+      `Refusing to start ${exposedTo} without --demo-accounts: pass the file of accounts whose published ` +
+        `passwords this backend must refuse (npm run backend passes the app's), or --demo-accounts none.`,
+    );
+    return 1;
+  }
   let published: PublishedPasswords = new Map();
-  if (typeof flags["demo-accounts"] === "string") {
+  if (typeof flags["demo-accounts"] === "string" && flags["demo-accounts"] !== "none") {
     try {
       published = readPublishedPasswords(path.resolve(flags["demo-accounts"]));
     } catch (error) {
@@ -109,8 +119,6 @@ export async function cmdStart(flags: Flags, store: DataStore): Promise<number> 
   }
   // A data dir seeded once keeps the demo accounts: the same rule as for --seed, for
   // as long as one of them still has the password the README gives it.
-  const exposedTo = flags.prod === true ? "with --prod" : isLoopback(host) ? null : `on ${host}`;
-  const guard = exposedTo !== null && flags["seed-on-network"] !== true;
   const demo = guard ? await demoAccountsWithSeedPasswords(engine, published) : [];
   if (demo.length > 0) {
     console.error(
