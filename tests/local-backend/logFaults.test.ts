@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { DataStore, type JsonDoc, type LogEntry } from "../../local-backend/src/storage/store";
 import { batchDocs } from "../../local-backend/src/storage/storedBatches";
+import { DataLog } from "../../local-backend/src/storage/dataLog";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -150,6 +151,29 @@ describe("group commit", () => {
     expect(store.storageStats()).toMatchObject({ logFsyncs: 2, logFsyncedCommits: 4 });
     store.closeLog();
     expect([...reload(dir).keys()]).toEqual([1, 2, 3, 4].map(id));
+  });
+
+  test("a commit written after the log was emptied under a running fsync gets an fsync of its own", async () => {
+    const dir = tempDir();
+    const fsyncs: Array<(error: NodeJS.ErrnoException | null) => void> = [];
+    const log = new DataLog(path.join(dir, "log.jsonl"), (fd, done) =>
+      fsyncs.push((error) => (error ? done(error) : fs.fsync(fd, done))),
+    );
+    log.append(entry(1, [1]));
+    expect(log.durable()).not.toBeNull();
+    // A compaction empties the log while that fsync runs; the next commit comes before it ends.
+    log.empty();
+    log.append(entry(2, [2]));
+    let heard = false;
+    const second = log.durable()!.then(() => (heard = true));
+    fsyncs.shift()!(null);
+    // The finished fsync was of the old file: the new commit's own fsync starts now.
+    await vi.waitFor(() => expect(fsyncs).toHaveLength(1));
+    expect(heard).toBe(false);
+    fsyncs.shift()!(null);
+    await second;
+    expect(log.durable()).toBeNull();
+    log.close();
   });
 
   test("closing the log puts what waits on disk first", async () => {

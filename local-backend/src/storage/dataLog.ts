@@ -179,8 +179,12 @@ export class DataLog {
     this.fsyncs++;
     (this.fsync ?? fs.fsync)(this.fd, (error) => {
       this.syncing = false;
-      // The fd was closed meanwhile: that close (a compaction, the shutdown) put everything on disk.
-      if (generation !== this.fdGeneration) return;
+      // The fd was closed meanwhile: that close (a compaction, the shutdown) put everything on disk;
+      // commits appended to the new file since wait for an fsync of their own.
+      if (generation !== this.fdGeneration) {
+        this.startSync();
+        return;
+      }
       if (error) {
         this.failedWrite = String(error.message ?? error);
         // What followed the last fsync'd commit is not known to be on disk: cut it off the file too.
