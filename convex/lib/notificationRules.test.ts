@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { inQuietHours, extraPushHosts, isPushEndpoint } from "./notificationRules";
+import { appPath, inQuietHours, extraPushHosts, isPushEndpoint, MAX_URL_LENGTH } from "./notificationRules";
 
 const NY = "America/New_York";
 const night = { start: "22:00", end: "08:00" };
@@ -68,5 +68,26 @@ describe("push endpoints", () => {
     expect(isPushEndpoint("http://127.0.0.1:8443/x", extra)).toBe(false);
     expect(isPushEndpoint("https://10.0.0.5/x", extra)).toBe(false);
     expect(extraPushHosts(undefined)).toEqual([]);
+  });
+});
+
+describe("a notice's link", () => {
+  test("stays a path of this app; anything a browser would read as another site becomes the home page", () => {
+    for (const path of ["/", "/event/abc123", "/sets/x/bits?from=notice#top"]) expect(appPath(path)).toBe(path);
+    for (const other of [
+      "//evil.example",
+      "/\\evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "https://evil.example/",
+      "javascript:alert(1)",
+      "event/abc",
+      "",
+      `/${"a".repeat(MAX_URL_LENGTH)}`,
+    ]) {
+      expect(appPath(other), other).toBe("/");
+      // What the browser makes of what is kept: this origin, always.
+      expect(new URL(appPath(other), "https://stagetime.example").origin).toBe("https://stagetime.example");
+    }
   });
 });

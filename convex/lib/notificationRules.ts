@@ -55,6 +55,16 @@ export const MAX_TITLE_LENGTH = 120;
 export const MAX_BODY_LENGTH = 400;
 export const MAX_URL_LENGTH = 500;
 export const MAX_EVENT_KEY_LENGTH = 200;
+
+/**
+ * A notice's link as a path of this app, or "/": a browser reads "//host" and "/\\host" as
+ * another site, and drops tabs and newlines inside a URL ("/\t/host" is "//host").
+ */
+export function appPath(url: string): string {
+  return /^\/(?![/\\])/.test(url) && !/[\s\\]/.test(url) && !hasControlCharacters(url) && url.length <= MAX_URL_LENGTH
+    ? url
+    : "/";
+}
 /** Rows the inbox shows at once. */
 export const INBOX_PAGE = 50;
 

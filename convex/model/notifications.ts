@@ -25,7 +25,7 @@ import {
   MAX_EVENT_KEY_LENGTH,
   MAX_KEY_LENGTH,
   MAX_TITLE_LENGTH,
-  MAX_URL_LENGTH,
+  appPath,
   PUSHES_PER_HOUR,
   TOPIC_OF,
   type NotificationKind,
@@ -290,7 +290,7 @@ export async function notify(
     eventKey,
     title: notice.title.slice(0, MAX_TITLE_LENGTH),
     body: notice.body.slice(0, MAX_BODY_LENGTH),
-    url: /^\/(?!\/)/.test(notice.url) ? notice.url.slice(0, MAX_URL_LENGTH) : "/",
+    url: appPath(notice.url),
     push,
   });
   if (push === "queued") await ctx.scheduler.runAfter(0, internal.push.deliver, { notificationId: id });

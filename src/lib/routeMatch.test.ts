@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { matchPath, matchRoutes, type RouteObject } from "./routeMatch";
+import { matchPath, matchRoutes, navigationTarget, type RouteObject } from "./routeMatch";
 
 const table: RouteObject<string>[] = [
   { path: "/event/:id/list/screen", element: "screen" },
@@ -57,5 +57,18 @@ describe("matchPath", () => {
     expect(matchPath({ path: "/scene", end: false }, "/scenery")).toBeNull();
     expect(matchPath("/scene", "/scene/x")).toBeNull();
     expect(matchPath("/notifications", "/notifications/")).toEqual({ params: {}, pathname: "/notifications" });
+  });
+});
+
+describe("where a navigation goes", () => {
+  const here = "https://stagetime.example/scene?q=1";
+  test("paths and same-origin URLs stay in the app; another site is a page load; scripts go nowhere", () => {
+    expect(navigationTarget("/event/abc?x=1#top", here)).toEqual({ path: "/event/abc?x=1#top" });
+    expect(navigationTarget("https://stagetime.example/bits", here)).toEqual({ path: "/bits" });
+    expect(navigationTarget("//evil.example/x", here)).toEqual({ site: "https://evil.example/x" });
+    expect(navigationTarget("/\\evil.example", here)).toEqual({ site: "https://evil.example/" });
+    expect(navigationTarget("https://accounts.google.com/o", here)).toEqual({ site: "https://accounts.google.com/o" });
+    for (const script of ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<script>1</script>"])
+      expect(navigationTarget(script, here), script).toBeNull();
   });
 });

@@ -123,3 +123,14 @@ export function matchRoutes<Element>(routes: RouteObject<Element>[], pathname: s
   }
   return null;
 }
+
+/**
+ * Where a navigation to `to` from the page at `href` goes: a path of this origin ("/a?b#c"),
+ * a page of another site (http or https only), or nowhere (a script or data URL).
+ */
+export function navigationTarget(to: string, href: string): { path: string } | { site: string } | null {
+  const here = new URL(href);
+  const url = new URL(to, here);
+  if (url.origin === here.origin) return { path: url.pathname + url.search + url.hash };
+  return url.protocol === "https:" || url.protocol === "http:" ? { site: url.href } : null;
+}

@@ -18,7 +18,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
-import { matchPath, type Params, type PathPattern, type RouteMatch } from "./routeMatch";
+import { matchPath, navigationTarget, type Params, type PathPattern, type RouteMatch } from "./routeMatch";
 
 export { matchPath, matchRoutes, type Params, type PathMatch, type RouteMatch, type RouteObject } from "./routeMatch";
 
@@ -45,9 +45,8 @@ const createKey = () => Math.random().toString(36).slice(2, 10);
 
 /** `to` as a same-origin path ("/a?b#c"), resolved against the current URL; null for another origin. */
 function resolve(to: string): string | null {
-  const url = new URL(to, window.location.href);
-  if (url.origin !== window.location.origin) return null;
-  return url.pathname + url.search + url.hash;
+  const target = navigationTarget(to, window.location.href);
+  return target !== null && "path" in target ? target.path : null;
 }
 
 function navigateTo(to: string | number, options: NavigateOptions = {}): void {
@@ -55,11 +54,13 @@ function navigateTo(to: string | number, options: NavigateOptions = {}): void {
     window.history.go(to);
     return;
   }
-  const path = resolve(to);
-  if (path === null) {
-    window.location.assign(to);
+  const target = navigationTarget(to, window.location.href);
+  if (target === null) return;
+  if ("site" in target) {
+    window.location.assign(target.site);
     return;
   }
+  const { path } = target;
   const idx = (historyState()?.idx ?? 0) + (options.replace ? 0 : 1);
   const state = { usr: options.state ?? null, key: createKey(), idx };
   if (options.replace) window.history.replaceState(state, "", path);

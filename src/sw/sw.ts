@@ -48,7 +48,8 @@ self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const raw = (event.notification.data as { url?: unknown } | null)?.url;
   const target = new URL(typeof raw === "string" ? raw : "/", self.location.origin);
-  event.waitUntil(openOrFocus(target.href));
+  // Only this app's pages: a link read as another site opens the home page.
+  event.waitUntil(openOrFocus(target.origin === self.location.origin ? target.href : self.location.origin + "/"));
 });
 
 /** Focuses an open StageTime window on the target page, or opens one. */
