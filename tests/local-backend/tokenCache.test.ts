@@ -18,7 +18,7 @@ beforeAll(async () => {
   const pair = await generateKeyPair("RS256", { extractable: true });
   privateKey = pair.privateKey;
   const jwk = await exportJWK(pair.publicKey);
-  jwks = `data:application/json;base64,${Buffer.from(JSON.stringify({ keys: [{ ...jwk, alg: "RS256" }] })).toString("base64")}`;
+  jwks = `data:application/json;base64,${Buffer.from(JSON.stringify({ keys: [{ ...jwk, alg: "RS256", kid: "k1" }] })).toString("base64")}`;
 });
 
 afterEach(() => {
@@ -32,10 +32,10 @@ function verifier(authConfig: unknown = config()): { verifier: TokenVerifier; en
   return { verifier: new TokenVerifier(engine as unknown as Engine), engine };
 }
 
-async function sign(expiresInSeconds: number, sub = "user|session"): Promise<string> {
+async function sign(expiresInSeconds: number, sub = "user|session", kid?: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return await new SignJWT({ sub })
-    .setProtectedHeader({ alg: "RS256" })
+    .setProtectedHeader(kid === undefined ? { alg: "RS256" } : { alg: "RS256", kid })
     .setIssuedAt(now)
     .setIssuer(ISSUER)
     .setExpirationTime(now + expiresInSeconds)
@@ -53,6 +53,22 @@ describe("the verified-token cache", () => {
     expect((second as Record<symbol, unknown>)[EXPIRES]).toBe((first as Record<symbol, unknown>)[EXPIRES]);
     expect(first.tokenIdentifier).toBe(`${ISSUER}|user|session`);
     expect({ checks: v.signatureChecks, hits: v.cacheHits }).toEqual({ checks: 1, hits: 1 });
+  });
+
+  test("tokens naming unknown keys force a refetch at most every 30 s, and do not empty the cache", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { verifier: v } = verifier();
+    const good = await sign(3600);
+    await v.verify(good);
+    expect(v.keyFetches).toBe(1);
+    for (let i = 0; i < 5; i++) await expect(v.verify(await sign(3600, "x|y", `nope-${i}`))).rejects.toThrow();
+    expect(v.keyFetches).toBe(1);
+    await v.verify(good);
+    expect(v.cacheHits).toBe(1);
+    // Later, a token with a new key may make the verifier fetch the keys again, once.
+    vi.setSystemTime(Date.now() + 31_000);
+    for (let i = 0; i < 3; i++) await expect(v.verify(await sign(3600, "x|y", "rotated"))).rejects.toThrow();
+    expect(v.keyFetches).toBe(2);
   });
 
   test("an expired token is refused even though it was verified before", async () => {

@@ -81,6 +81,8 @@ type KeySet = ReturnType<typeof jose.createLocalJWKSet>;
 const VERIFIED_TOKENS_MAX = 10_000;
 /** How long a provider's fetched keys are used before they are fetched again. */
 const KEYS_MAX_AGE_MS = 5 * 60_000;
+/** A refetch forced by a token naming an unknown key, at most this often (unsigned tokens can name any). */
+const FORCED_REFETCH_MIN_MS = 30_000;
 
 type Verified = {
   identity: Record<string, unknown>;
@@ -103,6 +105,7 @@ export class TokenVerifier {
   /** Figures for `/_local/stats`: tokens answered from `verified`, and signature checks run. */
   cacheHits = 0;
   signatureChecks = 0;
+  keyFetches = 0;
 
   constructor(private readonly engine: AuthHost) {}
 
@@ -144,7 +147,9 @@ export class TokenVerifier {
 
   private async keysFor(cacheKey: string, load: () => Promise<KeySet>, fresh = false): Promise<KeySet> {
     const cached = this.keySets.get(cacheKey);
-    if (cached && !fresh && Date.now() - cached.fetchedAt < KEYS_MAX_AGE_MS) return cached.keys;
+    const age = cached ? Date.now() - cached.fetchedAt : Infinity;
+    if (cached && age < KEYS_MAX_AGE_MS && (!fresh || age < FORCED_REFETCH_MIN_MS)) return cached.keys;
+    this.keyFetches++;
     const keys = await load();
     this.keySets.set(cacheKey, { keys, fetchedAt: Date.now() });
     return keys;
