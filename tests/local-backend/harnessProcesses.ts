@@ -91,10 +91,14 @@ export type CliResult = { code: number | null; stdout: string; stderr: string };
  */
 export async function runCli(
   args: string[],
-  { timeoutMs = 60_000, demoAccounts = true }: { timeoutMs?: number; demoAccounts?: boolean } = {},
+  {
+    timeoutMs = 60_000,
+    demoAccounts = true,
+    nodeArgs = [],
+  }: { timeoutMs?: number; demoAccounts?: boolean; nodeArgs?: string[] } = {},
 ): Promise<CliResult> {
   return await new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...(demoAccounts ? demoAccountsArgs : []), ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, cliPath, ...(demoAccounts ? demoAccountsArgs : []), ...args], {
       cwd: repoRoot,
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],

@@ -4,7 +4,6 @@
  * chunks split them, refuses what is not a snapshot, and holds one chunk plus
  * one value; the CLI imports a snapshot several times larger than its heap.
  */
-import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,7 +16,7 @@ import {
   type SnapshotReadStats,
   snapshotParts,
 } from "../../local-backend/src/engine/snapshotStream";
-import { childEnv, cliPath, fixtureDir, repoRoot, runCli, tempDir } from "./harnessProcesses";
+import { fixtureDir, runCli, tempDir } from "./harnessProcesses";
 import { startBackend } from "./harness";
 import { api } from "./fixture/convex/_generated/api";
 import type { Id } from "./fixture/convex/_generated/dataModel";
@@ -134,23 +133,7 @@ describe("snapshot reader", () => {
 
 /** Runs the CLI under a V8 heap of `heapMiB` (old space). */
 async function cliWithHeap(heapMiB: number, args: string[]) {
-  return await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMiB}`, cliPath, ...args], {
-      cwd: repoRoot,
-      env: childEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return await runCli(args, { timeoutMs: 120_000, demoAccounts: false, nodeArgs: [`--max-old-space-size=${heapMiB}`] });
 }
 
 /**
