@@ -1,4 +1,3 @@
-import { useConvex, useConvexAuth } from "convex/react";
 import type { OptimisticLocalStore } from "convex/browser";
 import { toast } from "@/lib/toast";
 import { api } from "@convex/_generated/api";
@@ -17,14 +16,6 @@ function updateFavoriteIds(store: OptimisticLocalStore, change: (ids: SceneItemI
  * of `api.scene.viewerState`); Convex drops that update when the mutation
  * fails, which puts the heart back, and the comedian is told.
  */
-export function useFavoriteToggle() {
-  const client = useConvex();
-  const { isAuthenticated } = useConvexAuth();
-  return (sceneItemId: SceneItemId, isFavorite: boolean) =>
-    toggleFavoriteFlow({ client, isAuthenticated }, sceneItemId, isFavorite);
-}
-
-/** {@link useFavoriteToggle}'s flow. */
 export async function toggleFavoriteFlow(
   { client, isAuthenticated }: ActionContext,
   sceneItemId: SceneItemId,
