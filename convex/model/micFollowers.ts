@@ -46,25 +46,29 @@ async function expectedLead(ctx: QueryCtx, userId: Id<"users">, micId: Id<"scene
   return (await follows(ctx, userId, micId)) ? await leadOf(ctx, userId) : undefined;
 }
 
-/** A favourite or unplayed schedule entry without its follower row: one problem line, or none. */
-export async function missingFollower(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<string[]> {
-  const row = await ctx.db
+/** The comedian's follower rows of the mic (one, unless something wrote a second). */
+async function followerRows(
+  ctx: QueryCtx,
+  userId: Id<"users">,
+  micId: Id<"sceneItems">,
+  limit: number,
+): Promise<Doc<"micFollowers">[]> {
+  return await ctx.db
     .query("micFollowers")
     .withIndex("by_user_and_mic", (q) => q.eq("userId", userId).eq("micId", micId))
-    .first();
-  return row === null ? [`micFollowers of user ${userId} for mic ${micId}: missing`] : [];
+    .take(limit);
+}
+
+/** A favourite or unplayed schedule entry without its follower row: one problem line, or none. */
+export async function missingFollower(ctx: QueryCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<string[]> {
+  const [row] = await followerRows(ctx, userId, micId, 1);
+  return row === undefined ? [`micFollowers of user ${userId} for mic ${micId}: missing`] : [];
 }
 
 /** A follower row against what the comedian's favourite, schedule and choices say now (duplicates by the first row). */
 export async function followerRowProblems(ctx: QueryCtx, row: Doc<"micFollowers">): Promise<string[]> {
   const { userId, micId } = row;
-  const [rows, lead] = await Promise.all([
-    ctx.db
-      .query("micFollowers")
-      .withIndex("by_user_and_mic", (q) => q.eq("userId", userId).eq("micId", micId))
-      .take(2),
-    expectedLead(ctx, userId, micId),
-  ]);
+  const [rows, lead] = await Promise.all([followerRows(ctx, userId, micId, 2), expectedLead(ctx, userId, micId)]);
   const what = `micFollowers of user ${userId} for mic ${micId}`;
   const problems: string[] = [];
   if (rows.length > 1 && rows[0]._id === row._id) problems.push(`${what}: more than one row`);
@@ -79,10 +83,7 @@ export async function followerRowProblems(ctx: QueryCtx, row: Doc<"micFollowers"
 /** Puts the comedian's follower row of the mic where their favourite, schedule and choices say. */
 async function syncFollower(ctx: MutationCtx, userId: Id<"users">, micId: Id<"sceneItems">): Promise<void> {
   const [row, following] = await Promise.all([
-    ctx.db
-      .query("micFollowers")
-      .withIndex("by_user_and_mic", (q) => q.eq("userId", userId).eq("micId", micId))
-      .first(),
+    followerRows(ctx, userId, micId, 1).then((rows) => rows[0] ?? null),
     follows(ctx, userId, micId),
   ]);
   if (!following) {
