@@ -186,17 +186,21 @@ export class DataLog {
         return;
       }
       if (error) {
-        this.failedWrite = String(error.message ?? error);
+        this.failSync(error);
         // What followed the last fsync'd commit is not known to be on disk: cut it off the file too.
         this.cut(this.durableBytes, false);
-        const waiting = this.waiters.splice(0);
-        for (const waiter of waiting) waiter.reject(this.refusal());
         return;
       }
       this.durableBytes = bytes;
       this.markSynced(upTo);
       this.startSync();
     });
+  }
+
+  /** An fsync failed: every commit waiting for one hears so, and later writes are refused. */
+  private failSync(error: Error): void {
+    this.failedWrite = String(error.message ?? error);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(this.refusal());
   }
 
   /** The commits up to `upTo` are on disk: their waiters hear so. */
@@ -268,8 +272,7 @@ export class DataLog {
           this.durableBytes = this.bytes;
           this.markSynced(this.written);
         } catch (error) {
-          this.failedWrite = String((error as Error).message ?? error);
-          for (const waiter of this.waiters.splice(0)) waiter.reject(this.refusal());
+          this.failSync(error as Error);
         }
       }
       fs.closeSync(this.fd);
