@@ -210,9 +210,6 @@ export async function cmdExport(positional: string[], flags: Flags, store: DataS
   return 0;
 }
 
-/** Bytes the offline import reads at a time. */
-const IMPORT_CHUNK_BYTES = 1 << 20;
-
 export async function cmdImport(positional: string[], flags: Flags, store: DataStore): Promise<number> {
   const file = positional[0];
   if (!file) throw new UsageError("import <file>");
@@ -224,8 +221,7 @@ export async function cmdImport(positional: string[], flags: Flags, store: DataS
   } else {
     const engine = await offlineEngine(store, flags);
     try {
-      // Read a chunk at a time: a national snapshot is longer than the longest string V8 makes.
-      result = await engine.importSnapshotStream(fs.createReadStream(file, { highWaterMark: IMPORT_CHUNK_BYTES }));
+      result = await engine.importSnapshotFile(file);
       // Into the segments now, so the first start reads them instead of replaying the import from the log.
       engine.compact();
     } finally {

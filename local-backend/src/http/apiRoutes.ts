@@ -281,7 +281,7 @@ export function apiRequestHandler(
         const file = join(engine.store.dir, `import-${randomBytes(8).toString("hex")}.tmp`);
         try {
           await receiveToFile(req, file, MAX_IMPORT_BYTES);
-          const result = await engine.importSnapshotStream(fs.createReadStream(file, { highWaterMark: 1 << 20 }));
+          const result = await engine.importSnapshotFile(file);
           sendJson(req, res, 200, result);
         } finally {
           fs.rmSync(file, { force: true });
