@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { toast } from "./support/ui";
 import { card, createMic, searchScene, token } from "./support/sceneList";
@@ -194,6 +195,89 @@ test.describe("distance filter", () => {
     await page.goto("/scene");
     await expect(page.getByRole("switch", { name: "Filter by distance" })).not.toBeChecked();
     await expect(page.getByText("Within 25 miles")).toHaveCount(0);
+    await context.close();
+  });
+});
+
+test.describe("distance filter before its list's code is in", () => {
+  // A spot in South Dakota with no other test's mics within 25 miles.
+  const here = { latitude: 44.3683, longitude: -100.351 };
+
+  /** Holds back the distance filter's list chunk (and its preload) until `release()`. */
+  async function holdAreaChunk(page: Page) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    await page.route(/\/assets\/AreaSceneResults-[^/]*\.js$/, async (route) => {
+      asked++;
+      await released;
+      await route.continue();
+    });
+    return { release, asked: () => asked };
+  }
+
+  test("left on, the scene opens on nearby cards from the page fetched with the HTML, before the list's code or the socket", async ({
+    browser,
+    runFunction,
+  }) => {
+    const tok = token();
+    const near = `Prairie Mic ${tok}`;
+    await createMic(runFunction, { title: near, venueName: "Pierre Room", city: "Pierre", ...here });
+    const context = await browser.newContext();
+    await context.addInitScript((at) => {
+      const entry = { lat: at.latitude, lng: at.longitude, ts: Date.now() - 10 * 60_000, radiusMiles: 25 };
+      localStorage.setItem("userLocation", JSON.stringify(entry));
+    }, here);
+    const page = await context.newPage();
+    const chunk = await holdAreaChunk(page);
+    // Nothing the backend sends over the WebSocket reaches the page until the end.
+    const held: string[] = [];
+    let holding = true;
+    let send: ((message: string) => void) | null = null;
+    await page.routeWebSocket(/\/api\/.*sync/, (ws) => {
+      const server = ws.connectToServer();
+      send = (text) => ws.send(text);
+      server.onMessage((message) => {
+        const text = typeof message === "string" ? message : message.toString("utf8");
+        if (holding) held.push(text);
+        else ws.send(text);
+      });
+    });
+    await page.goto("/scene");
+    await expect(card(page, near)).toBeVisible();
+    await expect(card(page, near).getByTestId("distance")).toBeVisible();
+    expect(chunk.asked()).toBeGreaterThan(0);
+    expect(send).not.toBeNull();
+
+    // Then the list's own code and live pages take over.
+    chunk.release();
+    holding = false;
+    for (const text of held.splice(0)) send!(text);
+    await expect(page.getByRole("switch", { name: "Filter by distance" })).toBeChecked();
+    await searchScene(page, tok);
+    await expect(page.getByRole("article")).toHaveCount(1);
+    await expect(card(page, near).getByTestId("distance")).toBeVisible();
+    await context.close();
+  });
+
+  test("turned on by hand, its first nearby cards come before the list's code", async ({ browser, runFunction }) => {
+    const tok = token();
+    const near = `Prairie Hand Mic ${tok}`;
+    await createMic(runFunction, { title: near, venueName: "Pierre Hall", city: "Pierre", ...here });
+    const context = await browser.newContext({ geolocation: here, permissions: ["geolocation"] });
+    const page = await context.newPage();
+    const chunk = await holdAreaChunk(page);
+    await page.goto("/scene");
+    await expect(page.getByTestId("scene-card").first()).toBeVisible();
+    await page.getByRole("switch", { name: "Filter by distance" }).click();
+    await expect(card(page, near)).toBeVisible();
+    await expect(card(page, near).getByTestId("distance")).toBeVisible();
+    expect(chunk.asked()).toBeGreaterThan(0);
+
+    chunk.release();
+    await searchScene(page, tok);
+    await expect(page.getByRole("article")).toHaveCount(1);
+    await expect(card(page, near)).toBeVisible();
     await context.close();
   });
 });

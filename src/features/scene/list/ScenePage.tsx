@@ -1,14 +1,18 @@
 import { MixerHorizontalIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useConvexAuth } from "convex/react";
+import { useConvexAuth, useQuery } from "convex/react";
 import { type ComponentProps, lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "@/lib/router";
+import { api } from "@convex/_generated/api";
 import type { LatLng } from "@convex/lib/geo";
 import { ErrorBoundary } from "../../../components/ErrorBoundary";
 import { paths } from "../../../lib/paths";
 import { activeFilterCount, DEFAULT_FILTERS, planFiltersOf, type SceneFilters } from "../filters/filters";
 import { areaCenter, SEARCH_DEBOUNCE_MS } from "./listPaging";
 import { AllSceneResults, isClearedSearch } from "./SceneResults";
+import { AreaSceneList } from "./AreaSceneList";
+import { areaFirstPageArgs, OPENING_CONSTANTS, useHttpPage } from "./firstPage";
+import type { SceneItem } from "../item/types";
 import { SceneSkeleton } from "./SceneSkeleton";
 import { TonightLoading } from "../tonight/TonightLoading";
 import { useDebouncedValue } from "./useDebouncedValue";
@@ -48,9 +52,10 @@ function TonightSection(props: ComponentProps<TonightModule["TonightSection"]>) 
 }
 
 /**
- * The distance filter's list: the skeleton until its code is in, then the list
- * itself (no suspending, which would hold its first cards back; on a failed
- * load the lazy component's error reaches the page's boundary).
+ * The distance filter's list. Until its code is in, its first page (the live
+ * one, or the one fetched with the HTML) shows without it, so the first cards
+ * wait for neither; on a failed load the lazy component's error reaches the
+ * page's boundary.
  */
 function AreaSceneResults(props: ComponentProps<AreaModule["default"]>) {
   const [state, setState] = useState<"loading" | "loaded" | "failed">(loaded.area ? "loaded" : "loading");
@@ -65,9 +70,32 @@ function AreaSceneResults(props: ComponentProps<AreaModule["default"]>) {
       live = false;
     };
   }, [state]);
-  if (state === "loading") return <SceneSkeleton />;
+  if (state === "loading") return <AreaFirstPage {...props} />;
   const Results = loaded.area?.default ?? LazyAreaSceneResults;
   return <Results {...props} />;
+}
+
+type AreaPage = { page: SceneItem[]; isDone: boolean };
+
+/** The distance filter's first page while its list's code loads: no more pages until that is in. */
+function AreaFirstPage({ filters, location, onClear }: ComponentProps<AreaModule["default"]>) {
+  const args = areaFirstPageArgs({ ...areaCenter(location), radiusMiles: filters.radiusMiles });
+  // The very query the list subscribes to first (one subscription), and the page index.html's script fetched.
+  const live = useQuery(api.sceneArea.listArea, args) as AreaPage | undefined;
+  const fetched = useHttpPage<AreaPage>({ path: OPENING_CONSTANTS.areaPath, args });
+  const page = live ?? fetched;
+  const pages = useMemo(
+    () => ({
+      canLoadMore: false,
+      loadingMore: page !== undefined && !page.isDone,
+      complete: page?.isDone ?? false,
+      loadMore: () => undefined,
+    }),
+    [page],
+  );
+  return (
+    <AreaSceneList filters={filters} location={location} onClear={onClear} results={page?.page ?? null} pages={pages} />
+  );
 }
 
 /** The filters the scene opens with: the defaults, with the distance filter on if it was left on. */
@@ -167,6 +195,8 @@ export function ScenePage() {
       clearError();
       return;
     }
+    // The list's code loads while the browser finds the location.
+    void loadAreaResults().catch(() => undefined);
     const ok = await requestLocation();
     // Without a location the filter would hide everything: turn it back off.
     if (!ok) setFilters((f) => ({ ...f, distanceEnabled: false }));
