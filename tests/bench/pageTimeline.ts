@@ -8,7 +8,8 @@
  * carries elementtiming="scene-card"), and when the entry script, the scene
  * chunk and the stylesheet finished loading (resource timing); the first card
  * of the distance filter's list (one showing its distance) and Tonight's first
- * rows (or its "nothing on" line) in the page, and the frame after each. Unlike
+ * rows (or its "nothing on" line) in the page, and the frame after each; when
+ * the distance filter's switch first showed and when it was first clicked. Unlike
  * Playwright's events these are not delayed by the protocol round trip to the
  * browser, nor by its polling (a locator's waitFor checks at 0, 20, 50, 100,
  * 100, then every 500 ms, so it can see a card up to half a second late).
@@ -56,7 +57,8 @@ const RECORD_PAGE_TIMELINE = `(() => {
     const result = nativeFetch.apply(this, arguments);
     if (typeof url === "string" && url.endsWith("/api/query")) {
       mark("HTTP query sent");
-      result.then(() => mark("HTTP query answered"), () => undefined);
+      const tonight = init && typeof init.body === "string" && init.body.includes('"tonight:list"');
+      result.then(() => mark(tonight ? "HTTP Tonight answered" : "HTTP query answered"), () => undefined);
     }
     return result;
   };
@@ -73,6 +75,12 @@ const RECORD_PAGE_TIMELINE = `(() => {
       firstCard(marks["first card painted"]);
     }
   }).observe({ type: "element", buffered: true });
+  // The distance filter's switch (a Radix switch in a label) and, from the event's own time, its first click.
+  const distanceSwitch = (el) => !!el && !!el.closest("label") && el.closest("label").textContent.includes("Filter by distance");
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target.closest('[role="switch"]') : null;
+    if (distanceSwitch(target) && !("distance switch clicked" in marks)) marks["distance switch clicked"] = event.timeStamp;
+  }, true);
   new MutationObserver(() => {
     const root = document.getElementById("root");
     if (root && root.childElementCount > 0) mark("app's first render");
@@ -85,6 +93,7 @@ const RECORD_PAGE_TIMELINE = `(() => {
       mark("first nearby card in the page");
       requestAnimationFrame(() => mark("next frame after the first nearby card"));
     }
+    if (!("distance switch shown" in marks) && [...document.querySelectorAll('[role="switch"]')].some(distanceSwitch)) mark("distance switch shown");
     if (document.querySelector('[data-testid="tonight-night"], [data-testid="tonight-empty"]') && !("Tonight filled in" in marks)) {
       mark("Tonight filled in");
       requestAnimationFrame(() => mark("next frame after Tonight filled in"));

@@ -44,7 +44,8 @@
  * --only-bundle (just part 3, without a backend, with what each chunk the pages load holds: tests/bench/bundleReport.ts;
  *   with --baseline, that commit's sizes beside),
  * --baseline <git ref> (parts 3 and 4 for that commit's build too, beside this one's: tests/bench/nearMe.ts),
- * --timelines (with part 4: each "near me" scenario's first load, as the page saw it).
+ * --timelines (with part 4: each "near me" scenario's median load, as the page saw it),
+ * --rounds N (with part 4: loads of each "near me" scenario per build, default 3).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
