@@ -58,6 +58,27 @@ describe("tonight.list", () => {
     expect(titles(inChicago.nights)).toEqual(["Chicago"]);
   });
 
+  test("a city's time zone is that of its mics: Tonight in it shows the city's nights wherever the browser is", async () => {
+    const t = newTest();
+    await createSceneItem(t, { title: "New York", dayOfWeek: 3, startTimeLocal: "20:00", city: "New York" });
+    await createSceneItem(t, {
+      title: "Windy Room",
+      venueName: "Lakeside",
+      city: "Chicago",
+      dayOfWeek: 3,
+      startTimeLocal: "20:00",
+      timeZone: "America/Chicago",
+    });
+    // A mic named after the city elsewhere does not decide it.
+    await createSceneItem(t, { title: "Chicago Style", city: "Brooklyn", dayOfWeek: 3, startTimeLocal: "21:00" });
+    const zone = await t.query(api.tonight.cityTimeZone, { city: "  chicago " });
+    expect(zone).toBe("America/Chicago");
+    expect(titles((await tonight(t, { nowMs: WED_EVENING, timeZone: zone! })).nights)).toEqual(["Windy Room"]);
+    expect(await t.query(api.tonight.cityTimeZone, { city: "Nowhere" })).toBeNull();
+    expect(await t.query(api.tonight.cityTimeZone, { city: "   " })).toBeNull();
+    await expectAppError(t.query(api.tonight.cityTimeZone, { city: "c".repeat(81) }), "INVALID_INPUT");
+  });
+
   test("each mic's own time zone decides its today; start order is by the real instant", async () => {
     const t = newTest();
     // 00:30 Thursday in New York is 23:30 Wednesday in Chicago.

@@ -1,4 +1,5 @@
 import { paginationOptsValidator } from "convex/server";
+import { v } from "convex/values";
 import { publicQuery } from "./functions";
 import { assertPageOpts } from "./lib/requestRules";
 import * as Tonight from "./model/tonight";
@@ -22,4 +23,15 @@ export const tomorrow = publicQuery({
   args: Tonight.tomorrowArgsValidator,
   returns: Tonight.tomorrowValidator,
   handler: async (ctx, args) => await Tonight.tomorrowNights(ctx, args),
+});
+
+/**
+ * The time zone of a city's mics (null when it has none): Tonight without a
+ * location reads a signed-in comedian's default city in it. Public and the
+ * same for everyone, so one cached answer per city.
+ */
+export const cityTimeZone = publicQuery({
+  args: { city: v.string() },
+  returns: v.union(v.string(), v.null()),
+  handler: async (ctx, { city }) => await Tonight.cityTimeZone(ctx, city),
 });

@@ -2,7 +2,8 @@
 import { paginationResultValidator, type PaginationOptions, type PaginationResult } from "convex/server";
 import { v } from "convex/values";
 import type { QueryCtx } from "../_generated/server";
-import { assertNoControlCharacters, invalid } from "../lib/textRules";
+import { assertMaxLength, assertNoControlCharacters, invalid } from "../lib/textRules";
+import { MAX_DEFAULT_CITY_LENGTH } from "../lib/profileRules";
 import { cursorObject, invalidCursor, pageResult } from "../lib/pageCursor";
 import { MAX_NOW_MS, MIN_NOW_MS } from "../lib/tonight";
 import { isValidTimeZone } from "../lib/time";
@@ -180,4 +181,33 @@ export async function tomorrowNights(ctx: QueryCtx, args: BaseArgs): Promise<Ton
     out,
   });
   return out.sort(compareNights);
+}
+
+/** How many search matches {@link cityTimeZone} looks through. */
+export const CITY_ZONE_MATCHES = 50;
+
+const cityKey = (text: string) => text.trim().toLowerCase().replace(/\s+/g, " ");
+
+/**
+ * The time zone of a city's active mics (the most common among those whose
+ * city is `city`, case and spacing aside), from the scene's search index;
+ * null for a blank city or one with no mic. Tonight without a location asks
+ * it for a signed-in comedian's default city.
+ */
+export async function cityTimeZone(ctx: QueryCtx, city: string): Promise<string | null> {
+  assertMaxLength(city, { label: "City", max: MAX_DEFAULT_CITY_LENGTH });
+  const key = cityKey(city);
+  if (key === "") return null;
+  const matches = await ctx.db
+    .query("sceneItems")
+    .withSearchIndex("search_text", (q) => q.search("searchText", key).eq("status", "active"))
+    .take(CITY_ZONE_MATCHES);
+  const counts = new Map<string, number>();
+  for (const item of matches) {
+    if (cityKey(item.city) !== key || !isValidTimeZone(item.timeZone)) continue;
+    counts.set(item.timeZone, (counts.get(item.timeZone) ?? 0) + 1);
+  }
+  let best: string | null = null;
+  for (const [zone, count] of counts) if (best === null || count > counts.get(best)!) best = zone;
+  return best;
 }

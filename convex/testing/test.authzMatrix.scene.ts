@@ -52,6 +52,7 @@ export const sceneCells: Record<string, Entry> = {
     }),
     ...PUBLIC_READ,
   },
+  "tonight:cityTimeZone": { args: () => ({ city: "New York" }), ...PUBLIC_READ },
   "venues:search": { args: () => ({ query: "Test Room" }), ...PUBLIC_READ },
   "venues:eventsAt": { args: () => ({ venueName: "The Test Room" }), ...PUBLIC_READ },
   "venues:similar": { args: () => ({ venueName: "The Test Room", city: "New York" }), ...PUBLIC_READ },

@@ -36,6 +36,7 @@ import { publicFunctions } from "./test.registry";
 const STRING_CAPS: Record<string, number> = {
   "profiles:update.displayName": MAX_DISPLAY_NAME_LENGTH,
   "profiles:update.defaultCity": MAX_DEFAULT_CITY_LENGTH,
+  "tonight:cityTimeZone.city": MAX_DEFAULT_CITY_LENGTH,
   "profiles:setStageName.stageName": MAX_DISPLAY_NAME_LENGTH,
   "venues:search.query": MIC_LIMITS.address,
   title: MIC_LIMITS.title,

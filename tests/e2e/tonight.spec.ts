@@ -4,6 +4,7 @@ import { DEMO_COMEDIAN, expect, test } from "./fixtures";
 import { seriousViolations } from "./support/a11y";
 import { createNight, nowInZone, skipNearMidnight } from "./support/scene";
 import { card, showSceneFilters } from "./support/sceneList";
+import { toast } from "./support/ui";
 
 // Several browsers per test on a small shared machine.
 test.describe.configure({ timeout: 120_000 });
@@ -195,5 +196,45 @@ test("a browser in Detroit, on New York's clock, sees New York's mics tonight", 
   const page = await context.newPage();
   await openTonight(page, tok);
   await expect(nights(page).getByTestId("tonight-title")).toHaveText([`Eastern ${tok}`]);
+  await context.close();
+});
+
+test("a comedian whose default city is Chicago, in a browser on UTC, sees Chicago's mics tonight", async ({
+  browser,
+  runFunction,
+  signUp,
+}) => {
+  skipNearMidnight();
+  const chicagoNow = nowInZone("America/Chicago").hhmm;
+  test.skip(chicagoNow >= "22:50", "too close to midnight in Chicago for tonight's nights to stay on today's date");
+  const tok = `zt${randomUUID().slice(0, 8)}`;
+  await createNight(runFunction, `Eastern ${tok}`, 45);
+  const { dayOfWeek, hhmm } = nowInZone("America/Chicago", 45 * MINUTE);
+  await createNight(runFunction, `Windy ${tok}`, 45, {
+    city: "Chicago",
+    timeZone: "America/Chicago",
+    dayOfWeek,
+    startTimeLocal: hhmm,
+    latitude: 41.8781,
+    longitude: -87.6298,
+  });
+  const context = await browser.newContext({ timezoneId: "UTC" });
+  const page = await context.newPage();
+  // Signed out, the browser's zone: no mic keeps UTC's clock, so New York's region.
+  await openTonight(page, tok);
+  await expect(nights(page).getByTestId("tonight-title")).toHaveText([`Eastern ${tok}`]);
+
+  await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/profile");
+  const form = page.getByRole("form", { name: "Profile" });
+  await form.getByLabel("Default city").fill("Chicago");
+  await form.getByRole("button", { name: "Save Changes" }).click();
+  await expect(toast(page, "Profile updated")).toBeVisible();
+
+  // Signed in with a default city and no location: the city's Tonight.
+  await openTonight(page, tok);
+  await expect(nights(page).getByTestId("tonight-title")).toHaveText([`Windy ${tok}`]);
   await context.close();
 });

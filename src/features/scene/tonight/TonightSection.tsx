@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Card, Flex, Heading, Link, Skeleton, Spinner, Text } from "@radix-ui/themes";
-import { useQuery } from "convex/react";
+import { useConvexAuth, useQuery } from "convex/react";
 import { usePaginatedQuery as usePinnedPaginatedQuery } from "convex-helpers/react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link as RouterLink } from "@/lib/router";
@@ -36,6 +36,19 @@ type TonightArgs = {
 };
 
 /**
+ * The zone Tonight reads without a location: a signed-in comedian's default
+ * city's (the zone its mics keep), else the browser's (the server widens it to
+ * its region). Around a point the browser's, as before.
+ */
+function useTonightZone(area: TonightArea | null): string {
+  const { isAuthenticated } = useConvexAuth();
+  const me = useQuery(api.profiles.me, isAuthenticated ? {} : "skip");
+  const city = isAuthenticated && area === null ? (me?.defaultCity ?? null) : null;
+  const cityZone = useQuery(api.tonight.cityTimeZone, city !== null ? { city } : "skip");
+  return (city !== null ? cityZone : null) ?? viewerTimeZone();
+}
+
+/**
  * Tonight a page at a time (tonight.list pages with its own cursor, pinned by
  * convex-helpers' hook like the scene's area list). 'Show more' asks for the
  * next page; when the quarter-hour clock restarts the pages, the pages asked
@@ -44,8 +57,9 @@ type TonightArgs = {
  */
 function useTonightPages(args: TonightArgs, pageSize: number) {
   const now = useNow(60_000);
+  const timeZone = useTonightZone(args.area);
   // The quarter-hour clock: a new clock restarts the pages (see tonightArgs).
-  const base = tonightArgs({ nowMs: now, timeZone: viewerTimeZone(), ...args });
+  const base = tonightArgs({ nowMs: now, timeZone, ...args });
   const { results, status, loadMore } = usePinnedPaginatedQuery(api.tonight.list, base, {
     initialNumItems: pageSize,
   });
@@ -70,6 +84,12 @@ function useTonightPages(args: TonightArgs, pageSize: number) {
   }, [status, results.length, want, loadMore, pageSize]);
 
   const last = useRef<{ nights: TonightNight[]; status: typeof status } | null>(null);
+  // Another zone's nights are not kept while the default city's load (nor is the page fetched for the browser's).
+  const lastZone = useRef(timeZone);
+  if (lastZone.current !== timeZone) {
+    lastZone.current = timeZone;
+    last.current = null;
+  }
   if (status !== "LoadingFirstPage") last.current = { nights: results, status };
   // On the scene's first load, the page index.html's script fetched stands in until the live one is in.
   const waiting = status === "LoadingFirstPage" && last.current === null;
