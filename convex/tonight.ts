@@ -1,6 +1,6 @@
 import { paginationOptsValidator } from "convex/server";
 import { v } from "convex/values";
-import { publicQuery } from "./functions";
+import { publicQuery, sharedQuery } from "./functions";
 import { assertPageOpts } from "./lib/requestRules";
 import * as Tonight from "./model/tonight";
 
@@ -27,10 +27,10 @@ export const tomorrow = publicQuery({
 
 /**
  * The time zone of a city's mics (null when it has none): Tonight without a
- * location reads a signed-in comedian's default city in it. Public and the
- * same for everyone, so one cached answer per city.
+ * location reads a signed-in comedian's default city in it. Never reads the
+ * caller, so one cached answer per city for everyone.
  */
-export const cityTimeZone = publicQuery({
+export const cityTimeZone = sharedQuery({
   args: { city: v.string() },
   returns: v.union(v.string(), v.null()),
   handler: async (ctx, { city }) => await Tonight.cityTimeZone(ctx, city),
