@@ -54,6 +54,14 @@ describe("tonight.list", () => {
     // No mic keeps UTC's clock: a browser there sees New York's region, not nothing.
     const inUtc = await tonight(t, { nowMs: WED_EVENING, timeZone: "UTC" });
     expect(titles(inUtc.nights)).toEqual(["New York", "Detroit"]);
+    // Nor once one does (01:00 Thursday on UTC is tonight there): UTC names no place, so New York's
+    // nights never vanish from a UTC browser when such a mic is added. London keeps UTC's clock and sees it.
+    await createSceneItem(t, { title: "Greenwich", dayOfWeek: 4, startTimeLocal: "01:00", timeZone: "UTC" });
+    for (const timeZone of ["UTC", "Etc/UTC", "GMT"]) {
+      expect(titles((await tonight(t, { nowMs: WED_EVENING, timeZone })).nights)).toEqual(["New York", "Detroit"]);
+    }
+    const inLondon = await tonight(t, { nowMs: WED_EVENING, timeZone: "Europe/London" });
+    expect(titles(inLondon.nights)).toEqual(["Greenwich"]);
     const inChicago = await tonight(t, { nowMs: WED_EVENING, timeZone: "America/Chicago" });
     expect(titles(inChicago.nights)).toEqual(["Chicago"]);
   });
@@ -69,8 +77,11 @@ describe("tonight.list", () => {
       startTimeLocal: "20:00",
       timeZone: "America/Chicago",
     });
-    // A mic named after the city elsewhere does not decide it.
+    // A mic named after the city elsewhere does not decide it, nor do mics saved from browsers on UTC.
     await createSceneItem(t, { title: "Chicago Style", city: "Brooklyn", dayOfWeek: 3, startTimeLocal: "21:00" });
+    for (const title of ["Midnight One", "Midnight Two"]) {
+      await createSceneItem(t, { title, city: "Chicago", dayOfWeek: 4, startTimeLocal: "00:00", timeZone: "UTC" });
+    }
     const zone = await t.query(api.tonight.cityTimeZone, { city: "  chicago " });
     expect(zone).toBe("America/Chicago");
     expect(titles((await tonight(t, { nowMs: WED_EVENING, timeZone: zone! })).nights)).toEqual(["Windy Room"]);

@@ -11,6 +11,7 @@ import {
   daysInMonth,
   formatDuration,
   formatTime12h,
+  isPlacelessTimeZone,
   isValidTimeZone,
   localDateString,
   localDayOfWeek,
@@ -174,6 +175,15 @@ describe("isValidTimeZone and time slots", () => {
     ["New York", false],
   ])("%j -> %s", (tz, ok) => {
     expect(isValidTimeZone(tz)).toBe(ok);
+  });
+
+  it("tells UTC's names from places", () => {
+    for (const tz of ["UTC", "Etc/UTC", "etc/utc", "GMT", "Etc/GMT+0", "GMT0", "Zulu", "Universal", "Greenwich"]) {
+      expect(isPlacelessTimeZone(tz)).toBe(true);
+    }
+    for (const tz of ["Europe/London", "Africa/Abidjan", "America/Detroit", "Etc/GMT+5", "UTC+1", ""]) {
+      expect(isPlacelessTimeZone(tz)).toBe(false);
+    }
   });
 
   it("has 96 quarter-hour slots", () => {

@@ -36,6 +36,14 @@ export function isValidTimeZone(timeZone: string): boolean {
   return valid;
 }
 
+/** UTC under its other names ("Etc/UTC", "GMT", "Zulu"...): a clock, not a place anyone's mics are. */
+const PLACELESS_ZONE = /^(?:Etc\/)?(?:UTC|UCT|GMT|GMT[+-]?0|Greenwich|Universal|Zulu)$/i;
+
+/** Whether `timeZone` names UTC rather than a place: a browser reporting it says nothing of where the viewer is. */
+export function isPlacelessTimeZone(timeZone: string): boolean {
+  return PLACELESS_ZONE.test(timeZone);
+}
+
 /** "00:00", "00:15", ... "23:45": the 15-minute time slots of the log-a-set wizard. */
 export const QUARTER_HOUR_SLOTS: readonly string[] = Array.from(
   { length: 96 },

@@ -6,7 +6,7 @@ import { assertMaxLength, assertNoControlCharacters, invalid } from "../lib/text
 import { MAX_DEFAULT_CITY_LENGTH } from "../lib/profileRules";
 import { cursorObject, invalidCursor, pageResult } from "../lib/pageCursor";
 import { MAX_NOW_MS, MIN_NOW_MS } from "../lib/tonight";
-import { isValidTimeZone } from "../lib/time";
+import { isPlacelessTimeZone, isValidTimeZone } from "../lib/time";
 import { planFiltersValidator } from "./planFilters";
 import { SCENE_SEARCH_MAX_LENGTH, sceneTypeFilter } from "./scene";
 import { assertArea } from "./sceneArea";
@@ -204,7 +204,8 @@ export async function cityTimeZone(ctx: QueryCtx, city: string): Promise<string 
     .take(CITY_ZONE_MATCHES);
   const counts = new Map<string, number>();
   for (const item of matches) {
-    if (cityKey(item.city) !== key || !isValidTimeZone(item.timeZone)) continue;
+    // A mic saved from a browser on UTC keeps UTC, not its city's zone: it does not decide the city's.
+    if (cityKey(item.city) !== key || !isValidTimeZone(item.timeZone) || isPlacelessTimeZone(item.timeZone)) continue;
     counts.set(item.timeZone, (counts.get(item.timeZone) ?? 0) + 1);
   }
   let best: string | null = null;

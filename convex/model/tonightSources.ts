@@ -20,6 +20,7 @@ import {
   dayOfWeekOfDate,
   DEFAULT_TIME_ZONE,
   HOUR_MS,
+  isPlacelessTimeZone,
   localDateString,
   minusMinutesHHMM,
   parseHHMM,
@@ -184,8 +185,12 @@ function tonightCells(area: NonNullable<BaseArgs["area"]>): string[] {
  */
 export async function sources(ctx: QueryCtx, args: BaseArgs, which: "tonight" | "tomorrow"): Promise<Source[]> {
   if (!args.area) {
+    // A browser on UTC says nothing of where the viewer is: the default region, whichever mics keep UTC's clock.
+    if (isPlacelessTimeZone(args.timeZone)) {
+      return (await regionSources(ctx, { ...args, timeZone: DEFAULT_TIME_ZONE }, which)).sources;
+    }
     const region = await regionSources(ctx, args, which);
-    // A clock no mic keeps (a browser on UTC, say) sees the app's default region instead of nothing.
+    // A clock no mic keeps (a browser in Tokyo, say) sees the app's default region instead of nothing.
     if (region.zones > 0 || sameClock(args.timeZone, DEFAULT_TIME_ZONE, args.nowMs)) return region.sources;
     return (await regionSources(ctx, { ...args, timeZone: DEFAULT_TIME_ZONE }, which)).sources;
   }

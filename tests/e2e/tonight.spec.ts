@@ -221,7 +221,8 @@ test("a comedian whose default city is Chicago, in a browser on UTC, sees Chicag
   });
   const context = await browser.newContext({ timezoneId: "UTC" });
   const page = await context.newPage();
-  // Signed out, the browser's zone: no mic keeps UTC's clock, so New York's region.
+  // Signed out, the browser's zone: UTC names no place, so New York's region (whatever mics keep UTC; other
+  // tests add some).
   await openTonight(page, tok);
   await expect(nights(page).getByTestId("tonight-title")).toHaveText([`Eastern ${tok}`]);
 
