@@ -260,9 +260,8 @@ describe("index.html's inline scripts, as built", () => {
       expect(later).toContain(`/${page("src/features/scene/tonight/TonightSection.tsx").fileName}`);
       expect(later).toContain(`/${page("src/features/scene/list/AreaSceneResults.tsx").fileName}`);
       expect(window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
-      // The list's first page (no saved location here: the plain list); Tonight's once it has answered.
-      expect(requests).toHaveLength(1);
-      expect(requests.map((r) => r.url)).toEqual([`${BACKEND}/api/query`]);
+      // The list's first page (no saved location here: the plain list) and Tonight's, both at once, the list's first.
+      expect(requests.map((r) => r.url)).toEqual([`${BACKEND}/api/query`, `${BACKEND}/api/query`]);
       const left = window[HTTP_FIRST_PAGE_GLOBAL] as Array<{ path: string; args: unknown }>;
       expect(left.map((r) => r.path)).toEqual(["scene:listPage", "tonight:list"]);
       // Convex's /api/query takes application/json only (a text/plain "simple request" is refused: firstPage.ts).
@@ -281,6 +280,11 @@ describe("index.html's inline scripts, as built", () => {
         filters: NO_PLAN_FILTERS,
       });
       expect(left[1].args).toEqual(JSON.parse(JSON.stringify(tonightFirstPageArgs(tonight))));
+      expect(JSON.parse(requests[1].init.body)).toEqual({
+        path: "tonight:list",
+        format: "convex_encoded_json",
+        args: [left[1].args],
+      });
       expect(window[HTTP_FIRST_PAGE_GLOBAL]).toBeDefined();
     }
   });

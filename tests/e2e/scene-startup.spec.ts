@@ -185,7 +185,7 @@ test("the scene's first cards come over HTTP with the page, before the WebSocket
       .getByTestId(/^tonight-(night|empty)$/)
       .first(),
   ).toBeVisible();
-  // The list's first page, then Tonight's (asked for once the list's has answered).
+  // The list's first page, then Tonight's (both asked for at once, the list's first).
   expect(httpQueries.map((q) => JSON.parse(q) as { path: string; format: string })).toEqual([
     expect.objectContaining({ path: "scene:listPage", format: "convex_encoded_json" }),
     expect.objectContaining({ path: "tonight:list", format: "convex_encoded_json" }),
