@@ -5,8 +5,9 @@
  * WebSocket), the app's first render into #root, the loading skeleton and the
  * first card (a MutationObserver) and the next frame after it, the first
  * contentful paint, the first card's paint (Element Timing: the card's title
- * carries elementtiming="scene-card"), and when the entry script, the scene
- * chunk and the stylesheet finished loading (resource timing); the first card
+ * carries elementtiming="scene-card"), and when the entry script, the scene,
+ * Tonight and area list chunks and the stylesheet finished loading (resource
+ * timing); the first card
  * of the distance filter's list (one showing its distance) and Tonight's first
  * rows (or its "nothing on" line) in the page, and the frame after each; when
  * the distance filter's switch first showed and when it was first clicked. Unlike
@@ -116,6 +117,8 @@ export async function readTimeline(page: Page): Promise<string> {
       if (/^\/assets\/index-[^/]*\.js$/.test(file)) all["entry JS loaded"] = entry.responseEnd;
       if (/^\/assets\/index-[^/]*\.css$/.test(file)) all["CSS loaded"] = entry.responseEnd;
       if (/^\/assets\/Scene-[^/]*\.js$/.test(file)) all["scene chunk loaded"] = entry.responseEnd;
+      if (/^\/assets\/TonightSection-[^/]*\.js$/.test(file)) all["Tonight chunk loaded"] = entry.responseEnd;
+      if (/^\/assets\/AreaSceneResults-[^/]*\.js$/.test(file)) all["area list chunk loaded"] = entry.responseEnd;
     }
     return all;
   });
