@@ -1,9 +1,9 @@
-import { ConvexAuthProvider } from "@convex-dev/auth/react";
 import { Callout, Code, Container, Heading, Text, Theme } from "@radix-ui/themes";
 import { useEffect, useState, type ReactNode } from "react";
 import { loadToasts, toastsLoaded, type ToasterProps } from "@/lib/toast";
 import { useSystemAppearance } from "@/lib/useSystemAppearance";
 import { convex } from "./convexClient";
+import { SessionProvider } from "./SessionProvider";
 
 function MissingConfiguration() {
   return (
@@ -61,7 +61,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       scaling="100%"
       panelBackground="solid"
     >
-      {convex ? <ConvexAuthProvider client={convex}>{children}</ConvexAuthProvider> : <MissingConfiguration />}
+      {convex ? <SessionProvider client={convex}>{children}</SessionProvider> : <MissingConfiguration />}
       {/* The spec allows one toast at a time. At the bottom (full width on a phone), so a toast
           never covers the top bar or a wizard's step counter. */}
       <DeferredToaster visibleToasts={1} theme={appearance} position="bottom-right" richColors closeButton />

@@ -130,6 +130,9 @@ describe("production chunks", () => {
       "use-places-autocomplete",
       "workbox-window",
       "convex-helpers",
+      // Convex Auth's sign-in client and its retry test (src/app/SessionProvider.tsx loads them beside the page).
+      "@convex-dev/auth",
+      "is-network-error",
     ];
     const entryIds = staticFiles(entry()).flatMap((f) => byFile().get(f)!.moduleIds);
     const found = lazyOnly.filter((pkg) => entryIds.some((id) => id.includes(`/node_modules/${pkg}/`)));
@@ -155,8 +158,8 @@ describe("production chunks", () => {
     };
     const drawnWith = [
       ...["react", "react-dom", "scheduler", "classnames", "@date-fns/tz"],
-      // Convex's client and its auth session (is-network-error is its retry test).
-      ...["convex", "@convex-dev/auth", "is-network-error"],
+      // Convex's client (Convex Auth's sign-in client loads beside the page: SessionProvider).
+      "convex",
       ...["@radix-ui/themes", "@radix-ui/react-slot", "@radix-ui/react-primitive", "@radix-ui/react-compose-refs"],
       ...["@radix-ui/react-direction", "@radix-ui/react-visually-hidden"],
     ];
@@ -173,6 +176,9 @@ describe("production chunks", () => {
       "src/features/scene/actions/useEventActions.ts",
       "src/app/layout/AccountMenu.tsx",
       "src/features/notifications/NotificationBell.tsx",
+      // Convex Auth's provider, with Convex's HTTP client it signs in through.
+      "src/app/ConvexAuthSession.tsx",
+      "node_modules/convex/dist/esm/browser/http_client.js",
     ];
     expect(later.filter((m) => ids.includes(path.join(root, m)))).toEqual([]);
   });

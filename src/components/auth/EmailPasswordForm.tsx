@@ -1,4 +1,4 @@
-import { useAuthActions } from "@convex-dev/auth/react";
+import { useAuthActions } from "@/lib/authActions";
 import { EnvelopeClosedIcon, LockClosedIcon, PersonIcon } from "@radix-ui/react-icons";
 import { Form, FormSubmit, FormTextField } from "@/components/form";
 import { signInFailureToast, signInSuccessToast, signUpFailureToast, signUpSuccessToast } from "@/lib/authErrors";

@@ -1,4 +1,4 @@
-import { useAuthActions } from "@convex-dev/auth/react";
+import { useAuthActions } from "@/lib/authActions";
 import { Button } from "@radix-ui/themes";
 import { useState } from "react";
 import { paths } from "@/lib/paths";

@@ -1,4 +1,4 @@
-import { useAuthActions } from "@convex-dev/auth/react";
+import { useAuthActions } from "@/lib/authActions";
 import { useConvexAuth, useMutation } from "convex/react";
 import { useCallback } from "react";
 import { useLocation, useNavigate } from "@/lib/router";

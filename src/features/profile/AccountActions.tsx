@@ -1,4 +1,4 @@
-import { useAuthActions } from "@convex-dev/auth/react";
+import { useAuthActions } from "@/lib/authActions";
 import { DownloadIcon, TrashIcon } from "@radix-ui/react-icons";
 import { AlertDialog, Button, Card, Flex, Heading, Text, TextField } from "@radix-ui/themes";
 import { useConvex, useMutation } from "convex/react";
