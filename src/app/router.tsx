@@ -1,6 +1,7 @@
 import { BrowserRouter, matchRoutes, Navigate, renderMatches, useLocation, type RouteObject } from "@/lib/router";
-import { Suspense, use, useMemo, type ComponentType, type ReactNode } from "react";
+import { Suspense, use, useEffect, useMemo, type ComponentType, type ReactNode } from "react";
 import { LoadingState } from "@/components/LoadingState";
+import { afterNextPaint } from "@/lib/afterNextPaint";
 import { paths, ROUTE_PRELOADED_GLOBAL, type OnboardingStep } from "@/lib/paths";
 import { RequireSession, StartupGate } from "./gates/StartupGate";
 import { RootLayout } from "./layout/RootLayout";
@@ -34,6 +35,27 @@ function page(load: () => Promise<{ default: ComponentType }>): Loader {
   return async () => ({ Component: (await load()).default });
 }
 
+type PageLoaders = typeof import("./pageLoaders").pageLoaders;
+
+let pageLoaders: Promise<PageLoaders> | null = null;
+/** The other pages' loaders (pageLoaders.ts), loaded once; a failed load is tried again on the next call. */
+function loadPageLoaders(): Promise<PageLoaders> {
+  pageLoaders ??= import("./pageLoaders").then(
+    (module) => module.pageLoaders,
+    (error: unknown) => {
+      pageLoaders = null;
+      throw error;
+    },
+  );
+  return pageLoaders;
+}
+
+/** A page of pageLoaders.ts: its table first (usually already in), then the page. */
+const later =
+  <K extends keyof PageLoaders>(name: K) =>
+  async (): Promise<Awaited<ReturnType<PageLoaders[K]>>> =>
+    (await loadPageLoaders())[name]() as Promise<Awaited<ReturnType<PageLoaders[K]>>>;
+
 /** A child path of the root ("/log-set/event" → "log-set/event"). */
 const rel = (path: string) => path.replace(/^\//, "");
 
@@ -41,19 +63,19 @@ const rel = (path: string) => path.replace(/^\//, "");
 const under = (parent: string, path: string) => path.slice(parent.length).replace(/^\//, "");
 
 const logSetPage = (step: number) => async () => {
-  const { default: LogSet } = await import("@/routes/LogSet");
+  const { default: LogSet } = await later("LogSet")();
   return { element: <LogSet step={step} /> };
 };
 
 const addEventPage = (step: number) => async () => {
-  const { default: AddEvent } = await import("@/routes/AddEvent");
+  const { default: AddEvent } = await later("AddEvent")();
   return { element: <AddEvent step={step} /> };
 };
 
 const onboardingPage = (step: Exclude<OnboardingStep, "welcome">): AppRoute => ({
   path: under(paths.onboardingRoot, paths.onboarding(step)),
   lazy: async () => {
-    const { default: Step } = await import("@/routes/onboarding/Step");
+    const { default: Step } = await later("OnboardingStep")();
     return { element: <Step step={step} /> };
   },
 });
@@ -66,7 +88,7 @@ const routes: AppRoute[] = [
     path: paths.eventListScreenPattern,
     errorElement: true,
     HydrateFallback: () => <LoadingState label="Loading the room screen…" />,
-    lazy: page(() => import("@/routes/EventListScreen")),
+    lazy: page(later("EventListScreen")),
   },
   // The stage view fills a phone on a dark stage: large type, no top bar.
   {
@@ -74,7 +96,7 @@ const routes: AppRoute[] = [
     errorElement: true,
     HydrateFallback: () => <LoadingState label="Loading the set…" />,
     element: <RequireSession />,
-    children: [{ index: true, lazy: page(() => import("@/routes/SetListStage")) }],
+    children: [{ index: true, lazy: page(later("SetListStage")) }],
   },
   {
     element: <RootLayout />,
@@ -82,17 +104,17 @@ const routes: AppRoute[] = [
     HydrateFallback: () => <LoadingState label="Loading StageTime…" />,
     children: [
       { path: paths.home, lazy: page(() => import("@/routes/Landing")) },
-      { path: rel(paths.auth), lazy: page(() => import("@/routes/Auth")) },
-      { path: rel(paths.authCallback), lazy: page(() => import("@/routes/AuthCallback")) },
-      { path: rel(paths.eventPattern), lazy: page(() => import("@/routes/Event")) },
-      { path: rel(paths.seasonSharedPattern), lazy: page(() => import("@/routes/SeasonShared")) },
+      { path: rel(paths.auth), lazy: page(later("Auth")) },
+      { path: rel(paths.authCallback), lazy: page(later("AuthCallback")) },
+      { path: rel(paths.eventPattern), lazy: page(later("Event")) },
+      { path: rel(paths.seasonSharedPattern), lazy: page(later("SeasonShared")) },
       { path: rel(paths.discover), element: <Navigate to={paths.home} replace /> },
       {
         // The signed-in layout group of the route table.
         element: <StartupGate />,
         children: [
-          { path: rel(paths.dashboard), handle: preview("Dashboard"), lazy: page(() => import("@/routes/Dashboard")) },
-          { path: rel(paths.schedule), handle: preview("Schedule"), lazy: page(() => import("@/routes/Schedule")) },
+          { path: rel(paths.dashboard), handle: preview("Dashboard"), lazy: page(later("Dashboard")) },
+          { path: rel(paths.schedule), handle: preview("Schedule"), lazy: page(later("Schedule")) },
           {
             // The route table gives /scene a preview flag, but the spec's roles let
             // anonymous visitors browse and search the scene, so it is served in full
@@ -102,8 +124,8 @@ const routes: AppRoute[] = [
             handle: { access: { kind: "public" } } satisfies RouteHandle,
             lazy: page(() => import("@/routes/Scene")),
           },
-          { path: rel(paths.profile), lazy: page(() => import("@/routes/Profile")) },
-          { path: rel(paths.notifications), lazy: page(() => import("@/routes/Notifications")) },
+          { path: rel(paths.profile), lazy: page(later("Profile")) },
+          { path: rel(paths.notifications), lazy: page(later("Notifications")) },
           { path: rel(paths.logSet), lazy: logSetPage(1) },
           { path: rel(paths.logSetStep("venue")), lazy: logSetPage(1) },
           { path: rel(paths.logSetStep("event")), lazy: logSetPage(2) },
@@ -118,15 +140,15 @@ const routes: AppRoute[] = [
           {
             path: rel(paths.performanceHistory),
             handle: { access: { kind: "public" } } satisfies RouteHandle,
-            lazy: page(() => import("@/routes/PerformanceHistory")),
+            lazy: page(later("PerformanceHistory")),
           },
-          { path: rel(paths.badges), lazy: page(() => import("@/routes/Badges")) },
-          { path: rel(paths.season), lazy: page(() => import("@/routes/Season")) },
-          { path: rel(paths.bits), lazy: page(() => import("@/routes/Bits")) },
-          { path: rel(paths.bitPattern), lazy: page(() => import("@/routes/Bit")) },
-          { path: rel(paths.setLists), lazy: page(() => import("@/routes/SetLists")) },
-          { path: rel(paths.setListPattern), lazy: page(() => import("@/routes/SetList")) },
-          { path: rel(paths.setBitsPattern), lazy: page(() => import("@/routes/SetBits")) },
+          { path: rel(paths.badges), lazy: page(later("Badges")) },
+          { path: rel(paths.season), lazy: page(later("Season")) },
+          { path: rel(paths.bits), lazy: page(later("Bits")) },
+          { path: rel(paths.bitPattern), lazy: page(later("Bit")) },
+          { path: rel(paths.setLists), lazy: page(later("SetLists")) },
+          { path: rel(paths.setListPattern), lazy: page(later("SetList")) },
+          { path: rel(paths.setBitsPattern), lazy: page(later("SetBits")) },
         ],
       },
       {
@@ -137,7 +159,7 @@ const routes: AppRoute[] = [
           { index: true, element: <Navigate to={paths.onboarding("welcome")} replace /> },
           {
             path: under(paths.onboardingRoot, paths.onboarding("welcome")),
-            lazy: page(() => import("@/routes/onboarding/Welcome")),
+            lazy: page(later("OnboardingWelcome")),
           },
           onboardingPage("venue"),
           onboardingPage("event"),
@@ -152,10 +174,10 @@ const routes: AppRoute[] = [
       },
       {
         path: rel(paths.admin),
-        lazy: async () => ({ Component: (await import("./gates/AdminGate")).AdminGate }),
-        children: [{ index: true, lazy: page(() => import("@/routes/Admin")) }],
+        lazy: async () => ({ Component: (await later("AdminGate")()).AdminGate }),
+        children: [{ index: true, lazy: page(later("Admin")) }],
       },
-      { path: "*", lazy: page(() => import("@/routes/NotFound")) },
+      { path: "*", lazy: page(later("NotFound")) },
     ],
   },
 ];
@@ -246,6 +268,8 @@ function AppRoutes() {
 }
 
 export function AppRouter() {
+  // The other pages' loaders, for the first navigation: once the first page has painted.
+  useEffect(() => afterNextPaint(() => void loadPageLoaders().catch(() => undefined)), []);
   return (
     <BrowserRouter>
       <AppRoutes />
