@@ -179,8 +179,11 @@ describe("production chunks", () => {
       // Convex Auth's provider, with Convex's HTTP client it signs in through.
       "src/app/ConvexAuthSession.tsx",
       "node_modules/convex/dist/esm/browser/http_client.js",
-      // The other pages' import()s with their preload lists.
+      // The other pages' import()s with their preload lists, and what only a signed-in comedian runs.
       "src/app/pageLoaders.ts",
+      "src/app/layout/SignedInTasks.tsx",
+      "src/features/live-list/ListNotifier.tsx",
+      "src/app/gates/useEnsureProfile.ts",
     ];
     expect(later.filter((m) => ids.includes(path.join(root, m)))).toEqual([]);
   });

@@ -1,17 +1,17 @@
 import { Box } from "@radix-ui/themes";
-import { useConvexConnectionState } from "convex/react";
+import { useConvexAuth, useConvexConnectionState } from "convex/react";
 import { lazy, Suspense } from "react";
 import { Outlet } from "@/lib/router";
 import { ConnectionBanner } from "@/components/ConnectionBanner";
 import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { useOnline } from "@/lib/useOnline";
-import { ListNotifier } from "@/features/live-list/ListNotifier";
-import { useEnsureProfile } from "../gates/useEnsureProfile";
 import { ScrollToTop } from "./ScrollToTop";
 import { TopBar } from "./TopBar";
 
 // Badges earned (signed in only, with the badge icons): not part of the first paint.
 const BadgeToaster = lazy(() => import("@/features/badges/BadgeToaster").then((m) => ({ default: m.BadgeToaster })));
+// The profile check and the live list's notices: signed-in only, not part of the first paint.
+const SignedInTasks = lazy(() => import("./SignedInTasks"));
 // Service worker registration and its update prompt: not part of the first paint.
 const UpdatePrompt = lazy(() => import("../pwa/UpdatePrompt"));
 // The offline copy and outbox, and the page shown without a network (both precached).
@@ -20,7 +20,7 @@ const OfflineShelf = lazy(() => import("@/features/offline/OfflineShelf"));
 
 /** The frame of every page: top bar, the page, and the connection banner. */
 export function RootLayout() {
-  useEnsureProfile();
+  const { isAuthenticated } = useConvexAuth();
   // Started without a network: the device's copy. A page that loaded online keeps working
   // offline on the client's own state (its changes are sent on reconnect).
   const online = useOnline();
@@ -34,7 +34,13 @@ export function RootLayout() {
           <BadgeToaster />
         </Suspense>
       </ErrorBoundary>
-      <ListNotifier />
+      {isAuthenticated ? (
+        <ErrorBoundary fallback={null}>
+          <Suspense fallback={null}>
+            <SignedInTasks />
+          </Suspense>
+        </ErrorBoundary>
+      ) : null}
       <Suspense fallback={null}>
         <UpdatePrompt />
       </Suspense>
