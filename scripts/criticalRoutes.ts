@@ -29,8 +29,12 @@ export const CRITICAL_ROUTES: readonly CriticalRoute[] = [
     path: paths.scene,
     module: "src/routes/Scene.tsx",
     chunk: "scene-deps",
-    // Tonight, and the distance filter's list when the scene opens with it on.
-    soon: ["src/features/scene/tonight/TonightSection.tsx", "src/features/scene/list/AreaSceneResults.tsx"],
+    // Tonight, the filters (with the distance switch), and the distance filter's list when the scene opens with it on.
+    soon: [
+      "src/features/scene/tonight/TonightSection.tsx",
+      "src/features/scene/filters/SceneFiltersPanel.tsx",
+      "src/features/scene/list/AreaSceneResults.tsx",
+    ],
   },
   { path: paths.home, module: "src/routes/Landing.tsx", chunk: "landing-deps" },
 ];

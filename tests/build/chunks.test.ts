@@ -273,7 +273,7 @@ describe("index.html's inline scripts, as built", () => {
     const deps = chunks.find((c) => c.name === "scene-deps")!;
     for (const pathname of ["/scene", "/scene/"]) {
       const { links, requests, window } = runInlineScripts(pathname);
-      // The page's chunks first, then Tonight's and the distance filter's list's (imported at once, lazily).
+      // The page's chunks first, then Tonight's, the filters' and the distance filter's list's (imported at once, lazily).
       const own = staticFiles(scene).filter((f) => f !== entry().fileName);
       expect(own).toContain(deps.fileName);
       expect(links.every((l) => l.rel === "modulepreload")).toBe(true);
@@ -284,6 +284,8 @@ describe("index.html's inline scripts, as built", () => {
       const later = links.slice(own.length).map((l) => l.href);
       expect(later).toContain(`/${page("src/features/scene/tonight/TonightSection.tsx").fileName}`);
       expect(later).toContain(`/${page("src/features/scene/list/AreaSceneResults.tsx").fileName}`);
+      // The filters too: the distance switch shows once the list has painted, its code already in.
+      expect(later).toContain(`/${page("src/features/scene/filters/SceneFiltersPanel.tsx").fileName}`);
       expect(window[ROUTE_PRELOADED_GLOBAL]).toBe(true);
       // The list's first page (no saved location here: the plain list) and Tonight's, both at once, the list's first.
       expect(requests.map((r) => r.url)).toEqual([`${BACKEND}/api/query`, `${BACKEND}/api/query`]);

@@ -22,22 +22,28 @@ import { usePainted } from "@/lib/afterNextPaint";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
 // the area list), the filters (with Radix's switch) and the distance filter's
-// list are chunks of their own. Tonight's, and the area list's when the scene
-// opens with the distance filter on, are asked for as this module loads, while
-// the page renders; once loaded they render directly, without suspending (a
+// list are chunks of their own. Tonight's, the filters', and the area list's when
+// the scene opens with the distance filter on, are asked for as this module loads,
+// while the page renders; once loaded they render directly, without suspending (a
 // lazy component suspends on its first render even when its code is there).
 type TonightModule = typeof import("../tonight/TonightSection");
 type AreaModule = typeof import("./AreaSceneResults");
-const loaded: { tonight: TonightModule | null; area: AreaModule | null } = { tonight: null, area: null };
+type FiltersModule = typeof import("../filters/SceneFiltersPanel");
+const loaded: { tonight: TonightModule | null; area: AreaModule | null; filters: FiltersModule | null } = {
+  tonight: null,
+  area: null,
+  filters: null,
+};
 const loadTonight = once(() => import("../tonight/TonightSection").then((m) => (loaded.tonight = m)));
 const loadAreaResults = once(() => import("./AreaSceneResults").then((m) => (loaded.area = m)));
+const loadFilters = once(() => import("../filters/SceneFiltersPanel").then((m) => (loaded.filters = m)));
 const LazyTonightSection = lazy(() => loadTonight().then((m) => ({ default: m.TonightSection })));
 const LazyAreaSceneResults = lazy(loadAreaResults);
-const SceneFiltersPanel = lazy(() =>
-  import("../filters/SceneFiltersPanel").then((m) => ({ default: m.SceneFiltersPanel })),
-);
+const LazyFiltersPanel = lazy(() => loadFilters().then((m) => ({ default: m.SceneFiltersPanel })));
 if (typeof window !== "undefined") {
   void loadTonight().catch(() => undefined);
+  // Mounted once the first render is painted, with their code in by then: the distance switch shows at once.
+  void loadFilters().catch(() => undefined);
   if (readRememberedArea(Date.now())) void loadAreaResults().catch(() => undefined);
 }
 
@@ -49,6 +55,11 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 function TonightSection(props: ComponentProps<TonightModule["TonightSection"]>) {
   const Section = loaded.tonight?.TonightSection ?? LazyTonightSection;
   return <Section {...props} />;
+}
+
+function SceneFiltersPanel(props: ComponentProps<FiltersModule["SceneFiltersPanel"]>) {
+  const Panel = loaded.filters?.SceneFiltersPanel ?? LazyFiltersPanel;
+  return <Panel {...props} />;
 }
 
 /**
