@@ -23,16 +23,16 @@ export function useDistanceLocation(initial: LatLng | null = null) {
   const [locating, setLocating] = useState(false);
   const asking = useRef(false);
 
-  /** Resolves true when a location is available. */
-  const requestLocation = useCallback(async (): Promise<boolean> => {
-    if (location) return true;
+  /** Resolves with the location when one is available, else null. */
+  const requestLocation = useCallback(async (): Promise<LatLng | null> => {
+    if (location) return location;
     const cached = readCachedLocation(Date.now());
     if (cached) {
       setLocation(cached);
       setError(null);
-      return true;
+      return cached;
     }
-    if (asking.current) return false;
+    if (asking.current) return null;
     asking.current = true;
     setLocating(true);
     try {
@@ -40,13 +40,13 @@ export function useDistanceLocation(initial: LatLng | null = null) {
       writeCachedLocation(fix, Date.now());
       setLocation(fix);
       setError(null);
-      return true;
+      return fix;
     } catch (err) {
       const reason = err instanceof LocationError ? err.message : "Failed to get location";
       const denied = err instanceof LocationError && err.denied;
       setError(denied ? `${reason} ${LOCATION_DENIED_HINT}` : reason);
       toast.error(LOCATION_TOAST_TITLE, { description: denied ? `${reason} ${LOCATION_DENIED_HINT}` : reason });
-      return false;
+      return null;
     } finally {
       asking.current = false;
       setLocating(false);

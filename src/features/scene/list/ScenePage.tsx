@@ -1,6 +1,6 @@
 import { MixerHorizontalIcon, PlusIcon } from "@radix-ui/react-icons";
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Skeleton, Text } from "@radix-ui/themes";
-import { useConvexAuth, useQuery } from "convex/react";
+import { useConvex, useConvexAuth, useQuery } from "convex/react";
 import { type ComponentProps, lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { Link as RouterLink } from "@/lib/router";
 import { api } from "@convex/_generated/api";
@@ -11,7 +11,7 @@ import { activeFilterCount, DEFAULT_FILTERS, planFiltersOf, type SceneFilters } 
 import { areaCenter, SEARCH_DEBOUNCE_MS } from "./listPaging";
 import { AllSceneResults, isClearedSearch } from "./SceneResults";
 import { AreaSceneList } from "./AreaSceneList";
-import { areaFirstPageArgs, OPENING_CONSTANTS, useHttpPage } from "./firstPage";
+import { areaFirstPageArgs, OPENING_CONSTANTS, prewarmAreaFirstPage, useHttpPage } from "./firstPage";
 import type { SceneItem } from "../item/types";
 import { SceneSkeleton } from "./SceneSkeleton";
 import { TonightLoading } from "../tonight/TonightLoading";
@@ -180,6 +180,7 @@ function TonightPanel({ filters, location }: { filters: SceneFilters; location: 
 /** /scene: every mic and show, searchable and filterable, updating live. */
 export function ScenePage() {
   const { isAuthenticated } = useConvexAuth();
+  const convex = useConvex();
   // A distance filter left on (its location under an hour old) is on at once, without asking the browser.
   const [remembered] = useState(() => readRememberedArea(Date.now()));
   const [filters, setFilters] = useState<SceneFilters>(() => openingFilters(remembered));
@@ -208,9 +209,11 @@ export function ScenePage() {
     }
     // The list's code loads while the browser finds the location.
     void loadAreaResults().catch(() => undefined);
-    const ok = await requestLocation();
+    const at = await requestLocation();
     // Without a location the filter would hide everything: turn it back off.
-    if (!ok) setFilters((f) => ({ ...f, distanceEnabled: false }));
+    if (!at) setFilters((f) => ({ ...f, distanceEnabled: false }));
+    // Its first page is asked for now, not after the render that mounts the list.
+    else prewarmAreaFirstPage(convex, at, filters.radiusMiles);
   };
 
   const clearFilters = () => {

@@ -10,10 +10,13 @@ import {
   OPENING_CONSTANTS,
   openingQueries,
   openingSceneArgs,
+  prewarmAreaFirstPage,
   retireHttpFirstPage,
   tonightFirstPageArgs,
 } from "./firstPage";
-import { areaCenter } from "./listPaging";
+import type { ConvexReactClient } from "convex/react";
+import { getFunctionName } from "convex/server";
+import { areaCenter, SCENE_PAGE_SIZE } from "./listPaging";
 import { readRememberedArea } from "../filters/location";
 import { NO_PLAN_FILTERS, tonightArgs } from "../tonight/tonightArgs";
 
@@ -139,5 +142,25 @@ describe("the queries the scene opens with (index.html's script and the app's su
     // The plain list's retirement leaves Tonight's page in place.
     retireHttpFirstPage(args);
     expect(httpPageFor("tonight:list", tonight)).toEqual(nights);
+  });
+});
+
+describe("turning the distance filter on", () => {
+  test("asks at once for the very first page the area list subscribes to, at the rounded point", () => {
+    const asked: Array<{ query: Parameters<typeof getFunctionName>[0]; args: unknown }> = [];
+    const client = { prewarmQuery: (o: (typeof asked)[number]) => void asked.push(o) };
+    prewarmAreaFirstPage(client as unknown as ConvexReactClient, { lat: 40.71284, lng: -74.00603 }, 25);
+    expect(asked).toHaveLength(1);
+    expect(getFunctionName(asked[0].query)).toBe("sceneArea:listArea");
+    // The list's paging hook (convex-helpers) asks for its arguments plus the first page's options, in this order:
+    // the client matches queries by their JSON, so any other order or rounding would be a second query.
+    expect(JSON.stringify(asked[0].args)).toBe(
+      JSON.stringify({
+        lat: 40.713,
+        lng: -74.006,
+        radiusMiles: 25,
+        paginationOpts: { numItems: SCENE_PAGE_SIZE, cursor: null },
+      }),
+    );
   });
 });

@@ -8,7 +8,8 @@ import { DEFAULT_TIME_ZONE } from "../../../../convex/lib/defaultTimeZone.ts";
 import { normalPath, paths } from "../../../lib/paths.ts";
 import { scriptLiteral } from "../../../lib/scriptLiteral.ts";
 import { viewerTimeZone } from "../../../lib/timeZone.ts";
-import { SCENE_PAGE_SIZE } from "./listPaging.ts";
+import { areaCenter, SCENE_PAGE_SIZE } from "./listPaging.ts";
+import type { LatLng } from "../../../../convex/lib/geo.ts";
 import { LOCATION_KEY, LOCATION_MAX_AGE_MS } from "../filters/location.ts";
 import {
   NO_PLAN_FILTERS,
@@ -84,6 +85,19 @@ export const areaFirstPageArgs = (area: TonightArea) => ({
   radiusMiles: area.radiusMiles,
   paginationOpts: { numItems: SCENE_PAGE_SIZE, cursor: null },
 });
+
+/**
+ * Subscribes to the area list's first page for a point just found (not yet
+ * rounded), before the render that mounts the list: the list's own first page
+ * is the same query, so it shares this subscription.
+ */
+export function prewarmAreaFirstPage(client: ConvexReactClient, location: LatLng, radiusMiles: number): void {
+  client.prewarmQuery({
+    query: api.sceneArea.listArea,
+    args: areaFirstPageArgs({ ...areaCenter(location), radiusMiles }),
+    extendSubscriptionFor: 10_000,
+  });
+}
 
 /** Tonight's first page on the scene (tonight.list as TonightSection pages it). */
 export const tonightFirstPageArgs = (args: ReturnType<typeof tonightArgs>) => ({
