@@ -11,7 +11,7 @@ type Wanted = Set<string> | "all";
 /** What one module asks of the modules it imports. */
 type ModuleLinks = {
   /** Modules whose code runs whenever this one is used, with the names taken from them. */
-  imports: { id: string; names: Wanted }[];
+  imports: Import[];
   /** `export { local as exported } from "id"`. */
   reexports: { id: string; local: string; exported: string }[];
   /** `export * from "id"` (as undefined) and `export * as ns from "id"`. */
@@ -20,7 +20,15 @@ type ModuleLinks = {
   exports: Set<string> | null;
   /** False when a plugin or the module's package declares it free of side effects. */
   sideEffects: boolean;
+  /**
+   * For a module free of side effects: the imports its top-level code needs
+   * (`roots`) and those each export's declaration needs, so a module taken for
+   * one function does not bring what only its other exports use. Null: every import counts.
+   */
+  precise: { roots: Import[]; byExport: Map<string, Import[]> } | null;
 };
+
+type Import = { id: string; names: Wanted };
 
 const nameOf = (node: { type: string; name?: string; value?: unknown }): string =>
   node.type === "Identifier" ? node.name! : String(node.value);
@@ -76,7 +84,14 @@ function hasSideEffects(id: string): boolean {
  */
 async function linksOf(ctx: PluginContext, id: string): Promise<ModuleLinks> {
   const info = ctx.getModuleInfo(id);
-  const links: ModuleLinks = { imports: [], reexports: [], stars: [], exports: null, sideEffects: true };
+  const links: ModuleLinks = {
+    imports: [],
+    reexports: [],
+    stars: [],
+    exports: null,
+    sideEffects: true,
+    precise: null,
+  };
   if (!info) return links;
   if (info.exports.length > 0 && !info.exports.includes("*")) links.exports = new Set(info.exports);
   links.sideEffects = info.moduleSideEffects === null ? hasSideEffects(id) : info.moduleSideEffects !== false;
@@ -104,11 +119,15 @@ async function linksOf(ctx: PluginContext, id: string): Promise<ModuleLinks> {
       (node.type === "ExportNamedDeclaration" && !node.declaration),
   );
   const bindings = new Map<string, { id: string; imported: string | "*" }>();
+  // A non-barrel module's imports by local name, and those imported for their effects only.
+  const importLocals = new Map<string, Import>();
+  const bare: Import[] = [];
   for (const node of body) {
     if (node.type === "ImportDeclaration") {
       const target = await resolve(node.source.value);
       if (!target) continue;
       let names: Wanted = new Set();
+      if (node.specifiers.length === 0) bare.push({ id: target, names: "all" });
       for (const spec of node.specifiers) {
         const imported =
           spec.type === "ImportNamespaceSpecifier"
@@ -116,6 +135,7 @@ async function linksOf(ctx: PluginContext, id: string): Promise<ModuleLinks> {
             : spec.type === "ImportDefaultSpecifier"
               ? "default"
               : nameOf(spec.imported);
+        importLocals.set(spec.local.name, { id: target, names: imported === "*" ? "all" : new Set([imported]) });
         if (barrel) bindings.set(spec.local.name, { id: target, imported });
         else if (imported === "*") names = "all";
         else if (names !== "all") names.add(imported);
@@ -148,8 +168,117 @@ async function linksOf(ctx: PluginContext, id: string): Promise<ModuleLinks> {
       links.imports.push({ id: binding.id, names: binding.imported === "*" ? "all" : new Set([binding.imported]) });
     }
   }
-  for (const other of info.importedIds) if (!accounted.has(other)) links.imports.push({ id: other, names: "all" });
+  const unaccounted = info.importedIds.filter((other) => !accounted.has(other));
+  for (const other of unaccounted) links.imports.push({ id: other, names: "all" });
+  if (!barrel && !links.sideEffects && program) {
+    const { roots, byExport } = exportNeeds(body);
+    const importsOf = (locals: Set<string>) => [...locals].flatMap((local) => importLocals.get(local) ?? []);
+    links.precise = {
+      roots: [...bare, ...unaccounted.map((id) => ({ id, names: "all" as const })), ...importsOf(roots)],
+      byExport: new Map([...byExport].map(([name, locals]) => [name, importsOf(locals)])),
+    };
+  }
   return links;
+}
+
+type Node = { type: string; [key: string]: unknown };
+const isNode = (value: unknown): value is Node =>
+  typeof value === "object" && value !== null && typeof (value as Node).type === "string";
+
+/** Every identifier name in a node (scopes ignored: a name too many only keeps an import). */
+function namesIn(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) namesIn(item, out);
+  else if (isNode(node)) {
+    if (node.type === "Identifier" || node.type === "JSXIdentifier") out.add(node.name as string);
+    for (const [key, value] of Object.entries(node))
+      if (key !== "type" && typeof value === "object") namesIn(value, out);
+  }
+  return out;
+}
+
+const EFFECTS = new Set([
+  "CallExpression",
+  "NewExpression",
+  "TaggedTemplateExpression",
+  "AssignmentExpression",
+  "UpdateExpression",
+  "AwaitExpression",
+  "YieldExpression",
+  "MemberExpression",
+  "ImportExpression",
+  "StaticBlock",
+  "Decorator",
+]);
+
+/** Whether evaluating a node may do something (function bodies do nothing until called). */
+function mayRun(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(mayRun);
+  if (!isNode(node)) return false;
+  if (EFFECTS.has(node.type)) return true;
+  if (node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression") return false;
+  // Methods and instance fields run later; static fields and blocks run with the class.
+  if ((node.type === "MethodDefinition" || node.type === "PropertyDefinition") && !node.static) return false;
+  return Object.entries(node).some(([key, value]) => key !== "type" && typeof value === "object" && mayRun(value));
+}
+
+/**
+ * For a module's top level: the names its statements that always run use
+ * (`roots`), and for each export, the names its declaration uses, each followed
+ * through the module's own declarations.
+ */
+function exportNeeds(body: unknown[]): { roots: Set<string>; byExport: Map<string, Set<string>> } {
+  const declared = new Map<string, Set<string>>();
+  const exported = new Map<string, string>();
+  const roots = new Set<string>();
+  const declare = (node: Node, exportIt: boolean) => {
+    if (node.type === "VariableDeclaration") {
+      for (const declarator of node.declarations as Node[]) {
+        const uses = namesIn(declarator.init);
+        for (const name of namesIn(declarator.id)) {
+          declared.set(name, uses);
+          if (exportIt) exported.set(name, name);
+        }
+        if (mayRun(declarator.init)) namesIn(declarator.init, roots);
+      }
+    } else if ((node.type === "FunctionDeclaration" || node.type === "ClassDeclaration") && isNode(node.id)) {
+      const name = node.id.name as string;
+      declared.set(name, namesIn(node));
+      if (exportIt) exported.set(name, name);
+      if (node.type === "ClassDeclaration" && (mayRun(node.superClass) || mayRun(node.body))) namesIn(node, roots);
+    } else namesIn(node, roots);
+  };
+  for (const node of body) {
+    if (!isNode(node) || node.type === "ImportDeclaration" || node.type === "ExportAllDeclaration") continue;
+    if (node.type === "ExportNamedDeclaration") {
+      if (node.source) continue;
+      if (isNode(node.declaration)) declare(node.declaration, true);
+      for (const spec of node.specifiers as Node[])
+        exported.set(nameOf(spec.exported as Node), nameOf(spec.local as Node));
+    } else if (node.type === "ExportDefaultDeclaration") {
+      const declaration = node.declaration as Node;
+      if (isNode(declaration.id)) {
+        declare(declaration, false);
+        exported.set("default", declaration.id.name as string);
+      } else {
+        declared.set("\0default", namesIn(declaration));
+        exported.set("default", "\0default");
+        if (mayRun(declaration)) namesIn(declaration, roots);
+      }
+    } else declare(node, false);
+  }
+  const follow = (start: Iterable<string>) => {
+    const seen = new Set<string>();
+    const queue = [...start];
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      queue.push(...(declared.get(name) ?? []));
+    }
+    return seen;
+  };
+  const byExport = new Map([...exported].map(([name, local]) => [name, follow([local])]));
+  return { roots: follow(roots), byExport };
 }
 
 /**
@@ -178,8 +307,19 @@ async function staticClosure(starts: string[], links: (id: string) => Promise<Mo
     if (fresh !== "all" && fresh.size === 0 && (before || (optional && !own.sideEffects))) continue;
     wanted.set(id, fresh === "all" ? "all" : new Set([...(before ?? []), ...fresh]));
     if (!before) {
-      queue.push(...own.imports);
+      queue.push(...(own.precise ? own.precise.roots : own.imports));
       for (const r of [...own.reexports, ...own.stars]) queue.push({ id: r.id, names: new Set(), optional: true });
+    }
+    if (own.precise) {
+      // Each export taken: the imports its declaration needs. A name passed on from
+      // another module is followed below; any other unknown name takes them all.
+      const passedOn = (name: string) => own.stars.length > 0 || own.reexports.some((r) => r.exported === name);
+      if (fresh === "all") queue.push(...own.imports);
+      else {
+        for (const name of fresh) {
+          queue.push(...(own.precise.byExport.get(name) ?? (passedOn(name) ? [] : own.imports)));
+        }
+      }
     }
     const asked = (name: string) => fresh === "all" || fresh.has(name);
     for (const r of own.reexports) if (asked(r.exported)) queue.push({ id: r.id, names: new Set([r.local]) });
@@ -194,6 +334,9 @@ async function staticClosure(starts: string[], links: (id: string) => Promise<Mo
 /** The chunk of the modules two or more critical routes use (and the entry does not). */
 export const SHARED_CHUNK = "critical-shared";
 
+/** The chunk of the modules the critical code imports only for exports it does not use. */
+export const LATER_CHUNK = "critical-later";
+
 /** The id of rolldown's runtime helpers, which every chunk may import. */
 const RUNTIME = "\0rolldown/runtime.js";
 
@@ -207,12 +350,16 @@ const RUNTIME = "\0rolldown/runtime.js";
  * names each import takes, then handed to rolldown's manual code splitting,
  * which runs later in the same build: each module still belongs to exactly one
  * chunk. Modules two of these routes use (and the entry does not) go to one
- * more chunk they both load, so neither loads the other's. Other pages keep
+ * more chunk they both load, so neither loads the other's. A module of a package
+ * free of side effects counts only for what the exports taken from it use (a
+ * module taken for one function does not bring what only its other exports
+ * import); what the critical code reaches only through the rest goes to one more
+ * chunk, which later pages load (Convex's validators). Other pages keep
  * the default split; a module a route shares with another page moves to the
  * route's chunk (or the shared one), which that page then loads too.
  */
 export function criticalChunks(routes: readonly CriticalRoute[]): Plugin {
-  const chunkNames = new Set([...routes.map((r) => r.chunk), SHARED_CHUNK]);
+  const chunkNames = new Set([...routes.map((r) => r.chunk), SHARED_CHUNK, LATER_CHUNK]);
   const chunkOf = new Map<string, string>();
   let root = process.cwd();
   const codeSplitting: CodeSplittingOptions = {
@@ -256,6 +403,12 @@ export function criticalChunks(routes: readonly CriticalRoute[]): Plugin {
           if (id !== page && !chunkOf.has(id)) chunkOf.set(id, users.get(id)! > 1 ? SHARED_CHUNK : name);
         }
       }
+      // What they reach only through exports they do not take (Convex's validators, for one) gets
+      // a chunk of its own, loaded by the later code that uses it, not the bundler's pick.
+      const whole = async (id: string) => ({ ...(await links(id)), precise: null });
+      const reached = await staticClosure([...entries, ...closures.map((c) => c.page)], whole);
+      for (const id of reached)
+        if (!chunkOf.has(id) && !closures.some((c) => c.page === id)) chunkOf.set(id, LATER_CHUNK);
     },
     generateBundle(_options, bundle) {
       // A module the analysis missed lands in a chunk of its own, which the
