@@ -22,10 +22,11 @@ import { usePainted } from "@/lib/afterNextPaint";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
 // the area list), the filters (with Radix's switch) and the distance filter's
-// list are chunks of their own. Tonight's, the filters', and the area list's when
-// the scene opens with the distance filter on, are asked for as this module loads,
-// while the page renders; once loaded they render directly, without suspending (a
-// lazy component suspends on its first render even when its code is there).
+// list are chunks of their own. Tonight's and the filters' are asked for as this
+// module loads, while the page renders; once loaded they render directly, without
+// suspending (a lazy component suspends on its first render even when its code is
+// there). The area list's is run once the page has rendered (its first page needs
+// none of it; index.html has fetched it by then).
 type TonightModule = typeof import("../tonight/TonightSection");
 type AreaModule = typeof import("./AreaSceneResults");
 type FiltersModule = typeof import("../filters/SceneFiltersPanel");
@@ -44,7 +45,6 @@ if (typeof window !== "undefined") {
   void loadTonight().catch(() => undefined);
   // Mounted once the first render is painted, with their code in by then: the distance switch shows at once.
   void loadFilters().catch(() => undefined);
-  if (readRememberedArea(Date.now())) void loadAreaResults().catch(() => undefined);
 }
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
