@@ -10,13 +10,16 @@ import type { Session, SessionSourceProps } from "./SessionProvider";
  * go through it, but the provider's own Convex provider does not set or clear its
  * token; SessionProvider's does, from the session published below.
  */
-function forSessionOnly(client: ConvexReactClient, onSignOut: () => void): ConvexReactClient {
+function forSessionOnly(
+  client: ConvexReactClient,
+  beginSignOut: SessionSourceProps["beginSignOut"],
+): ConvexReactClient {
   const view = Object.create(client) as ConvexReactClient;
   view.action = ((action: FunctionReference<"action">, args?: Record<string, Value>) => {
-    const result = client.action(action, args ?? {});
-    // The backend has ended the session: Convex Auth drops its token next, and the app must
-    // stop showing signed-in parts in that same render, not one later (their queries now fail).
-    return getFunctionName(action) === "auth:signOut" ? result.finally(onSignOut) : result;
+    if (getFunctionName(action) !== "auth:signOut") return client.action(action, args ?? {});
+    // The app stops its signed-in queries before the backend ends the session (they would fail
+    // there first), and the client keeps the session's token until the sign-out has answered.
+    return beginSignOut().then((done) => client.action(action, args ?? {}).finally(done));
   }) as ConvexReactClient["action"];
   view.setAuth = () => undefined;
   view.clearAuth = () => undefined;
@@ -39,8 +42,8 @@ function Publish({ onSession }: Pick<SessionSourceProps, "onSession">) {
  * `?code=` link, sign-in and sign-out), loaded after the first page's code and
  * rendered beside the app: it publishes the session to SessionProvider.
  */
-export function ConvexAuthSession({ client, onSession, onSignOut }: SessionSourceProps) {
-  const view = useMemo(() => forSessionOnly(client, onSignOut), [client, onSignOut]);
+export function ConvexAuthSession({ client, onSession, beginSignOut }: SessionSourceProps) {
+  const view = useMemo(() => forSessionOnly(client, beginSignOut), [client, beginSignOut]);
   return (
     <ConvexAuthProvider client={view}>
       <Publish onSession={onSession} />

@@ -5,6 +5,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ComponentType,
   type ReactNode,
@@ -22,8 +23,11 @@ export type Session = {
 export type SessionSourceProps = {
   client: ConvexReactClient;
   onSession: (session: Session) => void;
-  /** The backend has ended the session (Convex Auth publishes the same a render later). */
-  onSignOut: () => void;
+  /**
+   * Shows the app signed out (its signed-in queries stopped) while the client keeps the
+   * session's token; resolves then with `done`, to call once the backend's sign-out has answered.
+   */
+  beginSignOut: () => Promise<() => void>;
 };
 type Source = ComponentType<SessionSourceProps>;
 
@@ -94,25 +98,63 @@ export function SessionProvider({ client, children }: { client: ConvexReactClien
     }),
     [ready],
   );
+  const latest = useRef<Session | null>(null);
   const publish = useCallback(
     (next: Session) => {
       ready.resolve(next.actions);
+      latest.current = next;
       setSession(next);
     },
     [ready],
   );
-  const signedOut = useCallback(
-    () => setSession((current) => current && { ...current, isLoading: false, isAuthenticated: false }),
-    [],
+  // While a sign-out is under way the client's token is kept: the sign-out itself needs it.
+  const held = useRef<{ cleared: boolean } | null>(null);
+  const authClient = useMemo(() => holdingClearAuth(client, held), [client]);
+  const pending = useRef<(() => void) | null>(null);
+  const beginSignOut = useCallback(
+    () =>
+      new Promise<() => void>((resolve) => {
+        held.current = { cleared: false };
+        const done = () => {
+          const hold = held.current;
+          held.current = null;
+          if (hold?.cleared) client.clearAuth();
+        };
+        const stopped = () => {
+          pending.current = null;
+          resolve(done);
+        };
+        const current = latest.current;
+        if (!current?.isAuthenticated) return stopped();
+        pending.current = stopped;
+        latest.current = { ...current, isLoading: false, isAuthenticated: false };
+        setSession(latest.current);
+      }),
+    [client],
   );
+  // Runs after the effects below it: the signed-out render has stopped every signed-in query.
+  useEffect(() => {
+    if (!session?.isAuthenticated) pending.current?.();
+  }, [session]);
   return (
     <SessionContext value={session ?? LOADING}>
       <AuthActionsContext value={session?.actions ?? waiting}>
-        <ConvexProviderWithAuth client={client} useAuth={useSession}>
+        <ConvexProviderWithAuth client={authClient} useAuth={useSession}>
           {children}
         </ConvexProviderWithAuth>
       </AuthActionsContext>
-      {Loaded ? <Loaded client={client} onSession={publish} onSignOut={signedOut} /> : null}
+      {Loaded ? <Loaded client={client} onSession={publish} beginSignOut={beginSignOut} /> : null}
     </SessionContext>
   );
+}
+
+/** `client` whose clearAuth waits while `held` is set, and runs when the hold ends (see beginSignOut). */
+function holdingClearAuth(client: ConvexReactClient, held: { current: { cleared: boolean } | null }) {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === "clearAuth") return () => (held.current ? (held.current.cleared = true) : target.clearAuth());
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { ConvexHttpClient } from "convex/browser";
+import { api } from "@convex/_generated/api";
+import { SESSION_ENDED } from "@convex/functions";
 import { DEMO_COMEDIAN, expect, test } from "./fixtures";
+import { readState } from "./support/state";
 import { openAvatarMenu, toast, topBar } from "./support/ui";
 
 // Signing out from a page that needs a session must end on the landing page, not on
@@ -31,6 +35,24 @@ test("leaving for another page while the sign-out is on its way home shows that 
   await topBar(page).getByRole("link", { name: "Dashboard" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("heading", { level: 1, name: "Sign up to access Dashboard" })).toBeVisible();
+});
+
+// The app stops its signed-in queries before the sign-out is sent; the sign-out must still
+// carry the session's token, so the token the page held is refused afterwards.
+test("signing out from the menu ends the session on the backend, not only on the page", async ({ page, signIn }) => {
+  await signIn(page, DEMO_COMEDIAN);
+  const token = await page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith("__convexAuthJWT"));
+    return key ? localStorage.getItem(key) : null;
+  });
+  expect(token).toBeTruthy();
+  const held = new ConvexHttpClient(readState().backendUrl);
+  held.setAuth(token!);
+  await expect(held.query(api.favorites.list, {})).resolves.toBeInstanceOf(Array);
+  await openAvatarMenu(page);
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await expect(toast(page, "Signed out")).toBeVisible();
+  await expect(held.query(api.favorites.list, {})).rejects.toThrow(SESSION_ENDED);
 });
 
 test("a signed-out visitor of /performance-history sees the sign-in prompt", async ({ page }) => {
