@@ -11,6 +11,7 @@ import {
   type ReactNode,
 } from "react";
 import { AuthActionsContext, type AuthActions } from "@/lib/authActions";
+import { loadOnce } from "@/lib/loadOnce";
 
 /** What Convex Auth's provider knows of the session (as its `useConvexAuth` gives it), and its actions. */
 export type Session = {
@@ -41,18 +42,8 @@ const LOADING: Omit<Session, "actions"> = {
 const SessionContext = createContext(LOADING);
 const useSession = () => useContext(SessionContext);
 
-let source: Promise<Source> | null = null;
 /** Convex Auth's provider (src/app/ConvexAuthSession.tsx), loaded once; a failed load is tried again on the next call. */
-function loadSource(): Promise<Source> {
-  source ??= import("./ConvexAuthSession").then(
-    (module) => module.ConvexAuthSession,
-    (error: unknown) => {
-      source = null;
-      throw error;
-    },
-  );
-  return source;
-}
+const loadSource = loadOnce(() => import("./ConvexAuthSession").then((module) => module.ConvexAuthSession));
 // Asked for as the entry runs, beside the page's own code, not before it.
 loadSource().catch(() => undefined);
 

@@ -2,6 +2,7 @@ import { BrowserRouter, matchRoutes, Navigate, renderMatches, useLocation, type 
 import { Suspense, use, useEffect, useMemo, type ComponentType, type ReactNode } from "react";
 import { LoadingState } from "@/components/LoadingState";
 import { afterNextPaint } from "@/lib/afterNextPaint";
+import { loadOnce } from "@/lib/loadOnce";
 import { paths, ROUTE_PRELOADED_GLOBAL, type OnboardingStep } from "@/lib/paths";
 import { RequireSession, StartupGate } from "./gates/StartupGate";
 import { RootLayout } from "./layout/RootLayout";
@@ -37,18 +38,10 @@ function page(load: () => Promise<{ default: ComponentType }>): Loader {
 
 type PageLoaders = typeof import("./pageLoaders").pageLoaders;
 
-let pageLoaders: Promise<PageLoaders> | null = null;
 /** The other pages' loaders (pageLoaders.ts), loaded once; a failed load is tried again on the next call. */
-function loadPageLoaders(): Promise<PageLoaders> {
-  pageLoaders ??= import("./pageLoaders").then(
-    (module) => module.pageLoaders,
-    (error: unknown) => {
-      pageLoaders = null;
-      throw error;
-    },
-  );
-  return pageLoaders;
-}
+const loadPageLoaders: () => Promise<PageLoaders> = loadOnce(() =>
+  import("./pageLoaders").then((module) => module.pageLoaders),
+);
 
 /** A page of pageLoaders.ts: its table first (usually already in), then the page. */
 const later =

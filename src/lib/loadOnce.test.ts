@@ -1,0 +1,20 @@
+import { describe, expect, test } from "vitest";
+import { loadOnce } from "./loadOnce";
+
+describe("loadOnce", () => {
+  test("loads once for every caller, and again only after a failure", async () => {
+    let calls = 0;
+    let fail = true;
+    const load = loadOnce(async () => {
+      calls++;
+      if (fail) throw new Error("offline");
+      return calls;
+    });
+    await expect(load()).rejects.toThrow("offline");
+    fail = false;
+    const [a, b] = await Promise.all([load(), load()]);
+    expect([a, b, calls]).toEqual([2, 2, 2]);
+    expect(await load()).toBe(2);
+    expect(calls).toBe(2);
+  });
+});
