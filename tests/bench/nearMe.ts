@@ -114,7 +114,7 @@ async function waitForMark(page: Page, name: string, timeout = 60_000): Promise<
   return (await marksOf(page))[name];
 }
 
-export async function loadOnce(browser: Browser, appUrl: string, scenario: Scenario, settle: () => Promise<unknown>) {
+async function loadOnce(browser: Browser, appUrl: string, scenario: Scenario, settle: () => Promise<unknown>) {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
     ...(scenario === "by hand"
