@@ -3,7 +3,7 @@ import type { ConvexReactClient } from "convex/react";
 import { getFunctionName, type FunctionReference } from "convex/server";
 import type { Value } from "convex/values";
 import { useLayoutEffect, useMemo } from "react";
-import type { Session, SessionSourceProps } from "./SessionProvider";
+import type { Session, SessionSourceProps } from "./sessionSource";
 
 /**
  * The app's client as Convex Auth's provider sees it: sign-in and token refresh

@@ -12,24 +12,8 @@ import {
 } from "react";
 import { AuthActionsContext, type AuthActions } from "@/lib/authActions";
 import { loadOnce } from "@/lib/loadOnce";
+import type { Session, SessionSourceProps } from "./sessionSource";
 
-/** What Convex Auth's provider knows of the session (as its `useConvexAuth` gives it), and its actions. */
-export type Session = {
-  isLoading: boolean;
-  isAuthenticated: boolean;
-  fetchAccessToken: (args: { forceRefreshToken: boolean }) => Promise<string | null>;
-  actions: AuthActions;
-};
-
-export type SessionSourceProps = {
-  client: ConvexReactClient;
-  onSession: (session: Session) => void;
-  /**
-   * Shows the app signed out (its signed-in queries stopped) while the client keeps the
-   * session's token; resolves then with `done`, to call once the backend's sign-out has answered.
-   */
-  beginSignOut: () => Promise<() => void>;
-};
 type Source = ComponentType<SessionSourceProps>;
 
 /** Until Convex Auth's provider has read the stored session: loading, as inside that provider before its first effect. */

@@ -9,7 +9,6 @@ import { normalPath, paths } from "../../../lib/paths.ts";
 import { scriptLiteral } from "../../../lib/scriptLiteral.ts";
 import { viewerTimeZone } from "../../../lib/timeZone.ts";
 import { areaCenter, SCENE_PAGE_SIZE } from "./listPaging.ts";
-import type { LatLng } from "../../../../convex/lib/geo.ts";
 import { LOCATION_KEY, LOCATION_MAX_AGE_MS } from "../filters/location.ts";
 import {
   NO_PLAN_FILTERS,
@@ -91,7 +90,11 @@ export const areaFirstPageArgs = (area: TonightArea) => ({
  * rounded), before the render that mounts the list: the list's own first page
  * is the same query, so it shares this subscription.
  */
-export function prewarmAreaFirstPage(client: ConvexReactClient, location: LatLng, radiusMiles: number): void {
+export function prewarmAreaFirstPage(
+  client: ConvexReactClient,
+  location: Parameters<typeof areaCenter>[0],
+  radiusMiles: number,
+): void {
   client.prewarmQuery({
     query: api.sceneArea.listArea,
     args: areaFirstPageArgs({ ...areaCenter(location), radiusMiles }),
