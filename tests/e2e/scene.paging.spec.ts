@@ -65,7 +65,7 @@ test.describe("a long list renders a page at a time", () => {
     await expect(cards).toHaveCount(24);
 
     // From the keyboard: the next page comes, the count says so and focus lands on the first new card.
-    const showMore = noScroll.getByRole("button", { name: "Show more" });
+    const showMore = noScroll.getByRole("button", { name: "Show more", exact: true });
     await showMore.focus();
     await noScroll.keyboard.press("Enter");
     await expect(cards).toHaveCount(30);
@@ -90,7 +90,7 @@ test.describe("a long list renders a page at a time", () => {
     await page.getByRole("article").last().scrollIntoViewIfNeeded();
     await page.mouse.wheel(0, 4000);
     await expect(page.getByRole("article")).toHaveCount(30);
-    await expect(page.getByRole("button", { name: "Show more" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Show more", exact: true })).toHaveCount(0);
   });
 
   test("with the distance filter off, the scene comes from the server a page at a time; search finds a mic past the first page", async ({
@@ -131,7 +131,7 @@ test.describe("a long list renders a page at a time", () => {
     await expect(ours.nth(firstPage - 1)).toHaveAccessibleName(titles[firstPage - 1]);
     await expect(card(page, titles[29])).toHaveCount(0);
     // 'Show more' asks the server for the next page.
-    await page.getByRole("button", { name: "Show more" }).click();
+    await page.getByRole("button", { name: "Show more", exact: true }).click();
     await expect(ours).toHaveCount(30);
     await expect(ours.nth(firstPage)).toHaveAccessibleName(titles[firstPage]);
     await expect(ours.nth(29)).toHaveAccessibleName(titles[29]);
@@ -167,10 +167,10 @@ test.describe("a long list renders a page at a time", () => {
     // The first page holds 24 of the 30; how many more there are is not known yet.
     await expect(count).toHaveText("Showing 24 events nearby so far");
     await expect(cards).toHaveCount(24);
-    await page.getByRole("button", { name: "Show more" }).click();
+    await page.getByRole("button", { name: "Show more", exact: true }).click();
     await expect(cards).toHaveCount(30);
     await expect(count).toHaveText("30 events");
-    await expect(page.getByRole("button", { name: "Show more" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Show more", exact: true })).toHaveCount(0);
 
     // Search applies to the loaded pages.
     await searchScene(page, `Many Mic 07 ${tok}`);
@@ -196,7 +196,7 @@ test.describe("a long list renders a page at a time", () => {
     await page.getByRole("switch", { name: "Filter by distance" }).click();
     const cards = page.getByRole("article");
     await expect(page.getByTestId("result-count")).toHaveText("Showing 24 events nearby so far");
-    await page.getByRole("button", { name: "Show more" }).click();
+    await page.getByRole("button", { name: "Show more", exact: true }).click();
     await expect(page.getByTestId("result-count")).toHaveText("30 events");
     const shownTitles = async () => (await cards.locator("h3").allTextContents()).map((t) => t.trim());
     expect((await shownTitles()).sort()).toEqual([...titles].sort());
