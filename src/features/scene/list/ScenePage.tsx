@@ -19,6 +19,7 @@ import { useDebouncedValue } from "./useDebouncedValue";
 import { readRememberedArea, rememberDistanceFilter, type RememberedArea } from "../filters/location";
 import { useDistanceLocation } from "../filters/useDistanceLocation";
 import { usePainted } from "@/lib/afterNextPaint";
+import { loadOnce } from "@/lib/loadOnce";
 
 // Not part of the first card's paint: Tonight (and the paging hook it shares with
 // the area list), the filters (with Radix's switch) and the distance filter's
@@ -35,9 +36,9 @@ const loaded: { tonight: TonightModule | null; area: AreaModule | null; filters:
   area: null,
   filters: null,
 };
-const loadTonight = once(() => import("../tonight/TonightSection").then((m) => (loaded.tonight = m)));
-const loadAreaResults = once(() => import("./AreaSceneResults").then((m) => (loaded.area = m)));
-const loadFilters = once(() => import("../filters/SceneFiltersPanel").then((m) => (loaded.filters = m)));
+const loadTonight = loadOnce(() => import("../tonight/TonightSection").then((m) => (loaded.tonight = m)));
+const loadAreaResults = loadOnce(() => import("./AreaSceneResults").then((m) => (loaded.area = m)));
+const loadFilters = loadOnce(() => import("../filters/SceneFiltersPanel").then((m) => (loaded.filters = m)));
 const LazyTonightSection = lazy(() => loadTonight().then((m) => ({ default: m.TonightSection })));
 const LazyAreaSceneResults = lazy(loadAreaResults);
 const LazyFiltersPanel = lazy(() => loadFilters().then((m) => ({ default: m.SceneFiltersPanel })));
@@ -45,11 +46,6 @@ if (typeof window !== "undefined") {
   void loadTonight().catch(() => undefined);
   // Mounted once the first render is painted, with their code in by then: the distance switch shows at once.
   void loadFilters().catch(() => undefined);
-}
-
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | null = null;
-  return () => (loading ??= load());
 }
 
 function TonightSection(props: ComponentProps<TonightModule["TonightSection"]>) {
