@@ -37,6 +37,17 @@ export const insertSceneItem = internalMutation({
     await Scene.insertSceneItem(ctx, fields, { createdBy, status }),
 });
 
+/** An admin deletes the mic, as the event dialog's Delete does (sets lose their link). */
+export const removeSceneItem = internalMutation({
+  args: { id: v.id("sceneItems"), adminEmail: v.string() },
+  returns: v.null(),
+  handler: async (ctx, { id, adminEmail }) => {
+    const admin = await accountWithEmail(ctx, adminEmail);
+    await Scene.removeSceneItem(ctx, admin._id, id);
+    return null;
+  },
+});
+
 /** The account with this email becomes the mic's approved claimant. */
 export const approveClaim = internalMutation({
   // `status: "denied"` records an already-denied claim instead (a mic has one approved host at a time).

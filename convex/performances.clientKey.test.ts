@@ -104,3 +104,29 @@ describe("performances.logWithNewMic with a clientKey", () => {
     expect(again).toEqual({ ...logged, newBadges: [], sceneItemId: mic });
   });
 });
+
+describe("performances.loggedWith (a page waiting on the outbox)", () => {
+  test("answers null until the set sent under the key is logged, then the set and the new total", async () => {
+    const { t, comic, mic } = await newComicAndMic();
+    expect(await comic.asUser.query(api.performances.loggedWith, { clientKey: KEY })).toBeNull();
+    const set = { minutes: 6, performedAt: nyEvening(0), tags: [], sceneItemId: mic };
+    await comic.asUser.mutation(api.performances.log, { ...set, minutes: 4 });
+    const { performanceId } = await comic.asUser.mutation(api.performances.log, { ...set, clientKey: KEY });
+    expect(await comic.asUser.query(api.performances.loggedWith, { clientKey: KEY })).toEqual({
+      performanceId,
+      totalMinutes: 10,
+    });
+    // Another comedian with the same key learns nothing of this set.
+    const other = await createUser(t, { email: "other@example.com" });
+    expect(await other.asUser.query(api.performances.loggedWith, { clientKey: KEY })).toBeNull();
+  });
+
+  test("refuses a malformed key and a caller who is not signed in", async () => {
+    const { t, comic } = await newComicAndMic();
+    await expectAppError(
+      comic.asUser.query(api.performances.loggedWith, { clientKey: "x".repeat(65) }),
+      "INVALID_INPUT",
+    );
+    await expectAppError(t.query(api.performances.loggedWith, { clientKey: KEY }), "NOT_SIGNED_IN");
+  });
+});

@@ -1,5 +1,5 @@
 import { v } from "convex/values";
-import { userMutation } from "./functions";
+import { userMutation, userQuery } from "./functions";
 import * as Performances from "./model/performances";
 import * as SetClientKeys from "./model/setClientKeys";
 import { enforceRateLimit } from "./rateLimits";
@@ -19,6 +19,17 @@ export const log = userMutation({
     const logged = await Performances.logSet(ctx, { userId: ctx.userId, set, nowMs: Date.now() });
     if (clientKey !== undefined) await SetClientKeys.remember(ctx, ctx.userId, clientKey, logged.performanceId);
     return logged;
+  },
+});
+
+/** Whether the caller's set sent under `clientKey` (a device's outbox) is logged: the set and the
+ * caller's total minutes, or null. Live, so a page waiting on the outbox sees the set arrive. */
+export const loggedWith = userQuery({
+  args: { clientKey: v.string() },
+  returns: v.union(v.null(), v.object({ performanceId: v.id("performances"), totalMinutes: v.number() })),
+  handler: async (ctx, { clientKey }) => {
+    const earlier = await SetClientKeys.loggedEarlier(ctx, ctx.userId, clientKey);
+    return earlier && { performanceId: earlier.performanceId, totalMinutes: earlier.totalMinutes };
   },
 });
 

@@ -1,5 +1,5 @@
 import type { Id } from "../_generated/dataModel";
-import type { MutationCtx } from "../_generated/server";
+import type { MutationCtx, QueryCtx } from "../_generated/server";
 import { appError, ErrorCode } from "../errors";
 import { getMyStats } from "./userStats";
 
@@ -15,7 +15,7 @@ export function assertClientKey(clientKey: string): void {
  * outbox after a lost answer), or null when the key is new. Badges were announced the first time.
  */
 export async function loggedEarlier(
-  ctx: MutationCtx,
+  ctx: QueryCtx,
   userId: Id<"users">,
   clientKey: string,
 ): Promise<{ performanceId: Id<"performances">; totalMinutes: number; newBadges: string[] } | null> {

@@ -7,6 +7,7 @@ import {
   NOW,
   OWNER_CHANGES,
   OWNER_EMAIL,
+  OWNER_SET_KEY,
   page,
   PUBLIC_READ,
   SIGNED_IN_CHANGES,
@@ -56,6 +57,7 @@ export const accountCells: Record<string, Entry> = {
     args: (w) => ({ minutes: 5, performedAt: NOW - 60_000, sceneItemId: w.ownerMic, tags: [] }),
     ...SIGNED_IN_CHANGES,
   },
+  "performances:loggedWith": { args: () => ({ clientKey: OWNER_SET_KEY }), ...SIGNED_IN_READS },
   "performances:logWithNewMic": {
     args: () => ({
       set: { minutes: 6, performedAt: NOW - 60_000, tags: [] },

@@ -112,6 +112,9 @@ export const OWNER_BIT = "Olive's private bit";
 export const THIRD_BIT = "Thea's private bit";
 export const OWNER_SET_LIST = "Olive's private set list";
 export const THIRD_SET_LIST = "Thea's private set list";
+/** The outbox keys the owner's and the third comedian's first sets were sent with. */
+export const OWNER_SET_KEY = "olive-outbox-0123456789";
+export const THIRD_SET_KEY = "thea-outbox-0123456789";
 
 /** The backend as `role` sees it: anonymous, or signed in as that user. */
 export function callerOf(w: World, role: Role) {
@@ -168,6 +171,7 @@ export async function buildWorld(): Promise<World> {
     sceneItemId: ownerMic,
     tags: ["olive-private-tag"],
     notes: "olive's private notes",
+    clientKey: OWNER_SET_KEY,
   });
   const { id: ownerShare, token: ownerShareToken } = await owner.asUser.mutation(api.season.createShare, {
     from: "2026-01",
@@ -217,6 +221,7 @@ export async function buildWorld(): Promise<World> {
     sceneItemId: ownerMic,
     tags: ["thea-private-tag"],
     notes: "thea's private notes",
+    clientKey: THIRD_SET_KEY,
   });
   await third.asUser.mutation(api.performances.log, {
     minutes: 4,

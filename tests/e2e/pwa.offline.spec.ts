@@ -43,8 +43,9 @@ test("offline: the app opens with the saved night, and a set logged there syncs 
   page,
   context,
   signUp,
+  runFunction,
 }) => {
-  await signUp(page);
+  const { email } = await signUp(page);
   await page.getByRole("button", { name: "Skip onboarding" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await swControls(page);
@@ -71,6 +72,9 @@ test("offline: the app opens with the saved night, and a set logged there syncs 
 
   // Back online: the outbox empties and the server has the set once.
   await context.setOffline(false);
+  await expect
+    .poll(async () => (await runFunction<ServerSet[]>("fixtures:setsOf", { email })).length, { timeout: 20_000 })
+    .toBe(1);
   await expect(page.getByText(/Waiting to sync/)).toHaveCount(0, { timeout: 20_000 });
   await page.goto("/performance-history");
   await expect(page.getByText("The Basement Bar")).toHaveCount(1);
@@ -145,6 +149,47 @@ test("the log-a-set wizard offline: the set waits on the phone, outlives a reloa
   expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toHaveLength(1);
   const venues = await runFunction<{ itemCount: number }[]>("venues:search", { query: venueName });
   expect(venues.map((v) => v.itemCount)).toEqual([1]);
+});
+
+test("a set saved offline at a mic deleted meanwhile is refused: the success page says it was not logged", async ({
+  page,
+  context,
+  signUp,
+  runFunction,
+}) => {
+  const tok = `zr${randomUUID().slice(0, 8)}`;
+  const doomed = `Gone Mic ${tok}`;
+  const doomedId = await createOpenMic(runFunction, doomed, "Closing Room");
+  const { email } = await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await openSceneAt(page, tok);
+  await page
+    .getByRole("article", { name: doomed })
+    .getByRole("button", { name: `Favorite ${doomed}` })
+    .click();
+  await expect(toast(page, "Added to favorites")).toBeVisible();
+  await page.goto("/dashboard");
+  await swControls(page);
+  await expect.poll(async () => (await savedSnapshot(page))?.mics?.map((m) => m.title)).toEqual([doomed]);
+  await expect(page.getByRole("link", { name: "Log a Set" })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.getByRole("link", { name: "Log a Set" }).click();
+  await page.getByRole("radio", { name: new RegExp(doomed) }).click();
+  await page.getByLabel("Minutes on stage").fill("4");
+  await page.getByRole("button", { name: "Save Set" }).click();
+  await expect(page.getByRole("heading", { name: "Set saved on this phone" })).toBeVisible();
+
+  // While the phone is offline an admin deletes the mic: the server refuses the set for good.
+  await runFunction("fixtures:removeSceneItem", { id: doomedId, adminEmail: DEMO_ADMIN.email });
+  await context.setOffline(false);
+  await expect(toast(page, "A set saved offline could not be logged")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: "Set not logged" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Not logged" })).toContainText(
+    "The server refused this set, so it was not logged.",
+  );
+  await expect(page.getByText(/Waiting to sync/)).toHaveCount(0);
+  expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toEqual([]);
 });
 
 test.describe("the night in your pocket", () => {
@@ -265,7 +310,10 @@ test.describe("the night in your pocket", () => {
     await page.reload();
     await expect(page.getByRole("region", { name: "Sets saved on this phone" })).toContainText("Waiting to sync");
     await context.setOffline(false);
-    await expect(page.getByText(/Waiting to sync/)).toHaveCount(0, { timeout: 20_000 });
+    // The success page follows the set: once the outbox has sent it, it is logged, with the total.
+    await expect(page.getByRole("heading", { name: "Set logged!" })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("total-minutes")).toHaveText("6");
+    await expect(page.getByText(/Waiting to sync/)).toHaveCount(0);
     await expect
       .poll(() => runFunction<ServerSet[]>("fixtures:setsOf", { email }))
       .toEqual([{ minutes: 6, venueName: null, sceneItemId: favouriteId }]);

@@ -70,7 +70,7 @@ export function useSaveSet() {
         return;
       }
       goTo("success");
-      finish({ totalMinutes: null, minutes: set.minutes, venueName: venue.venueName });
+      finish({ totalMinutes: null, minutes: set.minutes, venueName: venue.venueName, clientKey });
       return;
     }
     try {

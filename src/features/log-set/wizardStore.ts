@@ -14,8 +14,8 @@ export type LogSetState = {
   venue: VenueInput | null;
   event: EventChoice | null;
   set: SetDraft | null;
-  /** What the success step shows; no total while the set waits in the device's outbox. */
-  result: { totalMinutes: number | null; minutes: number; venueName: string } | null;
+  /** What the success step shows; no total while the set waits in the device's outbox (under `clientKey`). */
+  result: { totalMinutes: number | null; minutes: number; venueName: string; clientKey?: string } | null;
 };
 
 const initial: LogSetState = { venue: null, event: null, set: null, result: null };

@@ -143,6 +143,11 @@ export async function queuedSets(userId: string): Promise<QueuedSet[]> {
   return sets.sort((a, b) => a.queuedAt - b.queuedAt);
 }
 
+/** Whether the set sent under `clientKey` still waits in this device's outbox. */
+export async function isQueued(clientKey: string): Promise<boolean> {
+  return (await (await db()).getKey("outbox", clientKey)) !== undefined;
+}
+
 export async function removeQueuedSet(clientKey: string): Promise<void> {
   await (await db()).delete("outbox", clientKey);
   notifyOutbox();

@@ -1,41 +1,63 @@
-import { Badge, Card, Flex, Text } from "@radix-ui/themes";
+import { Badge, Box, Card, Flex, Text } from "@radix-ui/themes";
 import { WizardFrame } from "@/components/WizardFrame";
 import { WizardExits } from "@/components/WizardSteps";
 import { paths } from "@/lib/paths";
+import { useReachable } from "@/lib/useReachable";
+import { useQueuedSetFate } from "../useQueuedSetFate";
 import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
 
-/** After saving: 'Set logged!' with the comedian's total minutes, or, offline, the set waiting on the phone. */
+/**
+ * After saving: 'Set logged!' with the comedian's total minutes, or, offline, the set waiting on
+ * the phone, which turns into 'Set logged!' once the outbox has sent it.
+ */
 export function LogSetSuccessStep() {
   const { result, leaving, leave, redirect } = useLogSetWizard();
+  const reachable = useReachable();
+  const fate = useQueuedSetFate(result?.totalMinutes === null ? result.clientKey : undefined);
   if (!result) return leaving ? null : redirect("venue");
-  const waiting = result.totalMinutes === null;
+  const totalMinutes = result.totalMinutes ?? (fate.state === "logged" ? fate.totalMinutes : null);
+  const refused = totalMinutes === null && fate.state === "refused";
   return (
     <WizardFrame
       step={null}
       total={LOG_SET_STEPS}
-      title={waiting ? "Set saved on this phone" : "Set logged!"}
+      title={totalMinutes !== null ? "Set logged!" : refused ? "Set not logged" : "Set saved on this phone"}
       subtitle={`${result.minutes} min at ${result.venueName}`}
     >
       <Card size="3" variant="surface">
-        {waiting ? (
-          <Flex direction="column" align="center" gap="2" role="status">
-            <Badge size="3" color="amber">
-              Waiting to sync
-            </Badge>
-            <Text size="2" color="gray" align="center">
-              You're offline. The set is logged when you're back online.
-            </Text>
-          </Flex>
-        ) : (
-          <Flex direction="column" align="center" gap="1">
-            <Text size="2" color="gray">
-              Total Minutes
-            </Text>
-            <Text size="8" weight="bold" data-testid="total-minutes">
-              {result.totalMinutes}
-            </Text>
-          </Flex>
-        )}
+        {/* One live region throughout, so a screen reader hears the waiting set arrive. */}
+        <Box role="status">
+          {totalMinutes !== null ? (
+            <Flex direction="column" align="center" gap="1">
+              <Text size="2" color="gray">
+                Total Minutes
+              </Text>
+              <Text size="8" weight="bold" data-testid="total-minutes">
+                {totalMinutes}
+              </Text>
+            </Flex>
+          ) : refused ? (
+            <Flex direction="column" align="center" gap="2">
+              <Badge size="3" color="red">
+                Not logged
+              </Badge>
+              <Text size="2" color="gray" align="center">
+                The server refused this set, so it was not logged.
+              </Text>
+            </Flex>
+          ) : (
+            <Flex direction="column" align="center" gap="2">
+              <Badge size="3" color="amber">
+                Waiting to sync
+              </Badge>
+              <Text size="2" color="gray" align="center">
+                {reachable
+                  ? "Back online: sending the set."
+                  : "You're offline. The set is logged when you're back online."}
+              </Text>
+            </Flex>
+          )}
+        </Box>
       </Card>
       <WizardExits
         exits={[
