@@ -30,6 +30,8 @@ test.describe("add an event", () => {
     const watcher = await watcherContext.newPage();
     await watcher.goto("/scene");
     await watcher.getByLabel("Search mics, venues or cities").fill(venueName);
+    // The filtered list has answered (empty), not merely not loaded yet.
+    await expect(watcher.getByRole("heading", { name: "No events match your filters" })).toBeVisible();
     await expect(watcher.getByRole("heading", { name: title })).toHaveCount(0);
 
     await newComedian(page, signUp);

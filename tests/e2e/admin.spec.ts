@@ -314,6 +314,9 @@ test("Edit mic on a report opens the mic in the Mics tab and resolves the report
   await expect(comedian.getByText(/Thursday/).first()).toBeVisible({ timeout: 2000 });
   await admin.getByRole("tab", { name: "Reports" }).click();
   await expect(admin.getByRole("heading", { name: "Problem Reports" })).toBeVisible();
+  // The heading shows while the list still loads: wait for the list itself (cards or its empty state).
+  const reports = admin.getByRole("tabpanel", { name: "Reports" });
+  await expect(reports.getByRole("article").or(reports.getByText("No open reports.")).first()).toBeVisible();
   await expect(report).toHaveCount(0);
   for (const p of [comedian, admin]) await p.context().close();
 });

@@ -61,6 +61,8 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await page.reload();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The signed-in dashboard itself, not the blank moment while the session loads.
+    await expect(page.getByRole("heading", { level: 1, name: /^Welcome/ })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Sign up to access Dashboard" })).toHaveCount(0);
     await openAvatarMenu(page);
     await expect(page.getByRole("menuitem", { name: "Sign Out" })).toBeVisible();

@@ -101,6 +101,8 @@ test.describe("material on a live-list night", () => {
     await expect(bitPage.getByRole("term").filter({ hasText: "Best room" })).toHaveCount(0);
 
     await comedian.goto("/dashboard");
+    // The dashboard's own numbers have loaded, so the prompt's query has answered too.
+    await expect(comedian.getByTestId("goal-minutes")).toHaveText(/^\d+ of \d+ minutes$/);
     await expect(comedian.getByRole("heading", { name: "How did it go?" })).toHaveCount(0);
     for (const p of [comedian, bitPage]) await markNoReload(p);
 

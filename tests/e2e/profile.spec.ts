@@ -104,6 +104,8 @@ test.describe("the profile page", () => {
     await confirm.click();
     await expect(toast(page, "Account deleted")).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
+    // The top bar shows nothing while the session loads: wait for its signed-out side.
+    await expect(topBar(page).getByRole("link", { name: "Sign In" })).toBeVisible();
     await expect(topBar(page).getByRole("button", { name: "Account menu" })).toHaveCount(0);
 
     // The account is gone: its password no longer signs in.
@@ -116,6 +118,7 @@ test.describe("the profile page", () => {
     await newComedianOnProfile(page, signUp);
     await page.getByRole("main").getByRole("button", { name: "Sign Out" }).click();
     await expect(page).toHaveURL(/\/$/);
+    await expect(topBar(page).getByRole("link", { name: "Sign In" })).toBeVisible();
     await expect(topBar(page).getByRole("button", { name: "Account menu" })).toHaveCount(0);
   });
 

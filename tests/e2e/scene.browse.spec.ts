@@ -40,7 +40,8 @@ test.describe("the scene, anonymously", () => {
     await page.goto("/scene");
     await expect(page.getByRole("heading", { level: 1, name: "Comedy Scene" })).toBeVisible();
     await expect(page.getByText("Discover mics and shows in your area")).toBeVisible();
-    // Only signed-in comedians can add events.
+    // Only signed-in comedians can add events: once the session is known to be none, no Add Event.
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Add Event" })).toHaveCount(0);
 
     const cards = page.getByRole("article");

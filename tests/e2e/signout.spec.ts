@@ -97,6 +97,8 @@ test("a wizard draft does not survive its comedian's sign-out", async ({ page, s
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.getByRole("link", { name: "Log a Set" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Where did you perform?" })).toBeVisible();
+  // The venue search has rendered, empty: a kept venue would stand in its place.
+  await expect(page.getByRole("combobox", { name: "Venue" })).toHaveValue("");
   await expect(page.getByLabel("Selected venue")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
 });
