@@ -86,6 +86,8 @@ test.describe("admin gate", () => {
     // No Admin entry in a comedian's avatar menu…
     await openAvatarMenu(page);
     await expect(page.getByRole("menuitem", { name: "Profile" })).toBeVisible();
+    // Profile shows at once; Admin waits on the profile queries, answered once the name shows.
+    await expect(page.getByRole("menu").getByText("Dana Demo", { exact: true })).toBeVisible();
     await expect(page.getByRole("menuitem", { name: "Admin" })).toHaveCount(0);
     await page.keyboard.press("Escape");
     // …and typing the address does not help.
