@@ -3,7 +3,7 @@
  * worker's precache) with this device's copy of the comedian's night, and a set logged
  * there waits in a durable outbox and reaches the server exactly once.
  */
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { DEMO_ADMIN, expect, test } from "./fixtures";
 import { createOpenMic, openSceneAt, VENUE } from "./support/scene";
@@ -37,6 +37,43 @@ async function swControls(page: Page): Promise<void> {
       await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve));
     }
   });
+}
+
+/**
+ * Signs up, favourites the mic `title` (found by `tok`), and waits for the dashboard and for
+ * this device's copy to offer the mic offline.
+ */
+async function followForOffline(
+  page: Page,
+  signUp: (page: Page) => Promise<{ email: string }>,
+  tok: string,
+  title: string,
+): Promise<string> {
+  const { email } = await signUp(page);
+  await page.getByRole("button", { name: "Skip onboarding" }).click();
+  await openSceneAt(page, tok);
+  await page
+    .getByRole("article", { name: title })
+    .getByRole("button", { name: `Favorite ${title}` })
+    .click();
+  await expect(toast(page, "Added to favorites")).toBeVisible();
+  await page.goto("/dashboard");
+  await swControls(page);
+  await expect.poll(async () => (await savedSnapshot(page))?.mics?.map((m) => m.title)).toEqual([title]);
+  // The dashboard has loaded before the signal goes (the saved copy can be ready first).
+  await expect(page.getByRole("link", { name: "Log a Set" })).toBeVisible();
+  return email;
+}
+
+/** With the network gone, logs `minutes` at the favourite `title` through the wizard. */
+async function logOfflineAt(page: Page, context: BrowserContext, title: string, minutes: number): Promise<void> {
+  await context.setOffline(true);
+  await page.getByRole("link", { name: "Log a Set" }).click();
+  await page.getByRole("radio", { name: new RegExp(title) }).click();
+  await expect(page).toHaveURL(/\/log-set\/details$/);
+  await page.getByLabel("Minutes on stage").fill(String(minutes));
+  await page.getByRole("button", { name: "Save Set" }).click();
+  await expect(page.getByRole("heading", { name: "Set saved on this phone" })).toBeVisible();
 }
 
 test("offline: the app opens with the saved night, and a set logged there syncs once", async ({
@@ -160,25 +197,8 @@ test("a set saved offline at a mic deleted meanwhile is refused: the success pag
   const tok = `zr${randomUUID().slice(0, 8)}`;
   const doomed = `Gone Mic ${tok}`;
   const doomedId = await createOpenMic(runFunction, doomed, "Closing Room");
-  const { email } = await signUp(page);
-  await page.getByRole("button", { name: "Skip onboarding" }).click();
-  await openSceneAt(page, tok);
-  await page
-    .getByRole("article", { name: doomed })
-    .getByRole("button", { name: `Favorite ${doomed}` })
-    .click();
-  await expect(toast(page, "Added to favorites")).toBeVisible();
-  await page.goto("/dashboard");
-  await swControls(page);
-  await expect.poll(async () => (await savedSnapshot(page))?.mics?.map((m) => m.title)).toEqual([doomed]);
-  await expect(page.getByRole("link", { name: "Log a Set" })).toBeVisible();
-
-  await context.setOffline(true);
-  await page.getByRole("link", { name: "Log a Set" }).click();
-  await page.getByRole("radio", { name: new RegExp(doomed) }).click();
-  await page.getByLabel("Minutes on stage").fill("4");
-  await page.getByRole("button", { name: "Save Set" }).click();
-  await expect(page.getByRole("heading", { name: "Set saved on this phone" })).toBeVisible();
+  const email = await followForOffline(page, signUp, tok, doomed);
+  await logOfflineAt(page, context, doomed, 4);
 
   // While the phone is offline an admin deletes the mic: the server refuses the set for good.
   await runFunction("fixtures:removeSceneItem", { id: doomedId, adminEmail: DEMO_ADMIN.email });
@@ -285,27 +305,8 @@ test.describe("the night in your pocket", () => {
     const tok = `zq${randomUUID().slice(0, 8)}`;
     const favourite = `Fav Mic ${tok}`;
     const favouriteId = await createOpenMic(runFunction, favourite, "Pocket Room");
-    const { email } = await signUp(page);
-    await page.getByRole("button", { name: "Skip onboarding" }).click();
-    await openSceneAt(page, tok);
-    await page
-      .getByRole("article", { name: favourite })
-      .getByRole("button", { name: `Favorite ${favourite}` })
-      .click();
-    await expect(toast(page, "Added to favorites")).toBeVisible();
-    await page.goto("/dashboard");
-    await swControls(page);
-    await expect.poll(async () => (await savedSnapshot(page))?.mics?.map((m) => m.title)).toEqual([favourite]);
-    // The dashboard has loaded before the signal goes (the saved copy can be ready first).
-    await expect(page.getByRole("link", { name: "Log a Set" })).toBeVisible();
-
-    await context.setOffline(true);
-    await page.getByRole("link", { name: "Log a Set" }).click();
-    await page.getByRole("radio", { name: new RegExp(favourite) }).click();
-    await expect(page).toHaveURL(/\/log-set\/details$/);
-    await page.getByLabel("Minutes on stage").fill("6");
-    await page.getByRole("button", { name: "Save Set" }).click();
-    await expect(page.getByRole("heading", { name: "Set saved on this phone" })).toBeVisible();
+    const email = await followForOffline(page, signUp, tok, favourite);
+    await logOfflineAt(page, context, favourite, 6);
 
     await page.reload();
     await expect(page.getByRole("region", { name: "Sets saved on this phone" })).toContainText("Waiting to sync");
