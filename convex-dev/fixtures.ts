@@ -150,6 +150,19 @@ export const insertReports = internalMutation({
   },
 });
 
+/** How many of the mic's reports are still open. */
+export const openReportsOf = internalQuery({
+  args: { micId: v.id("sceneItems") },
+  returns: v.number(),
+  handler: async (ctx, { micId }) => {
+    const reports = await ctx.db
+      .query("problemReports")
+      .withIndex("by_mic", (q) => q.eq("micId", micId))
+      .take(1000);
+    return reports.filter((report) => report.status === "open").length;
+  },
+});
+
 /**
  * Files one pending claim on the mic per message, oldest first, as the account with
  * this email, numbered after the highest claim number as claims:submit numbers them

@@ -51,8 +51,11 @@ test("an old report buried under 30 newer ones comes with 'Load more'; deactivat
   await expect(page.getByRole("article").filter({ hasText: `Junk 0 ${tok}` })).toBeVisible();
 
   // Deactivating the mic resolves its open reports: every card of it leaves the queue.
+  expect(await runFunction<number>("fixtures:openReportsOf", { micId })).toBe(31);
   await real.getByRole("button", { name: "Deactivate mic" }).click();
   await expect(toast(page, "Mic deactivated")).toBeVisible();
+  // The server resolved all 31, and the cards on screen leave the queue live.
+  expect(await runFunction<number>("fixtures:openReportsOf", { micId })).toBe(0);
   await expect(page.getByRole("article").filter({ hasText: tok })).toHaveCount(0);
 });
 
