@@ -114,7 +114,7 @@ export const OWNER_SET_LIST = "Olive's private set list";
 export const THIRD_SET_LIST = "Thea's private set list";
 /** The outbox keys the owner's and the third comedian's first sets were sent with. */
 export const OWNER_SET_KEY = "olive-outbox-0123456789";
-export const THIRD_SET_KEY = "thea-outbox-0123456789";
+const THIRD_SET_KEY = "thea-outbox-0123456789";
 
 /** The backend as `role` sees it: anonymous, or signed in as that user. */
 export function callerOf(w: World, role: Role) {

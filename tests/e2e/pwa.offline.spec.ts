@@ -30,6 +30,23 @@ async function savedSnapshot(page: Page): Promise<SavedNight | null> {
   );
 }
 
+/** How many sets wait in this device's outbox, as the page's IndexedDB holds them. */
+async function outboxSize(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open("stagetime-offline");
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("outbox")) return resolve(0);
+          const count = db.transaction("outbox").objectStore("outbox").count();
+          count.onsuccess = () => resolve(count.result);
+        };
+        open.onerror = () => reject(new Error("the offline database does not open"));
+      }),
+  );
+}
+
 async function swControls(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -176,12 +193,14 @@ test("the log-a-set wizard offline: the set waits on the phone, outlives a reloa
 
   // Back online: sent once, with the new mic added to the scene once.
   await context.setOffline(false);
-  await expect(again.getByText(/Waiting to sync/)).toHaveCount(0, { timeout: 20_000 });
   await expect
-    .poll(() => runFunction<ServerSet[]>("fixtures:setsOf", { email }))
+    .poll(() => runFunction<ServerSet[]>("fixtures:setsOf", { email }), { timeout: 20_000 })
     .toEqual([{ minutes: 9, venueName: null, sceneItemId: expect.any(String) }]);
+  await expect.poll(() => outboxSize(again)).toBe(0);
+  await expect(again.getByText(/Waiting to sync/)).toHaveCount(0);
   await again.reload();
   await expect(again.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await outboxSize(again)).toBe(0);
   await expect(again.getByText(/Waiting to sync/)).toHaveCount(0);
   expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toHaveLength(1);
   const venues = await runFunction<{ itemCount: number }[]>("venues:search", { query: venueName });
@@ -210,6 +229,10 @@ test("a set saved offline at a mic deleted meanwhile is refused: the success pag
   );
   await expect(page.getByText(/Waiting to sync/)).toHaveCount(0);
   expect(await runFunction<ServerSet[]>("fixtures:setsOf", { email })).toEqual([]);
+  // The device remembers the refusal: a reload still says so, and nothing waits.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Set not logged" })).toBeVisible();
+  expect(await outboxSize(page)).toBe(0);
 });
 
 test.describe("the night in your pocket", () => {

@@ -1,48 +1,35 @@
-import { useConvex, useConvexAuth, useQuery } from "convex/react";
+import { useConvexAuth, useQuery } from "convex/react";
 import { useEffect, useState } from "react";
 import { api } from "@convex/_generated/api";
-import { isQueued, onOutboxChange } from "@/lib/offline/store";
+import { onOutboxChange, wasRefused } from "@/lib/offline/store";
 
 export type QueuedSetFate = { state: "waiting" } | { state: "logged"; totalMinutes: number } | { state: "refused" };
 
 /**
- * What became of a set saved on this phone: still waiting in the outbox, logged (the server has
- * it under its key, whichever tab sent it), or gone from the outbox without being logged.
+ * What became of a set saved on this phone: still waiting, logged (the server has it under its
+ * key, whichever tab sent it), or refused for good (the outbox marks it when it drops the set).
  */
 export function useQueuedSetFate(clientKey: string | undefined): QueuedSetFate {
-  const convex = useConvex();
   const { isAuthenticated } = useConvexAuth();
-  const ask = clientKey !== undefined && isAuthenticated;
-  const logged = useQuery(api.performances.loggedWith, ask ? { clientKey } : "skip");
-  const queued = useStillQueued(clientKey);
-  const [refused, setRefused] = useState(false);
-  useEffect(() => {
-    // Out of the outbox and not seen logged: ask the server afresh (this page's live
-    // answer may lag another tab's send) before calling the set refused.
-    if (!ask || queued !== false || logged !== null) return;
-    let live = true;
-    convex.query(api.performances.loggedWith, { clientKey }).then(
-      (answer) => live && setRefused(answer === null),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [ask, queued, logged, convex, clientKey]);
+  const logged = useQuery(
+    api.performances.loggedWith,
+    clientKey !== undefined && isAuthenticated ? { clientKey } : "skip",
+  );
+  const refused = useRefusalMark(clientKey);
   if (logged) return { state: "logged", totalMinutes: logged.totalMinutes };
-  if (refused && queued === false) return { state: "refused" };
+  if (refused) return { state: "refused" };
   return { state: "waiting" };
 }
 
-/** Whether `clientKey` is still in this device's outbox (undefined until known), live across tabs. */
-function useStillQueued(clientKey: string | undefined): boolean | undefined {
-  const [queued, setQueued] = useState<boolean | undefined>(undefined);
+/** Whether the outbox marked `clientKey` refused, live across tabs (kept per key). */
+function useRefusalMark(clientKey: string | undefined): boolean {
+  const [refusedKey, setRefusedKey] = useState<string | null>(null);
   useEffect(() => {
     if (clientKey === undefined) return;
     let live = true;
     const check = () =>
-      void isQueued(clientKey).then(
-        (found) => live && setQueued(found),
+      void wasRefused(clientKey).then(
+        (refused) => live && refused && setRefusedKey(clientKey),
         () => undefined,
       );
     check();
@@ -52,5 +39,5 @@ function useStillQueued(clientKey: string | undefined): boolean | undefined {
       stop();
     };
   }, [clientKey]);
-  return queued;
+  return clientKey !== undefined && refusedKey === clientKey;
 }

@@ -8,6 +8,7 @@ import { scheduleWeek } from "@convex/lib/weeks";
 import {
   onOutboxChange,
   queuedSets,
+  recordRefusal,
   rememberAccount,
   removeQueuedSet,
   saveSnapshot,
@@ -145,8 +146,10 @@ export function useOutboxSync(userId: string | null, online: boolean, pending: n
         await queuedSets(userId),
         send,
         (entry) => removeQueuedSet(entry.clientKey),
-        (entry, message) =>
-          toast.error("A set saved offline could not be logged", { description: message ?? entry.label }),
+        (entry, message) => {
+          toast.error("A set saved offline could not be logged", { description: message ?? entry.label });
+          void recordRefusal(entry).catch(() => undefined);
+        },
         () => cancelled,
       );
       if (result.kind === "retry" && !cancelled) timer = setTimeout(() => setAttempt((n) => n + 1), result.afterMs);

@@ -143,9 +143,16 @@ export async function queuedSets(userId: string): Promise<QueuedSet[]> {
   return sets.sort((a, b) => a.queuedAt - b.queuedAt);
 }
 
-/** Whether the set sent under `clientKey` still waits in this device's outbox. */
-export async function isQueued(clientKey: string): Promise<boolean> {
-  return (await (await db()).getKey("outbox", clientKey)) !== undefined;
+// A set the server refused for good leaves a mark, so a page waiting on it can say so (also after a reload).
+const refusedMark = (clientKey: string) => `refused:${clientKey}`;
+
+export async function recordRefusal(entry: Pick<QueuedSet, "clientKey" | "userId">): Promise<void> {
+  await (await db()).put("meta", { key: refusedMark(entry.clientKey), userId: entry.userId });
+  notifyOutbox();
+}
+
+export async function wasRefused(clientKey: string): Promise<boolean> {
+  return (await (await db()).getKey("meta", refusedMark(clientKey))) !== undefined;
 }
 
 export async function removeQueuedSet(clientKey: string): Promise<void> {

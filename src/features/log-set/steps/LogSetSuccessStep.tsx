@@ -1,20 +1,38 @@
 import { Badge, Box, Card, Flex, Text } from "@radix-ui/themes";
+import { ErrorBoundary } from "@/components/ErrorBoundary";
 import { WizardFrame } from "@/components/WizardFrame";
 import { WizardExits } from "@/components/WizardSteps";
 import { paths } from "@/lib/paths";
 import { useReachable } from "@/lib/useReachable";
-import { useQueuedSetFate } from "../useQueuedSetFate";
-import { LOG_SET_STEPS, useLogSetWizard } from "../wizardStore";
+import { type QueuedSetFate, useQueuedSetFate } from "../useQueuedSetFate";
+import { LOG_SET_STEPS, type LogSetState, useLogSetWizard } from "../wizardStore";
+
+type Result = NonNullable<LogSetState["result"]>;
+type Leave = ReturnType<typeof useLogSetWizard>["leave"];
 
 /**
  * After saving: 'Set logged!' with the comedian's total minutes, or, offline, the set waiting on
- * the phone, which turns into 'Set logged!' once the outbox has sent it.
+ * the phone, which turns into 'Set logged!' once the outbox has sent it (or 'Set not logged').
  */
 export function LogSetSuccessStep() {
   const { result, leaving, leave, redirect } = useLogSetWizard();
-  const reachable = useReachable();
-  const fate = useQueuedSetFate(result?.totalMinutes === null ? result.clientKey : undefined);
   if (!result) return leaving ? null : redirect("venue");
+  const waiting = <SuccessView result={result} fate={{ state: "waiting" }} leave={leave} />;
+  if (result.totalMinutes !== null || result.clientKey === undefined) return waiting;
+  // A session lost meanwhile (signed out in another tab) leaves the page waiting, not failed.
+  return (
+    <ErrorBoundary fallback={waiting}>
+      <FollowedSet result={result} clientKey={result.clientKey} leave={leave} />
+    </ErrorBoundary>
+  );
+}
+
+function FollowedSet({ result, clientKey, leave }: { result: Result; clientKey: string; leave: Leave }) {
+  return <SuccessView result={result} fate={useQueuedSetFate(clientKey)} leave={leave} />;
+}
+
+function SuccessView({ result, fate, leave }: { result: Result; fate: QueuedSetFate; leave: Leave }) {
+  const reachable = useReachable();
   const totalMinutes = result.totalMinutes ?? (fate.state === "logged" ? fate.totalMinutes : null);
   const refused = totalMinutes === null && fate.state === "refused";
   return (
@@ -52,7 +70,7 @@ export function LogSetSuccessStep() {
               </Badge>
               <Text size="2" color="gray" align="center">
                 {reachable
-                  ? "Back online: sending the set."
+                  ? "Back online: the set will be sent shortly."
                   : "You're offline. The set is logged when you're back online."}
               </Text>
             </Flex>
