@@ -1,7 +1,7 @@
 import { useConvexAuth, useQuery } from "convex/react";
-import { useEffect, useState } from "react";
 import { api } from "@convex/_generated/api";
-import { onOutboxChange, wasRefused } from "@/lib/offline/store";
+import { wasRefused } from "@/lib/offline/store";
+import { useOutboxRead } from "@/lib/offline/useOutboxRead";
 
 export type QueuedSetFate = { state: "waiting" } | { state: "logged"; totalMinutes: number } | { state: "refused" };
 
@@ -15,29 +15,8 @@ export function useQueuedSetFate(clientKey: string | undefined): QueuedSetFate {
     api.performances.loggedWith,
     clientKey !== undefined && isAuthenticated ? { clientKey } : "skip",
   );
-  const refused = useRefusalMark(clientKey);
+  const refused = useOutboxRead(clientKey ?? null, wasRefused, false);
   if (logged) return { state: "logged", totalMinutes: logged.totalMinutes };
   if (refused) return { state: "refused" };
   return { state: "waiting" };
-}
-
-/** Whether the outbox marked `clientKey` refused, live across tabs (kept per key). */
-function useRefusalMark(clientKey: string | undefined): boolean {
-  const [refusedKey, setRefusedKey] = useState<string | null>(null);
-  useEffect(() => {
-    if (clientKey === undefined) return;
-    let live = true;
-    const check = () =>
-      void wasRefused(clientKey).then(
-        (refused) => live && refused && setRefusedKey(clientKey),
-        () => undefined,
-      );
-    check();
-    const stop = onOutboxChange(check);
-    return () => {
-      live = false;
-      stop();
-    };
-  }, [clientKey]);
-  return clientKey !== undefined && refusedKey === clientKey;
 }

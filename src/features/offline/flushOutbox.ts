@@ -8,19 +8,21 @@ const MAX_RETRY_MS = 10 * 60_000;
 export type FlushResult = { kind: "done" } | { kind: "retry"; afterMs: number };
 
 /**
- * Sends the queued sets oldest first. A set the server refuses for good is dropped with a toast; a
- * transient refusal (not reachable, not signed in yet, rate limited) stops the flush and asks for
- * another try after a wait, so a set never stays "Waiting to sync" while the connection is up.
+ * Sends the queued sets oldest first. A set the server refuses for good is dropped with a toast
+ * (and marked refused); a transient refusal (not reachable, not signed in yet, rate limited) stops
+ * the flush and asks for another try after a wait, so a set never stays "Waiting to sync" while
+ * the connection is up.
  */
 export async function flushOutbox(
   entries: QueuedSet[],
   send: (entry: QueuedSet) => Promise<unknown>,
-  remove: (entry: QueuedSet) => Promise<void>,
+  remove: (entry: QueuedSet, outcome: "sent" | "refused") => Promise<void>,
   refused: (entry: QueuedSet, message: string | undefined) => void,
   cancelled: () => boolean = () => false,
 ): Promise<FlushResult> {
   for (const entry of entries) {
     if (cancelled()) return { kind: "done" };
+    let outcome: "sent" | "refused" = "sent";
     try {
       await send(entry);
     } catch (error) {
@@ -32,8 +34,9 @@ export async function flushOutbox(
       }
       if (data?.code === "NOT_SIGNED_IN") return { kind: "retry", afterMs: OUTBOX_RETRY_MS };
       refused(entry, data?.message);
+      outcome = "refused";
     }
-    await remove(entry);
+    await remove(entry, outcome);
   }
   return { kind: "done" };
 }

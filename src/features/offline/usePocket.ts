@@ -5,15 +5,8 @@ import { api } from "@convex/_generated/api";
 import type { Id } from "@convex/_generated/dataModel";
 import { localDateString } from "@convex/lib/time";
 import { scheduleWeek } from "@convex/lib/weeks";
-import {
-  onOutboxChange,
-  queuedSets,
-  recordRefusal,
-  rememberAccount,
-  removeQueuedSet,
-  saveSnapshot,
-  type QueuedSet,
-} from "@/lib/offline/store";
+import { queuedSets, rememberAccount, removeQueuedSet, saveSnapshot, type QueuedSet } from "@/lib/offline/store";
+import { useOutboxRead } from "@/lib/offline/useOutboxRead";
 import { toast } from "@/lib/toast";
 import { useNow } from "@/lib/useNow";
 import { viewerTimeZone } from "@/lib/timeZone";
@@ -89,28 +82,11 @@ export function useOfflineCapture(): string | null {
 
 type ListAnswer = FunctionReturnType<typeof api.nightLists.current>;
 
+const NO_SETS: QueuedSet[] = [];
+
 /** The account's outbox, live (this tab's and other tabs' changes). */
 export function useOutbox(userId: string | null): QueuedSet[] {
-  const [sets, setSets] = useState<QueuedSet[]>([]);
-  useEffect(() => {
-    if (userId === null) {
-      setSets([]);
-      return;
-    }
-    let live = true;
-    const load = () =>
-      void queuedSets(userId).then(
-        (found) => live && setSets(found),
-        () => undefined,
-      );
-    load();
-    const stop = onOutboxChange(load);
-    return () => {
-      live = false;
-      stop();
-    };
-  }, [userId]);
-  return sets;
+  return useOutboxRead(userId, queuedSets, NO_SETS);
 }
 
 /**
@@ -145,11 +121,9 @@ export function useOutboxSync(userId: string | null, online: boolean, pending: n
       const result = await flushOutbox(
         await queuedSets(userId),
         send,
-        (entry) => removeQueuedSet(entry.clientKey),
-        (entry, message) => {
-          toast.error("A set saved offline could not be logged", { description: message ?? entry.label });
-          void recordRefusal(entry).catch(() => undefined);
-        },
+        removeQueuedSet,
+        (entry, message) =>
+          toast.error("A set saved offline could not be logged", { description: message ?? entry.label }),
         () => cancelled,
       );
       if (result.kind === "retry" && !cancelled) timer = setTimeout(() => setAttempt((n) => n + 1), result.afterMs);

@@ -146,17 +146,20 @@ export async function queuedSets(userId: string): Promise<QueuedSet[]> {
 // A set the server refused for good leaves a mark, so a page waiting on it can say so (also after a reload).
 const refusedMark = (clientKey: string) => `refused:${clientKey}`;
 
-export async function recordRefusal(entry: Pick<QueuedSet, "clientKey" | "userId">): Promise<void> {
-  await (await db()).put("meta", { key: refusedMark(entry.clientKey), userId: entry.userId });
-  notifyOutbox();
-}
-
 export async function wasRefused(clientKey: string): Promise<boolean> {
   return (await (await db()).getKey("meta", refusedMark(clientKey))) !== undefined;
 }
 
-export async function removeQueuedSet(clientKey: string): Promise<void> {
-  await (await db()).delete("outbox", clientKey);
+/** Takes a set out of the outbox: sent, or refused for good (marked so, in the same transaction). */
+export async function removeQueuedSet(
+  entry: Pick<QueuedSet, "clientKey" | "userId">,
+  outcome: "sent" | "refused",
+): Promise<void> {
+  const tx = (await db()).transaction(["outbox", "meta"], "readwrite");
+  await tx.objectStore("outbox").delete(entry.clientKey);
+  if (outcome === "refused")
+    await tx.objectStore("meta").put({ key: refusedMark(entry.clientKey), userId: entry.userId });
+  await tx.done;
   notifyOutbox();
 }
 

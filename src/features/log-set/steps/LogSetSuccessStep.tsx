@@ -34,7 +34,7 @@ function FollowedSet({ result, clientKey, leave }: { result: Result; clientKey: 
 function SuccessView({ result, fate, leave }: { result: Result; fate: QueuedSetFate; leave: Leave }) {
   const reachable = useReachable();
   const totalMinutes = result.totalMinutes ?? (fate.state === "logged" ? fate.totalMinutes : null);
-  const refused = totalMinutes === null && fate.state === "refused";
+  const refused = fate.state === "refused";
   return (
     <WizardFrame
       step={null}
